@@ -1,0 +1,79 @@
+// CUDA runtime glue: the one device allocator, copies, and device queries.
+
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/error.hpp>
+#include <kleene/memory.hpp>
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace kleene {
+namespace cuda {
+namespace {
+[[noreturn]] void fail(char const* call, cudaError_t e) {
+    throw device_error(std::string(call) + " failed: " + cudaGetErrorName(e) + ": " +
+                       cudaGetErrorString(e));
+}
+}  // namespace
+
+bool built_with_cuda() noexcept { return true; }
+
+int device_count() noexcept {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();  // clear the sticky "no device / no driver" error
+        return 0;
+    }
+    return n;
+}
+
+void require_device() {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        (void)cudaGetLastError();
+        throw no_device(std::string("no CUDA device is available") +
+                        (e != cudaSuccess ? std::string(" (cudaGetDeviceCount: ") +
+                                                cudaGetErrorString(e) + ")"
+                                          : std::string()));
+    }
+}
+
+std::string device_description(int device) {
+    require_device();
+    cudaDeviceProp p{};
+    if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess)
+        fail("cudaGetDeviceProperties", e);
+    return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " +
+           std::to_string(p.multiProcessorCount) + " SMs)";
+}
+}  // namespace cuda
+
+namespace detail {
+void* device_allocate(std::size_t bytes) {
+    void* p = nullptr;
+    if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (e == cudaErrorMemoryAllocation)
+            throw device_error("cudaMalloc of " + std::to_string(bytes) +
+                               " bytes failed: out of device memory");
+        cuda::fail("cudaMalloc", e);
+    }
+    return p;
+}
+void device_deallocate(void* p) noexcept { (void)cudaFree(p); }
+void copy_host_to_device(void* dst, void const* src, std::size_t bytes) {
+    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice); e != cudaSuccess)
+        cuda::fail("cudaMemcpy (host to device)", e);
+}
+void copy_device_to_host(void* dst, void const* src, std::size_t bytes) {
+    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+        cuda::fail("cudaMemcpy (device to host)", e);
+}
+void copy_device_to_device(void* dst, void const* src, std::size_t bytes) {
+    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice); e != cudaSuccess)
+        cuda::fail("cudaMemcpy (device to device)", e);
+}
+}  // namespace detail
+}  // namespace kleene

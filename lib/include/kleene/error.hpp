@@ -1,0 +1,78 @@
+#pragma once
+// The kleene exception family. Every failure a user can cause is one of these, with a message
+// that says what to change: shapes for mismatches, file and line for parse errors, the CUDA call
+// for device failures.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kleene {
+
+class error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Operand shapes do not fit the operation.
+class dimension_mismatch : public error {
+public:
+    using error::error;
+};
+
+/// An argument is out of range or otherwise invalid (index past a dimension, bad option).
+class invalid_argument : public error {
+public:
+    using error::error;
+};
+
+/// A file or stream could not be parsed; the message carries the file name and line.
+class parse_error : public error {
+public:
+    parse_error(std::string const& file, std::uint64_t line, std::string const& what)
+        : error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+    std::string const& file() const noexcept { return file_; }
+    std::uint64_t line() const noexcept { return line_; }
+
+private:
+    std::string file_;
+    std::uint64_t line_;
+};
+
+/// Reading or writing a file failed at the operating-system level.
+class io_error : public error {
+public:
+    using error::error;
+};
+
+/// A CUDA call failed; the message names the call and CUDA's error string.
+class device_error : public error {
+public:
+    using error::error;
+};
+
+/// The GPU was asked for but there is none (or kleene was built without CUDA).
+class no_device : public device_error {
+public:
+    using device_error::device_error;
+};
+
+/// An APSP input has a cycle of negative weight.
+class negative_cycle : public error {
+public:
+    explicit negative_cycle(std::int64_t vertex)
+        : error("negative cycle through vertex " + std::to_string(vertex)), vertex_(vertex) {}
+    std::int64_t vertex() const noexcept { return vertex_; }
+
+private:
+    std::int64_t vertex_;
+};
+
+namespace detail {
+inline std::string shape(std::size_t rows, std::size_t cols) {
+    return std::to_string(rows) + "x" + std::to_string(cols);
+}
+}  // namespace detail
+
+}  // namespace kleene

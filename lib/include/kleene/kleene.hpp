@@ -1,0 +1,17 @@
+#pragma once
+// The umbrella header: everything in kleene's public API.
+
+#include <kleene/convert.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/options.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
+
+#include <string_view>
+
+namespace kleene {
+std::string_view version() noexcept;
+}  // namespace kleene

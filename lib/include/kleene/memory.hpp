@@ -1,0 +1,148 @@
+#pragma once
+// Memory spaces and the one owning buffer every container uses. Moving data between spaces is
+// always explicit (to_device / to_host); no operation copies behind the caller's back.
+
+#include <kleene/error.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace kleene {
+
+/// Host memory (64-byte aligned, so vector loads of a row start aligned).
+struct host {};
+/// CUDA device memory (cudaMalloc through one allocator, lib/cuda).
+struct device {};
+
+template <class Space>
+concept memory_space = std::same_as<Space, host> || std::same_as<Space, device>;
+
+namespace detail {
+// Implemented in lib/cuda (or, in a build without CUDA, by functions that throw no_device).
+void* device_allocate(std::size_t bytes);
+void device_deallocate(void* p) noexcept;
+void copy_host_to_device(void* dst, void const* src, std::size_t bytes);
+void copy_device_to_host(void* dst, void const* src, std::size_t bytes);
+void copy_device_to_device(void* dst, void const* src, std::size_t bytes);
+
+inline constexpr std::size_t host_alignment = 64;
+
+template <memory_space Space>
+void* allocate(std::size_t bytes) {
+    if (bytes == 0) return nullptr;
+    if constexpr (std::is_same_v<Space, host>) {
+        return ::operator new(bytes, std::align_val_t{host_alignment});
+    } else {
+        return device_allocate(bytes);
+    }
+}
+
+template <memory_space Space>
+void deallocate(void* p) noexcept {
+    if (!p) return;
+    if constexpr (std::is_same_v<Space, host>) ::operator delete(p, std::align_val_t{host_alignment});
+    else device_deallocate(p);
+}
+
+template <memory_space Dst, memory_space Src>
+void copy_bytes(void* dst, void const* src, std::size_t bytes) {
+    if (bytes == 0) return;
+    if constexpr (std::is_same_v<Dst, host> && std::is_same_v<Src, host>) std::memcpy(dst, src, bytes);
+    else if constexpr (std::is_same_v<Dst, device> && std::is_same_v<Src, host>)
+        copy_host_to_device(dst, src, bytes);
+    else if constexpr (std::is_same_v<Dst, host> && std::is_same_v<Src, device>)
+        copy_device_to_host(dst, src, bytes);
+    else copy_device_to_device(dst, src, bytes);
+}
+}  // namespace detail
+
+/// A contiguous owning array of trivially copyable T in one memory space. Host buffers are not
+/// value-initialised by resize(); callers write what they read.
+template <class T, memory_space Space = host>
+class buffer {
+    static_assert(std::is_trivially_copyable_v<T>, "kleene buffers hold trivially copyable values");
+
+public:
+    using value_type = T;
+    using space = Space;
+
+    buffer() = default;
+    explicit buffer(std::size_t n) : data_(alloc(n)), size_(n), capacity_(n) {}
+    buffer(std::size_t n, T const& value) : buffer(n) { fill(value); }
+    buffer(std::initializer_list<T> init) requires std::is_same_v<Space, host> : buffer(init.size()) {
+        std::copy(init.begin(), init.end(), data_);
+    }
+    buffer(buffer const& o) : buffer(o.size_) {
+        detail::copy_bytes<Space, Space>(data_, o.data_, o.size_ * sizeof(T));
+    }
+    buffer(buffer&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)),
+          size_(std::exchange(o.size_, 0)),
+          capacity_(std::exchange(o.capacity_, 0)) {}
+    buffer& operator=(buffer o) noexcept {
+        swap(o);
+        return *this;
+    }
+    ~buffer() { detail::deallocate<Space>(data_); }
+
+    void swap(buffer& o) noexcept {
+        std::swap(data_, o.data_);
+        std::swap(size_, o.size_);
+        std::swap(capacity_, o.capacity_);
+    }
+
+    T* data() noexcept { return data_; }
+    T const* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+
+    /// Keeps the first min(n, size()) values; new values are uninitialised.
+    void resize(std::size_t n) {
+        if (n > capacity_) {
+            T* p = alloc(n);
+            detail::copy_bytes<Space, Space>(p, data_, size_ * sizeof(T));
+            detail::deallocate<Space>(data_);
+            data_ = p;
+            capacity_ = n;
+        }
+        size_ = n;
+    }
+    void resize(std::size_t n, T const& value) requires std::is_same_v<Space, host> {
+        std::size_t old = size_;
+        resize(n);
+        if (n > old) std::fill(data_ + old, data_ + n, value);
+    }
+    void clear() noexcept { size_ = 0; }
+    void fill(T const& value) requires std::is_same_v<Space, host> {
+        std::fill(data_, data_ + size_, value);
+    }
+
+    T& operator[](std::size_t i) requires std::is_same_v<Space, host> { return data_[i]; }
+    T const& operator[](std::size_t i) const requires std::is_same_v<Space, host> { return data_[i]; }
+    T* begin() requires std::is_same_v<Space, host> { return data_; }
+    T* end() requires std::is_same_v<Space, host> { return data_ + size_; }
+    T const* begin() const requires std::is_same_v<Space, host> { return data_; }
+    T const* end() const requires std::is_same_v<Space, host> { return data_ + size_; }
+
+    /// Copy into another memory space (explicit; the only way data crosses spaces).
+    template <memory_space To>
+    buffer<T, To> copy_to() const {
+        buffer<T, To> out(size_);
+        detail::copy_bytes<To, Space>(out.data(), data_, size_ * sizeof(T));
+        return out;
+    }
+
+private:
+    static T* alloc(std::size_t n) { return static_cast<T*>(detail::allocate<Space>(n * sizeof(T))); }
+
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
+}  // namespace kleene

@@ -1,0 +1,278 @@
+#pragma once
+// Monoids, binary operators and semirings. Every operator is a small struct with static constexpr
+// members usable in host and device code, carrying its traits (identity, idempotence, terminal).
+
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#define KLEENE_HD __host__ __device__
+#else
+#define KLEENE_HD
+#endif
+
+namespace kleene {
+
+namespace detail {
+template <class T>
+KLEENE_HD constexpr T max_value() {
+    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+}
+template <class T>
+KLEENE_HD constexpr T min_value() {
+    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+}
+template <class>
+inline constexpr bool dependent_false = false;
+}  // namespace detail
+
+/// The "infinity" of a value type: +inf for floating point, the largest value for integers.
+/// Integer min_plus treats it as a sentinel: inf + w == inf (see plus_sat_op).
+template <class T>
+KLEENE_HD constexpr T infinity() { return detail::max_value<T>(); }
+
+// ---- binary operators -------------------------------------------------------------------------
+// `has_identity` tells whether identity() is meaningful (first/second/pair have none).
+
+template <class T>
+struct plus_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return T(0); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T(a + b); }
+};
+
+/// Addition that keeps the +/-infinity sentinels of integer types: inf + w == inf, -inf + w ==
+/// -inf, and a finite sum that overflows clamps to the sentinel. Floating point uses IEEE rules.
+template <class T>
+struct plus_sat_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return T(0); }
+    KLEENE_HD static constexpr T apply(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) {
+            return a + b;
+        } else {
+            constexpr T hi = detail::max_value<T>();
+            constexpr T lo = detail::min_value<T>();
+            if (a == hi || b == hi) return hi;
+            if (a == lo || b == lo) return lo;
+            if constexpr (std::is_signed_v<T>) {
+                if (b > 0 && a > hi - b) return hi;
+                if (b < 0 && a < lo - b) return lo;
+            } else {
+                if (a > hi - b) return hi;
+            }
+            return T(a + b);
+        }
+    }
+};
+
+template <class T>
+struct times_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return T(1); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T(a * b); }
+};
+
+template <class T>
+struct min_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return detail::max_value<T>(); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return b < a ? b : a; }
+};
+
+template <class T>
+struct max_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return detail::min_value<T>(); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return a < b ? b : a; }
+};
+
+template <class T>
+struct land_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return T(1); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) && (b != T(0))); }
+};
+
+template <class T>
+struct lor_op {
+    using value_type = T;
+    static constexpr bool has_identity = true;
+    KLEENE_HD static constexpr T identity() { return T(0); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) || (b != T(0))); }
+};
+
+template <class T>
+struct first_op {
+    using value_type = T;
+    static constexpr bool has_identity = false;
+    KLEENE_HD static constexpr T identity() { return T(1); }
+    KLEENE_HD static constexpr T apply(T a, T) { return a; }
+};
+
+template <class T>
+struct second_op {
+    using value_type = T;
+    static constexpr bool has_identity = false;
+    KLEENE_HD static constexpr T identity() { return T(1); }
+    KLEENE_HD static constexpr T apply(T, T b) { return b; }
+};
+
+/// pair(a, b) == 1: the product only records that both entries exist.
+template <class T>
+struct pair_op {
+    using value_type = T;
+    static constexpr bool has_identity = false;
+    KLEENE_HD static constexpr T identity() { return T(1); }
+    KLEENE_HD static constexpr T apply(T, T) { return T(1); }
+};
+
+/// any(a, b) returns one of its arguments; which one is unspecified (GraphBLAS ANY).
+template <class T>
+struct any_op {
+    using value_type = T;
+    static constexpr bool has_identity = false;
+    KLEENE_HD static constexpr T identity() { return T(0); }
+    KLEENE_HD static constexpr T apply(T a, T) { return a; }
+};
+
+// ---- monoids ----------------------------------------------------------------------------------
+// A monoid is an associative, commutative operator with an identity. `terminal` is an absorbing
+// value (min: -inf, lor: true, any: every value) that lets a reduction stop early.
+
+template <class Op, bool Idempotent, bool HasTerminal, bool AnyTerminal = false>
+struct monoid {
+    using value_type = typename Op::value_type;
+    using op_type = Op;
+    static constexpr bool idempotent = Idempotent;
+    static constexpr bool has_terminal = HasTerminal;
+    /// true when every value is terminal (any): the first value found ends the reduction.
+    static constexpr bool any_terminal = AnyTerminal;
+    KLEENE_HD static constexpr value_type identity() { return Op::identity(); }
+    KLEENE_HD static constexpr value_type terminal() {
+        if constexpr (std::is_same_v<Op, min_op<value_type>>) return detail::min_value<value_type>();
+        else if constexpr (std::is_same_v<Op, max_op<value_type>>) return detail::max_value<value_type>();
+        else if constexpr (std::is_same_v<Op, lor_op<value_type>>) return value_type(1);
+        else if constexpr (std::is_same_v<Op, land_op<value_type>>) return value_type(0);
+        else return Op::identity();
+    }
+    KLEENE_HD static constexpr value_type apply(value_type a, value_type b) { return Op::apply(a, b); }
+};
+
+template <class T>
+using plus_monoid = monoid<plus_op<T>, false, false>;
+template <class T>
+using times_monoid = monoid<times_op<T>, false, false>;
+template <class T>
+using min_monoid = monoid<min_op<T>, true, true>;
+template <class T>
+using max_monoid = monoid<max_op<T>, true, true>;
+template <class T>
+using lor_monoid = monoid<lor_op<T>, true, true>;
+template <class T>
+using land_monoid = monoid<land_op<T>, true, true>;
+template <class T>
+using any_monoid = monoid<any_op<T>, true, true, true>;
+
+template <class M>
+concept monoid_type = requires(typename M::value_type a) {
+    typename M::value_type;
+    { M::identity() } -> std::convertible_to<typename M::value_type>;
+    { M::apply(a, a) } -> std::convertible_to<typename M::value_type>;
+    { M::idempotent } -> std::convertible_to<bool>;
+    { M::has_terminal } -> std::convertible_to<bool>;
+};
+
+template <class Op>
+concept binary_op_type = requires(typename Op::value_type a) {
+    typename Op::value_type;
+    { Op::apply(a, a) } -> std::convertible_to<typename Op::value_type>;
+};
+
+// ---- semirings --------------------------------------------------------------------------------
+
+/// A semiring built from an additive monoid and a multiplicative operator. zero() is the identity
+/// of add (and, for the built-ins, the annihilator of mul where the operator has one).
+template <monoid_type AddMonoid, binary_op_type MulOp>
+    requires std::same_as<typename AddMonoid::value_type, typename MulOp::value_type>
+struct semiring {
+    using value_type = typename AddMonoid::value_type;
+    using add_monoid = AddMonoid;
+    using mul_op = MulOp;
+    static constexpr bool idempotent_add = AddMonoid::idempotent;
+    static constexpr bool has_terminal = AddMonoid::has_terminal;
+    static constexpr bool any_terminal = AddMonoid::any_terminal;
+    KLEENE_HD static constexpr value_type zero() { return AddMonoid::identity(); }
+    KLEENE_HD static constexpr value_type one() { return MulOp::identity(); }
+    KLEENE_HD static constexpr value_type terminal() { return AddMonoid::terminal(); }
+    KLEENE_HD static constexpr value_type add(value_type a, value_type b) {
+        return AddMonoid::apply(a, b);
+    }
+    KLEENE_HD static constexpr value_type mul(value_type a, value_type b) {
+        return MulOp::apply(a, b);
+    }
+};
+
+/// What any semiring type, built-in or user-defined, must provide.
+template <class S>
+concept semiring_type = requires(typename S::value_type a) {
+    typename S::value_type;
+    { S::zero() } -> std::convertible_to<typename S::value_type>;
+    { S::one() } -> std::convertible_to<typename S::value_type>;
+    { S::add(a, a) } -> std::convertible_to<typename S::value_type>;
+    { S::mul(a, a) } -> std::convertible_to<typename S::value_type>;
+    { S::idempotent_add } -> std::convertible_to<bool>;
+    { S::has_terminal } -> std::convertible_to<bool>;
+    { S::terminal() } -> std::convertible_to<typename S::value_type>;
+};
+
+/// Terminal-value test shared by the kernels: true when a sum can no longer change.
+template <semiring_type S>
+KLEENE_HD constexpr bool is_terminal(typename S::value_type v) {
+    if constexpr (!S::has_terminal) return false;
+    else if constexpr (requires { S::any_terminal; } && S::any_terminal) return true;
+    else return v == S::terminal();
+}
+
+template <class T>
+using plus_times = semiring<plus_monoid<T>, times_op<T>>;
+template <class T>
+using min_plus = semiring<min_monoid<T>, plus_sat_op<T>>;
+template <class T>
+using max_plus = semiring<max_monoid<T>, plus_sat_op<T>>;
+template <class T>
+using max_min = semiring<max_monoid<T>, min_op<T>>;
+template <class T>
+using min_max = semiring<min_monoid<T>, max_op<T>>;
+template <class T>
+using lor_land = semiring<lor_monoid<T>, land_op<T>>;
+template <class T>
+using any_pair = semiring<any_monoid<T>, pair_op<T>>;
+template <class T>
+using plus_pair = semiring<plus_monoid<T>, pair_op<T>>;
+template <class T>
+using min_first = semiring<min_monoid<T>, first_op<T>>;
+template <class T>
+using min_second = semiring<min_monoid<T>, second_op<T>>;
+template <class T>
+using plus_min = semiring<plus_monoid<T>, min_op<T>>;
+template <class T>
+using max_times = semiring<max_monoid<T>, times_op<T>>;
+
+/// Names of the built-in semirings, as the command line spells them.
+inline constexpr std::string_view builtin_semiring_names[] = {
+    "plus_times", "min_plus", "max_plus",  "max_min",   "min_max",  "lor_land",
+    "any_pair",   "plus_pair", "min_first", "min_second", "plus_min", "max_times"};
+
+}  // namespace kleene

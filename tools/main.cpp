@@ -1,0 +1,3 @@
+#include <kleene/kleene.hpp>
+#include <fmt/core.h>
+int main() { fmt::print("kleene {}\n", kleene::version()); }
