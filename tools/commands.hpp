@@ -1,0 +1,28 @@
+#pragma once
+// Each `kleene` subcommand lives in its own tools/cmd_*.cpp and registers itself here.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace kleene::tools {
+
+/// Options every command shares.
+struct global_options {
+    bool quiet = false;
+    bool json = false;
+};
+
+/// Thrown by a command for invalid input or a failed operation: exit code 1, message on stderr.
+/// (kleene::error from the library is treated the same way.)
+struct command_failed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void add_demo_command(CLI::App& app, global_options& g);
+void add_info_command(CLI::App& app, global_options& g);
+void add_convert_command(CLI::App& app, global_options& g);
+void add_mxm_command(CLI::App& app, global_options& g);
+void add_compare_command(CLI::App& app, global_options& g);
+
+}  // namespace kleene::tools
