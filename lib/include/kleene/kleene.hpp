@@ -6,6 +6,7 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
+#include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>

@@ -245,6 +245,35 @@ KLEENE_HD constexpr bool is_terminal(typename S::value_type v) {
     else return v == S::terminal();
 }
 
+/// Whether mul(zero, x) == mul(x, zero) == zero. Dense storage writes an absent entry as zero, so
+/// a dense kernel may multiply by zero freely only when zero annihilates; otherwise (pair, first,
+/// second) the kernel runs through `absent_aware<S>`. A user semiring may state it with a static
+/// constexpr bool `zero_annihilates`; otherwise it is probed with zero() and one().
+template <semiring_type S>
+constexpr bool zero_annihilates() {
+    if constexpr (requires { S::zero_annihilates; }) {
+        return S::zero_annihilates;
+    } else {
+        using T = typename S::value_type;
+        T const z = S::zero(), o = S::one();
+        return S::mul(z, o) == z && S::mul(o, z) == z && S::mul(z, z) == z;
+    }
+}
+
+/// S with a mul that treats zero (absent) operands as absent: mul(zero, x) == zero.
+template <semiring_type S>
+struct absent_aware : S {
+    using value_type = typename S::value_type;
+    static constexpr bool zero_annihilates = true;
+    KLEENE_HD static constexpr value_type mul(value_type a, value_type b) {
+        return (a == S::zero() || b == S::zero()) ? S::zero() : S::mul(a, b);
+    }
+};
+
+/// The semiring a dense kernel should run: S itself when zero annihilates, else absent_aware<S>.
+template <semiring_type S>
+using dense_safe = std::conditional_t<zero_annihilates<S>(), S, absent_aware<S>>;
+
 template <class T>
 using plus_times = semiring<plus_monoid<T>, times_op<T>>;
 template <class T>

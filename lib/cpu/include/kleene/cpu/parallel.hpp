@@ -1,0 +1,88 @@
+#pragma once
+// OpenMP building blocks shared by the CPU kernels: balanced row partitions and assembly of a CSR
+// matrix from rows produced independently by each block.
+
+#include <kleene/csr_matrix.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kleene::cpu {
+
+inline int max_threads() { return omp_get_max_threads(); }
+
+/// Splits rows [0, rows) into about `parts` contiguous blocks of similar cost, given the prefix
+/// sum of per-row costs (cost_prefix[i] = cost of rows < i, size rows + 1).
+inline std::vector<std::size_t> balanced_blocks(std::vector<std::int64_t> const& cost_prefix,
+                                                std::size_t parts) {
+    std::size_t const rows = cost_prefix.size() - 1;
+    std::vector<std::size_t> bounds{0};
+    if (rows == 0) {
+        bounds.push_back(0);
+        return bounds;
+    }
+    parts = std::max<std::size_t>(1, std::min(parts, rows));
+    std::int64_t const total = cost_prefix.back();
+    for (std::size_t p = 1; p < parts; ++p) {
+        std::int64_t const target = total * static_cast<std::int64_t>(p) / static_cast<std::int64_t>(parts);
+        auto it = std::lower_bound(cost_prefix.begin(), cost_prefix.end(), target);
+        auto r = static_cast<std::size_t>(it - cost_prefix.begin());
+        r = std::clamp(r, bounds.back(), rows);
+        if (r > bounds.back() && r < rows) bounds.push_back(r);
+    }
+    bounds.push_back(rows);
+    return bounds;
+}
+
+/// Rows a block of a row-parallel kernel produced: columns and values in row order, plus counts.
+template <class T, class Index>
+struct row_block {
+    std::vector<Index> cols;
+    std::vector<T> vals;
+};
+
+/// Runs `fill(r0, r1, block, counts)` for every block in parallel (dynamic schedule); `fill`
+/// appends the sorted entries of rows r0..r1-1 to block and writes each row's count to
+/// counts[i]. The blocks are then concatenated into a CSR matrix.
+template <class T, class Index, class Fill>
+csr_matrix<T, Index> assemble_rows(std::size_t rows, std::size_t cols,
+                                   std::vector<std::size_t> const& bounds, Fill&& fill) {
+    std::size_t const nblocks = bounds.size() - 1;
+    std::vector<row_block<T, Index>> blocks(nblocks);
+    buffer<Index> row_ptr(rows + 1);
+    row_ptr[0] = 0;
+    Index* counts = row_ptr.data() + 1;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::size_t b = 0; b < nblocks; ++b) fill(bounds[b], bounds[b + 1], blocks[b], counts);
+    std::vector<std::size_t> offset(nblocks + 1, 0);
+    for (std::size_t b = 0; b < nblocks; ++b) offset[b + 1] = offset[b] + blocks[b].cols.size();
+    if (offset.back() > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
+        throw invalid_argument("result has " + std::to_string(offset.back()) +
+                               " entries, more than the index type holds: use int64 indices");
+    for (std::size_t i = 0; i < rows; ++i) row_ptr[i + 1] += row_ptr[i];
+    buffer<Index> out_cols(offset.back());
+    buffer<T> out_vals(offset.back());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        std::copy(blocks[b].cols.begin(), blocks[b].cols.end(), out_cols.data() + offset[b]);
+        std::copy(blocks[b].vals.begin(), blocks[b].vals.end(), out_vals.data() + offset[b]);
+        std::vector<Index>().swap(blocks[b].cols);
+        std::vector<T>().swap(blocks[b].vals);
+    }
+    return {rows, cols, std::move(row_ptr), std::move(out_cols), std::move(out_vals), T(1), true};
+}
+
+/// Even row blocks (for kernels whose rows cost about the same), about 8 per thread.
+inline std::vector<std::size_t> even_blocks(std::size_t rows) {
+    std::size_t const parts = std::max<std::size_t>(
+        1, std::min<std::size_t>(rows, 8 * static_cast<std::size_t>(max_threads())));
+    std::vector<std::size_t> bounds(parts + 1);
+    for (std::size_t p = 0; p <= parts; ++p) bounds[p] = rows * p / parts;
+    return bounds;
+}
+
+}  // namespace kleene::cpu

@@ -1,0 +1,380 @@
+#pragma once
+// CPU kernels for products with a sparse operand: CSR x CSR (Gustavson, dense or hash
+// accumulator), CSR x dense, dense x CSR, and the matrix-vector products (pull and push).
+// Every kernel returns T, the unmasked-by-value result; write_back.hpp merges T into the output.
+// Dense operands hold the semiring's zero where an entry is absent, so the kernels skip zero
+// entries of dense operands whenever zero does not annihilate mul (pair, first, second).
+
+#include <kleene/cpu/mask.hpp>
+#include <kleene/cpu/parallel.hpp>
+#include <kleene/cpu/write_back.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/semiring.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace kleene::cpu {
+
+namespace detail {
+/// Values of a CSR matrix without a branch per access: iso matrices read one value.
+template <class T, class Index>
+struct csr_values {
+    T const* v;
+    T iso;
+    explicit csr_values(csr_matrix<T, Index> const& a) : v(a.has_values() ? a.values() : nullptr), iso(a.iso_value()) {}
+    T operator[](std::size_t k) const { return v ? v[k] : iso; }
+};
+
+/// Multiply-adds of row i of A times B (the work of Gustavson's algorithm on that row).
+template <class T, class Index>
+std::vector<std::int64_t> row_flops_prefix(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b) {
+    std::size_t const rows = a.rows();
+    std::vector<std::int64_t> prefix(rows + 1, 0);
+    Index const* bp = b.row_ptr();
+#pragma omp parallel for schedule(static) if (rows > 10000)
+    for (std::size_t i = 0; i < rows; ++i) {
+        std::int64_t f = 0;
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            Index const kk = a.col_idx()[k];
+            f += bp[kk + 1] - bp[kk];
+        }
+        prefix[i + 1] = f + 1;  // +1: empty rows still cost a visit
+    }
+    for (std::size_t i = 0; i < rows; ++i) prefix[i + 1] += prefix[i];
+    return prefix;
+}
+}  // namespace detail
+
+/// Accumulator used by Gustavson's algorithm.
+enum class spgemm_accumulator { dense, hash };
+
+/// Gustavson's row-by-row CSR x CSR product into CSR. Entries the mask forbids are not computed.
+/// Rows whose output holds more than `dense_row_threshold * cols` entries are emitted by scanning
+/// the dense accumulator in column order instead of sorting.
+template <semiring_type S, class T, class Index, class Mask>
+csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
+                               Mask const& mask, spgemm_accumulator acc, double dense_row_threshold) {
+    using mask_t = decltype(make_mask_rows(mask, 0));
+    std::size_t const cols = b.cols();
+    auto const prefix = detail::row_flops_prefix(a, b);
+    auto const bounds = balanced_blocks(prefix, 16 * static_cast<std::size_t>(max_threads()));
+    detail::csr_values<T, Index> const av(a), bv(b);
+    Index const* bp = b.row_ptr();
+    Index const* bj = b.col_idx();
+
+    struct workspace {
+        std::vector<T> vals;
+        std::vector<std::uint32_t> stamp;
+        std::vector<Index> touched;
+        std::vector<Index> keys;  // hash accumulator
+        std::vector<T> hvals;
+        std::uint32_t gen = 0;
+    };
+    int const nthreads = max_threads();
+    std::vector<workspace> ws(nthreads);
+    std::vector<mask_t> masks;
+    masks.reserve(nthreads);
+    for (int p = 0; p < nthreads; ++p) masks.push_back(make_mask_rows(mask, cols));
+
+    auto fill = [&](std::size_t r0, std::size_t r1, row_block<T, Index>& out, Index* counts) {
+        int const tid = omp_get_thread_num();
+        workspace& w = ws[tid];
+        mask_t& m = masks[tid];
+        if (acc == spgemm_accumulator::dense && w.vals.size() != cols) {
+            w.vals.resize(cols);
+            w.stamp.assign(cols, 0);
+        }
+        for (std::size_t i = r0; i < r1; ++i) {
+            std::size_t const before = out.cols.size();
+            if constexpr (!mask_t::always) m.select_row(i);
+            if (acc == spgemm_accumulator::dense) {
+                std::uint32_t const g = ++w.gen;
+                w.touched.clear();
+                for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+                    T const x = av[k];
+                    Index const kk = a.col_idx()[k];
+                    for (Index p = bp[kk]; p < bp[kk + 1]; ++p) {
+                        Index const j = bj[p];
+                        if constexpr (!mask_t::always)
+                            if (!m.allowed(j)) continue;
+                        T const v = S::mul(x, bv[p]);
+                        if (w.stamp[j] != g) {
+                            w.stamp[j] = g;
+                            w.vals[j] = v;
+                            w.touched.push_back(j);
+                        } else {
+                            w.vals[j] = S::add(w.vals[j], v);
+                        }
+                    }
+                }
+                std::size_t const cnt = w.touched.size();
+                if (cnt > 0 && static_cast<double>(cnt) > dense_row_threshold * static_cast<double>(cols)) {
+                    auto [lo, hi] = std::minmax_element(w.touched.begin(), w.touched.end());
+                    for (Index j = *lo; j <= *hi; ++j)
+                        if (w.stamp[j] == g) {
+                            out.cols.push_back(j);
+                            out.vals.push_back(w.vals[j]);
+                        }
+                } else {
+                    std::sort(w.touched.begin(), w.touched.end());
+                    for (Index j : w.touched) {
+                        out.cols.push_back(j);
+                        out.vals.push_back(w.vals[j]);
+                    }
+                }
+            } else {
+                // Open addressing with linear probing, table at least twice the row's work.
+                std::size_t const flops = static_cast<std::size_t>(prefix[i + 1] - prefix[i]);
+                std::size_t const size = std::bit_ceil(std::max<std::size_t>(16, 2 * flops));
+                std::size_t const hmask = size - 1;
+                if (w.keys.size() < size) {
+                    w.keys.resize(size);
+                    w.hvals.resize(size);
+                }
+                std::fill(w.keys.begin(), w.keys.begin() + size, Index(-1));
+                w.touched.clear();
+                for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+                    T const x = av[k];
+                    Index const kk = a.col_idx()[k];
+                    for (Index p = bp[kk]; p < bp[kk + 1]; ++p) {
+                        Index const j = bj[p];
+                        if constexpr (!mask_t::always)
+                            if (!m.allowed(j)) continue;
+                        T const v = S::mul(x, bv[p]);
+                        std::size_t h = (static_cast<std::size_t>(j) * 0x9E3779B97F4A7C15ull >> 20) & hmask;
+                        while (w.keys[h] != j && w.keys[h] != Index(-1)) h = (h + 1) & hmask;
+                        if (w.keys[h] == j) {
+                            w.hvals[h] = S::add(w.hvals[h], v);
+                        } else {
+                            w.keys[h] = j;
+                            w.hvals[h] = v;
+                            w.touched.push_back(Index(h));
+                        }
+                    }
+                }
+                std::sort(w.touched.begin(), w.touched.end(),
+                          [&](Index x, Index y) { return w.keys[x] < w.keys[y]; });
+                for (Index h : w.touched) {
+                    out.cols.push_back(w.keys[h]);
+                    out.vals.push_back(w.hvals[h]);
+                }
+            }
+            counts[i] = static_cast<Index>(out.cols.size() - before);
+        }
+    };
+    return assemble_rows<T, Index>(a.rows(), cols, bounds, fill);
+}
+
+/// CSR x CSR straight into a dense output row by row (no mask): c = zero, then scatter.
+template <semiring_type S, class T, class Index>
+void gustavson_dense_out(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
+                         dense_matrix<T>& c) {
+    detail::csr_values<T, Index> const av(a), bv(b);
+    Index const* bp = b.row_ptr();
+    Index const* bj = b.col_idx();
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::size_t i = 0; i < a.rows(); ++i) {
+        T* row = c.data() + i * c.ld();
+        std::fill(row, row + c.cols(), S::zero());
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            T const x = av[k];
+            Index const kk = a.col_idx()[k];
+            for (Index p = bp[kk]; p < bp[kk + 1]; ++p) row[bj[p]] = S::add(row[bj[p]], S::mul(x, bv[p]));
+        }
+    }
+}
+
+/// CSR x dense into dense: row i of C accumulates a_ik (x) row k of B (vectorisable).
+template <semiring_type S, class T, class Index>
+void csr_dense(csr_matrix<T, Index> const& a, dense_view<T const> b, dense_matrix<T>& c) {
+    detail::csr_values<T, Index> const av(a);
+    std::size_t const n = b.cols;
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::size_t i = 0; i < a.rows(); ++i) {
+        T* __restrict__ row = c.data() + i * c.ld();
+        std::fill(row, row + n, S::zero());
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            T const x = av[k];
+            T const* __restrict__ br = b.row(a.col_idx()[k]);
+            if constexpr (zero_annihilates<S>()) {
+#pragma omp simd
+                for (std::size_t j = 0; j < n; ++j) row[j] = S::add(row[j], S::mul(x, br[j]));
+            } else {
+                for (std::size_t j = 0; j < n; ++j)
+                    if (!(br[j] == S::zero())) row[j] = S::add(row[j], S::mul(x, br[j]));
+            }
+        }
+    }
+}
+
+/// Dense x CSR into dense: row i of C accumulates a_ik (x) row k of B, for the a_ik present.
+template <semiring_type S, class T, class Index>
+void dense_csr(dense_view<T const> a, csr_matrix<T, Index> const& b, dense_matrix<T>& c) {
+    detail::csr_values<T, Index> const bv(b);
+    Index const* bp = b.row_ptr();
+    Index const* bj = b.col_idx();
+#pragma omp parallel for schedule(dynamic, 8)
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        T* row = c.data() + i * c.ld();
+        std::fill(row, row + c.cols(), S::zero());
+        T const* ar = a.row(i);
+        for (std::size_t k = 0; k < a.cols; ++k) {
+            T const x = ar[k];
+            if (x == S::zero()) continue;  // absent; and a zero factor adds nothing when it annihilates
+            for (Index p = bp[k]; p < bp[k + 1]; ++p) row[bj[p]] = S::add(row[bj[p]], S::mul(x, bv[p]));
+        }
+    }
+}
+
+/// Pull: t_i = (+)_k A_ik (x) u_k over the u_k present, one dot product per allowed output entry.
+/// `allowed` (may be empty = all) skips rows the mask forbids; a terminal value ends a row early.
+template <semiring_type S, class T, class Index>
+vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const& u,
+                           std::vector<std::uint8_t> const& allowed) {
+    std::size_t const rows = a.rows();
+    vector_result<T> t;
+    t.vals.assign(rows, S::zero());
+    t.has.assign(rows, 0);
+    detail::csr_values<T, Index> const av(a);
+    bool const all = allowed.empty();
+#pragma omp parallel for schedule(dynamic, 256) if (a.nnz() > 20000)
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (!all && !allowed[i]) continue;
+        T sum = S::zero();
+        bool any = false;
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            Index const j = a.col_idx()[k];
+            if (!u.has[j]) continue;
+            T const v = S::mul(av[k], u.vals[j]);
+            sum = any ? S::add(sum, v) : v;
+            any = true;
+            if (is_terminal<S>(sum)) break;
+        }
+        t.vals[i] = sum;
+        t.has[i] = any;
+    }
+    return t;
+}
+
+/// Push: t_j = (+)_k u_k (x) A_kj over the entries of sparse u, scattering rows of A. Each thread
+/// scatters part of the frontier into its own (value, flag) arrays; they are then merged.
+template <semiring_type S, class T, class Index>
+vector_result<T> spmspv_push(std::vector<Index> const& u_idx, std::vector<T> const& u_val,
+                             csr_matrix<T, Index> const& a, std::vector<std::uint8_t> const& allowed) {
+    std::size_t const n = a.cols();
+    vector_result<T> t;
+    t.vals.assign(n, S::zero());
+    t.has.assign(n, 0);
+    detail::csr_values<T, Index> const av(a);
+    bool const all = allowed.empty();
+    std::int64_t work = 0;
+    for (Index k : u_idx) work += a.row_end(k) - a.row_begin(k);
+    auto scatter = [&](std::size_t f0, std::size_t f1, std::vector<T>& vals, std::vector<std::uint8_t>& has,
+                       std::vector<Index>* touched) {
+        for (std::size_t f = f0; f < f1; ++f) {
+            Index const k = u_idx[f];
+            T const x = u_val[f];
+            for (std::size_t p = a.row_begin(k); p < a.row_end(k); ++p) {
+                Index const j = a.col_idx()[p];
+                if (!all && !allowed[j]) continue;
+                T const v = S::mul(x, av[p]);
+                if (has[j]) {
+                    vals[j] = S::add(vals[j], v);
+                } else {
+                    vals[j] = v;
+                    has[j] = 1;
+                    if (touched) touched->push_back(j);
+                }
+            }
+        }
+    };
+    int const nthreads = max_threads();
+    if (work < 200000 || nthreads == 1) {
+        scatter(0, u_idx.size(), t.vals, t.has, nullptr);
+        return t;
+    }
+    // Thread 0 scatters into t directly; the others into private arrays merged afterwards.
+    std::vector<vector_result<T>> priv(nthreads - 1);
+    std::vector<std::vector<Index>> touched(nthreads - 1);
+#pragma omp parallel num_threads(nthreads)
+    {
+        int const tid = omp_get_thread_num();
+        int const nt = omp_get_num_threads();
+        std::size_t const f0 = u_idx.size() * tid / nt, f1 = u_idx.size() * (tid + 1) / nt;
+        if (tid == 0) {
+            scatter(f0, f1, t.vals, t.has, nullptr);
+        } else {
+            auto& p = priv[tid - 1];
+            p.vals.resize(n);
+            p.has.assign(n, 0);
+            scatter(f0, f1, p.vals, p.has, &touched[tid - 1]);
+        }
+    }
+    for (std::size_t q = 0; q < priv.size(); ++q)
+        for (Index j : touched[q]) {
+            T const v = priv[q].vals[j];
+            t.vals[j] = t.has[j] ? S::add(t.vals[j], v) : v;
+            t.has[j] = 1;
+        }
+    return t;
+}
+
+/// Dense matrix times a vector: t_i = (+)_k A_ik (x) u_k over the entries present in both.
+template <semiring_type S, class T>
+vector_result<T> dense_mv(dense_view<T const> a, vector_result<T> const& u,
+                          std::vector<std::uint8_t> const& allowed) {
+    vector_result<T> t;
+    t.vals.assign(a.rows, S::zero());
+    t.has.assign(a.rows, 0);
+    bool const all = allowed.empty();
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        if (!all && !allowed[i]) continue;
+        T const* r = a.row(i);
+        T sum = S::zero();
+        bool any = false;
+        for (std::size_t k = 0; k < a.cols; ++k) {
+            if (!u.has[k] || r[k] == S::zero()) continue;
+            T const v = S::mul(r[k], u.vals[k]);
+            sum = any ? S::add(sum, v) : v;
+            any = true;
+        }
+        t.vals[i] = sum;
+        t.has[i] = any;
+    }
+    return t;
+}
+
+/// A vector times a dense matrix: t_j = (+)_k u_k (x) A_kj over the entries present in both.
+template <semiring_type S, class T>
+vector_result<T> dense_vm(vector_result<T> const& u, dense_view<T const> a,
+                          std::vector<std::uint8_t> const& allowed) {
+    vector_result<T> t;
+    t.vals.assign(a.cols, S::zero());
+    t.has.assign(a.cols, 0);
+    bool const all = allowed.empty();
+#pragma omp parallel for schedule(static)
+    for (std::size_t j = 0; j < a.cols; ++j) {
+        if (!all && !allowed[j]) continue;
+        T sum = S::zero();
+        bool any = false;
+        for (std::size_t k = 0; k < a.rows; ++k) {
+            T const x = a(k, j);
+            if (!u.has[k] || x == S::zero()) continue;
+            T const v = S::mul(u.vals[k], x);
+            sum = any ? S::add(sum, v) : v;
+            any = true;
+        }
+        t.vals[j] = sum;
+        t.has[j] = any;
+    }
+    return t;
+}
+
+}  // namespace kleene::cpu

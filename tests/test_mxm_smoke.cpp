@@ -1,0 +1,64 @@
+#define BOOST_TEST_MODULE mxm_smoke
+#include <boost/test/unit_test.hpp>
+#include <kleene/kleene.hpp>
+
+#include <random>
+
+using namespace kleene;
+
+namespace {
+csr_matrix<float> random_csr(std::size_t r, std::size_t c, double p, std::mt19937& g) {
+    std::vector<int> I, J;
+    std::vector<float> V;
+    std::bernoulli_distribution keep(p);
+    std::uniform_int_distribution<int> val(1, 9);
+    for (std::size_t i = 0; i < r; ++i)
+        for (std::size_t j = 0; j < c; ++j)
+            if (keep(g)) {
+                I.push_back(int(i));
+                J.push_back(int(j));
+                V.push_back(float(val(g)));
+            }
+    return csr_matrix<float>::from_coo(r, c, I, J, V);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(all_storage_pairs_agree) {
+    std::mt19937 g(7);
+    using S = min_plus<float>;
+    for (auto [m, k, n] : {std::tuple{1, 1, 1}, {7, 5, 3}, {40, 33, 50}, {0, 3, 2}, {3, 0, 4}}) {
+        auto a = random_csr(m, k, 0.3, g);
+        auto b = random_csr(k, n, 0.3, g);
+        auto ad = to_dense<S>(a);
+        auto bd = to_dense<S>(b);
+        csr_matrix<float> c1;
+        c1 = csr_matrix<float>(m, n);
+        mxm(c1, a, b, S{});
+        dense_matrix<float> ref(m, n);
+        mxm(ref, ad, bd, S{});
+        BOOST_TEST(to_dense<S>(c1).storage().size() == ref.storage().size());
+        auto c1d = to_dense<S>(c1);
+        for (std::size_t x = 0; x < ref.storage().size(); ++x) BOOST_TEST(c1d.data()[x] == ref.data()[x]);
+        dense_matrix<float> c2(m, n), c3(m, n), c4(m, n);
+        mxm(c2, a, bd, S{});
+        mxm(c3, ad, b, S{});
+        mxm(c4, a, b, S{});
+        for (std::size_t x = 0; x < ref.storage().size(); ++x) {
+            BOOST_TEST(c2.data()[x] == ref.data()[x]);
+            BOOST_TEST(c3.data()[x] == ref.data()[x]);
+            BOOST_TEST(c4.data()[x] == ref.data()[x]);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(shape_errors_name_both_shapes) {
+    csr_matrix<float> a(3, 4), b(5, 2), c(3, 2);
+    try {
+        mxm(c, a, b, min_plus<float>{});
+        BOOST_FAIL("expected dimension_mismatch");
+    } catch (dimension_mismatch const& e) {
+        std::string w = e.what();
+        BOOST_TEST(w.find("3x4") != std::string::npos);
+        BOOST_TEST(w.find("5x2") != std::string::npos);
+    }
+}
