@@ -103,9 +103,14 @@ inline void check_host(char const* op, options const& opt) {
                            " cannot compute " + operands);
 }
 
+/// Whether the accumulator is the semiring's own add (then C (+)= A (x) B fuses into the GEMM).
 template <class Accum, class S>
-inline constexpr bool accum_is_add =
-    std::is_same_v<Accum, typename S::add_monoid::op_type>;
+constexpr bool accum_is_add() {
+    if constexpr (requires { typename S::add_monoid::op_type; })
+        return std::is_same_v<Accum, typename S::add_monoid::op_type>;
+    else
+        return false;
+}
 }  // namespace detail
 
 /// C<mask, replace> accum= A (+).(x) B over semiring S.
@@ -133,7 +138,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
             detail::bad_pin("mxm", pin, operands);
         using K = dense_safe<S>;
         constexpr bool fused = detail::is_dense<C> && std::is_same_v<Mask, no_mask_t> &&
-                               (std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>);
+                               (std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>());
         if constexpr (fused) {
             detail::trace(opt, "mxm: " + operands + " -> dense: dense_gemm (blocked, register-tiled" +
                                    std::string(std::is_same_v<Accum, no_accum_t> ? ")" : ", accumulating into C)"));
@@ -196,11 +201,14 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
             auto t = cpu::gustavson<S>(a, b, mask,
                                        hash ? cpu::spgemm_accumulator::hash : cpu::spgemm_accumulator::dense,
                                        opt.dense_row_threshold);
-            if constexpr (detail::is_csr<C> && plain &&
-                          std::is_same_v<typename C::index_type, typename A::index_type>)
-                c = std::move(t);
-            else
-                cpu::write_back(c, mask, accum, t, opt.replace, zero);
+            // Nested: C::index_type does not exist for a dense C.
+            bool moved = false;
+            if constexpr (detail::is_csr<C> && plain)
+                if constexpr (std::is_same_v<typename C::index_type, typename A::index_type>) {
+                    c = std::move(t);
+                    moved = true;
+                }
+            if (!moved) cpu::write_back(c, mask, accum, t, opt.replace, zero);
         }
     }
 }
@@ -290,16 +298,15 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S, options
     if constexpr (detail::is_csr<A>) {
         using Index = typename A::index_type;
         std::vector<Index> idx;
-        std::vector<T> val;
+        buffer<T> val;
         if constexpr (detail::is_sparse_vec<U>) {
             idx.assign(u.indices(), u.indices() + u.nnz());
-            val.assign(u.values(), u.values() + u.nnz());
+            val = u.value_storage();
         } else {
             for (std::size_t k = 0; k < u.size(); ++k)
-                if (!(u[k] == zero)) {
-                    idx.push_back(static_cast<Index>(k));
-                    val.push_back(u[k]);
-                }
+                if (!(u[k] == zero)) idx.push_back(static_cast<Index>(k));
+            val = buffer<T>(idx.size());
+            for (std::size_t f = 0; f < idx.size(); ++f) val[f] = u[idx[f]];
         }
         detail::trace(opt, "vxm: " + operands + ": spmspv_push (scatter the rows of A of the " +
                                std::to_string(idx.size()) + " entries of u" +

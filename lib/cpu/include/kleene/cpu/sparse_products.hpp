@@ -69,11 +69,11 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
     Index const* bj = b.col_idx();
 
     struct workspace {
-        std::vector<T> vals;
+        buffer<T> vals;  // buffer, not std::vector: bool values stay plain bytes
         std::vector<std::uint32_t> stamp;
         std::vector<Index> touched;
         std::vector<Index> keys;  // hash accumulator
-        std::vector<T> hvals;
+        buffer<T> hvals;
         std::uint32_t gen = 0;
     };
     int const nthreads = max_threads();
@@ -239,7 +239,7 @@ vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const
                            std::vector<std::uint8_t> const& allowed) {
     std::size_t const rows = a.rows();
     vector_result<T> t;
-    t.vals.assign(rows, S::zero());
+    t.vals = buffer<T>(rows, S::zero());
     t.has.assign(rows, 0);
     detail::csr_values<T, Index> const av(a);
     bool const all = allowed.empty();
@@ -265,17 +265,17 @@ vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const
 /// Push: t_j = (+)_k u_k (x) A_kj over the entries of sparse u, scattering rows of A. Each thread
 /// scatters part of the frontier into its own (value, flag) arrays; they are then merged.
 template <semiring_type S, class T, class Index>
-vector_result<T> spmspv_push(std::vector<Index> const& u_idx, std::vector<T> const& u_val,
+vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u_val,
                              csr_matrix<T, Index> const& a, std::vector<std::uint8_t> const& allowed) {
     std::size_t const n = a.cols();
     vector_result<T> t;
-    t.vals.assign(n, S::zero());
+    t.vals = buffer<T>(n, S::zero());
     t.has.assign(n, 0);
     detail::csr_values<T, Index> const av(a);
     bool const all = allowed.empty();
     std::int64_t work = 0;
     for (Index k : u_idx) work += a.row_end(k) - a.row_begin(k);
-    auto scatter = [&](std::size_t f0, std::size_t f1, std::vector<T>& vals, std::vector<std::uint8_t>& has,
+    auto scatter = [&](std::size_t f0, std::size_t f1, buffer<T>& vals, std::vector<std::uint8_t>& has,
                        std::vector<Index>* touched) {
         for (std::size_t f = f0; f < f1; ++f) {
             Index const k = u_idx[f];
@@ -330,7 +330,7 @@ template <semiring_type S, class T>
 vector_result<T> dense_mv(dense_view<T const> a, vector_result<T> const& u,
                           std::vector<std::uint8_t> const& allowed) {
     vector_result<T> t;
-    t.vals.assign(a.rows, S::zero());
+    t.vals = buffer<T>(a.rows, S::zero());
     t.has.assign(a.rows, 0);
     bool const all = allowed.empty();
 #pragma omp parallel for schedule(static)
@@ -356,7 +356,7 @@ template <semiring_type S, class T>
 vector_result<T> dense_vm(vector_result<T> const& u, dense_view<T const> a,
                           std::vector<std::uint8_t> const& allowed) {
     vector_result<T> t;
-    t.vals.assign(a.cols, S::zero());
+    t.vals = buffer<T>(a.cols, S::zero());
     t.has.assign(a.cols, 0);
     bool const all = allowed.empty();
 #pragma omp parallel for schedule(static)

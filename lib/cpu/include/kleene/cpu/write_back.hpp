@@ -112,7 +112,7 @@ void write_back(dense_matrix<T>& c, Mask const& mask, Accum, TMat const& t, bool
 #pragma omp parallel
     {
         mask_t m = make_mask_rows(mask, cols);
-        std::vector<T> trow(cols);
+        buffer<T> trow(cols);
         std::vector<std::uint8_t> has(cols);
 #pragma omp for schedule(dynamic, 16)
         for (std::size_t i = 0; i < rows; ++i) {
@@ -135,15 +135,16 @@ void write_back(dense_matrix<T>& c, Mask const& mask, Accum, TMat const& t, bool
 }
 
 /// A vector result as flags and values (vector operations are O(n) anyway).
+/// (buffer, not std::vector, so that bool values are plain bytes.)
 template <class T>
 struct vector_result {
-    std::vector<T> vals;
+    buffer<T> vals;
     std::vector<std::uint8_t> has;
 };
 
 template <class T, class Index>
 void load(vector_result<T>& r, sparse_vector<T, Index> const& v, T zero) {
-    r.vals.assign(v.size(), zero);
+    r.vals = buffer<T>(v.size(), zero);
     r.has.assign(v.size(), 0);
     for (std::size_t k = 0; k < v.nnz(); ++k) {
         r.vals[v.indices()[k]] = v.values()[k];
@@ -152,7 +153,7 @@ void load(vector_result<T>& r, sparse_vector<T, Index> const& v, T zero) {
 }
 template <class T>
 void load(vector_result<T>& r, dense_vector<T> const& v, T zero) {
-    r.vals.assign(v.begin(), v.end());
+    r.vals = v.storage();
     r.has.resize(v.size());
     for (std::size_t i = 0; i < v.size(); ++i) r.has[i] = !(v[i] == zero);
 }
@@ -170,7 +171,7 @@ void write_back(W& w, Mask const& mask, Accum, vector_result<T> const& t, bool r
     vector_result<T> c;
     load(c, w, zero);
     auto const allowed = vector_mask(mask, n);
-    std::vector<T> out(n, zero);
+    buffer<T> out(n, zero);
     std::vector<std::uint8_t> has(n, 0);
 #pragma omp parallel for schedule(static) if (n > 100000)
     for (std::size_t i = 0; i < n; ++i)
