@@ -138,13 +138,14 @@ struct pair_op {
     KLEENE_HD static constexpr T apply(T, T) { return T(1); }
 };
 
-/// any(a, b) returns one of its arguments; which one is unspecified (GraphBLAS ANY).
+/// any(a, b) returns one of its arguments; which one is unspecified (GraphBLAS ANY). It returns b
+/// when a is the placeholder identity 0, so that a sum folded from zero() keeps a real term.
 template <class T>
 struct any_op {
     using value_type = T;
     static constexpr bool has_identity = false;
     KLEENE_HD static constexpr T identity() { return T(0); }
-    KLEENE_HD static constexpr T apply(T a, T) { return a; }
+    KLEENE_HD static constexpr T apply(T a, T b) { return a == T(0) ? b : a; }
 };
 
 // ---- monoids ----------------------------------------------------------------------------------

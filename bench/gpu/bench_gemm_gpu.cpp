@@ -1,0 +1,178 @@
+// Dense semiring GEMM on the GPU: time and updates per second (n^3 / t) for fp32, fp64 and int32
+// min_plus and the bit-packed Boolean product, beside the ceilings of /work/shared/GPU.md.
+// Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384)
+// Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
+// 64 entries of every result checked against a host computation.
+
+#include <kleene/cuda/bit_matrix.hpp>
+#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+void check(cudaError_t e, char const* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+std::uint64_t splitmix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+template <class T>
+dense_matrix<T, host> random_matrix(std::size_t n, std::uint64_t seed) {
+    dense_matrix<T, host> m(n, n);
+    T* p = m.data();
+#pragma omp parallel for
+    for (std::size_t i = 0; i < n * n; ++i) {
+        std::uint64_t const r = splitmix(seed * 0x100000000ull + i);
+        if (r % 20 == 0) p[i] = infinity<T>();  // 5% absent edges
+        else if constexpr (std::is_floating_point_v<T>) p[i] = T(1.0 + double(r >> 11) * 0x1p-53 * 99.0);
+        else p[i] = T(1 + (r >> 32) % 1000);
+    }
+    return m;
+}
+
+template <class F>
+double median_ms(std::size_t n, F&& run) {
+    int const reps = n >= 16384 ? 3 : n >= 8192 ? 3 : 5;
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    run();  // warm-up
+    std::vector<double> ms;
+    for (int r = 0; r < reps; ++r) {
+        check(cudaEventRecord(start), "cudaEventRecord");
+        run();
+        check(cudaEventRecord(stop), "cudaEventRecord");
+        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+        ms.push_back(t);
+    }
+    check(cudaEventDestroy(start), "cudaEventDestroy");
+    check(cudaEventDestroy(stop), "cudaEventDestroy");
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+struct row {
+    std::string kind;
+    std::size_t n;
+    double ms;
+    double ceiling;  // T updates/s, 0 when GPU.md has none
+    std::size_t wrong;
+};
+
+template <class T>
+row bench_min_plus(std::string kind, std::size_t n, double ceiling) {
+    auto const ha = random_matrix<T>(n, 1);
+    auto const hb = random_matrix<T>(n, 2);
+    auto const da = ha.to_device();
+    auto const db = hb.to_device();
+    dense_matrix<T, device> dc(n, n);
+    double const ms = median_ms(n, [&] {
+        cuda::dense_gemm<min_plus<T>>(da.view(), db.view(), dc.view(), false);
+    });
+    auto const hc = dc.to_host();
+    std::size_t wrong = 0;
+    for (std::uint64_t s = 0; s < 64; ++s) {
+        std::size_t const i = splitmix(s * 2 + 11) % n;
+        std::size_t const j = splitmix(s * 2 + 12) % n;
+        T r = min_plus<T>::zero();
+        for (std::size_t k = 0; k < n; ++k)
+            r = min_plus<T>::add(r, min_plus<T>::mul(ha(i, k), hb(k, j)));
+        wrong += hc(i, j) != r;
+    }
+    return {kind, n, ms, ceiling, wrong};
+}
+
+row bench_bits(std::size_t n) {
+    std::size_t const words = (n + 63) / 64;
+    auto make = [&](std::uint64_t seed) {
+        std::vector<std::uint64_t> h(n * words);
+#pragma omp parallel for
+        for (std::size_t i = 0; i < h.size(); ++i) {
+            // Sparse enough that products are not all ones: about 1.5 / sqrt(n) of bits set.
+            std::uint64_t w = 0;
+            std::uint64_t const cut = std::uint64_t(1.5 / std::sqrt(double(n)) * 65536.0);
+            for (int b = 0; b < 64; ++b)
+                if ((splitmix(seed * 0x100000000000ull + i * 64 + std::uint64_t(b)) & 0xffff) < cut)
+                    w |= std::uint64_t(1) << b;
+            if (i % words == words - 1 && n % 64 != 0) w &= (std::uint64_t(1) << (n % 64)) - 1;
+            h[i] = w;
+        }
+        return h;
+    };
+    auto const ha = make(3);
+    auto const hb = make(4);
+    cuda::bit_matrix a(n, n), b(n, n), c(n, n);
+    check(cudaMemcpy(a.data(), ha.data(), ha.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(b.data(), hb.data(), hb.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
+    double const ms = median_ms(n, [&] { cuda::bool_gemm(a, b, c, false); });
+    std::vector<std::uint64_t> hc(n * words);
+    check(cudaMemcpy(hc.data(), c.data(), hc.size() * 8, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    auto bit = [&](std::vector<std::uint64_t> const& m, std::size_t i, std::size_t j) {
+        return (m[i * words + j / 64] >> (j % 64)) & 1;
+    };
+    std::size_t wrong = 0;
+    for (std::uint64_t s = 0; s < 64; ++s) {
+        std::size_t const i = splitmix(s * 2 + 21) % n;
+        std::size_t const j = splitmix(s * 2 + 22) % n;
+        std::uint64_t r = 0;
+        for (std::size_t k = 0; k < n && !r; ++k) r = bit(ha, i, k) & bit(hb, k, j);
+        wrong += bit(hc, i, j) != r;
+    }
+    return {"bool or.and (bit-packed)", n, ms, 520.7, wrong};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::size_t> sizes;
+    for (int i = 1; i < argc; ++i) sizes.push_back(std::stoul(argv[i]));
+    if (sizes.empty()) sizes = {1024, 2048, 4096, 8192, 16384};
+    if (cuda::device_count() == 0) {
+        std::puts("no CUDA device: nothing to measure");
+        return 0;
+    }
+    std::printf("device: %s\n", cuda::device_description().c_str());
+    std::vector<row> rows;
+    for (std::size_t n : sizes) {
+        rows.push_back(bench_min_plus<float>("fp32 min_plus", n, 15.1));
+        rows.push_back(bench_min_plus<double>("fp64 min_plus", n, 0.0));
+        rows.push_back(bench_min_plus<std::int32_t>("int32 min_plus (DPX)", n, 16.6));
+        rows.push_back(bench_bits(n));
+        for (auto it = rows.end() - 4; it != rows.end(); ++it) {
+            double const t = double(it->n) * double(it->n) * double(it->n) / (it->ms * 1e-3) / 1e12;
+            std::printf("RESULT kind=\"%s\" n=%zu ms=%.3f tups=%.2f ceiling=%.1f pct=%.1f wrong=%zu\n",
+                        it->kind.c_str(), it->n, it->ms, t, it->ceiling,
+                        it->ceiling > 0 ? 100.0 * t / it->ceiling : 0.0, it->wrong);
+            std::fflush(stdout);
+        }
+    }
+    std::size_t wrong = 0;
+    for (auto const& r : rows) wrong += r.wrong;
+    if (wrong) std::printf("FAILED: %zu spot-checked entries differ from the host\n", wrong);
+    return wrong ? 1 : 0;
+}

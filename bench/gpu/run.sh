@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The one script for runs on the GPU host: unpack the Debian libraries the build needs, configure
+# and build the GPU targets, run `ctest -L gpu`, optionally the compute-sanitizer passes, then the
+# GPU benchmarks and the PyTorch baseline, and print a short table last.
+#
+#   bench/gpu/run.sh                       # all stages
+#   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench
+#   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
+#
+# Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
+# test binaries (tests/gpu/test_*.cpp|.cu are picked up by name) and benchmarks (BENCHES) here.
+
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${OUT:-/tmp/kleene-gpu}
+build=${BUILD:-/tmp/build-gpu}
+stages=${STAGES:-"deps build test sanitize bench"}
+sizes=${SIZES:-"1024 2048 4096 8192 16384"}
+torch_sizes=${TORCH_SIZES:-$sizes}
+jobs=${JOBS:-$(nproc)}
+benches=(bench_gemm_gpu)
+mkdir -p "$out"
+status=0
+
+has() { [[ " $stages " == *" $1 "* ]]; }
+note() { printf '\n== %s\n' "$*"; }
+
+gpu_tests=()
+for f in "$root"/tests/gpu/test_*.cpp "$root"/tests/gpu/test_*.cu; do
+    [[ -e $f ]] && gpu_tests+=("$(basename "${f%.*}")")
+done
+
+if has deps; then
+    # Boost.Test, fmt, CLI11 and GraphBLAS may be missing on the GPU host: unpack the .deb files
+    # carried in .deps/debs (git-ignored) into / for each library whose probe file is absent.
+    unpack() {  # probe deb...
+        local probe=$1; shift
+        [[ -e $probe ]] && return
+        for d in "$@"; do
+            note "unpacking $(basename "$d")"
+            dpkg -x "$d" / || status=1
+        done
+    }
+    debs=$root/.deps/debs
+    unpack /usr/lib/x86_64-linux-gnu/cmake/SuiteSparse/FindGraphBLAS.cmake "$debs"/libgraphblas*.deb
+    unpack /usr/lib/x86_64-linux-gnu/libboost_unit_test_framework.so "$debs"/libboost*.deb
+    unpack /usr/include/fmt/format.h "$debs"/libfmt*.deb
+    unpack /usr/include/CLI/CLI.hpp "$debs"/libcli11*.deb
+    ldconfig
+fi
+
+if has build; then
+    note "configure and build: kleene_cuda ${gpu_tests[*]} ${benches[*]}"
+    export PATH=/usr/local/cuda/bin:$PATH
+    # A host Boost without Boost.Test (Ubuntu's 1.83 headers) must not shadow the unpacked 1.74.
+    boost_arg=()
+    cfg=/usr/lib/x86_64-linux-gnu/cmake
+    tests_cfg=$(ls -d "$cfg"/boost_unit_test_framework-* 2>/dev/null)
+    if [[ $tests_cfg == "$cfg/boost_unit_test_framework-1.74.0" ]]; then
+        boost_arg=(-DBoost_DIR="$cfg/Boost-1.74.0")
+    fi
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_NATIVE=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
+        tail -30 "$out/configure.log"; exit 1; }
+    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" \
+        >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
+    grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
+fi
+
+if has test; then
+    note "ctest -L gpu"
+    (cd "$build" && ctest -L gpu --output-on-failure --timeout 900) >"$out/ctest.log" 2>&1 || status=1
+    tail -15 "$out/ctest.log"
+fi
+
+if has sanitize; then
+    # The small suites only: sanitized kernels run orders of magnitude slower. API errors are not
+    # reported: the suites provoke an out-of-memory on purpose, and kleene turns every failed call
+    # into an exception that fails its test anyway.
+    for tool in memcheck racecheck; do
+        for t in "${gpu_tests[@]}"; do
+            note "compute-sanitizer --tool $tool $t --run_test=small"
+            compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 "$build/tests/$t" --run_test=small \
+                >"$out/sanitize_${tool}_$t.log" 2>&1 || status=1
+            tail -4 "$out/sanitize_${tool}_$t.log"
+        done
+    done
+fi
+
+if has bench; then
+    note "benchmarks: n = $sizes"
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv \
+        >"$out/gpu_state.txt" 2>&1
+    "$build/bench/gpu/bench_gemm_gpu" $sizes 2>&1 | tee "$out/bench_gemm_gpu.txt" || status=1
+    note "PyTorch chunked min-plus: n = $torch_sizes"
+    PYTHONUNBUFFERED=1 python3 "$root/bench/gpu/torch_minplus.py" $torch_sizes 2>&1 |
+        tee "$out/torch_minplus.txt" || status=1
+
+    note "summary (T = 10^12 updates/s; % of the GPU.md ceiling; torch: chunked PyTorch min-plus)"
+    python3 - "$out/bench_gemm_gpu.txt" "$out/torch_minplus.txt" <<'EOF'
+import re, sys
+def rows(path, tag):
+    for line in open(path):
+        if line.startswith(tag):
+            yield dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
+torch = {}
+for r in rows(sys.argv[2], "TORCH"):
+    torch[(r["kind"].strip('"').split()[0], r["n"])] = float(r["ms"])
+print(f'{"kind":26} {"n":>6} {"ms":>10} {"T/s":>7} {"ceil":>6} {"%":>5} {"torch ms":>10} {"x":>6}')
+for r in rows(sys.argv[1], "RESULT"):
+    kind = r["kind"].strip('"')
+    t = torch.get((kind.split()[0], r["n"]))
+    ceil = float(r["ceiling"])
+    print(f'{kind:26} {r["n"]:>6} {float(r["ms"]):>10.3f} {float(r["tups"]):>7.2f} '
+          f'{(f"{ceil:.1f}" if ceil else "-"):>6} {(r["pct"] if ceil else "-"):>5} '
+          f'{(f"{t:.1f}" if t else "-"):>10} {(str(round(t / float(r["ms"]))) if t else "-"):>6}'
+          + ("" if r["wrong"] == "0" else f'  WRONG {r["wrong"]}'))
+EOF
+fi
+exit $status
