@@ -52,6 +52,7 @@ std::string device_description(int device) {
 
 namespace detail {
 void* device_allocate(std::size_t bytes) {
+    if (cuda::device_count() == 0) cuda::require_device();  // "no CUDA device", not a driver code
     void* p = nullptr;
     if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
         (void)cudaGetLastError();

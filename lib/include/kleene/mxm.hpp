@@ -15,6 +15,7 @@
 #include <kleene/cpu/sparse_products.hpp>
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
@@ -216,6 +217,39 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
 /// C = A (+).(x) B.
 template <detail::host_matrix C, detail::host_matrix A, detail::host_matrix B, semiring_type S>
 void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
+    mxm(c, no_mask, no_accum, a, b, s, opt);
+}
+
+/// C accum= A (+).(x) B for dense matrices in device memory: the GPU semiring GEMM
+/// (lib/cuda/dense_gemm.cuh). Built-in semirings are compiled into the library; a user-defined
+/// semiring needs its translation unit compiled by nvcc with <kleene/cuda/dense_gemm.cuh>.
+template <mask_type Mask, accumulator_type Accum, class T, semiring_type S>
+void mxm(dense_matrix<T, device>& c, Mask const&, Accum, dense_matrix<T, device> const& a,
+         dense_matrix<T, device> const& b, S, options const& opt = {}) {
+    static_assert(std::is_same_v<T, typename S::value_type>,
+                  "kleene: the containers' value types must equal the semiring's value_type");
+    static_assert(std::is_same_v<Mask, no_mask_t>,
+                  "mxm on device matrices takes no mask yet: mask on the host, or apply it after");
+    static_assert(std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>(),
+                  "mxm on device matrices accumulates only with the semiring's own add");
+    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
+        throw dimension_mismatch("mxm: cannot compute C (" + detail::shape(c.rows(), c.cols()) +
+                                 ") = A (" + detail::shape(a.rows(), a.cols()) + ") x B (" +
+                                 detail::shape(b.rows(), b.cols()) + ")");
+    if (opt.device == device_choice::cpu)
+        throw invalid_argument("mxm: device=cpu was asked for device containers; copy them with to_host() first");
+    if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::dense_gemm)
+        detail::bad_pin("mxm", opt.kernel, "dense device matrices");
+    constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
+    detail::trace(opt, "mxm: dense " + detail::shape(a.rows(), a.cols()) + " x dense " +
+                           detail::shape(b.rows(), b.cols()) + " on the GPU: cuda dense_gemm" +
+                           (accumulate ? " (accumulating into C)" : ""));
+    cuda::dense_gemm<S>(a.view(), b.view(), c.view(), accumulate);
+}
+
+template <class T, semiring_type S>
+void mxm(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
+         dense_matrix<T, device> const& b, S s, options const& opt = {}) {
     mxm(c, no_mask, no_accum, a, b, s, opt);
 }
 

@@ -246,19 +246,31 @@ KLEENE_HD constexpr bool is_terminal(typename S::value_type v) {
     else return v == S::terminal();
 }
 
-/// Whether mul(zero, x) == mul(x, zero) == zero. Dense storage writes an absent entry as zero, so
-/// a dense kernel may multiply by zero freely only when zero annihilates; otherwise (pair, first,
-/// second) the kernel runs through `absent_aware<S>`. A user semiring may state it with a static
-/// constexpr bool `zero_annihilates`; otherwise it is probed with zero() and one().
+namespace detail {
+template <class Add, class Mul>
+constexpr bool known_annihilating() {
+    using T = typename Mul::value_type;
+    using op = typename Add::op_type;
+    return (std::is_same_v<op, plus_op<T>> && std::is_same_v<Mul, times_op<T>>) ||
+           (std::is_same_v<op, min_op<T>> && std::is_same_v<Mul, plus_sat_op<T>>) ||
+           (std::is_same_v<op, max_op<T>> && std::is_same_v<Mul, plus_sat_op<T>>) ||
+           (std::is_same_v<op, max_op<T>> && std::is_same_v<Mul, min_op<T>>) ||
+           (std::is_same_v<op, min_op<T>> && std::is_same_v<Mul, max_op<T>>) ||
+           (std::is_same_v<op, lor_op<T>> && std::is_same_v<Mul, land_op<T>>);
+}
+}  // namespace detail
+
+/// Whether mul(zero, x) == mul(x, zero) == zero for every x. Dense storage writes an absent entry
+/// as zero, so a dense kernel may multiply by zero freely only when zero annihilates; otherwise
+/// (pair, first, second, plus_min, ...) the kernel runs through `absent_aware<S>`. Known for the
+/// built-ins; a user semiring states it with a static constexpr bool `zero_annihilates`, and
+/// without one it is taken as false (always correct, a little slower).
 template <semiring_type S>
 constexpr bool zero_annihilates() {
-    if constexpr (requires { S::zero_annihilates; }) {
-        return S::zero_annihilates;
-    } else {
-        using T = typename S::value_type;
-        T const z = S::zero(), o = S::one();
-        return S::mul(z, o) == z && S::mul(o, z) == z && S::mul(z, z) == z;
-    }
+    if constexpr (requires { S::zero_annihilates; }) return S::zero_annihilates;
+    else if constexpr (requires { typename S::add_monoid; typename S::mul_op; })
+        return detail::known_annihilating<typename S::add_monoid, typename S::mul_op>();
+    else return false;
 }
 
 /// S with a mul that treats zero (absent) operands as absent: mul(zero, x) == zero.

@@ -310,7 +310,9 @@ template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
                 dense_view<typename S::value_type, device> c, bool accumulate) {
-    gemm_detail::run<S>(a, b, c, accumulate);
+    // Dense storage holds zero() where an entry is absent; where zero does not annihilate mul
+    // (pair, first, second) the kernel must not multiply by it, exactly as on the CPU.
+    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate);
 }
 
 }  // namespace kleene::cuda

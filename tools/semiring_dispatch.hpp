@@ -1,0 +1,59 @@
+#pragma once
+// Run-time names to compile-time semiring types, for the command line: `--semiring min_plus
+// --type fp32` becomes a call f(min_plus<float>{}). Only the combinations listed here are built.
+
+#include "commands.hpp"
+
+#include <kleene/semiring.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace kleene::tools {
+
+/// Value types the command line accepts.
+inline constexpr std::string_view type_names[] = {"fp32", "fp64", "int32", "int64", "bool"};
+
+template <class T, class F>
+bool dispatch_semiring_of(std::string_view name, F&& f) {
+    if (name == "plus_times") return f(plus_times<T>{}), true;
+    if (name == "min_plus") return f(min_plus<T>{}), true;
+    if (name == "max_plus") return f(max_plus<T>{}), true;
+    if (name == "max_min") return f(max_min<T>{}), true;
+    if (name == "min_max") return f(min_max<T>{}), true;
+    if (name == "lor_land") return f(lor_land<T>{}), true;
+    if (name == "any_pair") return f(any_pair<T>{}), true;
+    if (name == "plus_pair") return f(plus_pair<T>{}), true;
+    if (name == "min_first") return f(min_first<T>{}), true;
+    if (name == "min_second") return f(min_second<T>{}), true;
+    if (name == "plus_min") return f(plus_min<T>{}), true;
+    if (name == "max_times") return f(max_times<T>{}), true;
+    return false;
+}
+
+/// Calls f(S{}) for the semiring `name` over `type`; throws command_failed for unknown names.
+/// Boolean values take the semirings that are meaningful on them: lor_land and any_pair.
+template <class F>
+void dispatch_semiring(std::string_view name, std::string_view type, F&& f) {
+    bool found = false;
+    if (type == "fp32") found = dispatch_semiring_of<float>(name, f);
+    else if (type == "fp64") found = dispatch_semiring_of<double>(name, f);
+    else if (type == "int32") found = dispatch_semiring_of<std::int32_t>(name, f);
+    else if (type == "int64") found = dispatch_semiring_of<std::int64_t>(name, f);
+    else if (type == "bool") {
+        if (name == "lor_land") f(lor_land<bool>{}), found = true;
+        else if (name == "any_pair") f(any_pair<bool>{}), found = true;
+        else throw command_failed("semiring " + std::string(name) +
+                                  " is not offered over bool (use lor_land or any_pair)");
+    } else {
+        throw command_failed("unknown type '" + std::string(type) +
+                             "' (fp32, fp64, int32, int64, bool)");
+    }
+    if (!found)
+        throw command_failed("unknown semiring '" + std::string(name) +
+                             "' (plus_times, min_plus, max_plus, max_min, min_max, lor_land, "
+                             "any_pair, plus_pair, min_first, min_second, plus_min, max_times)");
+}
+
+}  // namespace kleene::tools
