@@ -62,3 +62,49 @@ BOOST_AUTO_TEST_CASE(shape_errors_name_both_shapes) {
         BOOST_TEST(w.find("5x2") != std::string::npos);
     }
 }
+
+BOOST_AUTO_TEST_CASE(output_format_follows_density) {
+    std::mt19937 g(11);
+    using S = plus_times<float>;
+    for (double p : {0.02, 0.5}) {
+        auto a = random_csr(60, 70, p, g);
+        auto b = random_csr(70, 50, p, g);
+        matrix<float> c;
+        explain_trace why;
+        options opt;
+        opt.explain = &why;
+        mxm(c, a, b, S{}, opt);
+        BOOST_TEST(c.is_dense() == (p > 0.1), why.str());
+        csr_matrix<float> ref(60, 50);
+        mxm(ref, a, b, S{});
+        auto const got = c.to_csr();
+        BOOST_TEST(got.nnz() == ref.nnz());
+        for (std::size_t k = 0; k < ref.nnz() && k < got.nnz(); ++k) {
+            BOOST_TEST(got.col_idx()[k] == ref.col_idx()[k]);
+            BOOST_TEST(got.value(k) == ref.value(k));
+        }
+        opt.output_format = output_choice::csr;
+        mxm(c, a, b, S{}, opt);
+        BOOST_TEST(!c.is_dense());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(explain_and_pinning) {
+    std::mt19937 g(5);
+    using S = min_plus<float>;
+    auto a = random_csr(30, 30, 0.2, g);
+    csr_matrix<float> c1(30, 30), c2(30, 30);
+    explain_trace why;
+    options opt;
+    opt.explain = &why;
+    opt.kernel = kernel_choice::gustavson_hash;
+    mxm(c1, a, a, S{}, opt);
+    BOOST_TEST(why.str().find("gustavson_hash") != std::string::npos);
+    BOOST_TEST(why.str().find("[pinned]") != std::string::npos);
+    opt.kernel = kernel_choice::gustavson_dense;
+    mxm(c2, a, a, S{}, opt);
+    BOOST_TEST(c1.nnz() == c2.nnz());
+    for (std::size_t k = 0; k < c1.nnz(); ++k) BOOST_TEST(c1.value(k) == c2.value(k));
+    opt.kernel = kernel_choice::dense_gemm;  // not a sparse x sparse kernel
+    BOOST_CHECK_THROW(mxm(c1, a, a, S{}, opt), invalid_argument);
+}

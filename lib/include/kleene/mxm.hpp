@@ -18,10 +18,12 @@
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/matrix.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
 
+#include <cmath>
 #include <string>
 #include <type_traits>
 
@@ -218,6 +220,41 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
 template <detail::host_matrix C, detail::host_matrix A, detail::host_matrix B, semiring_type S>
 void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
     mxm(c, no_mask, no_accum, a, b, s, opt);
+}
+
+/// C = A (+).(x) B into a `matrix`, whose storage follows the estimated output density: row i of
+/// a random product holds about cols * (1 - exp(-f_i / cols)) entries for f_i multiply-adds, and
+/// when the estimate passes options.dense_output_threshold C is dense (no sort, no index arrays).
+template <class T, index_type Index, semiring_type S>
+void mxm(matrix<T, Index>& c, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b, S s,
+         options const& opt = {}) {
+    if (a.cols() != b.rows())
+        throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe(a) + ") by B (" +
+                                 detail::describe(b) + ")");
+    auto const prefix = cpu::detail::row_flops_prefix(a, b);
+    double est = 0;
+    double const cols = double(b.cols());
+    if (a.rows() > 0 && b.cols() > 0) {
+        for (std::size_t i = 0; i < a.rows(); ++i)
+            est += 1.0 - std::exp(-double(prefix[i + 1] - prefix[i] - 1) / cols);
+        est /= double(a.rows());
+    }
+    bool dense = est >= opt.dense_output_threshold;
+    if (opt.output_format == output_choice::csr) dense = false;
+    if (opt.output_format == output_choice::dense) dense = true;
+    detail::trace(opt, "mxm: estimated output density " + std::to_string(est) + (dense ? " >= " : " < ") +
+                           std::to_string(opt.dense_output_threshold) + ": " +
+                           (dense ? "dense" : "csr") + " output" +
+                           (opt.output_format != output_choice::automatic ? " [pinned]" : ""));
+    if (dense) {
+        dense_matrix<T> d(a.rows(), b.cols());
+        mxm(d, a, b, s, opt);
+        c = matrix<T, Index>(std::move(d), S::zero());
+    } else {
+        csr_matrix<T, Index> r(a.rows(), b.cols());
+        mxm(r, a, b, s, opt);
+        c = matrix<T, Index>(std::move(r));
+    }
 }
 
 /// C accum= A (+).(x) B for dense matrices in device memory: the GPU semiring GEMM

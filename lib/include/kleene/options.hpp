@@ -28,6 +28,9 @@ enum class kernel_choice {
 
 std::string_view to_string(kernel_choice k);
 
+/// Storage of a product written into a kleene::matrix: chosen by density, or pinned.
+enum class output_choice { automatic, csr, dense };
+
 /// Collects one line per decision (kernel, reason, sizes). Pass one through options::explain.
 struct explain_trace {
     std::vector<std::string> lines;
@@ -49,6 +52,10 @@ struct options {
     /// CSR x CSR into a CSR output: rows whose estimated output density passes this use the
     /// dense accumulator and are emitted in column order without sorting (measured, see docs).
     double dense_row_threshold = 0.05;
+    /// Products into a kleene::matrix are stored dense when the estimated fraction of entries
+    /// present reaches this (dense storage then costs less than CSR's index arrays and sorting).
+    double dense_output_threshold = 0.25;
+    output_choice output_format = output_choice::automatic;
     /// Frontier density (nnz / n) above which vector products switch from push to pull.
     double pull_threshold = 0.05;
 };
