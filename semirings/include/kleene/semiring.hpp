@@ -54,21 +54,24 @@ struct plus_sat_op {
     using value_type = T;
     static constexpr bool has_identity = true;
     KLEENE_HD static constexpr T identity() { return T(0); }
+    // Branch-free (selects only), so that vectorised GEMM loops stay vectorised.
     KLEENE_HD static constexpr T apply(T a, T b) {
         if constexpr (std::is_floating_point_v<T>) {
             return a + b;
         } else {
+            using U = std::make_unsigned_t<T>;
             constexpr T hi = detail::max_value<T>();
-            constexpr T lo = detail::min_value<T>();
-            if (a == hi || b == hi) return hi;
-            if (a == lo || b == lo) return lo;
+            T const s = T(U(a) + U(b));  // wrap-around sum
+            T r;
             if constexpr (std::is_signed_v<T>) {
-                if (b > 0 && a > hi - b) return hi;
-                if (b < 0 && a < lo - b) return lo;
+                constexpr T lo = detail::min_value<T>();
+                bool const overflow = ((a ^ s) & (b ^ s)) < 0;
+                r = overflow ? (a < 0 ? lo : hi) : s;
+                r = (a == lo) | (b == lo) ? lo : r;
             } else {
-                if (a > hi - b) return hi;
+                r = s < a ? hi : s;
             }
-            return T(a + b);
+            return (a == hi) | (b == hi) ? hi : r;
         }
     }
 };
@@ -102,7 +105,7 @@ struct land_op {
     using value_type = T;
     static constexpr bool has_identity = true;
     KLEENE_HD static constexpr T identity() { return T(1); }
-    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) && (b != T(0))); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) & (b != T(0))); }
 };
 
 template <class T>
@@ -110,7 +113,7 @@ struct lor_op {
     using value_type = T;
     static constexpr bool has_identity = true;
     KLEENE_HD static constexpr T identity() { return T(0); }
-    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) || (b != T(0))); }
+    KLEENE_HD static constexpr T apply(T a, T b) { return T((a != T(0)) | (b != T(0))); }
 };
 
 template <class T>

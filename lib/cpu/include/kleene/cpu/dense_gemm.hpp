@@ -4,16 +4,17 @@
 // them with an MR x NR register-tiled micro-kernel. The micro-kernel is plain C++ over the
 // semiring's add and mul, which GCC vectorises (vminps/vaddps for min_plus<float>, ...).
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
-
-#include <algorithm>
-#include <cstddef>
-#include <cstring>
-#include <exception>
 #include <string>
+#include <type_traits>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -21,13 +22,15 @@
 #else
 #define KLEENE_CPU_SIMD
 #endif
+#define KLEENE_CPU_UNROLL _Pragma("GCC unroll 16")
 
 namespace kleene::cpu {
 
 namespace detail {
 
 /// Tile sizes for value type T, for 256-bit vectors and 16 vector registers (AVX2): the MR x NR
-/// accumulator tile takes 2 * MR = 12 registers, a row of the B sliver 2 more, a broadcast of A one.
+/// accumulator tile takes 2 * MR = 12 registers, a row of the B sliver 2 more, a broadcast of A
+/// one.
 template <class T>
 struct gemm_shape {
     static constexpr std::size_t vector_bytes = 32;
@@ -40,15 +43,17 @@ struct gemm_shape {
     static constexpr std::size_t mc =
         std::max<std::size_t>(mr, std::min<std::size_t>(512, 131072 / (kc * sizeof(T))) / mr * mr);
     // A KC x NC panel of B (<= 4 MiB) stays in L3.
-    static constexpr std::size_t nc = std::max<std::size_t>(nr, (4u << 20) / (kc * sizeof(T)) / nr * nr);
+    static constexpr std::size_t nc =
+        std::max<std::size_t>(nr, (4u << 20) / (kc * sizeof(T)) / nr * nr);
 };
 
 /// c[0..MR) x [0..NR) (rows ldc apart) = (load_c ? c : zero) (+) sum over k of a[k] (x) b[k], where
-/// the packed sliver a holds MR values per k and b holds NR values per k.
+/// the packed sliver a holds MR values per k and b holds NR values per k. Not inlined: inside the
+/// macro kernel GCC 12 turned the int32 min_plus loop scalar (0.4 instead of 1.3 G updates/s).
 template <semiring_type S, std::size_t MR, std::size_t NR>
-inline void gemm_micro_kernel(std::size_t kc, typename S::value_type const* a,
-                              typename S::value_type const* b, typename S::value_type* c,
-                              std::size_t ldc, bool load_c) {
+[[gnu::noinline]] void gemm_micro_kernel(std::size_t kc, typename S::value_type const* a,
+                                         typename S::value_type const* b, typename S::value_type* c,
+                                         std::size_t ldc, bool load_c) {
     using T = typename S::value_type;
     // `omp simd` on the NR loop makes GCC 12 vectorise it and keep acc in registers across k; left
     // to itself it scalarises acc (96 scalars) and no longer finds the vectors.
@@ -61,6 +66,7 @@ inline void gemm_micro_kernel(std::size_t kc, typename S::value_type const* a,
             for (std::size_t j = 0; j < NR; ++j) acc[i][j] = S::zero();
     }
     for (std::size_t k = 0; k < kc; ++k, a += MR, b += NR) {
+        KLEENE_CPU_UNROLL
         for (std::size_t i = 0; i < MR; ++i) {
             T const ai = a[i];
             KLEENE_CPU_SIMD
@@ -176,11 +182,38 @@ void check_view(char const* name, dense_view<T> const& v) {
                                ": the leading dimension must be at least the number of columns");
 }
 
+/// Whether views x and y (rows ld apart) share an element. Blocks of one matrix (same ld) are
+/// tested exactly, so R-Kleene's side-by-side blocks pass; otherwise overlapping spans count.
+template <class T, class U>
+bool views_overlap(dense_view<T> const& x, dense_view<U> const& y) {
+    if (x.rows == 0 || x.cols == 0 || y.rows == 0 || y.cols == 0) return false;
+    using V = std::remove_const_t<T>;
+    auto const x0 = reinterpret_cast<std::uintptr_t>(x.data);
+    auto const y0 = reinterpret_cast<std::uintptr_t>(y.data);
+    auto const x1 = x0 + ((x.rows - 1) * x.ld + x.cols) * sizeof(V);
+    auto const y1 = y0 + ((y.rows - 1) * y.ld + y.cols) * sizeof(V);
+    if (x1 <= y0 || y1 <= x0) return false;
+    if (x.ld != y.ld || x.ld == 0 || (x0 > y0 ? x0 - y0 : y0 - x0) % sizeof(V) != 0) return true;
+    // Place the higher block in the lattice of rows ld apart that starts at the lower one: its
+    // columns [c, c + cols) may run past ld into the next lattice row.
+    bool const x_first = x0 <= y0;
+    std::size_t const d = (x_first ? y0 - x0 : x0 - y0) / sizeof(V);
+    std::size_t const lo_rows = x_first ? x.rows : y.rows;
+    std::size_t const lo_cols = x_first ? x.cols : y.cols;
+    std::size_t const hi_cols = x_first ? y.cols : x.cols;
+    std::size_t const r = d / x.ld;
+    std::size_t const c = d % x.ld;
+    if (hi_cols > x.ld) return true;
+    if (r < lo_rows && c < lo_cols) return true;
+    return c + hi_cols > x.ld && r + 1 < lo_rows;
+}
+
 }  // namespace detail
 
 /// C = A (x) B when `accumulate` is false, C = C (+) A (x) B when true, over semiring S, for
-/// row-major views with leading dimensions >= their widths. C must not overlap A or B. Runs on
-/// omp_get_max_threads() threads (one when called inside a parallel region or when small).
+/// row-major views with leading dimensions >= their widths. C must not share an element with A or
+/// B (invalid_argument). Runs on omp_get_max_threads() threads (one when called inside a parallel
+/// region or when the product is small).
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const> a,
                 dense_view<typename S::value_type const> b, dense_view<typename S::value_type> c,
@@ -198,6 +231,8 @@ void dense_gemm(dense_view<typename S::value_type const> a,
     detail::check_view("A", a);
     detail::check_view("B", b);
     detail::check_view("C", c);
+    if (detail::views_overlap(c, a) || detail::views_overlap(c, b))
+        throw invalid_argument("dense_gemm: C overlaps A or B (write into a separate matrix)");
 
     std::size_t const m = a.rows;
     std::size_t const n = b.cols;
@@ -224,9 +259,11 @@ void dense_gemm(dense_view<typename S::value_type const> a,
         std::size_t const tm = t / tiling.nt;
         std::size_t const tn = t % tiling.nt;
         std::size_t const row0 = detail::split_point(m_slivers, tiling.mt, tm) * MR;
-        std::size_t const row1 = std::min(m, detail::split_point(m_slivers, tiling.mt, tm + 1) * MR);
+        std::size_t const row1 =
+            std::min(m, detail::split_point(m_slivers, tiling.mt, tm + 1) * MR);
         std::size_t const col0 = detail::split_point(n_slivers, tiling.nt, tn) * NR;
-        std::size_t const col1 = std::min(n, detail::split_point(n_slivers, tiling.nt, tn + 1) * NR);
+        std::size_t const col1 =
+            std::min(n, detail::split_point(n_slivers, tiling.nt, tn + 1) * NR);
         std::size_t const kc_max = std::min(k, shape::kc);
         std::size_t const mc_max = std::min(row1 - row0, shape::mc);
         std::size_t const nc_max = std::min(col1 - col0, shape::nc);
@@ -255,7 +292,8 @@ void dense_gemm(dense_view<typename S::value_type const> a,
 #if defined(_OPENMP)
     // An exception must not leave the parallel region (std::terminate): keep the first, rethrow.
     std::exception_ptr failure;
-#pragma omp parallel for num_threads(static_cast<int>(tiles)) schedule(static, 1)
+    int const team = static_cast<int>(tiles);
+#pragma omp parallel for num_threads(team) schedule(static, 1)
     for (std::size_t t = 0; t < tiles; ++t) {
         try {
             run_tile(t);
@@ -271,3 +309,4 @@ void dense_gemm(dense_view<typename S::value_type const> a,
 }  // namespace kleene::cpu
 
 #undef KLEENE_CPU_SIMD
+#undef KLEENE_CPU_UNROLL

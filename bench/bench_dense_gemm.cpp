@@ -1,0 +1,180 @@
+// Dense x dense semiring GEMM: kleene::cpu::dense_gemm against SuiteSparse:GraphBLAS GrB_mxm on
+// the same full n x n random matrices. Prints the median time of several runs after a warm-up,
+// G updates/s (n^3 / t) and kleene's speedup, and checks that the two products agree.
+//
+//   OMP_NUM_THREADS=2 bench_dense_gemm [n ...] [--runs R] [--no-graphblas]   (default n = 1024)
+
+#include <kleene/cpu/dense_gemm.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/graphblas/context.hpp>
+#include <kleene/semiring.hpp>
+
+extern "C" {
+#include <GraphBLAS.h>
+}
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using kleene::dense_matrix;
+using kleene::graphblas::check;
+
+template <class F>
+double median_seconds(int runs, F&& f) {
+    f();  // warm-up: page faults, thread start, caches
+    std::vector<double> t;
+    for (int r = 0; r < runs; ++r) {
+        auto const t0 = std::chrono::steady_clock::now();
+        f();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+template <class T>
+dense_matrix<T> random_matrix(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    dense_matrix<T> m(n, n);
+    for (std::size_t i = 0; i < n * n; ++i) {
+        if constexpr (std::is_floating_point_v<T>)
+            m.data()[i] = T(std::uniform_real_distribution<double>(0, 100)(rng));
+        else
+            m.data()[i] = T(std::uniform_int_distribution<int>(0, 1000)(rng));
+    }
+    return m;
+}
+
+/// A full GrB_Matrix holding a copy of m (packed by row: GraphBLAS takes ownership of the copy).
+template <class T>
+GrB_Matrix to_graphblas(dense_matrix<T> const& m, GrB_Type type) {
+    GrB_Matrix g = nullptr;
+    check(GrB_Matrix_new(&g, type, m.rows(), m.cols()), "GrB_Matrix_new");
+    GrB_Index const bytes = m.rows() * m.cols() * sizeof(T);
+    void* values = std::malloc(bytes);
+    std::memcpy(values, m.data(), bytes);
+    check(GxB_Matrix_pack_FullR(g, &values, bytes, false, nullptr), "GxB_Matrix_pack_FullR");
+    return g;
+}
+
+template <class T>
+std::vector<T> tuples(GrB_Matrix c, GrB_Index nvals, GrB_Index* i, GrB_Index* j) {
+    std::vector<T> x(nvals);
+    GrB_Index n = nvals;
+    if constexpr (std::is_same_v<T, float>)
+        check(GrB_Matrix_extractTuples_FP32(i, j, x.data(), &n, c), "extractTuples");
+    else if constexpr (std::is_same_v<T, double>)
+        check(GrB_Matrix_extractTuples_FP64(i, j, x.data(), &n, c), "extractTuples");
+    else
+        check(GrB_Matrix_extractTuples_INT32(i, j, x.data(), &n, c), "extractTuples");
+    return x;
+}
+
+/// Entries of the GraphBLAS product that differ from kleene's (relative error `rel` allowed);
+/// a missing entry counts as a difference.
+template <class T>
+std::size_t count_differences(GrB_Matrix c, dense_matrix<T> const& expect, double rel) {
+    GrB_Index nvals = 0;
+    check(GrB_Matrix_nvals(&nvals, c), "GrB_Matrix_nvals");
+    std::vector<GrB_Index> i(nvals), j(nvals);
+    std::vector<T> const x = tuples<T>(c, nvals, i.data(), j.data());
+    std::size_t bad = expect.rows() * expect.cols() - nvals;
+    for (GrB_Index e = 0; e < nvals; ++e) {
+        double const want = double(expect(i[e], j[e]));
+        double const got = double(x[e]);
+        if (rel > 0 ? std::abs(got - want) > rel * std::max(1.0, std::abs(want)) : got != want)
+            ++bad;
+    }
+    return bad;
+}
+
+struct options {
+    std::vector<std::size_t> sizes;
+    int runs = 5;
+    bool graphblas = true;
+};
+
+template <kleene::semiring_type S>
+void run_case(std::size_t n, char const* name, GrB_Type type, GrB_Semiring semiring,
+              options const& opt, double rel) {
+    using T = typename S::value_type;
+    auto const a = random_matrix<T>(n, 1);
+    auto const b = random_matrix<T>(n, 2);
+    dense_matrix<T> c(n, n);
+    int const runs = n >= 2048 ? std::min(opt.runs, 3) : opt.runs;
+    double const updates = double(n) * double(n) * double(n);
+
+    double const t_kleene = median_seconds(
+        runs, [&] { kleene::cpu::dense_gemm<S>(a.view(), b.view(), c.view(), false); });
+    fmt::print("{:>5}  {:<16} kleene {:9.2f} ms {:7.2f} G/s", n, name, t_kleene * 1e3,
+               updates / t_kleene * 1e-9);
+    if (!opt.graphblas) {
+        fmt::print("\n");
+        return;
+    }
+
+    GrB_Matrix ga = to_graphblas(a, type);
+    GrB_Matrix gb = to_graphblas(b, type);
+    GrB_Matrix gc = nullptr;
+    check(GrB_Matrix_new(&gc, type, n, n), "GrB_Matrix_new");
+    double const t_grb = median_seconds(runs, [&] {
+        check(GrB_mxm(gc, nullptr, nullptr, semiring, ga, gb, nullptr), "GrB_mxm");
+        check(GrB_Matrix_wait(gc, GrB_MATERIALIZE), "GrB_Matrix_wait");
+    });
+    std::size_t const bad = count_differences(gc, c, rel);
+    fmt::print("   SuiteSparse {:9.2f} ms {:6.2f} G/s   speedup {:6.1f}x   {}\n", t_grb * 1e3,
+               updates / t_grb * 1e-9, t_grb / t_kleene,
+               bad == 0 ? std::string("results agree") : fmt::format("{} ENTRIES DIFFER", bad));
+    GrB_Matrix_free(&ga);
+    GrB_Matrix_free(&gb);
+    GrB_Matrix_free(&gc);
+    if (bad != 0) std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    options opt;
+    for (int i = 1; i < argc; ++i) {
+        std::string const arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc)
+            opt.runs = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--no-graphblas")
+            opt.graphblas = false;
+        else if (!arg.empty() && std::isdigit(static_cast<unsigned char>(arg[0])))
+            opt.sizes.push_back(std::stoul(arg));
+        else {
+            fmt::print(stderr, "usage: {} [n ...] [--runs R] [--no-graphblas]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (opt.sizes.empty()) opt.sizes = {1024};
+    kleene::graphblas::ensure_initialized();
+    int threads = 0;
+    GxB_Global_Option_get(GxB_GLOBAL_NTHREADS, &threads);
+    fmt::print("dense x dense semiring GEMM, median of {} runs after a warm-up; {} threads; {}\n",
+               opt.runs, threads, kleene::graphblas::library_version());
+    for (std::size_t n : opt.sizes) {
+        run_case<kleene::min_plus<float>>(n, "min_plus fp32", GrB_FP32, GrB_MIN_PLUS_SEMIRING_FP32,
+                                          opt, 0);
+        run_case<kleene::min_plus<double>>(n, "min_plus fp64", GrB_FP64, GrB_MIN_PLUS_SEMIRING_FP64,
+                                           opt, 0);
+        run_case<kleene::min_plus<std::int32_t>>(n, "min_plus int32", GrB_INT32,
+                                                 GrB_MIN_PLUS_SEMIRING_INT32, opt, 0);
+        run_case<kleene::plus_times<float>>(n, "plus_times fp32", GrB_FP32,
+                                            GrB_PLUS_TIMES_SEMIRING_FP32, opt, 1e-4);
+    }
+}
