@@ -1,0 +1,55 @@
+#pragma once
+// kleene's binary matrix format (extension .kbin), for fast reloads: a versioned 128-byte
+// header, then the raw arrays back to back, little-endian.
+//
+//   0  "KLEENEMX" magic           8  u32 version (1)           12 u32 header bytes (128)
+//   16 u8 kind (1 csr, 2 dense)   17 u8 value_type             18 u8 index bytes (4 or 8)
+//   19 u8 flags (1: iso)          20 u32 reserved (0)          24 u64 rows   32 u64 cols
+//   40 u64 nnz (csr) / 0          48 u64 iso value bits         56 u64 payload checksum
+//   64 u64 payload bytes          72..127 zero
+//   csr payload: row_ptr (rows+1), col_idx (nnz), values (nnz, absent when iso);
+//   dense payload: rows*cols values, row-major.
+//
+// The checksum is binary_checksum() of the payload (all arrays, in order): 1 MiB blocks hashed in
+// parallel, then the block hashes hashed in order, so it is the same whatever the thread count.
+// Errors are mm_error with code bad_binary.
+
+#include <cstdint>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/io/value_type.hpp>
+#include <string>
+
+namespace kleene::io {
+
+inline constexpr std::uint32_t binary_version = 1;
+inline constexpr char const* binary_extension = ".kbin";
+
+struct binary_header {
+    std::uint32_t version = binary_version;
+    bool dense = false;
+    value_type type = value_type::float64;
+    std::uint32_t index_bytes = 4;
+    bool iso = false;
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    std::uint64_t nnz = 0;
+};
+
+binary_header read_binary_header(std::string const& path);
+
+template <class T, index_type Index>
+void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int threads = 0);
+template <class T>
+void write_binary(std::string const& path, dense_matrix<T> const& a, int threads = 0);
+
+/// Reads a CSR file. T and Index may differ from the file's where every value is exact.
+template <class T, index_type Index = std::int32_t>
+csr_matrix<T, Index> read_binary(std::string const& path, int threads = 0);
+template <class T>
+dense_matrix<T> read_binary_dense(std::string const& path, int threads = 0);
+
+/// 64-bit checksum of a byte range, as the format defines it (exposed for tests).
+std::uint64_t binary_checksum(void const* data, std::size_t bytes, int threads = 0);
+
+}  // namespace kleene::io

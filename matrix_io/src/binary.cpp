@@ -1,0 +1,407 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <kleene/io/binary.hpp>
+
+#include "io_detail.hpp"
+
+namespace kleene::io {
+namespace detail {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the binary format is little-endian");
+
+constexpr char magic[8] = {'K', 'L', 'E', 'E', 'N', 'E', 'M', 'X'};
+constexpr std::size_t header_bytes = 128;
+constexpr std::size_t block_bytes = std::size_t(1) << 20;
+
+constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full,
+                        k3 = 0x165667B19E3779F9ull, k4 = 0x85EBCA77C2B2AE63ull;
+
+inline std::uint64_t load64(unsigned char const* p) noexcept {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+}
+
+// Four independent multiply-rotate lanes over 32-byte strides, then a final avalanche.
+std::uint64_t block_hash(unsigned char const* p, std::size_t n, std::uint64_t seed) noexcept {
+    std::uint64_t a = seed + k1, b = seed + k2, c = seed ^ k3, d = seed - k4;
+    std::size_t const n0 = n;
+    while (n >= 32) {
+        a = std::rotl(a + load64(p) * k2, 31) * k1;
+        b = std::rotl(b + load64(p + 8) * k2, 31) * k1;
+        c = std::rotl(c + load64(p + 16) * k2, 31) * k1;
+        d = std::rotl(d + load64(p + 24) * k2, 31) * k1;
+        p += 32;
+        n -= 32;
+    }
+    std::uint64_t h = std::rotl(a, 1) + std::rotl(b, 7) + std::rotl(c, 12) + std::rotl(d, 18);
+    for (; n >= 8; n -= 8, p += 8) h = std::rotl(h ^ (load64(p) * k2), 27) * k1 + k4;
+    for (; n > 0; --n, ++p) h = std::rotl(h ^ (*p * k3), 11) * k1;
+    h ^= n0;
+    h ^= h >> 33;
+    h *= k2;
+    h ^= h >> 29;
+    h *= k3;
+    h ^= h >> 32;
+    return h;
+}
+
+struct raw_header {
+    char magic[8];
+    std::uint32_t version;
+    std::uint32_t header_bytes;
+    std::uint8_t kind;  // 1 csr, 2 dense
+    std::uint8_t type;
+    std::uint8_t index_bytes;
+    std::uint8_t flags;
+    std::uint32_t reserved;
+    std::uint64_t rows, cols, nnz, iso_bits, checksum, payload;
+    unsigned char pad[56];
+};
+static_assert(sizeof(raw_header) == header_bytes);
+
+std::size_t type_size(value_type t) {
+    return visit_value_type(t, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+}
+
+[[noreturn]] void bad(std::string const& name, std::string const& what) {
+    fail(name, 0, mm_errc::bad_binary, what);
+}
+
+class writer {
+  public:
+    explicit writer(std::string const& path) : out_(path) {}
+    void put(void const* p, std::size_t n) { out_.write(static_cast<char const*>(p), n); }
+    void commit() { out_.commit(); }
+
+  private:
+    output_sink out_;
+};
+
+/// Hash of the concatenation of several byte ranges (as one payload) without copying them.
+std::uint64_t checksum_of(std::vector<std::pair<void const*, std::size_t>> const& parts,
+                          int threads) {
+    // The payload is hashed as one byte stream: gather its blocks across range boundaries.
+    std::size_t total = 0;
+    for (auto const& p : parts) total += p.second;
+    std::size_t const nblocks = (total + block_bytes - 1) / block_bytes;
+    std::vector<std::uint64_t> h(nblocks);
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<unsigned char> tmp;
+#pragma omp for schedule(dynamic, 4)
+        for (std::size_t b = 0; b < nblocks; ++b) {
+            std::size_t const lo = b * block_bytes, hi = std::min(total, lo + block_bytes);
+            // Find the parts overlapping [lo, hi).
+            std::size_t off = 0;
+            unsigned char const* direct = nullptr;
+            tmp.clear();
+            for (auto const& p : parts) {
+                std::size_t const s = std::max(lo, off), e = std::min(hi, off + p.second);
+                if (s < e) {
+                    auto const* src = static_cast<unsigned char const*>(p.first) + (s - off);
+                    if (s == lo && e == hi)
+                        direct = src;
+                    else
+                        tmp.insert(tmp.end(), src, src + (e - s));
+                }
+                off += p.second;
+            }
+            h[b] = direct ? block_hash(direct, hi - lo, b) : block_hash(tmp.data(), tmp.size(), b);
+        }
+    }
+    return block_hash(reinterpret_cast<unsigned char const*>(h.data()), h.size() * 8, total);
+}
+
+class reader {
+  public:
+    explicit reader(std::string const& path) : name_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) throw io_error(path + ": cannot open: " + std::strerror(errno));
+        size_ = static_cast<std::size_t>(::lseek(fd_, 0, SEEK_END));
+    }
+    ~reader() { ::close(fd_); }
+    reader(reader const&) = delete;
+    reader& operator=(reader const&) = delete;
+
+    /// Reads [off, off + n) into dst, in parallel pieces.
+    void read_at(void* dst, std::size_t n, std::size_t off, int threads) {
+        std::size_t const piece = std::size_t(16) << 20;
+        std::size_t const pieces = (n + piece - 1) / piece;
+        std::atomic<int> err{0};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (std::size_t k = 0; k < pieces; ++k) {
+            std::size_t done = k * piece;
+            std::size_t const end = std::min(n, done + piece);
+            while (done < end) {
+                ssize_t r = ::pread(fd_, static_cast<char*>(dst) + done, end - done,
+                                    static_cast<off_t>(off + done));
+                if (r < 0 && errno == EINTR) continue;
+                if (r <= 0) {
+                    err.store(r < 0 ? errno : EIO);
+                    break;
+                }
+                done += static_cast<std::size_t>(r);
+            }
+        }
+        if (err.load()) throw io_error(name_ + ": read failed: " + std::strerror(err.load()));
+    }
+    raw_header header() {
+        raw_header h{};
+        if (size_ < header_bytes) bad(name_, "the file is shorter than the 128-byte header");
+        read_at(&h, header_bytes, 0, 1);
+        if (std::memcmp(h.magic, magic, 8) != 0)
+            bad(name_, "not a kleene binary matrix (bad magic)");
+        if (h.version != binary_version)
+            bad(name_, "binary format version " + std::to_string(h.version) +
+                           " is not supported (this kleene reads version " +
+                           std::to_string(binary_version) + ")");
+        if (h.header_bytes != header_bytes) bad(name_, "bad header size");
+        if (h.kind != 1 && h.kind != 2) bad(name_, "unknown object kind " + std::to_string(h.kind));
+        if (h.type > static_cast<std::uint8_t>(value_type::float64))
+            bad(name_, "unknown value type " + std::to_string(h.type));
+        if (h.index_bytes != 4 && h.index_bytes != 8)
+            bad(name_, "index width must be 4 or 8 bytes");
+        unsigned __int128 want = 0;
+        std::size_t const ts = type_size(static_cast<value_type>(h.type));
+        if (h.kind == 1) {
+            want = (static_cast<unsigned __int128>(h.rows) + 1) * h.index_bytes +
+                   static_cast<unsigned __int128>(h.nnz) * h.index_bytes +
+                   ((h.flags & 1) ? 0 : static_cast<unsigned __int128>(h.nnz) * ts);
+        } else {
+            want = static_cast<unsigned __int128>(h.rows) * h.cols * ts;
+        }
+        if (want != h.payload || want + header_bytes != size_)
+            bad(name_, "the file size does not match its header (truncated or corrupt)");
+        return h;
+    }
+    std::string const& name() const {
+        return name_;
+    }
+
+  private:
+    std::string name_;
+    int fd_ = -1;
+    std::size_t size_ = 0;
+};
+
+raw_header make_header(std::uint8_t kind, value_type t, std::uint8_t index_bytes, bool iso,
+                       std::uint64_t rows, std::uint64_t cols, std::uint64_t nnz) {
+    raw_header h{};
+    std::memcpy(h.magic, magic, 8);
+    h.version = binary_version;
+    h.header_bytes = header_bytes;
+    h.kind = kind;
+    h.type = static_cast<std::uint8_t>(t);
+    h.index_bytes = index_bytes;
+    h.flags = iso ? 1 : 0;
+    h.rows = rows;
+    h.cols = cols;
+    h.nnz = nnz;
+    return h;
+}
+
+template <class To, class From>
+void convert_values(std::string const& name, From const* src, To* dst, std::size_t n, int threads) {
+    std::atomic<bool> ok{true};
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::size_t k = 0; k < n; ++k)
+        if (!exact_convert(src[k], dst[k])) ok.store(false, std::memory_order_relaxed);
+    if (!ok.load())
+        fail(name, 0, mm_errc::value_overflow,
+             "values of type " + std::string(type_name<From>()) + " do not fit " +
+                 std::string(type_name<To>()) + " exactly");
+}
+
+}  // namespace
+}  // namespace detail
+
+std::uint64_t binary_checksum(void const* data, std::size_t bytes, int threads) {
+    return detail::checksum_of({{data, bytes}}, detail::thread_count(threads));
+}
+
+binary_header read_binary_header(std::string const& path) {
+    detail::reader r(path);
+    auto h = r.header();
+    binary_header out;
+    out.version = h.version;
+    out.dense = h.kind == 2;
+    out.type = static_cast<value_type>(h.type);
+    out.index_bytes = h.index_bytes;
+    out.iso = h.flags & 1;
+    out.rows = h.rows;
+    out.cols = h.cols;
+    out.nnz = h.kind == 2 ? h.rows * h.cols : h.nnz;
+    return out;
+}
+
+template <class T, index_type Index>
+void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int threads) {
+    threads = detail::thread_count(threads);
+    bool const iso = !a.has_values();
+    auto h =
+        detail::make_header(1, value_type_of<T>(), sizeof(Index), iso, a.rows(), a.cols(), a.nnz());
+    if (iso) {
+        T const v = a.iso_value();
+        std::memcpy(&h.iso_bits, &v, sizeof(T));
+    }
+    std::vector<std::pair<void const*, std::size_t>> parts{
+        {a.row_ptr(), (a.rows() + 1) * sizeof(Index)}, {a.col_idx(), a.nnz() * sizeof(Index)}};
+    if (!iso) parts.emplace_back(a.values(), a.nnz() * sizeof(T));
+    for (auto const& p : parts) h.payload += p.second;
+    h.checksum = detail::checksum_of(parts, threads);
+    detail::writer w(path);
+    w.put(&h, sizeof h);
+    for (auto const& p : parts) w.put(p.first, p.second);
+    w.commit();
+}
+
+template <class T>
+void write_binary(std::string const& path, dense_matrix<T> const& a, int threads) {
+    threads = detail::thread_count(threads);
+    auto h = detail::make_header(2, value_type_of<T>(), 8, false, a.rows(), a.cols(), 0);
+    h.payload = a.rows() * a.cols() * sizeof(T);
+    h.checksum = detail::checksum_of({{a.data(), h.payload}}, threads);
+    detail::writer w(path);
+    w.put(&h, sizeof h);
+    w.put(a.data(), h.payload);
+    w.commit();
+}
+
+template <class T, index_type Index>
+csr_matrix<T, Index> read_binary(std::string const& path, int threads) {
+    threads = detail::thread_count(threads);
+    detail::reader r(path);
+    auto const h = r.header();
+    if (h.kind != 1) detail::bad(path, "holds a dense matrix (read it with read_binary_dense)");
+    auto const lim = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
+    if (h.rows > lim || h.cols > lim || h.nnz > lim)
+        detail::fail(path, 0, mm_errc::too_large,
+                     "a " + kleene::detail::shape(h.rows, h.cols) + " matrix with " +
+                         std::to_string(h.nnz) + " entries does not fit " +
+                         std::to_string(sizeof(Index) * 8) + "-bit indices");
+    std::size_t const rows = h.rows, nnz = h.nnz;
+    bool const iso = h.flags & 1;
+    value_type const ft = static_cast<value_type>(h.type);
+    std::size_t const ts = detail::type_size(ft);
+    // Checksum first, over the raw bytes as stored.
+    buffer<unsigned char> raw(h.payload);
+    r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
+    if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
+        detail::bad(path, "checksum mismatch (the file is corrupt)");
+    buffer<Index> ptr(rows + 1), col(nnz);
+    buffer<T> val(iso ? 0 : nnz);
+    std::size_t const ib = h.index_bytes;
+    auto copy_index = [&](Index* dst, std::size_t n, std::size_t off) {
+        if (ib == sizeof(Index)) {
+            std::memcpy(dst, raw.data() + off, n * ib);
+            return;
+        }
+        std::atomic<bool> ok{true};
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (std::size_t k = 0; k < n; ++k) {
+            std::int64_t x;
+            if (ib == 4) {
+                std::int32_t y;
+                std::memcpy(&y, raw.data() + off + k * 4, 4);
+                x = y;
+            } else {
+                std::memcpy(&x, raw.data() + off + k * 8, 8);
+            }
+            if (!std::in_range<Index>(x)) ok.store(false);
+            dst[k] = static_cast<Index>(x);
+        }
+        if (!ok.load()) detail::bad(path, "an index does not fit the index type");
+    };
+    copy_index(ptr.data(), rows + 1, 0);
+    copy_index(col.data(), nnz, (rows + 1) * ib);
+    std::size_t const voff = (rows + 1 + nnz) * ib;
+    T isov = T(1);
+    if (iso) {
+        visit_value_type(ft, [&](auto tag) {
+            using F = typename decltype(tag)::type;
+            F f;
+            std::memcpy(&f, &h.iso_bits, sizeof(F));
+            if (!detail::exact_convert(f, isov))
+                detail::bad(path, "the iso value does not fit the type");
+        });
+    } else if (ft == value_type_of<T>()) {
+        std::memcpy(val.data(), raw.data() + voff, nnz * ts);
+    } else {
+        visit_value_type(ft, [&](auto tag) {
+            using F = typename decltype(tag)::type;
+            F const* src = reinterpret_cast<F const*>(raw.data() + voff);
+            if constexpr (std::is_same_v<F, bool>) {
+                for (std::size_t k = 0; k < nnz; ++k)
+                    if (raw[voff + k] > 1) detail::bad(path, "a bool value is not 0 or 1");
+            }
+            detail::convert_values(path, src, val.data(), nnz, threads);
+        });
+    }
+    raw = buffer<unsigned char>();
+    // Structure check (parallel): a file with a valid checksum can still be crafted.
+    if (ptr[0] != 0 || static_cast<std::size_t>(ptr[rows]) != nnz)
+        detail::bad(path, "row pointers do not span the entries");
+    std::atomic<bool> ok{true};
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (ptr[i + 1] < ptr[i]) {
+            ok.store(false);
+            continue;
+        }
+        for (Index k = ptr[i]; k < ptr[i + 1]; ++k)
+            if (col[k] < 0 || static_cast<std::uint64_t>(col[k]) >= h.cols ||
+                (k > ptr[i] && col[k - 1] >= col[k]))
+                ok.store(false);
+    }
+    if (!ok.load())
+        detail::bad(path, "the CSR structure is invalid (unsorted or out-of-range columns)");
+    return csr_matrix<T, Index>(rows, h.cols, std::move(ptr), std::move(col), std::move(val), isov,
+                                true);
+}
+
+template <class T>
+dense_matrix<T> read_binary_dense(std::string const& path, int threads) {
+    threads = detail::thread_count(threads);
+    detail::reader r(path);
+    auto const h = r.header();
+    if (h.kind != 2) detail::bad(path, "holds a sparse matrix (read it with read_binary)");
+    value_type const ft = static_cast<value_type>(h.type);
+    buffer<unsigned char> raw(h.payload);
+    r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
+    if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
+        detail::bad(path, "checksum mismatch (the file is corrupt)");
+    dense_matrix<T> d(h.rows, h.cols);
+    std::size_t const n = h.rows * h.cols;
+    visit_value_type(ft, [&](auto tag) {
+        using F = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<F, bool>) {
+            for (std::size_t k = 0; k < n; ++k)
+                if (raw[k] > 1) detail::bad(path, "a bool value is not 0 or 1");
+        }
+        if constexpr (std::is_same_v<F, T>)
+            std::memcpy(d.data(), raw.data(), n * sizeof(T));
+        else
+            detail::convert_values(path, reinterpret_cast<F const*>(raw.data()), d.data(), n,
+                                   threads);
+    });
+    return d;
+}
+
+#define KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, Index)                                            \
+    template void write_binary<T, Index>(std::string const&, csr_matrix<T, Index> const&, int); \
+    template csr_matrix<T, Index> read_binary<T, Index>(std::string const&, int);
+#define KLEENE_IO_INSTANTIATE_BINARY(T)                                             \
+    KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int32_t)                             \
+    KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int64_t)                             \
+    template void write_binary<T>(std::string const&, dense_matrix<T> const&, int); \
+    template dense_matrix<T> read_binary_dense<T>(std::string const&, int);
+
+KLEENE_IO_FOR_EACH_VALUE_TYPE(KLEENE_IO_INSTANTIATE_BINARY)
+
+}  // namespace kleene::io

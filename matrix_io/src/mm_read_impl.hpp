@@ -1,0 +1,325 @@
+#pragma once
+// Template bodies of the Matrix Market and edge-list readers; each mm_read_*.cpp instantiates
+// them for a few element types (so the instantiations compile in parallel).
+
+#include <kleene/io/edge_list.hpp>
+#include <kleene/io/matrix_market.hpp>
+
+#include "io_detail.hpp"
+
+namespace kleene::io::detail {
+
+template <class Index>
+void check_fits_index(std::string const& name, mm_header const& h) {
+    auto const lim = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
+    if (h.rows > lim || h.cols > lim)
+        fail(name, h.size_line, mm_errc::too_large,
+             "a " + kleene::detail::shape(h.rows, h.cols) + " matrix does not fit " +
+                 std::to_string(sizeof(Index) * 8) + "-bit indices");
+}
+
+template <class T>
+void check_skew_type(std::string const& name, mm_header const& h, bool valued) {
+    if constexpr (std::is_unsigned_v<T>)
+        if (valued && h.symmetry == mm_symmetry::skew_symmetric)
+            fail(name, 1, mm_errc::unsupported,
+                 "skew-symmetric values cannot be read into " + std::string(type_name<T>()) +
+                     " (negative entries)");
+}
+
+template <class T>
+body_spec spec_for(mm_header const& h, read_options const& opt) {
+    body_spec s;
+    s.kind = h.format == mm_format::array ? body_kind::array : body_kind::coordinate;
+    s.vector = h.object == mm_object::vector;
+    s.has_value = h.field != mm_field::pattern;
+    s.parse_value = !opt.pattern_only || h.format == mm_format::array;
+    s.integer_field = h.field == mm_field::integer;
+    s.skew = h.symmetry == mm_symmetry::skew_symmetric;
+    s.symmetric = h.symmetry != mm_symmetry::general;
+    s.rows = h.rows;
+    s.cols = h.cols;
+    if (h.graphblas_type && *h.graphblas_type != value_type_of<T>()) s.gb_type = h.graphblas_type;
+    return s;
+}
+
+template <class T, class Index>
+[[noreturn]] void fail_duplicate(std::string_view text, std::string const& name,
+                                 std::vector<chunk<T, Index>> const& chunks, std::uint64_t g,
+                                 bool hash_comments) {
+    for (auto const& c : chunks) {
+        if (g < c.count) {
+            std::size_t off = offset_of_entry(text, c.begin, c.end, g, hash_comments);
+            fail(name, line_of(text, off), mm_errc::duplicate_entry,
+                 "duplicate entry (" + std::to_string(std::uint64_t(c.i[g]) + 1) + ", " +
+                     std::to_string(std::uint64_t(c.j[g]) + 1) +
+                     ") (choose a duplicate policy to merge: sum, min, max or last)");
+        }
+        g -= c.count;
+    }
+    fail(name, 0, mm_errc::duplicate_entry, "duplicate entry");
+}
+
+template <class T>
+dense_matrix<T> read_array(std::string_view text, std::string const& name, mm_header const& h,
+                           std::size_t body, read_options const& opt) {
+    check_skew_type<T>(name, h, true);
+    int const threads = thread_count(opt.threads);
+    if (h.cols != 0 && h.rows > std::numeric_limits<std::size_t>::max() / 2 / sizeof(T) / h.cols)
+        fail(name, h.size_line, mm_errc::too_large,
+             "a " + kleene::detail::shape(h.rows, h.cols) + " dense matrix does not fit in memory");
+    auto s = spec_for<T>(h, opt);
+    auto chunks = parse_body<T, std::int32_t>(text, body, s, threads);
+    check_chunks(text, name, chunks, h.file_entries, false);
+    std::size_t const rows = h.rows, cols = h.cols;
+    dense_matrix<T> d(rows, cols);
+    bool const skew = s.skew, sym = s.symmetric;
+    std::size_t const off = skew ? 1 : 0;
+    if (skew)
+        for (std::size_t i = 0; i < rows; ++i) d(i, i) = T(0);
+    std::vector<std::uint64_t> first(chunks.size() + 1, 0);
+    for (std::size_t c = 0; c < chunks.size(); ++c) first[c + 1] = first[c] + chunks[c].count;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+        auto const& v = chunks[c].v;
+        if (v.empty()) continue;
+        std::uint64_t k = first[c];
+        std::size_t i = 0, j = 0;
+        if (!sym) {
+            i = k % rows;
+            j = k / rows;
+        } else {
+            while (k >= rows - j - off) {
+                k -= rows - j - off;
+                ++j;
+            }
+            i = j + off + k;
+        }
+        for (T const x : v) {
+            d(i, j) = x;
+            if (sym && i != j) {
+                if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+                    d(j, i) = skew ? T(-x) : x;
+                else
+                    d(j, i) = x;
+            }
+            if (++i == rows) {
+                ++j;
+                i = sym ? j + off : 0;
+            }
+        }
+    }
+    return d;
+}
+
+template <class T, class Index>
+csr_matrix<T, Index> dense_to_full_csr(dense_matrix<T> const& d, std::string const& name,
+                                       mm_header const& h, int threads) {
+    std::size_t const rows = d.rows(), cols = d.cols();
+    if (rows * cols > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
+        fail(name, h.size_line, mm_errc::too_large,
+             std::to_string(rows * cols) + " entries do not fit " +
+                 std::to_string(sizeof(Index) * 8) + "-bit indices");
+    buffer<Index> ptr(rows + 1);
+    buffer<Index> col(rows * cols);
+    buffer<T> val(rows * cols);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::size_t i = 0; i <= rows; ++i) ptr[i] = static_cast<Index>(i * cols);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) {
+            col[i * cols + j] = static_cast<Index>(j);
+            val[i * cols + j] = d(i, j);
+        }
+    return csr_matrix<T, Index>(rows, cols, std::move(ptr), std::move(col), std::move(val), T(1),
+                                true);
+}
+
+template <class T, class Index>
+csr_matrix<T, Index> read_csr(std::string_view text, std::string const& name,
+                              read_options const& opt) {
+    auto const [h, body] = parse_header(text, name);
+    int const threads = thread_count(opt.threads);
+    check_fits_index<Index>(name, h);
+    if (h.format == mm_format::array) {
+        auto d = read_array<T>(text, name, h, body, opt);
+        auto a = dense_to_full_csr<T, Index>(d, name, h, threads);
+        if (!opt.pattern_only) return a;
+        return csr_matrix<T, Index>(a.rows(), a.cols(), std::move(a.row_ptr_storage()),
+                                    std::move(a.col_idx_storage()), buffer<T>(), T(1), true);
+    }
+    auto const s = spec_for<T>(h, opt);
+    bool const valued = s.has_value && s.parse_value;
+    check_skew_type<T>(name, h, valued);
+    auto chunks = parse_body<T, Index>(text, body, s, threads);
+    check_chunks(text, name, chunks, h.file_entries, false);
+    return assemble(chunks, h.rows, h.cols, s.symmetric, s.skew, valued, opt.duplicates, threads,
+                    T(1), [&](std::uint64_t g) { fail_duplicate(text, name, chunks, g, false); });
+}
+
+template <class T>
+dense_matrix<T> read_dense(std::string_view text, std::string const& name, T absent,
+                           read_options const& opt) {
+    auto const [h, body] = parse_header(text, name);
+    if (h.format == mm_format::array) return read_array<T>(text, name, h, body, opt);
+    auto a = read_csr<T, std::int64_t>(text, name, opt);
+    dense_matrix<T> d(a.rows(), a.cols(), absent);
+    for (std::size_t i = 0; i < a.rows(); ++i)
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+            d(i, a.col_idx()[k]) = a.value(k);
+    return d;
+}
+
+template <class T, class Index>
+sparse_vector<T, Index> csr_to_vector(csr_matrix<T, Index> const& a, std::string const& name) {
+    if (a.cols() == 1) {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < a.rows(); ++i) n += a.row_end(i) > a.row_begin(i);
+        buffer<Index> idx(n);
+        buffer<T> val(n);
+        std::size_t w = 0;
+        for (std::size_t i = 0; i < a.rows(); ++i)
+            if (a.row_end(i) > a.row_begin(i)) {
+                idx[w] = static_cast<Index>(i);
+                val[w++] = a.value(a.row_begin(i));
+            }
+        return {a.rows(), std::move(idx), std::move(val)};
+    }
+    if (a.rows() == 1) {
+        buffer<Index> idx(a.nnz());
+        buffer<T> val(a.nnz());
+        for (std::size_t k = 0; k < a.nnz(); ++k) {
+            idx[k] = a.col_idx()[k];
+            val[k] = a.value(k);
+        }
+        return {a.cols(), std::move(idx), std::move(val)};
+    }
+    throw invalid_argument(name + ": a " + kleene::detail::shape(a.rows(), a.cols()) +
+                           " matrix is not a vector");
+}
+
+template <class T, class Index>
+std::vector<chunk<T, Index>> parse_edges(std::string_view text, std::string const& name,
+                                         edge_list_options const& opt, bool& weighted) {
+    body_spec s;
+    s.kind = body_kind::edges;
+    s.has_value = true;
+    s.parse_value = !opt.pattern_only;
+    s.rows = opt.vertices != 0 ? opt.vertices : unbounded;
+    s.cols = s.rows;
+    s.zero_based = opt.zero_based;
+    int const threads = thread_count(opt.threads);
+    auto chunks = parse_body<T, Index>(text, 0, s, threads);
+    check_chunks(text, name, chunks, std::uint64_t(npos), true);
+    std::size_t first[2] = {npos, npos};
+    for (auto const& c : chunks)
+        for (int a = 0; a < 2; ++a)
+            if (first[a] == npos) first[a] = c.first_arity[a];
+    if (first[0] != npos && first[1] != npos) {
+        bool const later_weighted = first[1] > first[0];
+        fail(name, line_of(text, std::max(first[0], first[1])), mm_errc::bad_entry,
+             std::string("edge has ") + (later_weighted ? "3 fields (u v w)" : "2 fields (u v)") +
+                 " but line " + std::to_string(line_of(text, std::min(first[0], first[1]))) +
+                 " has " + (later_weighted ? "2" : "3") +
+                 ": weights must be on every edge or none");
+    }
+    weighted = first[1] != npos;
+    return chunks;
+}
+
+template <class T, class Index>
+csr_matrix<T, Index> read_edges(std::string_view text, std::string const& name,
+                                edge_list_options const& opt) {
+    bool weighted = false;
+    auto chunks = parse_edges<T, Index>(text, name, opt, weighted);
+    std::uint64_t n = opt.vertices;
+    for (auto const& c : chunks) n = std::max(n, c.max_id);
+    if (n > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        fail(name, 1, mm_errc::too_large,
+             std::to_string(n) + " vertices do not fit " + std::to_string(sizeof(Index) * 8) +
+                 "-bit indices");
+    bool const valued = weighted && !opt.pattern_only;
+    if (!valued)
+        for (auto& c : chunks) c.v.clear();
+    return assemble(chunks, n, n, opt.undirected, false, valued, opt.duplicates,
+                    thread_count(opt.threads), T(1),
+                    [&](std::uint64_t g) { fail_duplicate(text, name, chunks, g, true); });
+}
+
+}  // namespace kleene::io::detail
+
+namespace kleene::io {
+
+template <class T, index_type Index>
+csr_matrix<T, Index> read_matrix_market(std::string const& path, read_options const& opt) {
+    detail::input_file f(path);
+    return detail::read_csr<T, Index>(f.text(), f.name(), opt);
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> read_matrix_market_from_memory(std::string_view text,
+                                                    read_options const& opt) {
+    return detail::read_csr<T, Index>(text, opt.name.empty() ? "<memory>" : opt.name, opt);
+}
+template <class T>
+dense_matrix<T> read_matrix_market_dense(std::string const& path, T absent,
+                                         read_options const& opt) {
+    detail::input_file f(path);
+    return detail::read_dense<T>(f.text(), f.name(), absent, opt);
+}
+template <class T>
+dense_matrix<T> read_matrix_market_dense_from_memory(std::string_view text, T absent,
+                                                     read_options const& opt) {
+    return detail::read_dense<T>(text, opt.name.empty() ? "<memory>" : opt.name, absent, opt);
+}
+template <class T, index_type Index>
+sparse_vector<T, Index> read_matrix_market_vector(std::string const& path,
+                                                  read_options const& opt) {
+    detail::input_file f(path);
+    return detail::csr_to_vector(detail::read_csr<T, Index>(f.text(), f.name(), opt), f.name());
+}
+template <class T>
+dense_vector<T> read_matrix_market_dense_vector(std::string const& path, T absent,
+                                                read_options const& opt) {
+    detail::input_file f(path);
+    auto d = detail::read_dense<T>(f.text(), f.name(), absent, opt);
+    if (d.rows() != 1 && d.cols() != 1)
+        throw invalid_argument(f.name() + ": a " + kleene::detail::shape(d.rows(), d.cols()) +
+                               " matrix is not a vector");
+    dense_vector<T> v(d.rows() * d.cols());
+    std::copy(d.data(), d.data() + v.size(), v.data());
+    return v;
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> read_edge_list(std::string const& path, edge_list_options const& opt) {
+    detail::input_file f(path);
+    return detail::read_edges<T, Index>(f.text(), f.name(), opt);
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> read_edge_list_from_memory(std::string_view text,
+                                                edge_list_options const& opt) {
+    return detail::read_edges<T, Index>(text, opt.name.empty() ? "<memory>" : opt.name, opt);
+}
+
+}  // namespace kleene::io
+
+#define KLEENE_IO_INSTANTIATE_READ_INDEX(T, Index)                                               \
+    template csr_matrix<T, Index> read_matrix_market<T, Index>(std::string const&,               \
+                                                               read_options const&);             \
+    template csr_matrix<T, Index> read_matrix_market_from_memory<T, Index>(std::string_view,     \
+                                                                           read_options const&); \
+    template sparse_vector<T, Index> read_matrix_market_vector<T, Index>(std::string const&,     \
+                                                                         read_options const&);   \
+    template csr_matrix<T, Index> read_edge_list<T, Index>(std::string const&,                   \
+                                                           edge_list_options const&);            \
+    template csr_matrix<T, Index> read_edge_list_from_memory<T, Index>(std::string_view,         \
+                                                                       edge_list_options const&);
+
+#define KLEENE_IO_INSTANTIATE_READ(T)                                                      \
+    KLEENE_IO_INSTANTIATE_READ_INDEX(T, std::int32_t)                                      \
+    KLEENE_IO_INSTANTIATE_READ_INDEX(T, std::int64_t)                                      \
+    template dense_matrix<T> read_matrix_market_dense<T>(std::string const&, T,            \
+                                                         read_options const&);             \
+    template dense_matrix<T> read_matrix_market_dense_from_memory<T>(std::string_view, T,  \
+                                                                     read_options const&); \
+    template dense_vector<T> read_matrix_market_dense_vector<T>(std::string const&, T,     \
+                                                                read_options const&);

@@ -1,0 +1,438 @@
+#define BOOST_TEST_MODULE matrix_market
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <kleene/io/binary.hpp>
+#include <kleene/io/edge_list.hpp>
+#include <kleene/io/matrix_market.hpp>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+
+namespace fs = std::filesystem;
+namespace io = kleene::io;
+using kleene::csr_matrix;
+using kleene::duplicate_policy;
+
+namespace {
+
+std::string const data_dir = std::string(KLEENE_TEST_DATA) + "/mm";
+
+fs::path temp_dir() {
+    auto d = fs::temp_directory_path() / ("kleene_mm_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+}
+
+template <class F>
+io::mm_errc error_of(F&& f, std::uint64_t* line = nullptr) {
+    try {
+        f();
+    } catch (io::mm_error const& e) {
+        if (line) *line = e.line();
+        return e.code();
+    }
+    BOOST_FAIL("no mm_error was thrown");
+    return io::mm_errc::bad_entry;
+}
+
+template <class T>
+bool same_bits(T x, T y) {
+    return std::memcmp(&x, &y, sizeof(T)) == 0;
+}
+
+template <class T, class Index>
+void check_equal(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b) {
+    BOOST_REQUIRE_EQUAL(a.rows(), b.rows());
+    BOOST_REQUIRE_EQUAL(a.cols(), b.cols());
+    BOOST_REQUIRE_EQUAL(a.nnz(), b.nnz());
+    for (std::size_t i = 0; i <= a.rows(); ++i) BOOST_REQUIRE_EQUAL(a.row_ptr()[i], b.row_ptr()[i]);
+    for (std::size_t k = 0; k < a.nnz(); ++k) {
+        BOOST_REQUIRE_EQUAL(a.col_idx()[k], b.col_idx()[k]);
+        BOOST_REQUIRE(same_bits(a.value(k), b.value(k)));
+    }
+}
+
+template <class T>
+T random_value(std::mt19937_64& rng) {
+    if constexpr (std::is_same_v<T, bool>)
+        return rng() & 1;
+    else if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(rng());
+    else {
+        // Random bit patterns (subnormals, huge, tiny) plus plain decimals; no NaN payloads.
+        if (rng() % 2) return static_cast<T>(static_cast<int>(rng() % 2000) - 1000) / T(8);
+        using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+        U bits = static_cast<U>(rng());
+        T x;
+        std::memcpy(&x, &bits, sizeof x);
+        return std::isnan(x) ? T(0.1) : x;
+    }
+}
+
+/// A random n x n matrix with the given symmetry (values mirrored or negated).
+template <class T, class Index>
+csr_matrix<T, Index> random_matrix(std::size_t n, std::size_t m, io::mm_symmetry sym,
+                                   std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::map<std::pair<Index, Index>, T> e;
+    for (std::size_t k = 0; k < m; ++k) {
+        Index i = static_cast<Index>(rng() % n), j = static_cast<Index>(rng() % n);
+        T v = random_value<T>(rng);
+        if (sym == io::mm_symmetry::general) {
+            e[{i, j}] = v;
+            continue;
+        }
+        if (sym == io::mm_symmetry::skew_symmetric) {
+            if (i == j) continue;
+            if constexpr (std::is_signed_v<T> && std::is_integral_v<T>)
+                if (v == std::numeric_limits<T>::min()) v = 1;
+            e[{i, j}] = v;
+            if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>) e[{j, i}] = T(-v);
+        } else {
+            e[{i, j}] = v;
+            e[{j, i}] = v;
+        }
+    }
+    std::vector<Index> ii, jj;
+    std::vector<T> vv;
+    for (auto [ij, v] : e) {
+        ii.push_back(ij.first);
+        jj.push_back(ij.second);
+        vv.push_back(v);
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+        auto* raw = new bool[vv.size()];
+        std::copy(vv.begin(), vv.end(), raw);
+        auto a =
+            csr_matrix<T, Index>::from_coo(n, n, ii, jj, std::span<bool const>(raw, vv.size()));
+        delete[] raw;
+        return a;
+    } else {
+        return csr_matrix<T, Index>::from_coo(n, n, ii, jj, vv);
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(malformed_corpus_gives_the_right_error_class_and_line) {
+    std::size_t n = 0;
+    for (auto const& f : fs::directory_iterator(data_dir + "/bad")) {
+        std::string const stem = f.path().stem().string();
+        auto const d1 = stem.find('-'), d2 = stem.find('-', d1 + 1);
+        std::string const want = stem.substr(0, d1);
+        std::uint64_t const want_line = std::stoull(stem.substr(d1 + 1, d2 - d1 - 1));
+        std::uint64_t line = 0;
+        auto code = error_of([&] { io::read_matrix_market<double>(f.path().string()); }, &line);
+        BOOST_TEST_INFO("file " << f.path().filename());
+        BOOST_TEST(std::string(io::to_string(code)) == want);
+        BOOST_TEST_INFO("file " << f.path().filename());
+        BOOST_TEST(line == want_line);
+        ++n;
+    }
+    BOOST_TEST(n >= 30u);
+}
+
+BOOST_AUTO_TEST_CASE(messages_name_the_file_and_line) {
+    std::string const p = data_dir + "/bad/index_out_of_range-4-past.mtx";
+    try {
+        io::read_matrix_market<double>(p);
+        BOOST_FAIL("no error");
+    } catch (kleene::parse_error const& e) {
+        BOOST_TEST(std::string(e.what()).find(p + ":4: column index 4 is outside 1..3") == 0);
+    }
+    try {
+        io::read_matrix_market<double>(data_dir + "/bad/unsupported-1-complex.mtx");
+    } catch (kleene::parse_error const& e) {
+        BOOST_TEST(std::string(e.what()).find("complex values are not supported") !=
+                   std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(permissive_corpus_reads) {
+    std::ifstream in(data_dir + "/good/expected.txt");
+    std::string name;
+    std::size_t r, c, n, count = 0;
+    while (in >> name >> r >> c >> n) {
+        auto a = io::read_matrix_market<double, std::int64_t>(data_dir + "/good/" + name + ".mtx");
+        BOOST_TEST_INFO(name);
+        BOOST_TEST((a.rows() == r && a.cols() == c && a.nnz() == n));
+        ++count;
+    }
+    BOOST_TEST(count >= 14u);
+}
+
+BOOST_AUTO_TEST_CASE(values_and_symmetry_expansion) {
+    auto s = io::read_matrix_market<double>(data_dir + "/good/symmetric.mtx");
+    BOOST_TEST(s.value(s.find(0, 2)) == 3.0);
+    BOOST_TEST(s.value(s.find(2, 0)) == 3.0);
+    auto k = io::read_matrix_market<int>(data_dir + "/good/skew.mtx");
+    BOOST_TEST(k.value(k.find(1, 0)) == 2);
+    BOOST_TEST(k.value(k.find(0, 1)) == -2);
+    BOOST_TEST(k.value(k.find(1, 2)) == 3);
+    auto d = io::read_matrix_market_dense<double>(data_dir + "/good/array_symmetric.mtx");
+    // Column-major lower triangle: (0,0)=1 (1,0)=2 (2,0)=3 (1,1)=4 (2,1)=5 (2,2)=6.
+    BOOST_TEST(d(0, 1) == 2.0);
+    BOOST_TEST(d(2, 1) == 5.0);
+    BOOST_TEST(d(1, 2) == 5.0);
+    auto ks = io::read_matrix_market_dense<int>(data_dir + "/good/array_skew.mtx");
+    BOOST_TEST(ks(1, 0) == 1);
+    BOOST_TEST(ks(0, 1) == -1);
+    BOOST_TEST(ks(2, 1) == 3);
+    BOOST_TEST(ks(1, 1) == 0);
+    auto f = io::read_matrix_market<double>(data_dir + "/good/inf_nan.mtx");
+    BOOST_TEST(std::isinf(f.value(0)));
+    BOOST_TEST(f.value(1) < 0);
+    BOOST_TEST(std::isnan(f.value(2)));
+    auto p = io::read_matrix_market<double>(data_dir + "/good/plus_signs_and_exponents.mtx");
+    BOOST_TEST(p.value(0) == 1.5);
+    BOOST_TEST(p.value(1) == 1000.0);
+    BOOST_TEST(p.value(3) == 0.0);
+    auto pat = io::read_matrix_market<float>(data_dir + "/good/pattern.mtx");
+    BOOST_TEST(pat.is_iso());
+    auto v = io::read_matrix_market_vector<double>(data_dir + "/good/vector_coordinate.mtx");
+    BOOST_TEST(v.size() == 5u);
+    BOOST_TEST(v.indices()[1] == 3);
+    BOOST_TEST(v.values()[1] == -1.0);
+    auto dv = io::read_matrix_market_dense_vector<int>(data_dir + "/good/vector_array.mtx");
+    BOOST_TEST(dv[2] == 9);
+    auto h = io::read_matrix_market_header(data_dir + "/good/pattern.mtx");
+    BOOST_TEST(h.graphblas_type.has_value());
+    BOOST_TEST((h.natural_type() == io::value_type::bool_));
+    BOOST_TEST(h.file_entries == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_policies) {
+    std::string const t =
+        "%%MatrixMarket matrix coordinate integer general\n2 2 4\n1 2 5\n2 2 1\n1 2 3\n1 2 4\n";
+    auto rd = [&](duplicate_policy p) {
+        io::read_options o;
+        o.duplicates = p;
+        auto a = io::read_matrix_market_from_memory<int>(t, o);
+        BOOST_REQUIRE_EQUAL(a.nnz(), 2u);
+        return a.value(0);
+    };
+    BOOST_TEST(rd(duplicate_policy::sum) == 12);
+    BOOST_TEST(rd(duplicate_policy::min) == 3);
+    BOOST_TEST(rd(duplicate_policy::max) == 5);
+    BOOST_TEST(rd(duplicate_policy::last) == 4);
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<int>(t); }, &line) ==
+                io::mm_errc::duplicate_entry));
+    BOOST_TEST(line == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(integer_and_real_conversions_only_where_exact) {
+    std::string const i =
+        "%%MatrixMarket matrix coordinate integer general\n1 2 2\n1 1 16777216\n1 2 -7\n";
+    auto f = io::read_matrix_market_from_memory<float>(i);
+    BOOST_TEST(f.value(0) == 16777216.0f);
+    std::string const i2 =
+        "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 16777217\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<float>(i2); }) ==
+                io::mm_errc::value_overflow));
+    std::string const r =
+        "%%MatrixMarket matrix coordinate real general\n1 2 2\n1 1 2.0\n1 2 -3e2\n";
+    auto n = io::read_matrix_market_from_memory<std::int32_t>(r);
+    BOOST_TEST(n.value(1) == -300);
+    std::string const r2 = "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.5\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<std::int32_t>(r2); }) ==
+                io::mm_errc::value_overflow));
+    std::string const big = "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 300\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<std::uint8_t>(big); }) ==
+                io::mm_errc::value_overflow));
+    std::string const neg = "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 -1\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<std::uint32_t>(neg); }) ==
+                io::mm_errc::value_overflow));
+    std::string const wide = "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e300\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<float>(wide); }) ==
+                io::mm_errc::value_overflow));
+}
+
+BOOST_AUTO_TEST_CASE(large_dimensions_need_64_bit_indices) {
+    std::string const t =
+        "%%MatrixMarket matrix coordinate pattern general\n5000000000 3 1\n4999999999 2\n";
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<bool, std::int32_t>(t); }) ==
+                io::mm_errc::too_large));
+    auto h = io::read_matrix_market_header_from_memory(t, "x");
+    BOOST_TEST(h.rows == 5000000000ull);
+}
+
+template <class T>
+void round_trip_all_symmetries() {
+    std::vector<io::mm_symmetry> syms{io::mm_symmetry::general, io::mm_symmetry::symmetric};
+    if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+        syms.push_back(io::mm_symmetry::skew_symmetric);
+    for (auto sym : syms)
+        for (std::size_t n : {1u, 7u, 60u}) {
+            auto a = random_matrix<T, std::int32_t>(n, n * 3, sym, n * 31 + std::size_t(sym));
+            io::write_options wo;
+            wo.symmetry = sym;
+            auto text = io::write_matrix_market_to_string(a, wo);
+            auto b = io::read_matrix_market_from_memory<T, std::int32_t>(text);
+            BOOST_TEST_INFO(io::to_string(io::value_type_of<T>()) << " " << io::to_string(sym));
+            check_equal(a, b);
+            auto h = io::read_matrix_market_header_from_memory(text, "x");
+            BOOST_TEST((h.symmetry == sym));
+            BOOST_TEST((h.natural_type() == io::value_type_of<T>()));
+            // Dense (array) round trip.
+            if constexpr (!std::is_same_v<T, bool>) {
+                kleene::dense_matrix<T> d(n, n, T(0));
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+                        d(i, a.col_idx()[k]) = a.value(k);
+                auto dt = io::write_matrix_market_to_string(d, wo);
+                auto e = io::read_matrix_market_dense_from_memory<T>(dt);
+                // == rather than bits: a skew file's mirror of 0 is -0.
+                BOOST_TEST(std::equal(d.data(), d.data() + n * n, e.data()));
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(round_trip_every_type_and_symmetry) {
+    round_trip_all_symmetries<bool>();
+    round_trip_all_symmetries<std::int8_t>();
+    round_trip_all_symmetries<std::int16_t>();
+    round_trip_all_symmetries<std::int32_t>();
+    round_trip_all_symmetries<std::int64_t>();
+    round_trip_all_symmetries<std::uint8_t>();
+    round_trip_all_symmetries<std::uint16_t>();
+    round_trip_all_symmetries<std::uint32_t>();
+    round_trip_all_symmetries<std::uint64_t>();
+    round_trip_all_symmetries<float>();
+    round_trip_all_symmetries<double>();
+}
+
+BOOST_AUTO_TEST_CASE(pattern_round_trip_and_shortest_numbers) {
+    auto a = io::read_matrix_market<bool>(data_dir + "/good/pattern.mtx");
+    auto t = io::write_matrix_market_to_string(a);
+    BOOST_TEST(t.find("coordinate pattern general") != std::string::npos);
+    check_equal(a, io::read_matrix_market_from_memory<bool>(t));
+    std::vector<int> i{0}, j{0};
+    std::vector<double> v{0.1};
+    auto b = csr_matrix<double>::from_coo(1, 1, i, j, v);
+    BOOST_TEST(io::write_matrix_market_to_string(b).find("\n1 1 0.1\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(thread_count_does_not_change_the_result) {
+    // ~3 MB so the entry section is split into many chunks; with duplicates to merge.
+    std::mt19937_64 rng(7);
+    std::string t = "%%MatrixMarket matrix coordinate real general\n1000 900 150000\n";
+    for (int k = 0; k < 150000; ++k)
+        t += std::to_string(rng() % 1000 + 1) + " " + std::to_string(rng() % 900 + 1) + " " +
+             std::to_string(static_cast<double>(rng() % 100000) / 7) + "\n";
+    io::read_options o;
+    o.duplicates = duplicate_policy::last;
+    o.threads = 1;
+    auto a = io::read_matrix_market_from_memory<double>(t, o);
+    for (int th : {2, 3, 8}) {
+        o.threads = th;
+        check_equal(a, io::read_matrix_market_from_memory<double>(t, o));
+    }
+    o.duplicates = duplicate_policy::error;
+    std::uint64_t l1 = 0, l2 = 0;
+    o.threads = 1;
+    error_of([&] { io::read_matrix_market_from_memory<double>(t, o); }, &l1);
+    o.threads = 4;
+    error_of([&] { io::read_matrix_market_from_memory<double>(t, o); }, &l2);
+    BOOST_TEST(l1 == l2);
+    // Entry errors late in a big file report the right line with many chunks.
+    std::string bad = t;
+    bad.insert(bad.size() - 1, " 9");
+    o.duplicates = duplicate_policy::sum;
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<double>(bad, o); }, &line) ==
+                io::mm_errc::bad_entry));
+    BOOST_TEST(line == 150002u);
+}
+
+BOOST_AUTO_TEST_CASE(edge_lists) {
+    std::string const t = "# a graph\n% also a comment\n1 2 0.5\n\n2 3 1.5\n3 1 -1\n";
+    auto a = io::read_edge_list_from_memory<double>(t);
+    BOOST_TEST(a.rows() == 3u);
+    BOOST_TEST(a.value(a.find(1, 2)) == 1.5);
+    io::edge_list_options u;
+    u.undirected = true;
+    auto b = io::read_edge_list_from_memory<double>(t, u);
+    BOOST_TEST(b.nnz() == 6u);
+    io::edge_list_options z;
+    z.zero_based = true;
+    auto p = io::read_edge_list_from_memory<double>("0 1\n1 2\n", z);
+    BOOST_TEST(p.is_iso());
+    BOOST_TEST(p.rows() == 3u);
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] { io::read_edge_list_from_memory<double>("1 2\n2 3 4\n"); }, &line) ==
+                io::mm_errc::bad_entry));
+    BOOST_TEST(line == 2u);
+    BOOST_TEST((error_of([&] { io::read_edge_list_from_memory<double>("1 0\n"); }) ==
+                io::mm_errc::index_out_of_range));
+    auto dir = temp_dir();
+    io::write_edge_list((dir / "g.el").string(), a);
+    check_equal(a, io::read_edge_list<double>((dir / "g.el").string()));
+}
+
+BOOST_AUTO_TEST_CASE(binary_round_trip_and_corruption) {
+    auto dir = temp_dir();
+    auto a = random_matrix<double, std::int32_t>(200, 2000, io::mm_symmetry::general, 3);
+    std::string const p = (dir / "a.kbin").string();
+    io::write_binary(p, a);
+    check_equal(a, io::read_binary<double, std::int32_t>(p));
+    auto wide = io::read_binary<double, std::int64_t>(p);
+    BOOST_TEST(wide.nnz() == a.nnz());
+    auto h = io::read_binary_header(p);
+    BOOST_TEST((h.type == io::value_type::float64 && h.rows == 200u && h.nnz == a.nnz()));
+    // Flip one payload byte: checksum mismatch.
+    {
+        std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(128 + 900);
+        char c = 0;
+        f.seekg(128 + 900);
+        f.read(&c, 1);
+        c = static_cast<char>(c ^ 0x40);
+        f.seekp(128 + 900);
+        f.write(&c, 1);
+    }
+    BOOST_TEST(
+        (error_of([&] { io::read_binary<double, std::int32_t>(p); }) == io::mm_errc::bad_binary));
+    fs::resize_file(p, 1000);
+    BOOST_TEST(
+        (error_of([&] { io::read_binary<double, std::int32_t>(p); }) == io::mm_errc::bad_binary));
+    // Type conversion on load: exact only.
+    auto ints = random_matrix<std::int32_t, std::int32_t>(50, 200, io::mm_symmetry::general, 4);
+    io::write_binary(p, ints);
+    auto as_double = io::read_binary<double, std::int64_t>(p);
+    BOOST_TEST(as_double.value(3) == static_cast<double>(ints.value(3)));
+    BOOST_TEST((error_of([&] { io::read_binary<std::int8_t, std::int32_t>(p); }) ==
+                io::mm_errc::value_overflow));
+    kleene::dense_matrix<float> d(3, 4, 1.5f);
+    io::write_binary(p, d);
+    auto e = io::read_binary_dense<float>(p);
+    BOOST_TEST(e(2, 3) == 1.5f);
+    BOOST_TEST(io::binary_checksum("abc", 3, 1) == io::binary_checksum("abc", 3, 4));
+}
+
+BOOST_AUTO_TEST_CASE(failed_writes_leave_no_partial_file) {
+    auto dir = temp_dir();
+    std::string const p = (dir / "keep.mtx").string();
+    { std::ofstream(p) << "old"; }
+    auto a = random_matrix<double, std::int32_t>(5, 10, io::mm_symmetry::general, 5);
+    io::write_options wo;
+    wo.symmetry = io::mm_symmetry::symmetric;
+    BOOST_CHECK_THROW(io::write_matrix_market(p, a, wo), kleene::invalid_argument);
+    std::ifstream in(p);
+    std::string s;
+    in >> s;
+    BOOST_TEST(s == "old");
+    std::size_t files = 0;
+    for (auto const& f : fs::directory_iterator(dir))
+        files += f.path().filename().string()[0] == '.';
+    BOOST_TEST(files == 0u);
+    BOOST_CHECK_THROW(io::write_matrix_market((dir / "no/such/dir/x.mtx").string(), a),
+                      kleene::io_error);
+    io::write_matrix_market(p, a);
+    check_equal(a, io::read_matrix_market<double>(p));
+    fs::remove_all(dir);
+}
