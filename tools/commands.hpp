@@ -24,5 +24,8 @@ void add_info_command(CLI::App& app, global_options& g);
 void add_convert_command(CLI::App& app, global_options& g);
 void add_mxm_command(CLI::App& app, global_options& g);
 void add_compare_command(CLI::App& app, global_options& g);
+void add_apsp_command(CLI::App& app, global_options& g);
+void add_closure_command(CLI::App& app, global_options& g);
+void add_path_command(CLI::App& app, global_options& g);
 
 }  // namespace kleene::tools

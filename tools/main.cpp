@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
     kleene::tools::add_convert_command(app, g);
     kleene::tools::add_mxm_command(app, g);
     kleene::tools::add_compare_command(app, g);
+    kleene::tools::add_apsp_command(app, g);
+    kleene::tools::add_closure_command(app, g);
+    kleene::tools::add_path_command(app, g);
     try {
         app.parse(argc, argv);
     } catch (CLI::CallForHelp const& e) {

@@ -18,7 +18,7 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu)
+benches=(bench_gemm_gpu bench_apsp_gpu)
 mkdir -p "$out"
 status=0
 

@@ -1,0 +1,187 @@
+#pragma once
+// All-pairs shortest paths: apsp(A, options) picks the algorithm and the device with a small cost
+// model (constants measured, docs/PERFORMANCE.md "APSP and closure (issue 6)"), says why in the
+// explain trace, and lets the caller pin both. Distances are min_plus closures A* (0 on the
+// diagonal); unreachable pairs hold infinity<T>(). A negative cycle raises kleene::negative_cycle
+// naming a vertex whose distance to itself came out negative (Johnson: a vertex on the cycle).
+
+#include <kleene/algorithms/floyd_warshall.hpp>
+#include <kleene/algorithms/johnson.hpp>
+#include <kleene/algorithms/paths.hpp>
+#include <kleene/algorithms/rkleene.hpp>
+#include <kleene/convert.hpp>
+#include <kleene/cpu/parallel.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/apsp.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/options.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kleene {
+
+enum class apsp_algorithm { automatic, rkleene, blocked_fw, fw, johnson };
+
+inline std::string_view to_string(apsp_algorithm a) {
+    switch (a) {
+        case apsp_algorithm::automatic: return "auto";
+        case apsp_algorithm::rkleene: return "rkleene";
+        case apsp_algorithm::blocked_fw: return "blocked-fw";
+        case apsp_algorithm::fw: return "fw";
+        case apsp_algorithm::johnson: return "johnson";
+    }
+    return "unknown";
+}
+
+struct apsp_options {
+    apsp_algorithm algorithm = apsp_algorithm::automatic;
+    device_choice device = device_choice::automatic;
+    /// Also return the predecessor matrix (paths.hpp).
+    bool predecessors = false;
+    explain_trace* explain = nullptr;
+};
+
+template <class T>
+struct apsp_result {
+    dense_matrix<T> dist;
+    /// pred(i,j): the vertex before j on a shortest i -> j path, -1 when none; empty unless asked.
+    dense_matrix<std::int32_t> pred;
+    apsp_algorithm algorithm = apsp_algorithm::automatic;
+    device_choice device = device_choice::cpu;
+};
+
+/// Cost model constants (measured on the H200 / 16-core GPU host, 2026-11-21; see docs/PERFORMANCE.md).
+struct apsp_cost_model {
+    double gpu_updates_per_s_fp32 = 9.9e12;  ///< R-Kleene on the GPU at n = 16384
+    double gpu_updates_per_s_int32 = 9.6e12;
+    double gpu_updates_per_s_fp64 = 2.2e12;
+    double gpu_fixed_s = 5e-3;                ///< context, allocation, launches of the recursion
+    double gpu_copy_bytes_per_s = 10e9;       ///< pageable host <-> device copies
+    double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
+    double johnson_s_per_edge = 20e-9;        ///< Dijkstra relax + heap, per edge per source
+};
+
+namespace detail {
+template <class T>
+constexpr bool gpu_apsp_type =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t>;
+
+inline std::string seconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g s", s);
+    return buf;
+}
+
+template <class T>
+std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
+    for (std::size_t i = 0; i < d.rows(); ++i)
+        if (d(i, i) < T(0)) return static_cast<std::int64_t>(i);
+    return -1;
+}
+}  // namespace detail
+
+template <class T, index_type Index>
+apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
+                    apsp_cost_model const& model = {}) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
+                                 detail::shape(a.rows(), a.cols()));
+    std::size_t const n = a.rows();
+    double const nd = static_cast<double>(n);
+    double const m = static_cast<double>(a.nnz());
+    apsp_result<T> r;
+
+    // Candidates and their estimated times.
+    bool const have_gpu = detail::gpu_apsp_type<T> && cuda::device_count() > 0;
+    double const bytes = nd * nd * sizeof(T);
+    std::size_t const free_mem = have_gpu ? cuda::free_device_memory() : 0;
+    bool const gpu_fits = have_gpu && bytes * 1.25 + (64u << 20) < static_cast<double>(free_mem);
+    double const gpu_rate = std::is_same_v<T, double> ? model.gpu_updates_per_s_fp64
+                            : std::is_same_v<T, float> ? model.gpu_updates_per_s_fp32
+                                                       : model.gpu_updates_per_s_int32;
+    // Smaller n run at a fraction of the n = 16384 rate: (n / 16384)^0.8 fits 4096 and 8192.
+    double const gpu_eff = std::min(1.0, std::pow(nd / 16384.0, 0.8));
+    double const t_gpu = nd * nd * nd / (gpu_rate * gpu_eff) + 2 * bytes / model.gpu_copy_bytes_per_s +
+                         model.gpu_fixed_s;
+    double const threads = static_cast<double>(cpu::max_threads());
+    double const cpu_rate = model.cpu_updates_per_s_per_thread * threads *
+                            (sizeof(T) == 8 ? 0.5 : 1.0);
+    double const t_cpu = nd * nd * nd / cpu_rate;
+    double const t_johnson =
+        nd * (m + nd) * std::log2(nd + 2) * model.johnson_s_per_edge / threads;
+
+    // Device.
+    bool gpu;
+    if (opt.device == device_choice::gpu) {
+        if (!detail::gpu_apsp_type<T>)
+            throw invalid_argument("apsp: the GPU runs fp32, fp64 and int32 only");
+        cuda::require_device();
+        if (opt.algorithm == apsp_algorithm::johnson)
+            throw invalid_argument("apsp: Johnson's algorithm runs on the CPU only");
+        gpu = true;
+    } else if (opt.device == device_choice::cpu) {
+        gpu = false;
+    } else {
+        gpu = gpu_fits && opt.algorithm != apsp_algorithm::johnson &&
+              t_gpu < std::min(t_cpu, opt.algorithm == apsp_algorithm::automatic ? t_johnson : 1e300);
+    }
+    // Algorithm.
+    apsp_algorithm alg = opt.algorithm;
+    if (alg == apsp_algorithm::automatic)
+        alg = (!gpu && t_johnson < t_cpu) ? apsp_algorithm::johnson : apsp_algorithm::rkleene;
+    r.algorithm = alg;
+    r.device = gpu ? device_choice::gpu : device_choice::cpu;
+    if (opt.explain) {
+        opt.explain->add("apsp: n=" + std::to_string(n) + ", nnz=" + std::to_string(a.nnz()) +
+                         ", density=" + std::to_string(n ? m / (nd * nd) : 0.0) +
+                         ", value bytes=" + std::to_string(sizeof(T)) +
+                         ", free device memory=" + std::to_string(free_mem >> 20) + " MiB");
+        opt.explain->add("apsp: estimates: rkleene/gpu " +
+                         (gpu_fits ? detail::seconds(t_gpu) : std::string("n/a")) +
+                         ", rkleene/cpu " + detail::seconds(t_cpu) + ", johnson/cpu " +
+                         detail::seconds(t_johnson));
+        opt.explain->add("apsp: chose " + std::string(to_string(alg)) + " on " +
+                         (gpu ? "gpu" : "cpu") +
+                         (opt.algorithm == apsp_algorithm::automatic &&
+                                  opt.device == device_choice::automatic
+                              ? " (cost model)"
+                              : " (pinned)"));
+    }
+
+    if (alg == apsp_algorithm::johnson) {
+        r.dist = johnson(a);
+    } else {
+        r.dist = to_dense(a, infinity<T>());
+        for (std::size_t i = 0; i < n; ++i) r.dist(i, i) = std::min(r.dist(i, i), T(0));
+        std::int64_t neg = -1;
+        if (gpu) {
+            if constexpr (detail::gpu_apsp_type<T>) {
+                dense_matrix<T, device> d = r.dist.to_device();
+                if (alg == apsp_algorithm::rkleene) rkleene(d.view());
+                else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d.view());
+                else cuda::floyd_warshall_naive<T>(d.view());
+                neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d.view()));
+                r.dist = d.to_host();
+            }
+        } else {
+            if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view());
+            else if (alg == apsp_algorithm::blocked_fw) floyd_warshall_blocked(r.dist.view());
+            else floyd_warshall(r.dist.view());
+            neg = detail::first_negative_diagonal(r.dist);
+        }
+        if (neg >= 0) throw negative_cycle(neg);
+    }
+    if (opt.predecessors) r.pred = predecessors(a, dense_view<T const>(r.dist.view()));
+    return r;
+}
+
+}  // namespace kleene

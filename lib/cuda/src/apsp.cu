@@ -1,0 +1,387 @@
+// Floyd-Warshall kernels (blocked and naive), the small elementwise helpers of R-Kleene, and the
+// bit-packed Warshall base case of the Boolean closure (apsp.hpp).
+
+#pragma nv_diag_suppress 554  // see dense_gemm.cuh
+
+#include <kleene/cuda/apsp.hpp>
+#include <kleene/cuda/check.cuh>
+#include <kleene/error.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace kleene::cuda {
+namespace {
+
+constexpr int threads = 256;
+// Round width and tile side: 64 for 4-byte types; 32 for 8-byte ones (static shared memory).
+template <class T>
+constexpr int tile = sizeof(T) <= 4 ? 64 : 32;
+
+/// min(c, a + b) as min_plus<T> defines it. The running value is never NaN, so fminf / fmin (one
+/// FMNMX for fp32) agree with min_op even when a + b is inf - inf.
+template <class T>
+__device__ __forceinline__ T relax(T c, T a, T b) {
+    if constexpr (std::is_same_v<T, float>) return fminf(c, a + b);
+    else if constexpr (std::is_same_v<T, double>) return fmin(c, a + b);
+    else return min_plus<T>::add(c, min_plus<T>::mul(a, b));
+}
+
+template <class T, int R>
+struct alignas(R * sizeof(T)) vec {
+    T v[R];
+};
+
+// Phase 1: the diagonal tile of round r, closed by one block in shared memory. Entries only
+// change when they improve: with a non-negative diagonal, row k and column k never change in step
+// k, so the reads of step k see no concurrent write.
+template <class T>
+__global__ void __launch_bounds__(threads)
+    fw_phase1(T* __restrict__ a, std::int64_t ld, int n, int k0) {
+    constexpr int tl = tile<T>;
+    __shared__ T s[tl][tl + 1];
+    int const kb = min(tl, n - k0);
+    T const inf = infinity<T>();
+    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+        int const i = e / tl, j = e % tl;
+        s[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
+    }
+    __syncthreads();
+    for (int k = 0; k < kb; ++k) {
+        for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+            int const i = e / tl, j = e % tl;
+            T const old = s[i][j];
+            T const v = relax(old, s[i][k], s[k][j]);
+            if (v < old) s[i][j] = v;
+        }
+        __syncthreads();
+    }
+    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+        int const i = e / tl, j = e % tl;
+        if (i < kb && j < kb) a[(k0 + i) * ld + k0 + j] = s[i][j];
+    }
+}
+
+// Phase 2: the tiles of row r (blockIdx.y == 0) and column r (== 1) against the closed diagonal.
+template <class T>
+__global__ void __launch_bounds__(threads)
+    fw_phase2(T* __restrict__ a, std::int64_t ld, int n, int r) {
+    constexpr int tl = tile<T>;
+    int const t = static_cast<int>(blockIdx.x);
+    if (t == r) return;
+    bool const row = blockIdx.y == 0;
+    int const k0 = r * tl;
+    int const kb = min(tl, n - k0);
+    int const r0 = row ? k0 : t * tl;
+    int const c0 = row ? t * tl : k0;
+    int const nr = min(tl, n - r0);
+    int const nc = min(tl, n - c0);
+    __shared__ T d[tl][tl + 1];
+    __shared__ T s[tl][tl + 1];
+    T const inf = infinity<T>();
+    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+        int const i = e / tl, j = e % tl;
+        d[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
+        s[i][j] = (i < nr && j < nc) ? a[(r0 + i) * ld + c0 + j] : inf;
+    }
+    __syncthreads();
+    for (int k = 0; k < kb; ++k) {
+        for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+            int const i = e / tl, j = e % tl;
+            T const old = s[i][j];
+            T const v = row ? relax(old, d[i][k], s[k][j]) : relax(old, s[i][k], d[k][j]);
+            if (v < old) s[i][j] = v;
+        }
+        __syncthreads();
+    }
+    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+        int const i = e / tl, j = e % tl;
+        if (i < nr && j < nc) a[(r0 + i) * ld + c0 + j] = s[i][j];
+    }
+}
+
+// Phase 3: every other tile, a rank-kb min-plus update from its column-r and row-r tiles. Thread
+// (ty, tx) owns rows ty + 16 i and columns tx + 16 j; the row panel is stored with those
+// columns adjacent (one vector load per k), the column panel k-major with an odd pitch
+// (conflict-free transposing stores, broadcast reads).
+template <class T>
+__global__ void __launch_bounds__(threads)
+    fw_phase3(T* __restrict__ a, std::int64_t ld, int n, int r) {
+    constexpr int tl = tile<T>;
+    int const ti = static_cast<int>(blockIdx.y);
+    int const tj = static_cast<int>(blockIdx.x);
+    if (ti == r || tj == r) return;
+    int const k0 = r * tl;
+    int const kb = min(tl, n - k0);
+    int const i0 = ti * tl;
+    int const j0 = tj * tl;
+    constexpr int rt = tl / 16;  // rows (and columns) per thread
+    __shared__ T as[tl][tl + 1];
+    __shared__ __align__(32) T bs[tl][tl];
+    T const inf = infinity<T>();
+    int const tid = static_cast<int>(threadIdx.x);
+    for (int e = tid; e < tl * tl; e += threads) {
+        int const p = e / tl, q = e % tl;
+        as[q][p] = (i0 + p < n && q < kb) ? a[(i0 + p) * ld + k0 + q] : inf;
+        bs[p][(q % 16) * rt + q / 16] = (p < kb && j0 + q < n) ? a[(k0 + p) * ld + j0 + q] : inf;
+    }
+    int const tx = tid % 16;
+    int const ty = tid / 16;
+    T c[rt][rt];
+#pragma unroll
+    for (int i = 0; i < rt; ++i)
+#pragma unroll
+        for (int j = 0; j < rt; ++j) {
+            int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
+            c[i][j] = (gi < n && gj < n) ? a[gi * ld + gj] : inf;
+        }
+    __syncthreads();
+#pragma unroll 8
+    for (int k = 0; k < kb; ++k) {
+        T av[rt];
+#pragma unroll
+        for (int i = 0; i < rt; ++i) av[i] = as[k][ty + 16 * i];
+        vec<T, rt> const bv = *reinterpret_cast<vec<T, rt> const*>(&bs[k][tx * rt]);
+#pragma unroll
+        for (int i = 0; i < rt; ++i)
+#pragma unroll
+            for (int j = 0; j < rt; ++j) c[i][j] = relax(c[i][j], av[i], bv.v[j]);
+    }
+#pragma unroll
+    for (int i = 0; i < rt; ++i)
+#pragma unroll
+        for (int j = 0; j < rt; ++j) {
+            int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
+            if (gi < n && gj < n) a[gi * ld + gj] = c[i][j];
+        }
+}
+
+template <class T>
+__global__ void fw_naive_step(T* __restrict__ a, std::int64_t ld, int n, int k) {
+    int const j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= n) return;
+    for (int i = static_cast<int>(blockIdx.y); i < n; i += static_cast<int>(gridDim.y)) {
+        T* row = a + i * ld;
+        T const old = row[j];
+        T const v = relax(old, row[k], a[k * ld + j]);
+        if (v < old) row[j] = v;
+    }
+}
+
+template <class T>
+__global__ void min_into_kernel(T* __restrict__ dst, std::int64_t ldd, T const* __restrict__ src,
+                                std::int64_t lds, int rows, int cols) {
+    for (int i = static_cast<int>(blockIdx.y); i < rows; i += static_cast<int>(gridDim.y))
+        for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < cols;
+             j += static_cast<int>(gridDim.x * blockDim.x)) {
+            T const s = src[i * lds + j];
+            T& d = dst[i * ldd + j];
+            if (s < d) d = s;
+        }
+}
+
+template <class T>
+__global__ void diagonal_kernel(T* a, std::int64_t ld, int n) {
+    int const i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n && T(0) < a[i * ld + i]) a[i * ld + i] = T(0);
+}
+
+template <class T>
+__global__ void negative_diagonal_kernel(T const* a, std::int64_t ld, int n,
+                                         unsigned long long* first) {
+    int const i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n && a[i * ld + i] < T(0)) atomicMin(first, static_cast<unsigned long long>(i));
+}
+
+// One thread per row; row i changes only through thread i, and row k does not change in step k.
+__global__ void __launch_bounds__(512)
+    bit_warshall_kernel(std::uint64_t* a, std::int64_t ld, int n) {
+    constexpr int max_words = static_cast<int>(bit_warshall_max / 64);
+    __shared__ std::uint64_t s[bit_warshall_max][max_words];
+    int const i = static_cast<int>(threadIdx.x);
+    int const nw = (n + 63) / 64;
+    std::uint64_t const tail = n % 64 ? (std::uint64_t{1} << (n % 64)) - 1 : ~std::uint64_t{0};
+    if (i < n)
+        for (int w = 0; w < nw; ++w) s[i][w] = a[i * ld + w] & (w == nw - 1 ? tail : ~0ull);
+    __syncthreads();
+    for (int k = 0; k < n; ++k) {
+        if (i < n && ((s[i][k / 64] >> (k % 64)) & 1u))
+            for (int w = 0; w < nw; ++w) {
+                std::uint64_t const v = s[i][w] | s[k][w];
+                if (v != s[i][w]) s[i][w] = v;
+            }
+        __syncthreads();
+    }
+    if (i < n)
+        for (int w = 0; w < nw; ++w) {
+            std::uint64_t const keep = w == nw - 1 ? tail : ~0ull;
+            a[i * ld + w] = (s[i][w] & keep) | (a[i * ld + w] & ~keep);
+        }
+}
+
+__global__ void or_into_kernel(std::uint64_t* dst, std::int64_t ldd, std::uint64_t const* src,
+                               std::int64_t lds, int rows, int cols) {
+    int const nw = (cols + 63) / 64;
+    std::uint64_t const tail = cols % 64 ? (std::uint64_t{1} << (cols % 64)) - 1 : ~0ull;
+    for (int i = static_cast<int>(blockIdx.y); i < rows; i += static_cast<int>(gridDim.y))
+        for (int w = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); w < nw;
+             w += static_cast<int>(gridDim.x * blockDim.x))
+            dst[i * ldd + w] |= src[i * lds + w] & (w == nw - 1 ? tail : ~0ull);
+}
+
+__global__ void bit_diagonal_kernel(std::uint64_t* a, std::int64_t ld, int n) {
+    int const i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) a[i * ld + i / 64] |= std::uint64_t{1} << (i % 64);
+}
+
+unsigned clamp_grid(std::size_t n, std::size_t cap) {
+    return static_cast<unsigned>(std::max<std::size_t>(1, std::min(n, cap)));
+}
+
+void check_square(char const* what, std::size_t rows, std::size_t cols) {
+    if (rows != cols)
+        throw dimension_mismatch(std::string(what) + ": the matrix must be square, not " +
+                                 kleene::detail::shape(rows, cols));
+    if (rows > static_cast<std::size_t>(std::numeric_limits<int>::max()) / 2)
+        throw invalid_argument(std::string(what) + ": n past 2^30 is not supported");
+}
+
+void sync() { KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr)); }
+
+}  // namespace
+
+template <class T>
+void floyd_warshall_blocked(dense_view<T, device> a) {
+    check_square("floyd_warshall_blocked", a.rows, a.cols);
+    int const n = static_cast<int>(a.rows);
+    if (n == 0) return;
+    constexpr int tl = tile<T>;
+    int const tiles = (n + tl - 1) / tl;
+    auto const ld = static_cast<std::int64_t>(a.ld);
+    for (int r = 0; r < tiles; ++r) {
+        fw_phase1<T><<<1, threads>>>(a.data, ld, n, r * tl);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase1");
+        if (tiles == 1) break;
+        fw_phase2<T><<<dim3(static_cast<unsigned>(tiles), 2), threads>>>(a.data, ld, n, r);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase2");
+        fw_phase3<T><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)), threads>>>(
+            a.data, ld, n, r);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase3");
+    }
+    sync();
+}
+
+template <class T>
+void floyd_warshall_naive(dense_view<T, device> a) {
+    check_square("floyd_warshall_naive", a.rows, a.cols);
+    int const n = static_cast<int>(a.rows);
+    if (n == 0) return;
+    dim3 const grid(static_cast<unsigned>((n + threads - 1) / threads), clamp_grid(n, 65535));
+    for (int k = 0; k < n; ++k) {
+        fw_naive_step<T><<<grid, threads>>>(a.data, static_cast<std::int64_t>(a.ld), n, k);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_naive_step");
+    }
+    sync();
+}
+
+template <class T>
+void min_into(dense_view<T, device> dst, dense_view<T const, device> src) {
+    if (dst.rows != src.rows || dst.cols != src.cols)
+        throw dimension_mismatch("min_into: " + kleene::detail::shape(dst.rows, dst.cols) + " and " +
+                                 kleene::detail::shape(src.rows, src.cols));
+    if (dst.rows == 0 || dst.cols == 0) return;
+    dim3 const grid(clamp_grid((dst.cols + threads - 1) / threads, 64), clamp_grid(dst.rows, 16384));
+    min_into_kernel<T><<<grid, threads>>>(dst.data, static_cast<std::int64_t>(dst.ld), src.data,
+                                          static_cast<std::int64_t>(src.ld),
+                                          static_cast<int>(dst.rows), static_cast<int>(dst.cols));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::min_into_kernel");
+    sync();
+}
+
+template <class T>
+void closure_diagonal(dense_view<T, device> a) {
+    check_square("closure_diagonal", a.rows, a.cols);
+    if (a.rows == 0) return;
+    diagonal_kernel<T><<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::diagonal_kernel");
+    sync();
+}
+
+template <class T>
+std::int64_t first_negative_diagonal(dense_view<T const, device> a) {
+    check_square("first_negative_diagonal", a.rows, a.cols);
+    if (a.rows == 0) return -1;
+    buffer<unsigned long long, device> first(1);
+    unsigned long long none = ~0ull;
+    KLEENE_CUDA_CHECK(cudaMemcpy(first.data(), &none, sizeof none, cudaMemcpyHostToDevice));
+    negative_diagonal_kernel<T><<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows), first.data());
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::negative_diagonal_kernel");
+    unsigned long long v = 0;
+    KLEENE_CUDA_CHECK(cudaMemcpy(&v, first.data(), sizeof v, cudaMemcpyDeviceToHost));
+    return v == ~0ull ? -1 : static_cast<std::int64_t>(v);
+}
+
+void bit_warshall(bit_view<std::uint64_t> a) {
+    check_square("bit_warshall", a.rows, a.cols);
+    if (a.rows > bit_warshall_max)
+        throw invalid_argument("bit_warshall: block of " + std::to_string(a.rows) +
+                               " rows is larger than 512");
+    if (a.rows == 0) return;
+    bit_warshall_kernel<<<1, static_cast<unsigned>(bit_warshall_max)>>>(
+        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bit_warshall_kernel");
+    sync();
+}
+
+void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src) {
+    if (dst.rows != src.rows || dst.cols != src.cols)
+        throw dimension_mismatch("or_into: " + kleene::detail::shape(dst.rows, dst.cols) + " and " +
+                                 kleene::detail::shape(src.rows, src.cols));
+    if (dst.rows == 0 || dst.cols == 0) return;
+    std::size_t const nw = (dst.cols + 63) / 64;
+    dim3 const grid(clamp_grid((nw + threads - 1) / threads, 64), clamp_grid(dst.rows, 16384));
+    or_into_kernel<<<grid, threads>>>(dst.data, static_cast<std::int64_t>(dst.ld), src.data,
+                                      static_cast<std::int64_t>(src.ld), static_cast<int>(dst.rows),
+                                      static_cast<int>(dst.cols));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::or_into_kernel");
+    sync();
+}
+
+void set_bit_diagonal(bit_view<std::uint64_t> a) {
+    check_square("set_bit_diagonal", a.rows, a.cols);
+    if (a.rows == 0) return;
+    bit_diagonal_kernel<<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bit_diagonal_kernel");
+    sync();
+}
+
+std::size_t free_device_memory() noexcept {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return free;
+}
+
+#define KLEENE_APSP_INSTANTIATE(T)                                                                 \
+    template void floyd_warshall_blocked<T>(dense_view<T, device>);                               \
+    template void floyd_warshall_naive<T>(dense_view<T, device>);                                 \
+    template void min_into<T>(dense_view<T, device>, dense_view<T const, device>);                \
+    template void closure_diagonal<T>(dense_view<T, device>);                                     \
+    template std::int64_t first_negative_diagonal<T>(dense_view<T const, device>);
+KLEENE_APSP_INSTANTIATE(float)
+KLEENE_APSP_INSTANTIATE(double)
+KLEENE_APSP_INSTANTIATE(std::int32_t)
+#undef KLEENE_APSP_INSTANTIATE
+
+}  // namespace kleene::cuda

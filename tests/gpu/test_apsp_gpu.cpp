@@ -1,0 +1,148 @@
+// APSP and closure on the GPU against the CPU's plain Floyd-Warshall and Warshall: R-Kleene (with
+// a small base so that the recursion runs several levels), blocked and naive Floyd-Warshall, fp32
+// / fp64 / int32, sizes that are no multiple of any tile, negative edges, negative cycles, and the
+// bit-packed closure. Suite `small` is what the compute-sanitizer runs use.
+
+#define BOOST_TEST_MODULE apsp_gpu
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/closure.hpp>
+#include <kleene/algorithms/rkleene.hpp>
+#include <kleene/cuda/runtime.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+bool have_gpu() {
+    if (cuda::device_count() > 0) return true;
+    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
+    return false;
+}
+
+/// Random graph: edge probability p, weights w0(u,v) + pot(u) - pot(v) (w0 in [0, 50]): negative
+/// edges, no negative cycle. `cycle` adds a negative cycle 0 -> 1 -> 2 -> 0 when n >= 3.
+template <class T>
+csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool cycle = false) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<int> pot(n);
+    for (auto& x : pot) x = static_cast<int>(rng() % 20);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<T> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != j && u(rng) < p) {
+                ii.push_back(static_cast<std::int32_t>(i));
+                jj.push_back(static_cast<std::int32_t>(j));
+                vv.push_back(T(static_cast<int>(rng() % 51) + pot[i] - pot[j]));
+            }
+    if (cycle && n >= 3)
+        for (std::size_t k = 0; k < 3; ++k) {
+            ii.push_back(static_cast<std::int32_t>(k));
+            jj.push_back(static_cast<std::int32_t>((k + 1) % 3));
+            vv.push_back(T(-5));
+        }
+    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+template <class T>
+dense_matrix<T> reference(csr_matrix<T> const& a) {
+    dense_matrix<T> d = to_dense(a, infinity<T>());
+    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
+    floyd_warshall(d.view());
+    return d;
+}
+
+template <class T>
+void check_equal(dense_matrix<T> const& got, dense_matrix<T> const& want) {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.rows(); ++i)
+        for (std::size_t j = 0; j < want.cols(); ++j) {
+            T const g = got(i, j), w = want(i, j);
+            bool ok = g == w;
+            if constexpr (std::is_floating_point_v<T>)
+                ok = ok || std::abs(double(g) - double(w)) <= 1e-4 * (1 + std::abs(double(w)));
+            if (!ok && bad++ < 3) BOOST_TEST_MESSAGE("(" << i << "," << j << "): " << g << " vs " << w);
+        }
+    BOOST_TEST(bad == 0u);
+}
+
+template <class T>
+void run_sizes(std::vector<std::size_t> const& sizes) {
+    for (std::size_t n : sizes) {
+        for (double p : {0.02, 0.3}) {
+            auto const a = random_graph<T>(n, p, n * 7 + static_cast<std::uint64_t>(p * 100));
+            auto const want = reference(a);
+            for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw}) {
+                BOOST_TEST_CONTEXT("n=" << n << " p=" << p << " alg=" << to_string(alg)) {
+                    apsp_options opt;
+                    opt.algorithm = alg;
+                    opt.device = device_choice::gpu;
+                    check_equal(apsp(a, opt).dist, want);
+                }
+            }
+            BOOST_TEST_CONTEXT("n=" << n << " p=" << p << " rkleene base 64") {
+                dense_matrix<T> d = to_dense(a, infinity<T>());
+                for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T(0));
+                auto dd = d.to_device();
+                rkleene(dd.view(), 64);
+                check_equal(dd.to_host(), want);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(small)
+
+BOOST_AUTO_TEST_CASE(apsp_matches_floyd_warshall) {
+    if (!have_gpu()) return;
+    std::vector<std::size_t> const sizes = {1, 2, 3, 31, 64, 65, 97, 130, 257};
+    run_sizes<float>(sizes);
+    run_sizes<double>(sizes);
+    run_sizes<std::int32_t>(sizes);
+}
+
+BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {3, 70, 300})
+        for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw}) {
+            auto const a = random_graph<float>(n, 0.05, n, true);
+            apsp_options opt;
+            opt.algorithm = alg;
+            opt.device = device_choice::gpu;
+            BOOST_CHECK_THROW(apsp(a, opt), negative_cycle);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(closure_matches_cpu) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {1, 63, 64, 65, 200, 513, 1000, 1300}) {
+        auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 1);
+        host_bits want = to_host_bits(a);
+        closure_cpu(want);
+        host_bits got = to_host_bits(a);
+        closure_gpu(got);
+        BOOST_TEST_CONTEXT("n=" << n) { BOOST_TEST((got.words == want.words)); }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(large)
+
+BOOST_AUTO_TEST_CASE(apsp_large) {
+    if (!have_gpu()) return;
+    run_sizes<float>({1021, 1500});
+    run_sizes<std::int32_t>({1021});
+}
+
+BOOST_AUTO_TEST_SUITE_END()

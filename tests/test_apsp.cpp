@@ -1,0 +1,202 @@
+// APSP and closure on the CPU against plain Floyd-Warshall and a naive closure: R-Kleene, blocked
+// Floyd-Warshall, Johnson and apsp()'s automatic choice on random graphs (directed, undirected,
+// negative edges, negative cycles, disconnected parts, n = 1, 2, odd, prime), predecessor paths
+// of the reported length, and the bitset closure.
+
+#define BOOST_TEST_MODULE apsp
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/closure.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+/// Edge probability p; weights w0 + pot(u) - pot(v) with w0 in [0, 50] (negative edges, no
+/// negative cycle); `undirected` mirrors every edge with w0 only (non-negative); `parts` > 1 keeps
+/// edges inside n / parts blocks (disconnected); `cycle` plants 0 -> 1 -> 2 -> 0 of weight -15.
+template <class T>
+csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool undirected = false,
+                           std::size_t parts = 1, bool cycle = false) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<int> pot(n);
+    for (auto& x : pot) x = undirected ? 0 : static_cast<int>(rng() % 20);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<T> vv;
+    std::size_t const part = (n + parts - 1) / parts;
+    auto add = [&](std::size_t i, std::size_t j, T w) {
+        ii.push_back(static_cast<std::int32_t>(i));
+        jj.push_back(static_cast<std::int32_t>(j));
+        vv.push_back(w);
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = undirected ? i + 1 : 0; j < n; ++j)
+            if (i != j && i / part == j / part && u(rng) < p) {
+                T const w = T(static_cast<int>(rng() % 51) + pot[i] - pot[j]);
+                add(i, j, w);
+                if (undirected) add(j, i, w);
+            }
+    if (cycle && n >= 3)
+        for (std::size_t k = 0; k < 3; ++k) add(k, (k + 1) % 3, T(-5));
+    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+template <class T>
+dense_matrix<T> reference(csr_matrix<T> const& a) {
+    dense_matrix<T> d = to_dense(a, infinity<T>());
+    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
+    floyd_warshall(d.view());
+    return d;
+}
+
+template <class T>
+bool close(T g, T w) {
+    if (g == w) return true;
+    if constexpr (std::is_floating_point_v<T>)
+        return std::abs(double(g) - double(w)) <= 1e-4 * (1 + std::abs(double(w)));
+    return false;
+}
+
+template <class T>
+std::size_t mismatches(dense_matrix<T> const& got, dense_matrix<T> const& want) {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.rows(); ++i)
+        for (std::size_t j = 0; j < want.cols(); ++j) bad += !close(got(i, j), want(i, j));
+    return bad;
+}
+
+/// Every predecessor path exists in the graph and has the reported length.
+template <class T>
+void check_paths(csr_matrix<T> const& a, apsp_result<T> const& r) {
+    std::size_t const n = a.rows();
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            auto const p = path(dense_view<std::int32_t const>(r.pred.view()), i, j);
+            if (r.dist(i, j) == infinity<T>()) {
+                bad += !p.empty();
+                continue;
+            }
+            if (p.empty() || p.front() != std::int64_t(i) || p.back() != std::int64_t(j)) {
+                ++bad;
+                continue;
+            }
+            double len = 0;
+            for (std::size_t s = 1; s < p.size(); ++s) {
+                auto const k = a.find(static_cast<std::size_t>(p[s - 1]), static_cast<std::size_t>(p[s]));
+                if (k < 0) {
+                    ++bad;
+                    break;
+                }
+                len += double(a.value(static_cast<std::size_t>(k)));
+            }
+            bad += std::abs(len - double(r.dist(i, j))) > 1e-3 * (1 + std::abs(len));
+        }
+    BOOST_TEST(bad == 0u);
+}
+
+template <class T>
+void run_all(std::size_t n, double p, bool undirected, std::size_t parts) {
+    auto const a = random_graph<T>(n, p, n * 31 + parts, undirected, parts);
+    auto const want = reference(a);
+    for (auto alg : {apsp_algorithm::automatic, apsp_algorithm::rkleene, apsp_algorithm::blocked_fw,
+                     apsp_algorithm::johnson}) {
+        BOOST_TEST_CONTEXT("n=" << n << " p=" << p << " undirected=" << undirected
+                                << " parts=" << parts << " alg=" << to_string(alg)) {
+            apsp_options opt;
+            opt.algorithm = alg;
+            opt.device = device_choice::cpu;
+            opt.predecessors = n <= 130;
+            auto const r = apsp(a, opt);
+            BOOST_TEST(mismatches(r.dist, want) == 0u);
+            if (opt.predecessors) check_paths(a, r);
+        }
+    }
+    BOOST_TEST_CONTEXT("n=" << n << " rkleene base 8") {
+        dense_matrix<T> d = to_dense(a, infinity<T>());
+        for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T(0));
+        rkleene(d.view(), 8);
+        BOOST_TEST(mismatches(d, want) == 0u);
+    }
+    BOOST_TEST_CONTEXT("n=" << n << " blocked tile 7") {
+        dense_matrix<T> d = to_dense(a, infinity<T>());
+        for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T(0));
+        floyd_warshall_blocked(d.view(), 7);
+        BOOST_TEST(mismatches(d, want) == 0u);
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(apsp_matches_floyd_warshall) {
+    for (std::size_t n : {1, 2, 5, 17, 64, 101, 130, 211}) {
+        run_all<float>(n, 0.1, false, 1);
+        run_all<std::int32_t>(n, 0.3, false, 2);
+        run_all<double>(n, 0.05, true, 3);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(negative_cycle_reported) {
+    for (std::size_t n : {3, 40, 131})
+        for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw,
+                         apsp_algorithm::johnson}) {
+            auto const a = random_graph<std::int32_t>(n, 0.05, n, false, 1, true);
+            auto const want = reference(a);
+            apsp_options opt;
+            opt.algorithm = alg;
+            opt.device = device_choice::cpu;
+            try {
+                apsp(a, opt);
+                BOOST_ERROR("no negative_cycle for n=" << n << " " << to_string(alg));
+            } catch (negative_cycle const& e) {
+                // The vertex lies on a negative closed walk (the reference agrees).
+                BOOST_TEST(want(static_cast<std::size_t>(e.vertex()), static_cast<std::size_t>(e.vertex())) < 0);
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(int32_saturates) {
+    csr_matrix<std::int32_t> a = random_graph<std::int32_t>(4, 0.0, 1);
+    std::vector<std::int32_t> ii{0, 1}, jj{1, 2}, vv{2000000000, 2000000000};
+    a = csr_matrix<std::int32_t>::from_coo(4, 4, ii, jj, vv);
+    auto const r = apsp(a, {});
+    BOOST_TEST(r.dist(0, 2) == infinity<std::int32_t>());
+    BOOST_TEST(r.dist(0, 1) == 2000000000);
+}
+
+BOOST_AUTO_TEST_CASE(closure_matches_naive) {
+    for (std::size_t n : {1, 2, 63, 64, 65, 200}) {
+        auto const a = random_graph<float>(n, 1.5 / static_cast<double>(n), n);
+        host_bits got = to_host_bits(a);
+        closure_cpu(got);
+        // Naive: repeated squaring-free BFS from every vertex (paths of one edge or more).
+        for (std::size_t s = 0; s < n; ++s) {
+            std::vector<char> seen(n);
+            std::vector<std::size_t> q;
+            for (std::size_t k = a.row_begin(s); k < a.row_end(s); ++k) {
+                auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+                if (!seen[v]) seen[v] = 1, q.push_back(v);
+            }
+            for (std::size_t h = 0; h < q.size(); ++h)
+                for (std::size_t k = a.row_begin(q[h]); k < a.row_end(q[h]); ++k) {
+                    auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+                    if (!seen[v]) seen[v] = 1, q.push_back(v);
+                }
+            std::size_t bad = 0;
+            for (std::size_t v = 0; v < n; ++v) bad += got.test(s, v) != bool(seen[v]);
+            BOOST_TEST(bad == 0u);
+        }
+        closure_options opt;
+        opt.reflexive = true;
+        opt.device = device_choice::cpu;
+        auto const r = closure(a, opt);
+        for (std::size_t i = 0; i < n; ++i) BOOST_TEST(r.find(i, i) >= 0);
+    }
+}

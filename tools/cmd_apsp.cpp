@@ -1,0 +1,109 @@
+// `kleene apsp FILE --output D.mtx [--algorithm A] [--device D] [--type T] [--paths P.mtx]`: all-pairs
+// shortest path distances of a weighted graph (pattern files: weight 1; symmetric files:
+// undirected), written as a coordinate Matrix Market file without the unreachable pairs.
+
+#include "commands.hpp"
+
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/io/matrix_market.hpp>
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace kleene::tools {
+namespace {
+
+struct apsp_args {
+    std::string input, output, paths, algorithm = "auto", device = "auto", type;
+    bool explain = false;
+};
+
+apsp_algorithm parse_algorithm(std::string const& s) {
+    if (s == "rkleene") return apsp_algorithm::rkleene;
+    if (s == "blocked-fw") return apsp_algorithm::blocked_fw;
+    if (s == "fw") return apsp_algorithm::fw;
+    if (s == "johnson") return apsp_algorithm::johnson;
+    return apsp_algorithm::automatic;
+}
+
+device_choice parse_device(std::string const& s) {
+    if (s == "cpu") return device_choice::cpu;
+    if (s == "gpu") return device_choice::gpu;
+    return device_choice::automatic;
+}
+
+template <class T>
+void run_typed(apsp_args const& args, global_options const& g) {
+    io::read_options ro;
+    ro.duplicates = duplicate_policy::min;
+    auto const a = io::read_matrix_market<T>(args.input, ro);
+    explain_trace trace;
+    apsp_options opt;
+    opt.algorithm = parse_algorithm(args.algorithm);
+    opt.device = parse_device(args.device);
+    opt.predecessors = !args.paths.empty();
+    opt.explain = &trace;
+    auto const t0 = std::chrono::steady_clock::now();
+    apsp_result<T> r;
+    try {
+        r = apsp(a, opt);
+    } catch (negative_cycle const& e) {
+        throw command_failed("negative cycle through vertex " + std::to_string(e.vertex() + 1) +
+                             " (1-based): shortest paths are undefined");
+    }
+    double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (args.explain)
+        for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
+    auto const d = to_csr<T>(r.dist, infinity<T>());
+    if (!args.paths.empty()) {
+        // 1-based predecessor ids; pairs without a predecessor (i == j, unreachable) are absent.
+        dense_matrix<std::int32_t> p(r.pred.rows(), r.pred.cols());
+        for (std::size_t i = 0; i < p.rows(); ++i)
+            for (std::size_t j = 0; j < p.cols(); ++j) p(i, j) = r.pred(i, j) + 1;
+        io::write_matrix_market(args.paths, to_csr<std::int32_t>(p, 0));
+    }
+    io::write_matrix_market(args.output, d);
+    if (!g.quiet && args.output != "-")
+        fmt::print("apsp: {} vertices, {} edges, {} on {}: {} reachable pairs, {:.3f} ms ({})\n",
+                   a.rows(), a.nnz(), to_string(r.algorithm),
+                   r.device == device_choice::gpu ? "gpu" : "cpu", d.nnz(), secs * 1e3, args.output);
+}
+
+void run_apsp(apsp_args const& args, global_options const& g) {
+    std::string type = args.type;
+    if (type.empty()) {
+        auto const h = io::read_matrix_market_header(args.input);
+        type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32" : "fp64";
+    }
+    if (type == "fp32") run_typed<float>(args, g);
+    else if (type == "fp64") run_typed<double>(args, g);
+    else if (type == "int32") run_typed<std::int32_t>(args, g);
+    else throw command_failed("apsp: unknown type '" + type + "' (fp32, fp64 or int32)");
+}
+
+}  // namespace
+
+void add_apsp_command(CLI::App& app, global_options& g) {
+    auto* cmd = app.add_subcommand("apsp", "all-pairs shortest paths (min_plus closure) of a graph");
+    auto args = std::make_shared<apsp_args>();
+    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx)")->required();
+    cmd->add_option("-o,--output", args->output, "distances (.mtx)")->required();
+    cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw or johnson")
+        ->check(CLI::IsMember({"auto", "rkleene", "blocked-fw", "fw", "johnson"}))
+        ->capture_default_str();
+    cmd->add_option("--device", args->device, "auto, cpu or gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->capture_default_str();
+    cmd->add_option("-t,--type", args->type, "fp32, fp64 or int32 (default: int32 for integer and "
+                                             "pattern files, else fp64)")
+        ->check(CLI::IsMember({"fp32", "fp64", "int32"}));
+    cmd->add_option("--paths", args->paths, "also write the predecessor matrix (.mtx, 1-based ids)");
+    cmd->add_flag("--explain", args->explain, "print the algorithm and device choice on stderr");
+    cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
+    cmd->callback([args, &g] { run_apsp(*args, g); });
+}
+
+}  // namespace kleene::tools

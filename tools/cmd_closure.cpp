@@ -1,0 +1,65 @@
+// `kleene closure FILE --output R.mtx [--reflexive] [--device D]`: the transitive closure (pairs
+// joined by a path of one edge or more) as a pattern Matrix Market file.
+
+#include "commands.hpp"
+
+#include <kleene/algorithms/closure.hpp>
+#include <kleene/io/matrix_market.hpp>
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace kleene::tools {
+namespace {
+
+struct closure_args {
+    std::string input, output, device = "auto";
+    bool reflexive = false;
+    bool explain = false;
+};
+
+void run_closure(closure_args const& args, global_options const& g) {
+    io::read_options ro;
+    ro.pattern_only = true;
+    ro.duplicates = duplicate_policy::last;
+    auto const a = io::read_matrix_market<std::uint8_t>(args.input, ro);
+    explain_trace trace;
+    closure_options opt;
+    opt.reflexive = args.reflexive;
+    opt.device = args.device == "cpu"   ? device_choice::cpu
+                 : args.device == "gpu" ? device_choice::gpu
+                                        : device_choice::automatic;
+    opt.explain = &trace;
+    auto const t0 = std::chrono::steady_clock::now();
+    auto const r = closure(a, opt);
+    double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (args.explain)
+        for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
+    io::write_options wo;
+    wo.pattern = true;
+    io::write_matrix_market(args.output, r, wo);
+    if (!g.quiet && args.output != "-")
+        fmt::print("closure: {} vertices, {} edges: {} pairs, {:.3f} ms ({})\n", a.rows(), a.nnz(),
+                   r.nnz(), secs * 1e3, args.output);
+}
+
+}  // namespace
+
+void add_closure_command(CLI::App& app, global_options& g) {
+    auto* cmd = app.add_subcommand("closure", "transitive closure (lor_land) of a graph");
+    auto args = std::make_shared<closure_args>();
+    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx; values are ignored)")->required();
+    cmd->add_option("-o,--output", args->output, "closure (.mtx, pattern)")->required();
+    cmd->add_flag("--reflexive", args->reflexive, "also every (i, i)");
+    cmd->add_option("--device", args->device, "auto, cpu or gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->capture_default_str();
+    cmd->add_flag("--explain", args->explain, "print the device choice on stderr");
+    cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
+    cmd->callback([args, &g] { run_closure(*args, g); });
+}
+
+}  // namespace kleene::tools
