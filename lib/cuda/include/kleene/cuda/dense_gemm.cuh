@@ -31,7 +31,13 @@ namespace kleene::cuda::gemm_detail {
 inline constexpr int threads = 256;
 inline constexpr int block_m = 128;
 inline constexpr int block_n = 128;
-inline constexpr int block_k = 8;
+// k-depth of a shared-memory stage: deeper stages mean fewer barriers per update; 8-byte types
+// stay at 8 so that two stages fit the 48 KB of static shared memory.
+#ifndef KLEENE_GEMM_BLOCK_K
+#define KLEENE_GEMM_BLOCK_K 16
+#endif
+template <class T>
+inline constexpr int block_k = sizeof(T) <= 4 ? KLEENE_GEMM_BLOCK_K : 8;
 // A is staged transposed (k-major); the pad makes its transposing stores conflict-free and keeps
 // each k row 16-byte aligned.
 inline constexpr int a_pad = 4;
@@ -67,6 +73,11 @@ struct generic_policy {
 /// Integer min_plus (Max = false) / max_plus (Max = true) on inputs whose finite entries lie in
 /// [-bound, bound]: the sentinel is re-encoded as +-code, so sums never overflow and saturation
 /// is a compare at the end (see dense_gemm.hpp).
+// One DPX VIADDMNMX per update, or plain IADD + IMNMX (GPU.md measures 16.6 and 20.9 T updates/s
+// for the two in a register-resident loop); bench/gpu/run.sh times both.
+#ifndef KLEENE_GEMM_INT_DPX
+#define KLEENE_GEMM_INT_DPX 1
+#endif
 template <class T, bool Max>
 struct ranged_policy {
     static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>);
@@ -80,7 +91,7 @@ struct ranged_policy {
     __device__ static T load(T v) { return v == sentinel ? (Max ? -code : code) : v; }
     __device__ static T init() { return Max ? -code : code; }
     __device__ static T update(T r, T a, T b) {
-        if constexpr (sizeof(T) == 4) {
+        if constexpr (sizeof(T) == 4 && KLEENE_GEMM_INT_DPX) {
             if constexpr (Max) return __viaddmax_s32(a, b, r);
             else return __viaddmin_s32(a, b, r);
         } else {
@@ -118,8 +129,9 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
     using T = typename S::value_type;
     if (run_flag && *run_flag != run_when) return;
 
-    __shared__ __align__(16) T as[2][block_k][block_m + a_pad];
-    __shared__ __align__(16) T bs[2][block_k][block_n];
+    constexpr int bk = block_k<T>;
+    __shared__ __align__(16) T as[2][bk][block_m + a_pad];
+    __shared__ __align__(16) T bs[2][bk][block_n];
 
     int const tid = static_cast<int>(threadIdx.x);
     int const tx = tid % 16;
@@ -127,30 +139,40 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
     int const m0 = static_cast<int>(blockIdx.y) * block_m;
     int const n0 = static_cast<int>(blockIdx.x) * block_n;
 
-    // Global -> register staging: A elements (a_row + 32 i, a_col), B elements (b_row, b_col + 32 i).
-    int const a_col = tid % block_k;
-    int const a_row = tid / block_k;
+    // Global -> register staging. A: element (a_row + a_step i, a_col), so that consecutive
+    // threads read consecutive k of one row; B: element (b_row + 8 (i / 4), b_col + 32 (i % 4)),
+    // a warp reading 32 consecutive columns.
+    constexpr int a_loads = block_m * bk / threads;
+    constexpr int a_step = threads / bk;
+    constexpr int b_loads = block_n * bk / threads;
+    constexpr int b_chunks = block_n / 32;
+    constexpr int b_step = threads / 32;
+    int const a_col = tid % bk;
+    int const a_row = tid / bk;
     int const b_col = tid % 32;
     int const b_row = tid / 32;
-    T ra[4];
-    T rb[4];
+    T ra[a_loads];
+    T rb[b_loads];
     auto load_tile = [&](int k0) {
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            int const r = m0 + a_row + 32 * i;
+        for (int i = 0; i < a_loads; ++i) {
+            int const r = m0 + a_row + a_step * i;
             int const ka = k0 + a_col;
             ra[i] = (r < m && ka < k) ? P::load(a[r * lda + ka]) : P::init();
-            int const kb = k0 + b_row;
-            int const col = n0 + b_col + 32 * i;
+        }
+#pragma unroll
+        for (int i = 0; i < b_loads; ++i) {
+            int const kb = k0 + b_row + b_step * (i / b_chunks);
+            int const col = n0 + b_col + 32 * (i % b_chunks);
             rb[i] = (kb < k && col < n) ? P::load(b[kb * ldb + col]) : P::init();
         }
     };
     auto store_tile = [&](int buf) {
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            as[buf][a_col][a_row + 32 * i] = ra[i];
-            bs[buf][b_row][b_col + 32 * i] = rb[i];
-        }
+        for (int i = 0; i < a_loads; ++i) as[buf][a_col][a_row + a_step * i] = ra[i];
+#pragma unroll
+        for (int i = 0; i < b_loads; ++i)
+            bs[buf][b_row + b_step * (i / b_chunks)][b_col + 32 * (i % b_chunks)] = rb[i];
     };
 
     T acc[8][8];
@@ -172,7 +194,7 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
             for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
     };
 
-    int const k_tiles = (k + block_k - 1) / block_k;
+    int const k_tiles = (k + bk - 1) / bk;
     if (k_tiles > 0) {
         load_tile(0);
         store_tile(0);
@@ -180,11 +202,11 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
     __syncthreads();
     for (int t = 0; t < k_tiles; ++t) {
         int const cur = t & 1;
-        if (t + 1 < k_tiles) load_tile((t + 1) * block_k);
-        int const k_left = k - t * block_k;
-        if (k_left >= block_k) {
+        if (t + 1 < k_tiles) load_tile((t + 1) * bk);
+        int const k_left = k - t * bk;
+        if (k_left >= bk) {
 #pragma unroll
-            for (int kk = 0; kk < block_k; ++kk) step(cur, kk);
+            for (int kk = 0; kk < bk; ++kk) step(cur, kk);
         } else {
 #pragma unroll 1
             for (int kk = 0; kk < k_left; ++kk) step(cur, kk);

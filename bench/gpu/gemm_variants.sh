@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds gemm_variants.cu for each (stage depth, int32 instruction) pair in parallel and runs them
+# one after another on the GPU. Usage: bench/gpu/gemm_variants.sh [n ...]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${OUT:-/tmp/kleene-gpu}/variants
+mkdir -p "$out"
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+inc=(-I"$root/semirings/include" -I"$root/lib/include" -I"$root/lib/cuda/include" -I"$root/lib/cpu/include")
+variants=("8 1" "16 1" "8 0" "16 0")
+sizes=("$@")
+for v in "${variants[@]}"; do
+  set -- $v
+  "$nvcc" -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90 "${inc[@]}" -DKLEENE_GEMM_BLOCK_K=$1 \
+    -DKLEENE_GEMM_INT_DPX=$2 "$root/bench/gpu/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
+    -o "$out/v_$1_$2" > "$out/build_$1_$2.log" 2>&1 &
+done
+wait
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(4096 8192)
+for v in "${variants[@]}"; do
+  set -- $v
+  [[ -x $out/v_$1_$2 ]] || { echo "variant $1 $2 failed to build"; tail -5 "$out/build_$1_$2.log"; continue; }
+  "$out/v_$1_$2" "${sizes[@]}"
+done
