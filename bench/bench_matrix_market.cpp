@@ -1,6 +1,7 @@
 // Matrix Market read / write throughput (MB/s) at 1 thread and all threads, and the binary
 // format's reload time against the .mtx read.
-//   bench_matrix_market [entries=8000000] [rows=2000000] [dir=/tmp]
+//   bench_matrix_market [entries=8000000] [rows=2000000] [dir=/tmp] [keep]
+// With `keep` the .mtx file stays for bench/io_scipy.py to read the same bytes.
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -75,6 +76,6 @@ int main(int argc, char** argv) {
         "\nbinary {}: {:.1f} MB, write {:.3f} s, read {:.3f} s ({:.1f} MB/s); "
         "reload {:.1f}x faster than the .mtx read at {} threads\n",
         bin, bmb, bw, br, bmb / br, mtx_read_all / br, all);
-    std::filesystem::remove(mtx);
+    if (!(argc > 4 && std::string(argv[4]) == "keep")) std::filesystem::remove(mtx);
     std::filesystem::remove(bin);
 }

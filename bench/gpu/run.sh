@@ -19,6 +19,10 @@ sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
 benches=(bench_gemm_gpu bench_apsp_gpu)
+# Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
+# Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores).
+bench_set=${BENCH_SET:-"gemm apsp io"}
+in_set() { [[ " $bench_set " == *" $1 "* ]]; }
 mkdir -p "$out"
 status=0
 
@@ -62,7 +66,7 @@ if has build; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_NATIVE=ON \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
         tail -30 "$out/configure.log"; exit 1; }
-    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" \
+    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
     grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
 fi
@@ -87,7 +91,22 @@ if has sanitize; then
     done
 fi
 
-if has bench; then
+if has bench && in_set io; then
+    note "Matrix Market throughput: kleene (1 thread, all threads) and scipy.io (fast_matrix_market)"
+    "$build/bench/bench_matrix_market" ${IO_ENTRIES:-16000000} ${IO_ROWS:-4000000} /tmp keep 2>&1 |
+        tee "$out/bench_io.txt" || status=1
+    PYTHONUNBUFFERED=1 python3 "$root/bench/io_scipy.py" /tmp/kleene_bench.mtx 1 "$(nproc)" 2>&1 |
+        tee "$out/io_scipy.txt" || status=1
+    rm -f /tmp/kleene_bench.mtx
+fi
+
+if has bench && in_set apsp; then
+    note "APSP and closure: ${APSP_SIZES:-512 1024 2048 4096 8192 16384}"
+    "$build/bench/gpu/bench_apsp_gpu" ${APSP_SIZES:-512 1024 2048 4096 8192 16384} 2>&1 |
+        tee "$out/bench_apsp_gpu.txt" || status=1
+fi
+
+if has bench && in_set gemm; then
     note "benchmarks: n = $sizes"
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv \
         >"$out/gpu_state.txt" 2>&1
