@@ -1,9 +1,8 @@
-#include <kleene/error.hpp>
-#include <kleene/graphblas/convert.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <kleene/error.hpp>
+#include <kleene/graphblas/convert.hpp>
 #include <new>
 #include <string>
 
@@ -30,8 +29,9 @@ struct owned {
 
 void check_type(GrB_Type have, GrB_Type want, char const* what) {
     if (have != want)
-        throw invalid_argument(std::string("kleene::graphblas: ") + what +
-                               " has a different GraphBLAS type than the kleene container asked for");
+        throw invalid_argument(
+            std::string("kleene::graphblas: ") + what +
+            " has a different GraphBLAS type than the kleene container asked for");
 }
 
 GrB_Type type_of(GrB_Matrix m) {
@@ -93,7 +93,9 @@ std::size_t matrix::nvals() const {
     check(GrB_Matrix_nvals(&n, m_), "GrB_Matrix_nvals");
     return n;
 }
-void matrix::wait() const { check(GrB_Matrix_wait(m_, GrB_MATERIALIZE), "GrB_Matrix_wait"); }
+void matrix::wait() const {
+    check(GrB_Matrix_wait(m_, GrB_MATERIALIZE), "GrB_Matrix_wait");
+}
 
 vector::vector(GrB_Type type, std::size_t n) {
     ensure_initialized();
@@ -112,7 +114,9 @@ std::size_t vector::nvals() const {
     check(GrB_Vector_nvals(&n, v_), "GrB_Vector_nvals");
     return n;
 }
-void vector::wait() const { check(GrB_Vector_wait(v_, GrB_MATERIALIZE), "GrB_Vector_wait"); }
+void vector::wait() const {
+    check(GrB_Vector_wait(v_, GrB_MATERIALIZE), "GrB_Vector_wait");
+}
 
 // ---- kleene -> GraphBLAS ------------------------------------------------------------------------
 
@@ -126,10 +130,12 @@ matrix to_grb(csr_matrix<T, Index> const& a) {
     owned<T> ax(iso ? 1 : nnz);
     std::copy(a.row_ptr(), a.row_ptr() + a.rows() + 1, ap.p);
     std::copy(a.col_idx(), a.col_idx() + nnz, aj.p);
-    if (iso) ax.p[0] = a.iso_value();
-    else std::copy(a.values(), a.values() + nnz, ax.p);
-    check(GxB_Matrix_pack_CSR(m.get(), &ap.p, &aj.p, ax.as_void(), ap.bytes, aj.bytes, ax.bytes, iso,
-                              false, nullptr),
+    if (iso)
+        ax.p[0] = a.iso_value();
+    else
+        std::copy(a.values(), a.values() + nnz, ax.p);
+    check(GxB_Matrix_pack_CSR(m.get(), &ap.p, &aj.p, ax.as_void(), ap.bytes, aj.bytes, ax.bytes,
+                              iso, false, nullptr),
           "GxB_Matrix_pack_CSR");
     return m;
 }
@@ -227,8 +233,10 @@ csr_matrix<T, Index> csr_from_grb(GrB_Matrix m) {
     buffer<T> vals(nnz);
     std::copy(ap.p, ap.p + rows + 1, ptr.data());
     std::copy(aj.p, aj.p + nnz, idx.data());
-    if (iso) std::fill(vals.data(), vals.data() + nnz, nnz ? ax.p[0] : T());
-    else std::copy(ax.p, ax.p + nnz, vals.data());
+    if (iso)
+        std::fill(vals.data(), vals.data() + nnz, nnz ? ax.p[0] : T());
+    else
+        std::copy(ax.p, ax.p + nnz, vals.data());
     return {rows, cols, std::move(ptr), std::move(idx), std::move(vals), T(1), true};
 }
 
@@ -266,8 +274,10 @@ sparse_vector<T, Index> sparse_from_grb(GrB_Vector v) {
     buffer<Index> idx(nvals);
     buffer<T> vals(nvals);
     std::copy(vi.p, vi.p + nvals, idx.data());
-    if (iso) std::fill(vals.data(), vals.data() + nvals, nvals ? vx.p[0] : T());
-    else std::copy(vx.p, vx.p + nvals, vals.data());
+    if (iso)
+        std::fill(vals.data(), vals.data() + nvals, nvals ? vx.p[0] : T());
+    else
+        std::copy(vx.p, vx.p + nvals, vals.data());
     return {n, std::move(idx), std::move(vals)};
 }
 
@@ -289,20 +299,20 @@ dense_vector<T> dense_from_grb(GrB_Vector v, T absent) {
     return out;
 }
 
-#define KLEENE_GRB_CONVERT_INSTANTIATE(T)                                                      \
-    template matrix to_grb(csr_matrix<T, std::int32_t> const&);                               \
-    template matrix to_grb(csr_matrix<T, std::int64_t> const&);                               \
-    template matrix to_grb(dense_matrix<T> const&, T);                                         \
-    template matrix to_grb_full(dense_matrix<T> const&);                                       \
-    template vector to_grb(sparse_vector<T, std::int32_t> const&);                            \
-    template vector to_grb(sparse_vector<T, std::int64_t> const&);                            \
-    template vector to_grb(dense_vector<T> const&, T);                                         \
-    template vector to_grb_full(dense_vector<T> const&);                                       \
-    template csr_matrix<T, std::int32_t> csr_from_grb<T, std::int32_t>(GrB_Matrix);           \
-    template csr_matrix<T, std::int64_t> csr_from_grb<T, std::int64_t>(GrB_Matrix);           \
-    template dense_matrix<T> dense_from_grb<T>(GrB_Matrix, T);                                 \
-    template sparse_vector<T, std::int32_t> sparse_from_grb<T, std::int32_t>(GrB_Vector);     \
-    template sparse_vector<T, std::int64_t> sparse_from_grb<T, std::int64_t>(GrB_Vector);     \
+#define KLEENE_GRB_CONVERT_INSTANTIATE(T)                                                 \
+    template matrix to_grb(csr_matrix<T, std::int32_t> const&);                           \
+    template matrix to_grb(csr_matrix<T, std::int64_t> const&);                           \
+    template matrix to_grb(dense_matrix<T> const&, T);                                    \
+    template matrix to_grb_full(dense_matrix<T> const&);                                  \
+    template vector to_grb(sparse_vector<T, std::int32_t> const&);                        \
+    template vector to_grb(sparse_vector<T, std::int64_t> const&);                        \
+    template vector to_grb(dense_vector<T> const&, T);                                    \
+    template vector to_grb_full(dense_vector<T> const&);                                  \
+    template csr_matrix<T, std::int32_t> csr_from_grb<T, std::int32_t>(GrB_Matrix);       \
+    template csr_matrix<T, std::int64_t> csr_from_grb<T, std::int64_t>(GrB_Matrix);       \
+    template dense_matrix<T> dense_from_grb<T>(GrB_Matrix, T);                            \
+    template sparse_vector<T, std::int32_t> sparse_from_grb<T, std::int32_t>(GrB_Vector); \
+    template sparse_vector<T, std::int64_t> sparse_from_grb<T, std::int64_t>(GrB_Vector); \
     template dense_vector<T> dense_from_grb<T>(GrB_Vector, T);
 KLEENE_GRB_CONVERT_INSTANTIATE(float)
 KLEENE_GRB_CONVERT_INSTANTIATE(double)

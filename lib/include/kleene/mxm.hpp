@@ -181,10 +181,15 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
         if (pin != kernel_choice::automatic && pin != kernel_choice::gustavson_dense &&
             pin != kernel_choice::gustavson_hash)
             detail::bad_pin("mxm", pin, operands);
+        bool done = false;
         if constexpr (detail::is_dense<C> && plain) {
-            detail::trace(opt, "mxm: " + operands + " -> dense: gustavson_dense straight into C's rows");
-            cpu::gustavson_dense_out<S>(a, b, c);
-        } else {
+            if (pin != kernel_choice::gustavson_hash) {  // a hash pin takes the general path below
+                detail::trace(opt, "mxm: " + operands + " -> dense: gustavson_dense straight into C's rows");
+                cpu::gustavson_dense_out<S>(a, b, c);
+                done = true;
+            }
+        }
+        if (!done) {
             // A dense accumulator costs b.cols() values per thread and a cache miss per update when
             // the columns are many and the rows short; a per-row hash table then wins.
             double const avg_row = a.rows() ? double(a.nnz()) / double(a.rows()) : 0.0;

@@ -4,14 +4,13 @@
 // changes its rounding); everything else must match exactly. Dense objects are compared at every
 // position (their absent entries hold the same stand-in on both sides).
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/vector.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -47,8 +46,10 @@ inline constexpr std::size_t max_reported = 8;
 template <class T>
 std::string show(T v) {
     std::ostringstream s;
-    if constexpr (std::is_same_v<T, bool>) s << (v ? "true" : "false");
-    else s << +v;
+    if constexpr (std::is_same_v<T, bool>)
+        s << (v ? "true" : "false");
+    else
+        s << +v;
     return s.str();
 }
 
@@ -69,7 +70,8 @@ struct recorder {
     comparison& r;
     void add(std::size_t i, std::size_t j, std::string got, std::string want) {
         ++r.mismatches;
-        if (r.first.size() < max_reported) r.first.push_back({i, j, std::move(got), std::move(want)});
+        if (r.first.size() < max_reported)
+            r.first.push_back({i, j, std::move(got), std::move(want)});
     }
 };
 }  // namespace detail
@@ -79,8 +81,8 @@ comparison compare(csr_matrix<T, Index> const& got, csr_matrix<T, Index> const& 
                    double rel_tol = 0) {
     comparison r;
     if (got.rows() != want.rows() || got.cols() != want.cols()) {
-        r.shape_error = "got a " + kleene::detail::shape(got.rows(), got.cols()) + " matrix, want " +
-                        kleene::detail::shape(want.rows(), want.cols());
+        r.shape_error = "got a " + kleene::detail::shape(got.rows(), got.cols()) +
+                        " matrix, want " + kleene::detail::shape(want.rows(), want.cols());
         return r;
     }
     detail::recorder rec{r};
@@ -111,8 +113,8 @@ template <class T>
 comparison compare(dense_matrix<T> const& got, dense_matrix<T> const& want, double rel_tol = 0) {
     comparison r;
     if (got.rows() != want.rows() || got.cols() != want.cols()) {
-        r.shape_error = "got a " + kleene::detail::shape(got.rows(), got.cols()) + " matrix, want " +
-                        kleene::detail::shape(want.rows(), want.cols());
+        r.shape_error = "got a " + kleene::detail::shape(got.rows(), got.cols()) +
+                        " matrix, want " + kleene::detail::shape(want.rows(), want.cols());
         return r;
     }
     detail::recorder rec{r};

@@ -5,23 +5,21 @@
 // convert entry for entry. Dense objects go to GraphBLAS as full matrices when no entry is absent
 // (so GraphBLAS runs its dense kernels), as bitmaps otherwise.
 
+#include <cstddef>
+#include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/graphblas/c_api.hpp>
 #include <kleene/graphblas/context.hpp>
 #include <kleene/graphblas/traits.hpp>
 #include <kleene/vector.hpp>
-
-#include <kleene/graphblas/c_api.hpp>
-
-#include <cstddef>
-#include <cstdint>
 #include <utility>
 
 namespace kleene::graphblas {
 
 /// An owned GrB_Matrix (freed on destruction; move-only).
 class matrix {
-public:
+  public:
     matrix() = default;
     /// An empty rows x cols matrix of GraphBLAS type `type`.
     matrix(GrB_Type type, std::size_t rows, std::size_t cols);
@@ -43,13 +41,13 @@ public:
     /// Finishes pending work (GrB_wait with GrB_MATERIALIZE).
     void wait() const;
 
-private:
+  private:
     GrB_Matrix m_ = nullptr;
 };
 
 /// An owned GrB_Vector (freed on destruction; move-only).
 class vector {
-public:
+  public:
     vector() = default;
     vector(GrB_Type type, std::size_t n);
     explicit vector(GrB_Vector v) noexcept : v_(v) {}
@@ -67,7 +65,7 @@ public:
     std::size_t nvals() const;
     void wait() const;
 
-private:
+  private:
     GrB_Vector v_ = nullptr;
 };
 
@@ -118,29 +116,33 @@ dense_vector<T> dense_from_grb(GrB_Vector v, T absent);
 template <class K>
 K from_grb(GrB_Matrix m, typename K::value_type absent) {
     using T = typename K::value_type;
-    if constexpr (std::is_same_v<K, dense_matrix<T>>) return dense_from_grb<T>(m, absent);
-    else return csr_from_grb<T, typename K::index_type>(m);
+    if constexpr (std::is_same_v<K, dense_matrix<T>>)
+        return dense_from_grb<T>(m, absent);
+    else
+        return csr_from_grb<T, typename K::index_type>(m);
 }
 template <class K>
 K from_grb(GrB_Vector v, typename K::value_type absent) {
     using T = typename K::value_type;
-    if constexpr (std::is_same_v<K, dense_vector<T>>) return dense_from_grb<T>(v, absent);
-    else return sparse_from_grb<T, typename K::index_type>(v);
+    if constexpr (std::is_same_v<K, dense_vector<T>>)
+        return dense_from_grb<T>(v, absent);
+    else
+        return sparse_from_grb<T, typename K::index_type>(v);
 }
 
 // Instantiated in convert.cpp for every value type of is_grb_value and both index types.
-#define KLEENE_GRB_CONVERT_EXTERN(T)                                                 \
-    extern template matrix to_grb(csr_matrix<T, std::int32_t> const&);              \
-    extern template matrix to_grb(csr_matrix<T, std::int64_t> const&);              \
-    extern template matrix to_grb(dense_matrix<T> const&, T);                        \
-    extern template matrix to_grb_full(dense_matrix<T> const&);                      \
-    extern template vector to_grb(sparse_vector<T, std::int32_t> const&);           \
-    extern template vector to_grb(sparse_vector<T, std::int64_t> const&);           \
-    extern template vector to_grb(dense_vector<T> const&, T);                        \
-    extern template vector to_grb_full(dense_vector<T> const&);                      \
-    extern template csr_matrix<T, std::int32_t> csr_from_grb<T, std::int32_t>(GrB_Matrix); \
-    extern template csr_matrix<T, std::int64_t> csr_from_grb<T, std::int64_t>(GrB_Matrix); \
-    extern template dense_matrix<T> dense_from_grb<T>(GrB_Matrix, T);                \
+#define KLEENE_GRB_CONVERT_EXTERN(T)                                                             \
+    extern template matrix to_grb(csr_matrix<T, std::int32_t> const&);                           \
+    extern template matrix to_grb(csr_matrix<T, std::int64_t> const&);                           \
+    extern template matrix to_grb(dense_matrix<T> const&, T);                                    \
+    extern template matrix to_grb_full(dense_matrix<T> const&);                                  \
+    extern template vector to_grb(sparse_vector<T, std::int32_t> const&);                        \
+    extern template vector to_grb(sparse_vector<T, std::int64_t> const&);                        \
+    extern template vector to_grb(dense_vector<T> const&, T);                                    \
+    extern template vector to_grb_full(dense_vector<T> const&);                                  \
+    extern template csr_matrix<T, std::int32_t> csr_from_grb<T, std::int32_t>(GrB_Matrix);       \
+    extern template csr_matrix<T, std::int64_t> csr_from_grb<T, std::int64_t>(GrB_Matrix);       \
+    extern template dense_matrix<T> dense_from_grb<T>(GrB_Matrix, T);                            \
     extern template sparse_vector<T, std::int32_t> sparse_from_grb<T, std::int32_t>(GrB_Vector); \
     extern template sparse_vector<T, std::int64_t> sparse_from_grb<T, std::int64_t>(GrB_Vector); \
     extern template dense_vector<T> dense_from_grb<T>(GrB_Vector, T);

@@ -5,14 +5,12 @@
 // runs with the built-in semiring equal to S, and the result is converted back into C's storage.
 // Only options.replace and options.explain are read; kernel pins belong to kleene's own kernels.
 
+#include <kleene/graphblas/c_api.hpp>
 #include <kleene/graphblas/context.hpp>
 #include <kleene/graphblas/convert.hpp>
 #include <kleene/graphblas/traits.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
-
-#include <kleene/graphblas/c_api.hpp>
-
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -57,8 +55,10 @@ std::optional<Handle> mask_handle(Mask const& mask) {
 
 template <class Mask>
 GrB_Descriptor mask_descriptor(Mask const& mask, bool replace) {
-    if constexpr (!mask_traits<Mask>::present) return descriptor(replace, false, false);
-    else return descriptor(replace, mask.structural, mask.complemented);
+    if constexpr (!mask_traits<Mask>::present)
+        return descriptor(replace, false, false);
+    else
+        return descriptor(replace, mask.structural, mask.complemented);
 }
 
 inline void trace(options const& opt, std::string line) {

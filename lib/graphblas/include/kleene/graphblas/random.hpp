@@ -4,11 +4,10 @@
 // bool): integer sums stay far from overflow and from kleene's infinity sentinels, where
 // GraphBLAS's wrapping arithmetic and kleene's saturating arithmetic would disagree.
 
-#include <kleene/csr_matrix.hpp>
-#include <kleene/vector.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/vector.hpp>
 #include <random>
 #include <span>
 #include <type_traits>
@@ -20,9 +19,12 @@ template <class T>
 T random_value(std::mt19937_64& g) {
     // Never false for bool: false is the zero of lor_land, and kleene drops zero-valued results
     // that pass through a dense temporary (see tests/test_mxm_graphblas.cpp).
-    if constexpr (std::is_same_v<T, bool>) return (void)g, true;
-    else if constexpr (std::is_floating_point_v<T>) return std::uniform_real_distribution<T>(0.5, 4)(g);
-    else return std::uniform_int_distribution<T>(1, 9)(g);
+    if constexpr (std::is_same_v<T, bool>)
+        return (void)g, true;
+    else if constexpr (std::is_floating_point_v<T>)
+        return std::uniform_real_distribution<T>(0.5, 4)(g);
+    else
+        return std::uniform_int_distribution<T>(1, 9)(g);
 }
 
 /// A rows x cols matrix where each entry is present with probability `density`; with `holes`,

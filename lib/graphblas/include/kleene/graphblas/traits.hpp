@@ -3,12 +3,10 @@
 // mapping is a table of addresses of GraphBLAS's built-in objects (one column per value type);
 // a null entry means GraphBLAS has no built-in, and asking for it fails to compile.
 
+#include <cstdint>
+#include <kleene/graphblas/c_api.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
-
-#include <kleene/graphblas/c_api.hpp>
-
-#include <cstdint>
 #include <type_traits>
 
 namespace kleene::graphblas {
@@ -23,12 +21,18 @@ namespace detail {
 /// The entry of a per-type table for value type T: fp32, fp64, int32, int64, bool.
 template <class T, class P>
 constexpr P const* pick(P const* fp32, P const* fp64, P const* i32, P const* i64, P const* b) {
-    if constexpr (std::is_same_v<T, float>) return fp32;
-    else if constexpr (std::is_same_v<T, double>) return fp64;
-    else if constexpr (std::is_same_v<T, std::int32_t>) return i32;
-    else if constexpr (std::is_same_v<T, std::int64_t>) return i64;
-    else if constexpr (std::is_same_v<T, bool>) return b;
-    else return nullptr;
+    if constexpr (std::is_same_v<T, float>)
+        return fp32;
+    else if constexpr (std::is_same_v<T, double>)
+        return fp64;
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+        return i32;
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+        return i64;
+    else if constexpr (std::is_same_v<T, bool>)
+        return b;
+    else
+        return nullptr;
 }
 }  // namespace detail
 
@@ -47,9 +51,9 @@ GrB_Type grb_type() {
 template <class S>
 inline constexpr GrB_Semiring const* grb_semiring_ptr = nullptr;
 
-#define KLEENE_GRB_SEMIRING(kleene_name, fp32, fp64, i32, i64, b)                \
-    template <class T>                                                           \
-    inline constexpr GrB_Semiring const* grb_semiring_ptr<kleene_name<T>> =      \
+#define KLEENE_GRB_SEMIRING(kleene_name, fp32, fp64, i32, i64, b)           \
+    template <class T>                                                      \
+    inline constexpr GrB_Semiring const* grb_semiring_ptr<kleene_name<T>> = \
         detail::pick<T, GrB_Semiring>(fp32, fp64, i32, i64, b);
 
 KLEENE_GRB_SEMIRING(plus_times, &GrB_PLUS_TIMES_SEMIRING_FP32, &GrB_PLUS_TIMES_SEMIRING_FP64,
@@ -90,20 +94,22 @@ inline constexpr bool has_grb_semiring = grb_semiring_ptr<S> != nullptr;
 /// The GraphBLAS built-in semiring equal to S.
 template <class S>
 GrB_Semiring grb_semiring() {
-    static_assert(has_grb_semiring<S>,
-                  "kleene::graphblas: SuiteSparse:GraphBLAS has no built-in semiring for this kleene "
-                  "semiring and value type (user-defined semirings need a reference implementation)");
+    static_assert(
+        has_grb_semiring<S>,
+        "kleene::graphblas: SuiteSparse:GraphBLAS has no built-in semiring for this kleene "
+        "semiring and value type (user-defined semirings need a reference implementation)");
     return *grb_semiring_ptr<S>;
 }
 
-// ---- binary operators (accumulators) --------------------------------------------------------------
+// ---- binary operators (accumulators)
+// --------------------------------------------------------------
 
 template <class Op>
 inline constexpr GrB_BinaryOp const* grb_binary_op_ptr = nullptr;
 
-#define KLEENE_GRB_BINARY_OP(kleene_name, name)                                               \
-    template <class T>                                                                        \
-    inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<kleene_name<T>> =                  \
+#define KLEENE_GRB_BINARY_OP(kleene_name, name)                                                 \
+    template <class T>                                                                          \
+    inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<kleene_name<T>> =                    \
         detail::pick<T, GrB_BinaryOp>(&name##_FP32, &name##_FP64, &name##_INT32, &name##_INT64, \
                                       &name##_BOOL);
 
@@ -138,8 +144,10 @@ GrB_BinaryOp grb_accum() {
     static_assert(has_grb_binary_op<Op>,
                   "kleene::graphblas: SuiteSparse:GraphBLAS has no built-in binary operator for "
                   "this kleene accumulator and value type");
-    if constexpr (std::is_same_v<Op, no_accum_t>) return nullptr;
-    else return *grb_binary_op_ptr<Op>;
+    if constexpr (std::is_same_v<Op, no_accum_t>)
+        return nullptr;
+    else
+        return *grb_binary_op_ptr<Op>;
 }
 
 }  // namespace kleene::graphblas
