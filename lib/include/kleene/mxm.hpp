@@ -329,6 +329,14 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S, options
     if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmv_pull)
         detail::bad_pin("mxv", opt.kernel, operands);
     T const zero = S::zero();
+    if constexpr (detail::is_csr<A> && detail::is_dense_vec<W> && detail::is_dense_vec<U> &&
+                  std::is_same_v<Mask, no_mask_t> && zero_annihilates<S>() &&
+                  (std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>())) {
+        // Dense in, dense out: absent entries are zero on both sides, so no flags and no write-back.
+        detail::trace(opt, "mxv: " + operands + ": spmv_pull (dense u and w, no presence flags)");
+        cpu::spmv_pull_dense<S>(a, u.data(), w.data(), !std::is_same_v<Accum, no_accum_t>);
+        return;
+    }
     auto const x = detail::load_vector(u, zero);
     auto const allowed = detail::prefilter(mask, w.size());
     cpu::vector_result<T> t;

@@ -262,6 +262,27 @@ vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const
     return t;
 }
 
+/// Pull with a dense u and a dense w, where zero() annihilates: absent entries of u (zero) add
+/// nothing, so no presence flags are needed. w = t, or w = w (+) t when accumulating.
+template <semiring_type S, class T, class Index>
+void spmv_pull_dense(csr_matrix<T, Index> const& a, T const* __restrict__ u, T* __restrict__ w,
+                     bool accumulate) {
+    Index const* rp = a.row_ptr();
+    Index const* cj = a.col_idx();
+    T const* av = a.has_values() ? a.values() : nullptr;
+    T const iso = a.iso_value();
+#pragma omp parallel for schedule(dynamic, 1024) if (a.nnz() > 20000)
+    for (std::size_t i = 0; i < a.rows(); ++i) {
+        T sum = S::zero();
+        if (av) {
+            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = S::add(sum, S::mul(av[k], u[cj[k]]));
+        } else {
+            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = S::add(sum, S::mul(iso, u[cj[k]]));
+        }
+        w[i] = accumulate ? S::add(w[i], sum) : sum;
+    }
+}
+
 /// Push: t_j = (+)_k u_k (x) A_kj over the entries of sparse u, scattering rows of A. Each thread
 /// scatters part of the frontier into its own (value, flag) arrays; they are then merged.
 template <semiring_type S, class T, class Index>
