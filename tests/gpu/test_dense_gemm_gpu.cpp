@@ -100,8 +100,14 @@ void reference(dense_view<typename S::value_type const, host> a,
 #pragma omp parallel for schedule(dynamic, 4)
     for (std::size_t i = 0; i < c.rows; ++i) {
         for (std::size_t j = 0; j < c.cols; ++j) {
+            // Dense operands hold zero() for an absent entry: an absent factor contributes nothing,
+            // also where zero does not annihilate mul (pair, first, second, plus_min ...).
             T r = S::zero();
-            for (std::size_t k = 0; k < a.cols; ++k) r = S::add(r, S::mul(a(i, k), b(k, j)));
+            for (std::size_t k = 0; k < a.cols; ++k) {
+                T const x = a(i, k), y = b(k, j);
+                if (x == S::zero() || y == S::zero()) continue;
+                r = S::add(r, S::mul(x, y));
+            }
             c(i, j) = accumulate ? S::add(c(i, j), r) : r;
         }
     }

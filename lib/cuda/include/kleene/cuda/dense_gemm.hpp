@@ -2,7 +2,9 @@
 // Dense semiring GEMM on the GPU: C = A (x) B or C = C (+) A (x) B over any semiring, on row-major
 // device views with leading dimensions (sub-blocks of larger matrices work in place).
 //
-// Semantics, for every (i, j): r = zero(); for k = 0..K-1 in order: r = add(r, mul(A(i,k), B(k,j)));
+// Semantics, for every (i, j): r = zero(); for k = 0..K-1 in order, skipping k where A(i,k) or
+// B(k,j) is zero() (absent in dense storage; this matters only where zero does not annihilate
+// mul, see dense_safe in semiring.hpp): r = add(r, mul(A(i,k), B(k,j)));
 // then C(i,j) = accumulate ? add(C(i,j), r) : r. Kernels may reorder the k loop only where add is
 // exact and order-free (min, max, or, and integer +); floating-point plus_times may contract
 // a*b + r into one FMA.

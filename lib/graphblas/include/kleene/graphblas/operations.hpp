@@ -7,10 +7,8 @@
 // lambda predicate) becomes a GraphBLAS user-defined operator that calls it, so the oracle covers
 // user operators too. Only options.replace is read.
 
-#include <GraphBLAS.h>
-
-#include <cstdint>
 #include <kleene/extract_assign.hpp>
+#include <kleene/graphblas/c_api.hpp>
 #include <kleene/graphblas/context.hpp>
 #include <kleene/graphblas/convert.hpp>
 #include <kleene/graphblas/ops.hpp>
@@ -21,6 +19,8 @@
 #include <kleene/select.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/transpose.hpp>
+
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 

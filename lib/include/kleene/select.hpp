@@ -1,0 +1,188 @@
+#pragma once
+// select: keep the entries an index-unary predicate accepts, GraphBLAS style.
+//
+//   select(C, mask, accum, pred, A, options, absent)   C<mask, replace> accum= A(pred)
+//   select(w, mask, accum, pred, u, options, absent)   w<mask, replace> accum= u(pred)
+//
+// pred(v, i, j) -> bool sees each entry's value and position (j == 0 for vectors). Built-ins:
+// tril{k} (j <= i + k), triu{k} (j >= i + k), diag{k} (j == i + k), offdiag{k}, row_le{k},
+// row_gt{k}, col_le{k}, col_gt{k}, and value comparisons value_eq{x}, value_ne, value_lt,
+// value_le, value_gt, value_ge. Any callable of (value, row, column), a lambda included, is a
+// user predicate. `absent` stands for "no entry" in dense objects (see operators.hpp).
+
+#include <concepts>
+#include <cstdint>
+#include <kleene/cpu/elementwise.hpp>
+#include <kleene/cpu/write_back.hpp>
+#include <kleene/mxm.hpp>
+#include <kleene/transpose.hpp>
+#include <string>
+#include <type_traits>
+
+namespace kleene {
+
+namespace detail {
+inline std::int64_t sidx(std::size_t i) {
+    return static_cast<std::int64_t>(i);
+}
+}  // namespace detail
+
+struct tril {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t j) const {
+        return detail::sidx(j) <= detail::sidx(i) + k;
+    }
+};
+struct triu {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t j) const {
+        return detail::sidx(j) >= detail::sidx(i) + k;
+    }
+};
+struct diag {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t j) const {
+        return detail::sidx(j) == detail::sidx(i) + k;
+    }
+};
+struct offdiag {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t j) const {
+        return detail::sidx(j) != detail::sidx(i) + k;
+    }
+};
+struct row_le {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t) const {
+        return detail::sidx(i) <= k;
+    }
+};
+struct row_gt {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t i, std::size_t) const {
+        return detail::sidx(i) > k;
+    }
+};
+struct col_le {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t, std::size_t j) const {
+        return detail::sidx(j) <= k;
+    }
+};
+struct col_gt {
+    std::int64_t k = 0;
+    template <class T>
+    constexpr bool operator()(T const&, std::size_t, std::size_t j) const {
+        return detail::sidx(j) > k;
+    }
+};
+
+#define KLEENE_VALUE_PREDICATE(name, expr)                                              \
+    template <class T>                                                                  \
+    struct name {                                                                       \
+        T x;                                                                            \
+        constexpr bool operator()(T v, std::size_t, std::size_t) const { return expr; } \
+    };                                                                                  \
+    template <class T>                                                                  \
+    name(T) -> name<T>;
+KLEENE_VALUE_PREDICATE(value_eq, v == x)
+KLEENE_VALUE_PREDICATE(value_ne, v != x)
+KLEENE_VALUE_PREDICATE(value_lt, v < x)
+KLEENE_VALUE_PREDICATE(value_le, v <= x)
+KLEENE_VALUE_PREDICATE(value_gt, v > x)
+KLEENE_VALUE_PREDICATE(value_ge, v >= x)
+#undef KLEENE_VALUE_PREDICATE
+
+template <class P, class T>
+concept index_unary_predicate = requires(P const& p, T v, std::size_t i) {
+    { p(v, i, i) } -> std::convertible_to<bool>;
+};
+
+/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j).
+template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, class Pred,
+          detail::matrix_operand A>
+requires index_unary_predicate<Pred, typename C::value_type>
+void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in,
+            options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
+    using T = typename C::value_type;
+    static_assert(std::is_same_v<typename A::value_type, T>,
+                  "select: the input's value type must equal the output's");
+    if (c.rows() != a_in.rows() || c.cols() != a_in.cols())
+        throw dimension_mismatch("select: output C is " + detail::describe(c) + " but A is " +
+                                 detail::describe_operand(a_in));
+    detail::check_mask("select", mask, c);
+    detail::check_host("select", opt);
+    auto const keep = [&pred](T v, std::size_t i, std::size_t j) { return bool(pred(v, i, j)); };
+    auto&& a = detail::materialize(a_in, opt, "select");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
+    if constexpr (detail::is_csr<MA>) {
+        detail::trace(opt, "select: " + detail::describe(a) + ": csr filter (count then fill)");
+        auto t = cpu::select_csr(keep, a);
+        if constexpr (plain && std::is_same_v<C, MA>)
+            c = std::move(t);
+        else
+            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+    } else if constexpr (detail::is_dense<C> && plain) {
+        detail::trace(opt, "select: " + detail::describe(a) + ": dense, entry by entry");
+        std::size_t const cols = a.cols();
+#pragma omp parallel for schedule(static) if (a.rows() * cols > 65536)
+        for (std::size_t i = 0; i < a.rows(); ++i)
+            for (std::size_t j = 0; j < cols; ++j) {
+                T const v = a.data()[i * cols + j];
+                c.data()[i * cols + j] = (v == absent || !keep(v, i, j)) ? absent : v;
+            }
+    } else {
+        detail::trace(opt, "select: " + detail::describe(a) + ": row by row, then mask/accumulate");
+        using Index = typename std::conditional_t<detail::is_csr<C>, C, csr_matrix<T>>::index_type;
+        auto const t =
+            cpu::map_rows<Index>(a, absent, [&](std::size_t i, std::size_t j, T v, auto out) {
+                if (keep(v, i, j)) out(v);
+            });
+        cpu::write_back(c, mask, accum, t, opt.replace, absent);
+    }
+}
+template <detail::host_matrix C, class Pred, detail::matrix_operand A>
+requires index_unary_predicate<Pred, typename C::value_type>
+void select(C& c, Pred const& pred, A const& a, options const& opt = {},
+            std::type_identity_t<typename C::value_type> absent = {}) {
+    select(c, no_mask, no_accum, pred, a, opt, absent);
+}
+
+/// w<mask, replace> accum= the entries (i, v) of u with pred(v, i, 0).
+template <detail::host_vector W, mask_type Mask, accumulator_type Accum, class Pred,
+          detail::host_vector U>
+requires index_unary_predicate<Pred, typename W::value_type>
+void select(W& w, Mask const& mask, Accum accum, Pred const& pred, U const& u,
+            options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    using T = typename W::value_type;
+    static_assert(std::is_same_v<typename U::value_type, T>,
+                  "select: the input's value type must equal the output's");
+    if (w.size() != u.size())
+        throw dimension_mismatch("select: output w is " + detail::describe(w) + " but u is " +
+                                 detail::describe(u));
+    detail::check_mask("select", mask, w);
+    detail::check_host("select", opt);
+    detail::trace(opt, "select: " + detail::describe(u) + ": vector, entry by entry");
+    auto t = detail::load_vector(u, T(absent));
+    std::size_t const n = t.vals.size();
+#pragma omp parallel for schedule(static) if (n > 100000)
+    for (std::size_t i = 0; i < n; ++i)
+        if (t.has[i] && !pred(t.vals[i], i, std::size_t(0))) t.has[i] = 0;
+    cpu::write_back(w, mask, accum, t, opt.replace, T(absent));
+}
+template <detail::host_vector W, class Pred, detail::host_vector U>
+requires index_unary_predicate<Pred, typename W::value_type>
+void select(W& w, Pred const& pred, U const& u, options const& opt = {},
+            std::type_identity_t<typename W::value_type> absent = {}) {
+    select(w, no_mask, no_accum, pred, u, opt, absent);
+}
+
+}  // namespace kleene

@@ -1,0 +1,205 @@
+#pragma once
+// Transposition, as an operation and as a view.
+//
+//   transpose(C, mask, accum, A, options, absent)   C<mask, replace> accum= A'
+//   transpose(A)                                    a view of A' (no copy; A must outlive it)
+//
+// The view is an input of every operation. mxv and vxm use it without materialising anything:
+// mxv(w, transpose(A), u) runs as vxm(w, u, A) (push instead of pull) and vxm(w, u, transpose(A))
+// as mxv(w, A, u), with the semiring's mul operands swapped so that non-commutative products stay
+// right. mxm and the element-wise operations materialise it (the explain trace says so);
+// transpose(transpose(A)) is A. `absent` is the value that stands for "no entry" in dense
+// objects (see operators.hpp).
+
+#include <kleene/convert.hpp>
+#include <kleene/cpu/transpose.hpp>
+#include <kleene/cpu/write_back.hpp>
+#include <kleene/mxm.hpp>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace kleene {
+
+/// A' for a host matrix M: rows() and cols() swapped, storage shared with M.
+template <class M>
+struct transposed {
+    using value_type = typename M::value_type;
+    M const* m;
+    std::size_t rows() const noexcept { return m->cols(); }
+    std::size_t cols() const noexcept { return m->rows(); }
+};
+
+template <class M>
+inline constexpr bool is_transposed = false;
+template <class M>
+inline constexpr bool is_transposed<transposed<M>> = true;
+
+template <detail::host_matrix M>
+transposed<M> transpose(M const& a) {
+    return {&a};
+}
+template <detail::host_matrix M>
+M const& transpose(transposed<M> t) {
+    return *t.m;
+}
+
+/// S with the operands of mul swapped: A' (x) u computed as u (x) A keeps mul(A_ki, u_k).
+template <semiring_type S>
+struct swapped_mul : S {
+    using value_type = typename S::value_type;
+    KLEENE_HD static constexpr value_type mul(value_type a, value_type b) { return S::mul(b, a); }
+};
+
+namespace detail {
+/// A matrix operand: a host matrix or a transposed view of one.
+template <class M>
+concept matrix_operand = host_matrix<M> ||
+    (is_transposed<M>&& host_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>);
+
+template <class M>
+std::string describe_operand(M const& a) {
+    if constexpr (is_transposed<M>)
+        return "transpose of " + describe(*a.m);
+    else
+        return describe(a);
+}
+
+/// A' as a new matrix of A's storage.
+template <host_matrix M>
+M transposed_copy(M const& a) {
+    if constexpr (is_csr<M>)
+        return cpu::transpose_csr(a);
+    else
+        return cpu::transpose_dense(a.view());
+}
+
+/// The operand as a host matrix: itself, or its transposed view materialised (traced).
+template <host_matrix M>
+M const& materialize(M const& a, options const&, char const*) {
+    return a;
+}
+template <host_matrix M>
+M materialize(transposed<M> const& t, options const& opt, char const* op) {
+    trace(opt, std::string(op) + ": " + describe_operand(t) + ": transpose materialised");
+    return transposed_copy(*t.m);
+}
+}  // namespace detail
+
+/// C<mask, replace> accum= A'.
+template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::matrix_operand A>
+void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& opt = {},
+               std::type_identity_t<typename C::value_type> absent = {}) {
+    using T = typename C::value_type;
+    static_assert(std::is_same_v<typename A::value_type, T>,
+                  "transpose: the input's value type must equal the output's");
+    if (c.rows() != a.cols() || c.cols() != a.rows())
+        throw dimension_mismatch("transpose: output C is " + detail::shape(c.rows(), c.cols()) +
+                                 " but the transpose of A (" + detail::describe_operand(a) +
+                                 ") is " + detail::shape(a.cols(), a.rows()));
+    detail::check_mask("transpose", mask, c);
+    detail::check_host("transpose", opt);
+    constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
+    if constexpr (is_transposed<A>) {
+        detail::trace(opt,
+                      "transpose: input is a transposed view: its matrix is written back as is");
+        if constexpr (plain && std::is_same_v<C, std::remove_cvref_t<decltype(*a.m)>>)
+            c = *a.m;
+        else
+            cpu::write_back(c, mask, accum, *a.m, opt.replace, absent);
+    } else if constexpr (detail::is_csr<A>) {
+        detail::trace(opt,
+                      "transpose: " + detail::describe(a) +
+                          ": csr transpose (per-thread column counts, rows scattered in order)");
+        auto t = cpu::transpose_csr(a);
+        if constexpr (plain && std::is_same_v<C, A>)
+            c = std::move(t);
+        else
+            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+    } else if constexpr (detail::is_dense<C>) {
+        detail::trace(opt, "transpose: " + detail::describe(a) + ": dense tiled transpose");
+        auto t = cpu::transpose_dense(a.view());
+        if constexpr (plain)
+            c = std::move(t);
+        else
+            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+    } else {
+        detail::trace(opt, "transpose: " + detail::describe(a) +
+                               " -> csr: entries other than the absent value, then csr transpose");
+        auto t = cpu::transpose_csr(to_csr<T, typename C::index_type>(a, absent));
+        if constexpr (plain)
+            c = std::move(t);
+        else
+            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+    }
+}
+
+/// C = A'.
+template <detail::host_matrix C, detail::matrix_operand A>
+void transpose(C& c, A const& a, options const& opt = {},
+               std::type_identity_t<typename C::value_type> absent = {}) {
+    transpose(c, no_mask, no_accum, a, opt, absent);
+}
+
+// ---- products with transposed operands
+// ------------------------------------------------------------
+
+/// mxm with a transposed operand: the view is materialised, then the product runs as usual.
+template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::matrix_operand A,
+          detail::matrix_operand B, semiring_type S>
+requires(is_transposed<A> || is_transposed<B>) void mxm(C& c, Mask const& mask, Accum accum,
+                                                        A const& a, B const& b, S s,
+                                                        options const& opt = {}) {
+    mxm(c, mask, accum, detail::materialize(a, opt, "mxm"), detail::materialize(b, opt, "mxm"), s,
+        opt);
+}
+template <detail::host_matrix C, detail::matrix_operand A, detail::matrix_operand B,
+          semiring_type S>
+requires(is_transposed<A> || is_transposed<B>) void mxm(C& c, A const& a, B const& b, S s,
+                                                        options const& opt = {}) {
+    mxm(c, no_mask, no_accum, a, b, s, opt);
+}
+
+/// w<mask, replace> accum= A' (+).(x) u: computed as u (+).(x) A (push); pinning spmv_pull
+/// materialises A' instead.
+template <detail::host_vector W, mask_type Mask, accumulator_type Accum, detail::host_matrix M,
+          detail::host_vector U, semiring_type S>
+void mxv(W& w, Mask const& mask, Accum accum, transposed<M> const& a, U const& u, S s,
+         options const& opt = {}) {
+    if (opt.kernel == kernel_choice::spmv_pull) {
+        mxv(w, mask, accum, detail::materialize(a, opt, "mxv"), u, s, opt);
+        return;
+    }
+    detail::trace(opt, "mxv: A is the " + detail::describe_operand(a) +
+                           ": computed as vxm(u, A), no transpose materialised");
+    options o = opt;
+    if (o.kernel == kernel_choice::spmspv_push) o.kernel = kernel_choice::automatic;
+    vxm(w, mask, accum, u, *a.m, swapped_mul<S>{}, o);
+}
+template <detail::host_vector W, detail::host_matrix M, detail::host_vector U, semiring_type S>
+void mxv(W& w, transposed<M> const& a, U const& u, S s, options const& opt = {}) {
+    mxv(w, no_mask, no_accum, a, u, s, opt);
+}
+
+/// w<mask, replace> accum= u (+).(x) A': computed as A (+).(x) u (pull); pinning spmspv_push
+/// materialises A' instead.
+template <detail::host_vector W, mask_type Mask, accumulator_type Accum, detail::host_vector U,
+          detail::host_matrix M, semiring_type S>
+void vxm(W& w, Mask const& mask, Accum accum, U const& u, transposed<M> const& a, S s,
+         options const& opt = {}) {
+    if (opt.kernel == kernel_choice::spmspv_push) {
+        vxm(w, mask, accum, u, detail::materialize(a, opt, "vxm"), s, opt);
+        return;
+    }
+    detail::trace(opt, "vxm: A is the " + detail::describe_operand(a) +
+                           ": computed as mxv(A, u), no transpose materialised");
+    options o = opt;
+    if (o.kernel == kernel_choice::spmv_pull) o.kernel = kernel_choice::automatic;
+    mxv(w, mask, accum, *a.m, u, swapped_mul<S>{}, o);
+}
+template <detail::host_vector W, detail::host_vector U, detail::host_matrix M, semiring_type S>
+void vxm(W& w, U const& u, transposed<M> const& a, S s, options const& opt = {}) {
+    vxm(w, no_mask, no_accum, u, a, s, opt);
+}
+
+}  // namespace kleene
