@@ -38,9 +38,7 @@ struct alignas(R * sizeof(T)) vec {
     T v[R];
 };
 
-// Phase 1: the diagonal tile of round r, closed by one block in shared memory. Entries only
-// change when they improve: with a non-negative diagonal, row k and column k never change in step
-// k, so the reads of step k see no concurrent write.
+// Phase 1: the diagonal tile of round r, closed by one block in shared memory.
 template <class T>
 __global__ void __launch_bounds__(threads)
     fw_phase1(T* __restrict__ a, std::int64_t ld, int n, int k0) {
@@ -53,12 +51,23 @@ __global__ void __launch_bounds__(threads)
         s[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
     }
     __syncthreads();
+    // Step k reads row k and column k while it updates the tile; they only change when s[k][k] < 0
+    // (a negative cycle), but then the reads would race the writes. So every thread computes its
+    // entries into registers, and writes them after a barrier.
+    constexpr int per = tl * tl / threads;
+    int const tid = static_cast<int>(threadIdx.x);
     for (int k = 0; k < kb; ++k) {
-        for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-            int const i = e / tl, j = e % tl;
-            T const old = s[i][j];
-            T const v = relax(old, s[i][k], s[k][j]);
-            if (v < old) s[i][j] = v;
+        T nv[per];
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            int const e = tid + q * threads, i = e / tl, j = e % tl;
+            nv[q] = relax(s[i][j], s[i][k], s[k][j]);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            int const e = tid + q * threads;
+            s[e / tl][e % tl] = nv[q];
         }
         __syncthreads();
     }
@@ -91,12 +100,21 @@ __global__ void __launch_bounds__(threads)
         s[i][j] = (i < nr && j < nc) ? a[(r0 + i) * ld + c0 + j] : inf;
     }
     __syncthreads();
+    // As in phase 1: new values go through registers so no read of step k sees a write of it.
+    constexpr int per = tl * tl / threads;
+    int const tid = static_cast<int>(threadIdx.x);
     for (int k = 0; k < kb; ++k) {
-        for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-            int const i = e / tl, j = e % tl;
-            T const old = s[i][j];
-            T const v = row ? relax(old, d[i][k], s[k][j]) : relax(old, s[i][k], d[k][j]);
-            if (v < old) s[i][j] = v;
+        T nv[per];
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            int const e = tid + q * threads, i = e / tl, j = e % tl;
+            nv[q] = row ? relax(s[i][j], d[i][k], s[k][j]) : relax(s[i][j], s[i][k], d[k][j]);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            int const e = tid + q * threads;
+            s[e / tl][e % tl] = nv[q];
         }
         __syncthreads();
     }

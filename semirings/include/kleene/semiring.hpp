@@ -48,8 +48,10 @@ struct plus_op {
 };
 
 /// Addition that keeps the +/-infinity sentinels of integer types: inf + w == inf, -inf + w ==
-/// -inf, and a finite sum that overflows clamps to the sentinel. Floating point uses IEEE rules.
-template <class T>
+/// -inf, and a finite sum that overflows clamps to the sentinel. inf + -inf is the semiring's
+/// zero, which must annihilate: +inf for min_plus, -inf for max_plus (LowWins). Floating point
+/// uses IEEE rules.
+template <class T, bool LowWins = false>
 struct plus_sat_op {
     using value_type = T;
     static constexpr bool has_identity = true;
@@ -67,11 +69,13 @@ struct plus_sat_op {
                 constexpr T lo = detail::min_value<T>();
                 bool const overflow = ((a ^ s) & (b ^ s)) < 0;
                 r = overflow ? (a < 0 ? lo : hi) : s;
-                r = (a == lo) | (b == lo) ? lo : r;
+                bool const has_lo = (a == lo) | (b == lo), has_hi = (a == hi) | (b == hi);
+                if constexpr (LowWins) return has_lo ? lo : has_hi ? hi : r;
+                else return has_hi ? hi : has_lo ? lo : r;
             } else {
                 r = s < a ? hi : s;
+                return (a == hi) | (b == hi) ? hi : r;
             }
-            return (a == hi) | (b == hi) ? hi : r;
         }
     }
 };
@@ -256,7 +260,7 @@ constexpr bool known_annihilating() {
     using op = typename Add::op_type;
     return (std::is_same_v<op, plus_op<T>> && std::is_same_v<Mul, times_op<T>>) ||
            (std::is_same_v<op, min_op<T>> && std::is_same_v<Mul, plus_sat_op<T>>) ||
-           (std::is_same_v<op, max_op<T>> && std::is_same_v<Mul, plus_sat_op<T>>) ||
+           (std::is_same_v<op, max_op<T>> && std::is_same_v<Mul, plus_sat_op<T, true>>) ||
            (std::is_same_v<op, max_op<T>> && std::is_same_v<Mul, min_op<T>>) ||
            (std::is_same_v<op, min_op<T>> && std::is_same_v<Mul, max_op<T>>) ||
            (std::is_same_v<op, lor_op<T>> && std::is_same_v<Mul, land_op<T>>);
@@ -295,7 +299,7 @@ using plus_times = semiring<plus_monoid<T>, times_op<T>>;
 template <class T>
 using min_plus = semiring<min_monoid<T>, plus_sat_op<T>>;
 template <class T>
-using max_plus = semiring<max_monoid<T>, plus_sat_op<T>>;
+using max_plus = semiring<max_monoid<T>, plus_sat_op<T, true>>;
 template <class T>
 using max_min = semiring<max_monoid<T>, min_op<T>>;
 template <class T>
