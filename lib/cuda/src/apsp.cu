@@ -33,6 +33,29 @@ __device__ __forceinline__ T relax(T c, T a, T b) {
     else return min_plus<T>::add(c, min_plus<T>::mul(a, b));
 }
 
+/// One step over a tl x tl shared tile: every entry becomes f(i, j), all of them computed before
+/// any is written, so that the step's reads of its row and column never race its writes (they
+/// change when a diagonal entry goes negative, on a negative cycle).
+template <class T, class F>
+__device__ __forceinline__ void step_tile(T (*s)[tile<T> + 1], F const& f) {
+    constexpr int tl = tile<T>;
+    constexpr int per = tl * tl / threads;
+    int const tid = static_cast<int>(threadIdx.x);
+    T nv[per];
+#pragma unroll
+    for (int q = 0; q < per; ++q) {
+        int const e = tid + q * threads;
+        nv[q] = f(e / tl, e % tl);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < per; ++q) {
+        int const e = tid + q * threads;
+        s[e / tl][e % tl] = nv[q];
+    }
+    __syncthreads();
+}
+
 template <class T, int R>
 struct alignas(R * sizeof(T)) vec {
     T v[R];
@@ -51,26 +74,8 @@ __global__ void __launch_bounds__(threads)
         s[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
     }
     __syncthreads();
-    // Step k reads row k and column k while it updates the tile; they only change when s[k][k] < 0
-    // (a negative cycle), but then the reads would race the writes. So every thread computes its
-    // entries into registers, and writes them after a barrier.
-    constexpr int per = tl * tl / threads;
-    int const tid = static_cast<int>(threadIdx.x);
-    for (int k = 0; k < kb; ++k) {
-        T nv[per];
-#pragma unroll
-        for (int q = 0; q < per; ++q) {
-            int const e = tid + q * threads, i = e / tl, j = e % tl;
-            nv[q] = relax(s[i][j], s[i][k], s[k][j]);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int q = 0; q < per; ++q) {
-            int const e = tid + q * threads;
-            s[e / tl][e % tl] = nv[q];
-        }
-        __syncthreads();
-    }
+    for (int k = 0; k < kb; ++k)
+        step_tile<T>(s, [&](int i, int j) { return relax(s[i][j], s[i][k], s[k][j]); });
     for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
         int const i = e / tl, j = e % tl;
         if (i < kb && j < kb) a[(k0 + i) * ld + k0 + j] = s[i][j];
@@ -100,24 +105,10 @@ __global__ void __launch_bounds__(threads)
         s[i][j] = (i < nr && j < nc) ? a[(r0 + i) * ld + c0 + j] : inf;
     }
     __syncthreads();
-    // As in phase 1: new values go through registers so no read of step k sees a write of it.
-    constexpr int per = tl * tl / threads;
-    int const tid = static_cast<int>(threadIdx.x);
-    for (int k = 0; k < kb; ++k) {
-        T nv[per];
-#pragma unroll
-        for (int q = 0; q < per; ++q) {
-            int const e = tid + q * threads, i = e / tl, j = e % tl;
-            nv[q] = row ? relax(s[i][j], d[i][k], s[k][j]) : relax(s[i][j], s[i][k], d[k][j]);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int q = 0; q < per; ++q) {
-            int const e = tid + q * threads;
-            s[e / tl][e % tl] = nv[q];
-        }
-        __syncthreads();
-    }
+    for (int k = 0; k < kb; ++k)
+        step_tile<T>(s, [&](int i, int j) {
+            return row ? relax(s[i][j], d[i][k], s[k][j]) : relax(s[i][j], s[i][k], d[k][j]);
+        });
     for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
         int const i = e / tl, j = e % tl;
         if (i < nr && j < nc) a[(r0 + i) * ld + c0 + j] = s[i][j];
