@@ -22,8 +22,9 @@ struct mxm_args {
 
 /// The type a product runs in when --type is not given: the inputs' natural type, widened.
 std::string default_type(std::string const& a, std::string const& b) {
-    auto const ha = io::read_matrix_market_header(a == "-" ? "/dev/stdin" : a);
-    auto const hb = io::read_matrix_market_header(b == "-" ? "/dev/stdin" : b);
+    if (a == "-" || b == "-") return "fp64";  // stdin can be read once: no peeking at its header
+    auto const ha = io::read_matrix_market_header(a);
+    auto const hb = io::read_matrix_market_header(b);
     bool const integral = (ha.field == io::mm_field::integer || ha.field == io::mm_field::pattern) &&
                           (hb.field == io::mm_field::integer || hb.field == io::mm_field::pattern);
     return integral ? "int64" : "fp64";
