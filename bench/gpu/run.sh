@@ -3,7 +3,8 @@
 # and build the GPU targets, run `ctest -L gpu`, optionally the compute-sanitizer passes, then the
 # GPU benchmarks and the PyTorch baseline, and print a short table last.
 #
-#   bench/gpu/run.sh                       # all stages
+#   bench/gpu/fetch_debs.sh                # once, on the build machine: the .deb files to carry
+#   bench/gpu/run.sh                       # all stages (device tool: carry [".deps"])
 #   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
 #
