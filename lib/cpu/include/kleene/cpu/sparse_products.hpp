@@ -90,29 +90,34 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
             w.vals.resize(cols);
             w.stamp.assign(cols, 0);
         }
+        // Every product a_ik (x) b_kj of row i that the mask allows, whichever accumulator runs.
+        auto row_products = [&](std::size_t i, auto&& accumulate) {
+            for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+                T const x = av[k];
+                Index const kk = a.col_idx()[k];
+                for (Index p = bp[kk]; p < bp[kk + 1]; ++p) {
+                    Index const j = bj[p];
+                    if constexpr (!mask_t::always)
+                        if (!m.allowed(j)) continue;
+                    accumulate(j, S::mul(x, bv[p]));
+                }
+            }
+        };
         for (std::size_t i = r0; i < r1; ++i) {
             std::size_t const before = out.cols.size();
             if constexpr (!mask_t::always) m.select_row(i);
             if (acc == spgemm_accumulator::dense) {
                 std::uint32_t const g = ++w.gen;
                 w.touched.clear();
-                for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
-                    T const x = av[k];
-                    Index const kk = a.col_idx()[k];
-                    for (Index p = bp[kk]; p < bp[kk + 1]; ++p) {
-                        Index const j = bj[p];
-                        if constexpr (!mask_t::always)
-                            if (!m.allowed(j)) continue;
-                        T const v = S::mul(x, bv[p]);
-                        if (w.stamp[j] != g) {
-                            w.stamp[j] = g;
-                            w.vals[j] = v;
-                            w.touched.push_back(j);
-                        } else {
-                            w.vals[j] = S::add(w.vals[j], v);
-                        }
+                row_products(i, [&](Index j, T v) {
+                    if (w.stamp[j] != g) {
+                        w.stamp[j] = g;
+                        w.vals[j] = v;
+                        w.touched.push_back(j);
+                    } else {
+                        w.vals[j] = S::add(w.vals[j], v);
                     }
-                }
+                });
                 std::size_t const cnt = w.touched.size();
                 if (cnt > 0 && static_cast<double>(cnt) > dense_row_threshold * static_cast<double>(cols)) {
                     auto [lo, hi] = std::minmax_element(w.touched.begin(), w.touched.end());
@@ -139,25 +144,17 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
                 }
                 std::fill(w.keys.begin(), w.keys.begin() + size, Index(-1));
                 w.touched.clear();
-                for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
-                    T const x = av[k];
-                    Index const kk = a.col_idx()[k];
-                    for (Index p = bp[kk]; p < bp[kk + 1]; ++p) {
-                        Index const j = bj[p];
-                        if constexpr (!mask_t::always)
-                            if (!m.allowed(j)) continue;
-                        T const v = S::mul(x, bv[p]);
-                        std::size_t h = (static_cast<std::size_t>(j) * 0x9E3779B97F4A7C15ull >> 20) & hmask;
-                        while (w.keys[h] != j && w.keys[h] != Index(-1)) h = (h + 1) & hmask;
-                        if (w.keys[h] == j) {
-                            w.hvals[h] = S::add(w.hvals[h], v);
-                        } else {
-                            w.keys[h] = j;
-                            w.hvals[h] = v;
-                            w.touched.push_back(Index(h));
-                        }
+                row_products(i, [&](Index j, T v) {
+                    std::size_t h = (static_cast<std::size_t>(j) * 0x9E3779B97F4A7C15ull >> 20) & hmask;
+                    while (w.keys[h] != j && w.keys[h] != Index(-1)) h = (h + 1) & hmask;
+                    if (w.keys[h] == j) {
+                        w.hvals[h] = S::add(w.hvals[h], v);
+                    } else {
+                        w.keys[h] = j;
+                        w.hvals[h] = v;
+                        w.touched.push_back(Index(h));
                     }
-                }
+                });
                 std::sort(w.touched.begin(), w.touched.end(),
                           [&](Index x, Index y) { return w.keys[x] < w.keys[y]; });
                 for (Index h : w.touched) {
