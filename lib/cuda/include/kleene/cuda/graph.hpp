@@ -1,0 +1,63 @@
+#pragma once
+// GPU traversals on device CSR graphs: BFS (levels and parents, direction-optimising) and SSSP
+// (frontier Bellman-Ford, delta-stepping). Implemented in lib/cuda/src/graph*.cu; in a build
+// without CUDA every entry point throws kleene::no_device. The host-side front ends with options
+// and explain traces live in algorithms/include/kleene/algorithms/{bfs,sssp}.hpp.
+//
+// Graphs are square CSR adjacency matrices on the device (row u lists the out-neighbours of u).
+// Pull steps need the in-neighbours: pass the transpose (for a symmetric graph, the same matrix).
+
+#include <kleene/csr_matrix.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kleene::cuda {
+
+/// How a BFS level expands the frontier.
+enum class bfs_direction : std::uint8_t { automatic, push, pull };
+
+struct bfs_tuning {
+    bfs_direction direction = bfs_direction::automatic;
+    /// Push -> pull when the frontier's out-edges exceed (unvisited edges) / alpha; pull -> push when
+    /// the frontier has fewer than n / beta vertices (Beamer's rule; constants measured, see
+    /// docs/PERFORMANCE.md).
+    double alpha = 15.0;
+    double beta = 18.0;
+};
+
+/// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
+struct bfs_run {
+    std::vector<std::int64_t> level;
+    std::vector<std::int64_t> parent;  // empty unless parents were asked for
+    std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
+    double seconds = 0;                // device time of the traversal alone (events)
+};
+
+/// BFS from `source`. `at` is the transpose of `a` (pass `a` again when the graph is symmetric).
+template <class T, index_type Index>
+bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+            std::size_t source, bool parents, bfs_tuning const& tuning = {});
+
+enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping };
+
+struct sssp_tuning {
+    sssp_method method = sssp_method::automatic;
+    /// Bucket width of delta-stepping; 0 picks one from the mean edge weight.
+    double delta = 0;
+};
+
+/// Distances from `source` (host vector; numeric_limits<T>::max() / +inf where unreachable) and the
+/// device time. Negative weights: Bellman-Ford only; a negative cycle reachable from the source
+/// throws kleene::negative_cycle naming a vertex on it.
+template <class T>
+struct sssp_run {
+    std::vector<T> dist;
+    double seconds = 0;
+};
+template <class T, index_type Index>
+sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                 sssp_tuning const& tuning = {});
+
+}  // namespace kleene::cuda
