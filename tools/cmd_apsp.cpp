@@ -3,6 +3,7 @@
 // undirected), written as a coordinate Matrix Market file without the unreachable pairs.
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -39,7 +40,9 @@ template <class T>
 void run_typed(apsp_args const& args, global_options const& g) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
-    auto const a = io::read_matrix_market<T>(args.input, ro);
+    progress p(g.quiet);
+    auto const a =
+        in_phase(p, "reading " + args.input, [&] { return io::read_matrix_market<T>(args.input, ro); });
     explain_trace trace;
     apsp_options opt;
     opt.algorithm = parse_algorithm(args.algorithm);
@@ -49,7 +52,7 @@ void run_typed(apsp_args const& args, global_options const& g) {
     auto const t0 = std::chrono::steady_clock::now();
     apsp_result<T> r;
     try {
-        r = apsp(a, opt);
+        r = in_phase(p, "shortest paths", [&] { return apsp(a, opt); });
     } catch (negative_cycle const& e) {
         throw command_failed("negative cycle through vertex " + std::to_string(e.vertex() + 1) +
                              " (1-based): shortest paths are undefined");
@@ -57,6 +60,7 @@ void run_typed(apsp_args const& args, global_options const& g) {
     double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
+    p.phase("writing " + args.output);
     auto const d = to_csr<T>(r.dist, infinity<T>());
     if (!args.paths.empty()) {
         // 1-based predecessor ids; pairs without a predecessor (i == j, unreachable) are absent.
@@ -66,6 +70,7 @@ void run_typed(apsp_args const& args, global_options const& g) {
         io::write_matrix_market(args.paths, to_csr<std::int32_t>(p, 0));
     }
     io::write_matrix_market(args.output, d);
+    p.done();
     if (!g.quiet && args.output != "-")
         fmt::print("apsp: {} vertices, {} edges, {} on {}: {} reachable pairs, {:.3f} ms ({})\n",
                    a.rows(), a.nnz(), to_string(r.algorithm),

@@ -2,6 +2,7 @@
 // joined by a path of one edge or more) as a pattern Matrix Market file.
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -25,7 +26,9 @@ void run_closure(closure_args const& args, global_options const& g) {
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
-    auto const a = io::read_matrix_market<std::uint8_t>(args.input, ro);
+    progress p(g.quiet);
+    auto const a = in_phase(p, "reading " + args.input,
+                            [&] { return io::read_matrix_market<std::uint8_t>(args.input, ro); });
     explain_trace trace;
     closure_options opt;
     opt.reflexive = args.reflexive;
@@ -34,13 +37,13 @@ void run_closure(closure_args const& args, global_options const& g) {
                                         : device_choice::automatic;
     opt.explain = &trace;
     auto const t0 = std::chrono::steady_clock::now();
-    auto const r = closure(a, opt);
+    auto const r = in_phase(p, "closure", [&] { return closure(a, opt); });
     double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
     io::write_options wo;
     wo.pattern = true;
-    io::write_matrix_market(args.output, r, wo);
+    in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, r, wo); });
     if (!g.quiet && args.output != "-")
         fmt::print("closure: {} vertices, {} edges: {} pairs, {:.3f} ms ({})\n", a.rows(), a.nnz(),
                    r.nnz(), secs * 1e3, args.output);

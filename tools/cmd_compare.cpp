@@ -3,6 +3,7 @@
 // 1 when they differ or the input is invalid.
 
 #include "commands.hpp"
+#include "progress.hpp"
 #include "semiring_dispatch.hpp"
 
 #include <kleene/graphblas/compare.hpp>
@@ -43,22 +44,24 @@ void run_compare(compare_args const& args, global_options const& g) {
             throw command_failed("SuiteSparse:GraphBLAS has no built-in " + args.semiring + " over " +
                                  type + ": nothing to compare with");
         } else {
-            auto const a = io::read_matrix_market<T>(args.a);
-            auto const b = io::read_matrix_market<T>(args.b);
+            progress p(g.quiet || g.json);
+            auto const a = in_phase(p, "reading " + args.a, [&] { return io::read_matrix_market<T>(args.a); });
+            auto const b = in_phase(p, "reading " + args.b, [&] { return io::read_matrix_market<T>(args.b); });
             csr_matrix<T> mine(a.rows(), b.cols()), theirs(a.rows(), b.cols());
             auto t0 = std::chrono::steady_clock::now();
-            mxm(mine, a, b, s);
+            in_phase(p, "kleene product", [&] { mxm(mine, a, b, s); });
             double const t_kleene = seconds(t0);
             graphblas::ensure_initialized();
             t0 = std::chrono::steady_clock::now();
-            graphblas::mxm(theirs, a, b, s);
+            in_phase(p, "SuiteSparse:GraphBLAS product", [&] { graphblas::mxm(theirs, a, b, s); });
             double const t_grb = seconds(t0);
             double tol = args.rel_tol;
             if (tol < 0) {
                 bool const exact = std::is_integral_v<T> || S::idempotent_add;
                 tol = exact ? 0.0 : (sizeof(T) == 4 ? 1e-5 : 1e-12);
             }
-            auto const cmp = graphblas::compare(mine, theirs, tol);
+            auto const cmp = in_phase(p, "comparing", [&] { return graphblas::compare(mine, theirs, tol); });
+            p.done();
             if (g.json) {
                 fmt::print(
                     "{{\"operation\": \"mxm\", \"semiring\": \"{}\", \"type\": \"{}\", \"rows\": {}, "

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 namespace kleene::tools {
 namespace {
@@ -87,12 +88,15 @@ io::mm_symmetry out_symmetry(convert_options const& o, io::mm_symmetry in) {
 }
 
 /// Returns "rows x cols, n entries" for the summary line.
-std::string run(convert_options const& o) {
+std::string run(convert_options const& o, progress& p) {
     using namespace kleene::io;
     file_format const from = pick(o.in, o.from), to = pick(o.out, o.to);
     std::string summary;
+    p.phase("reading " + (o.in == "-" ? std::string("<stdin>") : o.in));
+    // Called in every branch once the input is read, before the output is written.
     auto note = [&](std::size_t r, std::size_t c, std::size_t n) {
         summary = fmt::format("{} x {}, {} entries", r, c, n);
+        p.phase("writing " + (o.out == "-" ? std::string("<stdout>") : o.out));
     };
     if (from == file_format::binary) {
         auto h = read_binary_header(o.in);
@@ -180,7 +184,9 @@ void add_convert_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--undirected", o->undirected, "Edge-list input: each edge goes both ways");
     cmd->add_flag("-q,--quiet", g.quiet, "No summary on stderr");
     cmd->callback([o, &g] {
-        std::string s = run(*o);
+        progress p(g.quiet);
+        std::string s = run(*o, p);
+        p.done();
         if (!g.quiet)
             fmt::print(stderr, "kleene: wrote {} ({})\n", o->out == "-" ? "<stdout>" : o->out, s);
     });

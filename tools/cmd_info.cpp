@@ -11,6 +11,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 namespace kleene::tools {
 namespace {
@@ -136,7 +137,9 @@ void add_info_command(CLI::App& app, global_options& g) {
     cmd->add_option("--threads", o->threads, "Threads (0: all)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("--zero-based", o->zero_based, "Edge-list ids start at 0");
     cmd->callback([o, &g] {
-        file_info fi = info_of(*o);
+        progress p(g.quiet || g.json);
+        file_info fi = in_phase(p, "reading " + (o->file == "-" ? std::string("<stdin>") : o->file),
+                                [&] { return info_of(*o); });
         std::string const name = o->file == "-" ? "<stdin>" : o->file;
         if (g.json) {
             fmt::print(

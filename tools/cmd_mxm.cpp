@@ -2,6 +2,7 @@
 // files, written as a Matrix Market file.
 
 #include "commands.hpp"
+#include "progress.hpp"
 #include "semiring_dispatch.hpp"
 
 #include <kleene/io/matrix_market.hpp>
@@ -45,17 +46,18 @@ void run_mxm(mxm_args const& args, global_options const& g) {
     dispatch_semiring(args.semiring, type, [&](auto s) {
         using S = decltype(s);
         using T = typename S::value_type;
-        auto const a = io::read_matrix_market<T>(args.a);
-        auto const b = io::read_matrix_market<T>(args.b);
+        progress p(g.quiet);
+        auto const a = in_phase(p, "reading " + args.a, [&] { return io::read_matrix_market<T>(args.a); });
+        auto const b = in_phase(p, "reading " + args.b, [&] { return io::read_matrix_market<T>(args.b); });
         csr_matrix<T> c(a.rows(), b.cols());
         explain_trace trace;
         options opt;
         opt.kernel = parse_kernel(args.kernel);
         opt.explain = &trace;
         auto const t0 = std::chrono::steady_clock::now();
-        mxm(c, a, b, s, opt);
+        in_phase(p, "product", [&] { mxm(c, a, b, s, opt); });
         double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        io::write_matrix_market(args.output, c);
+        in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, c); });
         if (args.explain)
             for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
         if (!g.quiet && args.output != "-")

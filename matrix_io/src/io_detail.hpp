@@ -317,6 +317,36 @@ inline std::string quote(char const* b, char const* e) {
     return "'" + s + "'";
 }
 
+/// 1..18 plain decimal digits at q (advanced past them); false otherwise (q then unspecified).
+inline bool fast_index(char const*& q, char const* e, std::uint64_t& out) noexcept {
+    char const* const s = q;
+    std::uint64_t v = 0;
+    while (q < e && static_cast<unsigned char>(*q - '0') < 10) v = v * 10 + static_cast<unsigned>(*q++ - '0');
+    out = v;
+    return q != s && q - s <= 18;
+}
+
+/// A value std::from_chars reads whole and in range (no '+', no overflow); false sends the line
+/// to the general path.
+template <class T>
+bool fast_value(char const*& q, char const* e, bool integer_field, T& out) noexcept {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (integer_field) return false;
+        auto const r = std::from_chars(q, e, out);
+        if (r.ec != std::errc{}) return false;
+        q = r.ptr;
+        return true;
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+        if (!integer_field) return false;
+        auto const r = std::from_chars(q, e, out);
+        if (r.ec != std::errc{}) return false;
+        q = r.ptr;
+        return true;
+    } else {
+        return false;
+    }
+}
+
 /// Parses the lines of [c.begin, c.end); stops at the first error (recorded in c.err).
 template <class T, class Index>
 void parse_chunk(std::string_view text, body_spec const& s, chunk<T, Index>& c) {
@@ -333,7 +363,34 @@ void parse_chunk(std::string_view text, body_spec const& s, chunk<T, Index>& c) 
     auto error = [&](char const* line, mm_errc code, std::string what) {
         c.err = {static_cast<std::size_t>(line - base), code, std::move(what)};
     };
+    // The fast path takes the common coordinate line "i j [v]" (single spaces or tabs, plain
+    // digits, a value std::from_chars reads whole, "\n" or "\r\n"), in one pass without looking
+    // for the line end first. Anything else, and every error, goes through the general path below,
+    // which re-reads the line and words the message.
+    bool const fast = s.kind == body_kind::coordinate && !s.vector && !s.skew && !s.gb_type &&
+                      (!s.has_value || s.parse_value);
+    std::uint64_t const rows = s.rows, cols = s.cols;
     while (p < end) {
+        if (fast) {
+            char const* q = p;
+            std::uint64_t ri, cj;
+            T x{};
+            if (fast_index(q, end, ri) && q < end && (*q == ' ' || *q == '\t') &&
+                fast_index(++q, end, cj) && ri - 1 < rows && cj - 1 < cols &&
+                (!s.has_value ||
+                 (q < end && (*q == ' ' || *q == '\t') && fast_value(++q, end, s.integer_field, x)))) {
+                if (q < end && *q == '\r') ++q;
+                if (q == end || *q == '\n') {
+                    if (keep_values) c.v.push_back(x);
+                    c.i.push_back(static_cast<Index>(ri - 1));
+                    c.j.push_back(static_cast<Index>(cj - 1));
+                    c.offdiag += ri != cj;
+                    ++c.count;
+                    p = q + 1;
+                    continue;
+                }
+            }
+        }
         char const* eol =
             static_cast<char const*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
         bool const last_unterminated = eol == nullptr && end == base + text.size();
@@ -561,11 +618,19 @@ void exclusive_scan(Index* a, std::size_t n, int threads) {
 /// Builds CSR from the parsed chunks: counting sort by row (parallel, atomics), then each row
 /// sorted by (column, file order) so that duplicate handling is the same for any thread count.
 /// `on_duplicate(entry)` reports a duplicate under duplicate_policy::error (it throws).
+/// One thread scatters in file order, so a row's position order is file order and no keys are
+/// kept; several threads record each entry's file position as its sort key.
 template <class T, class Index, class OnDup>
 csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::size_t rows,
                               std::size_t cols, bool symmetric, bool skew, bool valued,
-                              duplicate_policy dup, int threads, T iso, OnDup&& on_duplicate) {
+                              duplicate_policy dup, int threads, T iso, OnDup&& on_duplicate,
+                              bool force_keys = false) {
     std::size_t const nc = chunks.size();
+    bool const serial = threads == 1 || nc == 1;
+    bool const keyed = !serial || force_keys;
+    auto bump = [serial](Index& x) -> Index {
+        return serial ? x++ : std::atomic_ref<Index>(x).fetch_add(1, std::memory_order_relaxed);
+    };
     std::vector<std::uint64_t> first(nc + 1, 0);
     std::uint64_t stored = 0;
     for (std::size_t c = 0; c < nc; ++c) {
@@ -581,16 +646,15 @@ csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::s
     for (std::size_t c = 0; c < nc; ++c) {
         auto const& ch = chunks[c];
         for (std::size_t k = 0; k < ch.count; ++k) {
-            std::atomic_ref<Index>(ptr[ch.i[k]]).fetch_add(1, std::memory_order_relaxed);
-            if (symmetric && ch.i[k] != ch.j[k])
-                std::atomic_ref<Index>(ptr[ch.j[k]]).fetch_add(1, std::memory_order_relaxed);
+            bump(ptr[ch.i[k]]);
+            if (symmetric && ch.i[k] != ch.j[k]) bump(ptr[ch.j[k]]);
         }
     }
     exclusive_scan(ptr.data(), rows, threads);
     buffer<Index> next(rows);
     std::copy(ptr.data(), ptr.data() + rows, next.data());
     buffer<Index> col(n);
-    buffer<std::uint64_t> key(n);
+    buffer<std::uint64_t> key(keyed ? n : 0);
     buffer<T> val(valued ? n : 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::size_t c = 0; c < nc; ++c) {
@@ -598,14 +662,14 @@ csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::s
         for (std::size_t k = 0; k < ch.count; ++k) {
             Index const i = ch.i[k], j = ch.j[k];
             std::uint64_t const g = (first[c] + k) << 1;
-            Index p = std::atomic_ref<Index>(next[i]).fetch_add(1, std::memory_order_relaxed);
+            Index p = bump(next[i]);
             col[p] = j;
-            key[p] = g;
+            if (keyed) key[p] = g;
             if (valued) val[p] = ch.v[k];
             if (symmetric && i != j) {
-                p = std::atomic_ref<Index>(next[j]).fetch_add(1, std::memory_order_relaxed);
+                p = bump(next[j]);
                 col[p] = i;
-                key[p] = g | 1;
+                if (keyed) key[p] = g | 1;
                 if (valued) {
                     if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
                         val[p] = skew ? T(-ch.v[k]) : ch.v[k];
@@ -637,7 +701,8 @@ csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::s
             perm.resize(e - b);
             for (std::size_t p = 0; p < e - b; ++p) perm[p] = b + p;
             std::sort(perm.begin(), perm.end(), [&](std::size_t x, std::size_t y) {
-                return col[x] < col[y] || (col[x] == col[y] && key[x] < key[y]);
+                return col[x] < col[y] ||
+                       (col[x] == col[y] && (keyed ? key[x] < key[y] : x < y));
             });
             tc.clear();
             tv.clear();
@@ -645,7 +710,7 @@ csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::s
                 if (!tc.empty() && tc.back() == col[x]) {
                     any_dup.store(true, std::memory_order_relaxed);
                     if (dup == duplicate_policy::error) {
-                        std::uint64_t const g = key[x] >> 1;
+                        std::uint64_t const g = keyed ? key[x] >> 1 : 0;
                         std::uint64_t cur = dup_entry.load();
                         while (g < cur && !dup_entry.compare_exchange_weak(cur, g)) {
                         }
@@ -684,7 +749,13 @@ csr_matrix<T, Index> assemble(std::vector<chunk<T, Index>> const& chunks, std::s
         }
     }
     key = buffer<std::uint64_t>();
-    if (dup_entry.load() != std::uint64_t(-1)) on_duplicate(dup_entry.load());
+    if (dup_entry.load() != std::uint64_t(-1)) {
+        // Without keys the entry's file position is unknown: assemble again with keys to name it.
+        if (!keyed)
+            return assemble(chunks, rows, cols, symmetric, skew, valued, dup, threads, iso,
+                            on_duplicate, true);
+        on_duplicate(dup_entry.load());
+    }
     if (!any_dup.load())
         return csr_matrix<T, Index>(rows, cols, std::move(ptr), std::move(col), std::move(val), iso,
                                     true);
