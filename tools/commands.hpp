@@ -27,5 +27,8 @@ void add_compare_command(CLI::App& app, global_options& g);
 void add_apsp_command(CLI::App& app, global_options& g);
 void add_closure_command(CLI::App& app, global_options& g);
 void add_path_command(CLI::App& app, global_options& g);
+void add_bfs_command(CLI::App& app, global_options& g);
+void add_sssp_command(CLI::App& app, global_options& g);
+void add_generate_command(CLI::App& app, global_options& g);
 
 }  // namespace kleene::tools

@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     kleene::tools::add_apsp_command(app, g);
     kleene::tools::add_closure_command(app, g);
     kleene::tools::add_path_command(app, g);
+    kleene::tools::add_bfs_command(app, g);
+    kleene::tools::add_sssp_command(app, g);
+    kleene::tools::add_generate_command(app, g);
     try {
         app.parse(argc, argv);
     } catch (CLI::CallForHelp const& e) {
