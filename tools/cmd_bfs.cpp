@@ -5,6 +5,7 @@
 // undirected, and then pull steps read the matrix itself instead of a transpose.
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -31,7 +32,9 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
-    auto const a = io::read_matrix_market<bool, Index>(args.input, ro);
+    progress p(g.quiet);
+    auto const a = in_phase(p, "reading " + args.input,
+                            [&] { return io::read_matrix_market<bool, Index>(args.input, ro); });
     if (a.rows() != a.cols())
         throw command_failed("bfs: the adjacency matrix must be square, not " +
                              std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
@@ -51,7 +54,8 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
     opt.symmetric = symmetric;
     opt.explain = &trace;
     auto const t0 = std::chrono::steady_clock::now();
-    bfs_result const r = bfs(a, static_cast<std::size_t>(args.source - 1), opt);
+    bfs_result const r =
+        in_phase(p, "bfs", [&] { return bfs(a, static_cast<std::size_t>(args.source - 1), opt); });
     double const secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.explain)
@@ -72,8 +76,10 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
             idx[w] = static_cast<Index>(v);
             val[w++] = args.parents ? r.parent[v] + 1 : r.level[v];
         }
-    io::write_matrix_market(
-        args.output, sparse_vector<std::int64_t, Index>(a.rows(), std::move(idx), std::move(val)));
+    in_phase(p, "writing " + args.output, [&] {
+        io::write_matrix_market(
+            args.output, sparse_vector<std::int64_t, Index>(a.rows(), std::move(idx), std::move(val)));
+    });
     if (!g.quiet && args.output != "-")
         fmt::print(
             "bfs: {} vertices, {} edges, source {} on {}: {} reached in {} levels, {:.3f} ms "

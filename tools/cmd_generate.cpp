@@ -6,6 +6,7 @@
 // is a pattern.
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -57,6 +58,8 @@ void run_typed(bool kronecker, generate_args const& args, global_options const& 
     std::optional<weight_range> const w =
         args.weights.empty() ? std::nullopt : parse_range(args.weights);
     csr_matrix<T, Index> a;
+    progress p(g.quiet);
+    p.phase("generating");
     if (kronecker) {
         kronecker_options o;
         o.scale = args.scale;
@@ -92,7 +95,7 @@ void run_typed(bool kronecker, generate_args const& args, global_options const& 
                           args.undirected ? " --undirected" : "",
                           args.self_loops ? " --self-loops" : "",
                           args.weights.empty() ? "" : " --weights " + args.weights);
-    io::write_matrix_market(args.output, a, wo);
+    in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, a, wo); });
     if (!g.quiet && args.output != "-")
         fmt::print("generate: {} graph, {} vertices, {} entries{}, {:.3f} ms ({})\n",
                    kronecker ? "Kronecker" : "uniform", a.rows(), a.nnz(),

@@ -4,6 +4,7 @@
 // undirected; parallel edges keep the smallest weight).
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -30,7 +31,9 @@ template <class T, class Index>
 void run_typed(sssp_args const& args, global_options const& g) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
-    auto const a = io::read_matrix_market<T, Index>(args.input, ro);
+    progress p(g.quiet);
+    auto const a = in_phase(p, "reading " + args.input,
+                            [&] { return io::read_matrix_market<T, Index>(args.input, ro); });
     if (a.rows() != a.cols())
         throw command_failed("sssp: the adjacency matrix must be square, not " +
                              std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
@@ -51,7 +54,7 @@ void run_typed(sssp_args const& args, global_options const& g) {
     auto const t0 = std::chrono::steady_clock::now();
     sssp_result<T> r;
     try {
-        r = sssp(a, static_cast<std::size_t>(args.source - 1), opt);
+        r = in_phase(p, "sssp", [&] { return sssp(a, static_cast<std::size_t>(args.source - 1), opt); });
     } catch (negative_cycle const& e) {
         throw command_failed("negative cycle through vertex " + std::to_string(e.vertex() + 1) +
                              " (1-based): shortest paths are undefined");
@@ -71,8 +74,10 @@ void run_typed(sssp_args const& args, global_options const& g) {
             idx[w] = static_cast<Index>(v);
             val[w++] = r.dist[v];
         }
-    io::write_matrix_market(args.output,
-                            sparse_vector<T, Index>(a.rows(), std::move(idx), std::move(val)));
+    in_phase(p, "writing " + args.output, [&] {
+        io::write_matrix_market(args.output,
+                                sparse_vector<T, Index>(a.rows(), std::move(idx), std::move(val)));
+    });
     if (!g.quiet && args.output != "-")
         fmt::print(
             "sssp: {} vertices, {} edges, source {}, {} on {}: {} reachable, {:.3f} ms ({})\n",
