@@ -5,6 +5,7 @@
 
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 
@@ -263,10 +264,10 @@ void check_square(char const* what, std::size_t rows, std::size_t cols) {
 
 void sync() { KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr)); }
 
-}  // namespace
+cudaStream_t native(stream const& s) { return static_cast<cudaStream_t>(s.native()); }
 
 template <class T>
-void floyd_warshall_blocked(dense_view<T, device> a) {
+void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st) {
     check_square("floyd_warshall_blocked", a.rows, a.cols);
     int const n = static_cast<int>(a.rows);
     if (n == 0) return;
@@ -274,16 +275,68 @@ void floyd_warshall_blocked(dense_view<T, device> a) {
     int const tiles = (n + tl - 1) / tl;
     auto const ld = static_cast<std::int64_t>(a.ld);
     for (int r = 0; r < tiles; ++r) {
-        fw_phase1<T><<<1, threads>>>(a.data, ld, n, r * tl);
+        fw_phase1<T><<<1, threads, 0, st>>>(a.data, ld, n, r * tl);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase1");
         if (tiles == 1) break;
-        fw_phase2<T><<<dim3(static_cast<unsigned>(tiles), 2), threads>>>(a.data, ld, n, r);
+        fw_phase2<T><<<dim3(static_cast<unsigned>(tiles), 2), threads, 0, st>>>(a.data, ld, n, r);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase2");
-        fw_phase3<T><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)), threads>>>(
-            a.data, ld, n, r);
+        fw_phase3<T><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)), threads, 0,
+                       st>>>(a.data, ld, n, r);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase3");
     }
+}
+
+template <class T>
+void enqueue_min_into(dense_view<T, device> dst, dense_view<T const, device> src, cudaStream_t st) {
+    if (dst.rows != src.rows || dst.cols != src.cols)
+        throw dimension_mismatch("min_into: " + kleene::detail::shape(dst.rows, dst.cols) +
+                                 " and " + kleene::detail::shape(src.rows, src.cols));
+    if (dst.rows == 0 || dst.cols == 0) return;
+    dim3 const grid(clamp_grid((dst.cols + threads - 1) / threads, 64),
+                    clamp_grid(dst.rows, 16384));
+    min_into_kernel<T><<<grid, threads, 0, st>>>(dst.data, static_cast<std::int64_t>(dst.ld),
+                                                 src.data, static_cast<std::int64_t>(src.ld),
+                                                 static_cast<int>(dst.rows),
+                                                 static_cast<int>(dst.cols));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::min_into_kernel");
+}
+
+void enqueue_bit_warshall(bit_view<std::uint64_t> a, cudaStream_t st) {
+    check_square("bit_warshall", a.rows, a.cols);
+    if (a.rows > bit_warshall_max)
+        throw invalid_argument("bit_warshall: block of " + std::to_string(a.rows) +
+                               " rows is larger than 512");
+    if (a.rows == 0) return;
+    bit_warshall_kernel<<<1, static_cast<unsigned>(bit_warshall_max), 0, st>>>(
+        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bit_warshall_kernel");
+}
+
+void enqueue_or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src,
+                     cudaStream_t st) {
+    if (dst.rows != src.rows || dst.cols != src.cols)
+        throw dimension_mismatch("or_into: " + kleene::detail::shape(dst.rows, dst.cols) + " and " +
+                                 kleene::detail::shape(src.rows, src.cols));
+    if (dst.rows == 0 || dst.cols == 0) return;
+    std::size_t const nw = (dst.cols + 63) / 64;
+    dim3 const grid(clamp_grid((nw + threads - 1) / threads, 64), clamp_grid(dst.rows, 16384));
+    or_into_kernel<<<grid, threads, 0, st>>>(
+        dst.data, static_cast<std::int64_t>(dst.ld), src.data, static_cast<std::int64_t>(src.ld),
+        static_cast<int>(dst.rows), static_cast<int>(dst.cols));
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::or_into_kernel");
+}
+
+}  // namespace
+
+template <class T>
+void floyd_warshall_blocked(dense_view<T, device> a) {
+    enqueue_floyd_warshall_blocked<T>(a, nullptr);
     sync();
+}
+
+template <class T>
+void floyd_warshall_blocked(dense_view<T, device> a, stream const& s) {
+    enqueue_floyd_warshall_blocked<T>(a, native(s));
 }
 
 template <class T>
@@ -301,16 +354,13 @@ void floyd_warshall_naive(dense_view<T, device> a) {
 
 template <class T>
 void min_into(dense_view<T, device> dst, dense_view<T const, device> src) {
-    if (dst.rows != src.rows || dst.cols != src.cols)
-        throw dimension_mismatch("min_into: " + kleene::detail::shape(dst.rows, dst.cols) + " and " +
-                                 kleene::detail::shape(src.rows, src.cols));
-    if (dst.rows == 0 || dst.cols == 0) return;
-    dim3 const grid(clamp_grid((dst.cols + threads - 1) / threads, 64), clamp_grid(dst.rows, 16384));
-    min_into_kernel<T><<<grid, threads>>>(dst.data, static_cast<std::int64_t>(dst.ld), src.data,
-                                          static_cast<std::int64_t>(src.ld),
-                                          static_cast<int>(dst.rows), static_cast<int>(dst.cols));
-    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::min_into_kernel");
+    enqueue_min_into<T>(dst, src, nullptr);
     sync();
+}
+
+template <class T>
+void min_into(dense_view<T, device> dst, dense_view<T const, device> src, stream const& s) {
+    enqueue_min_into<T>(dst, src, native(s));
 }
 
 template <class T>
@@ -339,29 +389,21 @@ std::int64_t first_negative_diagonal(dense_view<T const, device> a) {
 }
 
 void bit_warshall(bit_view<std::uint64_t> a) {
-    check_square("bit_warshall", a.rows, a.cols);
-    if (a.rows > bit_warshall_max)
-        throw invalid_argument("bit_warshall: block of " + std::to_string(a.rows) +
-                               " rows is larger than 512");
-    if (a.rows == 0) return;
-    bit_warshall_kernel<<<1, static_cast<unsigned>(bit_warshall_max)>>>(
-        a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
-    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bit_warshall_kernel");
+    enqueue_bit_warshall(a, nullptr);
     sync();
 }
 
+void bit_warshall(bit_view<std::uint64_t> a, stream const& s) {
+    enqueue_bit_warshall(a, native(s));
+}
+
 void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src) {
-    if (dst.rows != src.rows || dst.cols != src.cols)
-        throw dimension_mismatch("or_into: " + kleene::detail::shape(dst.rows, dst.cols) + " and " +
-                                 kleene::detail::shape(src.rows, src.cols));
-    if (dst.rows == 0 || dst.cols == 0) return;
-    std::size_t const nw = (dst.cols + 63) / 64;
-    dim3 const grid(clamp_grid((nw + threads - 1) / threads, 64), clamp_grid(dst.rows, 16384));
-    or_into_kernel<<<grid, threads>>>(dst.data, static_cast<std::int64_t>(dst.ld), src.data,
-                                      static_cast<std::int64_t>(src.ld), static_cast<int>(dst.rows),
-                                      static_cast<int>(dst.cols));
-    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::or_into_kernel");
+    enqueue_or_into(dst, src, nullptr);
     sync();
+}
+
+void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src, stream const& s) {
+    enqueue_or_into(dst, src, native(s));
 }
 
 void set_bit_diagonal(bit_view<std::uint64_t> a) {
@@ -384,8 +426,10 @@ std::size_t free_device_memory() noexcept {
 
 #define KLEENE_APSP_INSTANTIATE(T)                                                                 \
     template void floyd_warshall_blocked<T>(dense_view<T, device>);                               \
+    template void floyd_warshall_blocked<T>(dense_view<T, device>, stream const&);                \
     template void floyd_warshall_naive<T>(dense_view<T, device>);                                 \
     template void min_into<T>(dense_view<T, device>, dense_view<T const, device>);                \
+    template void min_into<T>(dense_view<T, device>, dense_view<T const, device>, stream const&); \
     template void closure_diagonal<T>(dense_view<T, device>);                                     \
     template std::int64_t first_negative_diagonal<T>(dense_view<T const, device>);
 KLEENE_APSP_INSTANTIATE(float)

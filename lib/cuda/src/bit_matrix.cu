@@ -6,6 +6,7 @@
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/dense_gemm.cuh>
+#include <kleene/cuda/stream.hpp>
 
 #include <cuda_runtime.h>
 
@@ -218,8 +219,9 @@ void from_bits(bit_view<std::uint64_t const> src, dense_view<std::uint8_t, devic
     unpack<std::uint8_t>(src, dst);
 }
 
-void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
-               bit_view<std::uint64_t> c, bool accumulate) {
+namespace {
+void enqueue_bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+                       bit_view<std::uint64_t> c, bool accumulate, cudaStream_t st) {
     if (a.cols != b.rows || a.rows != c.rows || b.cols != c.cols)
         throw dimension_mismatch("bool_gemm: A is " + kleene::detail::shape(a.rows, a.cols) +
                                  ", B is " + kleene::detail::shape(b.rows, b.cols) + ", C is " +
@@ -239,13 +241,24 @@ void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
                     static_cast<unsigned>((c.rows + block_m - 1) / block_m));
     if (grid.y > 65535)
         throw invalid_argument("bool_gemm: more than 65535 * 128 rows are not supported");
-    bool_gemm_kernel<<<grid, threads>>>(
+    bool_gemm_kernel<<<grid, threads, 0, st>>>(
         reinterpret_cast<std::uint32_t const*>(a.data), static_cast<std::int64_t>(a.ld) * 2,
         reinterpret_cast<std::uint32_t const*>(b.data), static_cast<std::int64_t>(b.ld) * 2,
         reinterpret_cast<std::uint32_t*>(c.data), static_cast<std::int64_t>(c.ld) * 2,
         static_cast<int>(c.rows), static_cast<int>(c.cols), static_cast<int>(a.cols), accumulate);
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bool_gemm_kernel");
+}
+}  // namespace
+
+void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+               bit_view<std::uint64_t> c, bool accumulate) {
+    enqueue_bool_gemm(a, b, c, accumulate, nullptr);
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+               bit_view<std::uint64_t> c, bool accumulate, stream const& s) {
+    enqueue_bool_gemm(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()));
 }
 
 template <>

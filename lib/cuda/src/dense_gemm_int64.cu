@@ -7,6 +7,9 @@ namespace kleene::cuda {
 #define KLEENE_INSTANTIATE(semiring_template, T)                                                   \
     template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
                                                    dense_view<T const, device>,                   \
-                                                   dense_view<T, device>, bool);
+                                                   dense_view<T, device>, bool);                  \
+    template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
+                                                   dense_view<T const, device>,                   \
+                                                   dense_view<T, device>, bool, stream const&);
 KLEENE_GEMM_NUMERIC_SEMIRINGS(KLEENE_INSTANTIATE, std::int64_t)
 }  // namespace kleene::cuda

@@ -4,7 +4,11 @@
 // explain trace, and lets the caller pin both. Distances are min_plus closures A* (0 on the
 // diagonal); unreachable pairs hold infinity<T>(). A negative cycle raises kleene::negative_cycle
 // naming a vertex whose distance to itself came out negative (Johnson: a vertex on the cycle).
+// On the GPU, a matrix that does not fit the device (or a cap: max_device_bytes,
+// KLEENE_MAX_DEVICE_BYTES) runs out of core, blocked in pinned host memory
+// (apsp_out_of_core.hpp); the explain trace says which and why.
 
+#include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/johnson.hpp>
 #include <kleene/algorithms/paths.hpp>
@@ -13,6 +17,7 @@
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/apsp.hpp>
+#include <kleene/cuda/paths.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
@@ -23,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -45,8 +51,13 @@ inline std::string_view to_string(apsp_algorithm a) {
 struct apsp_options {
     apsp_algorithm algorithm = apsp_algorithm::automatic;
     device_choice device = device_choice::automatic;
-    /// Also return the predecessor matrix (paths.hpp).
+    /// Also return the predecessor matrix (paths.hpp), rebuilt from the distances: on the GPU
+    /// when the distances are computed in core there (cuda/paths.hpp), else on the host.
     bool predecessors = false;
+    /// Device bytes the GPU path may use (0: no cap; KLEENE_MAX_DEVICE_BYTES, bytes with an
+    /// optional K/M/G/T suffix in powers of 1024, sets it too). Past it, or past free device
+    /// memory, the GPU runs out of core.
+    std::size_t max_device_bytes = 0;
     explain_trace* explain = nullptr;
 };
 
@@ -68,6 +79,8 @@ struct apsp_cost_model {
     double gpu_copy_bytes_per_s = 10e9;       ///< pageable host <-> device copies
     double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
     double johnson_s_per_edge = 20e-9;        ///< Dijkstra relax + heap, per edge per source
+    double gpu_out_of_core_efficiency = 0.85;  ///< out-of-core rate / in-core rate (0.8-1.0)
+    double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
 };
 
 namespace detail {
@@ -79,6 +92,45 @@ inline std::string seconds(double s) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g s", s);
     return buf;
+}
+
+/// The dense start of the dense algorithms: absent entries +inf, the diagonal min(a(i,i), 0).
+/// Rows in parallel (first touch spreads the pages; n = 150000 is 90 GB), and a kleene::error
+/// instead of a failed allocation.
+template <class T, index_type Index>
+dense_matrix<T> apsp_start(csr_matrix<T, Index> const& a) {
+    std::size_t const n = a.rows();
+    dense_matrix<T> d;
+    try {
+        d = dense_matrix<T>(n, n);
+    } catch (std::bad_alloc const&) {
+        throw error("apsp: allocating the " + shape(n, n) + " distance matrix (" +
+                    gib(double(n) * double(n) * sizeof(T)) + ") failed");
+    }
+#pragma omp parallel for schedule(static) if (n >= 1024)
+    for (std::size_t i = 0; i < n; ++i) {
+        T* row = d.data() + i * n;
+        std::fill(row, row + n, infinity<T>());
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+            row[a.col_idx()[k]] = a.value(k);
+        row[i] = std::min(row[i], T(0));
+    }
+    return d;
+}
+
+/// a with 32-bit indices (a copy; a's entries must fit them).
+template <class T, index_type Index>
+csr_matrix<T, std::int32_t> with_int32_indices(csr_matrix<T, Index> const& a) {
+    if constexpr (std::is_same_v<Index, std::int32_t>) {
+        return a;
+    } else {
+        buffer<std::int32_t> ptr(a.rows() + 1), col(a.nnz());
+        for (std::size_t i = 0; i <= a.rows(); ++i) ptr[i] = static_cast<std::int32_t>(a.row_ptr()[i]);
+        for (std::size_t k = 0; k < a.nnz(); ++k) col[k] = static_cast<std::int32_t>(a.col_idx()[k]);
+        buffer<T> val(a.has_values() ? a.nnz() : 0);
+        if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), val.data());
+        return {a.rows(), a.cols(), std::move(ptr), std::move(col), std::move(val), a.iso_value(), true};
+    }
 }
 
 template <class T>
@@ -99,19 +151,32 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     double const nd = static_cast<double>(n);
     double const m = static_cast<double>(a.nnz());
     apsp_result<T> r;
+    detail::require_host_memory(("apsp: the " + detail::shape(n, n) + " distance matrix" +
+                                 (opt.predecessors ? " and its predecessors" : ""))
+                                    .c_str(),
+                                n * n * (sizeof(T) + (opt.predecessors ? 4 : 0)));
 
     // Candidates and their estimated times.
     bool const have_gpu = detail::gpu_apsp_type<T> && cuda::device_count() > 0;
     double const bytes = nd * nd * sizeof(T);
-    std::size_t const free_mem = have_gpu ? cuda::free_device_memory() : 0;
-    bool const gpu_fits = have_gpu && bytes * 1.25 + (64u << 20) < static_cast<double>(free_mem);
+    detail::device_budget const budget =
+        have_gpu ? detail::gpu_budget(opt.max_device_bytes) : detail::device_budget{};
+    std::size_t const free_mem = budget.free;
+    // In core: the matrix and R-Kleene's workspace (a quarter of it), under the cap and within
+    // free memory; otherwise the GPU runs out of core.
+    bool const gpu_fits = have_gpu && bytes * 1.25 + (64u << 20) < static_cast<double>(free_mem) &&
+                          (budget.cap == 0 || bytes * 1.25 <= static_cast<double>(budget.cap));
+    bool const gpu_ooc = have_gpu && !gpu_fits;
     double const gpu_rate = std::is_same_v<T, double> ? model.gpu_updates_per_s_fp64
                             : std::is_same_v<T, float> ? model.gpu_updates_per_s_fp32
                                                        : model.gpu_updates_per_s_int32;
     // Smaller n run at a fraction of the n = 16384 rate: (n / 16384)^0.8 fits 4096 and 8192.
     double const gpu_eff = std::min(1.0, std::pow(nd / 16384.0, 0.8));
-    double const t_gpu = nd * nd * nd / (gpu_rate * gpu_eff) + 2 * bytes / model.gpu_copy_bytes_per_s +
-                         model.gpu_fixed_s;
+    double const t_gpu =
+        gpu_fits ? nd * nd * nd / (gpu_rate * gpu_eff) + 2 * bytes / model.gpu_copy_bytes_per_s +
+                       model.gpu_fixed_s
+                 : nd * nd * nd / (gpu_rate * gpu_eff * model.gpu_out_of_core_efficiency) +
+                       bytes / model.host_pin_bytes_per_s + model.gpu_fixed_s;
     double const threads = static_cast<double>(cpu::max_threads());
     double const cpu_rate = model.cpu_updates_per_s_per_thread * threads *
                             (sizeof(T) == 8 ? 0.5 : 1.0);
@@ -131,13 +196,15 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     } else if (opt.device == device_choice::cpu) {
         gpu = false;
     } else {
-        gpu = gpu_fits && opt.algorithm != apsp_algorithm::johnson &&
+        gpu = (gpu_fits || gpu_ooc) && opt.algorithm != apsp_algorithm::johnson &&
               t_gpu < std::min(t_cpu, opt.algorithm == apsp_algorithm::automatic ? t_johnson : 1e300);
     }
     // Algorithm.
     apsp_algorithm alg = opt.algorithm;
     if (alg == apsp_algorithm::automatic)
         alg = (!gpu && t_johnson < t_cpu) ? apsp_algorithm::johnson : apsp_algorithm::rkleene;
+    bool const out_of_core = gpu && !gpu_fits;
+    if (out_of_core) alg = apsp_algorithm::blocked_fw;  // the out-of-core algorithm
     r.algorithm = alg;
     r.device = gpu ? device_choice::gpu : device_choice::cpu;
     if (opt.explain) {
@@ -145,12 +212,20 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
                          ", density=" + std::to_string(n ? m / (nd * nd) : 0.0) +
                          ", value bytes=" + std::to_string(sizeof(T)) +
                          ", free device memory=" + std::to_string(free_mem >> 20) + " MiB");
-        opt.explain->add("apsp: estimates: rkleene/gpu " +
-                         (gpu_fits ? detail::seconds(t_gpu) : std::string("n/a")) +
+        if (have_gpu)
+            opt.explain->add(
+                "apsp: gpu memory: the matrix needs " + detail::mib(bytes) + " (+25% R-Kleene " +
+                "workspace) in core; " + budget.str() +
+                (gpu_fits ? ": fits in core"
+                          : ": does not fit, the GPU path runs out of core (blocked Floyd-Warshall "
+                            "streaming tiles from pinned host memory)"));
+        opt.explain->add("apsp: estimates: " +
+                         std::string(gpu_ooc ? "out-of-core blocked-fw/gpu " : "rkleene/gpu ") +
+                         (have_gpu ? detail::seconds(t_gpu) : std::string("n/a")) +
                          ", rkleene/cpu " + detail::seconds(t_cpu) + ", johnson/cpu " +
                          detail::seconds(t_johnson));
         opt.explain->add("apsp: chose " + std::string(to_string(alg)) + " on " +
-                         (gpu ? "gpu" : "cpu") +
+                         (gpu ? (out_of_core ? "gpu, out of core" : "gpu") : "cpu") +
                          (opt.algorithm == apsp_algorithm::automatic &&
                                   opt.device == device_choice::automatic
                               ? " (cost model)"
@@ -160,16 +235,32 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     if (alg == apsp_algorithm::johnson) {
         r.dist = johnson(a);
     } else {
-        r.dist = to_dense(a, infinity<T>());
-        for (std::size_t i = 0; i < n; ++i) r.dist(i, i) = std::min(r.dist(i, i), T(0));
+        r.dist = detail::apsp_start(a);
         std::int64_t neg = -1;
-        if (gpu) {
+        if (out_of_core) {
+            if constexpr (detail::gpu_apsp_type<T>) {
+                ooc_options o;
+                o.device_bytes = budget.bytes;
+                o.explain = opt.explain;
+                apsp_out_of_core(r.dist.view(), o);
+                neg = detail::first_negative_diagonal(r.dist);
+            }
+        } else if (gpu) {
             if constexpr (detail::gpu_apsp_type<T>) {
                 dense_matrix<T, device> d = r.dist.to_device();
                 if (alg == apsp_algorithm::rkleene) rkleene(d.view());
                 else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d.view());
                 else cuda::floyd_warshall_naive<T>(d.view());
                 neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d.view()));
+                if (neg < 0 && opt.predecessors &&
+                    a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                    // Predecessors on the device from the distances there (cuda/paths.hpp).
+                    auto const g = detail::with_int32_indices(a).to_device();
+                    dense_matrix<std::int32_t, device> p(n, n);
+                    cuda::predecessors<T>(g, dense_view<T const, device>(d.view()), p.view());
+                    r.pred = p.to_host();
+                    if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
+                }
                 r.dist = d.to_host();
             }
         } else {
@@ -180,7 +271,10 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
         }
         if (neg >= 0) throw negative_cycle(neg);
     }
-    if (opt.predecessors) r.pred = predecessors(a, dense_view<T const>(r.dist.view()));
+    if (opt.predecessors && r.pred.rows() != n) {
+        r.pred = predecessors(a, dense_view<T const>(r.dist.view()));
+        if (opt.explain) opt.explain->add("apsp: predecessors on the cpu");
+    }
     return r;
 }
 

@@ -3,8 +3,11 @@
 // (reflexive: also every (i,i)). Storage is bit-packed in both backends, in bit_matrix's layout
 // (rows of ceil(n/64) 64-bit words, bit j % 64 of word j / 64): the CPU runs Warshall's algorithm
 // on the rows (row i |= row k where bit (i,k) is set; rows in parallel), the GPU runs R-Kleene
-// (rkleene.hpp) with bool_gemm products.
+// (rkleene.hpp) with bool_gemm products, or, when the bit matrix does not fit the device (or a
+// cap: max_device_bytes, KLEENE_MAX_DEVICE_BYTES), the out-of-core blocked algorithm on bit
+// tiles streamed from pinned host memory (apsp_out_of_core.hpp).
 
+#include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/apsp.hpp>
@@ -17,6 +20,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -37,7 +41,13 @@ host_bits to_host_bits(csr_matrix<T, Index> const& a) {
         throw dimension_mismatch("closure: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
     host_bits b{a.rows(), (a.rows() + 63) / 64, {}};
-    b.words.assign(b.n * b.ld, 0);
+    detail::require_host_memory(("closure: the " + detail::shape(b.n, b.n) + " bit matrix").c_str(),
+                                b.n * b.ld * sizeof(std::uint64_t));
+    try {
+        b.words.assign(b.n * b.ld, 0);
+    } catch (std::bad_alloc const&) {
+        throw error("closure: allocating the " + detail::shape(b.n, b.n) + " bit matrix failed");
+    }
     for (std::size_t i = 0; i < b.n; ++i)
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
             b.set(i, static_cast<std::size_t>(a.col_idx()[k]));
@@ -61,8 +71,27 @@ inline void closure_cpu(host_bits& a) {
     }
 }
 
-/// R-Kleene on the GPU, in place: a becomes a+ (copies to the device and back).
-inline void closure_gpu(host_bits& a) {
+/// R-Kleene on the GPU, in place: a becomes a+ (copies to the device and back). Past the device
+/// budget (free memory, and the cap max_device_bytes or KLEENE_MAX_DEVICE_BYTES when set) it
+/// runs out of core instead; `explain` says which.
+inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
+                        explain_trace* explain = nullptr) {
+    detail::device_budget const budget = detail::gpu_budget(max_device_bytes);
+    double const bytes = double(a.words.size()) * sizeof(std::uint64_t);
+    // In core: the matrix and R-Kleene's workspace (a quarter of it).
+    bool const fits = bytes * 1.25 + (64u << 20) < double(budget.free) &&
+                      (budget.cap == 0 || bytes * 1.25 <= double(budget.cap));
+    if (explain)
+        explain->add("closure: the bit matrix needs " + detail::mib(bytes) +
+                     " (+25% workspace) in core; " + budget.str() +
+                     (fits ? ": in core" : ": out of core"));
+    if (!fits) {
+        ooc_options o;
+        o.device_bytes = budget.bytes;
+        o.explain = explain;
+        closure_out_of_core(a.words.data(), a.n, a.ld, o);
+        return;
+    }
     cuda::bit_matrix d(a.n, a.n);
     if (d.ld() != a.ld) throw invalid_argument("closure_gpu: unexpected bit_matrix layout");
     detail::copy_bytes<device, host>(d.data(), a.words.data(), a.words.size() * sizeof(std::uint64_t));
@@ -73,6 +102,8 @@ inline void closure_gpu(host_bits& a) {
 struct closure_options {
     bool reflexive = false;
     device_choice device = device_choice::automatic;
+    /// Device bytes the GPU path may use (0: no cap; see apsp_options::max_device_bytes).
+    std::size_t max_device_bytes = 0;
     explain_trace* explain = nullptr;
 };
 
@@ -83,7 +114,7 @@ host_bits closure_bits(csr_matrix<T, Index> const& a, closure_options const& opt
     host_bits b = to_host_bits(a);
     bool gpu = opt.device == device_choice::gpu;
     if (opt.device == device_choice::automatic) gpu = b.n >= 2048 && cuda::device_count() > 0;
-    if (gpu) closure_gpu(b);
+    if (gpu) closure_gpu(b, opt.max_device_bytes, opt.explain);
     else closure_cpu(b);
     if (opt.reflexive)
         for (std::size_t i = 0; i < b.n; ++i) b.set(i, i);

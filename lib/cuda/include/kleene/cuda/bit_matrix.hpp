@@ -17,6 +17,8 @@
 
 namespace kleene::cuda {
 
+class stream;
+
 inline constexpr std::size_t bits_per_word = 64;
 
 template <class W>  // std::uint64_t or std::uint64_t const
@@ -82,6 +84,9 @@ dense_matrix<T, device> to_dense(bit_matrix const& a) {
 /// or B.
 void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
                bit_view<std::uint64_t> c, bool accumulate);
+/// The same, only enqueued on s (stream.hpp).
+void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+               bit_view<std::uint64_t> c, bool accumulate, stream const& s);
 inline void bool_gemm(bit_matrix const& a, bit_matrix const& b, bit_matrix& c, bool accumulate) {
     bool_gemm(a.view(), b.view(), c.view(), accumulate);
 }

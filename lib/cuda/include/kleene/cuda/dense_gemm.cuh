@@ -13,6 +13,7 @@
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
@@ -276,51 +277,62 @@ template <class S, class P>
 void launch_gemm(dense_view<typename S::value_type const, device> a,
                  dense_view<typename S::value_type const, device> b,
                  dense_view<typename S::value_type, device> c, bool accumulate, int const* run_flag,
-                 int run_when) {
+                 int run_when, cudaStream_t st) {
     dim3 const grid(static_cast<unsigned>((c.cols + block_n - 1) / block_n),
                     static_cast<unsigned>((c.rows + block_m - 1) / block_m));
     if (grid.y > 65535)
         throw invalid_argument("dense_gemm: more than 65535 * 128 rows are not supported");
-    gemm_kernel<S, P><<<grid, threads>>>(a.data, static_cast<std::int64_t>(a.ld), b.data,
-                                         static_cast<std::int64_t>(b.ld), c.data,
-                                         static_cast<std::int64_t>(c.ld), static_cast<int>(c.rows),
-                                         static_cast<int>(c.cols), static_cast<int>(a.cols),
-                                         accumulate, run_flag, run_when);
+    gemm_kernel<S, P><<<grid, threads, 0, st>>>(
+        a.data, static_cast<std::int64_t>(a.ld), b.data, static_cast<std::int64_t>(b.ld), c.data,
+        static_cast<std::int64_t>(c.ld), static_cast<int>(c.rows), static_cast<int>(c.cols),
+        static_cast<int>(a.cols), accumulate, run_flag, run_when);
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::gemm_kernel");
 }
 
 template <class T>
-void launch_range_check(dense_view<T const, device> v, T sentinel, T bound, int* flag) {
+void launch_range_check(dense_view<T const, device> v, T sentinel, T bound, int* flag,
+                        cudaStream_t st) {
     if (v.rows == 0 || v.cols == 0) return;
     dim3 const grid(static_cast<unsigned>(std::min<std::size_t>((v.cols + 255) / 256, 16)),
                     static_cast<unsigned>(std::min<std::size_t>(v.rows, 8192)));
-    range_check_kernel<T><<<grid, 256>>>(v.data, static_cast<std::int64_t>(v.ld),
-                                         static_cast<int>(v.rows), static_cast<int>(v.cols),
-                                         sentinel, bound, flag);
+    range_check_kernel<T><<<grid, 256, 0, st>>>(v.data, static_cast<std::int64_t>(v.ld),
+                                                 static_cast<int>(v.rows), static_cast<int>(v.cols),
+                                                 sentinel, bound, flag);
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::range_check_kernel");
 }
 
+/// Enqueues the product on st; `flag` is a device int that only this stream's work touches.
 template <semiring_type S>
-void run(dense_view<typename S::value_type const, device> a,
-         dense_view<typename S::value_type const, device> b,
-         dense_view<typename S::value_type, device> c, bool accumulate) {
+void enqueue(dense_view<typename S::value_type const, device> a,
+             dense_view<typename S::value_type const, device> b,
+             dense_view<typename S::value_type, device> c, bool accumulate, cudaStream_t st,
+             int* flag) {
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
     if constexpr (has_ranged_path<S>) {
         constexpr bool is_max = std::is_same_v<S, max_plus<T>>;
         using ranged = ranged_policy<T, is_max>;
-        int* flag = scratch_flag();
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int)));
-        launch_range_check<T>(a, ranged::sentinel, ranged::bound, flag);
-        launch_range_check<T>(b, ranged::sentinel, ranged::bound, flag);
-        if (accumulate) launch_range_check<T>(c, ranged::sentinel, ranged::bound, flag);
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+        launch_range_check<T>(a, ranged::sentinel, ranged::bound, flag, st);
+        launch_range_check<T>(b, ranged::sentinel, ranged::bound, flag, st);
+        if (accumulate) launch_range_check<T>(c, ranged::sentinel, ranged::bound, flag, st);
         // Both launch; each returns at once unless the flag selects it. No host round trip.
-        launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0);
-        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1);
+        launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0, st);
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1, st);
     } else {
-        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, nullptr, 0);
+        (void)flag;
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, nullptr, 0, st);
     }
+}
+
+template <semiring_type S>
+void run(dense_view<typename S::value_type const, device> a,
+         dense_view<typename S::value_type const, device> b,
+         dense_view<typename S::value_type, device> c, bool accumulate) {
+    check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
+    if (c.rows == 0 || c.cols == 0) return;
+    enqueue<S>(a, b, c, accumulate, nullptr, has_ranged_path<S> ? scratch_flag() : nullptr);
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
@@ -335,6 +347,17 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
     // Dense storage holds zero() where an entry is absent; where zero does not annihilate mul
     // (pair, first, second) the kernel must not multiply by it, exactly as on the CPU.
     gemm_detail::run<dense_safe<S>>(a, b, c, accumulate);
+}
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s) {
+    using P = dense_safe<S>;
+    gemm_detail::check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
+    if (c.rows == 0 || c.cols == 0) return;
+    gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
+                            gemm_detail::has_ranged_path<P> ? s.scratch_int() : nullptr);
 }
 
 }  // namespace kleene::cuda

@@ -20,7 +20,11 @@
 //
 // lor_land over bool / uint8 runs on bit-packed copies (bit_matrix.hpp); results are 0 or 1.
 //
-// All calls are synchronous with respect to the host and run on the legacy default stream.
+// The four-argument calls are synchronous with respect to the host and run on the legacy default
+// stream. The overload that takes a cuda::stream (stream.hpp) only enqueues the work on that
+// stream and returns: the views must stay valid, and their memory unchanged by other streams,
+// until the stream has run it (the caller orders that with events). It uses the stream's own
+// scratch int for the integer range check, so products on different streams never share one.
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/dense_matrix.hpp>
@@ -31,10 +35,18 @@
 
 namespace kleene::cuda {
 
+class stream;
+
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
                 dense_view<typename S::value_type, device> c, bool accumulate);
+
+/// The same product, enqueued on `s` (asynchronous; see above).
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s);
 
 // Boolean or-and products run on bit-packed copies (bit_matrix.cu).
 template <>

@@ -1,0 +1,81 @@
+#pragma once
+// The CUDA runtime pieces of the out-of-core APSP and closure
+// (algorithms/.../apsp_out_of_core.hpp): page-locking the caller's host matrix, strided
+// asynchronous copies, pinned host memory, a few device facts, and the per-round negative-diagonal
+// check. No CUDA header here: streams come as cuda::stream (stream.hpp). In a build without CUDA
+// every entry throws kleene::no_device.
+
+#include <kleene/cuda/stream.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/memory.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace kleene::cuda {
+
+/// Page-locks [p, p + bytes) with cudaHostRegister for the object's lifetime, so that copies from
+/// and to it run by DMA at the link's rate and overlap kernels. A failure (no memory to lock, a
+/// range already locked) is not an error: registered() is false and failure() says why; copies
+/// then still work, staged through the driver, without overlap.
+class host_registration {
+public:
+    host_registration() = default;
+    host_registration(void* p, std::size_t bytes);
+    ~host_registration();
+    host_registration(host_registration&& o) noexcept;
+    host_registration& operator=(host_registration&& o) noexcept;
+    host_registration(host_registration const&) = delete;
+    host_registration& operator=(host_registration const&) = delete;
+
+    bool registered() const noexcept { return p_ != nullptr; }
+    std::string const& failure() const noexcept { return failure_; }
+    /// Wall time of cudaHostRegister (seconds).
+    double seconds() const noexcept { return seconds_; }
+
+private:
+    void* p_ = nullptr;
+    std::string failure_;
+    double seconds_ = 0;
+};
+
+/// Page-locked host memory from cudaHostAlloc (small arrays the device writes asynchronously).
+class pinned_memory {
+public:
+    pinned_memory() = default;
+    explicit pinned_memory(std::size_t bytes);
+    ~pinned_memory();
+    pinned_memory(pinned_memory&& o) noexcept;
+    pinned_memory& operator=(pinned_memory&& o) noexcept;
+    pinned_memory(pinned_memory const&) = delete;
+    pinned_memory& operator=(pinned_memory const&) = delete;
+    void* data() const noexcept { return p_; }
+
+private:
+    void* p_ = nullptr;
+};
+
+enum class copy_kind { host_to_device, device_to_host, device_to_device };
+
+/// Copies `rows` rows of `width` bytes, `src_pitch` and `dst_pitch` bytes apart, on s
+/// (cudaMemcpy2DAsync). Host memory that is not page-locked makes the call synchronous.
+void copy_rows_async(void* dst, std::size_t dst_pitch, void const* src, std::size_t src_pitch,
+                     std::size_t width, std::size_t rows, copy_kind kind, stream const& s);
+/// Sets `bytes` bytes at device address p to `value`, on s.
+void fill_bytes_async(void* p, int value, std::size_t bytes, stream const& s);
+
+/// *first = min(*first, offset + i) for every i with a(i,i) < 0 (a square), on s.
+template <class T>
+void negative_diagonal_async(dense_view<T const, device> a, std::int64_t offset,
+                             unsigned long long* first, stream const& s);
+
+/// Multiprocessors of the current device.
+int multiprocessor_count();
+/// Blocks of the dense min_plus GEMM kernel over T that one multiprocessor runs at once
+/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): a product keeps the GPU full when its
+/// 128 x 128 output blocks come in whole multiples of this times multiprocessor_count().
+template <class T>
+int min_plus_gemm_blocks_per_sm();
+
+}  // namespace kleene::cuda

@@ -1,0 +1,23 @@
+#pragma once
+// Predecessors of all-pairs shortest paths on the GPU, from the final distance matrix: the device
+// counterpart of kleene::predecessors (algorithms/include/kleene/algorithms/paths.hpp), with the
+// same rule: from each source s, a breadth-first search over the tight edges (u, v),
+// d(s,u) + w(u,v) == d(s,v) (floating point within the same relative tolerance as the CPU), gives
+// every reachable v a predecessor u that the search reached first, so zero-weight cycles cannot
+// make the predecessors loop. One thread block per source, sources in batches; O(n nnz) work.
+// In a build without CUDA the entry point throws kleene::no_device.
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+
+#include <cstdint>
+
+namespace kleene::cuda {
+
+/// pred(s, v) = the vertex before v on a shortest s -> v path, -1 for v == s and unreachable v.
+/// `a` is the graph on the device (row u: out-edges of u); dist and pred are n x n device views.
+template <class T>
+void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T const, device> dist,
+                  dense_view<std::int32_t, device> pred);
+
+}  // namespace kleene::cuda

@@ -1,0 +1,62 @@
+#pragma once
+// CUDA streams and events as small RAII handles, for code that overlaps copies with kernels
+// (out_of_core.hpp). The handles are opaque: no CUDA header is needed to use them; code compiled
+// by nvcc gets the cudaStream_t / cudaEvent_t back through native().
+//
+// A stream is created non-blocking: it does not synchronise with the legacy default stream on
+// which kleene's synchronous calls run, so work on it orders only through events. Every failure
+// throws kleene::device_error (no_device in a build without CUDA).
+
+#include <kleene/memory.hpp>
+
+namespace kleene::cuda {
+
+class event;
+
+class stream {
+public:
+    stream();
+    ~stream();
+    stream(stream&& o) noexcept;
+    stream& operator=(stream&& o) noexcept;
+    stream(stream const&) = delete;
+    stream& operator=(stream const&) = delete;
+
+    /// The cudaStream_t, as a pointer.
+    void* native() const noexcept { return handle_; }
+    /// Blocks the host until everything queued on the stream has finished.
+    void synchronize() const;
+    /// Later work on this stream waits for the most recent record of e (a no-op if e was never
+    /// recorded).
+    void wait(event const& e) const;
+    /// One device int that belongs to this stream, for kernels that leave a verdict for a later
+    /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
+    int* scratch_int() const;
+
+private:
+    void* handle_ = nullptr;
+    mutable buffer<int, device> scratch_;
+};
+
+class event {
+public:
+    /// Timing is off (cheaper records and waits) unless asked for.
+    explicit event(bool timing = false);
+    ~event();
+    event(event&& o) noexcept;
+    event& operator=(event&& o) noexcept;
+    event(event const&) = delete;
+    event& operator=(event const&) = delete;
+
+    void* native() const noexcept { return handle_; }
+    void record(stream const& s);
+    /// Blocks the host until the most recent record has completed.
+    void synchronize() const;
+    /// Milliseconds between two recorded timing events.
+    static float elapsed_ms(event const& from, event const& to);
+
+private:
+    void* handle_ = nullptr;
+};
+
+}  // namespace kleene::cuda

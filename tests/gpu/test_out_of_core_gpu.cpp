@@ -1,0 +1,456 @@
+// Out-of-core APSP and closure (apsp_out_of_core.hpp) against the CPU's plain Floyd-Warshall and
+// Warshall and against the in-core GPU path: small device caps and pinned plans, so that every
+// run has several rounds, ragged last blocks, tiles narrower than a block row, several passes a
+// round, one or two panel buffers and two or three tile buffers; odd and prime n; fp32, fp64 and
+// int32 (large weights that take the GEMM's exact saturating path, unreachable pairs at the
+// INT_MAX sentinel); negative edges, negative cycles, predecessors, the bit-packed closure, the
+// cap's parsing and the errors for a cap or a host too small. Suite `small` is what the
+// compute-sanitizer runs use.
+
+#define BOOST_TEST_MODULE out_of_core_gpu
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/apsp_out_of_core.hpp>
+#include <kleene/algorithms/closure.hpp>
+#include <kleene/cuda/runtime.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+bool have_gpu() {
+    if (cuda::device_count() > 0) return true;
+    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
+    return false;
+}
+
+/// Edge probability p, weights w0(u,v) + pot(u) - pot(v) with w0 in [0, 50] and pot in [0, 20):
+/// negative edges, no negative cycle. `big` instead draws w0 in [2^29, 2^30) with pot = 0: every
+/// entry is past the int32 GEMM's fast range ([-2^28, 2^28]), sums of two edges may and of four
+/// always overflow and saturate at INT_MAX (non-negative weights: every order of the sums
+/// saturates alike). `parts` keeps edges inside n / parts vertex groups (unreachable pairs);
+/// `cycle` plants 0 -> 1 -> 2 -> 0 of weight -15.
+template <class T>
+csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool cycle = false,
+                           bool big = false, std::size_t parts = 1) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<int> pot(n);
+    for (auto& x : pot) x = big ? 0 : static_cast<int>(rng() % 20);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<T> vv;
+    std::size_t const part = (n + parts - 1) / parts;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != j && i / part == j / part && u(rng) < p) {
+                ii.push_back(static_cast<std::int32_t>(i));
+                jj.push_back(static_cast<std::int32_t>(j));
+                double const w0 = big ? double(1 << 29) + double(rng() % (1u << 29))
+                                      : double(rng() % 51);
+                vv.push_back(T(w0 + pot[i] - pot[j]));
+            }
+    if (cycle && n >= 3)
+        for (std::size_t k = 0; k < 3; ++k) {
+            ii.push_back(static_cast<std::int32_t>(k));
+            jj.push_back(static_cast<std::int32_t>((k + 1) % 3));
+            vv.push_back(T(-5));
+        }
+    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+template <class T>
+dense_matrix<T> start(csr_matrix<T> const& a) {
+    dense_matrix<T> d = to_dense(a, infinity<T>());
+    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
+    return d;
+}
+
+template <class T>
+dense_matrix<T> reference(csr_matrix<T> const& a) {
+    dense_matrix<T> d = start(a);
+    floyd_warshall(d.view());
+    return d;
+}
+
+/// Integer-valued weights: every algorithm's fp sums are exact, so equality is exact.
+template <class T>
+void check_equal(dense_matrix<T> const& got, dense_matrix<T> const& want) {
+    BOOST_TEST_REQUIRE(got.rows() == want.rows());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.rows(); ++i)
+        for (std::size_t j = 0; j < want.cols(); ++j)
+            if (!(got(i, j) == want(i, j)) && bad++ < 3)
+                BOOST_TEST_MESSAGE("(" << i << "," << j << "): " << got(i, j) << " vs "
+                                       << want(i, j));
+    BOOST_TEST(bad == 0u);
+}
+
+/// Plans pinned through ooc_options: {block, width, pass_width, panels, tiles}.
+struct pinned_plan {
+    std::size_t block, width, pass_width;
+    int panels, tiles;
+};
+
+/// The first `count` of these plans (the sanitizer's suite runs one or two).
+std::vector<pinned_plan> plans_for(std::size_t n, std::size_t count = 6) {
+    std::vector<pinned_plan> all = {
+        {64, 128, 192, 1, 2},  // several passes a round, one panel buffer, two tile buffers
+        {128, 320, 0, 2, 3},   // tile width no multiple of the block, look-ahead panel
+        {64, 64, 0, 2, 3},     // many rounds, one-block tiles
+        {64, 192, 0, 1, 2},    // tiles of three blocks
+        {128, 128, 256, 1, 2}, // passes of two blocks
+        {(n + 63) / 64 * 64, 64, 0, 1, 3},  // one round: the whole matrix is the diagonal block
+    };
+    all.resize(std::min(count, all.size()));
+    return all;
+}
+
+template <class T>
+void check_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_t count = 6) {
+    std::size_t const n = a.rows();
+    for (auto const& pp : plans_for(n, count)) {
+        BOOST_TEST_CONTEXT("n=" << n << " b=" << pp.block << " w=" << pp.width << " W="
+                                << pp.pass_width << " panels=" << pp.panels
+                                << " tiles=" << pp.tiles) {
+            dense_matrix<T> d = start(a);
+            ooc_options o;
+            o.block = pp.block;
+            o.width = pp.width;
+            o.pass_width = pp.pass_width;
+            o.panels = pp.panels;
+            o.tiles = pp.tiles;
+            ooc_report const rep = apsp_out_of_core(d.view(), o);
+            BOOST_TEST(rep.plan.block == pp.block);
+            BOOST_TEST(rep.rounds == (n + pp.block - 1) / pp.block);
+            check_equal(d, want);
+        }
+    }
+}
+
+/// Through apsp(): a cap of 60% of the matrix forces the out-of-core path (its smallest plan,
+/// 64-row blocks, needs about 7 * 64^2 entries, so n >= 250 here), which the explain trace names;
+/// the result equals the in-core GPU result and the CPU reference.
+template <class T>
+void check_capped(csr_matrix<T> const& a, dense_matrix<T> const& want, bool check_in_core) {
+    std::size_t const n = a.rows();
+    apsp_options opt;
+    opt.device = device_choice::gpu;
+    if (check_in_core) {
+        BOOST_TEST_CONTEXT("n=" << n << " in core") { check_equal(apsp(a, opt).dist, want); }
+    }
+    explain_trace trace;
+    opt.explain = &trace;
+    opt.max_device_bytes = n * n * sizeof(T) * 6 / 10;
+    BOOST_TEST_CONTEXT("n=" << n << " cap=" << opt.max_device_bytes) {
+        auto const r = apsp(a, opt);
+        check_equal(r.dist, want);
+        BOOST_TEST((r.algorithm == apsp_algorithm::blocked_fw));
+        BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+        BOOST_TEST(trace.str().find("block b=") != std::string::npos, trace.str());
+    }
+}
+
+/// `count` pinned plans at every n; through apsp() with a cap where n >= 250.
+template <class T>
+void run_sizes(std::vector<std::size_t> const& sizes, std::vector<double> const& ps,
+               std::size_t count) {
+    for (std::size_t n : sizes)
+        for (double p : ps) {
+            auto const a = random_graph<T>(n, p, n * 11 + static_cast<std::uint64_t>(p * 100));
+            auto const want = reference(a);
+            if (n >= 250) check_capped(a, want, true);
+            check_plans(a, want, count);
+        }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(small)
+
+BOOST_AUTO_TEST_CASE(parse_cap) {
+    using detail::parse_bytes;
+    BOOST_TEST(parse_bytes("4096", "x") == 4096u);
+    BOOST_TEST(parse_bytes("64K", "x") == 65536u);
+    BOOST_TEST(parse_bytes("3m", "x") == 3u << 20);
+    BOOST_TEST(parse_bytes("60G", "x") == std::size_t{60} << 30);
+    BOOST_TEST(parse_bytes("2GiB", "x") == std::size_t{2} << 30);
+    BOOST_TEST(parse_bytes("1T", "x") == std::size_t{1} << 40);
+    for (char const* bad : {"", "G", "12X", "1.5G", "-3", "99999999999999999999"})
+        BOOST_CHECK_THROW(parse_bytes(bad, "x"), invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(host_memory_too_small) {
+    // 3 000 000^2 fp32 entries are 36 TB: a kleene::error before any allocation, on any host.
+    csr_matrix<float> const a = csr_matrix<float>::from_coo(3000000, 3000000, {}, {}, {},
+                                                            duplicate_policy::min);
+    apsp_options opt;
+    opt.device = device_choice::cpu;
+    BOOST_CHECK_THROW(apsp(a, opt), error);
+}
+
+BOOST_AUTO_TEST_CASE(apsp_fp32) {
+    if (!have_gpu()) return;
+    run_sizes<float>({257}, {0.05}, 2);
+}
+
+BOOST_AUTO_TEST_CASE(apsp_fp64_int32) {
+    if (!have_gpu()) return;
+    run_sizes<double>({131}, {0.05}, 1);
+    run_sizes<std::int32_t>({263}, {0.05}, 1);
+}
+
+BOOST_AUTO_TEST_CASE(int32_saturation) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {281}) {
+        // Weights in [2^28, 2^29]: the exact saturating GEMM; three groups: INT_MAX pairs.
+        auto const a = random_graph<std::int32_t>(n, 0.1, n, false, true, 3);
+        auto const want = reference(a);
+        std::size_t inf = 0, sat = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                inf += want(i, j) == infinity<std::int32_t>();
+                sat += i / ((n + 2) / 3) == j / ((n + 2) / 3) &&
+                       want(i, j) == infinity<std::int32_t>();
+            }
+        BOOST_TEST_MESSAGE("n=" << n << ": " << inf << " unreachable entries, " << sat
+                                << " of them within a group (saturated)");
+        BOOST_TEST(inf > 0u);
+        BOOST_TEST(sat > 0u);
+        check_capped(a, want, true);
+        check_plans(a, want, 1);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {70, 300}) {
+        auto const a = random_graph<float>(n, 0.05, n, true);
+        apsp_options opt;
+        opt.device = device_choice::gpu;
+        opt.max_device_bytes = 160 << 10;  // in core for n < 182
+        BOOST_CHECK_THROW(apsp(a, opt), negative_cycle);
+        dense_matrix<float> d = start(a);
+        ooc_options o;
+        o.block = 64;
+        BOOST_CHECK_THROW(apsp_out_of_core(d.view(), o), negative_cycle);
+    }
+    // A cycle only the last round sees: vertices n-1 -> n-2 -> n-1.
+    std::size_t const n = 200;
+    auto g = random_graph<float>(n, 0.02, 5);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<float> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = g.row_begin(i); k < g.row_end(i); ++k) {
+            ii.push_back(static_cast<std::int32_t>(i));
+            jj.push_back(g.col_idx()[k]);
+            vv.push_back(g.value(k));
+        }
+    ii.insert(ii.end(), {static_cast<std::int32_t>(n - 1), static_cast<std::int32_t>(n - 2)});
+    jj.insert(jj.end(), {static_cast<std::int32_t>(n - 2), static_cast<std::int32_t>(n - 1)});
+    vv.insert(vv.end(), {-100.f, -100.f});
+    auto const c = csr_matrix<float>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+    apsp_options opt;
+    opt.device = device_choice::gpu;
+    opt.max_device_bytes = 160 << 10;
+    BOOST_CHECK_THROW(apsp(c, opt), negative_cycle);
+    dense_matrix<float> d = start(c);
+    ooc_options o;
+    o.block = 64;
+    BOOST_CHECK_THROW(apsp_out_of_core(d.view(), o), negative_cycle);
+}
+
+BOOST_AUTO_TEST_CASE(predecessors_out_of_core) {
+    if (!have_gpu()) return;
+    std::size_t const n = 211;
+    auto const a = random_graph<float>(n, 0.05, 17);
+    apsp_options opt;
+    opt.device = device_choice::gpu;
+    opt.predecessors = true;
+    auto const in_core = apsp(a, opt);
+    explain_trace trace;
+    opt.explain = &trace;
+    opt.max_device_bytes = 160 << 10;
+    auto const ooc = apsp(a, opt);
+    BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+    check_equal(ooc.dist, in_core.dist);
+    check_equal(ooc.pred, in_core.pred);
+    // Every reconstructed path has the reported length.
+    for (std::size_t s = 0; s < n; s += 7)
+        for (std::size_t t = 0; t < n; t += 5) {
+            auto const p = path(dense_view<std::int32_t const>(ooc.pred.view()), s, t);
+            if (ooc.dist(s, t) == infinity<float>()) {
+                BOOST_TEST(p.empty());
+                continue;
+            }
+            float len = 0;
+            for (std::size_t q = 1; q < p.size(); ++q) {
+                auto const u = static_cast<std::size_t>(p[q - 1]),
+                           v = static_cast<std::size_t>(p[q]);
+                float w = infinity<float>();
+                for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k)
+                    if (static_cast<std::size_t>(a.col_idx()[k]) == v) w = a.value(k);
+                len += w;
+            }
+            BOOST_TEST(len == ooc.dist(s, t));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(cap_from_environment) {
+    if (!have_gpu()) return;
+    std::size_t const n = 240;
+    auto const a = random_graph<float>(n, 0.05, 3);
+    auto const want = reference(a);
+    ::setenv("KLEENE_MAX_DEVICE_BYTES", "160K", 1);
+    explain_trace trace;
+    apsp_options opt;
+    opt.device = device_choice::gpu;
+    opt.explain = &trace;
+    auto const r = apsp(a, opt);
+    ::unsetenv("KLEENE_MAX_DEVICE_BYTES");
+    check_equal(r.dist, want);
+    BOOST_TEST(trace.str().find("cap 160.0 KiB") != std::string::npos, trace.str());
+    BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+}
+
+BOOST_AUTO_TEST_CASE(cap_too_small) {
+    if (!have_gpu()) return;
+    auto const a = random_graph<float>(300, 0.05, 3);
+    dense_matrix<float> d = start(a);
+    ooc_options o;
+    o.device_bytes = 4096;
+    BOOST_CHECK_THROW(apsp_out_of_core(d.view(), o), error);
+}
+
+BOOST_AUTO_TEST_CASE(closure_out_of_core_matches_cpu) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {200, 513}) {
+        auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 1);
+        host_bits want = to_host_bits(a);
+        closure_cpu(want);
+        // A cap of half the bit matrix (the smallest plan needs about 7 * 64 words).
+        if (n >= 500) {
+            BOOST_TEST_CONTEXT("n=" << n << " capped") {
+                host_bits got = to_host_bits(a);
+                explain_trace trace;
+                closure_gpu(got, got.words.size() * 8 / 2, &trace);
+                BOOST_TEST((got.words == want.words));
+                BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+            }
+        }
+        for (auto const& pp : plans_for(n, 1)) {
+            BOOST_TEST_CONTEXT("n=" << n << " b=" << pp.block << " w=" << pp.width
+                                    << " W=" << pp.pass_width) {
+                host_bits got = to_host_bits(a);
+                ooc_options o;
+                o.block = pp.block;
+                o.width = pp.width;
+                o.pass_width = pp.pass_width;
+                o.panels = pp.panels;
+                o.tiles = pp.tiles;
+                closure_out_of_core(got.words.data(), got.n, got.ld, o);
+                BOOST_TEST((got.words == want.words));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(large)
+
+BOOST_AUTO_TEST_CASE(apsp_all_plans) {
+    if (!have_gpu()) return;
+    run_sizes<float>({1, 2, 65, 97, 257, 300, 641}, {0.03, 0.3}, 6);
+    run_sizes<double>({130, 263}, {0.03, 0.3}, 6);
+    run_sizes<std::int32_t>({127, 193, 271}, {0.03, 0.3}, 6);
+}
+
+BOOST_AUTO_TEST_CASE(int32_saturation_all_plans) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {150, 389}) {
+        auto const a = random_graph<std::int32_t>(n, 0.1, n + 5, false, true, 3);
+        auto const want = reference(a);
+        if (n >= 250) check_capped(a, want, true);
+        check_plans(a, want);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(closure_all_plans) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {1, 65, 200, 513, 1000, 1300}) {
+        auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 3);
+        host_bits want = to_host_bits(a);
+        closure_cpu(want);
+        for (auto const& pp : plans_for(n)) {
+            BOOST_TEST_CONTEXT("n=" << n << " b=" << pp.block << " w=" << pp.width
+                                    << " W=" << pp.pass_width) {
+                host_bits got = to_host_bits(a);
+                ooc_options o;
+                o.block = pp.block;
+                o.width = pp.width;
+                o.pass_width = pp.pass_width;
+                o.panels = pp.panels;
+                o.tiles = pp.tiles;
+                closure_out_of_core(got.words.data(), got.n, got.ld, o);
+                BOOST_TEST((got.words == want.words));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(apsp_larger) {
+    if (!have_gpu()) return;
+    for (std::size_t n : {1021, 1500}) {
+        auto const a = random_graph<float>(n, 0.01, n);
+        auto const want = reference(a);
+        check_capped(a, want, true);
+        dense_matrix<float> d = start(a);
+        ooc_options o;
+        o.block = 256;
+        o.width = 640;
+        apsp_out_of_core(d.view(), o);
+        check_equal(d, want);
+    }
+    auto const a = random_graph<std::int32_t>(1100, 0.02, 9);
+    check_capped(a, reference(a), true);
+}
+
+BOOST_AUTO_TEST_CASE(apsp_recursive_diagonal) {
+    if (!have_gpu()) return;
+    // Diagonal blocks past 4096 rows close by R-Kleene (over blocked Floyd-Warshall) on the
+    // side stream; the last block is 20 rows.
+    std::size_t const n = 4500;
+    auto const a = random_graph<float>(n, 0.002, 41);
+    apsp_options opt;
+    opt.device = device_choice::gpu;
+    auto const want = apsp(a, opt).dist;
+    dense_matrix<float> d = start(a);
+    ooc_options o;
+    o.block = 4480;
+    o.width = 2048;
+    apsp_out_of_core(d.view(), o);
+    check_equal(d, want);
+}
+
+BOOST_AUTO_TEST_CASE(closure_larger) {
+    if (!have_gpu()) return;
+    std::size_t const n = 5000;
+    auto const a = random_graph<float>(n, 1.1 / static_cast<double>(n), 77);
+    host_bits want = to_host_bits(a);
+    closure_cpu(want);
+    host_bits got = to_host_bits(a);
+    explain_trace trace;
+    closure_gpu(got, got.words.size() * 8 / 8, &trace);
+    BOOST_TEST((got.words == want.words));
+    BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
