@@ -19,10 +19,14 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu bench_apsp_gpu)
+benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse)
 # Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
-# Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores).
-bench_set=${BENCH_SET:-"gemm apsp io"}
+# Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores), sparse (BFS
+# GTEPS on Kronecker graphs, SpMV / SpMM / SpGEMM beside cuSPARSE; SPARSE_SCALES, default 20 21 22),
+# ooc (out-of-core APSP at 2x, 4x, 8x the device cap against in core; OOC_SIZES, default 16384
+# 32768; OOC_LARGE="60G 150000" adds the large run), johnson (Johnson vs R-Kleene on sparse graphs,
+# average degree 4..64; JOHNSON_SIZES, default 2048 4096 8192).
+bench_set=${BENCH_SET:-"gemm apsp io sparse ooc"}
 in_set() { [[ " $bench_set " == *" $1 "* ]]; }
 mkdir -p "$out"
 status=0
@@ -67,14 +71,28 @@ if has build; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_NATIVE=ON \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
         tail -30 "$out/configure.log"; exit 1; }
-    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market \
+    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
     grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
 fi
 
 if has test; then
     note "ctest -L gpu"
-    (cd "$build" && ctest -L gpu --output-on-failure --timeout 900) >"$out/ctest.log" 2>&1 || status=1
+    if [[ -f $build/CTestTestfile.cmake ]]; then
+        (cd "$build" && ctest -L gpu --output-on-failure --timeout 900) >"$out/ctest.log" 2>&1 || status=1
+    else
+        # Binaries built elsewhere and carried (BUILD=dir holding tests/ and bench/): no ctest
+        # files that fit this machine's paths, so each suite runs directly.
+        for t in "${gpu_tests[@]}"; do
+            if "$build/tests/$t" --log_level=message >"$out/test_$t.log" 2>&1; then
+                echo "PASS $t: $(tail -1 "$out/test_$t.log")"
+            else
+                status=1
+                echo "FAIL $t"
+                tail -20 "$out/test_$t.log"
+            fi
+        done >"$out/ctest.log"
+    fi
     tail -15 "$out/ctest.log"
 fi
 
@@ -82,8 +100,9 @@ if has sanitize; then
     # The small suites only: sanitized kernels run orders of magnitude slower. API errors are not
     # reported: the suites provoke an out-of-memory on purpose, and kleene turns every failed call
     # into an exception that fails its test anyway.
-    for tool in memcheck racecheck; do
-        for t in "${gpu_tests[@]}"; do
+    # SANITIZE_TOOLS / SANITIZE_TESTS narrow the runs (default: both tools, every GPU suite).
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
+        for t in ${SANITIZE_TESTS:-${gpu_tests[@]}}; do
             note "compute-sanitizer --tool $tool $t --run_test=small"
             compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 "$build/tests/$t" --run_test=small \
                 >"$out/sanitize_${tool}_$t.log" 2>&1 || status=1
@@ -105,6 +124,34 @@ if has bench && in_set apsp; then
     note "APSP and closure: ${APSP_SIZES:-512 1024 2048 4096 8192 16384}"
     "$build/bench/gpu/bench_apsp_gpu" ${APSP_SIZES:-512 1024 2048 4096 8192 16384} 2>&1 |
         tee "$out/bench_apsp_gpu.txt" || status=1
+fi
+
+if has bench && in_set sparse; then
+    note "sparse: BFS GTEPS and SpMV / SpMM / SpGEMM beside cuSPARSE, scales ${SPARSE_SCALES:-20 21 22}"
+    "$build/bench/gpu/bench_sparse_gpu" ${SPARSE_SCALES:-20 21 22} 2>&1 | tee "$out/bench_sparse_gpu.txt" || status=1
+    # The CPU side of the same comparison, on the host's cores: kleene::bfs against a LAGraph-style
+    # SuiteSparse:GraphBLAS BFS (same generator, same scales).
+    scales=${SPARSE_SCALES:-20 21 22}
+    note "CPU BFS: kleene vs SuiteSparse:GraphBLAS, scales $scales"
+    "$build/bench/bench_bfs_cpu_vs_graphblas" --scales "${scales// /,}" --sources ${CPU_BFS_SOURCES:-64} 2>&1 |
+        tee "$out/bench_bfs_cpu.txt" || status=1
+fi
+
+if has bench && in_set johnson; then
+    note "Johnson vs R-Kleene on sparse graphs: n = ${JOHNSON_SIZES:-2048 4096 8192}"
+    "$build/bench/gpu/bench_apsp_sparse" ${JOHNSON_SIZES:-2048 4096 8192} 2>&1 |
+        tee "$out/bench_apsp_sparse.txt" || status=1
+fi
+
+if has bench && in_set ooc; then
+    note "out-of-core APSP: n = ${OOC_SIZES:-16384 32768}"
+    "$build/bench/gpu/bench_out_of_core_gpu" ${OOC_SIZES:-16384 32768} 2>&1 |
+        tee "$out/bench_out_of_core_gpu.txt" || status=1
+    if [[ -n ${OOC_LARGE:-} ]]; then
+        note "out-of-core APSP, large: cap and n = $OOC_LARGE"
+        "$build/bench/gpu/bench_out_of_core_gpu" large $OOC_LARGE 2>&1 |
+            tee "$out/bench_out_of_core_large.txt" || status=1
+    fi
 fi
 
 if has bench && in_set gemm; then

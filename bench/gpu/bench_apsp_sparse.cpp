@@ -1,0 +1,116 @@
+// Johnson vs R-Kleene on sparse graphs (issue 6): for each n and average out-degree d (4 .. 64), a
+// random directed graph with n*d edges, integer weights in [1, 100]; times the whole apsp() call
+// (dense set-up, transfers and the write-back included, as a user pays it) for Johnson on the CPU,
+// R-Kleene on the CPU and R-Kleene on the GPU, and says which is fastest. Runs whose estimate
+// (from the cost model in apsp.hpp) passes MAX_S seconds are skipped. Prints RESULT lines:
+//   RESULT sparse n=.. deg=.. algo=johnson|rkleene device=cpu|gpu s=.. check=ok|BAD|-
+// Usage: bench_apsp_sparse [sizes...]   (env: DEGREES="4 8 16 32 64", MAX_S=20)
+
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/cuda/runtime.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+csr_matrix<float> random_sparse(std::size_t n, std::size_t deg, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<float> vv;
+    ii.reserve(n * deg);
+    jj.reserve(n * deg);
+    vv.reserve(n * deg);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t e = 0; e < deg; ++e) {
+            ii.push_back(static_cast<std::int32_t>(i));
+            jj.push_back(static_cast<std::int32_t>(rng() % n));
+            vv.push_back(static_cast<float>(1 + rng() % 100));
+        }
+    return csr_matrix<float>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+std::vector<std::size_t> parse_list(char const* s, std::vector<std::size_t> fallback) {
+    if (!s) return fallback;
+    std::vector<std::size_t> v;
+    std::istringstream in(s);
+    for (std::size_t x; in >> x;) v.push_back(x);
+    return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::size_t> sizes;
+    for (int i = 1; i < argc; ++i) sizes.push_back(std::stoul(argv[i]));
+    if (sizes.empty()) sizes = {2048, 4096, 8192};
+    auto const degrees = parse_list(std::getenv("DEGREES"), {4, 8, 16, 32, 64});
+    double const max_s = std::getenv("MAX_S") ? std::atof(std::getenv("MAX_S")) : 20.0;
+    bool const gpu = cuda::device_count() > 0;
+    std::printf("threads %d, %s\n", cpu::max_threads(),
+                gpu ? cuda::device_description().c_str() : "no GPU");
+    apsp_cost_model const model;
+    for (std::size_t n : sizes)
+        for (std::size_t deg : degrees) {
+            auto const a = random_sparse(n, deg, n * 131 + deg);
+            double const nd = double(n), m = double(a.nnz()), threads = cpu::max_threads();
+            double const est_johnson =
+                nd * (m + nd) * std::log2(nd + 2) * model.johnson_s_per_edge / threads;
+            double const est_cpu = nd * nd * nd / (model.cpu_updates_per_s_per_thread * threads);
+            struct candidate {
+                apsp_algorithm alg;
+                device_choice dev;
+                double estimate;
+            };
+            std::vector<candidate> cands{{apsp_algorithm::johnson, device_choice::cpu, est_johnson},
+                                         {apsp_algorithm::rkleene, device_choice::cpu, est_cpu}};
+            if (gpu) cands.push_back({apsp_algorithm::rkleene, device_choice::gpu, 0});
+            dense_matrix<float> reference;
+            std::string best;
+            double best_s = 1e300;
+            for (auto const& c : cands) {
+                char const* dev = c.dev == device_choice::gpu ? "gpu" : "cpu";
+                if (c.estimate > max_s) {
+                    std::printf("RESULT sparse n=%zu deg=%zu algo=%s device=%s s=skipped (estimate %.0f s)\n",
+                                n, deg, std::string(to_string(c.alg)).c_str(), dev, c.estimate);
+                    continue;
+                }
+                apsp_options opt;
+                opt.algorithm = c.alg;
+                opt.device = c.dev;
+                if (c.dev == device_choice::gpu) (void)apsp(random_sparse(64, 4, 1), opt);  // warm-up
+                auto const t0 = std::chrono::steady_clock::now();
+                auto r = apsp(a, opt);
+                double const s =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                char const* check = "-";
+                if (reference.rows() == 0) {
+                    reference = std::move(r.dist);
+                } else {
+                    bool same = true;
+                    for (std::size_t i = 0; i < n && same; ++i)
+                        for (std::size_t j = 0; j < n && same; ++j) same = reference(i, j) == r.dist(i, j);
+                    check = same ? "ok" : "BAD";
+                }
+                std::string const name = std::string(to_string(c.alg)) + "/" + dev;
+                if (s < best_s) {
+                    best_s = s;
+                    best = name;
+                }
+                std::printf("RESULT sparse n=%zu deg=%zu algo=%s device=%s s=%.4f check=%s\n", n,
+                            deg, std::string(to_string(c.alg)).c_str(), dev, s, check);
+                std::fflush(stdout);
+            }
+            std::printf("BEST n=%zu deg=%zu %s %.4f s\n", n, deg, best.c_str(), best_s);
+        }
+}

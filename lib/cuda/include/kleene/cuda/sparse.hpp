@@ -1,0 +1,137 @@
+#pragma once
+// Sparse products on the GPU over any semiring, on device containers:
+//
+//   spmv    w<mask, replace> (+)= A (+).(x) u     CSR x dense vector (pull: a dot product per row)
+//   spmspv  w<mask>           = u (+).(x) A        sparse vector x CSR (push: the rows of A that u
+//                                                  names are scattered; load-balanced over edges)
+//   spmm    C (+)= A (+).(x) B                     CSR x dense row-major -> dense row-major
+//   spgemm  C = A (+).(x) B                        CSR x CSR -> CSR (sorted columns)
+//
+// Dense objects hold the semiring's zero where an entry is absent: a dense u or B entry equal to
+// zero() contributes nothing (this matters only where zero does not annihilate mul, e.g. pair,
+// first, second); a dense output entry with no contribution is zero(). Stored CSR and sparse-vector
+// entries are present whatever their value. mul's left operand comes from the left factor.
+//
+// Load balance: spmv gives each warp 32 consecutive rows and walks their entries 32 at a time
+// whatever the row lengths (a segmented reduction by row), so short and empty rows waste no lanes;
+// rows of more than 256 entries (spmv) or 1024 (spmm) are cut into equal slices, numbered by a
+// CUB scan, that many blocks or warps share (their partial sums meet in a semiring atomic), so
+// power-law inputs do not serialise on their hubs. spmspv walks the frontier's edges in equal
+// tiles (a CUB scan of the degrees, then a binary search per edge). spgemm counts each row's
+// products, bins rows by that count, and accumulates each row in a hash table in shared memory
+// (or, for the longest rows, in global memory), a count pass and a numeric pass around a CUB scan,
+// then a CUB segmented sort of the columns.
+//
+// plus_times over float and double can also run through cuSPARSE's generic API (SpMV, SpMM,
+// SpGEMM) behind the same calls: sparse_options::backend picks; each call returns the backend that
+// ran. Calls are synchronous with respect to the host and run on the legacy default stream; they
+// throw kleene::device_error on CUDA failures, kleene::dimension_mismatch on shapes. In a build
+// without CUDA they throw kleene::no_device. Built-in instances: detail/sparse_instances.hpp; a
+// user-defined semiring needs its translation unit compiled by nvcc with <kleene/cuda/sparse.cuh>.
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/options.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+namespace kleene::cuda {
+
+/// Which implementation computes a product.
+enum class sparse_backend : std::uint8_t {
+    automatic,  ///< cuSPARSE where it can run the call and cusparse_default says so; else generic
+    generic,    ///< kleene's semiring kernels
+    cusparse,   ///< NVIDIA cuSPARSE (plus_times over float / double only)
+};
+
+inline std::string_view to_string(sparse_backend b) {
+    switch (b) {
+        case sparse_backend::automatic: return "automatic";
+        case sparse_backend::generic: return "generic";
+        case sparse_backend::cusparse: return "cusparse";
+    }
+    return "unknown";
+}
+
+/// Whether cuSPARSE computes products over S (its arithmetic is plus_times).
+template <class S>
+inline constexpr bool cusparse_has =
+    std::is_same_v<S, plus_times<float>> || std::is_same_v<S, plus_times<double>>;
+
+/// Whether `automatic` picks cuSPARSE where it can run the call. Measured by bench_sparse_gpu on
+/// an H200 (Graph500 Kronecker graphs, plus_times float): SpMV cuSPARSE 274 vs generic 172 GFLOP/s
+/// (scale 22); SpMM with 32 columns 985 vs 871 (scale 22; the generic kernel wins at scale 23);
+/// SpGEMM A x A 15.3 vs 11.1 (scale 14; the generic one wins at scale 12). An automatic SpGEMM
+/// that cuSPARSE cannot finish (its work buffers do not fit) runs the generic kernel instead.
+struct cusparse_default {
+    static constexpr bool spmv = true;
+    static constexpr bool spmm = true;
+    static constexpr bool spgemm = true;
+};
+
+struct sparse_options {
+    sparse_backend backend = sparse_backend::automatic;
+    /// spmv, spmm: the output keeps its entries and the product is added with the semiring's add.
+    bool accumulate = false;
+    /// spmv: entries outside the mask become absent (zero) instead of keeping their value.
+    bool replace = false;
+};
+
+/// A mask over the n entries of an output vector, as the kernels read it: one byte per entry,
+/// non-zero where the mask has an entry (structural) or a non-zero entry (valued), inverted when
+/// complemented. Build one from the usual views: `vector_mask(complement(mask(visited)))`.
+class vector_mask {
+public:
+    /// No mask: every entry may be written.
+    vector_mask() = default;
+    template <class M>
+    vector_mask(mask_view<dense_vector<M, device>> m);  // NOLINT: implicit from a mask view
+    template <class M, class I>
+    vector_mask(mask_view<sparse_vector<M, I, device>> m);  // NOLINT
+
+    bool active() const noexcept { return active_; }
+    std::size_t size() const noexcept { return flags_.size(); }
+    std::uint8_t const* flags() const noexcept { return flags_.data(); }
+    bool complemented() const noexcept { return complemented_; }
+
+private:
+    buffer<std::uint8_t, device> flags_;
+    bool complemented_ = false;
+    bool active_ = false;
+};
+
+/// w<mask, replace> (+)= A (+).(x) u, dense u and w (pull). Returns the backend that ran.
+template <semiring_type S, index_type Index>
+sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask const& mask,
+                    csr_matrix<typename S::value_type, Index, device> const& a,
+                    dense_vector<typename S::value_type, device> const& u,
+                    sparse_options const& opt = {});
+
+/// w<mask> = u (+).(x) A, sparse u and w (push; w's indices sorted). w is replaced.
+template <semiring_type S, index_type Index>
+void spmspv(sparse_vector<typename S::value_type, Index, device>& w, vector_mask const& mask,
+            sparse_vector<typename S::value_type, Index, device> const& u,
+            csr_matrix<typename S::value_type, Index, device> const& a);
+
+/// C (+)= A (+).(x) B: A CSR m x k, B dense k x n, C dense m x n (row-major views on the device).
+template <semiring_type S, index_type Index>
+sparse_backend spmm(dense_view<typename S::value_type, device> c,
+                    csr_matrix<typename S::value_type, Index, device> const& a,
+                    dense_view<typename S::value_type const, device> b,
+                    sparse_options const& opt = {});
+
+/// C = A (+).(x) B, CSR x CSR -> CSR with sorted columns; C is replaced. cuSPARSE runs only for
+/// 32-bit indices (its SpGEMM has no others).
+template <semiring_type S, index_type Index>
+sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
+                      csr_matrix<typename S::value_type, Index, device> const& a,
+                      csr_matrix<typename S::value_type, Index, device> const& b,
+                      sparse_options const& opt = {});
+
+}  // namespace kleene::cuda

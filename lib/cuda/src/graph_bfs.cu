@@ -1,0 +1,550 @@
+// Direction-optimising BFS on the GPU (graph.hpp). Push steps expand a frontier queue over its
+// edges in equal tiles (CUB scan of the degrees, a binary search per edge) and claim vertices with
+// atomicCAS on their level; pull steps give each unvisited vertex a thread that scans its
+// in-neighbours (rows of the transpose) and stops at the first one in the frontier bitmap. Beamer's
+// rule picks the direction per level; the host reads three counters per level, nothing else.
+//
+// Small frontiers (the first levels from most sources, the tail of every search) run in one
+// block that expands level after level without returning to the host, until the frontier
+// outgrows its shared-memory offsets or turns big enough to pull: per-level launches and host
+// round trips otherwise dominate a search that takes a fraction of a millisecond.
+//
+// A push step leaves the next frontier as a queue (with the vertices' out-degrees, ready for the
+// next scan); a pull step leaves it as a bitmap. Switching converts: queue -> bitmap by a scatter,
+// bitmap -> queue by a scan of the words' populations. Counters are summed per block before their
+// one atomic each: a pull step over millions of vertices would otherwise queue millions of
+// same-address atomics.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/graph.hpp>
+#include <kleene/error.hpp>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kleene::cuda {
+namespace {
+
+constexpr int threads = 256;
+constexpr int push_items = 8;
+
+struct counters {
+    unsigned long long found;      // vertices this step reached
+    unsigned long long out_edges;  // their out-degrees: the next push step's edges
+    unsigned long long in_edges;   // their in-degrees: edges leaving the unvisited set
+};
+
+template <class Index>
+struct bfs_graph {
+    Index const* out_ptr;  // a: row u lists u's out-neighbours
+    Index const* out_col;
+    Index const* in_ptr;  // at: row v lists v's in-neighbours
+    Index const* in_col;
+    std::int64_t n;
+};
+
+template <class Index>
+struct bfs_state {
+    std::int32_t* level;     // -1 until reached
+    Index* parent;           // nullptr when parents are not wanted
+    std::uint32_t* visited;  // one bit per vertex
+};
+
+/// Sums three per-thread counts over the block, then one atomic each (call from every thread).
+__device__ __forceinline__ void add_block_counts(counters* ctr, unsigned long long found,
+                                                 unsigned long long out_e,
+                                                 unsigned long long in_e) {
+    __shared__ unsigned long long sum[3];
+    if (threadIdx.x == 0) sum[0] = sum[1] = sum[2] = 0;
+    __syncthreads();
+    for (int d = 16; d > 0; d /= 2) {
+        found += __shfl_down_sync(0xffffffffu, found, d);
+        out_e += __shfl_down_sync(0xffffffffu, out_e, d);
+        in_e += __shfl_down_sync(0xffffffffu, in_e, d);
+    }
+    if ((threadIdx.x & 31) == 0 && (found | out_e | in_e) != 0) {
+        atomicAdd(&sum[0], found);
+        atomicAdd(&sum[1], out_e);
+        atomicAdd(&sum[2], in_e);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (sum[0]) atomicAdd(&ctr->found, sum[0]);
+        if (sum[1]) atomicAdd(&ctr->out_edges, sum[1]);
+        if (sum[2]) atomicAdd(&ctr->in_edges, sum[2]);
+    }
+}
+
+/// The source as a one-vertex frontier; both counter sets zero.
+template <class Index>
+__global__ void bfs_init(bfs_graph<Index> g, bfs_state<Index> s, Index source, Index* queue,
+                         std::int64_t* deg, counters* ctr, std::int64_t* offs) {
+    s.level[source] = 0;
+    if (s.parent) s.parent[source] = source;
+    s.visited[source >> 5] = 1u << (source & 31);
+    queue[0] = source;
+    deg[0] = g.out_ptr[source + 1] - g.out_ptr[source];
+    ctr[0] = ctr[1] = counters{0, 0, 0};
+    offs[0] = 0;  // the scans write offs[1..]; offs[0] stays 0
+}
+
+/// Counters are double-buffered: a step counts into *ctr and clears *clear for the next step (the
+/// host swaps the pair), which saves a memset per level.
+template <class Index>
+__global__ void __launch_bounds__(threads)
+    bfs_push(bfs_graph<Index> g, bfs_state<Index> s, Index const* __restrict__ queue,
+             std::int64_t const* __restrict__ offs, std::int64_t count, std::int32_t next_level,
+             Index* __restrict__ next_queue, std::int64_t* __restrict__ next_deg, counters* ctr,
+             counters* clear) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *clear = counters{0, 0, 0};
+    unsigned long long out_e = 0, in_e = 0;
+    detail::for_each_frontier_edge<threads, push_items>(
+        offs, count, [&](std::int64_t k, std::int64_t r) {
+            Index const u = queue[k];
+            Index const v = g.out_col[g.out_ptr[u] + Index(r)];
+            std::uint32_t const bit = 1u << (v & 31);
+            if (s.visited[v >> 5] & bit) return;
+            if (atomicCAS(&s.level[v], -1, next_level) != -1) return;
+            atomicOr(&s.visited[v >> 5], bit);
+            if (s.parent) s.parent[v] = u;
+            auto const slot = detail::aggregated_slot(&ctr->found);
+            auto const dout = static_cast<std::int64_t>(g.out_ptr[v + 1] - g.out_ptr[v]);
+            next_queue[slot] = v;
+            next_deg[slot] = dout;
+            out_e += static_cast<unsigned long long>(dout);
+            in_e += static_cast<unsigned long long>(g.in_ptr[v + 1] - g.in_ptr[v]);
+        });
+    add_block_counts(ctr, 0, out_e, in_e);
+}
+
+/// A warp per 32 consecutive vertices (one bitmap word): the warp owns that word of `visited` and
+/// of `next_front`, so it writes them without atomics. The grid strides over the words.
+template <class Index>
+__global__ void __launch_bounds__(threads)
+    bfs_pull(bfs_graph<Index> g, bfs_state<Index> s, std::uint32_t const* __restrict__ front,
+             std::uint32_t* __restrict__ next_front, std::int32_t next_level, counters* ctr,
+             counters* clear) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *clear = counters{0, 0, 0};
+    std::int64_t const words = (g.n + 31) / 32;
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const stride = std::int64_t(gridDim.x) * (threads / 32);
+    bool const symmetric = g.out_ptr == g.in_ptr;
+    unsigned long long found_n = 0, out_e = 0, in_e = 0;
+    for (std::int64_t w = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; w < words;
+         w += stride) {
+        std::uint32_t const seen = s.visited[w];
+        std::int64_t const v = w * 32 + lane;
+        bool found = false;
+        Index par = 0;
+        if (v < g.n && !((seen >> lane) & 1u)) {
+            Index k = g.in_ptr[v];
+            Index const e = g.in_ptr[v + 1];
+            // Four neighbours per round: their loads overlap instead of waiting on each other.
+            for (; k + 4 <= e && !found; k += 4) {
+                Index const u0 = g.in_col[k], u1 = g.in_col[k + 1], u2 = g.in_col[k + 2],
+                            u3 = g.in_col[k + 3];
+                std::uint32_t const b0 = front[u0 >> 5] >> (u0 & 31),
+                                    b1 = front[u1 >> 5] >> (u1 & 31),
+                                    b2 = front[u2 >> 5] >> (u2 & 31),
+                                    b3 = front[u3 >> 5] >> (u3 & 31);
+                if (b0 & 1u) found = true, par = u0;
+                else if (b1 & 1u) found = true, par = u1;
+                else if (b2 & 1u) found = true, par = u2;
+                else if (b3 & 1u) found = true, par = u3;
+            }
+            for (; k < e && !found; ++k) {
+                Index const u = g.in_col[k];
+                if ((front[u >> 5] >> (u & 31)) & 1u) found = true, par = u;
+            }
+            if (found) {
+                auto const din = static_cast<unsigned long long>(e - g.in_ptr[v]);
+                ++found_n;
+                in_e += din;
+                out_e += symmetric
+                             ? din
+                             : static_cast<unsigned long long>(g.out_ptr[v + 1] - g.out_ptr[v]);
+                s.level[v] = next_level;
+                if (s.parent) s.parent[v] = par;
+            }
+        }
+        std::uint32_t const got = __ballot_sync(0xffffffffu, found);
+        if (lane == 0) {
+            next_front[w] = got;
+            if (got) s.visited[w] = seen | got;
+        }
+    }
+    add_block_counts(ctr, found_n, out_e, in_e);
+}
+
+/// Bitmap -> queue: word w's vertices go to queue[offs[w] ...] in order, with their out-degrees.
+__global__ void word_population(std::uint32_t const* __restrict__ bits, std::int64_t words,
+                                std::int64_t* __restrict__ pop) {
+    for (std::int64_t w = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; w < words;
+         w += std::int64_t(gridDim.x) * blockDim.x)
+        pop[w] = __popc(bits[w]);
+}
+template <class Index>
+__global__ void bitmap_to_queue(bfs_graph<Index> g, std::uint32_t const* __restrict__ bits,
+                                std::int64_t words, std::int64_t const* __restrict__ offs,
+                                Index* __restrict__ queue, std::int64_t* __restrict__ deg) {
+    for (std::int64_t w = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; w < words;
+         w += std::int64_t(gridDim.x) * blockDim.x) {
+        std::uint32_t b = bits[w];
+        std::int64_t pos = offs[w];
+        while (b) {
+            int const bit = __ffs(b) - 1;
+            b &= b - 1;
+            auto const v = static_cast<Index>(w * 32 + bit);
+            queue[pos] = v;
+            deg[pos] = g.out_ptr[v + 1] - g.out_ptr[v];
+            ++pos;
+        }
+    }
+}
+
+template <class Index>
+__global__ void queue_to_bitmap(Index const* __restrict__ queue, std::int64_t count,
+                                std::uint32_t* __restrict__ bits) {
+    for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < count;
+         k += std::int64_t(gridDim.x) * blockDim.x) {
+        Index const v = queue[k];
+        atomicOr(&bits[v >> 5], 1u << (v & 31));
+    }
+}
+
+constexpr int small_threads = 1024;
+constexpr int small_cap = 4096;              // frontier vertices whose offsets fit shared memory
+constexpr std::int64_t small_edges = 65536;  // edges of one level the single block expands
+
+struct small_state {
+    unsigned long long count;       // the frontier handed back
+    unsigned long long edges;       // its out-edges
+    unsigned long long visited_in;  // in-edges of the visited vertices
+    unsigned long long previous;    // the frontier before it
+    int levels;                     // levels expanded
+    int parity;                     // the frontier is in queue a (0) or b (1)
+};
+
+/// Push levels in one block while the frontier stays small (see the top of the file), starting
+/// from the `count` vertices in qa (at level `depth`); alpha <= 0: never hand back for a pull
+/// (forced push). At depth 0 the source's in-edges join visited_in here.
+template <class Index>
+__global__ void __launch_bounds__(small_threads)
+    bfs_small(bfs_graph<Index> g, bfs_state<Index> s, Index* qa, std::int64_t* da, Index* qb,
+              std::int64_t* db, std::int32_t depth, std::int64_t count,
+              unsigned long long visited_in, unsigned long long in_total, double alpha,
+              small_state* st) {
+    constexpr int per = small_cap / small_threads;
+    using scan = cub::BlockScan<std::int64_t, small_threads>;
+    using reduce = cub::BlockReduce<unsigned long long, small_threads>;
+    __shared__ union {
+        typename scan::TempStorage scan;
+        typename reduce::TempStorage reduce;
+    } tmp;
+    __shared__ std::int64_t offs[small_cap + 1];
+    __shared__ unsigned long long next_count, level_in, total;
+    __shared__ int stop;
+    int const t = static_cast<int>(threadIdx.x);
+    Index* cur = qa;
+    Index* nxt = qb;
+    std::int64_t* cur_deg = da;
+    std::int64_t* nxt_deg = db;
+    std::int64_t f = count;
+    std::int64_t previous = 0;
+    if (depth == 0)
+        visited_in += static_cast<unsigned long long>(g.in_ptr[qa[0] + 1] - g.in_ptr[qa[0]]);
+    int levels = 0;
+    while (f > 0) {
+        unsigned long long mine = 0;
+        for (std::int64_t k = t; k < f; k += small_threads)
+            mine += static_cast<unsigned long long>(cur_deg[k]);
+        unsigned long long const sum = reduce(tmp.reduce).Sum(mine);
+        if (t == 0) {
+            total = sum;
+            stop = f > small_cap || std::int64_t(sum) > small_edges ||
+                   (alpha > 0 && double(sum) > double(in_total - visited_in) / alpha);
+            next_count = 0;
+        }
+        __syncthreads();
+        if (stop) break;
+        auto const edges = static_cast<std::int64_t>(total);
+        std::int64_t in[per], out[per];
+#pragma unroll
+        for (int i = 0; i < per; ++i) {
+            std::int64_t const k = std::int64_t(t) * per + i;
+            in[i] = k < f ? cur_deg[k] : 0;
+        }
+        scan(tmp.scan).ExclusiveSum(in, out);
+#pragma unroll
+        for (int i = 0; i < per; ++i) offs[t * per + i] = out[i];
+        if (t == 0) offs[small_cap] = 0;
+        __syncthreads();
+        if (t == 0) offs[f] = edges;
+        __syncthreads();
+        unsigned long long in_mine = 0;
+        for (std::int64_t e = t; e < edges; e += small_threads) {
+            std::int64_t const k = detail::last_at_most(offs, 0, f - 1, e);
+            Index const u = cur[k];
+            Index const v = g.out_col[g.out_ptr[u] + Index(e - offs[k])];
+            std::uint32_t const bit = 1u << (v & 31);
+            if (s.visited[v >> 5] & bit) continue;
+            if (atomicCAS(&s.level[v], -1, depth + 1) != -1) continue;
+            atomicOr(&s.visited[v >> 5], bit);
+            if (s.parent) s.parent[v] = u;
+            unsigned long long const slot = atomicAdd(&next_count, 1ull);
+            nxt[slot] = v;
+            nxt_deg[slot] = g.out_ptr[v + 1] - g.out_ptr[v];
+            in_mine += static_cast<unsigned long long>(g.in_ptr[v + 1] - g.in_ptr[v]);
+        }
+        __syncthreads();  // tmp: the scan is done with it
+        unsigned long long const in_sum = reduce(tmp.reduce).Sum(in_mine);
+        if (t == 0) level_in = in_sum;
+        __syncthreads();
+        visited_in += level_in;
+        previous = f;
+        f = static_cast<std::int64_t>(next_count);
+        ++depth;
+        ++levels;
+        Index* const q = cur;
+        cur = nxt;
+        nxt = q;
+        std::int64_t* const d = cur_deg;
+        cur_deg = nxt_deg;
+        nxt_deg = d;
+        __syncthreads();  // everyone has read next_count before it is reset
+    }
+    if (t == 0) {
+        st->count = static_cast<unsigned long long>(f);
+        st->edges = f > 0 ? total : 0;
+        st->visited_in = visited_in;
+        st->previous = static_cast<unsigned long long>(previous);
+        st->levels = levels;
+        st->parity = cur == qa ? 0 : 1;
+    }
+}
+
+struct event {
+    cudaEvent_t e = nullptr;
+    event() { KLEENE_CUDA_CHECK(cudaEventCreate(&e)); }
+    ~event() { (void)cudaEventDestroy(e); }
+    event(event const&) = delete;
+    event& operator=(event const&) = delete;
+};
+
+/// What the host reads each level, in pinned memory (a faster copy than pageable).
+template <class T>
+struct pinned {
+    T* p = nullptr;
+    pinned() { KLEENE_CUDA_CHECK(cudaMallocHost(&p, sizeof(T))); }
+    ~pinned() { (void)cudaFreeHost(p); }
+    pinned(pinned const&) = delete;
+    pinned& operator=(pinned const&) = delete;
+};
+
+template <class Index>
+bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
+                 bool parents, bfs_tuning const& tuning) {
+    std::size_t const n = static_cast<std::size_t>(g.n);
+    std::size_t const words = (n + 31) / 32;
+    buffer<std::int32_t, device> level(n);
+    buffer<Index, device> parent(parents ? n : 0);
+    buffer<std::uint32_t, device> visited(words),
+        front[2] = {buffer<std::uint32_t, device>(words), buffer<std::uint32_t, device>(words)};
+    buffer<Index, device> queue[2] = {buffer<Index, device>(n), buffer<Index, device>(n)};
+    buffer<std::int64_t, device> deg[2] = {buffer<std::int64_t, device>(n),
+                                           buffer<std::int64_t, device>(n)};
+    buffer<std::int64_t, device> offs(n + 1), pop(words);
+    buffer<counters, device> ctr(2);
+    buffer<small_state, device> small(1);
+    pinned<counters> host_ctr;
+    pinned<small_state> host_small;
+    std::size_t scan_bytes = 0;
+    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
+                                                    offs.data() + 1, static_cast<std::int64_t>(n)));
+    buffer<unsigned char, device> scan_temp(scan_bytes);
+    bfs_state<Index> const s{level.data(), parents ? parent.data() : nullptr, visited.data()};
+    // offs[1..count] = inclusive sums of in[0..count); offs[0] = 0 from bfs_init.
+    auto offsets = [&](std::int64_t const* in, std::int64_t count) {
+        KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scan_temp.data(), scan_bytes, in,
+                                                        offs.data() + 1, count));
+    };
+    int counter = 0;  // the counter set the next step fills; the step clears the other one
+
+    event start, stop;
+    bfs_run run;
+    KLEENE_CUDA_CHECK(cudaEventRecord(start.e));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(level.data(), 0xff, n * sizeof(std::int32_t)));
+    if (parents) KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(visited.data(), 0, words * sizeof(std::uint32_t)));
+    bfs_init<Index><<<1, 1>>>(g, s, static_cast<Index>(source), queue[0].data(), deg[0].data(),
+                              ctr.data(), offs.data());
+    KLEENE_CUDA_CHECK_LAUNCH("bfs_init");
+    std::int64_t frontier = 1, previous = 0;
+    // The source's degrees are not read back: the first (single-block) step reports them.
+    unsigned long long frontier_edges = 0, visited_in = 0;
+    bool edges_known = false;
+    bool const automatic = tuning.direction == bfs_direction::automatic;
+    bool pull = tuning.direction == bfs_direction::pull;
+    bool have_queue = true, have_bitmap = false;  // forms of the current frontier at hand
+    bool small_declined = false;
+    int cur = 0;
+    std::int32_t depth = 0;
+    while (frontier > 0) {
+        if (automatic && edges_known) {
+            // Beamer: pull once the frontier's edges pass a share of the unvisited ones while it
+            // grows; push again once it is small and no longer growing.
+            double const unvisited_edges = double(in_edges_total) - double(visited_in);
+            if (!pull && double(frontier_edges) > unvisited_edges / tuning.alpha &&
+                frontier > previous)
+                pull = true;
+            else if (pull && double(frontier) < double(n) / tuning.beta && frontier <= previous)
+                pull = false;
+        }
+        if (!pull && !have_queue) {  // after a pull: the frontier bitmap becomes a queue
+            unsigned const wb = detail::blocks_for(words, threads);
+            word_population<<<wb, threads>>>(front[cur].data(), std::int64_t(words), pop.data());
+            KLEENE_CUDA_CHECK_LAUNCH("word_population");
+            offsets(pop.data(), std::int64_t(words));
+            bitmap_to_queue<Index><<<wb, threads>>>(g, front[cur].data(), std::int64_t(words),
+                                                    offs.data(), queue[cur].data(),
+                                                    deg[cur].data());
+            KLEENE_CUDA_CHECK_LAUNCH("bitmap_to_queue");
+            have_queue = true;
+        }
+        if (!pull && !small_declined && frontier <= small_cap &&
+            (!edges_known || std::int64_t(frontier_edges) <= small_edges)) {
+            bfs_small<Index><<<1, small_threads>>>(g, s, queue[cur].data(), deg[cur].data(),
+                                                   queue[1 - cur].data(), deg[1 - cur].data(),
+                                                   depth, frontier, visited_in, in_edges_total,
+                                                   automatic ? tuning.alpha : 0.0, small.data());
+            KLEENE_CUDA_CHECK_LAUNCH("bfs_small");
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_small.p, small.data(), sizeof(small_state),
+                                              cudaMemcpyDeviceToHost));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+            small_state const st = *host_small.p;
+            frontier_edges = st.edges;
+            visited_in = st.visited_in;
+            edges_known = true;
+            if (st.levels > 0) {
+                run.step_was_pull.insert(run.step_was_pull.end(), std::size_t(st.levels), char(0));
+                depth += st.levels;
+                if (st.parity) cur = 1 - cur;
+                previous = static_cast<std::int64_t>(st.previous);
+                frontier = static_cast<std::int64_t>(st.count);
+                have_bitmap = false;
+            } else {
+                small_declined = true;  // it handed this frontier back: a full step takes it
+            }
+            continue;
+        }
+        counters* const count_into = ctr.data() + counter;
+        counters* const clear = ctr.data() + (1 - counter);
+        int const nxt = 1 - cur;
+        if (pull) {
+            if (!have_bitmap) {
+                KLEENE_CUDA_CHECK(
+                    cudaMemsetAsync(front[cur].data(), 0, words * sizeof(std::uint32_t)));
+                queue_to_bitmap<Index>
+                    <<<detail::blocks_for(std::size_t(frontier), threads), threads>>>(
+                        queue[cur].data(), frontier, front[cur].data());
+                KLEENE_CUDA_CHECK_LAUNCH("queue_to_bitmap");
+            }
+            bfs_pull<Index><<<detail::persistent_blocks(16), threads>>>(
+                g, s, front[cur].data(), front[nxt].data(), depth + 1, count_into, clear);
+            KLEENE_CUDA_CHECK_LAUNCH("bfs_pull");
+            have_bitmap = true;
+            have_queue = false;
+        } else {
+            // (A frontier without out-edges launches nothing: the step finds nothing, and the
+            // counters, still zero, say so.)
+            if (frontier_edges > 0) {
+                offsets(deg[cur].data(), frontier);
+                unsigned const blocks = detail::blocks_for(frontier_edges, threads * push_items,
+                                                           detail::persistent_blocks(32));
+                bfs_push<Index><<<blocks, threads>>>(g, s, queue[cur].data(), offs.data(), frontier,
+                                                     depth + 1, queue[nxt].data(), deg[nxt].data(),
+                                                     count_into, clear);
+                KLEENE_CUDA_CHECK_LAUNCH("bfs_push");
+            }
+            have_queue = true;
+            have_bitmap = false;
+        }
+        KLEENE_CUDA_CHECK(
+            cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters), cudaMemcpyDeviceToHost));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        counters const c = *host_ctr.p;
+        if (frontier_edges > 0 || pull)
+            counter = 1 - counter;  // a kernel ran and cleared the other set
+        small_declined = false;
+        run.step_was_pull.push_back(pull ? 1 : 0);
+        previous = frontier;
+        frontier = static_cast<std::int64_t>(c.found);
+        frontier_edges = c.out_edges;
+        visited_in += c.in_edges;
+        cur = nxt;
+        ++depth;
+    }
+    KLEENE_CUDA_CHECK(cudaEventRecord(stop.e));
+    KLEENE_CUDA_CHECK(cudaEventSynchronize(stop.e));
+    float ms = 0;
+    KLEENE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, stop.e));
+    run.seconds = double(ms) / 1000.0;
+
+    std::vector<std::int32_t> lv(n);
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(lv.data(), level.data(), n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    run.level.assign(lv.begin(), lv.end());
+    if (parents) {
+        std::vector<Index> pv(n);
+        KLEENE_CUDA_CHECK(
+            cudaMemcpy(pv.data(), parent.data(), n * sizeof(Index), cudaMemcpyDeviceToHost));
+        run.parent.assign(pv.begin(), pv.end());
+    }
+    return run;
+}
+
+}  // namespace
+
+template <class T, index_type Index>
+bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+            std::size_t source, bool parents, bfs_tuning const& tuning) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
+                                 kleene::detail::shape(a.rows(), a.cols()));
+    if (at.rows() != a.rows() || at.cols() != a.cols() || at.nnz() != a.nnz())
+        throw dimension_mismatch("bfs: the transpose is " +
+                                 kleene::detail::shape(at.rows(), at.cols()) + " with " +
+                                 std::to_string(at.nnz()) + " entries, the graph " +
+                                 kleene::detail::shape(a.rows(), a.cols()) + " with " +
+                                 std::to_string(a.nnz()) + " entries");
+    if (source >= a.rows())
+        throw invalid_argument("bfs: source " + std::to_string(source) + " is not a vertex of a " +
+                               std::to_string(a.rows()) + "-vertex graph");
+    if (!(tuning.alpha > 0) || !(tuning.beta > 0))
+        throw invalid_argument("bfs: alpha and beta must be positive");
+    bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
+                             static_cast<std::int64_t>(a.rows())};
+    return bfs_impl<Index>(g, at.nnz(), source, parents, tuning);
+}
+
+#define KLEENE_BFS(T, Index)                                                               \
+    template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
+                                   csr_matrix<T, Index, device> const&, std::size_t, bool, \
+                                   bfs_tuning const&);
+#define KLEENE_BFS_BOTH(T) KLEENE_BFS(T, std::int32_t) KLEENE_BFS(T, std::int64_t)
+KLEENE_BFS_BOTH(bool)
+KLEENE_BFS_BOTH(float)
+KLEENE_BFS_BOTH(double)
+KLEENE_BFS_BOTH(std::int32_t)
+KLEENE_BFS_BOTH(std::int64_t)
+#undef KLEENE_BFS_BOTH
+#undef KLEENE_BFS
+
+}  // namespace kleene::cuda

@@ -1,0 +1,443 @@
+// Single-source shortest paths on the GPU (graph.hpp): frontier Bellman-Ford and delta-stepping
+// (near-far piles), both built on one relaxation kernel that walks the frontier's edges in equal
+// tiles and lowers distances with atomic min. Vertices whose distance dropped form the next
+// frontier, once each (a stamp per queue built).
+//
+// Bellman-Ford: with no negative cycle reachable from the source, every distance is final after
+// n - 1 rounds (a round relaxes at least the paths one edge longer, and asynchronous updates only
+// help), so a non-empty frontier after round n proves a negative cycle. Its vertex is then found
+// on the host (a queue-based Bellman-Ford that follows predecessors), which only that case pays.
+//
+// Delta-stepping: relaxations that land below the current threshold feed the near pile and run
+// at once; the others wait in the far pile (each vertex once). When the near pile empties the
+// threshold moves to (smallest far distance) + delta and the far pile is split.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/graph.hpp>
+#include <kleene/error.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kleene::cuda {
+namespace {
+
+constexpr int threads = 256;
+constexpr int relax_items = 8;
+
+template <class T, class Index>
+struct sssp_graph {
+    Index const* ptr;
+    Index const* col;
+    T const* w;  // nullptr: every edge weighs iso
+    T iso;
+    std::int64_t n;
+};
+
+struct sssp_counters {
+    unsigned long long near;  // entries of the queue being built
+    unsigned long long far;   // entries of the far pile
+};
+
+template <class T, class Index>
+struct relax_args {
+    sssp_graph<T, Index> g;
+    T* dist;
+    Index const* queue;
+    std::int64_t const* offs;
+    std::int64_t count;
+    int id;  // stamp of the queue being built
+    int* stamp;
+    Index* next;
+    std::int64_t* next_deg;
+    sssp_counters* ctr;
+    bool split;  // delta-stepping: results at or above `threshold` go to the far pile
+    T threshold;
+    Index* far;
+    unsigned* in_far;
+};
+
+template <class T, class Index>
+__device__ __forceinline__ void push_near(relax_args<T, Index> const& p, Index v) {
+    if (atomicExch(&p.stamp[v], p.id) == p.id) return;
+    auto const slot = detail::aggregated_slot(&p.ctr->near);
+    p.next[slot] = v;
+    p.next_deg[slot] = p.g.ptr[v + 1] - p.g.ptr[v];
+}
+
+template <class T, class Index>
+__global__ void __launch_bounds__(threads) relax(relax_args<T, Index> p) {
+    detail::for_each_frontier_edge<threads, relax_items>(
+        p.offs, p.count, [&](std::int64_t k, std::int64_t r) {
+            Index const u = p.queue[k];
+            Index const pos = p.g.ptr[u] + Index(r);
+            Index const v = p.g.col[pos];
+            T const du = p.dist[u];
+            if (du == infinity<T>()) return;
+            T const nd = min_plus<T>::mul(du, detail::value_at(p.g.w, p.g.iso, pos));
+            if (!(nd < p.dist[v])) return;
+            if (!detail::atomic_min_improves(&p.dist[v], nd)) return;
+            if (!p.split || nd < p.threshold) {
+                push_near(p, v);
+            } else if (atomicExch(&p.in_far[v], 1u) == 0u) {
+                p.far[detail::aggregated_slot(&p.ctr->far)] = v;
+            }
+        });
+}
+
+/// Far pile -> near queue (distance below the new threshold) or the next far pile.
+template <class T, class Index>
+__global__ void split_far(relax_args<T, Index> p, Index const* __restrict__ far,
+                          std::int64_t count) {
+    for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < count;
+         k += std::int64_t(gridDim.x) * blockDim.x) {
+        Index const v = far[k];
+        if (p.dist[v] < p.threshold) {
+            p.in_far[v] = 0u;
+            push_near(p, v);
+        } else {
+            p.far[detail::aggregated_slot(&p.ctr->far)] = v;
+        }
+    }
+}
+
+template <class T, class Index>
+__global__ void far_minimum(T const* __restrict__ dist, Index const* __restrict__ far,
+                            std::int64_t count, T* __restrict__ out) {
+    T m = infinity<T>();
+    for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < count;
+         k += std::int64_t(gridDim.x) * blockDim.x) {
+        T const d = dist[far[k]];
+        m = d < m ? d : m;
+    }
+    using reduce = cub::BlockReduce<T, threads>;
+    __shared__ typename reduce::TempStorage tmp;
+    T const b = reduce(tmp).Reduce(m, [](T x, T y) { return y < x ? y : x; });
+    if (threadIdx.x == 0 && b < infinity<T>()) detail::atomic_min_improves(out, b);
+}
+
+/// Sum (as double) and minimum of the edge weights.
+template <class T>
+__global__ void weight_stats(T const* __restrict__ w, std::int64_t n, double* __restrict__ sum,
+                             T* __restrict__ min) {
+    double s = 0;
+    T m = infinity<T>();
+    for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
+         k += std::int64_t(gridDim.x) * blockDim.x) {
+        T const x = w[k];
+        s += double(x);
+        m = x < m ? x : m;
+    }
+    using reduce_d = cub::BlockReduce<double, threads>;
+    using reduce_t = cub::BlockReduce<T, threads>;
+    __shared__ typename reduce_d::TempStorage tmp_d;
+    __shared__ typename reduce_t::TempStorage tmp_t;
+    double const bs = reduce_d(tmp_d).Sum(s);
+    T const bm = reduce_t(tmp_t).Reduce(m, [](T x, T y) { return y < x ? y : x; });
+    if (threadIdx.x == 0) {
+        atomicAdd(sum, bs);
+        detail::atomic_min_improves(min, bm);
+    }
+}
+
+template <class T, class Index>
+__global__ void sssp_init(sssp_graph<T, Index> g, T* dist, Index source, Index* queue,
+                          std::int64_t* deg) {
+    dist[source] = T(0);
+    queue[0] = source;
+    deg[0] = g.ptr[source + 1] - g.ptr[source];
+}
+
+struct event {
+    cudaEvent_t e = nullptr;
+    event() { KLEENE_CUDA_CHECK(cudaEventCreate(&e)); }
+    ~event() { (void)cudaEventDestroy(e); }
+    event(event const&) = delete;
+    event& operator=(event const&) = delete;
+};
+
+/// Whether x lies on a cycle of the predecessor graph.
+inline bool on_pred_cycle(std::vector<std::int64_t> const& pred, std::int64_t x) {
+    std::int64_t y = pred[static_cast<std::size_t>(x)];
+    for (std::size_t i = 0; i < pred.size() && y >= 0; ++i) {
+        if (y == x) return true;
+        y = pred[static_cast<std::size_t>(y)];
+    }
+    return false;
+}
+
+/// A vertex on a negative cycle reachable from `source`, found on the host (the graph copied
+/// there). First a queue-based Bellman-Ford that counts each tentative path's edges: a path of n
+/// edges repeats a vertex, and n predecessors back from its end usually sit on the cycle. When
+/// that walk does not close a cycle, the textbook way: n passes over every edge, then n
+/// predecessors back from a vertex that the last pass still lowered.
+template <class T, class Index>
+std::int64_t negative_cycle_vertex(csr_matrix<T, Index, device> const& a, std::size_t source) {
+    auto const h = a.to_host();
+    std::size_t const n = h.rows();
+    std::vector<T> dist(n, infinity<T>());
+    std::vector<std::int64_t> pred(n, -1), edges(n, 0);
+    auto walk_back = [&](std::int64_t x) {
+        for (std::size_t i = 0; i < n && x >= 0; ++i) x = pred[static_cast<std::size_t>(x)];
+        return x;
+    };
+    {
+        std::vector<char> queued(n, 0);
+        std::deque<std::size_t> q{source};
+        dist[source] = T(0);
+        queued[source] = 1;
+        while (!q.empty()) {
+            std::size_t const u = q.front();
+            q.pop_front();
+            queued[u] = 0;
+            for (std::size_t k = h.row_begin(u); k < h.row_end(u); ++k) {
+                auto const v = static_cast<std::size_t>(h.col_idx()[k]);
+                T const nd = min_plus<T>::mul(dist[u], h.value(k));
+                if (!(nd < dist[v])) continue;
+                dist[v] = nd;
+                pred[v] = static_cast<std::int64_t>(u);
+                edges[v] = edges[u] + 1;
+                if (edges[v] >= static_cast<std::int64_t>(n)) {
+                    std::int64_t const x = walk_back(static_cast<std::int64_t>(v));
+                    if (x >= 0 && on_pred_cycle(pred, x)) return x;
+                    q.clear();
+                    break;
+                }
+                if (!queued[v]) {
+                    queued[v] = 1;
+                    q.push_back(v);
+                }
+            }
+        }
+    }
+    std::fill(dist.begin(), dist.end(), infinity<T>());
+    std::fill(pred.begin(), pred.end(), -1);
+    dist[source] = T(0);
+    std::int64_t last = -1;
+    for (std::size_t pass = 0; pass < n; ++pass) {
+        last = -1;
+        for (std::size_t u = 0; u < n; ++u) {
+            if (dist[u] == infinity<T>()) continue;
+            for (std::size_t k = h.row_begin(u); k < h.row_end(u); ++k) {
+                auto const v = static_cast<std::size_t>(h.col_idx()[k]);
+                T const nd = min_plus<T>::mul(dist[u], h.value(k));
+                if (nd < dist[v]) {
+                    dist[v] = nd;
+                    pred[v] = static_cast<std::int64_t>(u);
+                    last = static_cast<std::int64_t>(v);
+                }
+            }
+        }
+        if (last < 0) break;
+    }
+    return last < 0 ? -1 : walk_back(last);
+}
+
+template <class T, class Index>
+sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
+                      sssp_tuning const& tuning) {
+    std::size_t const n = a.rows();
+    sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
+                                 static_cast<std::int64_t>(n)};
+    // Weight statistics: the method (negative weights need Bellman-Ford) and delta.
+    double mean = 0;
+    T min_w = infinity<T>();
+    if (a.nnz() > 0) {
+        if (a.values()) {
+            buffer<double, device> sum(1);
+            buffer<T, device> mn(1);
+            T const inf = infinity<T>();
+            KLEENE_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(double)));
+            KLEENE_CUDA_CHECK(cudaMemcpy(mn.data(), &inf, sizeof(T), cudaMemcpyHostToDevice));
+            weight_stats<T><<<detail::blocks_for(a.nnz(), threads, 1024), threads>>>(
+                a.values(), static_cast<std::int64_t>(a.nnz()), sum.data(), mn.data());
+            KLEENE_CUDA_CHECK_LAUNCH("weight_stats");
+            double s = 0;
+            KLEENE_CUDA_CHECK(cudaMemcpy(&s, sum.data(), sizeof(double), cudaMemcpyDeviceToHost));
+            KLEENE_CUDA_CHECK(cudaMemcpy(&min_w, mn.data(), sizeof(T), cudaMemcpyDeviceToHost));
+            mean = s / double(a.nnz());
+        } else {
+            mean = double(a.iso_value());
+            min_w = a.iso_value();
+        }
+    }
+    bool const negative = min_w < T(0);
+    sssp_method method = tuning.method;
+    if (method == sssp_method::automatic)
+        method = negative ? sssp_method::bellman_ford : sssp_method::delta_stepping;
+    if (method == sssp_method::delta_stepping && negative)
+        throw invalid_argument("sssp: delta-stepping needs non-negative weights; use Bellman-Ford");
+    bool const split = method == sssp_method::delta_stepping;
+    double delta_d = tuning.delta;
+    if (split && !(delta_d > 0)) {
+        // About a warp's worth of edges per bucket and vertex: mean weight x 32 / mean degree.
+        double const degree = n ? double(a.nnz()) / double(n) : 1.0;
+        delta_d = std::max(mean, 1e-30) * std::max(1.0, 32.0 / std::max(degree, 1e-30));
+    }
+    T delta = T(0);
+    if (split) {
+        if constexpr (std::is_integral_v<T>)
+            delta = static_cast<T>(std::min<double>(std::max(1.0, std::ceil(delta_d)),
+                                                    double(std::numeric_limits<T>::max() / 4)));
+        else delta = static_cast<T>(delta_d);
+    }
+
+    buffer<T, device> dist(n);
+    buffer<int, device> stamp(n);
+    buffer<unsigned, device> in_far(split ? n : 0);
+    buffer<Index, device> queue[2] = {buffer<Index, device>(n), buffer<Index, device>(n)};
+    buffer<std::int64_t, device> deg[2] = {buffer<std::int64_t, device>(n),
+                                           buffer<std::int64_t, device>(n)};
+    buffer<Index, device> far[2] = {buffer<Index, device>(split ? n : 0),
+                                    buffer<Index, device>(split ? n : 0)};
+    buffer<std::int64_t, device> offs(n + 1);
+    buffer<sssp_counters, device> ctr(1);
+    buffer<T, device> far_min(1);
+    std::size_t scan_bytes = 0;
+    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
+                                                    offs.data() + 1, static_cast<std::int64_t>(n)));
+    buffer<unsigned char, device> scan_temp(scan_bytes);
+
+    event start, stop;
+    KLEENE_CUDA_CHECK(cudaEventRecord(start.e));
+    detail::fill(dist.data(), n, infinity<T>());
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, n * sizeof(int)));
+    if (split) KLEENE_CUDA_CHECK(cudaMemsetAsync(in_far.data(), 0, n * sizeof(unsigned)));
+    sssp_init<T, Index>
+        <<<1, 1>>>(g, dist.data(), static_cast<Index>(source), queue[0].data(), deg[0].data());
+    KLEENE_CUDA_CHECK_LAUNCH("sssp_init");
+
+    relax_args<T, Index> p{g,
+                           dist.data(),
+                           nullptr,
+                           offs.data(),
+                           0,
+                           0,
+                           stamp.data(),
+                           nullptr,
+                           nullptr,
+                           ctr.data(),
+                           split,
+                           split ? delta : T(0),
+                           nullptr,
+                           split ? in_far.data() : nullptr};
+    std::int64_t frontier = 1, far_count = 0;
+    int cur = 0, far_cur = 0, id = 0;
+    std::size_t rounds = 0;
+    bool cycle = false;
+    auto read_counters = [&] {
+        sssp_counters c{};
+        KLEENE_CUDA_CHECK(cudaMemcpy(&c, ctr.data(), sizeof c, cudaMemcpyDeviceToHost));
+        return c;
+    };
+    while (true) {
+        while (frontier > 0) {
+            if (!split && rounds >= n) {  // round n still changed something
+                cycle = true;
+                break;
+            }
+            int const nxt = 1 - cur;
+            // The counters: near restarts, far keeps counting into the current far pile.
+            sssp_counters const c0{0, static_cast<unsigned long long>(far_count)};
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice));
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(offs.data(), 0, sizeof(std::int64_t)));
+            KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+                scan_temp.data(), scan_bytes, deg[cur].data(), offs.data() + 1, frontier));
+            p.queue = queue[cur].data();
+            p.count = frontier;
+            p.id = id++;
+            p.next = queue[nxt].data();
+            p.next_deg = deg[nxt].data();
+            p.far = split ? far[far_cur].data() : nullptr;
+            relax<T, Index><<<detail::persistent_blocks(8), threads>>>(p);
+            KLEENE_CUDA_CHECK_LAUNCH("relax");
+            sssp_counters const c = read_counters();
+            frontier = static_cast<std::int64_t>(c.near);
+            far_count = static_cast<std::int64_t>(c.far);
+            cur = nxt;
+            ++rounds;
+        }
+        if (cycle || !split || far_count == 0) break;
+        // Next bucket: smallest far distance + delta; split the far pile around it.
+        T const inf = infinity<T>();
+        KLEENE_CUDA_CHECK(cudaMemcpy(far_min.data(), &inf, sizeof(T), cudaMemcpyHostToDevice));
+        far_minimum<T, Index>
+            <<<detail::blocks_for(std::size_t(far_count), threads, 1024), threads>>>(
+                dist.data(), far[far_cur].data(), far_count, far_min.data());
+        KLEENE_CUDA_CHECK_LAUNCH("far_minimum");
+        T lo = inf;
+        KLEENE_CUDA_CHECK(cudaMemcpy(&lo, far_min.data(), sizeof(T), cudaMemcpyDeviceToHost));
+        T thr;
+        if constexpr (std::is_integral_v<T>) {
+            thr = lo > std::numeric_limits<T>::max() - delta ? std::numeric_limits<T>::max()
+                                                             : T(lo + delta);
+        } else {
+            thr = lo + delta;
+            if (!(thr > lo)) thr = std::nextafter(lo, inf);
+        }
+        p.threshold = thr;
+        sssp_counters const c0{0, 0};
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice));
+        p.id = id++;
+        p.next = queue[cur].data();  // the near queue being built is the next round's input
+        p.next_deg = deg[cur].data();
+        p.far = far[1 - far_cur].data();
+        split_far<T, Index><<<detail::blocks_for(std::size_t(far_count), threads), threads>>>(
+            p, far[far_cur].data(), far_count);
+        KLEENE_CUDA_CHECK_LAUNCH("split_far");
+        sssp_counters const c = read_counters();
+        frontier = static_cast<std::int64_t>(c.near);
+        far_count = static_cast<std::int64_t>(c.far);
+        far_cur = 1 - far_cur;
+    }
+    KLEENE_CUDA_CHECK(cudaEventRecord(stop.e));
+    KLEENE_CUDA_CHECK(cudaEventSynchronize(stop.e));
+    if (cycle) throw negative_cycle(negative_cycle_vertex(a, source));
+    float ms = 0;
+    KLEENE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, stop.e));
+    sssp_run<T> run;
+    run.seconds = double(ms) / 1000.0;
+    run.dist.resize(n);
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(run.dist.data(), dist.data(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    return run;
+}
+
+}  // namespace
+
+template <class T, index_type Index>
+sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                 sssp_tuning const& tuning) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
+                                 kleene::detail::shape(a.rows(), a.cols()));
+    if (source >= a.rows())
+        throw invalid_argument("sssp: source " + std::to_string(source) + " is not a vertex of a " +
+                               std::to_string(a.rows()) + "-vertex graph");
+    if (tuning.delta < 0) throw invalid_argument("sssp: delta must not be negative");
+    return sssp_impl<T, Index>(a, source, tuning);
+}
+
+#define KLEENE_SSSP(T, Index)                                                             \
+    template sssp_run<T> sssp<T, Index>(csr_matrix<T, Index, device> const&, std::size_t, \
+                                        sssp_tuning const&);
+#define KLEENE_SSSP_BOTH(T) KLEENE_SSSP(T, std::int32_t) KLEENE_SSSP(T, std::int64_t)
+KLEENE_SSSP_BOTH(float)
+KLEENE_SSSP_BOTH(double)
+KLEENE_SSSP_BOTH(std::int32_t)
+KLEENE_SSSP_BOTH(std::int64_t)
+#undef KLEENE_SSSP_BOTH
+#undef KLEENE_SSSP
+
+}  // namespace kleene::cuda

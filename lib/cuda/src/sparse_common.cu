@@ -1,0 +1,321 @@
+// The parts of the sparse products that do not depend on the semiring: device scratch, vector
+// masks, argument checks, and the SpGEMM count pass (products per row, tiers, hash-table counts,
+// C's row pointers).
+
+#include <kleene/cuda/sparse.cuh>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace kleene::cuda {
+namespace sparse_detail {
+
+void* scratch_bytes(int slot, std::size_t bytes) {
+    static thread_local buffer<unsigned char, device> slots[8];
+    auto& b = slots[slot];
+    if (b.size() < bytes) {
+        b = buffer<unsigned char, device>();  // free first: the old and new one need not coexist
+        b = buffer<unsigned char, device>(bytes);
+    }
+    return b.data();
+}
+
+void* cub_scratch(std::size_t bytes) {
+    static thread_local detail::cub_temp temp;
+    return temp.get(bytes);
+}
+
+void no_cusparse(char const* op, std::string const& why) {
+    throw invalid_argument(std::string(op) +
+                           ": backend cusparse was asked for, but cuSPARSE does not compute " +
+                           why + " (it has plus_times over float and double on valued matrices)");
+}
+
+void check_vector(char const* op, char const* what, std::size_t got, std::size_t want) {
+    if (got != want)
+        throw dimension_mismatch(std::string(op) + ": " + what + " has " + std::to_string(got) +
+                                 " entries, expected " + std::to_string(want));
+}
+
+// ---- masks ------------------------------------------------------------------------------------
+
+template <class M>
+__global__ void dense_mask_flags(M const* __restrict__ m, std::size_t n, bool structural,
+                                 std::uint8_t* __restrict__ flags) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        flags[i] = structural || !(m[i] == M(0));
+}
+
+template <class M, class I>
+__global__ void sparse_mask_flags(I const* __restrict__ idx, M const* __restrict__ vals,
+                                  std::size_t nnz, bool structural,
+                                  std::uint8_t* __restrict__ flags) {
+    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < nnz;
+         k += std::size_t(gridDim.x) * blockDim.x)
+        flags[idx[k]] = structural || !(vals[k] == M(0));
+}
+
+// ---- SpGEMM count pass ------------------------------------------------------------------------
+
+/// prods[i] = number of products of row i of A times B (a warp per row).
+template <class Index>
+__global__ void spgemm_products(Index const* __restrict__ a_ptr, Index const* __restrict__ a_col,
+                                std::int64_t rows, Index const* __restrict__ b_ptr,
+                                std::int64_t* __restrict__ prods) {
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warps = std::int64_t(gridDim.x) * blockDim.x / 32;
+    for (std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; row < rows;
+         row += warps) {
+        std::int64_t f = 0;
+        for (Index k = a_ptr[row] + lane; k < a_ptr[row + 1]; k += 32) {
+            Index const c = a_col[k];
+            f += b_ptr[c + 1] - b_ptr[c];
+        }
+        for (int d = 16; d > 0; d /= 2) f += detail::shfl_down(0xffffffffu, f, d);
+        if (lane == 0) prods[row] = f;
+    }
+}
+
+/// Sorts rows into the tiers (rows without products get no entries and no tier).
+template <class Index>
+__global__ void spgemm_bin(std::int64_t const* __restrict__ prods, std::int64_t rows,
+                           Index* __restrict__ lists, unsigned long long* __restrict__ counts,
+                           std::int64_t* __restrict__ heavy_prods) {
+    for (std::int64_t row = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; row < rows;
+         row += std::int64_t(gridDim.x) * blockDim.x) {
+        std::int64_t const f = prods[row];
+        if (f == 0) continue;
+        int const t = f <= spgemm_tier<0>::max_products   ? 0
+                      : f <= spgemm_tier<1>::max_products ? 1
+                      : f <= spgemm_tier<2>::max_products ? 2
+                                                          : 3;
+        // One branch per tier, so that each aggregated atomic serves one counter.
+        if (t == 0) {
+            lists[detail::aggregated_slot(&counts[0])] = Index(row);
+        } else if (t == 1) {
+            lists[rows + std::int64_t(detail::aggregated_slot(&counts[1]))] = Index(row);
+        } else if (t == 2) {
+            lists[2 * rows + std::int64_t(detail::aggregated_slot(&counts[2]))] = Index(row);
+        } else {
+            auto const k = static_cast<std::int64_t>(detail::aggregated_slot(&counts[3]));
+            lists[3 * rows + k] = Index(row);
+            heavy_prods[k] = f;
+        }
+    }
+}
+
+// The count pass runs the numeric pass's traversal with keys only; the semiring is a placeholder.
+using count_semiring = plus_pair<std::int32_t>;
+
+template <class Index, int Slots, int RowThreads, int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads)
+    spgemm_shared_count(csr_ref<Index> a, csr_ref<Index> b, Index const* rows, std::int64_t count,
+                        std::int64_t* row_nnz) {
+    constexpr int per_block = BlockThreads / RowThreads;
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ int found[per_block];
+    int const sub = static_cast<int>(threadIdx.x) / RowThreads;
+    int const t = static_cast<int>(threadIdx.x) % RowThreads;
+    Index* keys = reinterpret_cast<Index*>(smem) + sub * Slots;
+    std::int64_t const item = std::int64_t(blockIdx.x) * per_block + sub;
+    for (int s = t; s < Slots; s += RowThreads) keys[s] = Index(-1);
+    if (t == 0) found[sub] = 0;
+    __syncthreads();
+    if (item < count)
+        accumulate_row<count_semiring, Index, false>(a, nullptr, 0, b, nullptr, 0, rows[item], t,
+                                                     RowThreads, keys, nullptr, Slots - 1,
+                                                     &found[sub]);
+    __syncthreads();
+    if (item < count && t == 0) row_nnz[rows[item]] = found[sub];
+}
+
+template <class Index>
+__global__ void __launch_bounds__(spgemm_global_threads)
+    spgemm_global_count(csr_ref<Index> a, csr_ref<Index> b, Index const* rows,
+                        std::int64_t const* table_off, Index* keys_all, std::int64_t* row_nnz) {
+    __shared__ int found;
+    std::int64_t const off = table_off[blockIdx.x] - table_off[0];
+    auto const slots =
+        static_cast<std::uint64_t>(table_off[blockIdx.x + 1] - table_off[blockIdx.x]);
+    Index* keys = keys_all + off;
+    int const t = static_cast<int>(threadIdx.x);
+    for (std::uint64_t s = t; s < slots; s += spgemm_global_threads) keys[s] = Index(-1);
+    if (t == 0) found = 0;
+    __syncthreads();
+    accumulate_row<count_semiring, Index, false>(a, nullptr, 0, b, nullptr, 0, rows[blockIdx.x], t,
+                                                 spgemm_global_threads, keys, nullptr, slots - 1,
+                                                 &found);
+    __syncthreads();
+    if (t == 0) row_nnz[rows[blockIdx.x]] = found;
+}
+
+template <class Index, int Tier>
+void launch_shared_count(csr_ref<Index> a, csr_ref<Index> b, spgemm_plan<Index> const& plan,
+                         std::int64_t* row_nnz) {
+    using tier = spgemm_tier<Tier>;
+    constexpr int per_block = tier::block_threads / tier::row_threads;
+    std::int64_t const count = plan.count[Tier];
+    if (count == 0) return;
+    auto kernel = spgemm_shared_count<Index, tier::slots, tier::row_threads, tier::block_threads>;
+    std::size_t const smem = std::size_t(tier::slots) * per_block * sizeof(Index);
+    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)));
+    auto const blocks = static_cast<unsigned>((count + per_block - 1) / per_block);
+    kernel<<<blocks, tier::block_threads, smem>>>(a, b, plan.tier(Tier), count, row_nnz);
+    KLEENE_CUDA_CHECK_LAUNCH("spgemm_shared_count");
+}
+
+template <class Index>
+__global__ void narrow_offsets(std::int64_t const* __restrict__ in, std::int64_t n,
+                               Index* __restrict__ out) {
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        out[i] = static_cast<Index>(in[i]);
+}
+
+/// Global hash tables a batch may hold: an eighth of the free memory, at most 1 GiB.
+std::size_t batch_bytes() {
+    std::size_t free = 0, total = 0;
+    KLEENE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return std::clamp<std::size_t>(free / 8, std::size_t(16) << 20, std::size_t(1) << 30);
+}
+
+template <class Index>
+spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int64_t rows,
+                                Index const* b_ptr, Index const* b_col, std::int64_t cols) {
+    spgemm_plan<Index> plan;
+    plan.rows = rows;
+    plan.row_ptr = buffer<Index, device>(std::size_t(rows) + 1);
+    if (rows == 0) {
+        KLEENE_CUDA_CHECK(cudaMemset(plan.row_ptr.data(), 0, sizeof(Index)));
+        return plan;
+    }
+    csr_ref<Index> const a{a_ptr, a_col}, b{b_ptr, b_col};
+    auto* prods = scratch<std::int64_t>(0, std::size_t(rows));
+    auto* counts = scratch<unsigned long long>(1, spgemm_tiers + 1);
+    auto* heavy_prods = scratch<std::int64_t>(2, std::size_t(rows));
+    auto* row_nnz = scratch<std::int64_t>(3, std::size_t(rows));
+    auto* offs = scratch<std::int64_t>(4, std::size_t(rows) + 1);
+    plan.tier_rows = buffer<Index, device>(std::size_t(rows) * (spgemm_tiers + 1));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(counts, 0, (spgemm_tiers + 1) * sizeof(unsigned long long)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(row_nnz, 0, std::size_t(rows) * sizeof(std::int64_t)));
+    spgemm_products<Index>
+        <<<detail::blocks_for(std::size_t(rows) * 32, 256, detail::persistent_blocks(16)), 256>>>(
+            a_ptr, a_col, rows, b_ptr, prods);
+    KLEENE_CUDA_CHECK_LAUNCH("spgemm_products");
+    spgemm_bin<Index><<<detail::blocks_for(std::size_t(rows), 256), 256>>>(
+        prods, rows, plan.tier_rows.data(), counts, heavy_prods);
+    KLEENE_CUDA_CHECK_LAUNCH("spgemm_bin");
+    unsigned long long host_counts[spgemm_tiers + 1];
+    KLEENE_CUDA_CHECK(cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost));
+    for (int t = 0; t <= spgemm_tiers; ++t)
+        plan.count[t] = static_cast<std::int64_t>(host_counts[t]);
+
+    launch_shared_count<Index, 0>(a, b, plan, row_nnz);
+    launch_shared_count<Index, 1>(a, b, plan, row_nnz);
+    launch_shared_count<Index, 2>(a, b, plan, row_nnz);
+
+    if (std::int64_t const heavy = plan.count[spgemm_tiers]; heavy > 0) {
+        // Tables of 2 min(f, cols) slots (a power of two), batched so that a batch's tables stay
+        // within the budget at 16 bytes a slot (the numeric pass's key and value).
+        std::vector<std::int64_t> f(static_cast<std::size_t>(heavy));
+        KLEENE_CUDA_CHECK(cudaMemcpy(f.data(), heavy_prods, f.size() * sizeof(std::int64_t),
+                                     cudaMemcpyDeviceToHost));
+        std::vector<std::int64_t> off(f.size() + 1, 0);
+        std::size_t const budget = batch_bytes() / 16;
+        plan.batch_start.push_back(0);
+        std::size_t in_batch = 0;
+        for (std::size_t k = 0; k < f.size(); ++k) {
+            std::int64_t const want = 2 * std::min(f[k], cols);
+            std::int64_t size = 16;
+            while (size < want) size *= 2;
+            if (in_batch > 0 && in_batch + std::size_t(size) > budget) {
+                plan.batch_start.push_back(k);
+                in_batch = 0;
+            }
+            in_batch += std::size_t(size);
+            plan.max_batch_slots = std::max(plan.max_batch_slots, in_batch);
+            off[k + 1] = off[k] + size;
+        }
+        plan.batch_start.push_back(f.size());
+        plan.heavy_rows = buffer<Index, device>(f.size());
+        KLEENE_CUDA_CHECK(cudaMemcpy(plan.heavy_rows.data(), plan.tier(spgemm_tiers),
+                                     f.size() * sizeof(Index), cudaMemcpyDeviceToDevice));
+        plan.heavy_off = buffer<std::int64_t, device>(off.size());
+        KLEENE_CUDA_CHECK(cudaMemcpy(plan.heavy_off.data(), off.data(),
+                                     off.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice));
+        auto* keys = scratch<Index>(5, plan.max_batch_slots);
+        for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
+            std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
+            spgemm_global_count<Index><<<static_cast<unsigned>(j - i), spgemm_global_threads>>>(
+                a, b, plan.heavy_rows.data() + i, plan.heavy_off.data() + i, keys, row_nnz);
+            KLEENE_CUDA_CHECK_LAUNCH("spgemm_global_count");
+        }
+    }
+
+    exclusive_offsets(row_nnz, offs, rows);
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(&plan.nnz, offs + rows, sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    if (plan.nnz > static_cast<std::int64_t>(std::numeric_limits<Index>::max()))
+        throw invalid_argument("spgemm: the product has " + std::to_string(plan.nnz) +
+                               " entries, more than its index type holds (use 64-bit indices)");
+    narrow_offsets<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256>>>(
+        offs, rows + 1, plan.row_ptr.data());
+    KLEENE_CUDA_CHECK_LAUNCH("narrow_offsets");
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    return plan;
+}
+
+template spgemm_plan<std::int32_t> spgemm_count<std::int32_t>(std::int32_t const*,
+                                                              std::int32_t const*, std::int64_t,
+                                                              std::int32_t const*,
+                                                              std::int32_t const*, std::int64_t);
+template spgemm_plan<std::int64_t> spgemm_count<std::int64_t>(std::int64_t const*,
+                                                              std::int64_t const*, std::int64_t,
+                                                              std::int64_t const*,
+                                                              std::int64_t const*, std::int64_t);
+
+}  // namespace sparse_detail
+
+template <class M>
+vector_mask::vector_mask(mask_view<dense_vector<M, device>> m)
+    : flags_(m.m->size()), complemented_(m.complemented), active_(true) {
+    std::size_t const n = m.m->size();
+    if (n == 0) return;
+    sparse_detail::dense_mask_flags<M>
+        <<<detail::blocks_for(n, 256, 4096), 256>>>(m.m->data(), n, m.structural, flags_.data());
+    KLEENE_CUDA_CHECK_LAUNCH("dense_mask_flags");
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class M, class I>
+vector_mask::vector_mask(mask_view<sparse_vector<M, I, device>> m)
+    : flags_(m.m->size()), complemented_(m.complemented), active_(true) {
+    std::size_t const n = m.m->size();
+    if (n == 0) return;
+    KLEENE_CUDA_CHECK(cudaMemset(flags_.data(), 0, n));
+    if (std::size_t const nnz = m.m->nnz(); nnz > 0) {
+        sparse_detail::sparse_mask_flags<M, I><<<detail::blocks_for(nnz, 256, 4096), 256>>>(
+            m.m->indices(), m.m->values(), nnz, m.structural, flags_.data());
+        KLEENE_CUDA_CHECK_LAUNCH("sparse_mask_flags");
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+#define KLEENE_MASK_INSTANCES(M)                                                          \
+    template vector_mask::vector_mask(mask_view<dense_vector<M, device>>);                \
+    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int32_t, device>>); \
+    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int64_t, device>>);
+KLEENE_MASK_INSTANCES(bool)
+KLEENE_MASK_INSTANCES(std::uint8_t)
+KLEENE_MASK_INSTANCES(float)
+KLEENE_MASK_INSTANCES(double)
+KLEENE_MASK_INSTANCES(std::int32_t)
+KLEENE_MASK_INSTANCES(std::int64_t)
+#undef KLEENE_MASK_INSTANCES
+
+}  // namespace kleene::cuda

@@ -1,0 +1,246 @@
+// cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
+// through the generic API, one handle per host thread.
+
+#include <kleene/cuda/sparse.cuh>
+
+#include <cusparse.h>
+
+#include <string>
+
+namespace kleene::cuda::sparse_detail {
+namespace {
+
+void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int line) {
+    if (s != CUSPARSE_STATUS_SUCCESS)
+        throw device_error(
+            std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+            cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s) +
+            (s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES ? " (out of device memory)" : ""));
+}
+#define KLEENE_CUSPARSE_CHECK(call) check_cusparse((call), #call, __FILE__, __LINE__)
+
+/// One handle per host thread, created on first use and kept for the life of the process:
+/// destroying it from a static destructor could run after the CUDA runtime has shut down.
+cusparseHandle_t handle() {
+    static thread_local cusparseHandle_t h = [] {
+        cusparseHandle_t made = nullptr;
+        KLEENE_CUSPARSE_CHECK(cusparseCreate(&made));
+        return made;
+    }();
+    return h;
+}
+
+template <class T>
+constexpr cudaDataType data_type() {
+    if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+    else return CUDA_R_64F;
+}
+template <class Index>
+constexpr cusparseIndexType_t index_type_of() {
+    if constexpr (sizeof(Index) == 4) return CUSPARSE_INDEX_32I;
+    else return CUSPARSE_INDEX_64I;
+}
+
+/// RAII for the descriptors.
+struct sp_mat {
+    cusparseConstSpMatDescr_t d = nullptr;
+    ~sp_mat() {
+        if (d) (void)cusparseDestroySpMat(d);
+    }
+};
+struct dn_vec {
+    cusparseConstDnVecDescr_t d = nullptr;
+    ~dn_vec() {
+        if (d) (void)cusparseDestroyDnVec(d);
+    }
+};
+struct dn_vec_out {
+    cusparseDnVecDescr_t d = nullptr;
+    ~dn_vec_out() {
+        if (d) (void)cusparseDestroyDnVec(d);
+    }
+};
+struct dn_mat {
+    cusparseConstDnMatDescr_t d = nullptr;
+    ~dn_mat() {
+        if (d) (void)cusparseDestroyDnMat(d);
+    }
+};
+struct dn_mat_out {
+    cusparseDnMatDescr_t d = nullptr;
+    ~dn_mat_out() {
+        if (d) (void)cusparseDestroyDnMat(d);
+    }
+};
+
+template <class T, class Index>
+void describe(sp_mat& m, csr_matrix<T, Index, device> const& a) {
+    KLEENE_CUSPARSE_CHECK(cusparseCreateConstCsr(
+        &m.d, static_cast<std::int64_t>(a.rows()), static_cast<std::int64_t>(a.cols()),
+        static_cast<std::int64_t>(a.nnz()), a.row_ptr(), a.col_idx(), a.values(),
+        index_type_of<Index>(), index_type_of<Index>(), CUSPARSE_INDEX_BASE_ZERO, data_type<T>()));
+}
+
+template <class Index>
+__global__ void columns_sorted(Index const* __restrict__ ptr, Index const* __restrict__ col,
+                               std::int64_t rows, int* __restrict__ unsorted) {
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < rows;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        for (Index k = ptr[i] + 1; k < ptr[i + 1]; ++k)
+            if (col[k - 1] >= col[k]) {
+                *unsorted = 1;
+                break;
+            }
+}
+
+}  // namespace
+
+template <class T, class Index>
+void cusparse_spmv(csr_matrix<T, Index, device> const& a, T const* u, T* w, bool accumulate) {
+    cusparseHandle_t const h = handle();
+    sp_mat A;
+    describe(A, a);
+    dn_vec X;
+    dn_vec_out Y;
+    KLEENE_CUSPARSE_CHECK(
+        cusparseCreateConstDnVec(&X.d, static_cast<std::int64_t>(a.cols()), u, data_type<T>()));
+    KLEENE_CUSPARSE_CHECK(
+        cusparseCreateDnVec(&Y.d, static_cast<std::int64_t>(a.rows()), w, data_type<T>()));
+    T const alpha = 1, beta = accumulate ? 1 : 0;
+    std::size_t bytes = 0;
+    KLEENE_CUSPARSE_CHECK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d,
+                                                  X.d, &beta, Y.d, data_type<T>(),
+                                                  CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    KLEENE_CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
+                                       Y.d, data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT,
+                                       cub_scratch(bytes)));
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T, class Index>
+void cusparse_spmm(csr_matrix<T, Index, device> const& a, dense_view<T const, device> b,
+                   dense_view<T, device> c, bool accumulate) {
+    cusparseHandle_t const h = handle();
+    sp_mat A;
+    describe(A, a);
+    dn_mat B;
+    dn_mat_out C;
+    KLEENE_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+        &B.d, static_cast<std::int64_t>(b.rows), static_cast<std::int64_t>(b.cols),
+        static_cast<std::int64_t>(b.ld), b.data, data_type<T>(), CUSPARSE_ORDER_ROW));
+    KLEENE_CUSPARSE_CHECK(cusparseCreateDnMat(
+        &C.d, static_cast<std::int64_t>(c.rows), static_cast<std::int64_t>(c.cols),
+        static_cast<std::int64_t>(c.ld), c.data, data_type<T>(), CUSPARSE_ORDER_ROW));
+    T const alpha = 1, beta = accumulate ? 1 : 0;
+    std::size_t bytes = 0;
+    KLEENE_CUSPARSE_CHECK(cusparseSpMM_bufferSize(
+        h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
+        &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+    KLEENE_CUSPARSE_CHECK(cusparseSpMM(
+        h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
+        &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, cub_scratch(bytes)));
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T>
+void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
+                     csr_matrix<T, std::int32_t, device> const& a,
+                     csr_matrix<T, std::int32_t, device> const& b) {
+    using Index = std::int32_t;
+    cusparseHandle_t const h = handle();
+    sp_mat A, B;
+    describe(A, a);
+    describe(B, b);
+    struct out_mat {
+        cusparseSpMatDescr_t d = nullptr;
+        ~out_mat() {
+            if (d) (void)cusparseDestroySpMat(d);
+        }
+    } C;
+    struct gemm_descr {
+        cusparseSpGEMMDescr_t d = nullptr;
+        ~gemm_descr() {
+            if (d) (void)cusparseSpGEMM_destroyDescr(d);
+        }
+    } G;
+    buffer<Index, device> row_ptr(a.rows() + 1);
+    KLEENE_CUSPARSE_CHECK(cusparseCreateCsr(
+        &C.d, static_cast<std::int64_t>(a.rows()), static_cast<std::int64_t>(b.cols()), 0,
+        row_ptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+        CUSPARSE_INDEX_BASE_ZERO, data_type<T>()));
+    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&G.d));
+    T const alpha = 1, beta = 0;
+    auto const op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    auto const alg = CUSPARSE_SPGEMM_DEFAULT;
+    std::size_t bytes1 = 0, bytes2 = 0;
+    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(
+        h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, nullptr));
+    buffer<unsigned char, device> work1(bytes1);
+    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(
+        h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, work1.data()));
+    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
+                                                 data_type<T>(), alg, G.d, &bytes2, nullptr));
+    buffer<unsigned char, device> work2(bytes2);
+    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
+                                                 data_type<T>(), alg, G.d, &bytes2, work2.data()));
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    KLEENE_CUSPARSE_CHECK(cusparseSpMatGetSize(C.d, &rows, &cols, &nnz));
+    buffer<Index, device> col(static_cast<std::size_t>(nnz));
+    buffer<T, device> val(static_cast<std::size_t>(nnz));
+    KLEENE_CUSPARSE_CHECK(cusparseCsrSetPointers(C.d, row_ptr.data(), col.data(), val.data()));
+    KLEENE_CUSPARSE_CHECK(
+        cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d));
+    // kleene's CSR keeps every row's columns sorted; sort here if cuSPARSE left a row unsorted.
+    if (nnz > 0) {
+        int* unsorted = scratch<int>(6, 1);
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(unsorted, 0, sizeof(int)));
+        columns_sorted<Index><<<detail::blocks_for(a.rows(), 256), 256>>>(
+            row_ptr.data(), col.data(), rows, unsorted);
+        KLEENE_CUDA_CHECK_LAUNCH("columns_sorted");
+        int host_unsorted = 0;
+        KLEENE_CUDA_CHECK(
+            cudaMemcpy(&host_unsorted, unsorted, sizeof(int), cudaMemcpyDeviceToHost));
+        if (host_unsorted) {
+            buffer<Index, device> col2(col.size());
+            buffer<T, device> val2(val.size());
+            std::size_t bytes = 0;
+            KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+                nullptr, bytes, col.data(), col2.data(), val.data(), val2.data(), nnz, rows,
+                row_ptr.data(), row_ptr.data() + 1));
+            KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+                cub_scratch(bytes), bytes, col.data(), col2.data(), val.data(), val2.data(), nnz,
+                rows, row_ptr.data(), row_ptr.data() + 1));
+            col = std::move(col2);
+            val = std::move(val2);
+        }
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    c = csr_matrix<T, Index, device>(a.rows(), b.cols(), std::move(row_ptr), std::move(col),
+                                     std::move(val), T(1), true);
+}
+
+template void cusparse_spmv<float, std::int32_t>(csr_matrix<float, std::int32_t, device> const&,
+                                                 float const*, float*, bool);
+template void cusparse_spmv<float, std::int64_t>(csr_matrix<float, std::int64_t, device> const&,
+                                                 float const*, float*, bool);
+template void cusparse_spmv<double, std::int32_t>(csr_matrix<double, std::int32_t, device> const&,
+                                                  double const*, double*, bool);
+template void cusparse_spmv<double, std::int64_t>(csr_matrix<double, std::int64_t, device> const&,
+                                                  double const*, double*, bool);
+#define KLEENE_SPMM(T, Index)                                                                 \
+    template void cusparse_spmm<T, Index>(csr_matrix<T, Index, device> const&,                \
+                                          dense_view<T const, device>, dense_view<T, device>, \
+                                          bool);
+KLEENE_SPMM(float, std::int32_t)
+KLEENE_SPMM(float, std::int64_t)
+KLEENE_SPMM(double, std::int32_t)
+KLEENE_SPMM(double, std::int64_t)
+#undef KLEENE_SPMM
+template void cusparse_spgemm<float>(csr_matrix<float, std::int32_t, device>&,
+                                     csr_matrix<float, std::int32_t, device> const&,
+                                     csr_matrix<float, std::int32_t, device> const&);
+template void cusparse_spgemm<double>(csr_matrix<double, std::int32_t, device>&,
+                                      csr_matrix<double, std::int32_t, device> const&,
+                                      csr_matrix<double, std::int32_t, device> const&);
+
+}  // namespace kleene::cuda::sparse_detail

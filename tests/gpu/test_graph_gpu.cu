@@ -1,0 +1,468 @@
+// GPU BFS and SSSP (kleene/cuda/graph.hpp) against plain host code written here: a queue BFS for
+// the levels (every parent checked: one level up and joined by an edge), Dijkstra and
+// Bellman-Ford for the distances. Directed graphs (with their transpose) and undirected ones,
+// disconnected graphs, self-loops, deep paths, stars, power-law (Kronecker) graphs; forced push,
+// forced pull and the automatic switch; negative weights and negative cycles. Suite `small` is what
+// the compute-sanitizer runs use.
+
+#define BOOST_TEST_MODULE graph_gpu
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/graph.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/error.hpp>
+#include <kleene/semiring.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <random>
+#include <span>
+#include <string>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+using cuda::bfs_direction;
+using cuda::sssp_method;
+using rng = std::mt19937_64;
+
+bool have_gpu() {
+    if (cuda::device_count() > 0) return true;
+    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
+    return false;
+}
+
+/// An edge list with weights.
+struct edges {
+    std::size_t n = 0;
+    std::vector<std::int64_t> from, to, w;
+    void add(std::int64_t u, std::int64_t v, std::int64_t wt = 1) {
+        from.push_back(u);
+        to.push_back(v);
+        w.push_back(wt);
+    }
+    edges symmetric() const {
+        edges e = *this;
+        for (std::size_t k = 0; k < from.size(); ++k) e.add(to[k], from[k], w[k]);
+        return e;
+    }
+    edges reversed() const {
+        edges e;
+        e.n = n;
+        for (std::size_t k = 0; k < from.size(); ++k) e.add(to[k], from[k], w[k]);
+        return e;
+    }
+};
+
+/// CSR of the edge list (duplicates keep the smallest weight); `pattern`: no values (iso).
+template <class T, class I>
+csr_matrix<T, I> to_csr(edges const& e, bool pattern = false) {
+    std::vector<I> ii(e.from.begin(), e.from.end()), jj(e.to.begin(), e.to.end());
+    buffer<T> vv(pattern ? 0 : e.w.size());
+    for (std::size_t k = 0; k < vv.size(); ++k) vv[k] = static_cast<T>(e.w[k]);
+    return csr_matrix<T, I>::from_coo(e.n, e.n, ii, jj, std::span<T const>(vv.data(), vv.size()),
+                                      duplicate_policy::min, std::is_same_v<T, bool> ? T(1) : T(3));
+}
+
+edges random_graph(std::size_t n, double mean_degree, rng& g, int wmin = 1, int wmax = 20) {
+    edges e;
+    e.n = n;
+    std::poisson_distribution<int> d(mean_degree);
+    std::uniform_int_distribution<int> w(wmin, wmax);
+    for (std::size_t u = 0; u < n; ++u) {
+        int const k = d(g);
+        for (int i = 0; i < k; ++i) e.add(std::int64_t(u), std::int64_t(g() % n), w(g));
+    }
+    return e;
+}
+
+/// Graph500-style Kronecker (R-MAT 0.57/0.19/0.19/0.05) with shuffled labels.
+edges kronecker(int scale, int edge_factor, rng& g, int wmax = 100) {
+    edges e;
+    e.n = std::size_t(1) << scale;
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<std::int64_t> perm(e.n);
+    for (std::size_t i = 0; i < e.n; ++i) perm[i] = std::int64_t(i);
+    std::shuffle(perm.begin(), perm.end(), g);
+    for (std::size_t k = 0; k < (e.n * edge_factor); ++k) {
+        std::int64_t r = 0, c = 0;
+        for (int b = 0; b < scale; ++b) {
+            double const x = u(g);
+            int const q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
+            r = 2 * r + (q >> 1);
+            c = 2 * c + (q & 1);
+        }
+        e.add(perm[std::size_t(r)], perm[std::size_t(c)], 1 + int(g() % std::uint64_t(wmax)));
+    }
+    return e;
+}
+
+template <class T, class I>
+std::vector<std::int64_t> ref_levels(csr_matrix<T, I> const& a, std::size_t s) {
+    std::vector<std::int64_t> level(a.rows(), -1);
+    std::deque<std::size_t> q{s};
+    level[s] = 0;
+    while (!q.empty()) {
+        std::size_t const u = q.front();
+        q.pop_front();
+        for (auto v : a.row_cols(u))
+            if (level[std::size_t(v)] < 0) {
+                level[std::size_t(v)] = level[u] + 1;
+                q.push_back(std::size_t(v));
+            }
+    }
+    return level;
+}
+
+template <class T, class I>
+void check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
+               bfs_direction dir, bool parents, std::string const& what) {
+    auto const ad = a.to_device(), atd = at.to_device();
+    cuda::bfs_tuning tuning;
+    tuning.direction = dir;
+    auto const run = cuda::bfs(ad, atd, s, parents, tuning);
+    auto const want = ref_levels(a, s);
+    std::size_t bad_level = 0, bad_parent = 0;
+    BOOST_TEST(run.level.size() == a.rows());
+    for (std::size_t v = 0; v < std::min(run.level.size(), want.size()); ++v)
+        bad_level += run.level[v] != want[v];
+    if (parents) {
+        BOOST_TEST(run.parent.size() == a.rows());
+        for (std::size_t v = 0; v < std::min(run.parent.size(), want.size()); ++v) {
+            std::int64_t const p = run.parent[v];
+            if (want[v] < 0) bad_parent += p != -1;
+            else if (v == s) bad_parent += p != std::int64_t(s);
+            else
+                bad_parent +=
+                    !(p >= 0 && std::size_t(p) < a.rows() && want[std::size_t(p)] == want[v] - 1 &&
+                      a.find(std::size_t(p), v) >= 0);
+        }
+    } else {
+        BOOST_TEST(run.parent.empty());
+    }
+    std::int64_t const depth = *std::max_element(want.begin(), want.end());
+    BOOST_TEST(run.step_was_pull.size() == std::size_t(depth + 1), what << ": steps");
+    if (dir != bfs_direction::automatic)
+        for (char p : run.step_was_pull)
+            BOOST_TEST((p == (dir == bfs_direction::pull ? 1 : 0)), what);
+    BOOST_TEST(run.seconds > 0.0);
+    BOOST_TEST(bad_level == 0u, what << " (" << typeid(T).name() << "/" << sizeof(I) * 8
+                                     << "-bit, source " << s << ", direction " << int(dir)
+                                     << "): " << bad_level << " wrong levels");
+    BOOST_TEST(bad_parent == 0u, what << " (source " << s << ", direction " << int(dir)
+                                      << "): " << bad_parent << " invalid parents");
+}
+
+/// Every direction, with and without parents (`quick`: with), from a few sources.
+template <class T, class I>
+void bfs_all(edges const& e, bool symmetric, std::string const& what,
+             std::vector<std::size_t> sources, bool quick = false) {
+    auto const a = to_csr<T, I>(e, std::is_same_v<T, bool>);
+    auto const at = symmetric ? a : to_csr<T, I>(e.reversed(), std::is_same_v<T, bool>);
+    for (auto s : sources)
+        for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
+            for (bool parents : {true, false})
+                if (s < a.rows() && (parents || !quick)) check_bfs(a, at, s, dir, parents, what);
+}
+
+template <class T, class I>
+void bfs_suite(bool big) {
+    bool const quick = !big;
+    rng g(7);
+    auto const r = random_graph(301, 3.0, g);
+    bfs_all<T, I>(r, false, "random directed",
+                  big ? std::vector<std::size_t>{0, 17, 300} : std::vector<std::size_t>{17}, quick);
+    bfs_all<T, I>(r.symmetric(), true, "random undirected", {0, 150}, quick);
+    // Two components, isolated vertices and self-loops.
+    edges d;
+    d.n = 203;
+    for (int k = 0; k < 300; ++k) d.add(std::int64_t(g() % 100), std::int64_t(g() % 100));
+    for (int k = 0; k < 200; ++k) d.add(100 + std::int64_t(g() % 90), 100 + std::int64_t(g() % 90));
+    for (int k = 0; k < 20; ++k)
+        d.add(std::int64_t(g() % 203), std::int64_t(g() % 203));  // some cross
+    for (std::int64_t v = 0; v < 203; v += 5) d.add(v, v);        // self-loops
+    bfs_all<T, I>(d, false, "disconnected directed",
+                  big ? std::vector<std::size_t>{0, 120, 202} : std::vector<std::size_t>{120},
+                  quick);
+    bfs_all<T, I>(d.symmetric(), true, "disconnected undirected", {3, 195}, quick);
+    // A deep path and a star.
+    edges p;
+    p.n = big ? 1025 : 33;
+    for (std::int64_t v = 0; v + 1 < std::int64_t(p.n); ++v) p.add(v, v + 1);
+    bfs_all<T, I>(p, false, "path", {0, p.n / 2}, quick);
+    edges st;
+    st.n = 1000;
+    for (std::int64_t v = 1; v < 1000; ++v) st.add(0, v);
+    bfs_all<T, I>(st.symmetric(), true, "star", {0, 999}, quick);
+    edges one;
+    one.n = 1;
+    bfs_all<T, I>(one, true, "single vertex", {0}, quick);
+    if (big) {  // frontiers past the single-block limits: many levels of thousands of vertices
+        auto const wide = random_graph(60000, 1.5, g).symmetric();
+        bfs_all<T, I>(wide, true, "wide random", {0, 59999});
+    }
+}
+
+// ---- SSSP references --------------------------------------------------------------------------
+
+template <class T, class I>
+std::vector<T> dijkstra(csr_matrix<T, I> const& a, std::size_t s) {
+    std::vector<T> d(a.rows(), infinity<T>());
+    using item = std::pair<T, std::size_t>;
+    std::priority_queue<item, std::vector<item>, std::greater<>> q;
+    d[s] = T(0);
+    q.emplace(T(0), s);
+    while (!q.empty()) {
+        auto [du, u] = q.top();
+        q.pop();
+        if (du > d[u]) continue;
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+            auto const v = std::size_t(a.col_idx()[k]);
+            T const nd = T(du + a.value(k));
+            if (nd < d[v]) {
+                d[v] = nd;
+                q.emplace(nd, v);
+            }
+        }
+    }
+    return d;
+}
+
+/// Bellman-Ford from s: n passes over every edge; `cycle` says whether pass n still improved.
+template <class T, class I>
+std::vector<T> bellman_ford(csr_matrix<T, I> const& a, std::size_t s, bool* cycle = nullptr) {
+    std::size_t const n = a.rows();
+    std::vector<T> d(n, infinity<T>());
+    d[s] = T(0);
+    bool changed = true;
+    for (std::size_t pass = 0; pass < n && changed; ++pass) {
+        changed = false;
+        for (std::size_t u = 0; u < n; ++u) {
+            if (d[u] == infinity<T>()) continue;
+            for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+                auto const v = std::size_t(a.col_idx()[k]);
+                T const nd = T(d[u] + a.value(k));
+                if (nd < d[v]) d[v] = nd, changed = true;
+            }
+        }
+    }
+    if (cycle) *cycle = changed;
+    return d;
+}
+
+template <class T, class I>
+void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::vector<T> const& want,
+                std::string const& what, double delta = 0) {
+    cuda::sssp_tuning tuning;
+    tuning.method = m;
+    tuning.delta = delta;
+    auto const run = cuda::sssp(a.to_device(), s, tuning);
+    std::size_t bad = 0;
+    BOOST_TEST(run.dist.size() == a.rows());
+    for (std::size_t v = 0; v < std::min(want.size(), run.dist.size()); ++v)
+        bad += !(run.dist[v] == want[v]);
+    BOOST_TEST(run.seconds > 0.0);
+    BOOST_TEST(bad == 0u, what << " (" << typeid(T).name() << "/" << sizeof(I) * 8
+                               << "-bit, method " << int(m) << ", source " << s << "): " << bad
+                               << " wrong distances");
+}
+
+/// Weights w0 + pot(u) - pot(v): some negative, no negative cycle (every cycle keeps its w0 sum).
+edges with_potentials(edges e, rng& g) {
+    std::vector<std::int64_t> pot(e.n);
+    for (auto& x : pot) x = std::int64_t(g() % 15);
+    for (std::size_t k = 0; k < e.from.size(); ++k)
+        e.w[k] += pot[std::size_t(e.from[k])] - pot[std::size_t(e.to[k])];
+    return e;
+}
+
+template <class T, class I>
+void sssp_suite_small() {
+    rng g(21);
+    auto const e = random_graph(257, 3.0, g);
+    auto const a = to_csr<T, I>(e);
+    for (std::size_t s : {0u, 100u, 256u}) {
+        auto const want = dijkstra(a, s);
+        for (auto m :
+             {sssp_method::automatic, sssp_method::bellman_ford, sssp_method::delta_stepping})
+            check_sssp(a, s, m, want, "random");
+        check_sssp(a, s, sssp_method::delta_stepping, want, "random, delta 1", 1.0);
+        check_sssp(a, s, sssp_method::delta_stepping, want, "random, delta 1000", 1000.0);
+    }
+    // Iso weights (3), self-loops, a disconnected part, a single vertex.
+    auto const iso = to_csr<T, I>(e, true);
+    check_sssp(iso, 5, sssp_method::automatic, dijkstra(iso, 5), "iso");
+    check_sssp(iso, 5, sssp_method::bellman_ford, dijkstra(iso, 5), "iso");
+    edges d = random_graph(150, 2.0, g);
+    d.n = 180;  // vertices 150..179: no edges out, some in
+    for (int k = 0; k < 30; ++k) d.add(std::int64_t(g() % 150), 150 + std::int64_t(g() % 30), 2);
+    for (std::int64_t v = 0; v < 180; v += 7) d.add(v, v, 4);
+    auto const da = to_csr<T, I>(d);
+    check_sssp(da, 0, sssp_method::automatic, dijkstra(da, 0), "disconnected");
+    check_sssp(da, 170, sssp_method::bellman_ford, dijkstra(da, 170), "isolated source");
+    edges one;
+    one.n = 1;
+    auto const oa = to_csr<T, I>(one);
+    check_sssp(oa, 0, sssp_method::automatic, std::vector<T>{T(0)}, "single vertex");
+    // Negative weights without a negative cycle.
+    auto const neg = to_csr<T, I>(with_potentials(random_graph(200, 3.0, g), g));
+    for (std::size_t s : {0u, 77u}) {
+        auto const want = bellman_ford(neg, s);
+        check_sssp(neg, s, sssp_method::automatic, want, "negative weights");
+        check_sssp(neg, s, sssp_method::bellman_ford, want, "negative weights");
+    }
+    BOOST_CHECK_THROW(cuda::sssp(neg.to_device(), 0, {sssp_method::delta_stepping, 0}),
+                      invalid_argument);
+    // A negative cycle reachable from the source: the vertex named lies on a negative closed walk.
+    edges c = random_graph(120, 2.0, g);
+    c.add(0, 50, 1);
+    c.add(50, 60, -4);
+    c.add(60, 70, 1);
+    c.add(70, 50, 1);
+    auto const ca = to_csr<T, I>(c);
+    for (auto m : {sssp_method::automatic, sssp_method::bellman_ford}) {
+        bool thrown = false;
+        try {
+            (void)cuda::sssp(ca.to_device(), 0, {m, 0});
+        } catch (negative_cycle const& x) {
+            thrown = true;
+            bool walk = false;
+            BOOST_TEST_REQUIRE((x.vertex() >= 0 && std::size_t(x.vertex()) < ca.rows()));
+            auto const back = bellman_ford(ca, std::size_t(x.vertex()), &walk);
+            BOOST_TEST((walk || back[std::size_t(x.vertex())] < T(0)),
+                       "vertex " << x.vertex() << " is not on a negative cycle");
+        }
+        BOOST_TEST(thrown, "negative cycle not reported");
+    }
+    // A negative self-loop is a negative cycle too; one the source cannot reach is not an error.
+    edges sl;
+    sl.n = 4;
+    sl.add(0, 1, 2);
+    sl.add(1, 1, -1);
+    BOOST_CHECK_THROW(cuda::sssp(to_csr<T, I>(sl).to_device(), 0, {}), negative_cycle);
+    auto const sla = to_csr<T, I>(sl);
+    check_sssp(sla, 2, sssp_method::automatic, bellman_ford(sla, 2), "unreachable negative cycle");
+}
+
+template <class T, class I>
+void large_suite() {
+    rng g(1234);
+    auto const e = kronecker(14, 16, g);
+    auto const und = e.symmetric();
+    auto const a = to_csr<T, I>(und, std::is_same_v<T, bool>);
+    // The highest-degree vertex as one source: a huge second level, where auto must pull.
+    std::size_t hub = 0;
+    for (std::size_t v = 0; v < a.rows(); ++v)
+        if (a.row_end(v) - a.row_begin(v) > a.row_end(hub) - a.row_begin(hub)) hub = v;
+    for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
+        for (bool parents : {true, false})
+            check_bfs(a, a, hub, dir, parents, "kronecker 14 undirected");
+    {
+        cuda::bfs_tuning t;
+        auto const run = cuda::bfs(a.to_device(), a.to_device(), hub, true, t);
+        BOOST_TEST((std::count(run.step_was_pull.begin(), run.step_was_pull.end(), 1) > 0),
+                   "automatic never pulled on a power-law graph");
+        BOOST_TEST((run.step_was_pull.front() == 0), "automatic pulled from a one-vertex frontier");
+    }
+    auto const da = to_csr<T, I>(e, std::is_same_v<T, bool>);
+    auto const dat = to_csr<T, I>(e.reversed(), std::is_same_v<T, bool>);
+    for (std::size_t s : {hub, std::size_t(12345)})
+        for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
+            check_bfs(da, dat, s, dir, true, "kronecker 14 directed");
+}
+
+template <class T, class I>
+void sssp_large() {
+    rng g(4321);
+    auto const e = kronecker(13, 16, g, 1000).symmetric();
+    auto const a = to_csr<T, I>(e);
+    for (std::size_t s : {0u, 4095u}) {
+        auto const want = dijkstra(a, s);
+        for (auto m :
+             {sssp_method::automatic, sssp_method::bellman_ford, sssp_method::delta_stepping})
+            check_sssp(a, s, m, want, "kronecker 13");
+        check_sssp(a, s, sssp_method::delta_stepping, want, "kronecker 13, delta 10", 10.0);
+    }
+    auto const road = random_graph(20000, 2.5, g, 1, 1000);  // long paths, many buckets
+    auto const ra = to_csr<T, I>(road.symmetric());
+    check_sssp(ra, 0, sssp_method::delta_stepping, dijkstra(ra, 0), "sparse random");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(small)
+
+BOOST_AUTO_TEST_CASE(bfs_matches_queue_bfs) {
+    if (!have_gpu()) return;
+    bfs_suite<bool, std::int32_t>(false);
+    bfs_suite<float, std::int64_t>(false);
+}
+
+BOOST_AUTO_TEST_CASE(bfs_other_types) {
+    if (!have_gpu()) return;
+    rng g(3);
+    auto const e = random_graph(101, 2.0, g).symmetric();
+    bfs_all<double, std::int32_t>(e, true, "double", {0});
+    bfs_all<std::int64_t, std::int64_t>(e, true, "int64", {0});
+    bfs_all<bool, std::int64_t>(e, true, "bool 64", {0});
+}
+
+BOOST_AUTO_TEST_CASE(bfs_arguments_checked) {
+    if (!have_gpu()) return;
+    rng g(4);
+    auto const a = to_csr<float, std::int32_t>(random_graph(10, 2.0, g)).to_device();
+    auto const b = to_csr<float, std::int32_t>(random_graph(11, 2.0, g)).to_device();
+    BOOST_CHECK_THROW(cuda::bfs(a, a, 10, false), invalid_argument);
+    BOOST_CHECK_THROW(cuda::bfs(a, b, 0, false), dimension_mismatch);
+    BOOST_CHECK_THROW(cuda::sssp(a, 11), invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(sssp_matches_dijkstra_and_bellman_ford) {
+    if (!have_gpu()) return;
+    sssp_suite_small<float, std::int32_t>();
+    sssp_suite_small<std::int64_t, std::int64_t>();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(large)
+
+BOOST_AUTO_TEST_CASE(bfs_kronecker) {
+    if (!have_gpu()) return;
+    large_suite<bool, std::int32_t>();
+    large_suite<float, std::int64_t>();
+}
+
+BOOST_AUTO_TEST_CASE(bfs_all_types) {
+    if (!have_gpu()) return;
+    bfs_suite<bool, std::int32_t>(true);
+    bfs_suite<float, std::int64_t>(true);
+    bfs_suite<double, std::int64_t>(true);
+    bfs_suite<std::int32_t, std::int32_t>(true);
+    bfs_suite<std::int64_t, std::int32_t>(true);
+    bfs_suite<bool, std::int64_t>(true);
+}
+
+BOOST_AUTO_TEST_CASE(sssp_all_types) {
+    if (!have_gpu()) return;
+    sssp_suite_small<double, std::int64_t>();
+    sssp_suite_small<std::int32_t, std::int32_t>();
+    sssp_suite_small<float, std::int64_t>();
+    sssp_suite_small<std::int64_t, std::int32_t>();
+}
+
+BOOST_AUTO_TEST_CASE(sssp_kronecker) {
+    if (!have_gpu()) return;
+    sssp_large<float, std::int32_t>();
+    sssp_large<std::int64_t, std::int64_t>();
+    sssp_large<double, std::int32_t>();
+    sssp_large<std::int32_t, std::int64_t>();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
