@@ -275,6 +275,28 @@ void bfs_bench(graph const& a, int scale, int sources) {
     for (double t : teps) hm += 1.0 / t;
     hm = double(teps.size()) / hm;
     double const med = median(teps);
+    // KLEENE_BFS_SWEEP="alpha:beta ...": the median GTEPS of the same sources under other
+    // switching constants (to set bfs_tuning's defaults from measurements).
+    if (char const* sweep = std::getenv("KLEENE_BFS_SWEEP")) {
+        std::istringstream in(sweep);
+        for (std::string pair; in >> pair;) {
+            auto const colon = pair.find(':');
+            if (colon == std::string::npos) continue;
+            kc::bfs_tuning t;
+            t.alpha = std::atof(pair.substr(0, colon).c_str());
+            t.beta = std::atof(pair.substr(colon + 1).c_str());
+            std::vector<double> sweep_teps;
+            for (std::size_t i = 0; i < src.size(); ++i) {
+                auto const run = kc::bfs(a, a, src[i], true, t);
+                std::uint64_t deg = 0;
+                for (std::size_t v = 0; v < n; ++v)
+                    if (run.level[v] >= 0) deg += std::uint64_t(ptr[v + 1] - ptr[v]);
+                sweep_teps.push_back(double(deg) / 2 / run.seconds);
+            }
+            std::printf("SWEEP scale=%d alpha=%g beta=%g median_gteps=%.1f\n", scale, t.alpha,
+                        t.beta, median(sweep_teps) / 1e9);
+        }
+    }
     // Forced directions on the first 8 sources, for comparison.
     std::vector<double> push_s, pull_s;
     for (std::size_t i = 0; i < std::min<std::size_t>(8, src.size()); ++i) {

@@ -78,7 +78,7 @@ struct apsp_cost_model {
     double gpu_fixed_s = 5e-3;                ///< context, allocation, launches of the recursion
     double gpu_copy_bytes_per_s = 10e9;       ///< pageable host <-> device copies
     double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
-    double johnson_s_per_edge = 20e-9;        ///< Dijkstra relax + heap, per edge per source
+    double johnson_s_per_edge = 4e-9;  ///< Dijkstra relax + heap, per edge per source (bench_apsp_sparse)
     double gpu_out_of_core_efficiency = 0.85;  ///< out-of-core rate / in-core rate (0.8-1.0)
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
 };

@@ -21,10 +21,11 @@ enum class bfs_direction : std::uint8_t { automatic, push, pull };
 struct bfs_tuning {
     bfs_direction direction = bfs_direction::automatic;
     /// Push -> pull when the frontier's out-edges exceed (unvisited edges) / alpha; pull -> push when
-    /// the frontier has fewer than n / beta vertices (Beamer's rule; constants measured, see
-    /// docs/PERFORMANCE.md).
+    /// the frontier has fewer than n / beta vertices (Beamer's rule). Measured on an H200
+    /// (bench_sparse_gpu KLEENE_BFS_SWEEP, Kronecker scales 20-22, 64 sources, docs/PERFORMANCE.md):
+    /// beta 512 over 18 gave +8% at scale 20, +2% at 22, -0.5% at 21; alpha 4..30 within 4%.
     double alpha = 15.0;
-    double beta = 18.0;
+    double beta = 512.0;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
