@@ -5,6 +5,7 @@
 
 #define BOOST_TEST_MODULE apsp_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/closure.hpp>
@@ -20,11 +21,7 @@ namespace {
 
 using namespace kleene;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 /// Random graph: edge probability p, weights w0(u,v) + pot(u) - pot(v) (w0 in [0, 50]): negative
 /// edges, no negative cycle. `cycle` adds a negative cycle 0 -> 1 -> 2 -> 0 when n >= 3.

@@ -5,6 +5,7 @@
 
 #define BOOST_TEST_MODULE dense_gemm_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
@@ -25,11 +26,7 @@ namespace {
 
 using namespace kleene;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 struct shape3 {
     std::size_t m, k, n;

@@ -7,6 +7,7 @@
 
 #define BOOST_TEST_MODULE graph_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/graph.hpp>
@@ -32,11 +33,7 @@ using cuda::bfs_direction;
 using cuda::sssp_method;
 using rng = std::mt19937_64;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 /// An edge list with weights.
 struct edges {

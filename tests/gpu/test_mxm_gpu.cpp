@@ -1,5 +1,6 @@
 #define BOOST_TEST_MODULE mxm_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 
@@ -11,11 +12,7 @@
 using namespace kleene;
 
 namespace {
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 template <class S>
 dense_matrix<typename S::value_type> random_dense(std::size_t r, std::size_t c, std::mt19937& g) {

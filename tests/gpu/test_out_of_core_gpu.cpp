@@ -9,6 +9,7 @@
 
 #define BOOST_TEST_MODULE out_of_core_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
@@ -26,11 +27,7 @@ namespace {
 
 using namespace kleene;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 /// Edge probability p, weights w0(u,v) + pot(u) - pot(v) with w0 in [0, 50] and pot in [0, 20):
 /// negative edges, no negative cycle. `big` instead draws w0 in [2^29, 2^30) with pot = 0: every

@@ -5,6 +5,7 @@
 
 #define BOOST_TEST_MODULE paths_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/paths.hpp>
@@ -22,11 +23,7 @@ namespace {
 
 using namespace kleene;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 /// Edge probability p, weights w0 + pot(u) - pot(v) (w0 in [0, 20]: zero-weight edges and cycles
 /// occur), so negative edges but no negative cycle.

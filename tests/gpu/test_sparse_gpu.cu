@@ -9,6 +9,7 @@
 
 #pragma nv_diag_suppress 554  // dense_view<T const> conversion: see dense_gemm.cuh
 #include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/detail/sparse_instances.hpp>
@@ -33,11 +34,7 @@ using namespace kleene;
 using cuda::sparse_backend;
 using cuda::sparse_options;
 
-bool have_gpu() {
-    if (cuda::device_count() > 0) return true;
-    BOOST_TEST_MESSAGE("no CUDA device: GPU test skipped");
-    return false;
-}
+using kleene::test::have_gpu;
 
 using rng = std::mt19937_64;
 

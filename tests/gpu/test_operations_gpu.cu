@@ -1,0 +1,421 @@
+// The GPU element-wise operations (kleene/cuda/operations.hpp) against the CPU operations of
+// lib/include/kleene on the same random inputs: ewise_add / ewise_mult on CSR (both index types,
+// iso inputs, empty and long rows) and on dense matrices and vectors (every mask kind, the
+// accumulators, replace), apply likewise. Values are small integers, so every result is exact.
+// Suite `small` is the fast subset.
+
+#define BOOST_TEST_MODULE operations_gpu
+
+#include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
+
+#include <kleene/apply.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/operations.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/ewise.hpp>
+#include <kleene/operators.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
+
+#include <boost/mpl/list.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <tuple>
+#include <typeinfo>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+using kleene::test::have_gpu;
+using rng = std::mt19937_64;
+using value_types = boost::mpl::list<float, double, std::int32_t, std::int64_t>;
+
+template <class T>
+T some_value(rng& g) {
+    return T(1 + static_cast<int>(g() % 9));
+}
+
+/// rows x cols with row i of lens[i] distinct sorted random columns (capped at cols).
+template <class T, class I>
+csr_matrix<T, I> from_lengths(std::size_t rows, std::size_t cols, std::vector<std::size_t> const& lens,
+                              rng& g, bool iso) {
+    buffer<I> ptr(rows + 1);
+    ptr[0] = 0;
+    std::vector<I> col;
+    std::vector<std::size_t> all(cols);
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    for (std::size_t i = 0; i < rows; ++i) {
+        std::vector<std::size_t> pick;
+        std::sample(all.begin(), all.end(), std::back_inserter(pick), std::min(lens[i], cols), g);
+        for (auto j : pick) col.push_back(static_cast<I>(j));
+        ptr[i + 1] = static_cast<I>(col.size());
+    }
+    buffer<I> c(col.size());
+    std::copy(col.begin(), col.end(), c.begin());
+    buffer<T> v(iso ? 0 : col.size());
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = some_value<T>(g);
+    return csr_matrix<T, I>(rows, cols, std::move(ptr), std::move(c), std::move(v), T(3));
+}
+
+/// Random rows (Poisson lengths), a tenth empty, and a few long rows when the matrix is wide.
+template <class T, class I>
+csr_matrix<T, I> random_csr(std::size_t rows, std::size_t cols, double mean, rng& g,
+                            bool iso = false) {
+    std::poisson_distribution<int> d(mean);
+    std::vector<std::size_t> lens(rows);
+    for (auto& l : lens) l = g() % 10 == 0 ? 0 : static_cast<std::size_t>(d(g));
+    if (cols > 500)
+        for (std::size_t h = 0; h < 3 && rows > 0; ++h) lens[(h * 7919) % rows] = cols / 2;
+    return from_lengths<T, I>(rows, cols, lens, g, iso);
+}
+
+/// Dense entries: `absent` with probability 0.3, else a small integer.
+template <class T>
+void fill_dense(T* p, std::size_t n, T absent, rng& g) {
+    for (std::size_t k = 0; k < n; ++k) p[k] = g() % 10 < 3 ? absent : some_value<T>(g);
+}
+
+template <class T>
+dense_matrix<T> random_dense(std::size_t rows, std::size_t cols, T absent, rng& g) {
+    dense_matrix<T> m(rows, cols);
+    fill_dense(m.data(), rows * cols, absent, g);
+    return m;
+}
+template <class T>
+dense_vector<T> random_vector(std::size_t n, T absent, rng& g) {
+    dense_vector<T> v(n);
+    fill_dense(v.data(), n, absent, g);
+    return v;
+}
+
+/// Mask values: 0 (a stored zero: off for a valued mask), 1 or 2.
+dense_matrix<std::int32_t> random_mask(std::size_t rows, std::size_t cols, rng& g) {
+    dense_matrix<std::int32_t> m(rows, cols);
+    for (std::size_t k = 0; k < rows * cols; ++k) m.data()[k] = std::int32_t(g() % 3);
+    return m;
+}
+dense_vector<std::int32_t> random_mask(std::size_t n, rng& g) {
+    dense_vector<std::int32_t> m(n);
+    for (std::size_t k = 0; k < n; ++k) m.data()[k] = std::int32_t(g() % 3);
+    return m;
+}
+
+enum class mask_kind { none, valued, structural, complement_valued, complement_structural };
+constexpr mask_kind all_masks[] = {mask_kind::none, mask_kind::valued, mask_kind::structural,
+                                   mask_kind::complement_valued, mask_kind::complement_structural};
+
+/// f(mask) with the CPU mask view of kind k over m.
+template <class M, class F>
+void with_mask(mask_kind k, M const& m, F&& f) {
+    switch (k) {
+        case mask_kind::none: f(no_mask); break;
+        case mask_kind::valued: f(kleene::mask(m)); break;
+        case mask_kind::structural: f(kleene::structure(m)); break;
+        case mask_kind::complement_valued: f(kleene::complement(kleene::mask(m))); break;
+        case mask_kind::complement_structural:
+            f(kleene::complement(kleene::structure(m)));
+            break;
+    }
+}
+
+template <class T, class I>
+void check_same(csr_matrix<T, I> const& want, csr_matrix<T, I, device> const& got_d,
+                std::string const& what) {
+    BOOST_TEST_INFO(what);
+    auto const got = got_d.to_host();
+    BOOST_TEST_REQUIRE(got.rows() == want.rows());
+    BOOST_TEST_REQUIRE(got.cols() == want.cols());
+    BOOST_TEST_REQUIRE(got.nnz() == want.nnz());
+    for (std::size_t i = 0; i <= want.rows(); ++i)
+        BOOST_TEST_REQUIRE(got.row_ptr()[i] == want.row_ptr()[i]);
+    for (std::size_t k = 0; k < want.nnz(); ++k) {
+        BOOST_TEST_REQUIRE(got.col_idx()[k] == want.col_idx()[k]);
+        BOOST_TEST_REQUIRE(got.value(k) == want.value(k));
+    }
+}
+
+template <class T>
+void check_same(T const* want, T const* got, std::size_t n, std::string const& what) {
+    BOOST_TEST_INFO(what);
+    std::size_t bad = 0;
+    for (std::size_t k = 0; k < n; ++k) bad += !(want[k] == got[k]);
+    BOOST_TEST(bad == 0u);
+}
+
+template <class T>
+auto ewise_ops() {
+    return std::tuple{plus_op<T>{}, times_op<T>{}, min_op<T>{}, max_op<T>{}, first_op<T>{},
+                      second_op<T>{}};
+}
+/// Fewer operators where every mask x accumulator x replace combination runs.
+template <class T>
+auto masked_ewise_ops() {
+    return std::tuple{plus_op<T>{}, min_op<T>{}, second_op<T>{}};
+}
+template <class T>
+auto accums() {
+    return std::tuple{no_accum, plus_op<T>{}, min_op<T>{}};
+}
+template <class T>
+auto apply_ops() {
+    return std::tuple{identity_op<T>{},
+                      ainv_op<T>{},
+                      abs_op<T>{},
+                      one_op<T>{},
+                      minv_op<T>{},
+                      bind_second(plus_op<T>{}, T(4)),
+                      bind_second(times_op<T>{}, T(3)),
+                      bind_second(min_op<T>{}, T(5)),
+                      bind_second(max_op<T>{}, T(5))};
+}
+
+template <class Tuple, class F>
+void for_each(Tuple const& t, F&& f) {
+    std::apply([&](auto const&... x) { (f(x), ...); }, t);
+}
+
+// ---- CSR ----------------------------------------------------------------------------------------
+
+template <class T, class I>
+void ewise_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso_a, bool iso_b,
+                    rng& g) {
+    auto const a = random_csr<T, I>(rows, cols, mean, g, iso_a);
+    auto const b = random_csr<T, I>(rows, cols, mean, g, iso_b);
+    auto const ad = a.to_device();
+    auto const bd = b.to_device();
+    std::string const where = std::string(typeid(T).name()) + " " + typeid(I).name() + " " +
+                              shape(rows, cols) + (iso_a ? " iso A" : "") + (iso_b ? " iso B" : "");
+    for_each(ewise_ops<T>(), [&](auto op) {
+        std::string const what = where + " " + typeid(op).name();
+        csr_matrix<T, I> want;
+        csr_matrix<T, I, device> got;
+        kleene::ewise_add(want, op, a, b);
+        cuda::ewise_add(got, op, ad, bd);
+        check_same(want, got, "ewise_add " + what);
+        kleene::ewise_mult(want, op, a, b);
+        cuda::ewise_mult(got, op, ad, bd);
+        check_same(want, got, "ewise_mult " + what);
+    });
+}
+
+template <class T, class I>
+void apply_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso, rng& g) {
+    auto const a = random_csr<T, I>(rows, cols, mean, g, iso);
+    auto const ad = a.to_device();
+    for_each(apply_ops<T>(), [&](auto op) {
+        csr_matrix<T, I> want;
+        csr_matrix<T, I, device> got;
+        kleene::apply(want, op, a);
+        cuda::apply(got, op, ad);
+        check_same(want, got,
+                   std::string("apply ") + typeid(op).name() + " " + shape(rows, cols) +
+                       (iso ? " iso" : ""));
+    });
+}
+
+// ---- dense --------------------------------------------------------------------------------------
+
+/// Every mask kind x accumulator x replace for one op, on a matrix and a vector.
+template <bool Union, class T, class Op>
+void ewise_dense_case(Op op, std::size_t rows, std::size_t cols, rng& g, bool all_combinations) {
+    T const absent = absent_of(op);
+    auto const a = random_dense<T>(rows, cols, absent, g);
+    auto const b = random_dense<T>(rows, cols, absent, g);
+    auto const c0 = random_dense<T>(rows, cols, absent, g);
+    auto const m = random_mask(rows, cols, g);
+    auto const u = random_vector<T>(rows, absent, g);
+    auto const v = random_vector<T>(rows, absent, g);
+    auto const w0 = random_vector<T>(rows, absent, g);
+    auto const mv = random_mask(rows, g);
+    auto const ad = a.to_device(), bd = b.to_device();
+    auto const md = m.to_device();
+    auto const ud = u.to_device(), vd = v.to_device();
+    auto const mvd = mv.to_device();
+    auto run = [&](mask_kind k, auto accum, bool replace) {
+        options opt;
+        opt.replace = replace;
+        std::string const what = std::string(Union ? "ewise_add " : "ewise_mult ") +
+                                 typeid(T).name() + " " + typeid(Op).name() + " accum " +
+                                 typeid(accum).name() + " mask " + std::to_string(int(k)) +
+                                 (replace ? " replace " : " ") + shape(rows, cols);
+        // matrix
+        auto want = c0;
+        auto got = c0.to_device();
+        cuda::dense_mask gm;
+        with_mask(k, m, [&](auto mk) {
+            if constexpr (Union) kleene::ewise_add(want, mk, accum, op, a, b, opt);
+            else kleene::ewise_mult(want, mk, accum, op, a, b, opt);
+        });
+        with_mask(k, md, [&](auto mk) {
+            if constexpr (!std::is_same_v<decltype(mk), no_mask_t>) gm = mk;
+        });
+        if constexpr (Union) cuda::ewise_add(got, gm, accum, op, ad, bd, opt);
+        else cuda::ewise_mult(got, gm, accum, op, ad, bd, opt);
+        auto const got_h = got.to_host();
+        check_same(want.data(), got_h.data(), rows * cols, what);
+        // vector
+        auto wantv = w0;
+        auto gotv = w0.to_device();
+        cuda::dense_mask gmv;
+        with_mask(k, mv, [&](auto mk) {
+            if constexpr (Union) kleene::ewise_add(wantv, mk, accum, op, u, v, opt);
+            else kleene::ewise_mult(wantv, mk, accum, op, u, v, opt);
+        });
+        with_mask(k, mvd, [&](auto mk) {
+            if constexpr (!std::is_same_v<decltype(mk), no_mask_t>) gmv = mk;
+        });
+        if constexpr (Union) cuda::ewise_add(gotv, gmv, accum, op, ud, vd, opt);
+        else cuda::ewise_mult(gotv, gmv, accum, op, ud, vd, opt);
+        auto const gotv_h = gotv.to_host();
+        check_same(wantv.data(), gotv_h.data(), rows, "vector " + what);
+    };
+    if (!all_combinations) {
+        run(mask_kind::none, no_accum, false);
+        return;
+    }
+    for (auto k : all_masks)
+        for (bool replace : {false, true}) for_each(accums<T>(), [&](auto acc) { run(k, acc, replace); });
+}
+
+template <class T, class Op>
+void apply_dense_case(Op op, std::size_t rows, std::size_t cols, rng& g) {
+    T const absent = absent_of(op);
+    auto const a = random_dense<T>(rows, cols, absent, g);
+    auto const c0 = random_dense<T>(rows, cols, absent, g);
+    auto const m = random_mask(rows, cols, g);
+    auto const u = random_vector<T>(rows, absent, g);
+    auto const w0 = random_vector<T>(rows, absent, g);
+    auto const mv = random_mask(rows, g);
+    auto const ad = a.to_device();
+    auto const md = m.to_device();
+    auto const ud = u.to_device();
+    auto const mvd = mv.to_device();
+    for (auto k : all_masks)
+        for (bool replace : {false, true})
+            for_each(accums<T>(), [&](auto accum) {
+                options opt;
+                opt.replace = replace;
+                std::string const what = std::string("apply ") + typeid(T).name() + " " +
+                                         typeid(Op).name() + " accum " + typeid(accum).name() +
+                                         " mask " + std::to_string(int(k)) +
+                                         (replace ? " replace " : " ") + shape(rows, cols);
+                auto want = c0;
+                auto got = c0.to_device();
+                cuda::dense_mask gm;
+                with_mask(k, m, [&](auto mk) { kleene::apply(want, mk, accum, op, a, opt); });
+                with_mask(k, md, [&](auto mk) {
+                    if constexpr (!std::is_same_v<decltype(mk), no_mask_t>) gm = mk;
+                });
+                cuda::apply(got, gm, accum, op, ad, opt);
+                auto const got_h = got.to_host();
+                check_same(want.data(), got_h.data(), rows * cols, what);
+
+                auto wantv = w0;
+                auto gotv = w0.to_device();
+                cuda::dense_mask gmv;
+                with_mask(k, mv, [&](auto mk) { kleene::apply(wantv, mk, accum, op, u, opt); });
+                with_mask(k, mvd, [&](auto mk) {
+                    if constexpr (!std::is_same_v<decltype(mk), no_mask_t>) gmv = mk;
+                });
+                cuda::apply(gotv, gmv, accum, op, ud, opt);
+                auto const gotv_h = gotv.to_host();
+                check_same(wantv.data(), gotv_h.data(), rows, "vector " + what);
+            });
+}
+
+template <class T>
+void ewise_dense_all(std::vector<std::pair<std::size_t, std::size_t>> const& shapes, rng& g) {
+    for (auto [r, c] : shapes) {
+        for_each(ewise_ops<T>(), [&](auto op) {
+            ewise_dense_case<true, T>(op, r, c, g, false);
+            ewise_dense_case<false, T>(op, r, c, g, false);
+        });
+        for_each(masked_ewise_ops<T>(), [&](auto op) {
+            ewise_dense_case<true, T>(op, r, c, g, true);
+            ewise_dense_case<false, T>(op, r, c, g, true);
+        });
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(small)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_small, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(1);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {7, 5}, {40, 33}}) {
+        ewise_csr_case<T, std::int32_t>(r, c, 2.0, false, false, g);
+        ewise_csr_case<T, std::int64_t>(r, c, 2.0, false, true, g);
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_dense_small, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(2);
+    ewise_dense_all<T>({{0, 0}, {1, 1}, {7, 5}}, g);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(apply_small, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(3);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}}) {
+        apply_csr_case<T, std::int32_t>(r, c, 2.0, false, g);
+        apply_csr_case<T, std::int64_t>(r, c, 2.0, true, g);
+        for_each(apply_ops<T>(), [&](auto op) { apply_dense_case<T>(op, r, c, g); });
+    }
+}
+
+BOOST_AUTO_TEST_CASE(shape_mismatch_throws) {
+    if (!have_gpu()) return;
+    dense_matrix<float, device> a(3, 4), b(4, 3), c(3, 4);
+    BOOST_CHECK_THROW(cuda::ewise_add(c, plus_op<float>{}, a, b), dimension_mismatch);
+    csr_matrix<float> h(3, 4), h2(4, 3);
+    csr_matrix<float, std::int32_t, device> cd;
+    BOOST_CHECK_THROW(cuda::ewise_mult(cd, plus_op<float>{}, h.to_device(), h2.to_device()),
+                      dimension_mismatch);
+    dense_vector<std::int32_t> mh(5, 1);
+    auto const md = mh.to_device();
+    BOOST_CHECK_THROW(cuda::apply(c, cuda::dense_mask(kleene::mask(md)), no_accum,
+                                  identity_op<float>{}, a),
+                      dimension_mismatch);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(large)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_large, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(11);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{1000, 1}, {513, 2000}, {3001, 777}}) {
+        for (bool iso : {false, true}) {
+            ewise_csr_case<T, std::int32_t>(r, c, 6.0, iso, false, g);
+            ewise_csr_case<T, std::int64_t>(r, c, 6.0, false, iso, g);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_dense_large, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(12);
+    ewise_dense_all<T>({{1, 1000}, {257, 129}, {1000, 333}}, g);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(apply_large, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(13);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{513, 2000}, {2000, 300}}) {
+        apply_csr_case<T, std::int32_t>(r, c, 6.0, false, g);
+        apply_csr_case<T, std::int64_t>(r, c, 6.0, true, g);
+        for_each(apply_ops<T>(), [&](auto op) { apply_dense_case<T>(op, r, c, g); });
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
