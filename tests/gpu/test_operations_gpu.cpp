@@ -2,7 +2,8 @@
 // lib/include/kleene on the same random inputs: ewise_add / ewise_mult on CSR (both index types,
 // iso inputs, empty and long rows) and on dense matrices and vectors (every mask kind, the
 // accumulators, replace), apply likewise. Values are small integers, so every result is exact.
-// Suite `small` is the fast subset.
+// Suite `small` is the fast subset. A .cpp (host code only): the CPU operations it compares with
+// need OpenMP, which nvcc-compiled test files do not get.
 
 #define BOOST_TEST_MODULE operations_gpu
 
@@ -15,6 +16,7 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/ewise.hpp>
 #include <kleene/operators.hpp>
+#include <kleene/select.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
 
@@ -35,6 +37,16 @@ using namespace kleene;
 using kleene::test::have_gpu;
 using rng = std::mt19937_64;
 using value_types = boost::mpl::list<float, double, std::int32_t, std::int64_t>;
+
+std::string dims(std::size_t rows, std::size_t cols) {
+    return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+/// An output for the CSR forms (a device CSR cannot be default-constructed).
+template <class T, class I>
+csr_matrix<T, I, device> empty_device() {
+    return csr_matrix<T, I>(0, 0).to_device();
+}
 
 template <class T>
 T some_value(rng& g) {
@@ -190,11 +202,11 @@ void ewise_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso_a,
     auto const ad = a.to_device();
     auto const bd = b.to_device();
     std::string const where = std::string(typeid(T).name()) + " " + typeid(I).name() + " " +
-                              shape(rows, cols) + (iso_a ? " iso A" : "") + (iso_b ? " iso B" : "");
+                              dims(rows, cols) + (iso_a ? " iso A" : "") + (iso_b ? " iso B" : "");
     for_each(ewise_ops<T>(), [&](auto op) {
         std::string const what = where + " " + typeid(op).name();
         csr_matrix<T, I> want;
-        csr_matrix<T, I, device> got;
+        auto got = empty_device<T, I>();
         kleene::ewise_add(want, op, a, b);
         cuda::ewise_add(got, op, ad, bd);
         check_same(want, got, "ewise_add " + what);
@@ -210,12 +222,35 @@ void apply_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso, r
     auto const ad = a.to_device();
     for_each(apply_ops<T>(), [&](auto op) {
         csr_matrix<T, I> want;
-        csr_matrix<T, I, device> got;
+        auto got = empty_device<T, I>();
         kleene::apply(want, op, a);
         cuda::apply(got, op, ad);
         check_same(want, got,
-                   std::string("apply ") + typeid(op).name() + " " + shape(rows, cols) +
+                   std::string("apply ") + typeid(op).name() + " " + dims(rows, cols) +
                        (iso ? " iso" : ""));
+    });
+}
+
+template <class T>
+auto select_preds() {
+    return std::tuple{tril{0},        tril{-2},      triu{0},       triu{3},       diag{0},
+                      diag{-1},       offdiag{0},    value_eq<T>{T(3)}, value_ne<T>{T(3)},
+                      value_lt<T>{T(5)}, value_le<T>{T(5)}, value_gt<T>{T(5)}, value_ge<T>{T(5)}};
+}
+
+template <class T, class I>
+void select_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso, rng& g) {
+    auto const a = random_csr<T, I>(rows, cols, mean, g, iso);
+    auto const ad = a.to_device();
+    int n = 0;
+    for_each(select_preds<T>(), [&](auto pred) {
+        csr_matrix<T, I> want;
+        auto got = empty_device<T, I>();
+        kleene::select(want, pred, a);
+        cuda::select(got, pred, ad);
+        check_same(want, got,
+                   std::string("select #") + std::to_string(n++) + " " + typeid(T).name() + " " +
+                       dims(rows, cols) + (iso ? " iso" : ""));
     });
 }
 
@@ -243,7 +278,7 @@ void ewise_dense_case(Op op, std::size_t rows, std::size_t cols, rng& g, bool al
         std::string const what = std::string(Union ? "ewise_add " : "ewise_mult ") +
                                  typeid(T).name() + " " + typeid(Op).name() + " accum " +
                                  typeid(accum).name() + " mask " + std::to_string(int(k)) +
-                                 (replace ? " replace " : " ") + shape(rows, cols);
+                                 (replace ? " replace " : " ") + dims(rows, cols);
         // matrix
         auto want = c0;
         auto got = c0.to_device();
@@ -304,7 +339,7 @@ void apply_dense_case(Op op, std::size_t rows, std::size_t cols, rng& g) {
                 std::string const what = std::string("apply ") + typeid(T).name() + " " +
                                          typeid(Op).name() + " accum " + typeid(accum).name() +
                                          " mask " + std::to_string(int(k)) +
-                                         (replace ? " replace " : " ") + shape(rows, cols);
+                                         (replace ? " replace " : " ") + dims(rows, cols);
                 auto want = c0;
                 auto got = c0.to_device();
                 cuda::dense_mask gm;
@@ -372,12 +407,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(apply_small, T, value_types) {
     }
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(select_small, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(4);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}, {6, 9}}) {
+        select_csr_case<T, std::int32_t>(r, c, 3.0, false, g);
+        select_csr_case<T, std::int64_t>(r, c, 3.0, true, g);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(shape_mismatch_throws) {
     if (!have_gpu()) return;
     dense_matrix<float, device> a(3, 4), b(4, 3), c(3, 4);
     BOOST_CHECK_THROW(cuda::ewise_add(c, plus_op<float>{}, a, b), dimension_mismatch);
     csr_matrix<float> h(3, 4), h2(4, 3);
-    csr_matrix<float, std::int32_t, device> cd;
+    auto cd = empty_device<float, std::int32_t>();
     BOOST_CHECK_THROW(cuda::ewise_mult(cd, plus_op<float>{}, h.to_device(), h2.to_device()),
                       dimension_mismatch);
     dense_vector<std::int32_t> mh(5, 1);
@@ -415,6 +459,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(apply_large, T, value_types) {
         apply_csr_case<T, std::int32_t>(r, c, 6.0, false, g);
         apply_csr_case<T, std::int64_t>(r, c, 6.0, true, g);
         for_each(apply_ops<T>(), [&](auto op) { apply_dense_case<T>(op, r, c, g); });
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(select_large, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(14);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{513, 2000}, {2000, 300}}) {
+        select_csr_case<T, std::int32_t>(r, c, 8.0, false, g);
+        select_csr_case<T, std::int64_t>(r, c, 8.0, true, g);
     }
 }
 

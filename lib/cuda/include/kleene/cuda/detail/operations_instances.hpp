@@ -1,0 +1,81 @@
+#pragma once
+// The operator x type sets for which lib/cuda instantiates operations.hpp (operations_*.cu) and
+// no_cuda_operations.cpp stubs it. X(...) macros, one list per family.
+
+#include <kleene/operators.hpp>
+#include <kleene/options.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cstdint>
+
+#define KLEENE_OPS_TYPES(X) X(float) X(double) X(std::int32_t) X(std::int64_t)
+
+/// Binary operators of ewise_add / ewise_mult: X(A, T, op template), A passed through.
+#define KLEENE_OPS_EWISE_OPS(X, A, T)                                                  \
+    X(A, T, plus_op) X(A, T, times_op) X(A, T, min_op) X(A, T, max_op) X(A, T, first_op) \
+    X(A, T, second_op)
+
+/// Accumulators of the dense forms: X(accumulator type, T).
+#define KLEENE_OPS_ACCUMS(X, T) X(no_accum_t, T) X(plus_op<T>, T) X(min_op<T>, T)
+
+/// Apply operators: X(A, T, operator type), A passed through.
+#define KLEENE_OPS_APPLY_OPS(X, A, T)                                                    \
+    X(A, T, identity_op<T>) X(A, T, ainv_op<T>) X(A, T, abs_op<T>) X(A, T, one_op<T>)    \
+    X(A, T, minv_op<T>) X(A, T, bound_second<plus_op<T>>) X(A, T, bound_second<times_op<T>>) \
+    X(A, T, bound_second<min_op<T>>) X(A, T, bound_second<max_op<T>>)
+
+#define KLEENE_OPS_DECLARE_EWISE_DENSE(Accum, T, Op)                                            \
+    template void detail::ewise_dense<true, Op<T>, Accum, T>(T*, dense_mask const&, Accum, Op<T>, \
+                                                             T const*, T const*, std::size_t, T,  \
+                                                             bool);                               \
+    template void detail::ewise_dense<false, Op<T>, Accum, T>(                                    \
+        T*, dense_mask const&, Accum, Op<T>, T const*, T const*, std::size_t, T, bool);
+
+#define KLEENE_OPS_DECLARE_EWISE_CSR(Unused, T, Op)                                               \
+    template csr_matrix<T, std::int32_t, device> detail::ewise_csr<true, Op<T>, T, std::int32_t>( \
+        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                \
+        csr_matrix<T, std::int32_t, device> const&);                                      \
+    template csr_matrix<T, std::int32_t, device> detail::ewise_csr<false, Op<T>, T, std::int32_t>( \
+        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                \
+        csr_matrix<T, std::int32_t, device> const&);                                      \
+    template csr_matrix<T, std::int64_t, device> detail::ewise_csr<true, Op<T>, T, std::int64_t>( \
+        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                \
+        csr_matrix<T, std::int64_t, device> const&);                                      \
+    template csr_matrix<T, std::int64_t, device> detail::ewise_csr<false, Op<T>, T, std::int64_t>( \
+        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                \
+        csr_matrix<T, std::int64_t, device> const&);
+
+#define KLEENE_OPS_DECLARE_APPLY_DENSE(Accum, T, F)                                        \
+    template void detail::apply_dense<F, Accum, T>(T*, dense_mask const&, Accum, F, T const*, \
+                                                   std::size_t, T, bool);
+
+#define KLEENE_OPS_DECLARE_APPLY_CSR(Unused, T, F)                                                      \
+    template csr_matrix<T, std::int32_t, device> detail::apply_csr<F, T, std::int32_t>(         \
+        F, csr_matrix<T, std::int32_t, device> const&);                                         \
+    template csr_matrix<T, std::int64_t, device> detail::apply_csr<F, T, std::int64_t>(         \
+        F, csr_matrix<T, std::int64_t, device> const&);
+
+#define KLEENE_OPS_DENSE_MASK_TYPES(X) \
+    X(bool) X(std::uint8_t) X(float) X(double) X(std::int32_t) X(std::int64_t)
+
+#define KLEENE_OPS_DECLARE_DENSE_MASK(M)                                  \
+    template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>); \
+    template dense_mask::dense_mask(mask_view<dense_vector<M, device>>);
+
+/// Everything of one value type T (ewise and apply, dense and CSR).
+#define KLEENE_OPS_EWISE_DENSE_ACCUM(Accum, T) \
+    KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_EWISE_DENSE, Accum, T)
+#define KLEENE_OPS_APPLY_DENSE_ACCUM(Accum, T) \
+    KLEENE_OPS_APPLY_OPS(KLEENE_OPS_DECLARE_APPLY_DENSE, Accum, T)
+#define KLEENE_OPS_EWISE_INSTANCES(T)                          \
+    KLEENE_OPS_ACCUMS(KLEENE_OPS_EWISE_DENSE_ACCUM, T)         \
+    KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_EWISE_CSR, void, T)
+#define KLEENE_OPS_APPLY_INSTANCES(T)                          \
+    KLEENE_OPS_ACCUMS(KLEENE_OPS_APPLY_DENSE_ACCUM, T)         \
+    KLEENE_OPS_APPLY_OPS(KLEENE_OPS_DECLARE_APPLY_CSR, void, T)
+
+#define KLEENE_OPS_SELECT_INSTANCES(T)                                                         \
+    template csr_matrix<T, std::int32_t, device> detail::select_csr<T, std::int32_t>(            \
+        detail::select_spec<T>, csr_matrix<T, std::int32_t, device> const&);                     \
+    template csr_matrix<T, std::int64_t, device> detail::select_csr<T, std::int64_t>(            \
+        detail::select_spec<T>, csr_matrix<T, std::int64_t, device> const&);

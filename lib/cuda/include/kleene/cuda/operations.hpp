@@ -1,0 +1,271 @@
+#pragma once
+// The CPU's element-wise operations on device containers, with the CPU's semantics (ewise.hpp,
+// apply.hpp): checked against the CPU path by tests/gpu/test_operations_gpu.cu.
+//
+//   ewise_add(C, op, A, B)                       CSR:   C = A (+) B   union of the structures
+//   ewise_mult(C, op, A, B)                      CSR:   C = A (x) B   intersection
+//   ewise_add(C, mask, accum, op, A, B, opt)     dense matrix / vector: C<mask, replace> accum= ...
+//   ewise_mult(C, mask, accum, op, A, B, opt)    dense matrix / vector
+//   apply(C, op, A)                              CSR:   C = op(A), structure kept
+//   apply(C, mask, accum, op, A, opt)            dense matrix / vector: C<mask, replace> accum= op(A)
+//   select(C, pred, A)                           CSR:   C = A(pred) (count, CUB scan, compaction)
+//
+// Masks and accumulators: only the dense forms take them (a dense_mask, built from a valued,
+// structural or complemented mask view of a dense device matrix or vector, and no_accum or a
+// binary operator). The CSR forms (ewise, apply, select) take neither yet; select has no dense
+// form yet; reduce, transpose, extract and assign have no GPU version yet.
+//
+// Dense objects hold the absent value of operators.hpp where an entry is absent (absent_of(op):
+// plus 0, min +inf, ...; with_absent(op, x) states it). As on the CPU, an input entry equal to it
+// is no entry, an output entry that ends absent is written as it, and an entry computed by op is
+// present whatever its value (an accumulator then sees it).
+//
+// Built-in instances (no_cuda_operations.cpp / operations_*.cu): value types float, double,
+// int32, int64; index types int32, int64; ewise ops plus, times, min, max, first, second;
+// accumulators none, plus, min; apply ops identity, ainv, abs, one, minv and plus, times, min,
+// max bound to a second operand; select predicates tril, triu, diag, offdiag (select.hpp) and
+// value_eq, value_ne, value_lt, value_le, value_gt, value_ge. Calls are synchronous, on the legacy default stream; they throw
+// kleene::device_error on CUDA failures, dimension_mismatch on shapes, and kleene::no_device in a
+// build without CUDA.
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/operators.hpp>
+#include <kleene/options.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace kleene {
+// select.hpp's predicates, named here without its CPU kernels (kleene_cuda builds without OpenMP).
+struct tril;
+struct triu;
+struct diag;
+struct offdiag;
+template <class T> struct value_eq;
+template <class T> struct value_ne;
+template <class T> struct value_lt;
+template <class T> struct value_le;
+template <class T> struct value_gt;
+template <class T> struct value_ge;
+}  // namespace kleene
+
+namespace kleene::cuda {
+
+/// A mask over the entries of a dense output as the kernels read it: one byte per entry (row
+/// major for a matrix), non-zero where the mask allows a write before complementing. Dense masks
+/// hold every entry, so a structural one allows every entry (its complement none).
+class dense_mask {
+public:
+    /// No mask: every entry may be written.
+    dense_mask() = default;
+    template <class M>
+    dense_mask(mask_view<dense_matrix<M, device>> m);  // NOLINT: implicit from a mask view
+    template <class M>
+    dense_mask(mask_view<dense_vector<M, device>> m);  // NOLINT
+
+    bool active() const noexcept { return active_; }
+    std::size_t size() const noexcept { return flags_.size(); }
+    std::uint8_t const* flags() const noexcept { return flags_.data(); }
+    bool complemented() const noexcept { return complemented_; }
+
+private:
+    buffer<std::uint8_t, device> flags_;
+    bool complemented_ = false;
+    bool active_ = false;
+};
+
+namespace detail {
+
+/// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
+template <bool Union, class Op, class Accum, class T>
+void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a, T const* b,
+                 std::size_t n, T absent, bool replace);
+
+template <bool Union, class Op, class T, class Index>
+csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const& a,
+                                       csr_matrix<T, Index, device> const& b);
+
+/// c[0..n)<mask, replace> accum= f(a) (entries of a equal to absent are absent).
+template <class F, class Accum, class T>
+void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a, std::size_t n,
+                 T absent, bool replace);
+
+template <class F, class T, class Index>
+csr_matrix<T, Index, device> apply_csr(F f, csr_matrix<T, Index, device> const& a);
+
+/// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
+template <class T>
+struct select_spec {
+    enum kind_t : std::uint8_t { tril, triu, diag, offdiag, eq, ne, lt, le, gt, ge } kind;
+    std::int64_t k = 0;
+    T x = T(0);
+};
+
+template <class T, class Pred>
+select_spec<T> to_select_spec(Pred const& p) {
+    using S = select_spec<T>;
+    if constexpr (std::is_same_v<Pred, kleene::tril>) return {S::tril, p.k, T(0)};
+    else if constexpr (std::is_same_v<Pred, kleene::triu>) return {S::triu, p.k, T(0)};
+    else if constexpr (std::is_same_v<Pred, kleene::diag>) return {S::diag, p.k, T(0)};
+    else if constexpr (std::is_same_v<Pred, kleene::offdiag>) return {S::offdiag, p.k, T(0)};
+    else if constexpr (std::is_same_v<Pred, value_eq<T>>) return {S::eq, 0, p.x};
+    else if constexpr (std::is_same_v<Pred, value_ne<T>>) return {S::ne, 0, p.x};
+    else if constexpr (std::is_same_v<Pred, value_lt<T>>) return {S::lt, 0, p.x};
+    else if constexpr (std::is_same_v<Pred, value_le<T>>) return {S::le, 0, p.x};
+    else if constexpr (std::is_same_v<Pred, value_gt<T>>) return {S::gt, 0, p.x};
+    else if constexpr (std::is_same_v<Pred, value_ge<T>>) return {S::ge, 0, p.x};
+    else static_assert(sizeof(Pred) == 0, "kleene: no GPU select for this predicate");
+}
+
+template <class T, class Index>
+csr_matrix<T, Index, device> select_csr(select_spec<T> spec, csr_matrix<T, Index, device> const& a);
+
+inline void check_dense_mask(char const* name, dense_mask const& mask, std::size_t n) {
+    if (mask.active() && mask.size() != n)
+        throw dimension_mismatch(std::string(name) + ": the mask has " + std::to_string(mask.size()) +
+                                 " entries, the output " + std::to_string(n));
+}
+
+template <class X, class Y>
+void check_same_shape(char const* name, X const& x, Y const& y) {
+    if (x.rows() != y.rows() || x.cols() != y.cols())
+        throw dimension_mismatch(std::string(name) + ": operands are " +
+                                 kleene::detail::shape(x.rows(), x.cols()) + " and " +
+                                 kleene::detail::shape(y.rows(), y.cols()));
+}
+
+template <class T>
+struct vector_shape {
+    dense_vector<T, device> const& v;
+    std::size_t rows() const { return v.size(); }
+    std::size_t cols() const { return 1; }
+};
+
+template <bool Union, class Accum, class Op, class T>
+void ewise_dense_call(char const* name, T* c, std::size_t n, dense_mask const& mask, Accum accum,
+                      Op const& op_in, T const* a, T const* b, options const& opt) {
+    check_dense_mask(name, mask, n);
+    ewise_dense<Union>(c, mask, accum, unwrap_absent(op_in), a, b, n, T(absent_of(op_in)),
+                       opt.replace);
+}
+
+}  // namespace detail
+
+// ---- ewise_add / ewise_mult ---------------------------------------------------------------------
+
+/// C = A (+) B on device CSR (same shape; sorted columns; op(a, b) where both have an entry).
+template <class Op, class T, index_type Index>
+void ewise_add(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a,
+               csr_matrix<T, Index, device> const& b) {
+    detail::check_same_shape("cuda::ewise_add", a, b);
+    c = detail::ewise_csr<true>(unwrap_absent(op), a, b);
+}
+/// C = A (x) B on device CSR.
+template <class Op, class T, index_type Index>
+void ewise_mult(csr_matrix<T, Index, device>& c, Op const& op,
+                csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
+    detail::check_same_shape("cuda::ewise_mult", a, b);
+    c = detail::ewise_csr<false>(unwrap_absent(op), a, b);
+}
+
+/// C<mask, replace> accum= A (+) B on dense device matrices.
+template <accumulator_type Accum, class Op, class T>
+void ewise_add(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum, Op const& op,
+               dense_matrix<T, device> const& a, dense_matrix<T, device> const& b,
+               options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_add", a, b);
+    detail::check_same_shape("cuda::ewise_add", c, a);
+    detail::ewise_dense_call<true>("cuda::ewise_add", c.data(), c.rows() * c.cols(), mask, accum,
+                                   op, a.data(), b.data(), opt);
+}
+template <class Op, class T>
+void ewise_add(dense_matrix<T, device>& c, Op const& op, dense_matrix<T, device> const& a,
+               dense_matrix<T, device> const& b, options const& opt = {}) {
+    ewise_add(c, dense_mask{}, no_accum, op, a, b, opt);
+}
+/// C<mask, replace> accum= A (x) B on dense device matrices.
+template <accumulator_type Accum, class Op, class T>
+void ewise_mult(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum, Op const& op,
+                dense_matrix<T, device> const& a, dense_matrix<T, device> const& b,
+                options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_mult", a, b);
+    detail::check_same_shape("cuda::ewise_mult", c, a);
+    detail::ewise_dense_call<false>("cuda::ewise_mult", c.data(), c.rows() * c.cols(), mask, accum,
+                                    op, a.data(), b.data(), opt);
+}
+template <class Op, class T>
+void ewise_mult(dense_matrix<T, device>& c, Op const& op, dense_matrix<T, device> const& a,
+                dense_matrix<T, device> const& b, options const& opt = {}) {
+    ewise_mult(c, dense_mask{}, no_accum, op, a, b, opt);
+}
+
+/// w<mask, replace> accum= u (+) v on dense device vectors.
+template <accumulator_type Accum, class Op, class T>
+void ewise_add(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op const& op,
+               dense_vector<T, device> const& u, dense_vector<T, device> const& v,
+               options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_add", detail::vector_shape<T>{u},
+                             detail::vector_shape<T>{v});
+    detail::check_same_shape("cuda::ewise_add", detail::vector_shape<T>{w},
+                             detail::vector_shape<T>{u});
+    detail::ewise_dense_call<true>("cuda::ewise_add", w.data(), w.size(), mask, accum, op, u.data(),
+                                   v.data(), opt);
+}
+/// w<mask, replace> accum= u (x) v on dense device vectors.
+template <accumulator_type Accum, class Op, class T>
+void ewise_mult(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op const& op,
+                dense_vector<T, device> const& u, dense_vector<T, device> const& v,
+                options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_mult", detail::vector_shape<T>{u},
+                             detail::vector_shape<T>{v});
+    detail::check_same_shape("cuda::ewise_mult", detail::vector_shape<T>{w},
+                             detail::vector_shape<T>{u});
+    detail::ewise_dense_call<false>("cuda::ewise_mult", w.data(), w.size(), mask, accum, op,
+                                    u.data(), v.data(), opt);
+}
+
+// ---- apply --------------------------------------------------------------------------------------
+
+/// C = op(A) on device CSR: A's structure, op on every value (an iso A gives explicit values).
+template <class Op, class T, index_type Index>
+void apply(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a) {
+    c = detail::apply_csr(unwrap_absent(op), a);
+}
+
+/// C<mask, replace> accum= op(A) on dense device matrices.
+template <accumulator_type Accum, class Op, class T>
+void apply(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum, Op const& op,
+           dense_matrix<T, device> const& a, options const& opt = {}) {
+    detail::check_same_shape("cuda::apply", c, a);
+    detail::check_dense_mask("cuda::apply", mask, c.rows() * c.cols());
+    detail::apply_dense(c.data(), mask, accum, unwrap_absent(op), a.data(), c.rows() * c.cols(),
+                        T(absent_of(op)), opt.replace);
+}
+/// w<mask, replace> accum= op(u) on dense device vectors.
+template <accumulator_type Accum, class Op, class T>
+void apply(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op const& op,
+           dense_vector<T, device> const& u, options const& opt = {}) {
+    detail::check_same_shape("cuda::apply", detail::vector_shape<T>{w},
+                             detail::vector_shape<T>{u});
+    detail::check_dense_mask("cuda::apply", mask, w.size());
+    detail::apply_dense(w.data(), mask, accum, unwrap_absent(op), u.data(), w.size(),
+                        T(absent_of(op)), opt.replace);
+}
+
+// ---- select -------------------------------------------------------------------------------------
+
+/// C = the entries (i, j, v) of A with pred(v, i, j), on device CSR (sorted columns kept).
+template <class Pred, class T, index_type Index>
+void select(csr_matrix<T, Index, device>& c, Pred const& pred,
+            csr_matrix<T, Index, device> const& a) {
+    c = detail::select_csr(detail::to_select_spec<T>(pred), a);
+}
+
+}  // namespace kleene::cuda

@@ -1,0 +1,53 @@
+// Built instead of lib/cuda/src/operations_*.cu when kleene is configured without CUDA: every
+// operation on device containers is a clear error, never a silent CPU fallback.
+
+#include <kleene/cuda/detail/operations_instances.hpp>
+#include <kleene/cuda/operations.hpp>
+#include <kleene/error.hpp>
+
+namespace kleene::cuda {
+namespace {
+[[noreturn]] void unavailable() {
+    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
+}
+}  // namespace
+
+template <class M>
+dense_mask::dense_mask(mask_view<dense_matrix<M, device>>) {
+    unavailable();
+}
+template <class M>
+dense_mask::dense_mask(mask_view<dense_vector<M, device>>) {
+    unavailable();
+}
+
+namespace detail {
+template <bool Union, class Op, class Accum, class T>
+void ewise_dense(T*, dense_mask const&, Accum, Op, T const*, T const*, std::size_t, T, bool) {
+    unavailable();
+}
+template <bool Union, class Op, class T, class Index>
+csr_matrix<T, Index, device> ewise_csr(Op, csr_matrix<T, Index, device> const&,
+                                       csr_matrix<T, Index, device> const&) {
+    unavailable();
+}
+template <class F, class Accum, class T>
+void apply_dense(T*, dense_mask const&, Accum, F, T const*, std::size_t, T, bool) {
+    unavailable();
+}
+template <class F, class T, class Index>
+csr_matrix<T, Index, device> apply_csr(F, csr_matrix<T, Index, device> const&) {
+    unavailable();
+}
+template <class T, class Index>
+csr_matrix<T, Index, device> select_csr(select_spec<T>, csr_matrix<T, Index, device> const&) {
+    unavailable();
+}
+}  // namespace detail
+
+KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_DENSE_MASK)
+KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
+KLEENE_OPS_TYPES(KLEENE_OPS_APPLY_INSTANCES)
+KLEENE_OPS_TYPES(KLEENE_OPS_SELECT_INSTANCES)
+
+}  // namespace kleene::cuda
