@@ -30,12 +30,6 @@ apsp_algorithm parse_algorithm(std::string const& s) {
     return apsp_algorithm::automatic;
 }
 
-device_choice parse_device(std::string const& s) {
-    if (s == "cpu") return device_choice::cpu;
-    if (s == "gpu") return device_choice::gpu;
-    return device_choice::automatic;
-}
-
 template <class T>
 void run_typed(apsp_args const& args, global_options const& g) {
     io::read_options ro;

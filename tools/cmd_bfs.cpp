@@ -44,9 +44,7 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
                              std::to_string(n));
     explain_trace trace;
     bfs_options opt;
-    opt.device = args.device == "cpu"   ? device_choice::cpu
-                 : args.device == "gpu" ? device_choice::gpu
-                                        : device_choice::automatic;
+    opt.device = parse_device(args.device);
     opt.direction = args.direction == "push"   ? bfs_direction::push
                     : args.direction == "pull" ? bfs_direction::pull
                                                : bfs_direction::automatic;

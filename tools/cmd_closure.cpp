@@ -32,9 +32,7 @@ void run_closure(closure_args const& args, global_options const& g) {
     explain_trace trace;
     closure_options opt;
     opt.reflexive = args.reflexive;
-    opt.device = args.device == "cpu"   ? device_choice::cpu
-                 : args.device == "gpu" ? device_choice::gpu
-                                        : device_choice::automatic;
+    opt.device = parse_device(args.device);
     opt.explain = &trace;
     auto const t0 = std::chrono::steady_clock::now();
     auto const r = in_phase(p, "closure", [&] { return closure(a, opt); });

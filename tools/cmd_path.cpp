@@ -31,9 +31,7 @@ void run_typed(path_args const& args) {
                                  std::to_string(n));
     apsp_options opt;
     opt.predecessors = true;
-    opt.device = args.device == "cpu"   ? device_choice::cpu
-                 : args.device == "gpu" ? device_choice::gpu
-                                        : device_choice::automatic;
+    opt.device = parse_device(args.device);
     apsp_result<T> r;
     try {
         r = apsp(a, opt);

@@ -43,9 +43,7 @@ void run_typed(sssp_args const& args, global_options const& g) {
                              std::to_string(n));
     explain_trace trace;
     sssp_options opt;
-    opt.device = args.device == "cpu"   ? device_choice::cpu
-                 : args.device == "gpu" ? device_choice::gpu
-                                        : device_choice::automatic;
+    opt.device = parse_device(args.device);
     opt.method = args.method == "bellman-ford"     ? sssp_method::bellman_ford
                  : args.method == "delta-stepping" ? sssp_method::delta_stepping
                                                    : sssp_method::automatic;

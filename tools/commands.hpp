@@ -2,6 +2,7 @@
 // Each `kleene` subcommand lives in its own tools/cmd_*.cpp and registers itself here.
 
 #include <CLI/CLI.hpp>
+#include <kleene/options.hpp>
 
 #include <string>
 
@@ -18,6 +19,13 @@ struct global_options {
 struct command_failed : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// The value of a `--device auto|cpu|gpu` option (CLI11 has already checked it is one of them).
+inline device_choice parse_device(std::string const& s) {
+    if (s == "cpu") return device_choice::cpu;
+    if (s == "gpu") return device_choice::gpu;
+    return device_choice::automatic;
+}
 
 void add_demo_command(CLI::App& app, global_options& g);
 void add_info_command(CLI::App& app, global_options& g);

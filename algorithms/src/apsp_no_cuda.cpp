@@ -3,17 +3,14 @@
 
 #if !defined(KLEENE_HAVE_CUDA)
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/error.hpp>
 
 #include <cstdint>
 
 namespace kleene::cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 
 template <class T>
 void floyd_warshall_blocked(dense_view<T, device>) { unavailable(); }

@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_common.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,28 +28,13 @@ namespace {
 
 using namespace kleene;
 
-void check(cudaError_t e, char const* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(2);
-    }
-}
-
-std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
+using bench::check;
+using bench::mix;
 
 template <class T>
 dense_matrix<T> random_dense(std::size_t n, std::uint64_t seed) {
     dense_matrix<T> a(n, n);
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            a(i, j) = i == j ? T(0) : T(1 + static_cast<int>(mix(seed ^ (i * n + j)) % 100));
+    bench::fill_random_dense(a, seed);
     return a;
 }
 

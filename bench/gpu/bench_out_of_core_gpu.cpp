@@ -26,6 +26,8 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_common.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -44,29 +46,8 @@ using clk = std::chrono::steady_clock;
 
 double since(clk::time_point t0) { return std::chrono::duration<double>(clk::now() - t0).count(); }
 
-void check(cudaError_t e, char const* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(2);
-    }
-}
-
-std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-template <class T>
-void random_dense(dense_matrix<T>& a, std::uint64_t seed) {
-    std::size_t const n = a.rows();
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            a(i, j) = i == j ? T(0) : T(1 + static_cast<int>(mix(seed ^ (i * n + j)) % 100));
-}
+using bench::check;
+using bench::mix;
 
 template <class T>
 void copy_matrix(dense_matrix<T>& dst, dense_matrix<T> const& src) {
@@ -183,7 +164,7 @@ template <class T>
 void bench_n(char const* type, std::size_t n) {
     std::size_t const bytes = n * n * sizeof(T);
     dense_matrix<T> h(n, n);
-    random_dense(h, 12345 + n);
+    bench::fill_random_dense(h, 12345 + n);
     // In core, kernels only: R-Kleene on a device copy, CUDA events, median of 3 after a warm-up.
     dense_matrix<T> in_core(n, n);
     double kernels = 0;

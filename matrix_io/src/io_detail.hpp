@@ -326,18 +326,14 @@ inline bool fast_index(char const*& q, char const* e, std::uint64_t& out) noexce
     return q != s && q - s <= 18;
 }
 
-/// A value std::from_chars reads whole and in range (no '+', no overflow); false sends the line
-/// to the general path.
+/// A value std::from_chars reads whole and in range (no '+', no overflow) into T straight from the
+/// field: floating T from a real file, signed integer T from an integer file. false sends the line
+/// to the general path (which also does the other field / type pairs).
 template <class T>
 bool fast_value(char const*& q, char const* e, bool integer_field, T& out) noexcept {
-    if constexpr (std::is_floating_point_v<T>) {
-        if (integer_field) return false;
-        auto const r = std::from_chars(q, e, out);
-        if (r.ec != std::errc{}) return false;
-        q = r.ptr;
-        return true;
-    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-        if (!integer_field) return false;
+    constexpr bool signed_int = std::is_integral_v<T> && std::is_signed_v<T>;
+    if constexpr (std::is_floating_point_v<T> || signed_int) {
+        if (integer_field != signed_int) return false;
         auto const r = std::from_chars(q, e, out);
         if (r.ec != std::errc{}) return false;
         q = r.ptr;

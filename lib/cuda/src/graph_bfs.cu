@@ -18,6 +18,7 @@
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/graph.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 
 #include <cub/block/block_reduce.cuh>
@@ -330,14 +331,6 @@ __global__ void __launch_bounds__(small_threads)
     }
 }
 
-struct event {
-    cudaEvent_t e = nullptr;
-    event() { KLEENE_CUDA_CHECK(cudaEventCreate(&e)); }
-    ~event() { (void)cudaEventDestroy(e); }
-    event(event const&) = delete;
-    event& operator=(event const&) = delete;
-};
-
 /// What the host reads each level, in pinned memory (a faster copy than pageable).
 template <class T>
 struct pinned {
@@ -377,9 +370,9 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
     };
     int counter = 0;  // the counter set the next step fills; the step clears the other one
 
-    event start, stop;
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
     bfs_run run;
-    KLEENE_CUDA_CHECK(cudaEventRecord(start.e));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(level.data(), 0xff, n * sizeof(std::int32_t)));
     if (parents) KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(visited.data(), 0, words * sizeof(std::uint32_t)));
@@ -491,10 +484,9 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
         cur = nxt;
         ++depth;
     }
-    KLEENE_CUDA_CHECK(cudaEventRecord(stop.e));
-    KLEENE_CUDA_CHECK(cudaEventSynchronize(stop.e));
-    float ms = 0;
-    KLEENE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, stop.e));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+    stop.synchronize();
+    float const ms = event::elapsed_ms(start, stop);
     run.seconds = double(ms) / 1000.0;
 
     std::vector<std::int32_t> lv(n);

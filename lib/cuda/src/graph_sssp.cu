@@ -15,6 +15,7 @@
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/graph.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 
@@ -159,14 +160,6 @@ __global__ void sssp_init(sssp_graph<T, Index> g, T* dist, Index source, Index* 
     deg[0] = g.ptr[source + 1] - g.ptr[source];
 }
 
-struct event {
-    cudaEvent_t e = nullptr;
-    event() { KLEENE_CUDA_CHECK(cudaEventCreate(&e)); }
-    ~event() { (void)cudaEventDestroy(e); }
-    event(event const&) = delete;
-    event& operator=(event const&) = delete;
-};
-
 /// Whether x lies on a cycle of the predecessor graph.
 inline bool on_pred_cycle(std::vector<std::int64_t> const& pred, std::int64_t x) {
     std::int64_t y = pred[static_cast<std::size_t>(x)];
@@ -309,8 +302,8 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                                                     offs.data() + 1, static_cast<std::int64_t>(n)));
     buffer<unsigned char, device> scan_temp(scan_bytes);
 
-    event start, stop;
-    KLEENE_CUDA_CHECK(cudaEventRecord(start.e));
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
     detail::fill(dist.data(), n, infinity<T>());
     KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, n * sizeof(int)));
     if (split) KLEENE_CUDA_CHECK(cudaMemsetAsync(in_far.data(), 0, n * sizeof(unsigned)));
@@ -401,11 +394,10 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         far_count = static_cast<std::int64_t>(c.far);
         far_cur = 1 - far_cur;
     }
-    KLEENE_CUDA_CHECK(cudaEventRecord(stop.e));
-    KLEENE_CUDA_CHECK(cudaEventSynchronize(stop.e));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+    stop.synchronize();
     if (cycle) throw negative_cycle(negative_cycle_vertex(a, source));
-    float ms = 0;
-    KLEENE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, stop.e));
+    float const ms = event::elapsed_ms(start, stop);
     sssp_run<T> run;
     run.seconds = double(ms) / 1000.0;
     run.dist.resize(n);

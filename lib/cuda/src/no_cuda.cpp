@@ -1,6 +1,7 @@
 // Built instead of lib/cuda/src/*.cu when kleene is configured without CUDA: every device request
 // is a clear error, never a silent CPU fallback.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/detail/gemm_instances.hpp>
@@ -10,11 +11,7 @@
 
 namespace kleene {
 namespace cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 bool built_with_cuda() noexcept { return false; }
 int device_count() noexcept { return 0; }
 void require_device() { unavailable(); }

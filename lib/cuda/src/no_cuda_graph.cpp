@@ -2,17 +2,14 @@
 // not compiled then): every call throws no_device, never a silent CPU fallback. The instantiations
 // are those of the .cu files: T in {bool, float, double, int32, int64}, Index in {int32, int64}.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/graph.hpp>
 #include <kleene/error.hpp>
 
 #include <cstdint>
 
 namespace kleene::cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 
 template <class T, index_type Index>
 bfs_run bfs(csr_matrix<T, Index, device> const&, csr_matrix<T, Index, device> const&, std::size_t,

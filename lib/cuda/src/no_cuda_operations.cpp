@@ -1,16 +1,13 @@
 // Built instead of lib/cuda/src/operations_*.cu when kleene is configured without CUDA: every
 // operation on device containers is a clear error, never a silent CPU fallback.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/detail/operations_instances.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/error.hpp>
 
 namespace kleene::cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 
 template <class M>
 dense_mask::dense_mask(mask_view<dense_matrix<M, device>>) {

@@ -2,6 +2,7 @@
 // the out-of-core pieces (out_of_core.hpp) and the stream overloads of the GPU kernels all throw
 // no_device.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
@@ -11,11 +12,7 @@
 #include <kleene/error.hpp>
 
 namespace kleene::cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 
 stream::stream() { unavailable(); }
 stream::~stream() = default;

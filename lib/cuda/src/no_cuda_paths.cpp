@@ -1,5 +1,6 @@
 // Built instead of lib/cuda/src/paths.cu without CUDA: a clear error, never a silent fallback.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/paths.hpp>
 #include <kleene/error.hpp>
 
@@ -8,7 +9,7 @@ namespace kleene::cuda {
 template <class T>
 void predecessors(csr_matrix<T, std::int32_t, device> const&, dense_view<T const, device>,
                   dense_view<std::int32_t, device>) {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
+    no_cuda::unavailable();
 }
 template void predecessors<float>(csr_matrix<float, std::int32_t, device> const&,
                                   dense_view<float const, device>, dense_view<std::int32_t, device>);

@@ -1,16 +1,13 @@
 // Built instead of lib/cuda/src/sparse_*.cu when kleene is configured without CUDA: every sparse
 // product on the device is a clear error, never a silent CPU fallback.
 
+#include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/detail/sparse_instances.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>
 
 namespace kleene::cuda {
-namespace {
-[[noreturn]] void unavailable() {
-    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
-}
-}  // namespace
+using no_cuda::unavailable;
 
 template <class M>
 vector_mask::vector_mask(mask_view<dense_vector<M, device>>) {

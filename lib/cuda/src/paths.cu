@@ -4,6 +4,7 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
+#include <kleene/algorithms/tight.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/paths.hpp>
 #include <kleene/error.hpp>
@@ -20,18 +21,6 @@ namespace kleene::cuda {
 namespace {
 
 constexpr int block_threads = 256;
-
-/// The CPU's detail::tight, on the device.
-template <class T>
-__device__ __forceinline__ bool tight(T du, T w, T dv) {
-    if constexpr (std::is_floating_point_v<T>) {
-        double const tol = std::is_same_v<T, float> ? 1e-4 : 1e-5;
-        double const s = double(du) + double(w);
-        return fabs(s - double(dv)) <= tol * (fabs(double(du)) + fabs(double(w)) + fabs(double(dv)) + 1.0);
-    } else {
-        return min_plus<T>::mul(du, w) == dv;
-    }
-}
 
 /// Block b handles source s = first + b. queue: n ints per block; seen: ceil(n/32) words per block.
 template <class T>
@@ -73,7 +62,7 @@ __global__ void tight_bfs(std::int32_t const* __restrict__ row_ptr,
                 std::int32_t const v = col[k];
                 T const w = val ? val[k] : iso;
                 T const dv = ds[v];
-                if (w == inf || dv == inf || !tight(du, w, dv)) continue;
+                if (w == inf || dv == inf || !kleene::detail::tight(du, w, dv)) continue;
                 unsigned const bit = 1u << (v % 32);
                 if (seen[v / 32] & bit) continue;
                 if (atomicOr(&seen[v / 32], bit) & bit) continue;

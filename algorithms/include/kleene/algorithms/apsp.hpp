@@ -118,18 +118,21 @@ dense_matrix<T> apsp_start(csr_matrix<T, Index> const& a) {
     return d;
 }
 
-/// a with 32-bit indices (a copy; a's entries must fit them).
+/// a on the device with 32-bit indices (what cuda::predecessors takes); a's entries must fit them.
+/// An int32 matrix is copied once, straight to the device.
 template <class T, index_type Index>
-csr_matrix<T, std::int32_t> with_int32_indices(csr_matrix<T, Index> const& a) {
+csr_matrix<T, std::int32_t, device> int32_graph_on_device(csr_matrix<T, Index> const& a) {
     if constexpr (std::is_same_v<Index, std::int32_t>) {
-        return a;
+        return a.to_device();
     } else {
         buffer<std::int32_t> ptr(a.rows() + 1), col(a.nnz());
         for (std::size_t i = 0; i <= a.rows(); ++i) ptr[i] = static_cast<std::int32_t>(a.row_ptr()[i]);
         for (std::size_t k = 0; k < a.nnz(); ++k) col[k] = static_cast<std::int32_t>(a.col_idx()[k]);
         buffer<T> val(a.has_values() ? a.nnz() : 0);
         if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), val.data());
-        return {a.rows(), a.cols(), std::move(ptr), std::move(col), std::move(val), a.iso_value(), true};
+        return csr_matrix<T, std::int32_t>(a.rows(), a.cols(), std::move(ptr), std::move(col),
+                                           std::move(val), a.iso_value(), true)
+            .to_device();
     }
 }
 
@@ -255,7 +258,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
                 if (neg < 0 && opt.predecessors &&
                     a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                     // Predecessors on the device from the distances there (cuda/paths.hpp).
-                    auto const g = detail::with_int32_indices(a).to_device();
+                    auto const g = detail::int32_graph_on_device(a);
                     dense_matrix<std::int32_t, device> p(n, n);
                     cuda::predecessors<T>(g, dense_view<T const, device>(d.view()), p.view());
                     r.pred = p.to_host();

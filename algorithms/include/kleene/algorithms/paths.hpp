@@ -4,8 +4,9 @@
 // parallel), a breadth-first search over the tight edges (u, v), d(s,u) + w(u,v) == d(s,v), gives
 // every reachable v a predecessor on a shortest path; the search reaches v only from vertices it
 // already reached, so zero-weight cycles cannot make the predecessors loop. Floating-point sums
-// count as tight within a relative 1e-5 (fp32: 1e-4). Cost O(n nnz) on the host.
+// count as tight within a relative 1e-5 (fp32: 1e-4): tight.hpp. Cost O(n nnz) on the host.
 
+#include <kleene/algorithms/tight.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
@@ -20,19 +21,6 @@
 
 namespace kleene {
 
-namespace detail {
-template <class T>
-bool tight(T du, T w, T dv) {
-    if constexpr (std::is_floating_point_v<T>) {
-        double const tol = std::is_same_v<T, float> ? 1e-4 : 1e-5;
-        double const s = double(du) + double(w);
-        return std::abs(s - double(dv)) <= tol * (std::abs(double(du)) + std::abs(double(w)) +
-                                                   std::abs(double(dv)) + 1.0);
-    } else {
-        return min_plus<T>::mul(du, w) == dv;
-    }
-}
-}  // namespace detail
 
 /// pred(s, v) = the vertex before v on a shortest s -> v path; -1 for v == s and unreachable v.
 template <class T, index_type Index>
