@@ -5,10 +5,21 @@
 // (from the cost model in apsp.hpp) passes MAX_S seconds are skipped. Prints RESULT lines:
 //   RESULT sparse n=.. deg=.. algo=johnson|rkleene device=cpu|gpu s=.. check=ok|BAD|-
 // Usage: bench_apsp_sparse [sizes...]   (env: DEGREES="4 8 16 32 64", MAX_S=20)
+//
+// BF_BATCHES="0 256 1024" also times the batched multi-source Bellman-Ford on the GPU
+// (cuda::apsp_bellman_ford, whole call: transpose, copies, write-back) on the same graphs, once
+// per batch size (0: chosen) and step in BF_STEPS (default "frontier"; "frontier spmm" adds the
+// generic-SpMM step), and prints, besides its RESULT lines (the same fields, then the batch asked
+// for, the sources per batch, the step, and the rounds in all / most in a batch), one line per
+// graph with the two GPU times, for setting the crossover:
+//   GPU n=.. deg=.. rkleene=.. bellman-ford=.. (batch .., step ..) faster=rkleene|bellman-ford
+// CPU=0 skips the CPU runs; REPS=k keeps the best of k runs of each candidate (default 1).
 
 #include <kleene/algorithms/apsp.hpp>
+#include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/runtime.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -48,6 +59,26 @@ std::vector<std::size_t> parse_list(char const* s, std::vector<std::size_t> fall
     return v;
 }
 
+std::vector<std::string> parse_words(char const* s, std::vector<std::string> fallback) {
+    if (!s) return fallback;
+    std::vector<std::string> v;
+    std::istringstream in(s);
+    for (std::string x; in >> x;) v.push_back(x);
+    return v;
+}
+
+bool equal_dist(dense_matrix<float> const& a, dense_matrix<float> const& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+    for (std::size_t i = 0; i < a.rows(); ++i)
+        for (std::size_t j = 0; j < a.cols(); ++j)
+            if (!(a(i, j) == b(i, j))) return false;
+    return true;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,6 +88,15 @@ int main(int argc, char** argv) {
     auto const degrees = parse_list(std::getenv("DEGREES"), {4, 8, 16, 32, 64});
     double const max_s = std::getenv("MAX_S") ? std::atof(std::getenv("MAX_S")) : 20.0;
     bool const gpu = cuda::device_count() > 0;
+    bool const run_cpu = !std::getenv("CPU") || std::atoi(std::getenv("CPU")) != 0;
+    std::size_t const reps = std::max(1, std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 1);
+    bool const bf = gpu && std::getenv("BF_BATCHES");
+    auto const bf_batches = parse_list(std::getenv("BF_BATCHES"), {0});
+    std::vector<cuda::bellman_ford_step> bf_steps;
+    for (auto const& w : parse_words(std::getenv("BF_STEPS"), {"frontier"}))
+        bf_steps.push_back(w == "spmm" ? cuda::bellman_ford_step::spmm
+                                       : cuda::bellman_ford_step::frontier);
+    if (bf) (void)cuda::apsp_bellman_ford(random_sparse(64, 4, 1));  // warm-up
     std::printf("threads %d, %s\n", cpu::max_threads(),
                 gpu ? cuda::device_description().c_str() : "no GPU");
     apsp_cost_model const model;
@@ -72,12 +112,15 @@ int main(int argc, char** argv) {
                 device_choice dev;
                 double estimate;
             };
-            std::vector<candidate> cands{{apsp_algorithm::johnson, device_choice::cpu, est_johnson},
-                                         {apsp_algorithm::rkleene, device_choice::cpu, est_cpu}};
+            std::vector<candidate> cands;
+            if (run_cpu)
+                cands = {{apsp_algorithm::johnson, device_choice::cpu, est_johnson},
+                         {apsp_algorithm::rkleene, device_choice::cpu, est_cpu}};
             if (gpu) cands.push_back({apsp_algorithm::rkleene, device_choice::gpu, 0});
             dense_matrix<float> reference;
             std::string best;
             double best_s = 1e300;
+            double gpu_rkleene_s = 0;
             for (auto const& c : cands) {
                 char const* dev = c.dev == device_choice::gpu ? "gpu" : "cpu";
                 if (c.estimate > max_s) {
@@ -89,10 +132,14 @@ int main(int argc, char** argv) {
                 opt.algorithm = c.alg;
                 opt.device = c.dev;
                 if (c.dev == device_choice::gpu) (void)apsp(random_sparse(64, 4, 1), opt);  // warm-up
-                auto const t0 = std::chrono::steady_clock::now();
-                auto r = apsp(a, opt);
-                double const s =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                apsp_result<float> r;
+                double s = 1e300;
+                for (std::size_t rep = 0; rep < reps; ++rep) {
+                    auto const t0 = std::chrono::steady_clock::now();
+                    r = apsp(a, opt);
+                    s = std::min(s, seconds_since(t0));
+                }
+                if (c.dev == device_choice::gpu) gpu_rkleene_s = s;
                 char const* check = "-";
                 if (reference.rows() == 0) {
                     reference = std::move(r.dist);
@@ -111,6 +158,59 @@ int main(int argc, char** argv) {
                             deg, std::string(to_string(c.alg)).c_str(), dev, s, check);
                 std::fflush(stdout);
             }
+            double bf_best_s = 1e300;
+            std::string bf_best;
+            for (std::size_t batch : bf ? bf_batches : std::vector<std::size_t>{})
+                for (auto step : bf_steps) {
+                    cuda::bellman_ford_options opt;
+                    opt.batch = batch;
+                    opt.step = step;
+                    dense_matrix<float> d;
+                    double s = 1e300;
+                    explain_trace trace;
+                    for (std::size_t rep = 0; rep < reps; ++rep) {
+                        trace.lines.clear();
+                        opt.explain = &trace;
+                        auto const t0 = std::chrono::steady_clock::now();
+                        d = cuda::apsp_bellman_ford(a, opt);
+                        s = std::min(s, seconds_since(t0));
+                    }
+                    std::size_t rounds = 0, most = 0, sources = 0;
+                    if (trace.lines.size() == 2) {
+                        auto const at = trace.lines[0].find("batches of ");
+                        if (at != std::string::npos)
+                            sources = std::strtoul(trace.lines[0].c_str() + at + 11, nullptr, 10);
+                        (void)std::sscanf(trace.lines[1].c_str(),
+                                          "apsp_bellman_ford: %zu rounds in all, %zu", &rounds,
+                                          &most);
+                    }
+                    char const* check = "-";
+                    if (reference.rows() == 0) {
+                        reference = std::move(d);
+                    } else {
+                        check = equal_dist(reference, d) ? "ok" : "BAD";
+                    }
+                    std::printf(
+                        "RESULT sparse n=%zu deg=%zu algo=bellman-ford device=gpu s=%.4f "
+                        "check=%s batch=%zu sources=%zu step=%s rounds=%zu/%zu\n",
+                        n, deg, s, check, batch, sources, std::string(to_string(step)).c_str(),
+                        rounds, most);
+                    std::fflush(stdout);
+                    std::string const what =
+                        "batch " + std::to_string(batch) + ", step " + std::string(to_string(step));
+                    if (s < bf_best_s) {
+                        bf_best_s = s;
+                        bf_best = what;
+                    }
+                    if (s < best_s) {
+                        best_s = s;
+                        best = "bellman-ford/gpu (" + what + ")";
+                    }
+                }
+            if (bf)
+                std::printf("GPU n=%zu deg=%zu rkleene=%.4f bellman-ford=%.4f (%s) faster=%s\n", n,
+                            deg, gpu_rkleene_s, bf_best_s, bf_best.c_str(),
+                            bf_best_s < gpu_rkleene_s ? "bellman-ford" : "rkleene");
             std::printf("BEST n=%zu deg=%zu %s %.4f s\n", n, deg, best.c_str(), best_s);
         }
 }

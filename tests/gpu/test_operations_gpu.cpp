@@ -1,14 +1,16 @@
 // The GPU element-wise operations (kleene/cuda/operations.hpp) against the CPU operations of
-// lib/include/kleene on the same random inputs: ewise_add / ewise_mult on CSR (both index types,
-// iso inputs, empty and long rows) and on dense matrices and vectors (every mask kind, the
-// accumulators, replace), apply likewise. Values are small integers, so every result is exact.
-// Suite `small` is the fast subset. A .cpp (host code only): the CPU operations it compares with
-// need OpenMP, which nvcc-compiled test files do not get.
+// lib/include/kleene on the same random inputs: ewise_add / ewise_mult, apply and select on CSR
+// (both index types, iso inputs, empty and long rows; with every CSR mask kind, accumulator and
+// replace into an output that already has entries) and ewise / apply on dense matrices and
+// vectors (every mask kind, the accumulators, replace). Values are small integers, so every
+// result is exact. Suite `small` is the fast subset. A .cpp (host code only): the CPU operations
+// it compares with need OpenMP, which nvcc-compiled test files do not get.
 
 #define BOOST_TEST_MODULE operations_gpu
 
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
+#include "gpu/ops_gpu_common.hpp"
 
 #include <kleene/apply.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -34,132 +36,8 @@
 namespace {
 
 using namespace kleene;
+using namespace kleene::test;
 using kleene::test::have_gpu;
-using rng = std::mt19937_64;
-using value_types = boost::mpl::list<float, double, std::int32_t, std::int64_t>;
-
-std::string dims(std::size_t rows, std::size_t cols) {
-    return std::to_string(rows) + "x" + std::to_string(cols);
-}
-
-/// An output for the CSR forms (a device CSR cannot be default-constructed).
-template <class T, class I>
-csr_matrix<T, I, device> empty_device() {
-    return csr_matrix<T, I>(0, 0).to_device();
-}
-
-template <class T>
-T some_value(rng& g) {
-    return T(1 + static_cast<int>(g() % 9));
-}
-
-/// rows x cols with row i of lens[i] distinct sorted random columns (capped at cols).
-template <class T, class I>
-csr_matrix<T, I> from_lengths(std::size_t rows, std::size_t cols, std::vector<std::size_t> const& lens,
-                              rng& g, bool iso) {
-    buffer<I> ptr(rows + 1);
-    ptr[0] = 0;
-    std::vector<I> col;
-    std::vector<std::size_t> all(cols);
-    std::iota(all.begin(), all.end(), std::size_t(0));
-    for (std::size_t i = 0; i < rows; ++i) {
-        std::vector<std::size_t> pick;
-        std::sample(all.begin(), all.end(), std::back_inserter(pick), std::min(lens[i], cols), g);
-        for (auto j : pick) col.push_back(static_cast<I>(j));
-        ptr[i + 1] = static_cast<I>(col.size());
-    }
-    buffer<I> c(col.size());
-    std::copy(col.begin(), col.end(), c.begin());
-    buffer<T> v(iso ? 0 : col.size());
-    for (std::size_t k = 0; k < v.size(); ++k) v[k] = some_value<T>(g);
-    return csr_matrix<T, I>(rows, cols, std::move(ptr), std::move(c), std::move(v), T(3));
-}
-
-/// Random rows (Poisson lengths), a tenth empty, and a few long rows when the matrix is wide.
-template <class T, class I>
-csr_matrix<T, I> random_csr(std::size_t rows, std::size_t cols, double mean, rng& g,
-                            bool iso = false) {
-    std::poisson_distribution<int> d(mean);
-    std::vector<std::size_t> lens(rows);
-    for (auto& l : lens) l = g() % 10 == 0 ? 0 : static_cast<std::size_t>(d(g));
-    if (cols > 500)
-        for (std::size_t h = 0; h < 3 && rows > 0; ++h) lens[(h * 7919) % rows] = cols / 2;
-    return from_lengths<T, I>(rows, cols, lens, g, iso);
-}
-
-/// Dense entries: `absent` with probability 0.3, else a small integer.
-template <class T>
-void fill_dense(T* p, std::size_t n, T absent, rng& g) {
-    for (std::size_t k = 0; k < n; ++k) p[k] = g() % 10 < 3 ? absent : some_value<T>(g);
-}
-
-template <class T>
-dense_matrix<T> random_dense(std::size_t rows, std::size_t cols, T absent, rng& g) {
-    dense_matrix<T> m(rows, cols);
-    fill_dense(m.data(), rows * cols, absent, g);
-    return m;
-}
-template <class T>
-dense_vector<T> random_vector(std::size_t n, T absent, rng& g) {
-    dense_vector<T> v(n);
-    fill_dense(v.data(), n, absent, g);
-    return v;
-}
-
-/// Mask values: 0 (a stored zero: off for a valued mask), 1 or 2.
-dense_matrix<std::int32_t> random_mask(std::size_t rows, std::size_t cols, rng& g) {
-    dense_matrix<std::int32_t> m(rows, cols);
-    for (std::size_t k = 0; k < rows * cols; ++k) m.data()[k] = std::int32_t(g() % 3);
-    return m;
-}
-dense_vector<std::int32_t> random_mask(std::size_t n, rng& g) {
-    dense_vector<std::int32_t> m(n);
-    for (std::size_t k = 0; k < n; ++k) m.data()[k] = std::int32_t(g() % 3);
-    return m;
-}
-
-enum class mask_kind { none, valued, structural, complement_valued, complement_structural };
-constexpr mask_kind all_masks[] = {mask_kind::none, mask_kind::valued, mask_kind::structural,
-                                   mask_kind::complement_valued, mask_kind::complement_structural};
-
-/// f(mask) with the CPU mask view of kind k over m.
-template <class M, class F>
-void with_mask(mask_kind k, M const& m, F&& f) {
-    switch (k) {
-        case mask_kind::none: f(no_mask); break;
-        case mask_kind::valued: f(kleene::mask(m)); break;
-        case mask_kind::structural: f(kleene::structure(m)); break;
-        case mask_kind::complement_valued: f(kleene::complement(kleene::mask(m))); break;
-        case mask_kind::complement_structural:
-            f(kleene::complement(kleene::structure(m)));
-            break;
-    }
-}
-
-template <class T, class I>
-void check_same(csr_matrix<T, I> const& want, csr_matrix<T, I, device> const& got_d,
-                std::string const& what) {
-    BOOST_TEST_INFO(what);
-    auto const got = got_d.to_host();
-    BOOST_TEST_REQUIRE(got.rows() == want.rows());
-    BOOST_TEST_REQUIRE(got.cols() == want.cols());
-    BOOST_TEST_REQUIRE(got.nnz() == want.nnz());
-    for (std::size_t i = 0; i <= want.rows(); ++i)
-        BOOST_TEST_REQUIRE(got.row_ptr()[i] == want.row_ptr()[i]);
-    for (std::size_t k = 0; k < want.nnz(); ++k) {
-        BOOST_TEST_REQUIRE(got.col_idx()[k] == want.col_idx()[k]);
-        BOOST_TEST_REQUIRE(got.value(k) == want.value(k));
-    }
-}
-
-template <class T>
-void check_same(T const* want, T const* got, std::size_t n, std::string const& what) {
-    BOOST_TEST_INFO(what);
-    std::size_t bad = 0;
-    for (std::size_t k = 0; k < n; ++k) bad += !(want[k] == got[k]);
-    BOOST_TEST(bad == 0u);
-}
-
 template <class T>
 auto ewise_ops() {
     return std::tuple{plus_op<T>{}, times_op<T>{}, min_op<T>{}, max_op<T>{}, first_op<T>{},
@@ -169,10 +47,6 @@ auto ewise_ops() {
 template <class T>
 auto masked_ewise_ops() {
     return std::tuple{plus_op<T>{}, min_op<T>{}, second_op<T>{}};
-}
-template <class T>
-auto accums() {
-    return std::tuple{no_accum, plus_op<T>{}, min_op<T>{}};
 }
 template <class T>
 auto apply_ops() {
@@ -187,10 +61,6 @@ auto apply_ops() {
                       bind_second(max_op<T>{}, T(5))};
 }
 
-template <class Tuple, class F>
-void for_each(Tuple const& t, F&& f) {
-    std::apply([&](auto const&... x) { (f(x), ...); }, t);
-}
 
 // ---- CSR ----------------------------------------------------------------------------------------
 
@@ -205,8 +75,8 @@ void ewise_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso_a,
                               dims(rows, cols) + (iso_a ? " iso A" : "") + (iso_b ? " iso B" : "");
     for_each(ewise_ops<T>(), [&](auto op) {
         std::string const what = where + " " + typeid(op).name();
-        csr_matrix<T, I> want;
-        auto got = empty_device<T, I>();
+        csr_matrix<T, I> want(rows, cols);
+        csr_matrix<T, I, device> got(rows, cols);
         kleene::ewise_add(want, op, a, b);
         cuda::ewise_add(got, op, ad, bd);
         check_same(want, got, "ewise_add " + what);
@@ -221,8 +91,8 @@ void apply_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso, r
     auto const a = random_csr<T, I>(rows, cols, mean, g, iso);
     auto const ad = a.to_device();
     for_each(apply_ops<T>(), [&](auto op) {
-        csr_matrix<T, I> want;
-        auto got = empty_device<T, I>();
+        csr_matrix<T, I> want(rows, cols);
+        csr_matrix<T, I, device> got(rows, cols);
         kleene::apply(want, op, a);
         cuda::apply(got, op, ad);
         check_same(want, got,
@@ -244,14 +114,61 @@ void select_csr_case(std::size_t rows, std::size_t cols, double mean, bool iso, 
     auto const ad = a.to_device();
     int n = 0;
     for_each(select_preds<T>(), [&](auto pred) {
-        csr_matrix<T, I> want;
-        auto got = empty_device<T, I>();
+        csr_matrix<T, I> want(rows, cols);
+        csr_matrix<T, I, device> got(rows, cols);
         kleene::select(want, pred, a);
         cuda::select(got, pred, ad);
         check_same(want, got,
                    std::string("select #") + std::to_string(n++) + " " + typeid(T).name() + " " +
                        dims(rows, cols) + (iso ? " iso" : ""));
     });
+}
+
+/// Every mask kind x accumulator x replace on CSR: ewise_add, ewise_mult, apply and select into
+/// an output that already has entries, against the CPU with the same host mask.
+template <class T, class I>
+void masked_csr_case(std::size_t rows, std::size_t cols, rng& g) {
+    auto const a = random_csr<T, I>(rows, cols, 3.0, g);
+    auto const b = random_csr<T, I>(rows, cols, 3.0, g, true);
+    auto const c0 = random_csr<T, I>(rows, cols, 3.0, g);
+    auto const m = random_csr_mask<I>(rows, cols, g);
+    auto const ad = a.to_device(), bd = b.to_device(), c0d = c0.to_device();
+    auto const md = m.to_device();
+    for (auto k : all_masks)
+        for (bool replace : {false, true})
+            for_each(accums<T>(), [&](auto accum) {
+                options opt;
+                opt.replace = replace;
+                std::string const what = std::string(typeid(T).name()) + " " + typeid(I).name() +
+                                         " accum " + typeid(accum).name() + " mask " +
+                                         std::to_string(int(k)) + (replace ? " replace " : " ") +
+                                         dims(rows, cols);
+                cuda::csr_mask<I> gm;
+                with_mask(k, md, [&](auto mk) {
+                    if constexpr (!std::is_same_v<decltype(mk), no_mask_t>)
+                        gm = cuda::csr_mask<I>(mk);
+                });
+                auto run = [&](std::string const& name, auto&& cpu, auto&& gpu) {
+                    auto want = c0;
+                    auto got = c0d;
+                    with_mask(k, m, [&](auto mk) { cpu(want, mk); });
+                    gpu(got);
+                    check_same(want, got, name + " " + what);
+                };
+                run("ewise_add plus", [&](auto& c, auto mk) {
+                    kleene::ewise_add(c, mk, accum, plus_op<T>{}, a, b, opt);
+                }, [&](auto& c) { cuda::ewise_add(c, gm, accum, plus_op<T>{}, ad, bd, opt); });
+                run("ewise_mult min", [&](auto& c, auto mk) {
+                    kleene::ewise_mult(c, mk, accum, min_op<T>{}, a, b, opt);
+                }, [&](auto& c) { cuda::ewise_mult(c, gm, accum, min_op<T>{}, ad, bd, opt); });
+                auto const f = bind_second(times_op<T>{}, T(3));
+                run("apply times 3", [&](auto& c, auto mk) {
+                    kleene::apply(c, mk, accum, f, a, opt);
+                }, [&](auto& c) { cuda::apply(c, gm, accum, f, ad, opt); });
+                run("select tril", [&](auto& c, auto mk) {
+                    kleene::select(c, mk, accum, tril{0}, a, opt);
+                }, [&](auto& c) { cuda::select(c, gm, accum, tril{0}, ad, opt); });
+            });
 }
 
 // ---- dense --------------------------------------------------------------------------------------
@@ -416,13 +333,42 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(select_small, T, value_types) {
     }
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(masked_csr_small, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(5);
+    for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}, {40, 33}}) {
+        masked_csr_case<T, std::int32_t>(r, c, g);
+        masked_csr_case<T, std::int64_t>(r, c, g);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(empty_device_csr) {
+    if (!have_gpu()) return;
+    csr_matrix<float, std::int64_t, device> e;
+    BOOST_TEST(e.rows() == 0u);
+    csr_matrix<double, std::int32_t, device> d(5, 7);
+    auto const h = d.to_host();
+    BOOST_TEST(h.rows() == 5u);
+    BOOST_TEST(h.cols() == 7u);
+    BOOST_TEST(h.nnz() == 0u);
+    for (std::size_t i = 0; i <= 5; ++i) BOOST_TEST(h.row_ptr()[i] == 0);
+}
+
 BOOST_AUTO_TEST_CASE(shape_mismatch_throws) {
     if (!have_gpu()) return;
     dense_matrix<float, device> a(3, 4), b(4, 3), c(3, 4);
     BOOST_CHECK_THROW(cuda::ewise_add(c, plus_op<float>{}, a, b), dimension_mismatch);
     csr_matrix<float> h(3, 4), h2(4, 3);
-    auto cd = empty_device<float, std::int32_t>();
+    csr_matrix<float, std::int32_t, device> cd(3, 4), wrong(2, 2);
     BOOST_CHECK_THROW(cuda::ewise_mult(cd, plus_op<float>{}, h.to_device(), h2.to_device()),
+                      dimension_mismatch);
+    // the output must already have the operands' shape, as on the CPU
+    BOOST_CHECK_THROW(cuda::apply(wrong, identity_op<float>{}, h.to_device()), dimension_mismatch);
+    BOOST_CHECK_THROW(cuda::select(wrong, tril{0}, h.to_device()), dimension_mismatch);
+    csr_matrix<std::int32_t> hm(4, 3);
+    auto const hmd = hm.to_device();
+    BOOST_CHECK_THROW(cuda::apply(cd, cuda::csr_mask<std::int32_t>(kleene::mask(hmd)), no_accum,
+                                  identity_op<float>{}, h.to_device()),
                       dimension_mismatch);
     dense_vector<std::int32_t> mh(5, 1);
     auto const md = mh.to_device();
@@ -460,6 +406,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(apply_large, T, value_types) {
         apply_csr_case<T, std::int64_t>(r, c, 6.0, true, g);
         for_each(apply_ops<T>(), [&](auto op) { apply_dense_case<T>(op, r, c, g); });
     }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(masked_csr_large, T, value_types) {
+    if (!have_gpu()) return;
+    rng g(15);
+    masked_csr_case<T, std::int32_t>(513, 2000, g);
+    masked_csr_case<T, std::int64_t>(2000, 300, g);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(select_large, T, value_types) {

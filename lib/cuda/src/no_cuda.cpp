@@ -58,5 +58,6 @@ void device_deallocate(void*) noexcept {}
 void copy_host_to_device(void*, void const*, std::size_t) { cuda::require_device(); }
 void copy_device_to_host(void*, void const*, std::size_t) { cuda::require_device(); }
 void copy_device_to_device(void*, void const*, std::size_t) { cuda::require_device(); }
+void device_zero(void*, std::size_t) { cuda::require_device(); }
 }  // namespace detail
 }  // namespace kleene

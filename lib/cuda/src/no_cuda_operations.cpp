@@ -18,7 +18,19 @@ dense_mask::dense_mask(mask_view<dense_vector<M, device>>) {
     unavailable();
 }
 
+template <index_type Index>
+template <class M>
+csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>>) {
+    unavailable();
+}
+
 namespace detail {
+template <class T, class Index>
+csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const&,
+                                            csr_matrix<T, Index, device> const&,
+                                            csr_mask<Index> const&, bool) {
+    unavailable();
+}
 template <bool Union, class Op, class Accum, class T>
 void ewise_dense(T*, dense_mask const&, Accum, Op, T const*, T const*, std::size_t, T, bool) {
     unavailable();
@@ -43,6 +55,8 @@ csr_matrix<T, Index, device> select_csr(select_spec<T>, csr_matrix<T, Index, dev
 }  // namespace detail
 
 KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_DENSE_MASK)
+KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
+KLEENE_OPS_TYPES(KLEENE_OPS_MASK_MERGE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_APPLY_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_SELECT_INSTANCES)

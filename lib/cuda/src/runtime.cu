@@ -76,5 +76,8 @@ void copy_device_to_device(void* dst, void const* src, std::size_t bytes) {
     if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice); e != cudaSuccess)
         cuda::fail("cudaMemcpy (device to device)", e);
 }
+void device_zero(void* dst, std::size_t bytes) {
+    if (cudaError_t e = cudaMemset(dst, 0, bytes); e != cudaSuccess) cuda::fail("cudaMemset", e);
+}
 }  // namespace detail
 }  // namespace kleene

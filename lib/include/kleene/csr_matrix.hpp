@@ -32,11 +32,13 @@ public:
     using index_type = Index;
     using space = Space;
 
-    csr_matrix() : row_ptr_(1, Index(0)) {}
-    /// An empty rows x cols matrix (no stored entries).
-    csr_matrix(std::size_t rows, std::size_t cols) requires std::is_same_v<Space, host>
-        : rows_(rows), cols_(cols), row_ptr_(rows + 1, Index(0)) {
+    /// 0 x 0 (on the device: allocates its one row pointer, so it needs a device).
+    csr_matrix() : row_ptr_(1) { row_ptr_.zero(); }
+    /// An empty rows x cols matrix (no stored entries), in either space.
+    csr_matrix(std::size_t rows, std::size_t cols) : rows_(rows), cols_(cols) {
         check_dims(rows, cols);
+        row_ptr_ = buffer<Index, Space>(rows + 1);
+        row_ptr_.zero();
     }
     /// Adopts CSR arrays; `values` empty means iso with `iso`. Checked unless `trusted`.
     csr_matrix(std::size_t rows, std::size_t cols, buffer<Index, Space> row_ptr,

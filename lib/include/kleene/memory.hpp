@@ -29,6 +29,7 @@ void device_deallocate(void* p) noexcept;
 void copy_host_to_device(void* dst, void const* src, std::size_t bytes);
 void copy_device_to_host(void* dst, void const* src, std::size_t bytes);
 void copy_device_to_device(void* dst, void const* src, std::size_t bytes);
+void device_zero(void* dst, std::size_t bytes);
 
 inline constexpr std::size_t host_alignment = 64;
 
@@ -120,6 +121,14 @@ public:
     void clear() noexcept { size_ = 0; }
     void fill(T const& value) requires std::is_same_v<Space, host> {
         std::fill(data_, data_ + size_, value);
+    }
+    /// Every byte zero, in either space (T(0) for the arithmetic types).
+    void zero() {
+        if (size_ == 0) return;
+        if constexpr (std::is_same_v<Space, host>)
+            std::memset(static_cast<void*>(data_), 0, size_ * sizeof(T));
+        else
+            detail::device_zero(data_, size_ * sizeof(T));
     }
 
     T& operator[](std::size_t i) requires std::is_same_v<Space, host> { return data_[i]; }

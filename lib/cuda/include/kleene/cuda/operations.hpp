@@ -1,32 +1,37 @@
 #pragma once
 // The CPU's element-wise operations on device containers, with the CPU's semantics (ewise.hpp,
-// apply.hpp): checked against the CPU path by tests/gpu/test_operations_gpu.cu.
+// apply.hpp, select.hpp): checked against the CPU path by tests/gpu/test_operations_gpu.cpp.
 //
-//   ewise_add(C, op, A, B)                       CSR:   C = A (+) B   union of the structures
-//   ewise_mult(C, op, A, B)                      CSR:   C = A (x) B   intersection
-//   ewise_add(C, mask, accum, op, A, B, opt)     dense matrix / vector: C<mask, replace> accum= ...
-//   ewise_mult(C, mask, accum, op, A, B, opt)    dense matrix / vector
-//   apply(C, op, A)                              CSR:   C = op(A), structure kept
-//   apply(C, mask, accum, op, A, opt)            dense matrix / vector: C<mask, replace> accum= op(A)
-//   select(C, pred, A)                           CSR:   C = A(pred) (count, CUB scan, compaction)
+//   ewise_add(C, mask, accum, op, A, B, opt)     C<mask, replace> accum= A (+) B   (union)
+//   ewise_mult(C, mask, accum, op, A, B, opt)    C<mask, replace> accum= A (x) B   (intersection)
+//   apply(C, mask, accum, op, A, opt)            C<mask, replace> accum= op(A)
+//   select(C, mask, accum, pred, A, opt)         C<mask, replace> accum= A(pred)   (CSR only)
+//   ewise_add(C, op, A, B), ewise_mult(C, op, A, B), apply(C, op, A), select(C, pred, A): the
+//   same without mask or accumulator.
 //
-// Masks and accumulators: only the dense forms take them (a dense_mask, built from a valued,
-// structural or complemented mask view of a dense device matrix or vector, and no_accum or a
-// binary operator). The CSR forms (ewise, apply, select) take neither yet; select has no dense
-// form yet; reduce, transpose, extract and assign have no GPU version yet.
+// C, A and B are all device CSR (csr_matrix<T, Index, device>) or all dense (dense_matrix or
+// dense_vector on the device). As on the CPU the output has the operands' shape already
+// (csr_matrix<T, Index, device>(rows, cols) makes an empty one); dimension_mismatch otherwise.
 //
-// Dense objects hold the absent value of operators.hpp where an entry is absent (absent_of(op):
-// plus 0, min +inf, ...; with_absent(op, x) states it). As on the CPU, an input entry equal to it
-// is no entry, an output entry that ends absent is written as it, and an entry computed by op is
-// present whatever its value (an accumulator then sees it).
+// Masks: a CSR output takes a csr_mask (from a valued, structural or complemented mask view of a
+// device CSR with the same index type), a dense output a dense_mask (from a view of a dense
+// device matrix or vector); a default-constructed one is no mask. Accumulators: no_accum or a
+// binary operator. The write-back is GraphBLAS's: Z = accum ? C (+accum) T : T over the union
+// of C and T, then where the mask allows an entry C gets Z's entry (or none), elsewhere C keeps
+// its own unless replace. Dense objects hold the absent value of operators.hpp where an entry is
+// absent (absent_of(op): plus 0, min +inf, ...; with_absent(op, x) states it). As on the CPU, an
+// input entry equal to it is no entry, an output entry that ends absent is written as it, and an
+// entry computed by op is present whatever its value (an accumulator then sees it).
+// reduce and transpose are in reduce_transpose.hpp, extract and assign in extract_assign.hpp.
 //
 // Built-in instances (no_cuda_operations.cpp / operations_*.cu): value types float, double,
 // int32, int64; index types int32, int64; ewise ops plus, times, min, max, first, second;
-// accumulators none, plus, min; apply ops identity, ainv, abs, one, minv and plus, times, min,
-// max bound to a second operand; select predicates tril, triu, diag, offdiag (select.hpp) and
-// value_eq, value_ne, value_lt, value_le, value_gt, value_ge. Calls are synchronous, on the legacy default stream; they throw
-// kleene::device_error on CUDA failures, dimension_mismatch on shapes, and kleene::no_device in a
-// build without CUDA.
+// accumulators none, plus, min (dense) and none or any ewise op (CSR); apply ops identity, ainv,
+// abs, one, minv and plus, times, min, max bound to a second operand; select predicates tril,
+// triu, diag, offdiag (select.hpp) and value_eq, value_ne, value_lt, value_le, value_gt,
+// value_ge; mask value types bool, uint8, float, double, int32, int64. Calls are synchronous, on
+// the legacy default stream; they throw kleene::device_error on CUDA failures,
+// dimension_mismatch on shapes, and kleene::no_device in a build without CUDA.
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -81,7 +86,47 @@ private:
     bool active_ = false;
 };
 
+/// A mask over the entries of a CSR output as the kernels read it: per row, the sorted columns of
+/// the entries that allow a write before complementing (a structural mask: all its entries; a
+/// valued one: those not equal to zero). A structural csr_mask refers to the mask matrix's
+/// arrays, so it must not outlive it (like the mask view it comes from); a valued one owns its
+/// filtered copy.
+template <index_type Index>
+class csr_mask {
+public:
+    /// No mask: every entry may be written.
+    csr_mask() = default;
+    template <class M>
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m);  // NOLINT: implicit from a mask view
+    csr_mask(csr_mask const&) = delete;
+    csr_mask& operator=(csr_mask const&) = delete;
+    csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
+    csr_mask& operator=(csr_mask&&) noexcept = default;
+
+    bool active() const noexcept { return active_; }
+    bool complemented() const noexcept { return complemented_; }
+    std::size_t rows() const noexcept { return rows_; }
+    std::size_t cols() const noexcept { return cols_; }
+    Index const* row_ptr() const noexcept { return ptr_; }
+    Index const* col_idx() const noexcept { return idx_; }
+
+private:
+    buffer<Index, device> own_ptr_, own_idx_;  // a valued mask's entries that are not zero
+    Index const* ptr_ = nullptr;
+    Index const* idx_ = nullptr;
+    std::size_t rows_ = 0, cols_ = 0;
+    bool complemented_ = false;
+    bool active_ = false;
+};
+
 namespace detail {
+
+/// The CSR output of C<mask, replace> = Z (Z already holds the accumulated values): row by row,
+/// Z's entries where the mask allows a write, C's elsewhere unless replace.
+template <class T, class Index>
+csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& c,
+                                            csr_matrix<T, Index, device> const& z,
+                                            csr_mask<Index> const& mask, bool replace);
 
 /// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
 template <bool Union, class Op, class Accum, class T>
@@ -133,6 +178,29 @@ inline void check_dense_mask(char const* name, dense_mask const& mask, std::size
                                  " entries, the output " + std::to_string(n));
 }
 
+template <class X, class Index>
+void check_csr_mask(char const* name, csr_mask<Index> const& mask, X const& c) {
+    if (mask.active() && (mask.rows() != c.rows() || mask.cols() != c.cols()))
+        throw dimension_mismatch(std::string(name) + ": the mask is " +
+                                 kleene::detail::shape(mask.rows(), mask.cols()) +
+                                 ", the output " + kleene::detail::shape(c.rows(), c.cols()));
+}
+
+/// C<mask, replace> accum= T on device CSR (the header comment's write-back); C's shape checked.
+template <class Accum, class T, class Index>
+void write_back_csr(char const* name, csr_matrix<T, Index, device>& c, csr_mask<Index> const& mask,
+                    Accum const& accum, csr_matrix<T, Index, device> t, bool replace) {
+    if (c.rows() != t.rows() || c.cols() != t.cols())
+        throw dimension_mismatch(std::string(name) + ": output is " +
+                                 kleene::detail::shape(c.rows(), c.cols()) + " but the result is " +
+                                 kleene::detail::shape(t.rows(), t.cols()));
+    check_csr_mask(name, mask, c);
+    if constexpr (!std::is_same_v<Accum, no_accum_t>)
+        t = ewise_csr<true>(unwrap_absent(accum), c, t);
+    if (!mask.active()) c = std::move(t);
+    else c = mask_merge_csr(c, t, mask, replace);
+}
+
 template <class X, class Y>
 void check_same_shape(char const* name, X const& x, Y const& y) {
     if (x.rows() != y.rows() || x.cols() != y.cols())
@@ -160,19 +228,34 @@ void ewise_dense_call(char const* name, T* c, std::size_t n, dense_mask const& m
 
 // ---- ewise_add / ewise_mult ---------------------------------------------------------------------
 
-/// C = A (+) B on device CSR (same shape; sorted columns; op(a, b) where both have an entry).
+/// C<mask, replace> accum= A (+) B on device CSR (same shape; sorted columns; op(a, b) where both
+/// have an entry, the one entry elsewhere).
+template <accumulator_type Accum, class Op, class T, index_type Index>
+void ewise_add(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+               Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
+               csr_matrix<T, Index, device> const& b, options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_add", a, b);
+    detail::write_back_csr("cuda::ewise_add", c, mask, accum,
+                           detail::ewise_csr<true>(unwrap_absent(op), a, b), opt.replace);
+}
 template <class Op, class T, index_type Index>
 void ewise_add(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a,
                csr_matrix<T, Index, device> const& b) {
-    detail::check_same_shape("cuda::ewise_add", a, b);
-    c = detail::ewise_csr<true>(unwrap_absent(op), a, b);
+    ewise_add(c, csr_mask<Index>{}, no_accum, op, a, b);
 }
-/// C = A (x) B on device CSR.
+/// C<mask, replace> accum= A (x) B on device CSR (entries where both have one).
+template <accumulator_type Accum, class Op, class T, index_type Index>
+void ewise_mult(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+                Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
+                csr_matrix<T, Index, device> const& b, options const& opt = {}) {
+    detail::check_same_shape("cuda::ewise_mult", a, b);
+    detail::write_back_csr("cuda::ewise_mult", c, mask, accum,
+                           detail::ewise_csr<false>(unwrap_absent(op), a, b), opt.replace);
+}
 template <class Op, class T, index_type Index>
 void ewise_mult(csr_matrix<T, Index, device>& c, Op const& op,
                 csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
-    detail::check_same_shape("cuda::ewise_mult", a, b);
-    c = detail::ewise_csr<false>(unwrap_absent(op), a, b);
+    ewise_mult(c, csr_mask<Index>{}, no_accum, op, a, b);
 }
 
 /// C<mask, replace> accum= A (+) B on dense device matrices.
@@ -233,10 +316,18 @@ void ewise_mult(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
 
 // ---- apply --------------------------------------------------------------------------------------
 
-/// C = op(A) on device CSR: A's structure, op on every value (an iso A gives explicit values).
+/// C<mask, replace> accum= op(A) on device CSR: A's structure, op on every value (an iso A gives
+/// explicit values).
+template <accumulator_type Accum, class Op, class T, index_type Index>
+void apply(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+           Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
+           options const& opt = {}) {
+    detail::write_back_csr("cuda::apply", c, mask, accum, detail::apply_csr(unwrap_absent(op), a),
+                           opt.replace);
+}
 template <class Op, class T, index_type Index>
 void apply(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a) {
-    c = detail::apply_csr(unwrap_absent(op), a);
+    apply(c, csr_mask<Index>{}, no_accum, op, a);
 }
 
 /// C<mask, replace> accum= op(A) on dense device matrices.
@@ -261,11 +352,19 @@ void apply(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op c
 
 // ---- select -------------------------------------------------------------------------------------
 
-/// C = the entries (i, j, v) of A with pred(v, i, j), on device CSR (sorted columns kept).
+/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j), on device CSR (sorted
+/// columns kept).
+template <accumulator_type Accum, class Pred, class T, index_type Index>
+void select(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+            Accum accum, Pred const& pred, csr_matrix<T, Index, device> const& a,
+            options const& opt = {}) {
+    detail::write_back_csr("cuda::select", c, mask, accum,
+                           detail::select_csr(detail::to_select_spec<T>(pred), a), opt.replace);
+}
 template <class Pred, class T, index_type Index>
 void select(csr_matrix<T, Index, device>& c, Pred const& pred,
             csr_matrix<T, Index, device> const& a) {
-    c = detail::select_csr(detail::to_select_spec<T>(pred), a);
+    select(c, csr_mask<Index>{}, no_accum, pred, a);
 }
 
 }  // namespace kleene::cuda

@@ -62,6 +62,18 @@
     template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>); \
     template dense_mask::dense_mask(mask_view<dense_vector<M, device>>);
 
+#define KLEENE_OPS_DECLARE_CSR_MASK(M)                                                   \
+    template csr_mask<std::int32_t>::csr_mask(mask_view<csr_matrix<M, std::int32_t, device>>); \
+    template csr_mask<std::int64_t>::csr_mask(mask_view<csr_matrix<M, std::int64_t, device>>);
+
+#define KLEENE_OPS_MASK_MERGE_INSTANCES(T)                                                       \
+    template csr_matrix<T, std::int32_t, device> detail::mask_merge_csr<T, std::int32_t>(        \
+        csr_matrix<T, std::int32_t, device> const&, csr_matrix<T, std::int32_t, device> const&, \
+        csr_mask<std::int32_t> const&, bool);                                                  \
+    template csr_matrix<T, std::int64_t, device> detail::mask_merge_csr<T, std::int64_t>(        \
+        csr_matrix<T, std::int64_t, device> const&, csr_matrix<T, std::int64_t, device> const&, \
+        csr_mask<std::int64_t> const&, bool);
+
 /// Everything of one value type T (ewise and apply, dense and CSR).
 #define KLEENE_OPS_EWISE_DENSE_ACCUM(Accum, T) \
     KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_EWISE_DENSE, Accum, T)

@@ -1,0 +1,138 @@
+#pragma once
+// The device cores behind reduce_transpose.hpp and extract_assign.hpp (operations_reduce.cu,
+// operations_transpose.cu, operations_extract.cu, operations_assign.cu), declared without the CPU
+// headers: the public headers resolve index selections on the host and call these.
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/operations.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kleene::cuda::detail {
+
+// ---- reduce -------------------------------------------------------------------------------------
+
+/// Whether the GPU reduce has kernels for monoid Mon (the built-in plus, times, min, max).
+template <class Mon>
+inline constexpr bool gpu_monoid = false;
+template <class T>
+inline constexpr bool gpu_monoid<plus_monoid<T>> = true;
+template <class T>
+inline constexpr bool gpu_monoid<times_monoid<T>> = true;
+template <class T>
+inline constexpr bool gpu_monoid<min_monoid<T>> = true;
+template <class T>
+inline constexpr bool gpu_monoid<max_monoid<T>> = true;
+
+/// The monoid a reduce operator stands for: itself, or a semiring's additive monoid.
+template <class Op>
+constexpr auto gpu_monoid_of(Op const&) {
+    if constexpr (requires { typename Op::add_monoid; }) return typename Op::add_monoid{};
+    else return Op{};
+}
+
+/// w[0..rows)<mask, replace> accum= the (+) of each row of A (a row without entries: no entry).
+template <class Mon, class Accum, class T, class Index>
+void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon mon,
+                     csr_matrix<T, Index, device> const& a, T absent, bool replace);
+
+/// The same for a dense rows x cols A (entries equal to absent are absent).
+template <class Mon, class Accum, class T>
+void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon mon, T const* a,
+                       std::size_t rows, std::size_t cols, T absent, bool replace);
+
+/// The (+) of v[0..n) (v == nullptr: n copies of iso), entries equal to absent skipped when
+/// skip_absent; the identity when nothing is left.
+template <class Mon, class T>
+T reduce_values(Mon mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent);
+
+// ---- transpose ----------------------------------------------------------------------------------
+
+/// A' with sorted columns (an iso A gives an iso A').
+template <class T, class Index>
+csr_matrix<T, Index, device> transpose_csr(csr_matrix<T, Index, device> const& a);
+
+/// c (cols x rows)<mask, replace> accum= a' for a dense rows x cols a.
+template <class Accum, class T>
+void transpose_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t rows,
+                     std::size_t cols, T absent, bool replace);
+
+// ---- extract / assign ---------------------------------------------------------------------------
+
+/// Indices [0, size) of a dimension as the kernels read them: list[k] (a device array) or
+/// begin + k.
+struct index_spec {
+    std::size_t size = 0;
+    std::size_t begin = 0;
+    std::int64_t const* list = nullptr;
+    bool sorted = true;  // non-decreasing
+};
+
+/// An index list copied to the device (empty for a range) and its spec.
+struct device_indices {
+    buffer<std::int64_t, device> storage;
+    index_spec spec;
+};
+
+inline device_indices indices_to_device(std::size_t size, std::size_t begin,
+                                        std::int64_t const* host_list, bool sorted) {
+    device_indices d;
+    d.spec.size = size;
+    d.spec.begin = begin;
+    d.spec.sorted = sorted;
+    if (host_list) {
+        d.storage = buffer<std::int64_t, device>(size);
+        kleene::detail::copy_bytes<device, host>(d.storage.data(), host_list,
+                                                 size * sizeof(std::int64_t));
+        d.spec.list = d.storage.data();
+    }
+    return d;
+}
+
+inline buffer<std::int64_t, device> vector_to_device(std::vector<std::int64_t> const& v) {
+    buffer<std::int64_t, device> d(v.size());
+    kleene::detail::copy_bytes<device, host>(d.data(), v.data(), v.size() * sizeof(std::int64_t));
+    return d;
+}
+
+/// A(I, J) with sorted columns. For a column list, inv_head (a.cols() + 1 offsets) and inv_pos
+/// give, for each column j of A, the positions l with J[l] == j in increasing order.
+template <class T, class Index>
+csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const& a, index_spec rows,
+                                         index_spec cols, std::int64_t const* inv_head,
+                                         std::int64_t const* inv_pos);
+
+/// c (rows.size x cols.size)<mask, replace> accum= a(I, J) for a dense a with a_cols columns
+/// (a vector: a_cols 1, cols a range of size 1).
+template <class Accum, class T>
+void extract_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t a_cols,
+                   index_spec rows, index_spec cols, T absent, bool replace);
+
+/// C<mask, replace>(I, J) accum= A (a: dense, region-shaped) or x (a == nullptr) for a dense
+/// rows x cols C; rinv[i] / cinv[j] are the region position of row i / column j, or -1 (cinv ==
+/// nullptr: a vector, column 0 in the region).
+template <class Accum, class T>
+void assign_dense(T* c, std::size_t rows, std::size_t cols, dense_mask const& mask, Accum accum,
+                  T const* a, T x, std::int64_t const* rinv, std::int64_t const* cinv,
+                  std::size_t region_cols, T absent, bool replace);
+
+/// Z = C with the region I x J replaced (Accum no_accum_t: C's region entries that the source
+/// lacks deleted) or accumulated, for a device CSR C: the source is a (|I| x |J| CSR) or, where a
+/// is nullptr, x at every position of the region. rinv / cinv (device arrays of C.rows() /
+/// C.cols() entries) give each row / column of C its position in I / J or -1; rj is J on the
+/// device; jsorted (scalar form only) holds J's indices in increasing order. Z has sorted columns;
+/// the caller writes C<mask, replace> = Z.
+template <class Accum, class T, class Index>
+csr_matrix<T, Index, device> assign_csr(csr_matrix<T, Index, device> const& c, Accum accum,
+                                        csr_matrix<T, Index, device> const* a, T x, index_spec rj,
+                                        std::int64_t const* rinv, std::int64_t const* cinv,
+                                        std::int64_t const* jsorted);
+
+}  // namespace kleene::cuda::detail

@@ -1,0 +1,328 @@
+#pragma once
+// The CPU's extract and assign (extract_assign.hpp) on device containers, with the CPU's
+// semantics: checked against the CPU path by tests/gpu/test_structure_gpu.cpp.
+//
+//   extract(C, mask, accum, A, I, J, opt[, absent])    C<mask, replace> accum= A(I, J)
+//   extract(w, mask, accum, u, I, opt[, absent])       w<mask, replace> accum= u(I)
+//   assign(C, mask, accum, A or x, I, J, opt[, absent]) C<mask, replace>(I, J) accum= A or x
+//   assign(w, mask, accum, u or x, I, opt[, absent])    w<mask, replace>(I) accum= u or x
+//   extract(C, A, I, J), extract(w, u, I), assign(C, A or x, I, J), assign(w, u or x, I): the
+//   same without mask or accumulator.
+//
+// extract: C and A both device CSR (same index type; C's columns come out sorted whatever the
+// order of J) or both dense device matrices; w and u dense device vectors. assign: C device CSR
+// (A device CSR of the same index type, or a scalar; C's columns stay sorted) or a dense device
+// matrix (A dense), w and u dense device vectors. I and J are kleene::index_selection
+// (index lists, index_range, all_indices), resolved and checked on the host, then copied to the
+// device; extract allows repeated indices, assign needs distinct ones (GrB_assign: the mask and
+// replace apply to all of C, and without an accumulator the region's entries that A lacks are
+// deleted). A column list of a CSR extract is inverted on the host (O(A.cols() + |J|)); a CSR
+// assign inverts I and J on the host (O(C.rows() + C.cols())).
+// Outputs have their shapes already; masks and accumulators as in operations.hpp (a csr_mask for
+// CSR outputs, a dense_mask for dense ones). Dense objects hold `absent` (T{} by default) where
+// an entry is absent, as on the CPU.
+//
+// Built-in instances (no_cuda_structure.cpp / operations_extract.cu, operations_assign.cu):
+// value types float, double, int32, int64; index types int32, int64; accumulators none, plus,
+// min (dense, and CSR assign) and none or any ewise op of operations.hpp (CSR extract). Calls are
+// synchronous, on the legacy default stream; they throw invalid_argument for indices outside the
+// dimension (and for repeated assign indices), dimension_mismatch on shapes (the CSR assign's
+// mask included), kleene::device_error on CUDA failures, and kleene::no_device in a build without
+// CUDA.
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/detail/structure.hpp>
+#include <kleene/cuda/operations.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/extract_assign.hpp>
+#include <kleene/options.hpp>
+#include <kleene/vector.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kleene::cuda {
+
+namespace detail {
+
+inline device_indices indices_to_device(cpu::resolved_indices const& r) {
+    return indices_to_device(r.size, r.begin, r.list, r.sorted);
+}
+
+/// Each index's position in the list (-1 where absent), on the device; I holds no duplicates.
+inline buffer<std::int64_t, device> inverse_to_device(cpu::resolved_indices const& r,
+                                                      std::size_t n) {
+    std::vector<std::int64_t> inv(n, -1);
+    for (std::size_t k = 0; k < r.size; ++k) inv[r[k]] = std::int64_t(k);
+    return vector_to_device(inv);
+}
+
+inline void check_extract_shape(std::size_t c_rows, std::size_t c_cols, std::size_t rows,
+                                std::size_t cols) {
+    if (c_rows != rows || c_cols != cols)
+        throw dimension_mismatch("cuda::extract: output C is " +
+                                 kleene::detail::shape(c_rows, c_cols) + " but A(I, J) is " +
+                                 kleene::detail::shape(rows, cols));
+}
+
+/// The shared part of the dense assigns: a (region-shaped, or nullptr for the scalar x) into
+/// the rows x cols c (cols == 0: c is a vector of size rows).
+template <class Accum, class T>
+void assign_dense_call(T* c, std::size_t rows, std::size_t cols, dense_mask const& mask,
+                       Accum accum, T const* a, std::size_t a_rows, std::size_t a_cols, T x,
+                       index_selection const& ri_sel, index_selection const* rj_sel,
+                       std::string const& what, options const& opt, T absent) {
+    bool const vec = rj_sel == nullptr;
+    auto const ri =
+        ri_sel.resolve(rows, vec ? "cuda::assign: indices" : "cuda::assign: row indices");
+    cpu::resolved_indices rj;
+    rj.size = 1;
+    if (!vec) rj = rj_sel->resolve(cols, "cuda::assign: column indices");
+    if (a && (a_rows != ri.size || a_cols != rj.size))
+        throw dimension_mismatch(vec ? "cuda::assign: the region w(I) has " +
+                                           std::to_string(ri.size) + " entries but the source is " +
+                                           what
+                                     : "cuda::assign: the region C(I, J) is " +
+                                           kleene::detail::shape(ri.size, rj.size) +
+                                           " but the source is " + what);
+    kleene::detail::check_unique(ri, rows,
+                                 vec ? "cuda::assign: indices" : "cuda::assign: row indices");
+    if (!vec) kleene::detail::check_unique(rj, cols, "cuda::assign: column indices");
+    std::size_t const ccols = vec ? 1 : cols;
+    check_dense_mask("cuda::assign", mask, rows * ccols);
+    auto const rinv = inverse_to_device(ri, rows);
+    buffer<std::int64_t, device> cinv;
+    if (!vec) cinv = inverse_to_device(rj, cols);
+    assign_dense(c, rows, ccols, mask, accum, a, x, rinv.data(), vec ? nullptr : cinv.data(),
+                 rj.size, absent, opt.replace);
+}
+
+/// The shared part of the CSR assigns: a (|I| x |J|, or nullptr for the scalar x) into C.
+template <class Accum, class T, class Index>
+void assign_csr_call(csr_matrix<T, Index, device>& c, csr_mask<Index> const& mask, Accum accum,
+                     csr_matrix<T, Index, device> const* a, T x, index_selection const& rows,
+                     index_selection const& cols, options const& opt) {
+    auto const ri = rows.resolve(c.rows(), "cuda::assign: row indices");
+    auto const rj = cols.resolve(c.cols(), "cuda::assign: column indices");
+    if (a && (a->rows() != ri.size || a->cols() != rj.size))
+        throw dimension_mismatch("cuda::assign: the region C(I, J) is " +
+                                 kleene::detail::shape(ri.size, rj.size) + " but the source is a " +
+                                 kleene::detail::shape(a->rows(), a->cols()) + " matrix");
+    kleene::detail::check_unique(ri, c.rows(), "cuda::assign: row indices");
+    kleene::detail::check_unique(rj, c.cols(), "cuda::assign: column indices");
+    check_csr_mask("cuda::assign", mask, c);
+    // Z has at most C's entries and the source's: they must fit the index type.
+    double const bound = double(c.nnz()) + (a ? double(a->nnz()) : double(ri.size) * rj.size);
+    if (bound > double(std::numeric_limits<Index>::max()))
+        throw invalid_argument("cuda::assign: the result may have " +
+                               std::to_string(c.nnz()) + " + " +
+                               std::to_string(a ? a->nnz() : ri.size * rj.size) +
+                               " entries, more than its index type holds");
+    auto const rinv = inverse_to_device(ri, c.rows());
+    auto const cinv = inverse_to_device(rj, c.cols());
+    auto const dj = indices_to_device(rj);
+    buffer<std::int64_t, device> jsorted;
+    if (!a && rj.size > 0) {  // the scalar's region row: J in increasing order
+        std::vector<std::int64_t> js(rj.size);
+        for (std::size_t l = 0; l < rj.size; ++l) js[l] = std::int64_t(rj[l]);
+        if (!rj.sorted) std::sort(js.begin(), js.end());
+        jsorted = vector_to_device(js);
+    }
+    auto z = assign_csr(c, accum, a, x, dj.spec, rinv.data(), cinv.data(), jsorted.data());
+    if (!mask.active()) c = std::move(z);
+    else c = mask_merge_csr(c, z, mask, opt.replace);
+}
+
+}  // namespace detail
+
+// ---- extract ------------------------------------------------------------------------------------
+
+/// C<mask, replace> accum= A(I, J) on device CSR (C is |I| x |J|, sorted columns).
+template <accumulator_type Accum, class T, index_type Index>
+void extract(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+             Accum accum, csr_matrix<T, Index, device> const& a, index_selection const& rows,
+             index_selection const& cols, options const& opt = {}) {
+    auto const ri = rows.resolve(a.rows(), "cuda::extract: row indices");
+    auto const rj = cols.resolve(a.cols(), "cuda::extract: column indices");
+    detail::check_extract_shape(c.rows(), c.cols(), ri.size, rj.size);
+    auto const di = detail::indices_to_device(ri);
+    auto const dj = detail::indices_to_device(rj);
+    buffer<std::int64_t, device> head, pos;
+    if (rj.list) {
+        cpu::inverse_index const inv(rj, a.cols());
+        head = detail::vector_to_device(inv.head);
+        pos = detail::vector_to_device(inv.pos);
+    }
+    detail::write_back_csr("cuda::extract", c, mask, accum,
+                           detail::extract_csr(a, di.spec, dj.spec, head.data(), pos.data()),
+                           opt.replace);
+}
+template <class T, index_type Index>
+void extract(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
+             index_selection const& rows, index_selection const& cols, options const& opt = {}) {
+    extract(c, csr_mask<Index>{}, no_accum, a, rows, cols, opt);
+}
+
+/// C<mask, replace> accum= A(I, J) on dense device matrices.
+template <accumulator_type Accum, class T>
+void extract(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
+             dense_matrix<T, device> const& a, index_selection const& rows,
+             index_selection const& cols, options const& opt = {},
+             std::type_identity_t<T> absent = {}) {
+    auto const ri = rows.resolve(a.rows(), "cuda::extract: row indices");
+    auto const rj = cols.resolve(a.cols(), "cuda::extract: column indices");
+    detail::check_extract_shape(c.rows(), c.cols(), ri.size, rj.size);
+    detail::check_dense_mask("cuda::extract", mask, c.rows() * c.cols());
+    auto const di = detail::indices_to_device(ri);
+    auto const dj = detail::indices_to_device(rj);
+    if (c.data() == a.data() && ri.size * rj.size > 0) {
+        dense_matrix<T, device> const copy = a;  // the kernel reads A while it writes C
+        detail::extract_dense(c.data(), mask, accum, copy.data(), a.cols(), di.spec, dj.spec,
+                              absent, opt.replace);
+        return;
+    }
+    detail::extract_dense(c.data(), mask, accum, a.data(), a.cols(), di.spec, dj.spec, absent,
+                          opt.replace);
+}
+template <class T>
+void extract(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
+             index_selection const& rows, index_selection const& cols, options const& opt = {},
+             std::type_identity_t<T> absent = {}) {
+    extract(c, dense_mask{}, no_accum, a, rows, cols, opt, absent);
+}
+
+/// w<mask, replace> accum= u(I) on dense device vectors.
+template <accumulator_type Accum, class T>
+void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+             dense_vector<T, device> const& u, index_selection const& rows,
+             options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    auto const ri = rows.resolve(u.size(), "cuda::extract: indices");
+    if (w.size() != ri.size)
+        throw dimension_mismatch("cuda::extract: output w has size " + std::to_string(w.size()) +
+                                 " but u(I) has " + std::to_string(ri.size));
+    detail::check_dense_mask("cuda::extract", mask, w.size());
+    auto const di = detail::indices_to_device(ri);
+    detail::index_spec const one{1, 0, nullptr, true};
+    if (w.data() == u.data() && ri.size > 0) {
+        dense_vector<T, device> const copy = u;
+        detail::extract_dense(w.data(), mask, accum, copy.data(), 1, di.spec, one, absent,
+                              opt.replace);
+        return;
+    }
+    detail::extract_dense(w.data(), mask, accum, u.data(), 1, di.spec, one, absent, opt.replace);
+}
+template <class T>
+void extract(dense_vector<T, device>& w, dense_vector<T, device> const& u,
+             index_selection const& rows, options const& opt = {},
+             std::type_identity_t<T> absent = {}) {
+    extract(w, dense_mask{}, no_accum, u, rows, opt, absent);
+}
+
+// ---- assign -------------------------------------------------------------------------------------
+
+/// C<mask, replace>(I, J) accum= A on device CSR (A is |I| x |J|; C keeps sorted columns).
+template <accumulator_type Accum, class T, index_type Index>
+void assign(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+            Accum accum, csr_matrix<T, Index, device> const& a, index_selection const& rows,
+            index_selection const& cols, options const& opt = {}) {
+    detail::assign_csr_call(c, mask, accum, &a, T{}, rows, cols, opt);
+}
+/// C<mask, replace>(I, J) accum= x (every position of the region) on device CSR.
+template <accumulator_type Accum, class T, index_type Index>
+void assign(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
+            Accum accum, std::type_identity_t<T> x, index_selection const& rows,
+            index_selection const& cols, options const& opt = {}) {
+    detail::assign_csr_call(c, mask, accum,
+                            static_cast<csr_matrix<T, Index, device> const*>(nullptr), T(x), rows,
+                            cols, opt);
+}
+template <class T, index_type Index>
+void assign(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
+            index_selection const& rows, index_selection const& cols, options const& opt = {}) {
+    assign(c, csr_mask<Index>{}, no_accum, a, rows, cols, opt);
+}
+template <class T, index_type Index>
+void assign(csr_matrix<T, Index, device>& c, std::type_identity_t<T> x,
+            index_selection const& rows, index_selection const& cols, options const& opt = {}) {
+    assign(c, csr_mask<Index>{}, no_accum, x, rows, cols, opt);
+}
+
+/// C<mask, replace>(I, J) accum= A on dense device matrices (A is |I| x |J|).
+template <accumulator_type Accum, class T>
+void assign(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
+            dense_matrix<T, device> const& a, index_selection const& rows,
+            index_selection const& cols, options const& opt = {},
+            std::type_identity_t<T> absent = {}) {
+    std::string const what = "a " + kleene::detail::shape(a.rows(), a.cols()) + " matrix";
+    if (c.data() == a.data() && a.rows() * a.cols() > 0) {
+        dense_matrix<T, device> const copy = a;
+        detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum, copy.data(),
+                                  a.rows(), a.cols(), T{}, rows, &cols, what, opt, T(absent));
+        return;
+    }
+    detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum, a.data(), a.rows(),
+                              a.cols(), T{}, rows, &cols, what, opt, T(absent));
+}
+/// C<mask, replace>(I, J) accum= x (every position of the region) on a dense device matrix.
+template <accumulator_type Accum, class T>
+void assign(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
+            std::type_identity_t<T> x, index_selection const& rows, index_selection const& cols,
+            options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum,
+                              static_cast<T const*>(nullptr), 0, 0, T(x), rows, &cols,
+                              "a scalar", opt, T(absent));
+}
+template <class T>
+void assign(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
+            index_selection const& rows, index_selection const& cols, options const& opt = {},
+            std::type_identity_t<T> absent = {}) {
+    assign(c, dense_mask{}, no_accum, a, rows, cols, opt, absent);
+}
+template <class T>
+void assign(dense_matrix<T, device>& c, std::type_identity_t<T> x, index_selection const& rows,
+            index_selection const& cols, options const& opt = {},
+            std::type_identity_t<T> absent = {}) {
+    assign(c, dense_mask{}, no_accum, x, rows, cols, opt, absent);
+}
+
+/// w<mask, replace>(I) accum= u on dense device vectors (u has |I| entries).
+template <accumulator_type Accum, class T>
+void assign(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+            dense_vector<T, device> const& u, index_selection const& rows,
+            options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    std::string const what = "a vector of size " + std::to_string(u.size());
+    if (w.data() == u.data() && u.size() > 0) {
+        dense_vector<T, device> const copy = u;
+        detail::assign_dense_call(w.data(), w.size(), 0, mask, accum, copy.data(), u.size(), 1,
+                                  T{}, rows, nullptr, what, opt, T(absent));
+        return;
+    }
+    detail::assign_dense_call(w.data(), w.size(), 0, mask, accum, u.data(), u.size(), 1, T{}, rows,
+                              nullptr, what, opt, T(absent));
+}
+/// w<mask, replace>(I) accum= x on a dense device vector.
+template <accumulator_type Accum, class T>
+void assign(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+            std::type_identity_t<T> x, index_selection const& rows, options const& opt = {},
+            std::type_identity_t<T> absent = {}) {
+    detail::assign_dense_call(w.data(), w.size(), 0, mask, accum, static_cast<T const*>(nullptr),
+                              0, 0, T(x), rows, nullptr, "a scalar", opt, T(absent));
+}
+template <class T>
+void assign(dense_vector<T, device>& w, dense_vector<T, device> const& u,
+            index_selection const& rows, options const& opt = {},
+            std::type_identity_t<T> absent = {}) {
+    assign(w, dense_mask{}, no_accum, u, rows, opt, absent);
+}
+template <class T>
+void assign(dense_vector<T, device>& w, std::type_identity_t<T> x, index_selection const& rows,
+            options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    assign(w, dense_mask{}, no_accum, x, rows, opt, absent);
+}
+
+}  // namespace kleene::cuda

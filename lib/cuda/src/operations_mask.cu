@@ -1,0 +1,135 @@
+// The CSR mask (csr_mask) and the masked write-back of CSR outputs (operations.hpp): one thread a
+// row merges the sorted rows of C, Z and the mask; a count pass, a CUB scan and a fill pass.
+
+#include <kleene/cuda/detail/operations.cuh>
+#include <kleene/cuda/detail/operations_instances.hpp>
+
+namespace kleene::cuda {
+
+namespace detail {
+
+/// Counts (Fill false) or copies (Fill true) each row's entries that are not zero.
+template <bool Fill, class M, class Index>
+__global__ void mask_nonzero_kernel(std::size_t rows, Index const* __restrict__ mp,
+                                    Index const* __restrict__ mj, M const* __restrict__ mv,
+                                    Index* __restrict__ op, Index* __restrict__ oj) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < rows;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        Index w = Fill ? op[i] : Index(0);
+        for (Index k = mp[i]; k < mp[i + 1]; ++k) {
+            if (mv[k] == M(0)) continue;
+            if (Fill) oj[w] = mj[k];
+            ++w;
+        }
+        if (!Fill) op[i] = w;
+    }
+}
+
+/// Counts (Fill false) or writes (Fill true) row i of C<mask, replace> = Z.
+template <bool Fill, class T, class Index>
+__global__ void mask_merge_kernel(std::size_t rows, Index const* __restrict__ cp,
+                                  Index const* __restrict__ cj, T const* __restrict__ cv, T c_iso,
+                                  Index const* __restrict__ zp, Index const* __restrict__ zj,
+                                  T const* __restrict__ zv, T z_iso, Index const* __restrict__ mp,
+                                  Index const* __restrict__ mj, bool comp, bool replace,
+                                  Index* __restrict__ op, Index* __restrict__ oj,
+                                  T* __restrict__ ov) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < rows;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        Index kc = cp[i], kz = zp[i], km = mp[i];
+        Index const ec = cp[i + 1], ez = zp[i + 1], em = mp[i + 1];
+        Index w = Fill ? op[i] : Index(0);
+        while (kc < ec || kz < ez) {
+            Index const x = kc < ec ? cj[kc] : Index(-1);
+            Index const y = kz < ez ? zj[kz] : Index(-1);
+            bool const in_c = kc < ec && (kz >= ez || x <= y);
+            bool const in_z = kz < ez && (kc >= ec || y <= x);
+            Index const j = in_c ? x : y;
+            while (km < em && mj[km] < j) ++km;
+            bool const allowed = (km < em && mj[km] == j) != comp;
+            bool const from_z = allowed && in_z;
+            bool const from_c = !allowed && !replace && in_c;
+            if (from_z || from_c) {
+                if (Fill) {
+                    oj[w] = j;
+                    ov[w] = from_z ? value_at(zv, z_iso, kz) : value_at(cv, c_iso, kc);
+                }
+                ++w;
+            }
+            kc += in_c;
+            kz += in_z;
+        }
+        if (!Fill) op[i] = w;
+    }
+}
+
+template <class T, class Index>
+csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& c,
+                                            csr_matrix<T, Index, device> const& z,
+                                            csr_mask<Index> const& mask, bool replace) {
+    std::size_t const rows = c.rows();
+    buffer<Index, device> ptr(rows + 1);
+    fill(ptr.data(), rows + 1, Index(0));
+    unsigned const grid = blocks_for(rows, 128);
+    auto launch = [&](auto fill_pass, Index* oj, T* ov) {
+        mask_merge_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+            rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), z.row_ptr(), z.col_idx(),
+            z.values(), z.iso_value(), mask.row_ptr(), mask.col_idx(), mask.complemented(),
+            replace, ptr.data(), oj, ov);
+    };
+    if (rows > 0) {
+        launch(std::false_type{}, nullptr, nullptr);
+        KLEENE_CUDA_CHECK_LAUNCH("mask_merge_kernel (count)");
+    }
+    std::size_t const nnz = scan_counts(ptr.data(), rows);
+    buffer<Index, device> cols(nnz);
+    buffer<T, device> vals(nnz);
+    if (nnz > 0) {
+        launch(std::true_type{}, cols.data(), vals.data());
+        KLEENE_CUDA_CHECK_LAUNCH("mask_merge_kernel (fill)");
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    return {rows, c.cols(), std::move(ptr), std::move(cols), std::move(vals), T(1), true};
+}
+
+}  // namespace detail
+
+template <index_type Index>
+template <class M>
+csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m)
+    : rows_(m.m->rows()), cols_(m.m->cols()), complemented_(m.complemented), active_(true) {
+    auto const& a = *m.m;
+    bool const keep_all = m.structural || (a.is_iso() && !(a.iso_value() == M(0)));
+    if (keep_all || a.nnz() == 0) {
+        ptr_ = a.row_ptr();
+        idx_ = a.col_idx();
+        return;
+    }
+    own_ptr_ = buffer<Index, device>(rows_ + 1);
+    detail::fill(own_ptr_.data(), rows_ + 1, Index(0));
+    if (!a.is_iso()) {  // an iso zero mask keeps nothing: every count stays 0
+        unsigned const grid = detail::blocks_for(rows_, 128);
+        if (rows_ > 0) {
+            detail::mask_nonzero_kernel<false><<<grid, 128>>>(
+                rows_, a.row_ptr(), a.col_idx(), a.values(), own_ptr_.data(),
+                static_cast<Index*>(nullptr));
+            KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (count)");
+        }
+        std::size_t const nnz = detail::scan_counts(own_ptr_.data(), rows_);
+        own_idx_ = buffer<Index, device>(nnz);
+        if (nnz > 0) {
+            detail::mask_nonzero_kernel<true><<<grid, 128>>>(rows_, a.row_ptr(), a.col_idx(),
+                                                             a.values(), own_ptr_.data(),
+                                                             own_idx_.data());
+            KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (fill)");
+        }
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    ptr_ = own_ptr_.data();
+    idx_ = own_idx_.data();
+}
+
+KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
+KLEENE_OPS_TYPES(KLEENE_OPS_MASK_MERGE_INSTANCES)
+
+}  // namespace kleene::cuda

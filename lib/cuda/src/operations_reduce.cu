@@ -1,0 +1,148 @@
+// reduce on device containers (reduce_transpose.hpp): a warp per row for the row reductions, a
+// two-pass block reduction (per-block partials, then one block) for the scalar ones.
+
+#include <kleene/cuda/detail/operations.cuh>
+#include <kleene/cuda/detail/structure_instances.hpp>
+
+#include <cub/block/block_reduce.cuh>
+
+namespace kleene::cuda {
+namespace detail {
+
+/// Row i of a CSR matrix as the reduce kernel reads it (every stored entry is present).
+template <class T, class Index>
+struct csr_rows {
+    Index const* ap;
+    T const* av;
+    T iso;
+    __device__ std::size_t begin(std::size_t i) const { return std::size_t(ap[i]); }
+    __device__ std::size_t end(std::size_t i) const { return std::size_t(ap[i + 1]); }
+    __device__ bool get(std::size_t k, T& v) const {
+        v = value_at(av, iso, k);
+        return true;
+    }
+};
+
+/// Row i of a dense row-major matrix (entries equal to absent are absent).
+template <class T>
+struct dense_rows {
+    T const* a;
+    std::size_t cols;
+    T absent;
+    __device__ std::size_t begin(std::size_t i) const { return i * cols; }
+    __device__ std::size_t end(std::size_t i) const { return (i + 1) * cols; }
+    __device__ bool get(std::size_t k, T& v) const {
+        v = a[k];
+        return !(v == absent);
+    }
+};
+
+/// Folds (s, any) with (v, has): the running value of a reduction that may have seen nothing.
+template <class Mon, class T>
+__device__ __forceinline__ void fold(T& s, bool& any, T v, bool has) {
+    if (has) {
+        s = any ? T(Mon::apply(s, v)) : v;
+        any = true;
+    }
+}
+
+/// One warp a row: lanes fold strided entries, then the warp folds the lanes' results.
+template <class Mon, class Accum, class T, class Rows>
+__global__ void reduce_rows_kernel(T* __restrict__ w, std::uint8_t const* __restrict__ flags,
+                                   bool comp, Accum accum, Rows rows_of, std::size_t rows,
+                                   T absent, bool replace) {
+    unsigned const lane = threadIdx.x % 32;
+    std::size_t const warps = std::size_t(gridDim.x) * (blockDim.x / 32);
+    for (std::size_t i = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32; i < rows;
+         i += warps) {
+        T s = Mon::identity();
+        bool any = false;
+        std::size_t const e = rows_of.end(i);
+        for (std::size_t k = rows_of.begin(i) + lane; k < e; k += 32) {
+            T v;
+            bool const has = rows_of.get(k, v);
+            fold<Mon>(s, any, v, has);
+        }
+        for (unsigned off = 16; off > 0; off /= 2) {
+            T const o = shfl_down(0xffffffffu, s, off);
+            bool const oa = __shfl_down_sync(0xffffffffu, int(any), off) != 0;
+            fold<Mon>(s, any, o, oa);
+        }
+        if (lane == 0)
+            w[i] = combine(accum, mask_allows(flags, comp, i), replace, w[i], any, s, absent);
+    }
+}
+
+template <class Mon, class Accum, class T, class Rows>
+void reduce_rows(T* w, dense_mask const& mask, Accum accum, Rows rows_of, std::size_t rows,
+                 T absent, bool replace) {
+    if (rows == 0) return;
+    constexpr unsigned threads = 256;
+    reduce_rows_kernel<Mon><<<blocks_for(rows, threads / 32), threads>>>(
+        w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, rows_of, rows,
+        absent, replace);
+    KLEENE_CUDA_CHECK_LAUNCH("reduce_rows_kernel");
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class Mon, class Accum, class T, class Index>
+void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon,
+                     csr_matrix<T, Index, device> const& a, T absent, bool replace) {
+    reduce_rows<Mon>(w, mask, accum, csr_rows<T, Index>{a.row_ptr(), a.values(), a.iso_value()},
+                     a.rows(), absent, replace);
+}
+
+template <class Mon, class Accum, class T>
+void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
+                       std::size_t rows, std::size_t cols, T absent, bool replace) {
+    reduce_rows<Mon>(w, mask, accum, dense_rows<T>{a, cols, absent}, rows, absent, replace);
+}
+
+template <class Mon>
+struct monoid_fn {
+    template <class T>
+    __device__ T operator()(T a, T b) const {
+        return Mon::apply(a, b);
+    }
+};
+
+constexpr unsigned reduce_threads = 256;
+
+/// partial[block] = the (+) of the block's grid-strided share of v (identity where absent).
+template <class Mon, class T>
+__global__ void reduce_values_kernel(T const* __restrict__ v, T iso, std::size_t n, T absent,
+                                     bool skip_absent, T* __restrict__ partial) {
+    using block_reduce = cub::BlockReduce<T, reduce_threads>;
+    __shared__ typename block_reduce::TempStorage temp;
+    T s = Mon::identity();
+    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
+         k += std::size_t(gridDim.x) * blockDim.x) {
+        T const x = value_at(v, iso, k);
+        if (!(skip_absent && x == absent)) s = Mon::apply(s, x);
+    }
+    T const total = block_reduce(temp).Reduce(s, monoid_fn<Mon>{});
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
+template <class Mon, class T>
+T reduce_values(Mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent) {
+    if (n == 0) return Mon::identity();
+    unsigned const blocks = blocks_for(n, reduce_threads, 1024);
+    buffer<T, device> partial(blocks + 1);
+    reduce_values_kernel<Mon><<<blocks, reduce_threads>>>(v, iso, n, absent, skip_absent,
+                                                          partial.data());
+    KLEENE_CUDA_CHECK_LAUNCH("reduce_values_kernel");
+    reduce_values_kernel<Mon><<<1, reduce_threads>>>(partial.data(), T(0), blocks, absent, false,
+                                                     partial.data() + blocks);
+    KLEENE_CUDA_CHECK_LAUNCH("reduce_values_kernel (partials)");
+    T out;
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(&out, partial.data() + blocks, sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+}  // namespace detail
+
+KLEENE_OPS_TYPES(KLEENE_STRUCT_REDUCE_INSTANCES)
+
+}  // namespace kleene::cuda
