@@ -27,6 +27,7 @@ apsp_algorithm parse_algorithm(std::string const& s) {
     if (s == "blocked-fw") return apsp_algorithm::blocked_fw;
     if (s == "fw") return apsp_algorithm::fw;
     if (s == "johnson") return apsp_algorithm::johnson;
+    if (s == "bellman-ford") return apsp_algorithm::bellman_ford;
     return apsp_algorithm::automatic;
 }
 
@@ -90,8 +91,8 @@ void add_apsp_command(CLI::App& app, global_options& g) {
     auto args = std::make_shared<apsp_args>();
     cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx)")->required();
     cmd->add_option("-o,--output", args->output, "distances (.mtx)")->required();
-    cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw or johnson")
-        ->check(CLI::IsMember({"auto", "rkleene", "blocked-fw", "fw", "johnson"}))
+    cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw, johnson (CPU) or bellman-ford (GPU)")
+        ->check(CLI::IsMember({"auto", "rkleene", "blocked-fw", "fw", "johnson", "bellman-ford"}))
         ->capture_default_str();
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
         ->check(CLI::IsMember({"auto", "cpu", "gpu"}))

@@ -18,7 +18,7 @@ copy() {  # file destination-dir
     [[ -x $1 ]] || { echo "missing: $1" >&2; return 0; }
     cp "$1" "$2/" && strip "$2/$(basename "$1")"
 }
-for f in "$build"/tests/test_*gpu "$build"/tests/test_bfs_sssp; do copy "$f" "$dev/tests"; done
+for f in "$build"/tests/test_*gpu "$build"/tests/test_bfs_sssp "$build"/tests/test_apsp; do copy "$f" "$dev/tests"; done
 for f in "$build"/bench/gpu/bench_*; do [[ -f $f && ! $f == *.* ]] && copy "$f" "$dev/bench/gpu"; done
 for f in bench_matrix_market bench_bfs_cpu_vs_graphblas; do copy "$build/bench/$f" "$dev/bench"; done
 copy "$build/tools/kleene" "$dev/tools"

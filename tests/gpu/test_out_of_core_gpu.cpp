@@ -140,6 +140,7 @@ void check_capped(csr_matrix<T> const& a, dense_matrix<T> const& want, bool chec
     std::size_t const n = a.rows();
     apsp_options opt;
     opt.device = device_choice::gpu;
+    opt.algorithm = apsp_algorithm::rkleene;  // a dense algorithm: the one that goes out of core
     if (check_in_core) {
         BOOST_TEST_CONTEXT("n=" << n << " in core") { check_equal(apsp(a, opt).dist, want); }
     }
@@ -298,6 +299,7 @@ BOOST_AUTO_TEST_CASE(predecessors_out_of_core) {
     auto const a = random_graph<float>(n, 0.05, 17);
     apsp_options opt;
     opt.device = device_choice::gpu;
+    opt.algorithm = apsp_algorithm::rkleene;
     opt.predecessors = true;
     explain_trace in_trace;
     opt.explain = &in_trace;
@@ -325,6 +327,7 @@ BOOST_AUTO_TEST_CASE(cap_from_environment) {
     explain_trace trace;
     apsp_options opt;
     opt.device = device_choice::gpu;
+    opt.algorithm = apsp_algorithm::rkleene;
     opt.explain = &trace;
     auto const r = apsp(a, opt);
     ::unsetenv("KLEENE_MAX_DEVICE_BYTES");

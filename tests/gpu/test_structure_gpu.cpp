@@ -2,8 +2,9 @@
 // kleene/cuda/extract_assign.hpp) against the CPU operations on the same random inputs: CSR (both
 // index types, iso inputs, empty and long rows) and dense matrices and vectors, sizes 0, 1, odd
 // and 1000 x 777, index lists with repeats and out of order (distinct for assign), empty lists,
-// every mask kind x accumulator x replace; CSR assign with an A (iso or not) and a scalar. Values are small integers, so every result is exact. A .cpp (host code only): the CPU
-// operations it compares with need OpenMP.
+// every mask kind x accumulator x replace; CSR assign with an A (iso or not) and a scalar. Values
+// are small integers, so every result is exact. A .cpp (host code only): the CPU operations it
+// compares with need OpenMP. Shared inputs and checks: gpu/ops_gpu_common.hpp.
 
 #define BOOST_TEST_MODULE structure_gpu
 

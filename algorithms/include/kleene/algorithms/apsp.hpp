@@ -17,6 +17,7 @@
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/apsp.hpp>
+#include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/paths.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -35,7 +36,9 @@
 
 namespace kleene {
 
-enum class apsp_algorithm { automatic, rkleene, blocked_fw, fw, johnson };
+/// bellman_ford: batched multi-source Bellman-Ford on the GPU (cuda/apsp_batched.hpp), for
+/// sparse graphs.
+enum class apsp_algorithm { automatic, rkleene, blocked_fw, fw, johnson, bellman_ford };
 
 inline std::string_view to_string(apsp_algorithm a) {
     switch (a) {
@@ -44,6 +47,7 @@ inline std::string_view to_string(apsp_algorithm a) {
         case apsp_algorithm::blocked_fw: return "blocked-fw";
         case apsp_algorithm::fw: return "fw";
         case apsp_algorithm::johnson: return "johnson";
+        case apsp_algorithm::bellman_ford: return "bellman-ford";
     }
     return "unknown";
 }
@@ -81,6 +85,10 @@ struct apsp_cost_model {
     double johnson_s_per_edge = 4e-9;  ///< Dijkstra relax + heap, per edge per source (bench_apsp_sparse)
     double gpu_out_of_core_efficiency = 0.85;  ///< out-of-core rate / in-core rate (0.8-1.0)
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
+    /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs, n 4096-16384,
+    /// degree 4-64): about 2.4 ns an entry of the n x n result, plus 8 ps a (source, edge) pair.
+    double gpu_bf_s_per_entry = 2.4e-9;
+    double gpu_bf_s_per_source_edge = 8e-12;
 };
 
 namespace detail {
@@ -186,6 +194,13 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     double const t_cpu = nd * nd * nd / cpu_rate;
     double const t_johnson =
         nd * (m + nd) * std::log2(nd + 2) * model.johnson_s_per_edge / threads;
+    double const t_bf = nd * nd * model.gpu_bf_s_per_entry +
+                        nd * m * model.gpu_bf_s_per_source_edge + model.gpu_fixed_s;
+    // The GPU's best: Bellman-Ford where the model prefers it (sparse graphs) or it is pinned.
+    bool const auto_alg = opt.algorithm == apsp_algorithm::automatic;
+    double const t_gpu_best = opt.algorithm == apsp_algorithm::bellman_ford ? t_bf
+                              : auto_alg                                    ? std::min(t_gpu, t_bf)
+                                                                            : t_gpu;
 
     // Device.
     bool gpu;
@@ -197,16 +212,29 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
             throw invalid_argument("apsp: Johnson's algorithm runs on the CPU only");
         gpu = true;
     } else if (opt.device == device_choice::cpu) {
+        if (opt.algorithm == apsp_algorithm::bellman_ford)
+            throw invalid_argument(
+                "apsp: the batched Bellman-Ford runs on the GPU only (johnson is the CPU's "
+                "algorithm for sparse graphs)");
         gpu = false;
+    } else if (opt.algorithm == apsp_algorithm::bellman_ford) {
+        cuda::require_device();
+        if (!detail::gpu_apsp_type<T>)
+            throw invalid_argument("apsp: the GPU runs fp32, fp64 and int32 only");
+        gpu = true;
     } else {
         gpu = (gpu_fits || gpu_ooc) && opt.algorithm != apsp_algorithm::johnson &&
-              t_gpu < std::min(t_cpu, opt.algorithm == apsp_algorithm::automatic ? t_johnson : 1e300);
+              t_gpu_best < std::min(t_cpu, auto_alg ? t_johnson : 1e300);
     }
     // Algorithm.
     apsp_algorithm alg = opt.algorithm;
-    if (alg == apsp_algorithm::automatic)
-        alg = (!gpu && t_johnson < t_cpu) ? apsp_algorithm::johnson : apsp_algorithm::rkleene;
-    bool const out_of_core = gpu && !gpu_fits;
+    if (alg == apsp_algorithm::automatic) {
+        if (gpu) alg = t_bf < t_gpu ? apsp_algorithm::bellman_ford : apsp_algorithm::rkleene;
+        else alg = t_johnson < t_cpu ? apsp_algorithm::johnson : apsp_algorithm::rkleene;
+    }
+    // The dense algorithms go out of core where the matrix does not fit; Bellman-Ford keeps only
+    // a block of sources on the device.
+    bool const out_of_core = gpu && !gpu_fits && alg != apsp_algorithm::bellman_ford;
     if (out_of_core) alg = apsp_algorithm::blocked_fw;  // the out-of-core algorithm
     r.algorithm = alg;
     r.device = gpu ? device_choice::gpu : device_choice::cpu;
@@ -225,6 +253,8 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
         opt.explain->add("apsp: estimates: " +
                          std::string(gpu_ooc ? "out-of-core blocked-fw/gpu " : "rkleene/gpu ") +
                          (have_gpu ? detail::seconds(t_gpu) : std::string("n/a")) +
+                         ", bellman-ford/gpu " +
+                         (have_gpu ? detail::seconds(t_bf) : std::string("n/a")) +
                          ", rkleene/cpu " + detail::seconds(t_cpu) + ", johnson/cpu " +
                          detail::seconds(t_johnson));
         opt.explain->add("apsp: chose " + std::string(to_string(alg)) + " on " +
@@ -237,6 +267,12 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
 
     if (alg == apsp_algorithm::johnson) {
         r.dist = johnson(a);
+    } else if (alg == apsp_algorithm::bellman_ford) {
+        if constexpr (detail::gpu_apsp_type<T>) {
+            cuda::bellman_ford_options o;
+            o.explain = opt.explain;
+            r.dist = cuda::apsp_bellman_ford(a, o);  // throws negative_cycle itself
+        }
     } else {
         r.dist = detail::apsp_start(a);
         std::int64_t neg = -1;
