@@ -80,15 +80,20 @@ struct apsp_cost_model {
     double gpu_updates_per_s_int32 = 9.6e12;
     double gpu_updates_per_s_fp64 = 2.2e12;
     double gpu_fixed_s = 5e-3;                ///< context, allocation, launches of the recursion
-    double gpu_copy_bytes_per_s = 10e9;       ///< pageable host <-> device copies
+    /// Per byte of the matrix each way: the dense start on the host and the pageable copies
+    /// there and back (whole R-Kleene calls at n = 4096-16384 take 1.7-1.9x their kernels'
+    /// estimate; bench_apsp_sparse, 2026-11-21 H200: 0.065 / 0.26 / 1.22 s).
+    double gpu_copy_bytes_per_s = 3.2e9;
     double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
     double johnson_s_per_edge = 4e-9;  ///< Dijkstra relax + heap, per edge per source (bench_apsp_sparse)
     double gpu_out_of_core_efficiency = 0.85;  ///< out-of-core rate / in-core rate (0.8-1.0)
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
     /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs, n 4096-16384,
-    /// degree 4-64): about 2.4 ns an entry of the n x n result, plus 8 ps a (source, edge) pair.
+    /// degree 4-1024): about 2.4 ns an entry of the n x n result, plus 4 ps a (source, edge)
+    /// pair. With the R-Kleene estimate above, the crossover at n = 8192 is modelled at d = 384
+    /// (measured: between 256 and 512) and at n = 4096 at d = 340 (measured: between 64 and 256).
     double gpu_bf_s_per_entry = 2.4e-9;
-    double gpu_bf_s_per_source_edge = 8e-12;
+    double gpu_bf_s_per_source_edge = 4e-12;
 };
 
 namespace detail {
