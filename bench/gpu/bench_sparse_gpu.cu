@@ -1,5 +1,6 @@
 // GPU graph and sparse benchmarks on Graph500-style Kronecker graphs generated on the device:
-// BFS in GTEPS by the Graph500 rule (undirected edges of the traversed component / time, over 64
+// BFS in GTEPS (undirected edges of the traversed component / time, and the Graph500
+// reference's count of generated tuples in the component / time; median over 64
 // random sources of degree > 0; median and harmonic mean), with the forced-push and forced-pull
 // times beside the automatic switch; SpMV and SpMM (plus_times float) and SpGEMM (A x A) with
 // kleene's kernels beside cuSPARSE on the same matrices.
@@ -7,6 +8,7 @@
 //   bench_sparse_gpu [scale ...]          BFS / SpMV / SpMM scales (default 20 21 22)
 //   KLEENE_SPGEMM_SCALES="12 14"          SpGEMM scales (edge factor 8)
 //   KLEENE_BFS_SOURCES=64                 sources per scale
+//   KLEENE_BFS_ONLY=1                     the BFS measurements alone
 //
 // The graph: 16 x 2^scale edges drawn from the R-MAT initiator (0.57, 0.19, 0.19, 0.05), labels
 // permuted at random, made undirected, self-loops and duplicates removed. Lines starting with
@@ -74,22 +76,44 @@ __global__ void random_keys(std::uint64_t seed, std::uint32_t n, std::uint64_t* 
     }
 }
 
+/// The e-th generated R-MAT edge (A, B, C = 0.57, 0.19, 0.19), its labels permuted.
+__device__ void rmat_edge(int scale, std::uint64_t seed, std::uint64_t e,
+                          std::uint32_t const* __restrict__ perm, std::uint64_t& pu,
+                          std::uint64_t& pv) {
+    std::uint32_t u = 0, v = 0;
+    for (int b = 0; b < scale; ++b) {
+        double const x = uniform(seed, e * 64 + std::uint64_t(b));
+        unsigned const q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
+        u = 2 * u + (q >> 1);
+        v = 2 * v + (q & 1);
+    }
+    pu = perm[u];
+    pv = perm[v];
+}
+
 /// Both directions of each R-MAT edge as (u << 32 | v); self-loops become ~0 (dropped later).
 __global__ void kronecker_edges(int scale, std::uint64_t m, std::uint64_t seed,
                                 std::uint32_t const* __restrict__ perm,
                                 std::uint64_t* __restrict__ keys) {
     for (std::uint64_t e = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; e < m;
          e += std::uint64_t(gridDim.x) * blockDim.x) {
-        std::uint32_t u = 0, v = 0;
-        for (int b = 0; b < scale; ++b) {
-            double const x = uniform(seed, e * 64 + std::uint64_t(b));
-            unsigned const q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
-            u = 2 * u + (q >> 1);
-            v = 2 * v + (q & 1);
-        }
-        std::uint64_t const pu = perm[u], pv = perm[v];
+        std::uint64_t pu = 0, pv = 0;
+        rmat_edge(scale, seed, e, perm, pu, pv);
         keys[2 * e] = pu == pv ? ~0ull : (pu << 32 | pv);
         keys[2 * e + 1] = pu == pv ? ~0ull : (pv << 32 | pu);
+    }
+}
+
+/// The generated edge tuples counted at their first endpoint, self-loops and repeats included:
+/// what the Graph500 reference counts as traversed ("they're part of the input data").
+__global__ void kronecker_tuple_counts(int scale, std::uint64_t m, std::uint64_t seed,
+                                       std::uint32_t const* __restrict__ perm,
+                                       unsigned long long* __restrict__ counts) {
+    for (std::uint64_t e = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; e < m;
+         e += std::uint64_t(gridDim.x) * blockDim.x) {
+        std::uint64_t pu = 0, pv = 0;
+        rmat_edge(scale, seed, e, perm, pu, pv);
+        atomicAdd(counts + pu, 1ull);
     }
 }
 
@@ -115,7 +139,10 @@ __global__ void csr_from_keys(std::uint64_t const* __restrict__ keys, std::uint6
     }
 }
 
-graph kronecker_graph(int scale, int edge_factor, std::uint64_t seed) {
+/// The graph (undirected, self-loops and repeated edges removed); with `tuples`, also each
+/// vertex's count of generated edge tuples (kronecker_tuple_counts) for the Graph500 TEPS count.
+graph kronecker_graph(int scale, int edge_factor, std::uint64_t seed,
+                      std::vector<std::uint64_t>* tuples = nullptr) {
     std::uint32_t const n = 1u << scale;
     std::uint64_t const m = std::uint64_t(edge_factor) * n;
     std::size_t bytes = 0;
@@ -132,6 +159,15 @@ graph kronecker_graph(int scale, int edge_factor, std::uint64_t seed) {
     buffer<std::uint64_t, device> keys(2 * m), sorted(2 * m);
     kronecker_edges<<<4096, 256>>>(scale, m, seed * 7 + 1, perm.data(), keys.data());
     KLEENE_CUDA_CHECK_LAUNCH("kronecker_edges");
+    if (tuples) {
+        buffer<unsigned long long, device> counts(n);
+        KLEENE_CUDA_CHECK(cudaMemset(counts.data(), 0, n * sizeof(unsigned long long)));
+        kronecker_tuple_counts<<<4096, 256>>>(scale, m, seed * 7 + 1, perm.data(), counts.data());
+        KLEENE_CUDA_CHECK_LAUNCH("kronecker_tuple_counts");
+        tuples->resize(n);
+        KLEENE_CUDA_CHECK(cudaMemcpy(tuples->data(), counts.data(), n * sizeof(std::uint64_t),
+                                     cudaMemcpyDeviceToHost));
+    }
     KLEENE_CUDA_CHECK(
         cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys.data(), sorted.data(), 2 * m));
     tmp = buffer<unsigned char, device>(bytes);
@@ -225,7 +261,7 @@ struct summary_row {
 };
 std::vector<summary_row> summary;
 
-void bfs_bench(graph const& a, int scale, int sources) {
+void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t> const& tuples) {
     auto const ptr = host_copy(a.row_ptr_storage());
     auto const col = host_copy(a.col_idx_storage());
     std::size_t const n = a.rows();
@@ -235,7 +271,7 @@ void bfs_bench(graph const& a, int scale, int sources) {
         std::size_t const s = g() % n;
         if (ptr[s + 1] > ptr[s]) src.push_back(s);
     }
-    std::vector<double> teps, secs;
+    std::vector<double> teps, teps500, secs;
     std::string steps_of_median;
     int validated = 0, bad = 0;
     std::vector<std::pair<double, std::string>> runs;
@@ -247,6 +283,12 @@ void bfs_bench(graph const& a, int scale, int sources) {
             if (run.level[v] >= 0) deg += std::uint64_t(ptr[v + 1] - ptr[v]);
         double const m = double(deg) / 2;
         teps.push_back(m / run.seconds);
+        // The Graph500 reference's count: generated tuples in the component, self-loops and
+        // repeats included.
+        std::uint64_t m500 = 0;
+        for (std::size_t v = 0; v < n; ++v)
+            if (run.level[v] >= 0) m500 += tuples[v];
+        teps500.push_back(double(m500) / run.seconds);
         secs.push_back(run.seconds);
         std::string steps;
         for (char p : run.step_was_pull) steps += p ? 'L' : 'H';  // puLl / pusH
@@ -306,17 +348,19 @@ void bfs_bench(graph const& a, int scale, int sources) {
         t.direction = kc::bfs_direction::pull;
         pull_s.push_back(kc::bfs(a, a, src[i], true, t).seconds);
     }
+    double const med500 = median(teps500);
     std::printf(
-        "BFS scale %d: %d sources, median %.1f GTEPS (harmonic mean %.1f), median %.3f ms, "
+        "BFS scale %d: %d sources, median %.1f GTEPS (harmonic mean %.1f; %.1f counting the "
+        "generated tuples as the Graph500 reference does), median %.3f ms, "
         "steps of the median run %s (H push, L pull); forced push median %.3f ms, forced pull "
         "median %.3f ms (8 sources); %d runs validated, %d bad vertices\n",
-        scale, sources, med / 1e9, hm / 1e9, median(secs) * 1e3, steps_of_median.c_str(),
-        median(push_s) * 1e3, median(pull_s) * 1e3, validated, bad);
+        scale, sources, med / 1e9, hm / 1e9, med500 / 1e9, median(secs) * 1e3,
+        steps_of_median.c_str(), median(push_s) * 1e3, median(pull_s) * 1e3, validated, bad);
     std::printf(
-        "RESULT kind=bfs scale=%d gteps=%.2f hmean_gteps=%.2f ms=%.4f push_ms=%.4f pull_ms=%.4f "
-        "bad=%d\n",
-        scale, med / 1e9, hm / 1e9, median(secs) * 1e3, median(push_s) * 1e3, median(pull_s) * 1e3,
-        bad);
+        "RESULT kind=bfs scale=%d gteps=%.2f hmean_gteps=%.2f g500_gteps=%.2f ms=%.4f "
+        "push_ms=%.4f pull_ms=%.4f bad=%d\n",
+        scale, med / 1e9, hm / 1e9, med500 / 1e9, median(secs) * 1e3, median(push_s) * 1e3,
+        median(pull_s) * 1e3, bad);
     char line[256];
     std::snprintf(line, sizeof line,
                   "%.1f GTEPS median (%.1f hmean), %.3f ms; push-only %.3f ms, pull-only %.3f ms%s",
@@ -498,6 +542,8 @@ int main(int argc, char** argv) {
         for (int i = 1; i < argc; ++i) scales.push_back(std::atoi(argv[i]));
         if (scales.empty()) scales = {20, 21, 22};
         int const sources = ints(std::getenv("KLEENE_BFS_SOURCES"), {64}).front();
+        // KLEENE_BFS_ONLY=1: the BFS measurements alone (no SSSP, SpMV, SpMM, SpGEMM).
+        bool const bfs_only = std::getenv("KLEENE_BFS_ONLY") != nullptr;
         for (int scale : scales) {
             std::size_t free = 0, total = 0;
             KLEENE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
@@ -509,7 +555,8 @@ int main(int argc, char** argv) {
                 continue;
             }
             auto const t0 = std::chrono::steady_clock::now();
-            auto const a = kronecker_graph(scale, 16, 1 + std::uint64_t(scale));
+            std::vector<std::uint64_t> tuples;
+            auto const a = kronecker_graph(scale, 16, 1 + std::uint64_t(scale), &tuples);
             double const gen_s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             std::printf(
@@ -517,14 +564,17 @@ int main(int argc, char** argv) {
                 "generated in %.2f s\n",
                 scale, a.rows(), a.nnz(), a.nnz() / 2, gen_s);
             std::fflush(stdout);
-            bfs_bench(a, scale, sources);
+            bfs_bench(a, scale, sources, tuples);
             std::fflush(stdout);
+            if (bfs_only) continue;
             sssp_bench(a, scale);
             std::fflush(stdout);
             spmv_bench(a, scale);
             std::fflush(stdout);
         }
-        for (int scale : ints(std::getenv("KLEENE_SPGEMM_SCALES"), {12, 14})) {
+        std::vector<int> const spgemm_scales =
+            bfs_only ? std::vector<int>{} : ints(std::getenv("KLEENE_SPGEMM_SCALES"), {12, 14});
+        for (int scale : spgemm_scales) {
             spgemm_bench(scale);
             std::fflush(stdout);
         }
