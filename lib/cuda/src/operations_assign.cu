@@ -232,27 +232,16 @@ csr_matrix<T, Index, device> assign_csr(csr_matrix<T, Index, device> const& c, A
         s_iso = a->iso_value();
         sp = a->row_ptr();
     }
-    buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
     unsigned const grid = blocks_for(rows, 128);
-    auto launch = [&](auto fill_pass, Index* zj, T* zv) {
+    auto launch = [&](auto fill_pass, Index* zp, Index* zj, T* zv) {
         assign_csr_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
             rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), rinv, cinv, sp, rj.size,
-            sj, sv, s_iso, accum, ptr.data(), zj, zv);
+            sj, sv, s_iso, accum, zp, zj, zv);
     };
-    if (rows > 0) {
-        launch(std::false_type{}, nullptr, nullptr);
-        KLEENE_CUDA_CHECK_LAUNCH("assign_csr_kernel (count)");
-    }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
-    buffer<Index, device> cols(nnz);
-    buffer<T, device> vals(nnz);
-    if (nnz > 0) {
-        launch(std::true_type{}, cols.data(), vals.data());
-        KLEENE_CUDA_CHECK_LAUNCH("assign_csr_kernel (fill)");
-    }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    return {rows, c.cols(), std::move(ptr), std::move(cols), std::move(vals), T(1), true};
+    return two_pass_csr<T, Index>(
+        rows, c.cols(), "assign_csr_kernel",
+        [&](Index* zp) { launch(std::false_type{}, zp, nullptr, nullptr); },
+        [&](Index* zp, Index* zj, T* zv) { launch(std::true_type{}, zp, zj, zv); });
 }
 
 }  // namespace detail

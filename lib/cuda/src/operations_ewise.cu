@@ -92,27 +92,16 @@ template <bool Union, class Op, class T, class Index>
 csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const& a,
                                        csr_matrix<T, Index, device> const& b) {
     std::size_t const rows = a.rows();
-    buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
     unsigned const grid = blocks_for(rows, 128);
-    if (rows > 0) {
-        ewise_csr_kernel<Union, false><<<grid, 128>>>(
+    auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
+        ewise_csr_kernel<Union, decltype(fill_pass)::value><<<grid, 128>>>(
             op, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), b.row_ptr(), b.col_idx(),
-            b.values(), b.iso_value(), ptr.data(), static_cast<Index*>(nullptr),
-            static_cast<T*>(nullptr));
-        KLEENE_CUDA_CHECK_LAUNCH("ewise_csr_kernel (count)");
-    }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
-    buffer<Index, device> cols(nnz);
-    buffer<T, device> vals(nnz);
-    if (nnz > 0) {
-        ewise_csr_kernel<Union, true><<<grid, 128>>>(
-            op, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), b.row_ptr(), b.col_idx(),
-            b.values(), b.iso_value(), ptr.data(), cols.data(), vals.data());
-        KLEENE_CUDA_CHECK_LAUNCH("ewise_csr_kernel (fill)");
-    }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    return {rows, a.cols(), std::move(ptr), std::move(cols), std::move(vals), T(1), true};
+            b.values(), b.iso_value(), cp, cj, cv);
+    };
+    return two_pass_csr<T, Index>(
+        rows, a.cols(), "ewise_csr_kernel",
+        [&](Index* cp) { launch(std::false_type{}, cp, nullptr, nullptr); },
+        [&](Index* cp, Index* cj, T* cv) { launch(std::true_type{}, cp, cj, cv); });
 }
 
 }  // namespace detail

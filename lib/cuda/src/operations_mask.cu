@@ -68,28 +68,17 @@ csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& 
                                             csr_matrix<T, Index, device> const& z,
                                             csr_mask<Index> const& mask, bool replace) {
     std::size_t const rows = c.rows();
-    buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
     unsigned const grid = blocks_for(rows, 128);
-    auto launch = [&](auto fill_pass, Index* oj, T* ov) {
+    auto launch = [&](auto fill_pass, Index* op, Index* oj, T* ov) {
         mask_merge_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
             rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), z.row_ptr(), z.col_idx(),
             z.values(), z.iso_value(), mask.row_ptr(), mask.col_idx(), mask.complemented(),
-            replace, ptr.data(), oj, ov);
+            replace, op, oj, ov);
     };
-    if (rows > 0) {
-        launch(std::false_type{}, nullptr, nullptr);
-        KLEENE_CUDA_CHECK_LAUNCH("mask_merge_kernel (count)");
-    }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
-    buffer<Index, device> cols(nnz);
-    buffer<T, device> vals(nnz);
-    if (nnz > 0) {
-        launch(std::true_type{}, cols.data(), vals.data());
-        KLEENE_CUDA_CHECK_LAUNCH("mask_merge_kernel (fill)");
-    }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    return {rows, c.cols(), std::move(ptr), std::move(cols), std::move(vals), T(1), true};
+    return two_pass_csr<T, Index>(
+        rows, c.cols(), "mask_merge_kernel",
+        [&](Index* op) { launch(std::false_type{}, op, nullptr, nullptr); },
+        [&](Index* op, Index* oj, T* ov) { launch(std::true_type{}, op, oj, ov); });
 }
 
 }  // namespace detail

@@ -50,27 +50,15 @@ __global__ void select_csr_kernel(select_spec<T> pred, std::size_t rows, Index c
 template <class T, class Index>
 csr_matrix<T, Index, device> select_csr(select_spec<T> pred, csr_matrix<T, Index, device> const& a) {
     std::size_t const rows = a.rows();
-    buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
     unsigned const grid = blocks_for(rows, 128);
-    if (rows > 0) {
-        select_csr_kernel<false><<<grid, 128>>>(pred, rows, a.row_ptr(), a.col_idx(), a.values(),
-                                                a.iso_value(), ptr.data(),
-                                                static_cast<Index*>(nullptr),
-                                                static_cast<T*>(nullptr));
-        KLEENE_CUDA_CHECK_LAUNCH("select_csr_kernel (count)");
-    }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
-    buffer<Index, device> cols(nnz);
-    buffer<T, device> vals(nnz);
-    if (nnz > 0) {
-        select_csr_kernel<true><<<grid, 128>>>(pred, rows, a.row_ptr(), a.col_idx(), a.values(),
-                                               a.iso_value(), ptr.data(), cols.data(),
-                                               vals.data());
-        KLEENE_CUDA_CHECK_LAUNCH("select_csr_kernel (fill)");
-    }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    return {rows, a.cols(), std::move(ptr), std::move(cols), std::move(vals), T(1), true};
+    auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
+        select_csr_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+            pred, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), cp, cj, cv);
+    };
+    return two_pass_csr<T, Index>(
+        rows, a.cols(), "select_csr_kernel",
+        [&](Index* cp) { launch(std::false_type{}, cp, nullptr, nullptr); },
+        [&](Index* cp, Index* cj, T* cv) { launch(std::true_type{}, cp, cj, cv); });
 }
 
 }  // namespace detail

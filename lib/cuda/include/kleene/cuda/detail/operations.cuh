@@ -10,6 +10,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 namespace kleene::cuda::detail {
@@ -49,6 +50,34 @@ std::size_t scan_counts(Index* row_ptr, std::size_t rows) {
     Index total = 0;
     KLEENE_CUDA_CHECK(cudaMemcpy(&total, row_ptr + rows, sizeof(Index), cudaMemcpyDeviceToHost));
     return static_cast<std::size_t>(total);
+}
+
+/// A CSR result built by two passes over its rows: count(row_ptr) launches a kernel that stores
+/// each row's entry count in row_ptr[0..rows), a CUB scan turns the counts into row pointers, and
+/// fill(row_ptr, cols, vals) launches the kernel that writes the entries (not when there are
+/// none). `kernel` names the launches in errors.
+template <class T, class Index, class Count, class Fill>
+csr_matrix<T, Index, device> two_pass_csr(std::size_t rows, std::size_t cols, char const* kernel,
+                                          Count&& count, Fill&& fill_rows) {
+    auto const check_launch = [&](char const* pass) {
+        std::string const what = std::string("launch of ") + kernel + " (" + pass + ")";
+        check_cuda(cudaGetLastError(), what.c_str(), __FILE__, __LINE__);
+    };
+    buffer<Index, device> ptr(rows + 1);
+    fill(ptr.data(), rows + 1, Index(0));
+    if (rows > 0) {
+        count(ptr.data());
+        check_launch("count");
+    }
+    std::size_t const nnz = scan_counts(ptr.data(), rows);
+    buffer<Index, device> out_cols(nnz);
+    buffer<T, device> vals(nnz);
+    if (nnz > 0) {
+        fill_rows(ptr.data(), out_cols.data(), vals.data());
+        check_launch("fill");
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    return {rows, cols, std::move(ptr), std::move(out_cols), std::move(vals), T(1), true};
 }
 
 }  // namespace kleene::cuda::detail
