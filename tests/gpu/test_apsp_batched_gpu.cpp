@@ -19,12 +19,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpu/apsp_reference.hpp"
 #include "gpu/gpu_test.hpp"
 
 namespace {
 
 using namespace kleene;
+using kleene::test::check_equal;
 using kleene::test::have_gpu;
+using kleene::test::reference;
 
 template <class T, class Index>
 struct edges {
@@ -91,30 +94,6 @@ csr_matrix<T, Index> disconnected(std::size_t part, std::uint64_t seed) {
     return e.csr(n);
 }
 
-template <class T, class Index>
-dense_matrix<T> reference(csr_matrix<T, Index> const& a) {
-    dense_matrix<T> d = to_dense(a, infinity<T>());
-    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
-    floyd_warshall(d.view());
-    return d;
-}
-
-template <class T>
-void check_equal(dense_matrix<T> const& got, dense_matrix<T> const& want) {
-    BOOST_TEST_REQUIRE(got.rows() == want.rows());
-    BOOST_TEST_REQUIRE(got.cols() == want.cols());
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < want.rows(); ++i)
-        for (std::size_t j = 0; j < want.cols(); ++j) {
-            T const g = got(i, j), w = want(i, j);
-            bool ok = g == w;
-            if constexpr (std::is_floating_point_v<T>)
-                ok = ok || std::abs(double(g) - double(w)) <= 1e-4 * (1 + std::abs(double(w)));
-            if (!ok && bad++ < 3)
-                BOOST_TEST_MESSAGE("(" << i << "," << j << "): " << g << " vs " << w);
-        }
-    BOOST_TEST(bad == 0u);
-}
 
 constexpr cuda::bellman_ford_step steps[] = {cuda::bellman_ford_step::frontier,
                                              cuda::bellman_ford_step::spmm};

@@ -5,6 +5,7 @@
 
 #define BOOST_TEST_MODULE apsp_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/apsp_reference.hpp"
 #include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
@@ -21,7 +22,9 @@ namespace {
 
 using namespace kleene;
 
+using kleene::test::check_equal;
 using kleene::test::have_gpu;
+using kleene::test::reference;
 
 /// Random graph: edge probability p, weights w0(u,v) + pot(u) - pot(v) (w0 in [0, 50]): negative
 /// edges, no negative cycle. `cycle` adds a negative cycle 0 -> 1 -> 2 -> 0 when n >= 3.
@@ -49,27 +52,6 @@ csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool cyc
     return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
 }
 
-template <class T>
-dense_matrix<T> reference(csr_matrix<T> const& a) {
-    dense_matrix<T> d = to_dense(a, infinity<T>());
-    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
-    floyd_warshall(d.view());
-    return d;
-}
-
-template <class T>
-void check_equal(dense_matrix<T> const& got, dense_matrix<T> const& want) {
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < want.rows(); ++i)
-        for (std::size_t j = 0; j < want.cols(); ++j) {
-            T const g = got(i, j), w = want(i, j);
-            bool ok = g == w;
-            if constexpr (std::is_floating_point_v<T>)
-                ok = ok || std::abs(double(g) - double(w)) <= 1e-4 * (1 + std::abs(double(w)));
-            if (!ok && bad++ < 3) BOOST_TEST_MESSAGE("(" << i << "," << j << "): " << g << " vs " << w);
-        }
-    BOOST_TEST(bad == 0u);
-}
 
 template <class T>
 void run_sizes(std::vector<std::size_t> const& sizes) {

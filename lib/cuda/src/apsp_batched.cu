@@ -15,10 +15,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <kleene/algorithms/negative_cycle.hpp>
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>
@@ -195,73 +197,16 @@ __global__ void transpose_block(T const* __restrict__ d, T* __restrict__ out, st
         if (j0 + r < s && v0 + tx < n) out[(j0 + r) * n + v0 + tx] = tile[tx][r];
 }
 
-/// A' on the host: a counting sort by column; rows are read in order, so columns come out sorted.
-template <class T, class Index>
-csr_matrix<T, Index> transpose_host(csr_matrix<T, Index> const& a) {
-    std::size_t const nnz = a.nnz();
-    buffer<Index> ptr(a.cols() + 1, Index(0));
-    buffer<Index> col(nnz);
-    buffer<T> val(a.has_values() ? nnz : 0);
-    for (std::size_t k = 0; k < nnz; ++k) ++ptr[static_cast<std::size_t>(a.col_idx()[k]) + 1];
-    std::partial_sum(ptr.begin(), ptr.end(), ptr.begin());
-    std::vector<Index> next(ptr.begin(), ptr.end() - 1);
-    for (std::size_t i = 0; i < a.rows(); ++i)
-        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
-            auto const p =
-                static_cast<std::size_t>(next[static_cast<std::size_t>(a.col_idx()[k])]++);
-            col[p] = static_cast<Index>(i);
-            if (a.has_values()) val[p] = a.values()[k];
-        }
-    return {a.cols(),      a.rows(), std::move(ptr), std::move(col), std::move(val),
-            a.iso_value(), true};
-}
-
-/// A vertex on a negative cycle reachable from sources [first, first + count): Bellman-Ford on the
-/// host from all of them with parents, looking after each round for a cycle among the parents
-/// (such a cycle is negative). It can only close through a vertex improved in that round, so the
-/// walks start there. Returns `first` if none shows within 4n rounds.
+/// A vertex on a negative cycle reachable from sources [first, first + count): the shared
+/// search of negative_cycle.hpp from all of them at distance 0. Returns `first` if none shows
+/// within 4n rounds.
 template <class T, class Index>
 std::int64_t vertex_on_negative_cycle(csr_matrix<T, Index> const& a, std::size_t first,
                                       std::size_t count) {
-    std::size_t const n = a.rows();
-    std::vector<T> dist(n, infinity<T>());
-    std::vector<std::int64_t> parent(n, -1);
-    std::vector<std::uint64_t> seen(n, 0);  // the walk that met the vertex last
-    std::vector<char> queued(n, 0);
-    std::vector<std::size_t> frontier, next;
-    for (std::size_t v = first; v < first + count; ++v) {
-        dist[v] = T(0);
-        frontier.push_back(v);
-    }
-    std::uint64_t walk = 0;
-    for (std::size_t round = 0; round < 4 * n + 4 && !frontier.empty(); ++round) {
-        next.clear();
-        for (std::size_t u : frontier) queued[u] = 0;
-        for (std::size_t u : frontier)
-            for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
-                auto const v = static_cast<std::size_t>(a.col_idx()[k]);
-                T const cand = min_plus<T>::mul(dist[u], a.value(k));
-                if (!(cand < dist[v])) continue;
-                dist[v] = cand;
-                parent[v] = static_cast<std::int64_t>(u);
-                if (!queued[v]) {
-                    queued[v] = 1;
-                    next.push_back(v);
-                }
-            }
-        std::uint64_t const round_start = walk + 1;
-        for (std::size_t v : next) {
-            ++walk;
-            auto x = static_cast<std::int64_t>(v);
-            while (x >= 0 && seen[static_cast<std::size_t>(x)] < round_start) {
-                seen[static_cast<std::size_t>(x)] = walk;
-                x = parent[static_cast<std::size_t>(x)];
-            }
-            if (x >= 0 && seen[static_cast<std::size_t>(x)] == walk) return x;
-        }
-        frontier.swap(next);
-    }
-    return static_cast<std::int64_t>(first);
+    dense_vector<T> dist(a.rows(), infinity<T>());
+    for (std::size_t v = first; v < first + count; ++v) dist[v] = T(0);
+    std::int64_t const x = kleene::detail::find_negative_cycle(a, dist, 4 * a.rows() + 4);
+    return x >= 0 ? x : static_cast<std::int64_t>(first);
 }
 
 }  // namespace
@@ -297,7 +242,8 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
                              std::to_string(free_bytes >> 20) + " MiB free on the device") +
             "), " + std::string(to_string(opt.step)) + " step");
 
-    csr_matrix<T, Index, device> const at = transpose_host(a).to_device();
+    csr_matrix<T, Index, device> at(a.cols(), a.rows());
+    cuda::transpose(at, a.to_device());
     buffer<T, device> d[2] = {buffer<T, device>(n * s), buffer<T, device>(n * s)};
     std::size_t const chunks = (s + chunk - 1) / chunk;
     buffer<std::uint8_t, device> changed[2] = {buffer<std::uint8_t, device>(n * chunks),

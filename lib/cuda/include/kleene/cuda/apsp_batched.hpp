@@ -4,9 +4,9 @@
 //
 // The sources go in batches of s consecutive vertices. A batch keeps a dense n x s block D on the
 // device (row-major; D(v, j) = dist(first + j, v)), 0 on the source rows and +inf elsewhere, and
-// repeats D <- min(D, A' (min.+) D) (Jacobi rounds, A' the transpose of A formed once on the host)
-// until a round changes nothing. After round k, D holds the shortest walks of at most k edges, so
-// a round n that still changes something means a negative cycle. Each finished batch is
+// repeats D <- min(D, A' (min.+) D) (Jacobi rounds; A' the transpose of A, formed once on the
+// device) until a round changes nothing. After round k, D holds the shortest walks of at most k
+// edges, so a round n that still changes something means a negative cycle. Each finished batch is
 // transposed on the device and copied to rows [first, first + s) of the host result.
 //
 // Result: the n x n host matrix of min_plus<T> distances, the same as kleene::apsp: 0 on the
