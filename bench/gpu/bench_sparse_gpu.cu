@@ -317,8 +317,8 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
     for (double t : teps) hm += 1.0 / t;
     hm = double(teps.size()) / hm;
     double const med = median(teps);
-    // KLEENE_BFS_SWEEP="alpha:beta ...": the median GTEPS of the same sources under other
-    // switching constants (to set bfs_tuning's defaults from measurements).
+    // KLEENE_BFS_SWEEP="alpha:beta[:pull_batch] ...": the median GTEPS of the same sources under
+    // other switching constants or pull batches (to set bfs_tuning's defaults from measurements).
     if (char const* sweep = std::getenv("KLEENE_BFS_SWEEP")) {
         std::istringstream in(sweep);
         for (std::string pair; in >> pair;) {
@@ -327,16 +327,26 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
             kc::bfs_tuning t;
             t.alpha = std::atof(pair.substr(0, colon).c_str());
             t.beta = std::atof(pair.substr(colon + 1).c_str());
-            std::vector<double> sweep_teps;
+            auto const colon2 = pair.find(':', colon + 1);
+            if (colon2 != std::string::npos) t.pull_batch = std::atoi(pair.substr(colon2 + 1).c_str());
+            std::vector<double> sweep_teps, sweep_500, sweep_s;
             for (std::size_t i = 0; i < src.size(); ++i) {
                 auto const run = kc::bfs(a, a, src[i], true, t);
-                std::uint64_t deg = 0;
+                std::uint64_t deg = 0, m500 = 0;
                 for (std::size_t v = 0; v < n; ++v)
-                    if (run.level[v] >= 0) deg += std::uint64_t(ptr[v + 1] - ptr[v]);
+                    if (run.level[v] >= 0) {
+                        deg += std::uint64_t(ptr[v + 1] - ptr[v]);
+                        m500 += tuples[v];
+                    }
                 sweep_teps.push_back(double(deg) / 2 / run.seconds);
+                sweep_500.push_back(double(m500) / run.seconds);
+                sweep_s.push_back(run.seconds);
             }
-            std::printf("SWEEP scale=%d alpha=%g beta=%g median_gteps=%.1f\n", scale, t.alpha,
-                        t.beta, median(sweep_teps) / 1e9);
+            std::printf(
+                "SWEEP scale=%d alpha=%g beta=%g pull_batch=%d median_gteps=%.1f "
+                "g500_gteps=%.1f ms=%.4f\n",
+                scale, t.alpha, t.beta, t.pull_batch, median(sweep_teps) / 1e9,
+                median(sweep_500) / 1e9, median(sweep_s) * 1e3);
         }
     }
     // Forced directions on the first 8 sources, for comparison.

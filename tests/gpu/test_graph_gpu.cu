@@ -118,11 +118,13 @@ std::vector<std::int64_t> ref_levels(csr_matrix<T, I> const& a, std::size_t s) {
 }
 
 template <class T, class I>
-void check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
-               bfs_direction dir, bool parents, std::string const& what) {
+cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
+                        bfs_direction dir, bool parents, std::string const& what,
+                        int pull_batch = cuda::bfs_tuning{}.pull_batch) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.direction = dir;
+    tuning.pull_batch = pull_batch;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     auto const want = ref_levels(a, s);
     std::size_t bad_level = 0, bad_parent = 0;
@@ -153,7 +155,24 @@ void check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_
                                      << "-bit, source " << s << ", direction " << int(dir)
                                      << "): " << bad_level << " wrong levels");
     BOOST_TEST(bad_parent == 0u, what << " (source " << s << ", direction " << int(dir)
-                                      << "): " << bad_parent << " invalid parents");
+                                      << ", pull batch " << pull_batch << "): " << bad_parent
+                                      << " invalid parents");
+    return run;
+}
+
+/// Pull levels run in gated batches; the batch length must change neither the answer nor the
+/// per-level directions the switching rule picks.
+template <class T, class I>
+void check_pull_batches(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
+                        std::string const& what) {
+    for (auto dir : {bfs_direction::pull, bfs_direction::automatic}) {
+        auto const one = check_bfs(a, at, s, dir, true, what + ", pull batch 1", 1);
+        for (int batch : {2, 3, 64}) {
+            auto const many = check_bfs(a, at, s, dir, true, what + ", pull batch", batch);
+            BOOST_TEST((many.step_was_pull == one.step_was_pull),
+                       what << ": directions with pull batch " << batch << " differ from batch 1");
+        }
+    }
 }
 
 /// Every direction, with and without parents (`quick`: with), from a few sources.
@@ -166,6 +185,8 @@ void bfs_all(edges const& e, bool symmetric, std::string const& what,
         for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
             for (bool parents : {true, false})
                 if (s < a.rows() && (parents || !quick)) check_bfs(a, at, s, dir, parents, what);
+    if (!sources.empty() && sources.front() < a.rows())
+        check_pull_batches(a, at, sources.front(), what);
 }
 
 template <class T, class I>
@@ -360,6 +381,7 @@ void large_suite() {
     for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
         for (bool parents : {true, false})
             check_bfs(a, a, hub, dir, parents, "kronecker 14 undirected");
+    check_pull_batches(a, a, hub, "kronecker 14 undirected");
     {
         cuda::bfs_tuning t;
         auto const run = cuda::bfs(a.to_device(), a.to_device(), hub, true, t);
@@ -417,6 +439,11 @@ BOOST_AUTO_TEST_CASE(bfs_arguments_checked) {
     auto const b = to_csr<float, std::int32_t>(random_graph(11, 2.0, g)).to_device();
     BOOST_CHECK_THROW(cuda::bfs(a, a, 10, false), invalid_argument);
     BOOST_CHECK_THROW(cuda::bfs(a, b, 0, false), dimension_mismatch);
+    for (int bad : {0, -1, 65}) {
+        cuda::bfs_tuning t;
+        t.pull_batch = bad;
+        BOOST_CHECK_THROW(cuda::bfs(a, a, 0, false, t), invalid_argument);
+    }
     BOOST_CHECK_THROW(cuda::sssp(a, 11), invalid_argument);
 }
 

@@ -380,6 +380,47 @@ void check_spmm(csr_matrix<typename S::value_type, I> const& a, std::size_t n, r
     }
 }
 
+/// The same product into a dense output (absent entries zero()), overwritten and accumulated,
+/// inside a wider view (leading dimension larger than its width).
+template <class S, class I>
+void check_spgemm_dense(csr_matrix<typename S::value_type, I> const& a,
+                        csr_matrix<typename S::value_type, I> const& b,
+                        csr_matrix<typename S::value_type, I, device> const& ad,
+                        csr_matrix<typename S::value_type, I, device> const& bd,
+                        std::vector<std::map<I, typename S::value_type>> const& want,
+                        std::string const& what) {
+    using T = typename S::value_type;
+    std::size_t const m = a.rows(), n = b.cols(), ld = n + 3;
+    rng g(m * 131 + n);
+    for (bool accumulate : {false, true}) {
+        dense_matrix<T> start(m, ld);
+        for (std::size_t k = 0; k < m * ld; ++k) start.data()[k] = some_value<T>(g);
+        auto cd = start.to_device();
+        dense_view<T, device> const view{cd.data(), m, n, ld};
+        sparse_options opt;
+        opt.accumulate = accumulate;
+        auto const ran = cuda::spgemm_dense<S, I>(view, ad, bd, opt);
+        BOOST_TEST((ran == sparse_backend::generic));
+        auto const c = cd.to_host();
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < ld; ++j) {
+                T const old = start.data()[i * ld + j];
+                T expect = old;  // columns past n: untouched
+                if (j < n) {
+                    auto const it = want[i].find(I(j));
+                    if (it == want[i].end()) expect = accumulate ? old : S::zero();
+                    else expect = accumulate ? S::add(old, it->second) : it->second;
+                }
+                bad += !(c.data()[i * ld + j] == expect);
+            }
+        }
+        BOOST_TEST(bad == 0u, "spgemm_dense " << name<S>() << " " << what
+                                              << (accumulate ? " accumulate" : " overwrite")
+                                              << ": " << bad << " wrong entries");
+    }
+}
+
 template <class S, class I>
 void check_spgemm(csr_matrix<typename S::value_type, I> const& a,
                   csr_matrix<typename S::value_type, I> const& b, sparse_backend backend,
@@ -413,6 +454,7 @@ void check_spgemm(csr_matrix<typename S::value_type, I> const& a,
     BOOST_TEST(c.nnz() == nnz);
     BOOST_TEST(bad == 0u,
                "spgemm " << name<S>() << " " << what << ": " << bad << " wrong rows/entries");
+    check_spgemm_dense<S, I>(a, b, ad, bd, want, what);
 }
 
 // ---- drivers
@@ -559,6 +601,16 @@ BOOST_AUTO_TEST_CASE(shapes_are_checked) {
     dense_matrix<float, device> bm(11, 4), cm(10, 4);
     BOOST_CHECK_THROW((cuda::spmm<plus_times<float>, std::int32_t>(cm.view(), a, bm.view())),
                       dimension_mismatch);
+    dense_matrix<float, device> cw(10, 11);
+    BOOST_CHECK_THROW((cuda::spgemm_dense<plus_times<float>, std::int32_t>(cw.view(), a, a)),
+                      dimension_mismatch);
+    BOOST_CHECK_THROW((cuda::product_density(a, a)), dimension_mismatch);
+    sparse_options vendor_opt;
+    vendor_opt.backend = sparse_backend::cusparse;
+    dense_matrix<float, device> cs(10, 10);
+    BOOST_CHECK_THROW(
+        (cuda::spgemm_dense<plus_times<float>, std::int32_t>(cs.view(), sq, sq, vendor_opt)),
+        invalid_argument);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,9 @@
 // edges in equal tiles (CUB scan of the degrees, a binary search per edge) and claim vertices with
 // atomicCAS on their level; pull steps give each unvisited vertex a thread that scans its
 // in-neighbours (rows of the transpose) and stops at the first one in the frontier bitmap. Beamer's
-// rule picks the direction per level; the host reads three counters per level, nothing else.
+// rule picks the direction per level; the host reads three counters per push level, nothing
+// else. Pull levels go in gated batches (pull_gate): the device applies the rule between them and
+// the host reads the batch's counters once.
 //
 // Small frontiers (the first levels from most sources, the tail of every search) run in one
 // block that expands level after level without returning to the host, until the frontier
@@ -40,7 +42,27 @@ struct counters {
     unsigned long long found;      // vertices this step reached
     unsigned long long out_edges;  // their out-degrees: the next push step's edges
     unsigned long long in_edges;   // their in-degrees: edges leaving the unvisited set
+    unsigned long long ran;        // pull steps: 1 once the step passed its gate
 };
+
+/// Pull steps are enqueued in batches without a host round trip between them; step j of a batch
+/// runs only if step j - 1 ran and Beamer's rule, evaluated on the device from the counters
+/// exactly as the host evaluates it, still says pull. The first step of a batch has no gate.
+struct pull_gate {
+    counters const* last;       // step j - 1 of the batch; nullptr for the first step
+    counters const* before;     // step j - 2; nullptr when j < 2 (then `frontier0` is used)
+    unsigned long long frontier0;  // the frontier the batch started from
+    double min_frontier;        // pull -> push below this frontier (n / beta); < 0: never
+};
+
+__device__ __forceinline__ bool pull_gate_open(pull_gate const& g) {
+    if (!g.last) return true;
+    if (!g.last->ran) return false;
+    unsigned long long const f = g.last->found;
+    unsigned long long const previous = g.before ? g.before->found : g.frontier0;
+    if (f == 0) return false;
+    return !(double(f) < g.min_frontier && f <= previous);
+}
 
 template <class Index>
 struct bfs_graph {
@@ -92,7 +114,7 @@ __global__ void bfs_init(bfs_graph<Index> g, bfs_state<Index> s, Index source, I
     s.visited[source >> 5] = 1u << (source & 31);
     queue[0] = source;
     deg[0] = g.out_ptr[source + 1] - g.out_ptr[source];
-    ctr[0] = ctr[1] = counters{0, 0, 0};
+    ctr[0] = ctr[1] = counters{0, 0, 0, 0};
     offs[0] = 0;  // the scans write offs[1..]; offs[0] stays 0
 }
 
@@ -104,7 +126,7 @@ __global__ void __launch_bounds__(threads)
              std::int64_t const* __restrict__ offs, std::int64_t count, std::int32_t next_level,
              Index* __restrict__ next_queue, std::int64_t* __restrict__ next_deg, counters* ctr,
              counters* clear) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) *clear = counters{0, 0, 0};
+    if (blockIdx.x == 0 && threadIdx.x == 0) *clear = counters{0, 0, 0, 0};
     unsigned long long out_e = 0, in_e = 0;
     detail::for_each_frontier_edge<threads, push_items>(
         offs, count, [&](std::int64_t k, std::int64_t r) {
@@ -126,13 +148,15 @@ __global__ void __launch_bounds__(threads)
 }
 
 /// A warp per 32 consecutive vertices (one bitmap word): the warp owns that word of `visited` and
-/// of `next_front`, so it writes them without atomics. The grid strides over the words.
+/// of `next_front`, so it writes them without atomics. The grid strides over the words. Counts
+/// into *ctr, which the host zeroed with the batch.
 template <class Index>
 __global__ void __launch_bounds__(threads)
     bfs_pull(bfs_graph<Index> g, bfs_state<Index> s, std::uint32_t const* __restrict__ front,
              std::uint32_t* __restrict__ next_front, std::int32_t next_level, counters* ctr,
-             counters* clear) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) *clear = counters{0, 0, 0};
+             pull_gate gate) {
+    if (!pull_gate_open(gate)) return;  // the same verdict in every block
+    if (blockIdx.x == 0 && threadIdx.x == 0) ctr->ran = 1;
     std::int64_t const words = (g.n + 31) / 32;
     int const lane = static_cast<int>(threadIdx.x & 31);
     std::int64_t const stride = std::int64_t(gridDim.x) * (threads / 32);
@@ -335,7 +359,7 @@ __global__ void __launch_bounds__(small_threads)
 template <class T>
 struct pinned {
     T* p = nullptr;
-    pinned() { KLEENE_CUDA_CHECK(cudaMallocHost(&p, sizeof(T))); }
+    explicit pinned(std::size_t count = 1) { KLEENE_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T))); }
     ~pinned() { (void)cudaFreeHost(p); }
     pinned(pinned const&) = delete;
     pinned& operator=(pinned const&) = delete;
@@ -355,9 +379,14 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
                                            buffer<std::int64_t, device>(n)};
     buffer<std::int64_t, device> offs(n + 1), pop(words);
     buffer<counters, device> ctr(2);
+    // Kronecker graphs pull for 3-5 levels; a step whose gate is closed costs one launch of
+    // blocks that return at once.
+    int const pull_batch = tuning.pull_batch;
+    buffer<counters, device> pull_ctr{static_cast<std::size_t>(pull_batch)};
     buffer<small_state, device> small(1);
     pinned<counters> host_ctr;
     pinned<small_state> host_small;
+    pinned<counters> host_pull{static_cast<std::size_t>(pull_batch)};
     std::size_t scan_bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
                                                     offs.data() + 1, static_cast<std::int64_t>(n)));
@@ -437,8 +466,6 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
             }
             continue;
         }
-        counters* const count_into = ctr.data() + counter;
-        counters* const clear = ctr.data() + (1 - counter);
         int const nxt = 1 - cur;
         if (pull) {
             if (!have_bitmap) {
@@ -449,34 +476,60 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
                         queue[cur].data(), frontier, front[cur].data());
                 KLEENE_CUDA_CHECK_LAUNCH("queue_to_bitmap");
             }
-            bfs_pull<Index><<<detail::persistent_blocks(16), threads>>>(
-                g, s, front[cur].data(), front[nxt].data(), depth + 1, count_into, clear);
-            KLEENE_CUDA_CHECK_LAUNCH("bfs_pull");
+            // A batch of gated pull steps, then one read-back of all their counters.
+            KLEENE_CUDA_CHECK(
+                cudaMemsetAsync(pull_ctr.data(), 0, std::size_t(pull_batch) * sizeof(counters)));
+            double const min_frontier = automatic ? double(n) / tuning.beta : -1.0;
+            for (int j = 0; j < pull_batch; ++j) {
+                pull_gate const gate{j > 0 ? pull_ctr.data() + j - 1 : nullptr,
+                                     j > 1 ? pull_ctr.data() + j - 2 : nullptr,
+                                     static_cast<unsigned long long>(frontier), min_frontier};
+                bfs_pull<Index><<<detail::persistent_blocks(16), threads>>>(
+                    g, s, front[(cur + j) % 2].data(), front[(cur + j + 1) % 2].data(),
+                    depth + 1 + j, pull_ctr.data() + j, gate);
+                KLEENE_CUDA_CHECK_LAUNCH("bfs_pull");
+            }
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_pull.p, pull_ctr.data(),
+                                              std::size_t(pull_batch) * sizeof(counters),
+                                              cudaMemcpyDeviceToHost));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+            for (int j = 0; j < pull_batch && host_pull.p[j].ran; ++j) {
+                counters const c = host_pull.p[j];
+                run.step_was_pull.push_back(1);
+                previous = frontier;
+                frontier = static_cast<std::int64_t>(c.found);
+                frontier_edges = c.out_edges;
+                visited_in += c.in_edges;
+                cur = 1 - cur;
+                ++depth;
+            }
+            small_declined = false;
             have_bitmap = true;
             have_queue = false;
-        } else {
-            // (A frontier without out-edges launches nothing: the step finds nothing, and the
-            // counters, still zero, say so.)
-            if (frontier_edges > 0) {
-                offsets(deg[cur].data(), frontier);
-                unsigned const blocks = detail::blocks_for(frontier_edges, threads * push_items,
-                                                           detail::persistent_blocks(32));
-                bfs_push<Index><<<blocks, threads>>>(g, s, queue[cur].data(), offs.data(), frontier,
-                                                     depth + 1, queue[nxt].data(), deg[nxt].data(),
-                                                     count_into, clear);
-                KLEENE_CUDA_CHECK_LAUNCH("bfs_push");
-            }
-            have_queue = true;
-            have_bitmap = false;
+            continue;
         }
+        counters* const count_into = ctr.data() + counter;
+        counters* const clear = ctr.data() + (1 - counter);
+        // (A frontier without out-edges launches nothing: the step finds nothing, and the
+        // counters, still zero, say so.)
+        if (frontier_edges > 0) {
+            offsets(deg[cur].data(), frontier);
+            unsigned const blocks = detail::blocks_for(frontier_edges, threads * push_items,
+                                                       detail::persistent_blocks(32));
+            bfs_push<Index><<<blocks, threads>>>(g, s, queue[cur].data(), offs.data(), frontier,
+                                                 depth + 1, queue[nxt].data(), deg[nxt].data(),
+                                                 count_into, clear);
+            KLEENE_CUDA_CHECK_LAUNCH("bfs_push");
+        }
+        have_queue = true;
+        have_bitmap = false;
         KLEENE_CUDA_CHECK(
             cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters), cudaMemcpyDeviceToHost));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
         counters const c = *host_ctr.p;
-        if (frontier_edges > 0 || pull)
-            counter = 1 - counter;  // a kernel ran and cleared the other set
+        if (frontier_edges > 0) counter = 1 - counter;  // the kernel ran and cleared the other set
         small_declined = false;
-        run.step_was_pull.push_back(pull ? 1 : 0);
+        run.step_was_pull.push_back(0);
         previous = frontier;
         frontier = static_cast<std::int64_t>(c.found);
         frontier_edges = c.out_edges;
@@ -521,6 +574,9 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
                                std::to_string(a.rows()) + "-vertex graph");
     if (!(tuning.alpha > 0) || !(tuning.beta > 0))
         throw invalid_argument("bfs: alpha and beta must be positive");
+    if (tuning.pull_batch < 1 || tuning.pull_batch > 64)
+        throw invalid_argument("bfs: pull_batch must lie in [1, 64], not " +
+                               std::to_string(tuning.pull_batch));
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
     return bfs_impl<Index>(g, at.nnz(), source, parents, tuning);

@@ -9,15 +9,6 @@
 namespace kleene::cuda {
 using no_cuda::unavailable;
 
-template <class M>
-dense_mask::dense_mask(mask_view<dense_matrix<M, device>>) {
-    unavailable();
-}
-template <class M>
-dense_mask::dense_mask(mask_view<dense_vector<M, device>>) {
-    unavailable();
-}
-
 template <index_type Index>
 template <class M>
 csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>>) {
@@ -54,8 +45,7 @@ csr_matrix<T, Index, device> select_csr(select_spec<T>, csr_matrix<T, Index, dev
 }
 }  // namespace detail
 
-KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_DENSE_MASK)
-KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
+KLEENE_MASK_VALUE_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
 KLEENE_OPS_TYPES(KLEENE_OPS_MASK_MERGE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_APPLY_INSTANCES)

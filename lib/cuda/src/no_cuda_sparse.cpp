@@ -9,25 +9,6 @@
 namespace kleene::cuda {
 using no_cuda::unavailable;
 
-template <class M>
-vector_mask::vector_mask(mask_view<dense_vector<M, device>>) {
-    unavailable();
-}
-template <class M, class I>
-vector_mask::vector_mask(mask_view<sparse_vector<M, I, device>>) {
-    unavailable();
-}
-#define KLEENE_MASK_INSTANCES(M)                                                          \
-    template vector_mask::vector_mask(mask_view<dense_vector<M, device>>);                \
-    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int32_t, device>>); \
-    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int64_t, device>>);
-KLEENE_MASK_INSTANCES(bool)
-KLEENE_MASK_INSTANCES(std::uint8_t)
-KLEENE_MASK_INSTANCES(float)
-KLEENE_MASK_INSTANCES(double)
-KLEENE_MASK_INSTANCES(std::int32_t)
-KLEENE_MASK_INSTANCES(std::int64_t)
-#undef KLEENE_MASK_INSTANCES
 
 template <semiring_type S, index_type Index>
 sparse_backend spmv(dense_vector<typename S::value_type, device>&, vector_mask const&,
@@ -54,6 +35,22 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>&,
                       sparse_options const&) {
     unavailable();
 }
+
+template <semiring_type S, index_type Index>
+sparse_backend spgemm_dense(dense_view<typename S::value_type, device>,
+                            csr_matrix<typename S::value_type, Index, device> const&,
+                            csr_matrix<typename S::value_type, Index, device> const&,
+                            sparse_options const&) {
+    unavailable();
+}
+template <index_type Index>
+double product_density(Index const*, Index const*, std::size_t, Index const*, std::size_t) {
+    unavailable();
+}
+template double product_density<std::int32_t>(std::int32_t const*, std::int32_t const*,
+                                              std::size_t, std::int32_t const*, std::size_t);
+template double product_density<std::int64_t>(std::int64_t const*, std::int64_t const*,
+                                              std::size_t, std::int64_t const*, std::size_t);
 
 KLEENE_SPARSE_INSTANCES(KLEENE_SPARSE_INSTANTIATE_BOTH_INDEX)
 

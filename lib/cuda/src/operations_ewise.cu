@@ -1,4 +1,4 @@
-// ewise_add / ewise_mult on device CSR and dense containers (operations.hpp), and dense_mask.
+// ewise_add / ewise_mult on device CSR and dense containers (operations.hpp).
 
 #include <kleene/cuda/detail/operations.cuh>
 #include <kleene/cuda/detail/operations_instances.hpp>
@@ -6,25 +6,6 @@
 namespace kleene::cuda {
 
 namespace detail {
-
-template <class M>
-__global__ void dense_mask_kernel(std::uint8_t* __restrict__ flags, M const* __restrict__ m,
-                                  std::size_t n, bool structural) {
-    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < n;
-         k += std::size_t(gridDim.x) * blockDim.x)
-        flags[k] = structural ? std::uint8_t(1) : std::uint8_t(!(m[k] == M(0)));
-}
-
-template <class M>
-buffer<std::uint8_t, device> mask_flags(M const* m, std::size_t n, bool structural) {
-    buffer<std::uint8_t, device> flags(n);
-    if (n > 0) {
-        dense_mask_kernel<M><<<blocks_for(n, 256), 256>>>(flags.data(), m, n, structural);
-        KLEENE_CUDA_CHECK_LAUNCH("dense_mask_kernel");
-        KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    }
-    return flags;
-}
 
 template <bool Union, class Op, class Accum, class T>
 __global__ void ewise_dense_kernel(T* __restrict__ c, std::uint8_t const* __restrict__ flags,
@@ -106,19 +87,6 @@ csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const
 
 }  // namespace detail
 
-template <class M>
-dense_mask::dense_mask(mask_view<dense_matrix<M, device>> m)
-    : flags_(detail::mask_flags(m.m->data(), m.m->rows() * m.m->cols(), m.structural)),
-      complemented_(m.complemented),
-      active_(true) {}
-
-template <class M>
-dense_mask::dense_mask(mask_view<dense_vector<M, device>> m)
-    : flags_(detail::mask_flags(m.m->data(), m.m->size(), m.structural)),
-      complemented_(m.complemented),
-      active_(true) {}
-
-KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_DENSE_MASK)
 KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
 
 }  // namespace kleene::cuda

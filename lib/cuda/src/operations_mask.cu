@@ -118,7 +118,7 @@ csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m)
     idx_ = own_idx_.data();
 }
 
-KLEENE_OPS_DENSE_MASK_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
+KLEENE_MASK_VALUE_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
 KLEENE_OPS_TYPES(KLEENE_OPS_MASK_MERGE_INSTANCES)
 
 }  // namespace kleene::cuda

@@ -1,6 +1,6 @@
-// The parts of the sparse products that do not depend on the semiring: device scratch, vector
-// masks, argument checks, and the SpGEMM count pass (products per row, tiers, hash-table counts,
-// C's row pointers).
+// The parts of the sparse products that do not depend on the semiring: device scratch, argument
+// checks, the output density estimate, and the SpGEMM count pass (products per row, tiers,
+// hash-table counts, C's row pointers).
 
 #include <kleene/cuda/sparse.cuh>
 
@@ -38,25 +38,6 @@ void check_vector(char const* op, char const* what, std::size_t got, std::size_t
     if (got != want)
         throw dimension_mismatch(std::string(op) + ": " + what + " has " + std::to_string(got) +
                                  " entries, expected " + std::to_string(want));
-}
-
-// ---- masks ------------------------------------------------------------------------------------
-
-template <class M>
-__global__ void dense_mask_flags(M const* __restrict__ m, std::size_t n, bool structural,
-                                 std::uint8_t* __restrict__ flags) {
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::size_t(gridDim.x) * blockDim.x)
-        flags[i] = structural || !(m[i] == M(0));
-}
-
-template <class M, class I>
-__global__ void sparse_mask_flags(I const* __restrict__ idx, M const* __restrict__ vals,
-                                  std::size_t nnz, bool structural,
-                                  std::uint8_t* __restrict__ flags) {
-    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < nnz;
-         k += std::size_t(gridDim.x) * blockDim.x)
-        flags[idx[k]] = structural || !(vals[k] == M(0));
 }
 
 // ---- SpGEMM count pass ------------------------------------------------------------------------
@@ -279,43 +260,56 @@ template spgemm_plan<std::int64_t> spgemm_count<std::int64_t>(std::int64_t const
                                                               std::int64_t const*,
                                                               std::int64_t const*, std::int64_t);
 
+// ---- output density estimate -----------------------------------------------------------------
+
+/// A warp per row of A sums the lengths of the rows of B its entries name (f_i); each block adds
+/// its rows' 1 - exp(-f_i / cols) into one double.
+template <class Index>
+__global__ void __launch_bounds__(256)
+    product_density_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ a_col,
+                           std::int64_t rows, Index const* __restrict__ b_ptr, double cols,
+                           double* sum) {
+    __shared__ double block_sum;
+    if (threadIdx.x == 0) block_sum = 0;
+    __syncthreads();
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warps = std::int64_t(gridDim.x) * (blockDim.x / 32);
+    double mine = 0;
+    for (std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+         row < rows; row += warps) {
+        std::int64_t f = 0;
+        for (Index k = a_ptr[row] + lane; k < a_ptr[row + 1]; k += 32) {
+            Index const j = a_col[k];
+            f += b_ptr[j + 1] - b_ptr[j];
+        }
+        for (int d = 16; d > 0; d /= 2) f += __shfl_down_sync(0xffffffffu, f, d);
+        if (lane == 0) mine += 1.0 - exp(-double(f) / cols);
+    }
+    if (lane == 0 && mine != 0) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+}
+
 }  // namespace sparse_detail
 
-template <class M>
-vector_mask::vector_mask(mask_view<dense_vector<M, device>> m)
-    : flags_(m.m->size()), complemented_(m.complemented), active_(true) {
-    std::size_t const n = m.m->size();
-    if (n == 0) return;
-    sparse_detail::dense_mask_flags<M>
-        <<<detail::blocks_for(n, 256, 4096), 256>>>(m.m->data(), n, m.structural, flags_.data());
-    KLEENE_CUDA_CHECK_LAUNCH("dense_mask_flags");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+template <index_type Index>
+double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
+                       Index const* b_ptr, std::size_t cols) {
+    if (rows == 0 || cols == 0) return 0.0;
+    buffer<double, device> sum(1);
+    KLEENE_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(double)));
+    unsigned const blocks = detail::blocks_for(rows * 32, 256, detail::persistent_blocks(8));
+    sparse_detail::product_density_kernel<Index><<<blocks, 256>>>(
+        a_ptr, a_col, static_cast<std::int64_t>(rows), b_ptr, double(cols), sum.data());
+    KLEENE_CUDA_CHECK_LAUNCH("product_density_kernel");
+    double total = 0;
+    KLEENE_CUDA_CHECK(cudaMemcpy(&total, sum.data(), sizeof(double), cudaMemcpyDeviceToHost));
+    return total / double(rows);
 }
+template double product_density<std::int32_t>(std::int32_t const*, std::int32_t const*,
+                                              std::size_t, std::int32_t const*, std::size_t);
+template double product_density<std::int64_t>(std::int64_t const*, std::int64_t const*,
+                                              std::size_t, std::int64_t const*, std::size_t);
 
-template <class M, class I>
-vector_mask::vector_mask(mask_view<sparse_vector<M, I, device>> m)
-    : flags_(m.m->size()), complemented_(m.complemented), active_(true) {
-    std::size_t const n = m.m->size();
-    if (n == 0) return;
-    KLEENE_CUDA_CHECK(cudaMemset(flags_.data(), 0, n));
-    if (std::size_t const nnz = m.m->nnz(); nnz > 0) {
-        sparse_detail::sparse_mask_flags<M, I><<<detail::blocks_for(nnz, 256, 4096), 256>>>(
-            m.m->indices(), m.m->values(), nnz, m.structural, flags_.data());
-        KLEENE_CUDA_CHECK_LAUNCH("sparse_mask_flags");
-    }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-#define KLEENE_MASK_INSTANCES(M)                                                          \
-    template vector_mask::vector_mask(mask_view<dense_vector<M, device>>);                \
-    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int32_t, device>>); \
-    template vector_mask::vector_mask(mask_view<sparse_vector<M, std::int64_t, device>>);
-KLEENE_MASK_INSTANCES(bool)
-KLEENE_MASK_INSTANCES(std::uint8_t)
-KLEENE_MASK_INSTANCES(float)
-KLEENE_MASK_INSTANCES(double)
-KLEENE_MASK_INSTANCES(std::int32_t)
-KLEENE_MASK_INSTANCES(std::int64_t)
-#undef KLEENE_MASK_INSTANCES
 
 }  // namespace kleene::cuda

@@ -16,6 +16,7 @@
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/matrix.hpp>
@@ -259,6 +260,44 @@ void mxm(matrix<T, Index>& c, csr_matrix<T, Index> const& a, csr_matrix<T, Index
         csr_matrix<T, Index> r(a.rows(), b.cols());
         mxm(r, a, b, s, opt);
         c = matrix<T, Index>(std::move(r));
+    }
+}
+
+/// C = A (+).(x) B for CSR matrices in device memory into a `matrix` on the device: the same
+/// density estimate and threshold as on the host, computed on the GPU (cuda::product_density);
+/// dense output runs cuda::spgemm_dense (no sort, no index arrays), CSR output cuda::spgemm.
+template <class T, index_type Index, semiring_type S>
+void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
+         csr_matrix<T, Index, device> const& b, S, options const& opt = {}) {
+    static_assert(std::is_same_v<T, typename S::value_type>,
+                  "kleene: the containers' value types must equal the semiring's value_type");
+    if (a.cols() != b.rows())
+        throw dimension_mismatch("mxm: cannot multiply A (" + detail::shape(a.rows(), a.cols()) +
+                                 ") by B (" + detail::shape(b.rows(), b.cols()) + ")");
+    if (opt.device == device_choice::cpu)
+        throw invalid_argument("mxm: device=cpu was asked for device containers; copy them with to_host() first");
+    if (opt.kernel != kernel_choice::automatic)
+        detail::bad_pin("mxm", opt.kernel, "CSR device matrices");
+    double const est = cuda::product_density(a, b);
+    bool dense = est >= opt.dense_output_threshold;
+    if (opt.output_format == output_choice::csr) dense = false;
+    if (opt.output_format == output_choice::dense) dense = true;
+    std::string const head = "mxm: CSR " + detail::shape(a.rows(), a.cols()) + " x CSR " +
+                             detail::shape(b.rows(), b.cols()) +
+                             " on the GPU: estimated output density " + std::to_string(est) +
+                             (dense ? " >= " : " < ") + std::to_string(opt.dense_output_threshold) +
+                             ": " + (dense ? "dense" : "csr") + " output" +
+                             (opt.output_format != output_choice::automatic ? " [pinned]" : "");
+    if (dense) {
+        dense_matrix<T, device> d(a.rows(), b.cols());
+        cuda::spgemm_dense<S, Index>(d.view(), a, b);
+        detail::trace(opt, head + ", cuda spgemm_dense (a warp per row, dense row accumulator)");
+        c = matrix<T, Index, device>(std::move(d), S::zero());
+    } else {
+        csr_matrix<T, Index, device> r(a.rows(), b.cols());
+        auto const ran = cuda::spgemm<S, Index>(r, a, b);
+        detail::trace(opt, head + ", cuda spgemm (" + std::string(cuda::to_string(ran)) + ")");
+        c = matrix<T, Index, device>(std::move(r));
     }
 }
 

@@ -26,6 +26,9 @@ struct bfs_tuning {
     /// beta 512 over 18 gave +8% at scale 20, +2% at 22, -0.5% at 21; alpha 4..30 within 4%.
     double alpha = 15.0;
     double beta = 512.0;
+    /// Pull steps enqueued per host round trip; the device applies the switching rule between
+    /// them and later ones return at once (1: a round trip every level).
+    int pull_batch = 6;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.

@@ -34,6 +34,7 @@
 // dimension_mismatch on shapes, and kleene::no_device in a build without CUDA.
 
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
@@ -63,28 +64,7 @@ template <class T> struct value_ge;
 
 namespace kleene::cuda {
 
-/// A mask over the entries of a dense output as the kernels read it: one byte per entry (row
-/// major for a matrix), non-zero where the mask allows a write before complementing. Dense masks
-/// hold every entry, so a structural one allows every entry (its complement none).
-class dense_mask {
-public:
-    /// No mask: every entry may be written.
-    dense_mask() = default;
-    template <class M>
-    dense_mask(mask_view<dense_matrix<M, device>> m);  // NOLINT: implicit from a mask view
-    template <class M>
-    dense_mask(mask_view<dense_vector<M, device>> m);  // NOLINT
-
-    bool active() const noexcept { return active_; }
-    std::size_t size() const noexcept { return flags_.size(); }
-    std::uint8_t const* flags() const noexcept { return flags_.data(); }
-    bool complemented() const noexcept { return complemented_; }
-
-private:
-    buffer<std::uint8_t, device> flags_;
-    bool complemented_ = false;
-    bool active_ = false;
-};
+// dense_mask: kleene/cuda/mask.hpp.
 
 /// A mask over the entries of a CSR output as the kernels read it: per row, the sorted columns of
 /// the entries that allow a write before complementing (a structural mask: all its entries; a

@@ -840,6 +840,75 @@ void spgemm_generic(csr_matrix<typename S::value_type, Index, device>& c,
                                      std::move(val), T(1), true);
 }
 
+// ---- spgemm into a dense output -------------------------------------------------------------
+
+inline constexpr int spgemm_dense_threads = 256;
+
+/// A warp per row of A (grid-strided): its entries in order, the lanes over the matching row of B,
+/// each product added into C's row in place. A row of C has one writer warp, and B's columns in
+/// one row are distinct, so no two lanes touch one entry between the __syncwarp()s: no atomics.
+template <class S, class Index>
+__global__ void __launch_bounds__(spgemm_dense_threads)
+    spgemm_dense_kernel(csr_ref<Index> a, typename S::value_type const* a_val,
+                        typename S::value_type a_iso, csr_ref<Index> b,
+                        typename S::value_type const* b_val, typename S::value_type b_iso,
+                        typename S::value_type* c, std::int64_t ldc, std::int64_t rows) {
+    using T = typename S::value_type;
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warps = std::int64_t(gridDim.x) * (spgemm_dense_threads / 32);
+    for (std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+         row < rows; row += warps) {
+        T* const crow = c + row * ldc;
+        Index const ae = a.ptr[row + 1];
+        for (Index ka = a.ptr[row]; ka < ae; ++ka) {
+            Index const k = a.col[ka];
+            T const av = value_at(a_val, a_iso, ka);
+            Index const be = b.ptr[k + 1];
+            for (Index kb = b.ptr[k] + lane; kb < be; kb += 32) {
+                Index const j = b.col[kb];
+                crow[j] = S::add(crow[j], S::mul(av, value_at(b_val, b_iso, kb)));
+            }
+            __syncwarp();
+        }
+    }
+}
+
+template <class T>
+__global__ void fill_view_kernel(T* __restrict__ c, std::int64_t ld, std::int64_t rows,
+                                 std::int64_t cols, T v) {
+    for (std::int64_t r = blockIdx.y; r < rows; r += gridDim.y)
+        for (std::int64_t j = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < cols;
+             j += std::int64_t(gridDim.x) * blockDim.x)
+            c[r * ld + j] = v;
+}
+
+template <class S, class Index>
+void spgemm_dense_generic(dense_view<typename S::value_type, device> c,
+                          csr_matrix<typename S::value_type, Index, device> const& a,
+                          csr_matrix<typename S::value_type, Index, device> const& b,
+                          bool accumulate) {
+    using T = typename S::value_type;
+    if (c.rows == 0 || c.cols == 0) return;
+    if (!accumulate) {
+        dim3 const grid(static_cast<unsigned>(std::min<std::size_t>((c.cols + 255) / 256, 64)),
+                        static_cast<unsigned>(std::min<std::size_t>(c.rows, 32768)));
+        fill_view_kernel<T><<<grid, 256>>>(c.data, static_cast<std::int64_t>(c.ld),
+                                           static_cast<std::int64_t>(c.rows),
+                                           static_cast<std::int64_t>(c.cols), S::zero());
+        KLEENE_CUDA_CHECK_LAUNCH("fill_view_kernel");
+    }
+    if (a.nnz() > 0 && b.nnz() > 0) {
+        unsigned const blocks = detail::blocks_for(a.rows() * 32, spgemm_dense_threads,
+                                                   detail::persistent_blocks(8));
+        spgemm_dense_kernel<S, Index><<<blocks, spgemm_dense_threads>>>(
+            {a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(), {b.row_ptr(), b.col_idx()},
+            b.values(), b.iso_value(), c.data, static_cast<std::int64_t>(c.ld),
+            static_cast<std::int64_t>(a.rows()));
+        KLEENE_CUDA_CHECK_LAUNCH("spgemm_dense_kernel");
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 // ---- dispatch ---------------------------------------------------------------------------------
 
 [[noreturn]] void no_cusparse(char const* op, std::string const& why);
@@ -942,6 +1011,23 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
         no_cusparse("spgemm", "this semiring or index type");
     }
     spgemm_generic<S, Index>(c, a, b);
+    return sparse_backend::generic;
+}
+
+template <semiring_type S, index_type Index>
+sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
+                            csr_matrix<typename S::value_type, Index, device> const& a,
+                            csr_matrix<typename S::value_type, Index, device> const& b,
+                            sparse_options const& opt) {
+    using namespace sparse_detail;
+    if (a.cols() != b.rows() || c.rows != a.rows() || c.cols != b.cols())
+        throw dimension_mismatch("spgemm_dense: cannot compute C (" +
+                                 kleene::detail::shape(c.rows, c.cols) + ") = A (" +
+                                 kleene::detail::shape(a.rows(), a.cols()) + ") x B (" +
+                                 kleene::detail::shape(b.rows(), b.cols()) + ")");
+    if (opt.backend == sparse_backend::cusparse)
+        no_cusparse("spgemm_dense", "a sparse product into a dense output");
+    spgemm_dense_generic<S, Index>(c, a, b, opt.accumulate);
     return sparse_backend::generic;
 }
 

@@ -6,6 +6,10 @@
 //                                                  names are scattered; load-balanced over edges)
 //   spmm    C (+)= A (+).(x) B                     CSR x dense row-major -> dense row-major
 //   spgemm  C = A (+).(x) B                        CSR x CSR -> CSR (sorted columns)
+//   spgemm_dense  C (+)= A (+).(x) B               CSR x CSR -> dense row-major
+//
+// product_density(A, B) estimates the share of A B's entries that are stored (the estimate behind
+// mxm's choice of a CSR or a dense output, lib/include/kleene/mxm.hpp), on the device.
 //
 // Dense objects hold the semiring's zero where an entry is absent: a dense u or B entry equal to
 // zero() contributes nothing (this matters only where zero does not annihilate mul, e.g. pair,
@@ -30,6 +34,7 @@
 // user-defined semiring needs its translation unit compiled by nvcc with <kleene/cuda/sparse.cuh>.
 
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
@@ -38,6 +43,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -83,28 +89,7 @@ struct sparse_options {
     bool replace = false;
 };
 
-/// A mask over the n entries of an output vector, as the kernels read it: one byte per entry,
-/// non-zero where the mask has an entry (structural) or a non-zero entry (valued), inverted when
-/// complemented. Build one from the usual views: `vector_mask(complement(mask(visited)))`.
-class vector_mask {
-public:
-    /// No mask: every entry may be written.
-    vector_mask() = default;
-    template <class M>
-    vector_mask(mask_view<dense_vector<M, device>> m);  // NOLINT: implicit from a mask view
-    template <class M, class I>
-    vector_mask(mask_view<sparse_vector<M, I, device>> m);  // NOLINT
-
-    bool active() const noexcept { return active_; }
-    std::size_t size() const noexcept { return flags_.size(); }
-    std::uint8_t const* flags() const noexcept { return flags_.data(); }
-    bool complemented() const noexcept { return complemented_; }
-
-private:
-    buffer<std::uint8_t, device> flags_;
-    bool complemented_ = false;
-    bool active_ = false;
-};
+// vector_mask (the byte-flag mask over an output vector): kleene/cuda/mask.hpp.
 
 /// w<mask, replace> (+)= A (+).(x) u, dense u and w (pull). Returns the backend that ran.
 template <semiring_type S, index_type Index>
@@ -133,5 +118,28 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
                       csr_matrix<typename S::value_type, Index, device> const& a,
                       csr_matrix<typename S::value_type, Index, device> const& b,
                       sparse_options const& opt = {});
+
+/// C (+)= A (+).(x) B: A and B CSR, C dense m x n (row-major view on the device; entries with
+/// no product are zero(), or keep their value with opt.accumulate). A warp per row of A adds the
+/// products into C's row in place (Gustavson with the dense row as accumulator). Generic kernel
+/// only: asking for cuSPARSE is an error.
+template <semiring_type S, index_type Index>
+sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
+                            csr_matrix<typename S::value_type, Index, device> const& a,
+                            csr_matrix<typename S::value_type, Index, device> const& b,
+                            sparse_options const& opt = {});
+
+/// The mean over A's rows of 1 - exp(-f_i / n), f_i the multiplications of row i of A B and n its
+/// columns: the expected share of a row of a random product that is stored (patterns only).
+template <index_type Index>
+double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
+                       Index const* b_ptr, std::size_t cols);
+template <class T, index_type Index>
+double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
+    if (a.cols() != b.rows())
+        throw dimension_mismatch("product_density: A has " + std::to_string(a.cols()) +
+                                 " columns, B " + std::to_string(b.rows()) + " rows");
+    return product_density<Index>(a.row_ptr(), a.col_idx(), a.rows(), b.row_ptr(), b.cols());
+}
 
 }  // namespace kleene::cuda

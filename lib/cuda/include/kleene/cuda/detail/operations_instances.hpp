@@ -55,13 +55,6 @@
     template csr_matrix<T, std::int64_t, device> detail::apply_csr<F, T, std::int64_t>(         \
         F, csr_matrix<T, std::int64_t, device> const&);
 
-#define KLEENE_OPS_DENSE_MASK_TYPES(X) \
-    X(bool) X(std::uint8_t) X(float) X(double) X(std::int32_t) X(std::int64_t)
-
-#define KLEENE_OPS_DECLARE_DENSE_MASK(M)                                  \
-    template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>); \
-    template dense_mask::dense_mask(mask_view<dense_vector<M, device>>);
-
 #define KLEENE_OPS_DECLARE_CSR_MASK(M)                                                   \
     template csr_mask<std::int32_t>::csr_mask(mask_view<csr_matrix<M, std::int32_t, device>>); \
     template csr_mask<std::int64_t>::csr_mask(mask_view<csr_matrix<M, std::int64_t, device>>);

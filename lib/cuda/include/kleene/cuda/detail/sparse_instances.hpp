@@ -17,7 +17,7 @@
     KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, std::int64_t) \
     KLEENE_SPARSE_BOOL_SEMIRINGS(X)
 
-/// X(semiring template, T, Index) for the four sparse products of one (semiring, T) pair.
+/// X(semiring template, T, Index) for the five sparse products of one (semiring, T) pair.
 #define KLEENE_SPARSE_DECLARE_PRODUCTS(S, T, Index)                                                \
     template sparse_backend spmv<S<T>, Index>(                                                     \
         dense_vector<T, device>&, vector_mask const&, csr_matrix<T, Index, device> const&,         \
@@ -30,6 +30,9 @@
                                               dense_view<T const, device>, sparse_options const&); \
     template sparse_backend spgemm<S<T>, Index>(                                                   \
         csr_matrix<T, Index, device>&, csr_matrix<T, Index, device> const&,                        \
+        csr_matrix<T, Index, device> const&, sparse_options const&);                               \
+    template sparse_backend spgemm_dense<S<T>, Index>(                                             \
+        dense_view<T, device>, csr_matrix<T, Index, device> const&,                                \
         csr_matrix<T, Index, device> const&, sparse_options const&);
 
 #define KLEENE_SPARSE_INSTANTIATE_BOTH_INDEX(S, T)     \
