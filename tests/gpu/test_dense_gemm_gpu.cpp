@@ -81,9 +81,10 @@ struct value_source {
 };
 
 template <class T>
-dense_matrix<T, host> random_parent(std::size_t rows, std::size_t cols, auto&& next) {
+dense_matrix<T, host> random_parent(std::size_t rows, std::size_t cols, auto&& next,
+                                    std::size_t extra_cols = 5) {
     // Room around the block so views have ld > cols and neighbours to leave untouched.
-    dense_matrix<T, host> p(rows + 3, cols + 5);
+    dense_matrix<T, host> p(rows + 3, cols + extra_cols);
     for (std::size_t i = 0; i < p.rows(); ++i)
         for (std::size_t j = 0; j < p.cols(); ++j) p(i, j) = next();
     return p;
@@ -110,25 +111,33 @@ void reference(dense_view<typename S::value_type const, host> a,
     }
 }
 
+/// `aligned_b`: B's rows start 16-byte aligned (its parent's width a multiple of 4, the view at
+/// column 4), which sends 4-byte types down the staged kernel (packed A, cp.async); otherwise B
+/// sits at column 1 and they take the checked kernel.
 template <class S>
-void check_one(shape3 s, bool accumulate, std::uint64_t seed, bool wide = false) {
+void check_one(shape3 s, bool accumulate, std::uint64_t seed, bool wide = false,
+               bool aligned_b = false) {
     using T = typename S::value_type;
     std::mt19937_64 rng(seed);
     value_source<S> next{rng, s.k, wide};
     auto const ha = random_parent<T>(s.m, s.k, next);
-    auto const hb = random_parent<T>(s.k, s.n, next);
+    std::size_t const b_extra = aligned_b ? (s.n + 5 + 3) / 4 * 4 - s.n : 5;
+    std::size_t const b_col = aligned_b ? 4 : 1;
+    auto const hb = random_parent<T>(s.k, s.n, next, b_extra);
     auto hc = random_parent<T>(s.m, s.n, next);  // overwrite form: every entry must be written
     auto da = ha.to_device();
     auto db = hb.to_device();
     auto dc = hc.to_device();
+    if (aligned_b)
+        BOOST_TEST_REQUIRE((reinterpret_cast<std::uintptr_t>(db.block(2, b_col, s.k, s.n).data) % 16 == 0));
 
     cuda::dense_gemm<S>(dense_view<T const, device>(da.block(1, 2, s.m, s.k)),
-                        dense_view<T const, device>(db.block(2, 1, s.k, s.n)),
+                        dense_view<T const, device>(db.block(2, b_col, s.k, s.n)),
                         dc.block(1, 3, s.m, s.n), accumulate);
     auto const got = dc.to_host();
 
     auto want = hc;
-    reference<S>(ha.view().block(1, 2, s.m, s.k), hb.view().block(2, 1, s.k, s.n),
+    reference<S>(ha.view().block(1, 2, s.m, s.k), hb.view().block(2, b_col, s.k, s.n),
                  want.block(1, 3, s.m, s.n), accumulate);
 
     std::size_t bad = 0;
@@ -151,15 +160,19 @@ void check_one(shape3 s, bool accumulate, std::uint64_t seed, bool wide = false)
         }
     }
     BOOST_TEST(bad == 0u, "m=" << s.m << " k=" << s.k << " n=" << s.n << " accumulate="
-                                << accumulate << (wide ? " wide" : "") << ": " << bad
+                                << accumulate << (wide ? " wide" : "")
+                                << (aligned_b ? " aligned B" : "") << ": " << bad
                                 << " wrong entries, first " << first);
 }
 
 template <class S>
 void check_shapes(std::vector<shape3> const& shapes, bool wide = false) {
     std::uint64_t seed = 12345;
+    constexpr bool staged = sizeof(typename S::value_type) == 4;
     for (auto const& s : shapes)
-        for (bool accumulate : {false, true}) check_one<S>(s, accumulate, ++seed, wide);
+        for (bool accumulate : {false, true})
+            for (bool aligned : {false, true})
+                if (!aligned || staged) check_one<S>(s, accumulate, ++seed, wide, aligned);
 }
 
 template <template <class> class SR>
@@ -268,6 +281,15 @@ BOOST_AUTO_TEST_CASE(plus_times_large) {
     if (!have_gpu()) return;
     check_shapes<plus_times<float>>(large_shapes);
     check_shapes<plus_times<double>>(large_shapes);
+}
+// k deep enough that the staged kernel packs A in several panels of C's rows (64 MiB each).
+BOOST_AUTO_TEST_CASE(staged_panels) {
+    if (!have_gpu()) return;
+    for (bool acc : {false, true}) {
+        check_one<min_plus<float>>({700, 30001, 37}, acc, 99, false, true);
+        check_one<min_plus<std::int32_t>>({700, 30001, 37}, acc, 98, false, true);
+        check_one<max_plus<std::int32_t>>({700, 30001, 37}, acc, 97, true, true);
+    }
 }
 BOOST_AUTO_TEST_CASE(lor_land_large) {
     if (!have_gpu()) return;

@@ -21,6 +21,7 @@ stream& stream::operator=(stream&&) noexcept = default;
 void stream::synchronize() const { unavailable(); }
 void stream::wait(event const&) const { unavailable(); }
 int* stream::scratch_int() const { unavailable(); }
+void* stream::scratch_bytes(std::size_t) const { unavailable(); }
 
 event::event(bool) { unavailable(); }
 event::~event() = default;

@@ -31,10 +31,13 @@ stream::~stream() {
     if (handle_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
 }
 stream::stream(stream&& o) noexcept
-    : handle_(std::exchange(o.handle_, nullptr)), scratch_(std::move(o.scratch_)) {}
+    : handle_(std::exchange(o.handle_, nullptr)),
+      scratch_(std::move(o.scratch_)),
+      scratch_bytes_(std::move(o.scratch_bytes_)) {}
 stream& stream::operator=(stream&& o) noexcept {
     std::swap(handle_, o.handle_);
     scratch_.swap(o.scratch_);
+    scratch_bytes_.swap(o.scratch_bytes_);
     return *this;
 }
 void stream::synchronize() const {
@@ -47,6 +50,9 @@ void stream::wait(event const& e) const {
 int* stream::scratch_int() const {
     if (scratch_.empty()) scratch_ = buffer<int, device>(1);
     return scratch_.data();
+}
+void* stream::scratch_bytes(std::size_t bytes) const {
+    return gemm_detail::grow_scratch(scratch_bytes_, bytes, static_cast<cudaStream_t>(handle_));
 }
 
 event::event(bool timing) {
@@ -170,9 +176,16 @@ template <class T>
 int min_plus_gemm_blocks_per_sm() {
     using S = dense_safe<min_plus<T>>;
     int blocks = 0;
-    KLEENE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, gemm_detail::gemm_kernel<S, gemm_detail::generic_policy<S>>,
-        gemm_detail::threads, 0));
+    if constexpr (gemm_detail::has_staged_path<T>) {
+        using P = gemm_detail::staged_generic_policy<S>;
+        KLEENE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, gemm_detail::staged_kernel_ready<S, P>(), gemm_detail::threads,
+            gemm_detail::staged_smem_bytes<T>()));
+    } else {
+        KLEENE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, gemm_detail::gemm_kernel<S, gemm_detail::generic_policy<S>>,
+            gemm_detail::threads, 0));
+    }
     return std::max(blocks, 1);
 }
 

@@ -178,10 +178,12 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     detail::device_budget const budget =
         have_gpu ? detail::gpu_budget(opt.max_device_bytes) : detail::device_budget{};
     std::size_t const free_mem = budget.free;
-    // In core: the matrix and R-Kleene's workspace (a quarter of it), under the cap and within
-    // free memory; otherwise the GPU runs out of core.
-    bool const gpu_fits = have_gpu && bytes * 1.25 + (64u << 20) < static_cast<double>(free_mem) &&
-                          (budget.cap == 0 || bytes * 1.25 <= static_cast<double>(budget.cap));
+    // In core: the matrix, R-Kleene's workspace (a quarter of it) and the GEMM's packed operand,
+    // under the cap and within free memory; otherwise the GPU runs out of core.
+    double const in_core_bytes =
+        bytes * 1.25 + double(cuda::dense_gemm_scratch_bytes(n / 2 + 1, n / 2 + 1, sizeof(T)));
+    bool const gpu_fits = have_gpu && in_core_bytes + (64u << 20) < static_cast<double>(free_mem) &&
+                          (budget.cap == 0 || in_core_bytes <= static_cast<double>(budget.cap));
     bool const gpu_ooc = have_gpu && !gpu_fits;
     double const gpu_rate = std::is_same_v<T, double> ? model.gpu_updates_per_s_fp64
                             : std::is_same_v<T, float> ? model.gpu_updates_per_s_fp32

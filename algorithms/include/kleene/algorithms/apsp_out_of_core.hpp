@@ -305,6 +305,9 @@ struct ooc_dense {
     static void gemm(view a, view b, view c, cuda::stream const& s) {
         cuda::dense_gemm<min_plus<T>>(a, b, c, true, s);
     }
+    static std::size_t gemm_scratch(std::size_t b) {
+        return cuda::dense_gemm_scratch_bytes(b, b, sizeof(T));
+    }
     static void close(view a, view ws, cuda::stream const& s) {
         if (a.rows <= fw_max) {
             cuda::floyd_warshall_blocked<T>(a, s);
@@ -346,6 +349,7 @@ struct ooc_bits {
     static void gemm(view a, view b, view c, cuda::stream const& s) {
         cuda::bool_gemm(a, b, c, true, s);
     }
+    static std::size_t gemm_scratch(std::size_t) { return 0; }
     static void close(view a, view ws, cuda::stream const& s) {
         rkleene_bits_stream_backend be{cuda::bit_warshall_max, ws, &s};
         rkleene_recurse(be, a);
@@ -361,7 +365,9 @@ std::size_t ooc_device_bytes(std::size_t n, std::size_t b, std::size_t w, std::s
     std::size_t const ws = E::ws_side(b, n);
     std::size_t words = std::size_t(panels) * b * E::words(std::min(pw, n)) + 3 * b * bw +
                         std::size_t(tiles) * b * E::words(w) + ws * E::words(ws);
-    return words * sizeof(W) + 1024;  // + the negative-cycle word and the streams' scratch ints
+    // + the negative-cycle word and the streams' scratch ints, and the packed operand of the
+    // GEMMs (b x b at most) on the two streams that multiply.
+    return words * sizeof(W) + 1024 + 2 * E::gemm_scratch(b);
 }
 
 /// Fraction of the thread-block slots of whole waves that products of b x w fill.

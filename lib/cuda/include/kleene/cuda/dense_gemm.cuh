@@ -3,9 +3,17 @@
 // and call kleene::cuda::dense_gemm<my_semiring>(a, b, c, accumulate) for a semiring of its own;
 // the built-in semirings are instantiated in lib/cuda/src.
 //
-// Layers: a per-thread 8 x 8 register tile (policy::update), a 128 x 128 x 8 block tile staged
-// through shared memory with a register prefetch of the next k slice (gemm_kernel), and a host
-// launcher that picks the policy and checks every call (run).
+// Layers: a per-thread 8 x 8 register tile (policy::update) in a 128 x 128 block tile, and a host
+// launcher that picks the kernel and policy and checks every call (enqueue / run). Two kernels:
+//  - staged_kernel (4-byte types, B's rows 16-byte aligned): A is first packed k-major into
+//    device scratch (transposed, encoded by the policy, k padded to the stage depth; in panels
+//    of C's rows so the scratch stays under pack_cap_bytes), then a 3-stage cp.async pipeline
+//    of 32-deep k tiles feeds shared memory with no register staging and no bounds checks in the
+//    loop (B's edges are zero-filled by the copies). Chosen from the variants of
+//    bench/gpu/gemm_lab.cu ("asyncT32"), measured there at 13.5 T fp32 / 15.8 T int32 against
+//    11.5 / 14.4 for gemm_kernel at n = 8192 on an H200.
+//  - gemm_kernel (any type, any alignment): 128 x 128 x 16 (8 for 8-byte types) stages through
+//    shared memory with a register prefetch of the next k slice and checked loads.
 
 // nvcc warns (#554) that dense_view<T const>'s conversion to itself, already excluded by its
 // requires clause, "will not be called"; true and harmless.
@@ -22,6 +30,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -232,6 +241,217 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
     }
 }
 
+/// The staged kernel's integer min_plus (Max = false) / max_plus path. B is read raw, so its
+/// sentinel (INT_MAX / INT_MIN) meets the packed A unchanged: A's finite entries (in [-bound,
+/// bound]) are shifted by -shift (+shift for max) and its sentinel becomes 0. Then every sum fits
+/// 32 bits (0 + INT_MAX = INT_MAX; a shifted entry + INT_MAX stays below it), finite sums lie at or
+/// below -2^29 (at or above 2^29 for max), sums involving a sentinel above it (below it), and
+/// finish shifts back. A's padding (k past K) is 0, B's zero-filled rows there add 0: "infinite".
+template <bool Max>
+struct shifted_policy {
+    using T = std::int32_t;
+    static constexpr T bound = T(1) << 28;
+    static constexpr T shift = T(1) << 30;
+    static constexpr T limit = T(1) << 29;
+    static constexpr T sentinel = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    __device__ static bool in_range(T v) { return v == sentinel || (v >= -bound && v <= bound); }
+    __device__ static T pack(T v) { return v == sentinel ? 0 : (Max ? v + shift : v - shift); }
+    __device__ static T pad() { return 0; }
+    __device__ static T init() { return sentinel; }
+    __device__ static T update(T r, T a, T b) {
+        if constexpr (Max) return __viaddmax_s32(a, b, r);
+        else return __viaddmin_s32(a, b, r);
+    }
+    __device__ static T finish(T r) {
+        if constexpr (Max) return r < limit ? sentinel : r - shift;
+        else return r > -limit ? sentinel : r + shift;
+    }
+};
+
+/// The staged kernel's path for every other semiring: A packed unchanged, padded with zero()
+/// (which adds nothing: zero (x) 0 is zero for the semirings here, and dense_safe skips it).
+template <class S>
+struct staged_generic_policy : generic_policy<S> {
+    using T = typename S::value_type;
+    __device__ static bool in_range(T) { return true; }
+    __device__ static T pack(T v) { return v; }
+    __device__ static T pad() { return S::zero(); }
+};
+
+inline constexpr int staged_stages = 3;  // stages in flight (staged_k, panel_rows: dense_gemm.hpp)
+static_assert(pack_block_m == block_m);
+
+template <class T>
+inline constexpr bool has_staged_path = sizeof(T) == 4 && !std::is_same_v<T, bool>;
+
+template <class T>
+constexpr std::size_t staged_smem_bytes() {
+    return std::size_t(staged_stages) * staged_k * (block_m + block_n) * sizeof(T);
+}
+
+__device__ __forceinline__ unsigned smem_address(void const* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+/// 16 bytes global -> shared, asynchronous; bytes past src_bytes are zero-filled (none read).
+__device__ __forceinline__ void cp_async16(unsigned dst, void const* src, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/// out (k_pad x m_pitch, k-major) = P::pack of rows [0, rows) of A (rows x k), transposed through
+/// 32 x 33 shared tiles; past k or rows: P::pad(). Sets *flag when an entry is out of P's range.
+template <class P, class T>
+__global__ void pack_a_kernel(T const* __restrict__ a, std::int64_t lda, int rows, int k,
+                              T* __restrict__ out, std::int64_t ldo, int* flag,
+                              int const* run_flag, int run_when) {
+    if (run_flag && *run_flag != run_when) return;
+    __shared__ T tile[32][33];
+    int const k0 = static_cast<int>(blockIdx.x) * 32;
+    int const r0 = static_cast<int>(blockIdx.y) * 32;
+    int const tx = static_cast<int>(threadIdx.x);
+    bool bad = false;
+    for (int j = static_cast<int>(threadIdx.y); j < 32; j += 8) {
+        int const r = r0 + j, kk = k0 + tx;
+        T v = P::pad();
+        if (r < rows && kk < k) {
+            T const x = a[std::int64_t(r) * lda + kk];
+            bad |= !P::in_range(x);
+            v = P::pack(x);
+        }
+        tile[j][tx] = v;
+    }
+    if (flag && __syncthreads_or(bad) && tx == 0 && threadIdx.y == 0) *flag = 1;
+    if (!flag) __syncthreads();
+    for (int j = static_cast<int>(threadIdx.y); j < 32; j += 8)
+        out[std::int64_t(k0 + j) * ldo + r0 + tx] = tile[tx][j];
+}
+
+/// C = [C (+)] A (x) B for one 128 x 128 block of a panel of C, A packed k-major (`at`, k_pad
+/// rows of pitch ldat, k_pad a multiple of staged_k). B's rows must be 16-byte aligned; columns
+/// past n and rows past k arrive as zeros and touch only outputs that are not stored.
+template <class S, class P>
+__global__ void __launch_bounds__(threads, 2)
+    staged_kernel(typename S::value_type const* __restrict__ at, std::int64_t ldat,
+                  typename S::value_type const* __restrict__ b, std::int64_t ldb,
+                  typename S::value_type* __restrict__ c, std::int64_t ldc, int m, int n, int k,
+                  int k_pad, bool accumulate, int const* run_flag, int run_when) {
+    using T = typename S::value_type;
+    if (run_flag && *run_flag != run_when) return;
+    constexpr int bk = staged_k;
+    constexpr int a_elems = bk * block_m;
+    constexpr int stage_elems = a_elems + bk * block_n;
+    constexpr unsigned stage_bytes = stage_elems * sizeof(T);
+    extern __shared__ __align__(16) unsigned char staged_smem[];
+    T const* const smem = reinterpret_cast<T const*>(staged_smem);
+
+    int const tid = static_cast<int>(threadIdx.x);
+    int const tx = tid % 16;
+    int const ty = tid / 16;
+    int const m0 = static_cast<int>(blockIdx.y) * block_m;
+    int const n0 = static_cast<int>(blockIdx.x) * block_n;
+
+    // Copies: thread tid takes rows tid / 16 + 16 r and 4-wide column chunks (tid % 16) * 4 + 64 c
+    // of each k tile (a warp reads 2 x 256 contiguous bytes a pass).
+    int const row = tid / 16;
+    int const col = (tid % 16) * 4;
+    unsigned const s_off = static_cast<unsigned>((row * block_m + col) * sizeof(T));
+    T const* const ga = at + std::int64_t(row) * ldat + m0 + col;
+    T const* const gb = b + std::int64_t(row) * ldb + n0 + col;
+    int b_bytes[2];
+#pragma unroll
+    for (int cc = 0; cc < 2; ++cc) {
+        int const left = n - (n0 + col + 64 * cc);
+        b_bytes[cc] = left >= 4 ? 16 : left > 0 ? left * int(sizeof(T)) : 0;
+    }
+    unsigned const s0 = smem_address(staged_smem);
+    auto issue = [&](int stage, int t) {
+        unsigned const base = s0 + unsigned(stage) * stage_bytes;
+        std::int64_t const k0 = std::int64_t(t) * bk;
+#pragma unroll
+        for (int r = 0; r < bk / 16; ++r) {
+#pragma unroll
+            for (int cc = 0; cc < 2; ++cc)
+                cp_async16(base + s_off + unsigned((r * 16 * block_m + cc * 64) * sizeof(T)),
+                           ga + (k0 + r * 16) * ldat + cc * 64, 16);
+            bool const k_ok = k0 + row + r * 16 < k;
+#pragma unroll
+            for (int cc = 0; cc < 2; ++cc) {
+                int const bytes = k_ok ? b_bytes[cc] : 0;
+                cp_async16(base + unsigned(a_elems * sizeof(T)) + s_off +
+                               unsigned((r * 16 * block_n + cc * 64) * sizeof(T)),
+                           bytes ? static_cast<void const*>(gb + (k0 + r * 16) * ldb + cc * 64)
+                                 : static_cast<void const*>(b),
+                           bytes);
+            }
+        }
+    };
+
+    T acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = P::init();
+
+    auto compute = [&](int stage) {
+        T const* const sa = smem + stage * stage_elems;
+        T const* const sb = sa + a_elems;
+#pragma unroll
+        for (int kk = 0; kk < bk; ++kk) {
+            T fa[8];
+            T fb[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) fa[i] = sa[kk * block_m + tile_offset(ty, i)];
+#pragma unroll
+            for (int j = 0; j < 8; ++j) fb[j] = sb[kk * block_n + tile_offset(tx, j)];
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
+        }
+    };
+
+    int const k_tiles = k_pad / bk;
+#pragma unroll
+    for (int st = 0; st < staged_stages - 1; ++st) {
+        if (st < k_tiles) issue(st, st);
+        cp_async_commit();
+    }
+    int rd = 0;
+    int wr = staged_stages - 1;
+    for (int t = 0; t < k_tiles; ++t) {
+        cp_async_wait<staged_stages - 2>();
+        __syncthreads();  // tile t has landed for everyone; stage wr (tile t - 1) is no longer read
+        if (t + staged_stages - 1 < k_tiles) issue(wr, t + staged_stages - 1);
+        cp_async_commit();
+        compute(rd);
+        rd = rd + 1 == staged_stages ? 0 : rd + 1;
+        wr = wr + 1 == staged_stages ? 0 : wr + 1;
+    }
+    cp_async_wait<0>();
+
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        int const r = m0 + tile_offset(ty, i);
+        if (r >= m) continue;
+        T* out = c + std::int64_t(r) * ldc;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            int const cn = n0 + tile_offset(tx, j);
+            if (cn >= n) continue;
+            T const v = P::finish(acc[i][j]);
+            out[cn] = accumulate ? S::add(out[cn], v) : v;
+        }
+    }
+}
+
 /// Sets *flag when a finite entry (not the sentinel) lies outside [-bound, bound].
 template <class T>
 __global__ void range_check_kernel(T const* __restrict__ p, std::int64_t ld, int rows, int cols,
@@ -301,15 +521,111 @@ void launch_range_check(dense_view<T const, device> v, T sentinel, T bound, int*
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::range_check_kernel");
 }
 
-/// Enqueues the product on st; `flag` is a device int that only this stream's work touches.
+/// The staged kernel over S with policy P, its shared-memory attribute set (once).
+template <class S, class P>
+auto staged_kernel_ready() {
+    using T = typename S::value_type;
+    auto kernel = staged_kernel<S, P>;
+    static bool const ready = [&] {
+        KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(staged_smem_bytes<T>())));
+        return true;
+    }();
+    (void)ready;
+    return kernel;
+}
+
+/// Whether B can be copied 16 bytes at a time: every row 16-byte aligned.
+template <class T>
+bool rows_aligned(dense_view<T const, device> v) {
+    return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.ld * sizeof(T)) % 16 == 0;
+}
+
+/// Device scratch that grows on demand; the stream is synchronised before a buffer that earlier
+/// products may still read is freed.
+inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, cudaStream_t st) {
+    if (b.size() < bytes) {
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+        b = buffer<unsigned char, device>();
+        b = buffer<unsigned char, device>(bytes);
+    }
+    return b.data();
+}
+
+/// The staged path: per panel of C's rows, pack A, then the product. Integer min_plus / max_plus
+/// checks B's range first and A's while packing; out of range, a repacked A and the generic
+/// policy run instead (the flag picks on the device, no host round trip).
 template <semiring_type S>
+void enqueue_staged(dense_view<typename S::value_type const, device> a,
+                    dense_view<typename S::value_type const, device> b,
+                    dense_view<typename S::value_type, device> c, bool accumulate,
+                    cudaStream_t st, int* flag, void* scratch) {
+    using T = typename S::value_type;
+    using G = staged_generic_policy<S>;
+    constexpr bool ranged = has_ranged_path<S>;
+    std::size_t const m = c.rows, n = c.cols, k = a.cols;
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    std::size_t const pr = panel_rows(m, k, sizeof(T));
+    T* const at = static_cast<T*>(scratch);
+    if constexpr (ranged) {
+        using R = shifted_policy<std::is_same_v<S, max_plus<T>>>;
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+        launch_range_check<T>(b, R::sentinel, R::bound, flag, st);
+    }
+    for (std::size_t r0 = 0; r0 < m; r0 += pr) {
+        std::size_t const rows = std::min(pr, m - r0);
+        std::size_t const pitch = (rows + block_m - 1) / block_m * block_m;
+        auto pack = [&](auto policy, int* set_flag, int const* run_flag) {
+            using P = decltype(policy);
+            if (k_pad == 0) return;
+            dim3 const grid(static_cast<unsigned>(k_pad / 32), static_cast<unsigned>(pitch / 32));
+            pack_a_kernel<P, T><<<grid, dim3(32, 8), 0, st>>>(
+                a.data + r0 * a.ld, static_cast<std::int64_t>(a.ld), static_cast<int>(rows),
+                static_cast<int>(k), at, static_cast<std::int64_t>(pitch), set_flag, run_flag, 1);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::pack_a_kernel");
+        };
+        auto product = [&](auto policy, int const* run_flag, int run_when) {
+            using P = decltype(policy);
+            auto kernel = staged_kernel_ready<S, P>();
+            dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
+                            static_cast<unsigned>(pitch / block_m));
+            kernel<<<grid, threads, staged_smem_bytes<T>(), st>>>(
+                at, static_cast<std::int64_t>(pitch), b.data, static_cast<std::int64_t>(b.ld),
+                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), static_cast<int>(rows),
+                static_cast<int>(n), static_cast<int>(k), static_cast<int>(k_pad), accumulate,
+                run_flag, run_when);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
+        };
+        if constexpr (ranged) {
+            using R = shifted_policy<std::is_same_v<S, max_plus<T>>>;
+            pack(R{}, flag, nullptr);
+            pack(G{}, nullptr, flag);  // runs only when a range check failed
+            product(R{}, flag, 0);
+            product(G{}, flag, 1);
+        } else {
+            pack(G{}, nullptr, nullptr);
+            product(G{}, nullptr, 0);
+        }
+    }
+}
+
+/// Enqueues the product on st; `flag` is a device int that only this stream's work touches;
+/// `scratch(bytes)` returns device scratch for the packed A.
+template <semiring_type S, class Scratch>
 void enqueue(dense_view<typename S::value_type const, device> a,
              dense_view<typename S::value_type const, device> b,
              dense_view<typename S::value_type, device> c, bool accumulate, cudaStream_t st,
-             int* flag) {
+             int* flag, Scratch&& scratch) {
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
+    if constexpr (has_staged_path<T>) {
+        if (rows_aligned<T>(b)) {
+            void* const p = scratch(dense_gemm_scratch_bytes(c.rows, a.cols, sizeof(T)));
+            enqueue_staged<S>(a, b, c, accumulate, st, flag, p);
+            return;
+        }
+    }
     if constexpr (has_ranged_path<S>) {
         constexpr bool is_max = std::is_same_v<S, max_plus<T>>;
         using ranged = ranged_policy<T, is_max>;
@@ -332,7 +648,9 @@ void run(dense_view<typename S::value_type const, device> a,
          dense_view<typename S::value_type, device> c, bool accumulate) {
     check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
     if (c.rows == 0 || c.cols == 0) return;
-    enqueue<S>(a, b, c, accumulate, nullptr, has_ranged_path<S> ? scratch_flag() : nullptr);
+    thread_local buffer<unsigned char, device> packed;
+    enqueue<S>(a, b, c, accumulate, nullptr, has_ranged_path<S> ? scratch_flag() : nullptr,
+               [](std::size_t bytes) { return grow_scratch(packed, bytes, nullptr); });
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
@@ -357,7 +675,8 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
     gemm_detail::check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
     if (c.rows == 0 || c.cols == 0) return;
     gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
-                            gemm_detail::has_ranged_path<P> ? s.scratch_int() : nullptr);
+                            gemm_detail::has_ranged_path<P> ? s.scratch_int() : nullptr,
+                            [&s](std::size_t bytes) { return s.scratch_bytes(bytes); });
 }
 
 }  // namespace kleene::cuda

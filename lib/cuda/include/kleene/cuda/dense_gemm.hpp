@@ -31,6 +31,8 @@
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace kleene::cuda {
@@ -56,5 +58,30 @@ template <>
 void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
                                         dense_view<std::uint8_t const, device> b,
                                         dense_view<std::uint8_t, device> c, bool accumulate);
+
+/// Device scratch a product packs its m x k A into (4-byte types with 16-byte aligned B rows):
+/// A transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB. Callers that
+/// budget device memory (apsp's in-core test, the out-of-core plan) add this per stream.
+namespace gemm_detail {
+inline constexpr int staged_k = 32;  // k depth of a pipeline stage
+inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
+inline constexpr std::size_t pack_block_m = 128;
+/// Rows of C a panel takes for a k-deep product with m rows (a multiple of 128, at least 128,
+/// at most 65535 x 32 for the packing grid).
+inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem) {
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    std::size_t const m_pad = (m + pack_block_m - 1) / pack_block_m * pack_block_m;
+    std::size_t const most = std::size_t(65535) * 32 / pack_block_m * pack_block_m;
+    std::size_t const fit =
+        k_pad == 0 ? m_pad : pack_cap_bytes / (k_pad * elem) / pack_block_m * pack_block_m;
+    return std::clamp<std::size_t>(std::min(m_pad, fit), pack_block_m, most);
+}
+}  // namespace gemm_detail
+inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t elem_size) {
+    if (elem_size != 4) return 0;
+    std::size_t const k_pad = (k + gemm_detail::staged_k - 1) / gemm_detail::staged_k *
+                              gemm_detail::staged_k;
+    return std::max<std::size_t>(k_pad * gemm_detail::panel_rows(m, k, elem_size) * elem_size, 16);
+}
 
 }  // namespace kleene::cuda

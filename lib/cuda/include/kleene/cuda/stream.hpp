@@ -32,10 +32,14 @@ public:
     /// One device int that belongs to this stream, for kernels that leave a verdict for a later
     /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
     int* scratch_int() const;
+    /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
+    /// growing it first waits for the stream's earlier work, which may still read the old one.
+    void* scratch_bytes(std::size_t bytes) const;
 
 private:
     void* handle_ = nullptr;
     mutable buffer<int, device> scratch_;
+    mutable buffer<unsigned char, device> scratch_bytes_;
 };
 
 class event {
