@@ -305,8 +305,10 @@ struct ooc_dense {
     static void gemm(view a, view b, view c, cuda::stream const& s) {
         cuda::dense_gemm<min_plus<T>>(a, b, c, true, s);
     }
+    /// The GEMMs' packed operands: the compute stream's, and the diagonal stream's where its
+    /// blocks close by R-Kleene (past fw_max).
     static std::size_t gemm_scratch(std::size_t b) {
-        return cuda::dense_gemm_scratch_bytes(b, b, sizeof(T));
+        return cuda::dense_gemm_scratch_bytes(b, b, sizeof(T)) * (b > fw_max ? 2 : 1);
     }
     static void close(view a, view ws, cuda::stream const& s) {
         if (a.rows <= fw_max) {
@@ -366,8 +368,8 @@ std::size_t ooc_device_bytes(std::size_t n, std::size_t b, std::size_t w, std::s
     std::size_t words = std::size_t(panels) * b * E::words(std::min(pw, n)) + 3 * b * bw +
                         std::size_t(tiles) * b * E::words(w) + ws * E::words(ws);
     // + the negative-cycle word and the streams' scratch ints, and the packed operand of the
-    // GEMMs (b x b at most) on the two streams that multiply.
-    return words * sizeof(W) + 1024 + 2 * E::gemm_scratch(b);
+    // GEMMs (b x b at most).
+    return words * sizeof(W) + 1024 + E::gemm_scratch(b);
 }
 
 /// Fraction of the thread-block slots of whole waves that products of b x w fill.

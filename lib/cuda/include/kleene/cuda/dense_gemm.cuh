@@ -521,17 +521,16 @@ void launch_range_check(dense_view<T const, device> v, T sentinel, T bound, int*
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::range_check_kernel");
 }
 
-/// The staged kernel over S with policy P, its shared-memory attribute set (once).
+/// The staged kernel over S with policy P, its shared-memory attribute set. Set on every call,
+/// not once per process: each translation unit that instantiates the kernel registers its own
+/// copy, and an attribute set on one copy does not reach the others (a static "done" flag shared
+/// between them let ooc's launches fail with cudaErrorInvalidValue).
 template <class S, class P>
 auto staged_kernel_ready() {
     using T = typename S::value_type;
     auto kernel = staged_kernel<S, P>;
-    static bool const ready = [&] {
-        KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(staged_smem_bytes<T>())));
-        return true;
-    }();
-    (void)ready;
+    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(staged_smem_bytes<T>())));
     return kernel;
 }
 

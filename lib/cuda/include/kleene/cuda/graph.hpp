@@ -28,7 +28,7 @@ struct bfs_tuning {
     double beta = 512.0;
     /// Pull steps enqueued per host round trip; the device applies the switching rule between
     /// them and later ones return at once (1: a round trip every level).
-    int pull_batch = 6;
+    int pull_batch = 3;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
