@@ -11,12 +11,18 @@
 //
 // Integer min_plus / max_plus keep numeric_limits<T>::max() (resp. lowest()) as the +inf (resp.
 // -inf) sentinel and saturate exactly as plus_sat_op does: inf + w == inf. When every finite
-// entry of A, B (and C when accumulating) lies in [-2^28, 2^28] for int32 or [-2^60, 2^60] for
-// int64, a fast path runs (int32: Hopper DPX __viaddmin_s32 / __viaddmax_s32): the sentinel is
-// re-encoded on load as 2^30 - 1 (2^62 - 1), finite sums cannot overflow, and results at or above
-// that code minus the range bound decode back to the sentinel. Any other input (larger values, the
-// opposite sentinel) runs the exact saturating kernel instead, so the result always equals the CPU
-// semiring's.
+// entry of A and B lies in [-2^28, 2^28] for int32 or [-2^60, 2^60] for int64, a fast path runs
+// (int32: Hopper DPX __viaddmin_s32 / __viaddmax_s32) whose sums cannot overflow: int32 with
+// 16-byte aligned B rows packs A with its finite entries shifted by -2^30 (+2^30 for max) and its
+// sentinel as 0, so B's sentinel is summed as it is; otherwise both sentinels are re-encoded on
+// load as 2^30 - 1 (2^62 - 1). Results past the finite range decode back to the sentinel. Any
+// other input (larger values, the opposite sentinel) runs the exact saturating kernel instead, so
+// the result always equals the CPU semiring's.
+//
+// 4-byte types with 16-byte aligned B rows (data and leading dimension) run the staged kernel: A
+// packed k-major into device scratch (dense_gemm_scratch_bytes, at most 64 MiB a call, kept per
+// host thread or per stream and reused), then a cp.async pipeline; other views run the checked
+// kernel. Both give the same results.
 //
 // lor_land over bool / uint8 runs on bit-packed copies (bit_matrix.hpp); results are 0 or 1.
 //
@@ -24,7 +30,8 @@
 // stream. The overload that takes a cuda::stream (stream.hpp) only enqueues the work on that
 // stream and returns: the views must stay valid, and their memory unchanged by other streams,
 // until the stream has run it (the caller orders that with events). It uses the stream's own
-// scratch int for the integer range check, so products on different streams never share one.
+// scratch int for the integer range check and its own scratch for the packed A, so products on
+// different streams never share them.
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/dense_matrix.hpp>
