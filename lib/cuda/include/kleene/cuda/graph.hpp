@@ -27,7 +27,9 @@ struct bfs_tuning {
     double alpha = 15.0;
     double beta = 512.0;
     /// Pull steps enqueued per host round trip; the device applies the switching rule between
-    /// them and later ones return at once (1: a round trip every level).
+    /// them and later ones return at once (1: a round trip every level). Measured on an H200
+    /// (same sweep, 64 sources): 3 over 1 gave +5.6% GTEPS at scale 22, +5.4% at 23, -0.3% at
+    /// 21; 6 and 12 no better than 3.
     int pull_batch = 3;
 };
 
