@@ -55,13 +55,20 @@ struct pull_gate {
     double min_frontier;        // pull -> push below this frontier (n / beta); < 0: never
 };
 
+/// Beamer's pull -> push rule, one definition for the host loop and the device gate: the
+/// frontier is small (below min_frontier, n / beta) and no longer growing.
+__host__ __device__ __forceinline__ bool pull_gives_way(unsigned long long frontier,
+                                                        unsigned long long previous,
+                                                        double min_frontier) {
+    return double(frontier) < min_frontier && frontier <= previous;
+}
+
 __device__ __forceinline__ bool pull_gate_open(pull_gate const& g) {
     if (!g.last) return true;
     if (!g.last->ran) return false;
     unsigned long long const f = g.last->found;
     unsigned long long const previous = g.before ? g.before->found : g.frontier0;
-    if (f == 0) return false;
-    return !(double(f) < g.min_frontier && f <= previous);
+    return f > 0 && !pull_gives_way(f, previous, g.min_frontier);
 }
 
 template <class Index>
@@ -418,6 +425,16 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
     bool small_declined = false;
     int cur = 0;
     std::int32_t depth = 0;
+    // One full step done: its counters become the frontier; the next frontier buffer is current.
+    auto advance = [&](counters const& c, bool pulled) {
+        run.step_was_pull.push_back(pulled ? 1 : 0);
+        previous = frontier;
+        frontier = static_cast<std::int64_t>(c.found);
+        frontier_edges = c.out_edges;
+        visited_in += c.in_edges;
+        cur = 1 - cur;
+        ++depth;
+    };
     while (frontier > 0) {
         if (automatic && edges_known) {
             // Beamer: pull once the frontier's edges pass a share of the unvisited ones while it
@@ -426,7 +443,9 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
             if (!pull && double(frontier_edges) > unvisited_edges / tuning.alpha &&
                 frontier > previous)
                 pull = true;
-            else if (pull && double(frontier) < double(n) / tuning.beta && frontier <= previous)
+            else if (pull && pull_gives_way(static_cast<unsigned long long>(frontier),
+                                            static_cast<unsigned long long>(previous),
+                                            double(n) / tuning.beta))
                 pull = false;
         }
         if (!pull && !have_queue) {  // after a pull: the frontier bitmap becomes a queue
@@ -493,16 +512,8 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
                                               std::size_t(pull_batch) * sizeof(counters),
                                               cudaMemcpyDeviceToHost));
             KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-            for (int j = 0; j < pull_batch && host_pull.p[j].ran; ++j) {
-                counters const c = host_pull.p[j];
-                run.step_was_pull.push_back(1);
-                previous = frontier;
-                frontier = static_cast<std::int64_t>(c.found);
-                frontier_edges = c.out_edges;
-                visited_in += c.in_edges;
-                cur = 1 - cur;
-                ++depth;
-            }
+            for (int j = 0; j < pull_batch && host_pull.p[j].ran; ++j)
+                advance(host_pull.p[j], true);
             small_declined = false;
             have_bitmap = true;
             have_queue = false;
@@ -526,16 +537,9 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
         KLEENE_CUDA_CHECK(
             cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters), cudaMemcpyDeviceToHost));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-        counters const c = *host_ctr.p;
         if (frontier_edges > 0) counter = 1 - counter;  // the kernel ran and cleared the other set
         small_declined = false;
-        run.step_was_pull.push_back(0);
-        previous = frontier;
-        frontier = static_cast<std::int64_t>(c.found);
-        frontier_edges = c.out_edges;
-        visited_in += c.in_edges;
-        cur = nxt;
-        ++depth;
+        advance(*host_ctr.p, false);
     }
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
     stop.synchronize();

@@ -128,6 +128,48 @@ inline constexpr bool has_ranged_path =
 // operand, broadcast or contiguous across the warp.
 __device__ inline int tile_offset(int t, int i) { return (i < 4 ? 0 : 64) + t * 4 + (i & 3); }
 
+/// The thread's 8 x 8 accumulators, shared by both kernels: start, one k step (a_k, b_k: row k of
+/// the block's A and B tiles in shared memory, 128 entries each), and the store into C.
+template <class P, class T>
+__device__ __forceinline__ void init_tile(T (&acc)[8][8]) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = P::init();
+}
+template <class P, class T>
+__device__ __forceinline__ void update_tile(T (&acc)[8][8], T const* a_k, T const* b_k, int tx,
+                                            int ty) {
+    T fa[8];
+    T fb[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) fa[i] = a_k[tile_offset(ty, i)];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) fb[j] = b_k[tile_offset(tx, j)];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
+}
+/// C = [C (+)] finish(acc) for the block at (m0, n0) of an m x n C, inside its bounds.
+template <class S, class P, class T>
+__device__ __forceinline__ void store_tile(T const (&acc)[8][8], T* c, std::int64_t ldc, int m,
+                                           int n, int m0, int n0, int tx, int ty, bool accumulate) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        int const r = m0 + tile_offset(ty, i);
+        if (r >= m) continue;
+        T* row = c + std::int64_t(r) * ldc;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            int const col = n0 + tile_offset(tx, j);
+            if (col >= n) continue;
+            T const v = P::finish(acc[i][j]);
+            row[col] = accumulate ? S::add(row[col], v) : v;
+        }
+    }
+}
+
 /// C = [C (+)] A (x) B for one 128 x 128 block of C. Runs only when run_flag is null or
 /// *run_flag == run_when (two policies can be launched back to back; the data picks one).
 template <class S, class P>
@@ -177,7 +219,7 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
             rb[i] = (kb < k && col < n) ? P::load(b[kb * ldb + col]) : P::init();
         }
     };
-    auto store_tile = [&](int buf) {
+    auto stage_tile = [&](int buf) {
 #pragma unroll
         for (int i = 0; i < a_loads; ++i) as[buf][a_col][a_row + a_step * i] = ra[i];
 #pragma unroll
@@ -186,28 +228,13 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
     };
 
     T acc[8][8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] = P::init();
-
-    auto step = [&](int buf, int kk) {
-        T fa[8];
-        T fb[8];
-#pragma unroll
-        for (int i = 0; i < 8; ++i) fa[i] = as[buf][kk][tile_offset(ty, i)];
-#pragma unroll
-        for (int j = 0; j < 8; ++j) fb[j] = bs[buf][kk][tile_offset(tx, j)];
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-#pragma unroll
-            for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
-    };
+    init_tile<P>(acc);
+    auto step = [&](int buf, int kk) { update_tile<P>(acc, as[buf][kk], bs[buf][kk], tx, ty); };
 
     int const k_tiles = (k + bk - 1) / bk;
     if (k_tiles > 0) {
         load_tile(0);
-        store_tile(0);
+        stage_tile(0);
     }
     __syncthreads();
     for (int t = 0; t < k_tiles; ++t) {
@@ -222,23 +249,10 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
             for (int kk = 0; kk < k_left; ++kk) step(cur, kk);
         }
         // The other buffer was last read before the previous barrier: safe to overwrite.
-        if (t + 1 < k_tiles) store_tile(cur ^ 1);
+        if (t + 1 < k_tiles) stage_tile(cur ^ 1);
         __syncthreads();
     }
-
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        int const r = m0 + tile_offset(ty, i);
-        if (r >= m) continue;
-        T* row = c + r * ldc;
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-            int const col = n0 + tile_offset(tx, j);
-            if (col >= n) continue;
-            T const v = P::finish(acc[i][j]);
-            row[col] = accumulate ? S::add(row[col], v) : v;
-        }
-    }
+    store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
 }
 
 /// The staged kernel's integer min_plus (Max = false) / max_plus path. B is read raw, so its
@@ -247,21 +261,19 @@ __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ?
 /// 32 bits (0 + INT_MAX = INT_MAX; a shifted entry + INT_MAX stays below it), finite sums lie at or
 /// below -2^29 (at or above 2^29 for max), sums involving a sentinel above it (below it), and
 /// finish shifts back. A's padding (k past K) is 0, B's zero-filled rows there add 0: "infinite".
+/// The range (bound), the sentinel and the DPX update are ranged_policy's.
 template <bool Max>
-struct shifted_policy {
+struct shifted_policy : ranged_policy<std::int32_t, Max> {
     using T = std::int32_t;
-    static constexpr T bound = T(1) << 28;
+    using base = ranged_policy<T, Max>;
+    using base::bound;
+    using base::sentinel;
     static constexpr T shift = T(1) << 30;
     static constexpr T limit = T(1) << 29;
-    static constexpr T sentinel = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     __device__ static bool in_range(T v) { return v == sentinel || (v >= -bound && v <= bound); }
     __device__ static T pack(T v) { return v == sentinel ? 0 : (Max ? v + shift : v - shift); }
     __device__ static T pad() { return 0; }
     __device__ static T init() { return sentinel; }
-    __device__ static T update(T r, T a, T b) {
-        if constexpr (Max) return __viaddmax_s32(a, b, r);
-        else return __viaddmin_s32(a, b, r);
-    }
     __device__ static T finish(T r) {
         if constexpr (Max) return r < limit ? sentinel : r - shift;
         else return r > -limit ? sentinel : r + shift;
@@ -395,27 +407,13 @@ __global__ void __launch_bounds__(threads, 2)
     };
 
     T acc[8][8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] = P::init();
-
+    init_tile<P>(acc);
     auto compute = [&](int stage) {
         T const* const sa = smem + stage * stage_elems;
         T const* const sb = sa + a_elems;
 #pragma unroll
-        for (int kk = 0; kk < bk; ++kk) {
-            T fa[8];
-            T fb[8];
-#pragma unroll
-            for (int i = 0; i < 8; ++i) fa[i] = sa[kk * block_m + tile_offset(ty, i)];
-#pragma unroll
-            for (int j = 0; j < 8; ++j) fb[j] = sb[kk * block_n + tile_offset(tx, j)];
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
-        }
+        for (int kk = 0; kk < bk; ++kk)
+            update_tile<P>(acc, sa + kk * block_m, sb + kk * block_n, tx, ty);
     };
 
     int const k_tiles = k_pad / bk;
@@ -436,20 +434,7 @@ __global__ void __launch_bounds__(threads, 2)
         wr = wr + 1 == staged_stages ? 0 : wr + 1;
     }
     cp_async_wait<0>();
-
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        int const r = m0 + tile_offset(ty, i);
-        if (r >= m) continue;
-        T* out = c + std::int64_t(r) * ldc;
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-            int const cn = n0 + tile_offset(tx, j);
-            if (cn >= n) continue;
-            T const v = P::finish(acc[i][j]);
-            out[cn] = accumulate ? S::add(out[cn], v) : v;
-        }
-    }
+    store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
 }
 
 /// Sets *flag when a finite entry (not the sentinel) lies outside [-bound, bound].
