@@ -228,6 +228,20 @@ void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
     mxm(c, no_mask, no_accum, a, b, s, opt);
 }
 
+namespace detail {
+/// Whether a product into a `matrix` stores C dense: the estimated density against
+/// options.dense_output_threshold, unless options.output_format pins it; `why` says which.
+inline bool dense_output(double est, options const& opt, std::string& why) {
+    bool dense = est >= opt.dense_output_threshold;
+    if (opt.output_format == output_choice::csr) dense = false;
+    if (opt.output_format == output_choice::dense) dense = true;
+    why = "estimated output density " + std::to_string(est) + (dense ? " >= " : " < ") +
+          std::to_string(opt.dense_output_threshold) + ": " + (dense ? "dense" : "csr") +
+          " output" + (opt.output_format != output_choice::automatic ? " [pinned]" : "");
+    return dense;
+}
+}  // namespace detail
+
 /// C = A (+).(x) B into a `matrix`, whose storage follows the estimated output density: row i of
 /// a random product holds about cols * (1 - exp(-f_i / cols)) entries for f_i multiply-adds, and
 /// when the estimate passes options.dense_output_threshold C is dense (no sort, no index arrays).
@@ -245,13 +259,9 @@ void mxm(matrix<T, Index>& c, csr_matrix<T, Index> const& a, csr_matrix<T, Index
             est += 1.0 - std::exp(-double(prefix[i + 1] - prefix[i] - 1) / cols);
         est /= double(a.rows());
     }
-    bool dense = est >= opt.dense_output_threshold;
-    if (opt.output_format == output_choice::csr) dense = false;
-    if (opt.output_format == output_choice::dense) dense = true;
-    detail::trace(opt, "mxm: estimated output density " + std::to_string(est) + (dense ? " >= " : " < ") +
-                           std::to_string(opt.dense_output_threshold) + ": " +
-                           (dense ? "dense" : "csr") + " output" +
-                           (opt.output_format != output_choice::automatic ? " [pinned]" : ""));
+    std::string why;
+    bool const dense = detail::dense_output(est, opt, why);
+    detail::trace(opt, "mxm: " + why);
     if (dense) {
         dense_matrix<T> d(a.rows(), b.cols());
         mxm(d, a, b, s, opt);
@@ -279,15 +289,10 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
     if (opt.kernel != kernel_choice::automatic)
         detail::bad_pin("mxm", opt.kernel, "CSR device matrices");
     double const est = cuda::product_density(a, b);
-    bool dense = est >= opt.dense_output_threshold;
-    if (opt.output_format == output_choice::csr) dense = false;
-    if (opt.output_format == output_choice::dense) dense = true;
+    std::string why;
+    bool const dense = detail::dense_output(est, opt, why);
     std::string const head = "mxm: CSR " + detail::shape(a.rows(), a.cols()) + " x CSR " +
-                             detail::shape(b.rows(), b.cols()) +
-                             " on the GPU: estimated output density " + std::to_string(est) +
-                             (dense ? " >= " : " < ") + std::to_string(opt.dense_output_threshold) +
-                             ": " + (dense ? "dense" : "csr") + " output" +
-                             (opt.output_format != output_choice::automatic ? " [pinned]" : "");
+                             detail::shape(b.rows(), b.cols()) + " on the GPU: " + why;
     if (dense) {
         dense_matrix<T, device> d(a.rows(), b.cols());
         cuda::spgemm_dense<S, Index>(d.view(), a, b);
