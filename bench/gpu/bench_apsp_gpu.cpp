@@ -3,7 +3,8 @@
 // exact and comparable), int32 / fp64 R-Kleene, bit-packed closure (about 2/n of the bits set),
 // and CPU R-Kleene at small n. Prints one RESULT line per measurement:
 //   RESULT algo=.. type=.. n=.. ms=.. tups=.. pct=.. ceiling=.. check=ok|BAD|-
-// Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES)
+// Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES,
+//                                     RKLEENE_BASES)
 
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -86,6 +88,15 @@ std::size_t env_size(char const* name, std::size_t dflt) {
     return v ? static_cast<std::size_t>(std::atoll(v)) : dflt;
 }
 
+std::vector<std::size_t> env_sizes(char const* name) {
+    std::vector<std::size_t> v;
+    if (char const* s = std::getenv(name)) {
+        std::istringstream in(s);
+        for (std::size_t x; in >> x;) v.push_back(x);
+    }
+    return v;
+}
+
 template <class T>
 void bench_type(char const* type, std::vector<std::size_t> const& sizes, double ceiling,
                 bool all_algorithms, std::size_t max_n) {
@@ -100,6 +111,12 @@ void bench_type(char const* type, std::vector<std::size_t> const& sizes, double 
         double const t_rk = time_gpu<T>(src, d, reps, [](dense_view<T, device> v) { rkleene(v); });
         dense_matrix<T> const rk = d.to_host();
         report("rkleene", type, n, t_rk, ceiling, "-");
+        // RKLEENE_BASES="512 1024 2048": the same with other base-case sizes (blocked FW below).
+        for (std::size_t base : env_sizes("RKLEENE_BASES")) {
+            double const t = time_gpu<T>(src, d, reps, [base](dense_view<T, device> v) { rkleene(v, base); });
+            std::string const name = "rkleene-base" + std::to_string(base);
+            report(name.c_str(), type, n, t, ceiling, same(rk, d.to_host()) ? "ok" : "BAD");
+        }
         if (!all_algorithms) continue;
         double const t_bfw = time_gpu<T>(src, d, reps, [](dense_view<T, device> v) {
             cuda::floyd_warshall_blocked<T>(v);
@@ -175,18 +192,8 @@ int main(int argc, char** argv) {
     bench_type<float>("fp32", sizes, 15.1, true, 1u << 30);
     bench_type<std::int32_t>("int32", sizes, 16.6, false, 1u << 30);
     bench_type<double>("fp64", sizes, 0, false, env_size("FP64_MAX", 8192));
-    std::vector<std::size_t> cs;
-    if (char const* v = std::getenv("CLOSURE_SIZES")) {
-        std::string s = v;
-        for (std::size_t p = 0; p < s.size();) {
-            std::size_t q = s.find(' ', p);
-            if (q == std::string::npos) q = s.size();
-            if (q > p) cs.push_back(static_cast<std::size_t>(std::stoll(s.substr(p, q - p))));
-            p = q + 1;
-        }
-    } else {
-        cs = {4096, 8192, 16384, 32768, 65536};
-    }
+    std::vector<std::size_t> cs = env_sizes("CLOSURE_SIZES");
+    if (!std::getenv("CLOSURE_SIZES")) cs = {4096, 8192, 16384, 32768, 65536};
     bench_closure(cs);
     return 0;
 }

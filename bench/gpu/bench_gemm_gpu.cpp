@@ -1,5 +1,6 @@
 // Dense semiring GEMM on the GPU: time and updates per second (n^3 / t) for fp32, fp64 and int32
-// min_plus and the bit-packed Boolean product, beside the ceilings of /work/shared/GPU.md.
+// min_plus, the bit-packed Boolean product and plus_times (cuBLAS and the generic kernel), beside
+// the ceilings of /work/shared/GPU.md (fp32 plus_times: the FMA ceiling, no tensor cores).
 // Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384)
 // Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
 // 64 entries of every result checked against a host computation.
@@ -39,8 +40,10 @@ std::uint64_t splitmix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
+/// Weights in [1, 100] (5% absent: infinity); `mixed_signs`: every other entry negated, which
+/// keeps fp32 off its non-negative fast path.
 template <class T>
-dense_matrix<T, host> random_matrix(std::size_t n, std::uint64_t seed) {
+dense_matrix<T, host> random_matrix(std::size_t n, std::uint64_t seed, bool mixed_signs = false) {
     dense_matrix<T, host> m(n, n);
     T* p = m.data();
 #pragma omp parallel for
@@ -49,6 +52,7 @@ dense_matrix<T, host> random_matrix(std::size_t n, std::uint64_t seed) {
         if (r % 20 == 0) p[i] = infinity<T>();  // 5% absent edges
         else if constexpr (std::is_floating_point_v<T>) p[i] = T(1.0 + double(r >> 11) * 0x1p-53 * 99.0);
         else p[i] = T(1 + (r >> 32) % 1000);
+        if (mixed_signs && i % 2 && p[i] != infinity<T>()) p[i] = -p[i];
     }
     return m;
 }
@@ -85,9 +89,9 @@ struct row {
 };
 
 template <class T>
-row bench_min_plus(std::string kind, std::size_t n, double ceiling) {
-    auto const ha = random_matrix<T>(n, 1);
-    auto const hb = random_matrix<T>(n, 2);
+row bench_min_plus(std::string kind, std::size_t n, double ceiling, bool mixed_signs = false) {
+    auto const ha = random_matrix<T>(n, 1, mixed_signs);
+    auto const hb = random_matrix<T>(n, 2, mixed_signs);
     auto const da = ha.to_device();
     auto const db = hb.to_device();
     dense_matrix<T, device> dc(n, n);
@@ -103,6 +107,39 @@ row bench_min_plus(std::string kind, std::size_t n, double ceiling) {
         for (std::size_t k = 0; k < n; ++k)
             r = min_plus<T>::add(r, min_plus<T>::mul(ha(i, k), hb(k, j)));
         wrong += hc(i, j) != r;
+    }
+    return {kind, n, ms, ceiling, wrong};
+}
+
+/// plus_times over T through cuBLAS (`blas`) or the generic kernel; 64 entries checked against
+/// the host sum with a relative tolerance (the summation orders differ).
+template <class T>
+row bench_plus_times(std::string kind, std::size_t n, bool blas, double ceiling) {
+    auto const ha = random_matrix<T>(n, 5);
+    auto const hb = random_matrix<T>(n, 6);
+    dense_matrix<T, host> fa(n, n), fb(n, n);  // finite values: +inf would make every sum inf
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            fa(i, j) = ha(i, j) == infinity<T>() ? T(0.5) : ha(i, j) / T(100);
+            fb(i, j) = hb(i, j) == infinity<T>() ? T(0.5) : hb(i, j) / T(100);
+        }
+    auto const da = fa.to_device();
+    auto const db = fb.to_device();
+    dense_matrix<T, device> dc(n, n);
+    bool const saved = cuda::gemm_detail::use_cublas;
+    cuda::gemm_detail::use_cublas = blas;
+    double const ms = median_ms(n, [&] {
+        cuda::dense_gemm<plus_times<T>>(da.view(), db.view(), dc.view(), false);
+    });
+    cuda::gemm_detail::use_cublas = saved;
+    auto const hc = dc.to_host();
+    std::size_t wrong = 0;
+    for (std::uint64_t s = 0; s < 64; ++s) {
+        std::size_t const i = splitmix(s * 2 + 31) % n;
+        std::size_t const j = splitmix(s * 2 + 32) % n;
+        double r = 0;
+        for (std::size_t k = 0; k < n; ++k) r += double(fa(i, k)) * double(fb(k, j));
+        wrong += std::abs(double(hc(i, j)) - r) > 1e-4 * r;
     }
     return {kind, n, ms, ceiling, wrong};
 }
@@ -160,10 +197,14 @@ int main(int argc, char** argv) {
     std::vector<row> rows;
     for (std::size_t n : sizes) {
         rows.push_back(bench_min_plus<float>("fp32 min_plus", n, 15.1));
+        rows.push_back(bench_min_plus<float>("fp32 min_plus, mixed signs", n, 15.1, true));
         rows.push_back(bench_min_plus<double>("fp64 min_plus", n, 0.0));
         rows.push_back(bench_min_plus<std::int32_t>("int32 min_plus (DPX)", n, 16.6));
         rows.push_back(bench_bits(n));
-        for (auto it = rows.end() - 4; it != rows.end(); ++it) {
+        rows.push_back(bench_plus_times<float>("fp32 plus_times, cuBLAS", n, true, 29.5));
+        rows.push_back(bench_plus_times<float>("fp32 plus_times, generic kernel", n, false, 29.5));
+        rows.push_back(bench_plus_times<double>("fp64 plus_times, cuBLAS", n, true, 0.0));
+        for (auto it = rows.end() - 8; it != rows.end(); ++it) {
             double const t = double(it->n) * double(it->n) * double(it->n) / (it->ms * 1e-3) / 1e12;
             std::printf("RESULT kind=\"%s\" n=%zu ms=%.3f tups=%.2f ceiling=%.1f pct=%.1f wrong=%zu\n",
                         it->kind.c_str(), it->n, it->ms, t, it->ceiling,

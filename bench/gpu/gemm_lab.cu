@@ -1,5 +1,6 @@
-// gemm_lab: standalone experiment for the dense min-plus GEMM (fp32 min(c, a + b) and int32
-// __viaddmin_s32), n x n x n, row-major, C = A min.+ B (overwrite form). No kleene headers.
+// gemm_lab: standalone experiment for the dense min-plus GEMM (fp32 min(c, a + b), int32
+// __viaddmin_s32 and int16 pairs through __viaddmin_s16x2), n x n x n, row-major, C = A min.+ B
+// (overwrite form). No kleene headers.
 // Built and run by bench/gpu/gemm_lab.sh. Every variant's whole result is compared on the device
 // with a naive reference kernel.
 //
@@ -24,6 +25,23 @@
 //             "empty" mbarriers, 4 stages, tile t+2 issued while t is computed, warp layout of
 //             "warp", A transposed. mbar3: with min3's update. n % 128.
 // "n % 128" variants are lab-only and are skipped (with the reason) at other sizes.
+//
+// int16 (LAB_TYPES=int16; variants asyncT and asyncT32 only, n % 256): A, B, C are int16 n x n.
+// __viaddmin_s16x2(a, b, c) is, per 16-bit half, min(a + b, c) with a WRAPPING add (crt header:
+// add.s16x2 then min.s16x2 on sm_90; PTX has .sat only for add.s32) and a signed min. B and C
+// are read as n x n/2 words of two adjacent columns (low half = even column); A is first
+// transposed on the device into n x n words holding dup16(A(i, k)) = A(i, k) in both halves
+// (launch_dup_transpose, timed with the product), so the loop is async's int32 loop on words
+// (a block: 128 rows x 128 words = 256 int16 columns) with one VIADDMNMX.S16x2 per two updates.
+// T updates/s count each int16 update once. Encoding: finite weights in [-4096, 4095],
+// infinity = 16383 (2^14 - 1): finite sums lie in [-8192, 8190], inf + finite >= 12287, inf + inf
+// = 32766 <= 32767, so no add wraps; a result >= 12287 (s16_threshold) means "no path", and the
+// kernel's epilogue canonicalizes it to exactly 16383 (__vcmpges2 + LOP3, ~5 instructions a word,
+// once), so the output is a valid input of the next product. A library would also have to keep
+// finite results (path lengths) within [-4096, 4095], e.g. by checking the range of the inputs'
+// finite entries like ranged_policy. Inputs here: 1..1000, 5% infinity, and every 61st row of A
+// entirely infinite (so that "no path" results occur); the reference sums in int32 and compares
+// exactly after the same canonicalization.
 //
 // Measured on an H200 (132 SMs; bench/gpu/gemm_lab.sh 1000 1002 4096 8192; no mismatch anywhere),
 // T updates/s, median of 5:
@@ -81,6 +99,11 @@
 //   mbar       int32  512 VIADDMNMX              32     0      2       0       28 (7)
 //   mbar3      fp32   512 FADD+256 VIMNMX3       32     0      2       0     29.5 (7)
 //   mbar3      int32  512 VIADDMNMX              32     0      2       0     28.5 (7)
+//   asyncT     int16  512 VIADDMNMX.S16x2        32     0      2       0       20 (5)
+//   asyncT32   int16  512 VIADDMNMX.S16x2        32     0      2       0    10.75 (3.5)
+// (int16 rows: 1024 updates per 8 k; counted by decoding the cubin, as no cuobjdump was at hand;
+// the decoder reproduces the int32 asyncT / asyncT32 rows above exactly. int16 asyncT32: 112
+// registers, asyncT 109, no spills. The epilogue adds ~330 instructions a thread, once.)
 // fp32 spills (LDL/STL above): 8 B in base (as in the library) and fast, 16 B in warp, 8 B in
 // async; 1 (2 in base) LDL per 16 k a thread in their main loops; the int32 kernels and the
 // other fp32 kernels have none. ptxas sits at the 128-register cap of 2 blocks/SM there.
@@ -108,13 +131,32 @@
 
 namespace {
 
+using i16 = std::int16_t;
 using i32 = std::int32_t;
 using i64 = std::int64_t;
+using u32 = std::uint32_t;
 
 // int32 encoding: inputs in [1, 1000], "infinity" = 2^30 - 1, so that sums never overflow; a
 // result at or above int_threshold means infinity.
 constexpr i32 int_inf = (1 << 30) - 1;
 constexpr i32 int_threshold = int_inf - (1 << 28);
+
+// int16 encoding (see the header): finite values in [-4096, 4095], "infinity" = 2^14 - 1; a sum
+// at or above s16_threshold means infinity. inf + inf = 32766 and finite sums stay in int16, so
+// the wrapping 16-bit add of __viaddmin_s16x2 never wraps. The int16 kernels canonicalize their
+// results (>= s16_threshold -> s16_inf), so a product can feed the next one.
+constexpr i32 s16_inf = (1 << 14) - 1;
+constexpr i32 s16_threshold = s16_inf - (1 << 12);
+constexpr i32 s16_finite_min = -(1 << 12);
+constexpr i32 s16_finite_max = (1 << 12) - 1;
+static_assert(s16_inf + s16_inf <= 32767);
+static_assert(s16_finite_max + s16_finite_max < s16_threshold);
+static_assert(s16_inf + s16_finite_min >= s16_threshold);
+static_assert(s16_finite_min + s16_finite_min >= -32768);
+// Both 16-bit halves of a word set to x.
+__host__ __device__ constexpr u32 dup16(i32 x) {
+    return (static_cast<u32>(x) & 0xffffu) * 0x10001u;
+}
 
 // ------------------------------------------------------------------------------------------------
 // Element types
@@ -149,6 +191,30 @@ struct elem<i32> {
     }
     __device__ static bool same(i32 x, i32 ref) {
         return x == ref || (x >= int_threshold && ref >= int_threshold);
+    }
+};
+
+// int16 matrices (host side: inputs, reference, comparison). The kernels see them as the 32-bit
+// words of elem<u32>.
+template <>
+struct elem<i16> {
+    static constexpr char const* name = "int16";
+    __device__ static i16 inf() { return static_cast<i16>(s16_inf); }
+    // Results are canonical (infinity exactly s16_inf): exact comparison.
+    __device__ static bool same(i16 x, i16 ref) { return x == ref; }
+};
+
+// Two int16 values in one word (low half: the even column). upd: one VIADDMNMX.S16x2, two
+// min-plus updates; a is A(i, k) in both halves (dup16), b two adjacent columns of B's row k.
+template <>
+struct elem<u32> {
+    using vec = uint4;
+    __device__ static u32 inf() { return dup16(s16_inf); }
+    __device__ static u32 upd(u32 r, u32 a, u32 b) { return __viaddmin_s16x2(a, b, r); }
+    // Per half: x >= s16_threshold ? s16_inf : x (VSETP/PRMT or similar + LOP3; epilogue only).
+    __device__ static u32 finish(u32 x) {
+        u32 const m = __vcmpges2(x, dup16(s16_threshold));
+        return (x & ~m) | (dup16(s16_inf) & m);
     }
 };
 
@@ -712,6 +778,8 @@ struct mmajor_copier {
 //     are then k-major rows copied straight, and fragments are read as in base.
 //   Min3 ("min3", with AT): two k steps per update through upd2 (one 3-input min per two updates;
 //     fp32 through the bit patterns, which needs non-negative inputs: the lab's are).
+//   T = u32 (int16 asyncT / asyncT32): words of two int16 columns; A^T holds dup16(A(i, k)), so
+//     the loop is int32's with VIADDMNMX.S16x2 (a block covers 128 rows x 256 int16 columns).
 // ------------------------------------------------------------------------------------------------
 namespace async {
 constexpr int threads = 256;
@@ -832,6 +900,12 @@ __global__ void __launch_bounds__(threads, 2)
         wr = wr + 1 == Stages ? 0 : wr + 1;
     }
 
+    if constexpr (std::is_same_v<T, u32>) {  // int16 pairs: canonical infinity
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 8; ++j) acc[i][j] = elem<u32>::finish(acc[i][j]);
+    }
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         T* row = c + (m0 + tile_offset(ty, i)) * ldc + n0;
@@ -1100,18 +1174,27 @@ __global__ void __launch_bounds__(threads, 2)
 // Helpers: transpose, inputs, reference, comparison
 // ------------------------------------------------------------------------------------------------
 
-// out (cols x rows, leading dimension ldo) = in^T (in: rows x cols, leading dimension ldi).
-template <class T>
-__global__ void transpose_kernel(T const* __restrict__ in, i64 ldi, T* __restrict__ out, i64 ldo,
-                                 int rows, int cols) {
-    __shared__ T tile[32][33];
+// out (cols x rows, leading dimension ldo) = convert(in)^T (in: rows x cols, leading dimension
+// ldi), entry by entry.
+struct same_value {
+    template <class T>
+    __device__ T operator()(T v) const { return v; }
+};
+// int16 -> both halves of a word: the broadcast operand of __viaddmin_s16x2.
+struct dup_value {
+    __device__ u32 operator()(i16 v) const { return dup16(v); }
+};
+template <class In, class Out, class Convert = same_value>
+__global__ void transpose_kernel(In const* __restrict__ in, i64 ldi, Out* __restrict__ out,
+                                 i64 ldo, int rows, int cols) {
+    __shared__ Out tile[32][33];
     int const c0 = static_cast<int>(blockIdx.x) * 32;
     int const r0 = static_cast<int>(blockIdx.y) * 32;
     int const tx = static_cast<int>(threadIdx.x);
     for (int j = static_cast<int>(threadIdx.y); j < 32; j += 8) {
         int const r = r0 + j;
         int const cc = c0 + tx;
-        if (r < rows && cc < cols) tile[j][tx] = in[r * ldi + cc];
+        if (r < rows && cc < cols) tile[j][tx] = Convert{}(in[r * ldi + cc]);
     }
     __syncthreads();
     for (int j = static_cast<int>(threadIdx.y); j < 32; j += 8) {
@@ -1124,7 +1207,14 @@ __global__ void transpose_kernel(T const* __restrict__ in, i64 ldi, T* __restric
 template <class T>
 void launch_transpose(T const* in, T* out, int n, cudaStream_t st) {
     dim3 const grid(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((n + 31) / 32));
-    transpose_kernel<T><<<grid, dim3(32, 8), 0, st>>>(in, n, out, n, n, n);
+    transpose_kernel<T, T><<<grid, dim3(32, 8), 0, st>>>(in, n, out, n, n, n);
+}
+
+// int16 A (n x n) -> out (n x n words, k-major): out[k * n + i] = dup16(A(i, k)). Reads n^2
+// int16, writes n^2 words (~0.1 ms at n = 8192).
+void launch_dup_transpose(i16 const* in, u32* out, int n, cudaStream_t st) {
+    dim3 const grid(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((n + 31) / 32));
+    transpose_kernel<i16, u32, dup_value><<<grid, dim3(32, 8), 0, st>>>(in, n, out, n, n, n);
 }
 
 __host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
@@ -1134,31 +1224,38 @@ __host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// Values 1..1000, 5% infinity (+inf / int_inf).
+// Values 1..1000, 5% infinity (+inf / int_inf / s16_inf). inf_rows > 0 (int16's A): every
+// inf_rows-th row (of n) entirely infinite, so that some results are "no path".
 template <class T>
-__global__ void fill_kernel(T* p, std::size_t count, std::uint64_t seed) {
+__global__ void fill_kernel(T* p, std::size_t count, std::uint64_t seed, int n = 0,
+                            int inf_rows = 0) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
          i += std::size_t(gridDim.x) * blockDim.x) {
         std::uint64_t const r = mix(i + seed);
-        p[i] = r % 20 == 0 ? elem<T>::inf() : static_cast<T>(1 + (r >> 32) % 1000);
+        bool const inf_row = inf_rows > 0 && (i / n) % inf_rows == inf_rows - 1;
+        p[i] = inf_row || r % 20 == 0 ? elem<T>::inf() : static_cast<T>(1 + (r >> 32) % 1000);
     }
 }
 
-// One thread per output, plain min(r, a + b) (no DPX, no fminf).
+// One thread per output, plain min(r, a + b) (no DPX, no fminf). int16: sums in int32 (exact,
+// no 16-bit arithmetic), then canonicalized like the int16 kernels' results.
 template <class T>
 __global__ void reference_kernel(T const* __restrict__ a, T const* __restrict__ b,
                                  T* __restrict__ c, int n) {
     int const col = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     int const row = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (row >= n || col >= n) return;
+    constexpr bool s16 = std::is_same_v<T, i16>;
+    using S = std::conditional_t<s16, i32, T>;
     T const* ar = a + static_cast<i64>(row) * n;
     T const* bc = b + col;
-    T r = elem<T>::inf();
+    S r = s16 ? S(s16_inf) : S(elem<T>::inf());
     for (int kk = 0; kk < n; ++kk) {
-        T const s = ar[kk] + bc[static_cast<i64>(kk) * n];
+        S const s = S(ar[kk]) + S(bc[static_cast<i64>(kk) * n]);
         r = s < r ? s : r;
     }
-    c[static_cast<i64>(row) * n + col] = r;
+    if constexpr (s16) r = r >= s16_threshold ? s16_inf : r;
+    c[static_cast<i64>(row) * n + col] = static_cast<T>(r);
 }
 
 // out[0] += mismatches, out[1] = min(first mismatching index).
@@ -1187,13 +1284,38 @@ __global__ void compare_kernel(T const* __restrict__ x, T const* __restrict__ re
 //   2: fp32 FADD + FADD + VIMNMX3 (two updates), 16 accumulators. Not a ceiling: measured at
 //      15.0 T on an H200 while the min3 GEMMs ran at 16.0 (issue ~70%; VIMNMX3 reads 3 fresh
 //      registers, none from the reuse cache); the pipes would allow about 21 T.
+//   3: int16x2 __viaddmin_s16x2 (VIADDMNMX.S16x2, two updates each), 24 accumulator words.
 // ------------------------------------------------------------------------------------------------
-constexpr int ceiling_updates_per_step(int mode) { return mode == 2 ? 32 : 24; }
+constexpr int ceiling_updates_per_step(int mode) {
+    return mode == 2 ? 32 : mode == 3 ? 48 : 24;
+}
 
 template <int Mode>
 __global__ void __launch_bounds__(256, 4) ceiling_kernel(float* out, int iters) {
     int const tid = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if constexpr (Mode == 1) {
+    if constexpr (Mode == 3) {
+        u32 r[24];
+        u32 a[24];
+#pragma unroll
+        for (int i = 0; i < 24; ++i) {
+            a[i] = dup16((tid + 7 * i) % 1000 + 1);
+            r[i] = dup16(s16_inf);
+        }
+        u32 b = dup16(tid % 13);
+#pragma unroll 1
+        for (int it = 0; it < iters; ++it) {
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+#pragma unroll
+                for (int i = 0; i < 24; ++i) r[i] = __viaddmin_s16x2(a[i], b, r[i]);
+                b += 0x00030003u;  // both halves + 3 (wraps: values do not matter here)
+            }
+        }
+        u32 sum = 0;
+#pragma unroll
+        for (int i = 0; i < 24; ++i) sum ^= r[i];
+        out[tid] = static_cast<float>(sum);
+    } else if constexpr (Mode == 1) {
         i32 r[24];
         i32 a[24];
 #pragma unroll
@@ -1384,6 +1506,43 @@ struct v_asyncT32 : v_async_impl<T, true, false, 32, 3> {
 template <class T>
 struct v_min3_32 : v_async_impl<T, true, true, 32, 3> {
     static constexpr char const* name = "min3_32";
+};
+
+// int16 (T = i16 matrices): async's kernel on words of two int16 columns (T = u32 there): A
+// dup-transposed into work (n x n words, timed), B and C read as n x n/2 words. Named like the
+// int32 kernels they mirror. Lab only: n % 256 (128 rows x 128 words a block).
+template <class T, int BK, int Stages>
+struct v_s16_impl {
+    static_assert(std::is_same_v<T, i16>);
+    static constexpr auto kern = &async::kernel<u32, true, false, BK, Stages>;
+    static void const* kernel() { return reinterpret_cast<void const*>(kern); }
+    static constexpr int threads = async::threads;
+    static constexpr std::size_t smem =
+        std::size_t(Stages) * async::cfg<true, BK>::stage_elems * sizeof(u32);
+    static std::string unsupported(args<T> const& x) {
+        if (x.n % 256 != 0) return "needs n % 256 == 0";
+        if (!vec_ok(x.a, x.n) || !vec_ok(x.b, x.n / 2) || !vec_ok(x.c, x.n / 2) ||
+            !vec_ok(x.work, x.n))
+            return "needs 16-byte rows";
+        return {};
+    }
+    static void launch(args<T> const& x) {
+        int const w = x.n / 2;  // words a row of B and C
+        dim3 const grid(static_cast<unsigned>(w / async::bn),
+                        static_cast<unsigned>(x.n / async::bm));
+        u32* const at = reinterpret_cast<u32*>(x.work);
+        launch_dup_transpose(x.a, at, x.n, x.st);
+        kern<<<grid, threads, smem, x.st>>>(at, x.n, reinterpret_cast<u32 const*>(x.b), w,
+                                            reinterpret_cast<u32*>(x.c), w, x.n, w, x.n);
+    }
+};
+template <class T>
+struct v_s16_asyncT : v_s16_impl<T, 16, 4> {
+    static constexpr char const* name = "asyncT";
+};
+template <class T>
+struct v_s16_asyncT32 : v_s16_impl<T, 32, 3> {
+    static constexpr char const* name = "asyncT32";
 };
 
 template <class T>
@@ -1659,7 +1818,8 @@ void run_type(buffers<T> const& buf, int n, cudaStream_t st) {
     if (!selected("LAB_TYPES", elem<T>::name)) return;
     std::size_t const count = std::size_t(n) * n;
     std::printf("\n== %s n = %d\n", elem<T>::name, n);
-    fill_kernel<T><<<2048, 256, 0, st>>>(buf.a, count, 0);
+    constexpr bool s16 = std::is_same_v<T, i16>;
+    fill_kernel<T><<<2048, 256, 0, st>>>(buf.a, count, 0, n, s16 ? 61 : 0);
     CK(cudaGetLastError());
     fill_kernel<T><<<2048, 256, 0, st>>>(buf.b, count, count);
     CK(cudaGetLastError());
@@ -1678,17 +1838,22 @@ void run_type(buffers<T> const& buf, int n, cudaStream_t st) {
     CK(cudaEventDestroy(e1));
     std::printf("  reference %.1f ms\n", ref_ms);
 
-    run_variant<T, v_base>(buf, n, st);
-    run_variant<T, v_fast>(buf, n, st);
-    run_variant<T, v_async>(buf, n, st);
-    run_variant<T, v_asyncT>(buf, n, st);
-    run_variant<T, v_asyncT32>(buf, n, st);
-    run_variant<T, v_min3>(buf, n, st);
-    run_variant<T, v_min3_32>(buf, n, st);
-    run_variant<T, v_wide>(buf, n, st);
-    run_variant<T, v_warp>(buf, n, st);
-    run_variant<T, v_mbar>(buf, n, st);
-    run_variant<T, v_mbar3>(buf, n, st);
+    if constexpr (s16) {
+        run_variant<T, v_s16_asyncT>(buf, n, st);
+        run_variant<T, v_s16_asyncT32>(buf, n, st);
+    } else {
+        run_variant<T, v_base>(buf, n, st);
+        run_variant<T, v_fast>(buf, n, st);
+        run_variant<T, v_async>(buf, n, st);
+        run_variant<T, v_asyncT>(buf, n, st);
+        run_variant<T, v_asyncT32>(buf, n, st);
+        run_variant<T, v_min3>(buf, n, st);
+        run_variant<T, v_min3_32>(buf, n, st);
+        run_variant<T, v_wide>(buf, n, st);
+        run_variant<T, v_warp>(buf, n, st);
+        run_variant<T, v_mbar>(buf, n, st);
+        run_variant<T, v_mbar3>(buf, n, st);
+    }
 }
 
 }  // namespace
@@ -1730,9 +1895,14 @@ int main(int argc, char** argv) {
     if (selected("LAB_VARIANTS", "ceilings")) {
         float* out = static_cast<float*>(p[0]);
         int const sms = prop.multiProcessorCount;
+        double const c0 = ceiling<0>(out, sms, st);
+        double const c1 = ceiling<1>(out, sms, st);
+        double const c2 = ceiling<2>(out, sms, st);
+        double const c3 = ceiling<3>(out, sms, st);
         std::printf("register-resident loops (T updates/s): fp32 FADD+FMNMX %.2f, int32 VIADDMNMX "
-                    "%.2f, fp32 FADD+FADD+VIMNMX3 %.2f (the last is no ceiling)\n",
-                    ceiling<0>(out, sms, st), ceiling<1>(out, sms, st), ceiling<2>(out, sms, st));
+                    "%.2f, fp32 FADD+FADD+VIMNMX3 %.2f (the last is no ceiling), int16x2 "
+                    "VIADDMNMX.S16x2 %.2f (2 updates an instruction)\n",
+                    c0, c1, c2, c3);
     }
     for (int n : sizes) {
         buffers<float> const bf{static_cast<float*>(p[0]), static_cast<float*>(p[1]),
@@ -1743,6 +1913,10 @@ int main(int argc, char** argv) {
                               static_cast<i32*>(p[2]), static_cast<i32*>(p[3]),
                               static_cast<i32*>(p[4]), counters};
         run_type<i32>(bi, n, st);
+        buffers<i16> const bs{static_cast<i16*>(p[0]), static_cast<i16*>(p[1]),
+                              static_cast<i16*>(p[2]), static_cast<i16*>(p[3]),
+                              static_cast<i16*>(p[4]), counters};
+        run_type<i16>(bs, n, st);
     }
     print_table();
     for (auto& q : p) CK(cudaFree(q));

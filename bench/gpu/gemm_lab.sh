@@ -2,7 +2,8 @@
 # Builds the standalone min-plus GEMM lab (bench/gpu/gemm_lab.cu) with one nvcc call and runs it.
 # Usage: bench/gpu/gemm_lab.sh [--build-only] [n ...]   (default sizes: 4096 8192)
 # Environment for the binary: LAB_VARIANTS=base,asyncT,... (and "ceilings") picks variants,
-# LAB_TYPES=fp32|int32 picks a type, LAB_REPS=5 sets the timed runs (median reported).
+# LAB_TYPES=fp32,int32,int16 picks types (default all three; int16 runs asyncT and asyncT32 on
+# __viaddmin_s16x2, n % 256), LAB_REPS=5 sets the timed runs (median reported).
 # Output goes to ${OUT:-/tmp/kleene-gpu}/lab: the binary, build.log (nvcc --resource-usage),
 # run.log, and gemm_lab.sass when cuobjdump is on the PATH.
 set -euo pipefail

@@ -67,13 +67,17 @@ void run_sizes(std::vector<std::size_t> const& sizes) {
                     check_equal(apsp(a, opt).dist, want);
                 }
             }
-            BOOST_TEST_CONTEXT("n=" << n << " p=" << p << " rkleene base 64") {
-                dense_matrix<T> d = to_dense(a, infinity<T>());
-                for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T(0));
-                auto dd = d.to_device();
-                rkleene(dd.view(), 64);
-                check_equal(dd.to_host(), want);
-            }
+            // Base 64: deep recursions; concurrent 0: the independent products one after the
+            // other, 4096: on two streams (the default).
+            for (std::size_t concurrent : {std::size_t(0), std::size_t(4096)})
+                BOOST_TEST_CONTEXT("n=" << n << " p=" << p << " rkleene base 64, concurrent "
+                                        << concurrent) {
+                    dense_matrix<T> d = to_dense(a, infinity<T>());
+                    for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T(0));
+                    auto dd = d.to_device();
+                    rkleene(dd.view(), 64, concurrent);
+                    check_equal(dd.to_host(), want);
+                }
         }
     }
 }

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -44,13 +45,15 @@ constexpr bool zero_is_sentinel = std::is_same_v<typename S::add_monoid::op_type
                                                  max_op<typename S::value_type>>;
 
 /// Random non-zero values suited to S; about 10% are S::zero() where that is a sentinel (inf).
-/// `wide` draws integers whose sums leave the fast path's range (and the opposite sentinel).
+/// `wide` draws integers whose sums leave the fast path's range (and the opposite sentinel);
+/// `nonnegative` draws floating values >= +0 (some exactly +0), the fp32 min_plus fast path's.
 template <class S>
 struct value_source {
     using T = typename S::value_type;
     std::mt19937_64& rng;
     std::size_t k;
     bool wide = false;
+    bool nonnegative = false;
 
     T operator()() {
         std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -63,6 +66,7 @@ struct value_source {
             if (zero_is_sentinel<S> && u(rng) < 0.1) return S::zero();
             if constexpr (std::is_floating_point_v<T>) {
                 double const v = 0.25 + 7.75 * u(rng);
+                if (nonnegative) return u(rng) < 0.02 ? T(0) : T(v);
                 return T(rng() % 2 ? v : -v);
             } else {
                 bool const small = std::is_same_v<S, plus_times<T>> || std::is_same_v<S, max_times<T>>;
@@ -111,19 +115,29 @@ void reference(dense_view<typename S::value_type const, host> a,
     }
 }
 
+/// What check_one draws: `wide` and `nonnegative` as in value_source; `poison_a` / `poison_b`
+/// put one value (inside the operand's view, its last entry) into otherwise non-negative data.
+struct draw {
+    bool wide = false;
+    bool nonnegative = false;
+    std::optional<double> poison_a{};
+    std::optional<double> poison_b{};
+};
+
 /// `aligned_b`: B's rows start 16-byte aligned (its parent's width a multiple of 4, the view at
 /// column 4), which sends 4-byte types down the staged kernel (packed A, cp.async); otherwise B
 /// sits at column 1 and they take the checked kernel.
 template <class S>
-void check_one(shape3 s, bool accumulate, std::uint64_t seed, bool wide = false,
-               bool aligned_b = false) {
+void check_one(shape3 s, bool accumulate, std::uint64_t seed, draw d, bool aligned_b = false) {
     using T = typename S::value_type;
     std::mt19937_64 rng(seed);
-    value_source<S> next{rng, s.k, wide};
-    auto const ha = random_parent<T>(s.m, s.k, next);
+    value_source<S> next{rng, s.k, d.wide, d.nonnegative};
+    auto ha = random_parent<T>(s.m, s.k, next);
     std::size_t const b_extra = aligned_b ? (s.n + 5 + 3) / 4 * 4 - s.n : 5;
     std::size_t const b_col = aligned_b ? 4 : 1;
-    auto const hb = random_parent<T>(s.k, s.n, next, b_extra);
+    auto hb = random_parent<T>(s.k, s.n, next, b_extra);
+    if (d.poison_a && s.m && s.k) ha(s.m, 1 + s.k) = T(*d.poison_a);
+    if (d.poison_b && s.k && s.n) hb(1 + s.k, b_col + s.n - 1) = T(*d.poison_b);
     auto hc = random_parent<T>(s.m, s.n, next);  // overwrite form: every entry must be written
     auto da = ha.to_device();
     auto db = hb.to_device();
@@ -160,19 +174,22 @@ void check_one(shape3 s, bool accumulate, std::uint64_t seed, bool wide = false,
         }
     }
     BOOST_TEST(bad == 0u, "m=" << s.m << " k=" << s.k << " n=" << s.n << " accumulate="
-                                << accumulate << (wide ? " wide" : "")
+                                << accumulate << (d.wide ? " wide" : "")
+                                << (d.nonnegative ? " non-negative" : "")
+                                << (d.poison_a ? " A poisoned with " + std::to_string(*d.poison_a) : "")
+                                << (d.poison_b ? " B poisoned with " + std::to_string(*d.poison_b) : "")
                                 << (aligned_b ? " aligned B" : "") << ": " << bad
                                 << " wrong entries, first " << first);
 }
 
 template <class S>
-void check_shapes(std::vector<shape3> const& shapes, bool wide = false) {
+void check_shapes(std::vector<shape3> const& shapes, draw d = {}) {
     std::uint64_t seed = 12345;
     constexpr bool staged = sizeof(typename S::value_type) == 4;
     for (auto const& s : shapes)
         for (bool accumulate : {false, true})
             for (bool aligned : {false, true})
-                if (!aligned || staged) check_one<S>(s, accumulate, ++seed, wide, aligned);
+                if (!aligned || staged) check_one<S>(s, accumulate, ++seed, d, aligned);
 }
 
 template <template <class> class SR>
@@ -185,9 +202,29 @@ void check_all_numeric(std::vector<shape3> const& shapes) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(small)
+/// plus_times over float and double through cuBLAS (the default) and through the generic kernel.
+template <class F>
+void with_and_without_cublas(F&& f) {
+    bool const saved = cuda::gemm_detail::use_cublas;
+    for (bool blas : {true, false}) {
+        cuda::gemm_detail::use_cublas = blas;
+        BOOST_TEST_CONTEXT("cuBLAS " << (blas ? "on" : "off")) { f(); }
+    }
+    cuda::gemm_detail::use_cublas = saved;
+}
 
-BOOST_AUTO_TEST_CASE(plus_times_all_types) { if (have_gpu()) check_all_numeric<plus_times>(small_shapes); }
+/// Small products normally skip the checked policies (launch-bound); these tests want them.
+struct checked_always {
+    std::size_t saved = cuda::gemm_detail::checked_min_updates;
+    checked_always() { cuda::gemm_detail::checked_min_updates = 0; }
+    ~checked_always() { cuda::gemm_detail::checked_min_updates = saved; }
+};
+
+BOOST_FIXTURE_TEST_SUITE(small, checked_always)
+
+BOOST_AUTO_TEST_CASE(plus_times_all_types) {
+    if (have_gpu()) with_and_without_cublas([] { check_all_numeric<plus_times>(small_shapes); });
+}
 BOOST_AUTO_TEST_CASE(min_plus_all_types) { if (have_gpu()) check_all_numeric<min_plus>(small_shapes); }
 BOOST_AUTO_TEST_CASE(max_plus_all_types) { if (have_gpu()) check_all_numeric<max_plus>(small_shapes); }
 BOOST_AUTO_TEST_CASE(max_min_all_types) { if (have_gpu()) check_all_numeric<max_min>(small_shapes); }
@@ -214,9 +251,21 @@ BOOST_AUTO_TEST_CASE(max_times_all_types) { if (have_gpu()) check_all_numeric<ma
 // exact saturating kernel must take over.
 BOOST_AUTO_TEST_CASE(saturating_fallback) {
     if (!have_gpu()) return;
-    check_shapes<min_plus<std::int32_t>>(small_shapes, true);
-    check_shapes<max_plus<std::int32_t>>(small_shapes, true);
-    check_shapes<min_plus<std::int64_t>>(small_shapes, true);
+    check_shapes<min_plus<std::int32_t>>(small_shapes, {.wide = true});
+    check_shapes<max_plus<std::int32_t>>(small_shapes, {.wide = true});
+    check_shapes<min_plus<std::int64_t>>(small_shapes, {.wide = true});
+}
+
+// fp32 (and fp64) min_plus on non-negative data, the staged kernel's 3-input-min path, and one
+// value it must refuse (negative, -0) in A or in B: the generic policy must take over, exactly.
+BOOST_AUTO_TEST_CASE(nonnegative_min_plus) {
+    if (!have_gpu()) return;
+    check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true});
+    check_shapes<min_plus<double>>(small_shapes, {.nonnegative = true});
+    for (double poison : {-1.5, -0.0}) {
+        check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true, .poison_a = poison});
+        check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true, .poison_b = poison});
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bit_views_and_round_trip) {
@@ -258,6 +307,28 @@ BOOST_AUTO_TEST_CASE(errors_are_exceptions) {
     dense_matrix<float, device> sq(8, 8);
     BOOST_CHECK_THROW(cuda::dense_gemm<min_plus<float>>(sq.view(), sq.view(), sq.view(), false),
                       invalid_argument);
+    // Blocks that share entries with the output (C = sq's top-left 4 x 4 and A the 4 x 4 at
+    // (2, 2)) are refused; side-by-side blocks of one row band share none and are accepted
+    // (R-Kleene's in-place products): checked against the host product below.
+    BOOST_CHECK_THROW(cuda::dense_gemm<min_plus<float>>(sq.block(2, 2, 4, 4), sq.block(4, 0, 4, 4),
+                                                        sq.block(0, 0, 4, 4), false),
+                      invalid_argument);
+    {
+        dense_matrix<float, host> hs(8, 8);
+        for (std::size_t i = 0; i < 8; ++i)
+            for (std::size_t j = 0; j < 8; ++j) hs(i, j) = float((i * 5 + j * 3) % 11);
+        auto ds = hs.to_device();
+        // C = the top-right 4 x 4, A = the top-left (same rows), B = the bottom-left.
+        cuda::dense_gemm<min_plus<float>>(ds.block(0, 0, 4, 4), ds.block(4, 0, 4, 4),
+                                          ds.block(0, 4, 4, 4), true);
+        auto got = ds.to_host();
+        for (std::size_t i = 0; i < 4; ++i)
+            for (std::size_t j = 0; j < 4; ++j) {
+                float want = hs(i, 4 + j);
+                for (std::size_t k = 0; k < 4; ++k) want = std::min(want, hs(i, k) + hs(4 + k, j));
+                BOOST_TEST(got(i, 4 + j) == want);
+            }
+    }
     // 2^22 x 2^22 floats = 64 TiB: a clear device_error, never a crash.
     BOOST_CHECK_THROW((dense_matrix<float, device>(std::size_t(1) << 22, std::size_t(1) << 22)),
                       device_error);
@@ -274,21 +345,27 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE(min_plus_large) { if (have_gpu()) check_all_numeric<min_plus>(large_shapes); }
+BOOST_AUTO_TEST_CASE(nonnegative_min_plus_large) {
+    if (have_gpu()) check_shapes<min_plus<float>>(large_shapes, {.nonnegative = true});
+}
 BOOST_AUTO_TEST_CASE(max_plus_int32_large) {
     if (have_gpu()) check_shapes<max_plus<std::int32_t>>(large_shapes);
 }
 BOOST_AUTO_TEST_CASE(plus_times_large) {
     if (!have_gpu()) return;
-    check_shapes<plus_times<float>>(large_shapes);
-    check_shapes<plus_times<double>>(large_shapes);
+    with_and_without_cublas([] {
+        check_shapes<plus_times<float>>(large_shapes);
+        check_shapes<plus_times<double>>(large_shapes);
+    });
 }
 // k deep enough that the staged kernel packs A in several panels of C's rows (64 MiB each).
 BOOST_AUTO_TEST_CASE(staged_panels) {
     if (!have_gpu()) return;
     for (bool acc : {false, true}) {
-        check_one<min_plus<float>>({700, 30001, 37}, acc, 99, false, true);
-        check_one<min_plus<std::int32_t>>({700, 30001, 37}, acc, 98, false, true);
-        check_one<max_plus<std::int32_t>>({700, 30001, 37}, acc, 97, true, true);
+        check_one<min_plus<float>>({700, 30001, 37}, acc, 99, {}, true);
+        check_one<min_plus<float>>({700, 30001, 37}, acc, 96, {.nonnegative = true}, true);
+        check_one<min_plus<std::int32_t>>({700, 30001, 37}, acc, 98, {}, true);
+        check_one<max_plus<std::int32_t>>({700, 30001, 37}, acc, 97, {.wide = true}, true);
     }
 }
 BOOST_AUTO_TEST_CASE(lor_land_large) {

@@ -83,11 +83,15 @@ __global__ void __launch_bounds__(threads)
     }
 }
 
-// Phase 2: the tiles of row r (blockIdx.y == 0) and column r (== 1) against the closed diagonal.
+// Phase 2: the tiles of row r (blockIdx.y == 0) and column r (== 1) against the closed diagonal
+// D: S = min(S, D (x) S) for the row, min(S, S (x) D) for the column. D is closed (phase 1), so
+// this one product equals Floyd-Warshall's k-by-k sweep over the tile, without a barrier per k.
+// Thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j of the tile.
 template <class T>
 __global__ void __launch_bounds__(threads)
     fw_phase2(T* __restrict__ a, std::int64_t ld, int n, int r) {
     constexpr int tl = tile<T>;
+    constexpr int rt = tl / 16;
     int const t = static_cast<int>(blockIdx.x);
     if (t == r) return;
     bool const row = blockIdx.y == 0;
@@ -106,14 +110,32 @@ __global__ void __launch_bounds__(threads)
         s[i][j] = (i < nr && j < nc) ? a[(r0 + i) * ld + c0 + j] : inf;
     }
     __syncthreads();
-    for (int k = 0; k < kb; ++k)
-        step_tile<T>(s, [&](int i, int j) {
-            return row ? relax(s[i][j], d[i][k], s[k][j]) : relax(s[i][j], s[i][k], d[k][j]);
-        });
-    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-        int const i = e / tl, j = e % tl;
-        if (i < nr && j < nc) a[(r0 + i) * ld + c0 + j] = s[i][j];
+    int const tx = static_cast<int>(threadIdx.x) % 16;
+    int const ty = static_cast<int>(threadIdx.x) / 16;
+    T c[rt][rt];
+#pragma unroll
+    for (int i = 0; i < rt; ++i)
+#pragma unroll
+        for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
+#pragma unroll 4
+    for (int k = 0; k < kb; ++k) {
+        T x[rt], y[rt];
+#pragma unroll
+        for (int i = 0; i < rt; ++i) x[i] = row ? d[ty + 16 * i][k] : s[ty + 16 * i][k];
+#pragma unroll
+        for (int j = 0; j < rt; ++j) y[j] = row ? s[k][tx + 16 * j] : d[k][tx + 16 * j];
+#pragma unroll
+        for (int i = 0; i < rt; ++i)
+#pragma unroll
+            for (int j = 0; j < rt; ++j) c[i][j] = relax(c[i][j], x[i], y[j]);
     }
+#pragma unroll
+    for (int i = 0; i < rt; ++i)
+#pragma unroll
+        for (int j = 0; j < rt; ++j) {
+            int const gi = ty + 16 * i, gj = tx + 16 * j;
+            if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = c[i][j];
+        }
 }
 
 // Phase 3: every other tile, a rank-kb min-plus update from its column-r and row-r tiles. Thread

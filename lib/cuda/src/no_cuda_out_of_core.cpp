@@ -20,6 +20,7 @@ stream::stream(stream&&) noexcept = default;
 stream& stream::operator=(stream&&) noexcept = default;
 void stream::synchronize() const { unavailable(); }
 void stream::wait(event const&) const { unavailable(); }
+void stream::wait_default() const { unavailable(); }
 int* stream::scratch_int() const { unavailable(); }
 void* stream::scratch_bytes(std::size_t) const { unavailable(); }
 

@@ -47,6 +47,11 @@ void stream::wait(event const& e) const {
     KLEENE_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(handle_),
                                           static_cast<cudaEvent_t>(e.native()), 0));
 }
+void stream::wait_default() const {
+    event const e;
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(e.native()), nullptr));
+    wait(e);  // an event destroyed while waited on is released once the wait is satisfied
+}
 int* stream::scratch_int() const {
     if (scratch_.empty()) scratch_ = buffer<int, device>(1);
     return scratch_.data();

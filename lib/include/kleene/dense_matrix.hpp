@@ -7,6 +7,7 @@
 #include <kleene/semiring.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace kleene {
@@ -38,6 +39,35 @@ struct dense_view {
         return {data, rows, cols, ld};
     }
 };
+
+namespace detail {
+/// Whether views x and y (rows ld apart) share an element. Blocks of one matrix (same ld) are
+/// tested exactly, so R-Kleene's side-by-side blocks pass; otherwise overlapping spans count.
+/// Used by the CPU and GPU GEMMs to refuse an output that shares entries with an input.
+template <class T, class U, memory_space Space>
+bool views_overlap(dense_view<T, Space> const& x, dense_view<U, Space> const& y) {
+    if (x.rows == 0 || x.cols == 0 || y.rows == 0 || y.cols == 0) return false;
+    using V = std::remove_const_t<T>;
+    auto const x0 = reinterpret_cast<std::uintptr_t>(x.data);
+    auto const y0 = reinterpret_cast<std::uintptr_t>(y.data);
+    auto const x1 = x0 + ((x.rows - 1) * x.ld + x.cols) * sizeof(V);
+    auto const y1 = y0 + ((y.rows - 1) * y.ld + y.cols) * sizeof(V);
+    if (x1 <= y0 || y1 <= x0) return false;
+    if (x.ld != y.ld || x.ld == 0 || (x0 > y0 ? x0 - y0 : y0 - x0) % sizeof(V) != 0) return true;
+    // Place the higher block in the lattice of rows ld apart that starts at the lower one: its
+    // columns [c, c + cols) may run past ld into the next lattice row.
+    bool const x_first = x0 <= y0;
+    std::size_t const d = (x_first ? y0 - x0 : x0 - y0) / sizeof(V);
+    std::size_t const lo_rows = x_first ? x.rows : y.rows;
+    std::size_t const lo_cols = x_first ? x.cols : y.cols;
+    std::size_t const hi_cols = x_first ? y.cols : x.cols;
+    std::size_t const r = d / x.ld;
+    std::size_t const c = d % x.ld;
+    if (hi_cols > x.ld) return true;
+    if (r < lo_rows && c < lo_cols) return true;
+    return c + hi_cols > x.ld && r + 1 < lo_rows;
+}
+}  // namespace detail
 
 template <class T, memory_space Space = host>
 class dense_matrix {

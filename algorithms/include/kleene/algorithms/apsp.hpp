@@ -74,25 +74,27 @@ struct apsp_result {
     device_choice device = device_choice::cpu;
 };
 
-/// Cost model constants (measured on the H200 / 16-core GPU host, 2026-11-21; see docs/PERFORMANCE.md).
+/// Cost model constants (GPU: measured on an H100 and its 16-core host, 2026-11-21, fifth session;
+/// CPU and Johnson: the H200's host; see docs/PERFORMANCE.md).
 struct apsp_cost_model {
-    double gpu_updates_per_s_fp32 = 9.9e12;  ///< R-Kleene on the GPU at n = 16384
-    double gpu_updates_per_s_int32 = 9.6e12;
+    double gpu_updates_per_s_fp32 = 14.0e12;  ///< R-Kleene on the GPU at n = 16384 (kernels)
+    double gpu_updates_per_s_int32 = 13.3e12;
     double gpu_updates_per_s_fp64 = 2.2e12;
-    double gpu_fixed_s = 5e-3;                ///< context, allocation, launches of the recursion
-    /// Per byte of the matrix each way: the dense start on the host and the pageable copies
-    /// there and back (whole R-Kleene calls at n = 4096-16384 take 1.7-1.9x their kernels'
-    /// estimate; bench_apsp_sparse, 2026-11-21 H200: 0.065 / 0.26 / 1.22 s).
-    double gpu_copy_bytes_per_s = 3.2e9;
+    double gpu_fixed_s = 8e-3;                ///< context, allocation, launches of the recursion
+    /// Per byte of the matrix each way: the dense start on the host and the copies there and back
+    /// through the page-locked host matrix (bench_apsp_sparse whole calls at n = 2048 / 8192:
+    /// 14 / 98 ms against 3 / 46 ms of kernels).
+    double gpu_copy_bytes_per_s = 12e9;
     double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
     double johnson_s_per_edge = 4e-9;  ///< Dijkstra relax + heap, per edge per source (bench_apsp_sparse)
-    double gpu_out_of_core_efficiency = 0.85;  ///< out-of-core rate / in-core rate (0.8-1.0)
+    double gpu_out_of_core_efficiency = 0.8;  ///< out-of-core rate / in-core kernels (0.55-0.95)
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
-    /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs, n 4096-16384,
-    /// degree 4-1024): about 2.4 ns an entry of the n x n result, plus 4 ps a (source, edge)
-    /// pair. With the R-Kleene estimate above, the crossover at n = 8192 is modelled at d = 384
-    /// (measured: between 256 and 512) and at n = 4096 at d = 340 (measured: between 64 and 256).
-    double gpu_bf_s_per_entry = 2.4e-9;
+    /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs, n 2048-8192,
+    /// degree 4-256, H100): about 3.8 ns an entry of the n x n result, plus 4 ps a (source,
+    /// edge) pair. Since R-Kleene's speed-ups of the fifth session, R-Kleene wins at every
+    /// degree measured from n = 2048 (degree 16) up; Bellman-Ford only on the sparsest small
+    /// graphs (n = 2048, degree 4: 18 ms against 43).
+    double gpu_bf_s_per_entry = 3.8e-9;
     double gpu_bf_s_per_source_edge = 4e-12;
 };
 
@@ -155,6 +157,30 @@ std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
         if (d(i, i) < T(0)) return static_cast<std::int64_t>(i);
     return -1;
 }
+/// Runs `close(device view)` on a device copy of h and leaves the result in h. Copies go by DMA
+/// from and to h itself, page-locked for the call when it is large (about 30 ms a GiB to lock,
+/// against roughly 0.3 s a GiB for pageable copies into a freshly allocated host matrix).
+template <class T, class F>
+void round_trip_on_device(dense_matrix<T>& h, F&& close) {
+    std::size_t const row = h.cols() * sizeof(T);
+    std::size_t const bytes = h.rows() * row;
+    cuda::host_registration pin;
+    if (bytes >= (std::size_t(16) << 20)) pin = cuda::host_registration(h.data(), bytes);
+    dense_matrix<T, device> d(h.rows(), h.cols());
+    cuda::stream const s;
+    if (bytes > 0) {
+        cuda::copy_rows_async(d.data(), row, h.data(), row, row, h.rows(),
+                              cuda::copy_kind::host_to_device, s);
+        s.synchronize();
+    }
+    close(d.view());
+    if (bytes > 0) {
+        cuda::copy_rows_async(h.data(), row, d.data(), row, row, h.rows(),
+                              cuda::copy_kind::device_to_host, s);
+        s.synchronize();
+    }
+}
+
 }  // namespace detail
 
 template <class T, index_type Index>
@@ -178,18 +204,18 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     detail::device_budget const budget =
         have_gpu ? detail::gpu_budget(opt.max_device_bytes) : detail::device_budget{};
     std::size_t const free_mem = budget.free;
-    // In core: the matrix, R-Kleene's workspace (a quarter of it) and the GEMM's packed operand,
-    // under the cap and within free memory; otherwise the GPU runs out of core.
-    double const in_core_bytes =
-        bytes * 1.25 + double(cuda::dense_gemm_scratch_bytes(n / 2 + 1, n / 2 + 1, sizeof(T)));
+    // In core: the matrix, R-Kleene's workspaces (a quarter of it and more) and the GEMMs' packed
+    // operands, under the cap and within free memory; otherwise the GPU runs out of core.
+    double const in_core_bytes = bytes + double(rkleene_gpu_extra_bytes<T>(n));
     bool const gpu_fits = have_gpu && in_core_bytes + (64u << 20) < static_cast<double>(free_mem) &&
                           (budget.cap == 0 || in_core_bytes <= static_cast<double>(budget.cap));
     bool const gpu_ooc = have_gpu && !gpu_fits;
     double const gpu_rate = std::is_same_v<T, double> ? model.gpu_updates_per_s_fp64
                             : std::is_same_v<T, float> ? model.gpu_updates_per_s_fp32
                                                        : model.gpu_updates_per_s_int32;
-    // Smaller n run at a fraction of the n = 16384 rate: (n / 16384)^0.8 fits 4096 and 8192.
-    double const gpu_eff = std::min(1.0, std::pow(nd / 16384.0, 0.8));
+    // Smaller n run at a fraction of the n = 16384 rate: (n / 16384)^0.55 lies between the fp32
+    // and int32 fractions measured at 4096 and 8192 (0.33-0.51, 0.68-0.85).
+    double const gpu_eff = std::min(1.0, std::pow(nd / 16384.0, 0.55));
     double const t_gpu =
         gpu_fits ? nd * nd * nd / (gpu_rate * gpu_eff) + 2 * bytes / model.gpu_copy_bytes_per_s +
                        model.gpu_fixed_s
@@ -293,21 +319,21 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
             }
         } else if (gpu) {
             if constexpr (detail::gpu_apsp_type<T>) {
-                dense_matrix<T, device> d = r.dist.to_device();
-                if (alg == apsp_algorithm::rkleene) rkleene(d.view());
-                else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d.view());
-                else cuda::floyd_warshall_naive<T>(d.view());
-                neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d.view()));
-                if (neg < 0 && opt.predecessors &&
-                    a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
-                    // Predecessors on the device from the distances there (cuda/paths.hpp).
-                    auto const g = detail::int32_graph_on_device(a);
-                    dense_matrix<std::int32_t, device> p(n, n);
-                    cuda::predecessors<T>(g, dense_view<T const, device>(d.view()), p.view());
-                    r.pred = p.to_host();
-                    if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
-                }
-                r.dist = d.to_host();
+                detail::round_trip_on_device(r.dist, [&](dense_view<T, device> d) {
+                    if (alg == apsp_algorithm::rkleene) rkleene(d);
+                    else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d);
+                    else cuda::floyd_warshall_naive<T>(d);
+                    neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d));
+                    if (neg < 0 && opt.predecessors &&
+                        a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                        // Predecessors on the device from the distances there (cuda/paths.hpp).
+                        auto const g = detail::int32_graph_on_device(a);
+                        dense_matrix<std::int32_t, device> p(n, n);
+                        cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view());
+                        r.pred = p.to_host();
+                        if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
+                    }
+                });
             }
         } else {
             if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view());

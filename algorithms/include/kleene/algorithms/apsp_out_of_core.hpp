@@ -243,21 +243,6 @@ inline device_budget gpu_budget(std::size_t cap_option) {
 
 // ---- the two kinds of matrices the loop runs on ------------------------------------------------
 
-template <class T>
-struct rkleene_stream_backend {
-    std::size_t base_size;
-    dense_view<T, device> ws;
-    cuda::stream const* s;
-    static std::size_t split(std::size_t n) { return n / 2; }
-    void base(dense_view<T, device> a) const { cuda::floyd_warshall_blocked<T>(a, *s); }
-    void mul_add(dense_view<T, device> c, dense_view<T, device> x, dense_view<T, device> y,
-                 bool) const {
-        dense_view<T, device> const t{ws.data, c.rows, c.cols, ws.ld};
-        cuda::dense_gemm<min_plus<T>>(x, y, t, false, *s);
-        cuda::min_into<T>(c, t, *s);
-    }
-};
-
 struct rkleene_bits_stream_backend {
     std::size_t base_size = cuda::bit_warshall_max;
     cuda::bit_view<std::uint64_t> ws;
@@ -299,7 +284,7 @@ struct ooc_dense {
         std::size_t side = 0;
         for (std::size_t m : {b, n % b})
             if (m > fw_max)
-                side = std::max(side, rkleene_workspace_side<rkleene_stream_backend<T>>(m, fw_max));
+                side = std::max(side, rkleene_workspace_side<rkleene_gpu_backend<T>>(m, fw_max));
         return side;
     }
     static void gemm(view a, view b, view c, cuda::stream const& s) {
@@ -315,7 +300,7 @@ struct ooc_dense {
             cuda::floyd_warshall_blocked<T>(a, s);
             return;
         }
-        rkleene_stream_backend<T> be{fw_max, ws, &s};
+        rkleene_gpu_backend<T> be{fw_max, ws, &s};
         rkleene_recurse(be, a);
     }
     static void negative(view a, std::size_t offset, unsigned long long* first,

@@ -8,26 +8,41 @@
 // more): every step is then X (+)= Y Z, which also equals the star form's X = Y Z where Y or Z has
 // an identity diagonal. Work: n^3 updates, as Floyd-Warshall, but almost all in large GEMMs.
 //
-// Every product goes into a workspace tile and is then added into its target: the GPU products
-// refuse an output whose address range overlaps an input's, and two blocks of one row band
-// always do. Memory cost: one ceil(n/2) x ceil(n/2) workspace (25% of the matrix) on top of the
-// matrix itself. The CPU backend writes A22 and A11 directly (their inputs share no element).
+// A22 += A21 A12 and A11 += A12 A21 accumulate in place (their inputs share no element with the
+// output). The other four read their output: the product goes into a workspace tile and is then
+// added into its target. Memory cost: one ceil(n/2) x ceil(n/2) workspace (25% of the matrix) on
+// top of the matrix itself. The GPU recursion enqueues everything on one stream (no host
+// synchronisation until the end).
 
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/cpu/dense_gemm.hpp>
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace kleene {
 
 namespace detail {
+
+/// Two products that read their outputs and are independent of each other: the backend's
+/// mul_add_pair where it has one (the GPU runs them on two streams), else one after the other.
+template <class Backend, class View>
+void rkleene_pair(Backend& be, View c1, View x1, View y1, View c2, View x2, View y2) {
+    if constexpr (requires { be.mul_add_pair(c1, x1, y1, c2, x2, y2); }) {
+        be.mul_add_pair(c1, x1, y1, c2, x2, y2);
+    } else {
+        be.mul_add(c1, x1, y1, false);
+        be.mul_add(c2, x2, y2, false);
+    }
+}
 
 /// The recursion, over a backend with split(n), base(view), and mul_add(c, x, y, disjoint):
 /// c (+)= x (x) y, where `disjoint` says c shares no element with x or y.
@@ -45,12 +60,10 @@ void rkleene_recurse(Backend& be, View a) {
     View const a21 = a.block(n1, 0, n2, n1);
     View const a22 = a.block(n1, n1, n2, n2);
     rkleene_recurse(be, a11);
-    be.mul_add(a12, a11, a12, false);
-    be.mul_add(a21, a21, a11, false);
+    rkleene_pair(be, a12, a11, a12, a21, a21, a11);
     be.mul_add(a22, a21, a12, true);
     rkleene_recurse(be, a22);
-    be.mul_add(a21, a22, a21, false);
-    be.mul_add(a12, a12, a22, false);
+    rkleene_pair(be, a21, a22, a21, a12, a12, a22);
     be.mul_add(a11, a12, a21, true);
 }
 
@@ -74,16 +87,47 @@ struct rkleene_cpu_backend {
     }
 };
 
+/// The GPU recursion, enqueued on stream s: blocked Floyd-Warshall base cases, workspace ws.
+/// With a side stream (and its workspace side_ws), independent pairs of products that fit
+/// side_ws run concurrently: small products fill few of the GPU's SMs.
 template <class T>
 struct rkleene_gpu_backend {
+    using view = dense_view<T, device>;
     std::size_t base_size;
-    dense_matrix<T, device> ws;
+    view ws;
+    cuda::stream const* s;
+    cuda::stream const* side = nullptr;
+    view side_ws{};
+    cuda::event* fork = nullptr;
+    cuda::event* join = nullptr;
+
     static std::size_t split(std::size_t n) { return n / 2; }
-    void base(dense_view<T, device> a) const { cuda::floyd_warshall_blocked<T>(a); }
-    void mul_add(dense_view<T, device> c, dense_view<T, device> x, dense_view<T, device> y, bool) {
-        dense_view<T, device> const t{ws.data(), c.rows, c.cols, ws.ld()};
-        cuda::dense_gemm<min_plus<T>>(x, y, t, false);
-        cuda::min_into<T>(c, t);
+    void base(view a) const { cuda::floyd_warshall_blocked<T>(a, *s); }
+    /// c (+)= x (x) y on stream st, through workspace w unless c shares nothing with x and y.
+    static void product(view c, view x, view y, bool disjoint, view w, cuda::stream const& st) {
+        if (disjoint) {
+            cuda::dense_gemm<min_plus<T>>(x, y, c, true, st);
+            return;
+        }
+        view const t{w.data, c.rows, c.cols, w.ld};
+        cuda::dense_gemm<min_plus<T>>(x, y, t, false, st);
+        cuda::min_into<T>(c, t, st);
+    }
+    void mul_add(view c, view x, view y, bool disjoint) const {
+        product(c, x, y, disjoint, ws, *s);
+    }
+    void mul_add_pair(view c1, view x1, view y1, view c2, view x2, view y2) const {
+        if (!side || c2.rows > side_ws.rows || c2.cols > side_ws.cols) {
+            mul_add(c1, x1, y1, false);
+            mul_add(c2, x2, y2, false);
+            return;
+        }
+        fork->record(*s);
+        side->wait(*fork);
+        product(c2, x2, y2, false, side_ws, *side);
+        product(c1, x1, y1, false, ws, *s);
+        join->record(*side);
+        s->wait(*join);
     }
 };
 
@@ -113,7 +157,10 @@ std::size_t rkleene_workspace_side(std::size_t n, std::size_t base_size) {
 
 /// Default base-case sizes (blocked Floyd-Warshall below them).
 inline constexpr std::size_t rkleene_cpu_base = 256;
-inline constexpr std::size_t rkleene_gpu_base = 256;
+inline constexpr std::size_t rkleene_gpu_base = 1024;
+/// GPU: subproblems up to this size run their two independent products concurrently (a second
+/// stream and a second workspace of (size / 2 + 1)^2 entries); 0 turns it off.
+inline constexpr std::size_t rkleene_gpu_concurrent = 4096;
 
 /// min_plus closure in place on the CPU, over the CPU GEMM. The diagonal must already hold
 /// min(a(i,i), 0).
@@ -126,15 +173,48 @@ void rkleene(dense_view<T> a, std::size_t base = rkleene_cpu_base) {
     detail::rkleene_recurse(be, a);
 }
 
-/// The same on the GPU: host-side recursion over device views, the GPU GEMM for the six
-/// products, the blocked Floyd-Warshall kernel as the base case.
+/// Device memory the GPU rkleene takes beside the matrix: its workspaces and the GEMMs' packed
+/// operands, for the main stream and (subproblems up to `concurrent`) the side stream.
 template <class T>
-void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base) {
+std::size_t rkleene_gpu_extra_bytes(std::size_t n, std::size_t base = rkleene_gpu_base,
+                                    std::size_t concurrent = rkleene_gpu_concurrent) {
+    using backend = detail::rkleene_gpu_backend<T>;
+    base = std::max<std::size_t>(base, 64);
+    std::size_t const w = detail::rkleene_workspace_side<backend>(n, base);
+    std::size_t const side_w =
+        std::min(w, detail::rkleene_workspace_side<backend>(std::min(n, concurrent), base));
+    return (w * w + side_w * side_w) * sizeof(T) + cuda::dense_gemm_scratch_bytes(w, w, sizeof(T)) +
+           cuda::dense_gemm_scratch_bytes(side_w, side_w, sizeof(T));
+}
+
+/// The same on the GPU: host-side recursion over device views, the GPU GEMM for the six
+/// products, the blocked Floyd-Warshall kernel as the base case; all enqueued on a stream of
+/// its own (after the legacy default stream's earlier work), synchronised at the end.
+template <class T>
+void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
+             std::size_t concurrent = rkleene_gpu_concurrent) {
     detail::require_square("rkleene", a.rows, a.cols);
     base = std::max<std::size_t>(base, 64);
-    std::size_t const w = detail::rkleene_workspace_side<detail::rkleene_gpu_backend<T>>(a.rows, base);
-    detail::rkleene_gpu_backend<T> be{base, dense_matrix<T, device>(w, w)};
+    using backend = detail::rkleene_gpu_backend<T>;
+    std::size_t const w = detail::rkleene_workspace_side<backend>(a.rows, base);
+    std::size_t const side_w =
+        std::min(w, detail::rkleene_workspace_side<backend>(std::min(a.rows, concurrent), base));
+    dense_matrix<T, device> ws(w, w);
+    dense_matrix<T, device> side_ws(side_w, side_w);
+    cuda::stream const s;
+    s.wait_default();
+    backend be{base, ws.view(), &s};
+    std::optional<cuda::stream> side;
+    cuda::event fork, join;
+    if (side_w > 0) {
+        side.emplace();
+        be.side = &*side;
+        be.side_ws = side_ws.view();
+        be.fork = &fork;
+        be.join = &join;
+    }
     detail::rkleene_recurse(be, a);
+    s.synchronize();
 }
 
 /// Boolean closure A+ in place on a bit-packed device matrix (bool_gemm products, Warshall on

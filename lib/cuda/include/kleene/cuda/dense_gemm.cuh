@@ -11,7 +11,10 @@
 //    of 32-deep k tiles feeds shared memory with no register staging and no bounds checks in the
 //    loop (B's edges are zero-filled by the copies). Chosen from the variants of
 //    bench/gpu/gemm_lab.cu ("asyncT32"), measured there at 13.5 T fp32 / 15.8 T int32 against
-//    11.5 / 14.4 for gemm_kernel at n = 8192 on an H200.
+//    11.5 / 14.4 for gemm_kernel at n = 8192 on an H200. Checked policies (checked_staged) take
+//    data in a range where a cheaper update is exact: int32 min_plus / max_plus (shifted
+//    encoding, DPX) and fp32 min_plus on non-negative data (two k steps a 3-input integer min);
+//    a device flag set by the packing and a range check of B falls back to the generic policy.
 //  - gemm_kernel (any type, any alignment): 128 x 128 x 16 (8 for 8-byte types) stages through
 //    shared memory with a register prefetch of the next k slice and checked loads.
 
@@ -98,6 +101,8 @@ struct ranged_policy {
     static_assert(2 * bound < threshold);
     static constexpr T sentinel = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
 
+    /// Whether the policy takes v: the sentinel, or a finite entry in [-bound, bound].
+    __device__ static bool in_range(T v) { return v == sentinel || (v >= -bound && v <= bound); }
     __device__ static T load(T v) { return v == sentinel ? (Max ? -code : code) : v; }
     __device__ static T init() { return Max ? -code : code; }
     __device__ static T update(T r, T a, T b) {
@@ -151,6 +156,29 @@ __device__ __forceinline__ void update_tile(T (&acc)[8][8], T const* a_k, T cons
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = P::update(acc[i][j], fa[i], fb[j]);
 }
+/// Two k steps at once through P::update2 (policies with `pairs`): rows k and k + 1 of the tiles.
+template <class P, class T>
+__device__ __forceinline__ void update_tile2(T (&acc)[8][8], T const* a_k, T const* a_k1,
+                                             T const* b_k, T const* b_k1, int tx, int ty) {
+    T fa[8], fa1[8], fb[8], fb1[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        fa[i] = a_k[tile_offset(ty, i)];
+        fa1[i] = a_k1[tile_offset(ty, i)];
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        fb[j] = b_k[tile_offset(tx, j)];
+        fb1[j] = b_k1[tile_offset(tx, j)];
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = P::update2(acc[i][j], fa[i], fb[j], fa1[i], fb1[j]);
+}
+template <class P>
+inline constexpr bool has_pairs = requires { requires P::pairs; };
+
 /// C = [C (+)] finish(acc) for the block at (m0, n0) of an m x n C, inside its bounds.
 template <class S, class P, class T>
 __device__ __forceinline__ void store_tile(T const (&acc)[8][8], T* c, std::int64_t ldc, int m,
@@ -267,10 +295,10 @@ struct shifted_policy : ranged_policy<std::int32_t, Max> {
     using T = std::int32_t;
     using base = ranged_policy<T, Max>;
     using base::bound;
+    using base::in_range;
     using base::sentinel;
     static constexpr T shift = T(1) << 30;
     static constexpr T limit = T(1) << 29;
-    __device__ static bool in_range(T v) { return v == sentinel || (v >= -bound && v <= bound); }
     __device__ static T pack(T v) { return v == sentinel ? 0 : (Max ? v + shift : v - shift); }
     __device__ static T pad() { return 0; }
     __device__ static T init() { return sentinel; }
@@ -289,6 +317,52 @@ struct staged_generic_policy : generic_policy<S> {
     __device__ static T pack(T v) { return v; }
     __device__ static T pad() { return S::zero(); }
 };
+
+/// The staged kernel's fp32 min_plus path for non-negative data (every entry of A and B in
+/// [+0, +inf], no NaN, no -0: the usual shortest-path weights). On those bit patterns IEEE order
+/// equals signed-integer order, so two k steps take one 3-input integer min (VIMNMX3, ALU pipe)
+/// beside their two FADDs (FMA pipe), instead of two FMNMX on the ALU pipe: the ALU pipe, the
+/// limit of the generic path, then carries half the work (bench/gpu/gemm_lab.cu "min3":
+/// 16.0 T against 13.5 T at n = 8192 on an H200). Sums of such entries stay in range, and
+/// results are bit-identical to fminf's. Anything else (a negative entry, -0, NaN) sets the
+/// flag and the generic policy runs instead.
+struct nonnegative_min_policy : staged_generic_policy<min_plus<float>> {
+    static constexpr bool pairs = true;
+    __device__ static bool in_range(float v) {
+        int const bits = __float_as_int(v);
+        return bits >= 0 && bits <= 0x7f800000;
+    }
+    __device__ static float update2(float r, float a0, float b0, float a1, float b1) {
+        return __int_as_float(
+            __vimin3_s32(__float_as_int(r), __float_as_int(a0 + b0), __float_as_int(a1 + b1)));
+    }
+};
+
+/// The staged kernel's checked policy for S: data in its range run through it, the rest through
+/// staged_generic_policy (void: none, the generic policy always runs).
+template <class S>
+struct checked_staged {
+    using type = void;
+};
+template <>
+struct checked_staged<min_plus<std::int32_t>> {
+    using type = shifted_policy<false>;
+};
+template <>
+struct checked_staged<max_plus<std::int32_t>> {
+    using type = shifted_policy<true>;
+};
+template <>
+struct checked_staged<min_plus<float>> {
+    using type = nonnegative_min_policy;
+};
+template <class S>
+using checked_staged_t = typename checked_staged<S>::type;
+
+/// Whether products over S need the per-stream device flag (a checked policy picks on the device).
+template <class S>
+inline constexpr bool needs_flag =
+    has_ranged_path<S> || !std::is_void_v<checked_staged_t<S>>;
 
 inline constexpr int staged_stages = 3;  // stages in flight (staged_k, panel_rows: dense_gemm.hpp)
 static_assert(pack_block_m == block_m);
@@ -411,9 +485,16 @@ __global__ void __launch_bounds__(threads, 2)
     auto compute = [&](int stage) {
         T const* const sa = smem + stage * stage_elems;
         T const* const sb = sa + a_elems;
+        if constexpr (has_pairs<P>) {
 #pragma unroll
-        for (int kk = 0; kk < bk; ++kk)
-            update_tile<P>(acc, sa + kk * block_m, sb + kk * block_n, tx, ty);
+            for (int kk = 0; kk < bk; kk += 2)
+                update_tile2<P>(acc, sa + kk * block_m, sa + (kk + 1) * block_m,
+                                sb + kk * block_n, sb + (kk + 1) * block_n, tx, ty);
+        } else {
+#pragma unroll
+            for (int kk = 0; kk < bk; ++kk)
+                update_tile<P>(acc, sa + kk * block_m, sb + kk * block_n, tx, ty);
+        }
     };
 
     int const k_tiles = k_pad / bk;
@@ -437,16 +518,15 @@ __global__ void __launch_bounds__(threads, 2)
     store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
 }
 
-/// Sets *flag when a finite entry (not the sentinel) lies outside [-bound, bound].
-template <class T>
+/// Sets *flag when an entry lies outside P's range (P::in_range).
+template <class P, class T>
 __global__ void range_check_kernel(T const* __restrict__ p, std::int64_t ld, int rows, int cols,
-                                   T sentinel, T bound, int* flag) {
+                                   int* flag) {
     for (int r = static_cast<int>(blockIdx.y); r < rows; r += static_cast<int>(gridDim.y)) {
         T const* row = p + r * ld;
         for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < cols;
              j += static_cast<int>(gridDim.x * blockDim.x)) {
-            T const v = row[j];
-            if (v != sentinel && (v < -bound || v > bound)) *flag = 1;
+            if (!P::in_range(row[j])) *flag = 1;
         }
     }
 }
@@ -461,15 +541,9 @@ void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
     constexpr std::size_t int_max = std::numeric_limits<int>::max();
     if (a.rows > int_max || a.cols > int_max || b.cols > int_max)
         throw invalid_argument("dense_gemm: dimensions past 2^31 - 1 are not supported");
-    auto bytes = [](auto v) -> std::pair<char const*, char const*> {
-        auto const* p = reinterpret_cast<char const*>(v.data);
-        if (v.rows == 0 || v.cols == 0) return {p, p};
-        return {p, p + ((v.rows - 1) * v.ld + v.cols) * sizeof(T)};
-    };
-    auto overlap = [](auto x, auto y) { return x.first < y.second && y.first < x.second; };
-    auto const cb = bytes(c);
-    if (overlap(cb, bytes(a)) || overlap(cb, bytes(b)))
-        throw invalid_argument("dense_gemm: C overlaps A or B (write into a separate matrix)");
+    if (kleene::detail::views_overlap(c, a) || kleene::detail::views_overlap(c, b))
+        throw invalid_argument("dense_gemm: C shares entries with A or B (write into a separate "
+                               "matrix)");
 }
 
 /// One device int per host thread for the range check's verdict.
@@ -494,15 +568,14 @@ void launch_gemm(dense_view<typename S::value_type const, device> a,
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::gemm_kernel");
 }
 
-template <class T>
-void launch_range_check(dense_view<T const, device> v, T sentinel, T bound, int* flag,
-                        cudaStream_t st) {
+template <class P, class T>
+void launch_range_check(dense_view<T const, device> v, int* flag, cudaStream_t st) {
     if (v.rows == 0 || v.cols == 0) return;
     dim3 const grid(static_cast<unsigned>(std::min<std::size_t>((v.cols + 255) / 256, 16)),
                     static_cast<unsigned>(std::min<std::size_t>(v.rows, 8192)));
-    range_check_kernel<T><<<grid, 256, 0, st>>>(v.data, static_cast<std::int64_t>(v.ld),
-                                                 static_cast<int>(v.rows), static_cast<int>(v.cols),
-                                                 sentinel, bound, flag);
+    range_check_kernel<P, T><<<grid, 256, 0, st>>>(v.data, static_cast<std::int64_t>(v.ld),
+                                                    static_cast<int>(v.rows),
+                                                    static_cast<int>(v.cols), flag);
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::range_check_kernel");
 }
 
@@ -546,15 +619,21 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                     cudaStream_t st, int* flag, void* scratch) {
     using T = typename S::value_type;
     using G = staged_generic_policy<S>;
-    constexpr bool ranged = has_ranged_path<S>;
+    using R = checked_staged_t<S>;
+    constexpr bool checked = !std::is_void_v<R>;
     std::size_t const m = c.rows, n = c.cols, k = a.cols;
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     std::size_t const pr = panel_rows(m, k, sizeof(T));
     T* const at = static_cast<T*>(scratch);
-    if constexpr (ranged) {
-        using R = shifted_policy<std::is_same_v<S, max_plus<T>>>;
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
-        launch_range_check<T>(b, R::sentinel, R::bound, flag, st);
+    // The checked path costs four launches more (flag, B's check, two kernels that return at
+    // once); below checked_min_updates they would outweigh what it saves.
+    bool const use_checked = checked && double(m) * double(n) * double(k) >=
+                                            static_cast<double>(checked_min_updates);
+    if constexpr (checked) {
+        if (use_checked) {
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+            launch_range_check<R, T>(b, flag, st);
+        }
     }
     for (std::size_t r0 = 0; r0 < m; r0 += pr) {
         std::size_t const rows = std::min(pr, m - r0);
@@ -580,16 +659,17 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                 run_flag, run_when);
             KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
         };
-        if constexpr (ranged) {
-            using R = shifted_policy<std::is_same_v<S, max_plus<T>>>;
-            pack(R{}, flag, nullptr);
-            pack(G{}, nullptr, flag);  // runs only when a range check failed
-            product(R{}, flag, 0);
-            product(G{}, flag, 1);
-        } else {
-            pack(G{}, nullptr, nullptr);
-            product(G{}, nullptr, 0);
+        if constexpr (checked) {
+            if (use_checked) {
+                pack(R{}, flag, nullptr);
+                pack(G{}, nullptr, flag);  // runs only when a range check failed
+                product(R{}, flag, 0);
+                product(G{}, flag, 1);
+                continue;
+            }
         }
+        pack(G{}, nullptr, nullptr);
+        product(G{}, nullptr, 0);
     }
 }
 
@@ -614,9 +694,9 @@ void enqueue(dense_view<typename S::value_type const, device> a,
         constexpr bool is_max = std::is_same_v<S, max_plus<T>>;
         using ranged = ranged_policy<T, is_max>;
         KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
-        launch_range_check<T>(a, ranged::sentinel, ranged::bound, flag, st);
-        launch_range_check<T>(b, ranged::sentinel, ranged::bound, flag, st);
-        if (accumulate) launch_range_check<T>(c, ranged::sentinel, ranged::bound, flag, st);
+        launch_range_check<ranged, T>(a, flag, st);
+        launch_range_check<ranged, T>(b, flag, st);
+        if (accumulate) launch_range_check<ranged, T>(dense_view<T const, device>(c), flag, st);
         // Both launch; each returns at once unless the flag selects it. No host round trip.
         launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0, st);
         launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1, st);
@@ -626,14 +706,25 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     }
 }
 
+template <class S>
+inline constexpr bool has_blas_path =
+    std::is_same_v<S, plus_times<float>> || std::is_same_v<S, plus_times<double>>;
+
 template <semiring_type S>
 void run(dense_view<typename S::value_type const, device> a,
          dense_view<typename S::value_type const, device> b,
          dense_view<typename S::value_type, device> c, bool accumulate) {
     check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
     if (c.rows == 0 || c.cols == 0) return;
+    if constexpr (has_blas_path<S>) {
+        if (use_cublas) {
+            blas_gemm(a, b, c, accumulate, nullptr);
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+            return;
+        }
+    }
     thread_local buffer<unsigned char, device> packed;
-    enqueue<S>(a, b, c, accumulate, nullptr, has_ranged_path<S> ? scratch_flag() : nullptr,
+    enqueue<S>(a, b, c, accumulate, nullptr, needs_flag<S> ? scratch_flag() : nullptr,
                [](std::size_t bytes) { return grow_scratch(packed, bytes, nullptr); });
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
@@ -658,8 +749,14 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
     using P = dense_safe<S>;
     gemm_detail::check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
     if (c.rows == 0 || c.cols == 0) return;
+    if constexpr (gemm_detail::has_blas_path<P>) {
+        if (gemm_detail::use_cublas) {
+            gemm_detail::blas_gemm(a, b, c, accumulate, s.native());
+            return;
+        }
+    }
     gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
-                            gemm_detail::has_ranged_path<P> ? s.scratch_int() : nullptr,
+                            gemm_detail::needs_flag<P> ? s.scratch_int() : nullptr,
                             [&s](std::size_t bytes) { return s.scratch_bytes(bytes); });
 }
 

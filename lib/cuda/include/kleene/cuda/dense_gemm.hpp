@@ -24,6 +24,11 @@
 // host thread or per stream and reused), then a cp.async pipeline; other views run the checked
 // kernel. Both give the same results.
 //
+// fp32 min_plus on non-negative data (every entry of A and B in [+0, +inf], no NaN) takes two k
+// steps a 3-input integer min on the bit patterns (same results as fminf); a check picks it on
+// the device, as for the integer fast path. plus_times over float and double calls cuBLAS
+// (gemm_detail::use_cublas); its summation order differs from the generic kernel's.
+//
 // lor_land over bool / uint8 runs on bit-packed copies (bit_matrix.hpp); results are 0 or 1.
 //
 // The four-argument calls are synchronous with respect to the host and run on the legacy default
@@ -83,6 +88,18 @@ inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem) {
         k_pad == 0 ? m_pad : pack_cap_bytes / (k_pad * elem) / pack_block_m * pack_block_m;
     return std::clamp<std::size_t>(std::min(m_pad, fit), pack_block_m, most);
 }
+/// plus_times over float and double runs through cuBLAS (cublasSgemm / cublasDgemm, on the same
+/// stream) unless this is false; tests clear it to reach the generic kernel.
+inline bool use_cublas = true;
+/// The cuBLAS products (dense_gemm_cublas.cu); `stream` is a cudaStream_t (null: legacy).
+void blas_gemm(dense_view<float const, device> a, dense_view<float const, device> b,
+               dense_view<float, device> c, bool accumulate, void* stream);
+void blas_gemm(dense_view<double const, device> a, dense_view<double const, device> b,
+               dense_view<double, device> c, bool accumulate, void* stream);
+/// Products of fewer updates (m n k) than this skip the checked policies (int32 DPX, fp32
+/// non-negative; dense_gemm.cuh): four more launches would outweigh what they save there. Tests
+/// set it to 0 to reach the checked kernels with small shapes.
+inline std::size_t checked_min_updates = std::size_t(1) << 27;
 }  // namespace gemm_detail
 inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t elem_size) {
     if (elem_size != 4) return 0;

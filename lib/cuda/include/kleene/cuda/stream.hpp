@@ -29,6 +29,9 @@ public:
     /// Later work on this stream waits for the most recent record of e (a no-op if e was never
     /// recorded).
     void wait(event const& e) const;
+    /// Later work on this stream waits for everything queued so far on the legacy default stream
+    /// (where the library's synchronous calls and plain cudaMemcpy run).
+    void wait_default() const;
     /// One device int that belongs to this stream, for kernels that leave a verdict for a later
     /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
     int* scratch_int() const;

@@ -1,0 +1,79 @@
+// cuBLAS behind the dense plus_times products over float and double (dense_gemm.hpp): row-major
+// C = A B is column-major C' = B' A', one cublas{S,D}gemm call; one handle per host thread.
+
+// nvcc warns (#554) that dense_view<T const>'s conversion to itself, already excluded by its
+// requires clause, "will not be called"; true and harmless (as in dense_gemm.cuh).
+#pragma nv_diag_suppress 554
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/error.hpp>
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace kleene::cuda::gemm_detail {
+namespace {
+
+void check_cublas(cublasStatus_t s, char const* call, char const* file, int line) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+        throw device_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                           ": " + cublasGetStatusName(s) + ": " + cublasGetStatusString(s) +
+                           (s == CUBLAS_STATUS_ALLOC_FAILED ? " (out of device memory)" : ""));
+}
+#define KLEENE_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
+
+/// One handle per host thread, created on first use and kept for the life of the process:
+/// destroying it from a static destructor could run after the CUDA runtime has shut down.
+cublasHandle_t handle() {
+    static thread_local cublasHandle_t h = [] {
+        cublasHandle_t made = nullptr;
+        KLEENE_CUBLAS_CHECK(cublasCreate(&made));
+        return made;
+    }();
+    return h;
+}
+
+int as_int(std::size_t v, char const* what) {
+    if (v > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw invalid_argument(std::string("dense_gemm (cuBLAS): ") + what + " past 2^31 - 1");
+    return static_cast<int>(v);
+}
+
+template <class T>
+void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_view<T, device> c,
+          bool accumulate, void* st) {
+    if (c.rows == 0 || c.cols == 0) return;
+    cublasHandle_t const h = handle();
+    KLEENE_CUBLAS_CHECK(cublasSetStream(h, static_cast<cudaStream_t>(st)));
+    T const one = 1;
+    T const beta = accumulate ? T(1) : T(0);
+    int const m = as_int(c.rows, "rows"), n = as_int(c.cols, "columns"), k = as_int(a.cols, "k");
+    // Leading dimensions of at least 1 (cuBLAS checks them even when k == 0).
+    int const lda = as_int(std::max<std::size_t>(a.ld, std::max<std::size_t>(a.cols, 1)), "lda");
+    int const ldb = as_int(std::max<std::size_t>(b.ld, std::max<std::size_t>(b.cols, 1)), "ldb");
+    int const ldc = as_int(c.ld, "ldc");
+    if constexpr (std::is_same_v<T, float>)
+        KLEENE_CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
+                                        a.data, lda, &beta, c.data, ldc));
+    else
+        KLEENE_CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
+                                        a.data, lda, &beta, c.data, ldc));
+}
+
+}  // namespace
+
+void blas_gemm(dense_view<float const, device> a, dense_view<float const, device> b,
+               dense_view<float, device> c, bool accumulate, void* stream) {
+    blas<float>(a, b, c, accumulate, stream);
+}
+void blas_gemm(dense_view<double const, device> a, dense_view<double const, device> b,
+               dense_view<double, device> c, bool accumulate, void* stream) {
+    blas<double>(a, b, c, accumulate, stream);
+}
+
+}  // namespace kleene::cuda::gemm_detail
