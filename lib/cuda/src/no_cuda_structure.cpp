@@ -20,6 +20,11 @@ void reduce_rows_dense(T*, dense_mask const&, Accum, Mon, T const*, std::size_t,
                        bool) {
     unavailable();
 }
+template <class Mon, class Accum, class T>
+void reduce_cols_dense(T*, dense_mask const&, Accum, Mon, T const*, std::size_t, std::size_t, T,
+                       bool) {
+    unavailable();
+}
 template <class Mon, class T>
 T reduce_values(Mon, T const*, T, std::size_t, T, bool) {
     unavailable();
@@ -35,6 +40,11 @@ void transpose_dense(T*, dense_mask const&, Accum, T const*, std::size_t, std::s
 template <class T, class Index>
 csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const&, index_spec,
                                          index_spec, std::int64_t const*, std::int64_t const*) {
+    unavailable();
+}
+template <class Accum, class T, class Index>
+void extract_csr_column(T*, dense_mask const&, Accum, csr_matrix<T, Index, device> const&,
+                        index_spec, std::size_t, bool, T, bool) {
     unavailable();
 }
 template <class Accum, class T>

@@ -2,7 +2,8 @@
 // a CUB scan and a fill pass; a column range is a binary search in the row, a column list goes
 // through its inverse (column of A -> positions in J, built on the host). An unsorted list leaves
 // rows unsorted: they are put in order by one radix sort of (output row, column) keys. Dense: one
-// thread an output entry, the mask, accumulator and replace applied on the write.
+// thread an output entry, the mask, accumulator and replace applied on the write. A CSR column
+// (or row) into a dense vector: one thread an output entry, a binary search in its row.
 
 #include <kleene/cuda/detail/operations.cuh>
 #include <kleene/cuda/detail/structure_instances.hpp>
@@ -137,6 +138,41 @@ csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const& a, 
     }
     KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
     return {rows, cols, std::move(ptr), std::move(out_cols), std::move(out_vals), T(1), true};
+}
+
+template <class Accum, class T, class Index>
+__global__ void extract_csr_column_kernel(T* __restrict__ w, std::uint8_t const* __restrict__ flags,
+                                          bool comp, Accum accum, Index const* __restrict__ ap,
+                                          Index const* __restrict__ aj, T const* __restrict__ av,
+                                          T iso, index_spec ri, std::size_t fixed, bool by_row,
+                                          T absent, bool replace) {
+    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < ri.size;
+         k += std::size_t(gridDim.x) * blockDim.x) {
+        std::size_t const x = index_at(ri, k);
+        std::size_t const i = by_row ? fixed : x, j = by_row ? x : fixed;
+        Index lo = ap[i], hi = ap[i + 1];  // the first entry of row i with column >= j
+        Index const e = hi;
+        while (lo < hi) {
+            Index const mid = lo + (hi - lo) / 2;
+            if (std::size_t(aj[mid]) < j) lo = mid + 1;
+            else hi = mid;
+        }
+        bool const has = lo < e && std::size_t(aj[lo]) == j;
+        T const t = has ? value_at(av, iso, lo) : absent;
+        w[k] = combine(accum, mask_allows(flags, comp, k), replace, w[k], has, t, absent);
+    }
+}
+
+template <class Accum, class T, class Index>
+void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
+                        csr_matrix<T, Index, device> const& a, index_spec ri, std::size_t fixed,
+                        bool by_row, T absent, bool replace) {
+    if (ri.size == 0) return;
+    extract_csr_column_kernel<<<blocks_for(ri.size, 256), 256>>>(
+        w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a.row_ptr(),
+        a.col_idx(), a.values(), a.iso_value(), ri, fixed, by_row, absent, replace);
+    KLEENE_CUDA_CHECK_LAUNCH("extract_csr_column_kernel");
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class Accum, class T>

@@ -1,5 +1,9 @@
 // reduce on device containers (reduce_transpose.hpp): a warp per row for the row reductions, a
-// two-pass block reduction (per-block partials, then one block) for the scalar ones.
+// two-pass block reduction (per-block partials, then one block) for the scalar ones. The columns
+// of a dense A: blocks of 32 columns x a chunk of rows fold coalesced row segments into one
+// partial per (column, chunk), then the row kernel folds each column's partials and writes w
+// (the header reduces a CSR A's columns as the rows of its transpose). No atomics: the fold order
+// depends on the shape only, so float results do not change from run to run.
 
 #include <kleene/cuda/detail/operations.cuh>
 #include <kleene/cuda/detail/structure_instances.hpp>
@@ -96,6 +100,74 @@ template <class Mon, class Accum, class T>
 void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
                        std::size_t rows, std::size_t cols, T absent, bool replace) {
     reduce_rows<Mon>(w, mask, accum, dense_rows<T>{a, cols, absent}, rows, absent, replace);
+}
+
+/// Column i's partial results: entries i * n .. (i + 1) * n, flagged where a chunk had entries.
+template <class T>
+struct partial_rows {
+    T const* v;
+    std::uint8_t const* has;
+    std::size_t n;
+    __device__ std::size_t begin(std::size_t i) const { return i * n; }
+    __device__ std::size_t end(std::size_t i) const { return (i + 1) * n; }
+    __device__ bool get(std::size_t k, T& x) const {
+        x = v[k];
+        return has[k] != 0;
+    }
+};
+
+constexpr unsigned col_tile = 32;  // columns of a block: a warp reads 32 adjacent entries
+constexpr unsigned col_lanes = 8;  // rows a block reads at once
+
+/// Block (bx, by) folds columns bx * 32.. over the rows of chunk by: lane y folds rows y, y + 8,
+/// ... of the chunk, then lane 0 folds the 8 lanes in order into the column's partial for it.
+template <class Mon, class T>
+__global__ void reduce_cols_partial_kernel(T const* __restrict__ a, std::size_t rows,
+                                           std::size_t cols, std::size_t chunk, T absent,
+                                           T* __restrict__ pv, std::uint8_t* __restrict__ ph) {
+    __shared__ T lane_v[col_lanes][col_tile];
+    __shared__ bool lane_has[col_lanes][col_tile];
+    std::size_t const j = std::size_t(blockIdx.x) * col_tile + threadIdx.x;
+    std::size_t const c = blockIdx.y, chunks = gridDim.y;
+    std::size_t const r1 = std::min(rows, (c + 1) * chunk);
+    T s = Mon::identity();
+    bool any = false;
+    if (j < cols)
+        for (std::size_t i = c * chunk + threadIdx.y; i < r1; i += col_lanes) {
+            T const v = a[i * cols + j];
+            fold<Mon>(s, any, v, !(v == absent));
+        }
+    lane_v[threadIdx.y][threadIdx.x] = s;
+    lane_has[threadIdx.y][threadIdx.x] = any;
+    __syncthreads();
+    if (threadIdx.y == 0 && j < cols) {
+        for (unsigned y = 1; y < col_lanes; ++y)
+            fold<Mon>(s, any, lane_v[y][threadIdx.x], lane_has[y][threadIdx.x]);
+        pv[j * chunks + c] = s;
+        ph[j * chunks + c] = any;
+    }
+}
+
+template <class Mon, class Accum, class T>
+void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
+                       std::size_t rows, std::size_t cols, T absent, bool replace) {
+    if (cols == 0) return;
+    // Up to about 4096 blocks (chunks <= 4096 fits grid.y), chunks of at least 64 rows (8 per
+    // lane); a function of the shape only, so the fold order is too.
+    std::size_t const gx = (cols + col_tile - 1) / col_tile;
+    std::size_t const want = std::max<std::size_t>(1, 4096 / gx);
+    std::size_t const chunk = std::max<std::size_t>(64, (rows + want - 1) / want);
+    std::size_t const chunks = (rows + chunk - 1) / chunk;  // 0 when rows == 0
+    buffer<T, device> pv(cols * chunks);
+    buffer<std::uint8_t, device> ph(cols * chunks);
+    if (chunks > 0) {
+        dim3 const grid(static_cast<unsigned>(gx), static_cast<unsigned>(chunks));
+        reduce_cols_partial_kernel<Mon><<<grid, dim3(col_tile, col_lanes)>>>(
+            a, rows, cols, chunk, absent, pv.data(), ph.data());
+        KLEENE_CUDA_CHECK_LAUNCH("reduce_cols_partial_kernel");
+    }
+    reduce_rows<Mon>(w, mask, accum, partial_rows<T>{pv.data(), ph.data(), chunks}, cols, absent,
+                     replace);
 }
 
 template <class Mon>

@@ -15,26 +15,14 @@
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/mxm.hpp>
+#include <kleene/transposed.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 namespace kleene {
 
-/// A' for a host matrix M: rows() and cols() swapped, storage shared with M.
-template <class M>
-struct transposed {
-    using value_type = typename M::value_type;
-    M const* m;
-    std::size_t rows() const noexcept { return m->cols(); }
-    std::size_t cols() const noexcept { return m->rows(); }
-};
-
-template <class M>
-inline constexpr bool is_transposed = false;
-template <class M>
-inline constexpr bool is_transposed<transposed<M>> = true;
-
+/// A' of a host matrix, as a view (transposed.hpp; device matrices have theirs there too).
 template <detail::host_matrix M>
 transposed<M> transpose(M const& a) {
     return {&a};

@@ -4,13 +4,16 @@
 //
 //   extract(C, mask, accum, A, I, J, opt[, absent])    C<mask, replace> accum= A(I, J)
 //   extract(w, mask, accum, u, I, opt[, absent])       w<mask, replace> accum= u(I)
+//   extract(w, mask, accum, A, I, j, opt[, absent])    w<mask, replace> accum= A(I, j)
 //   assign(C, mask, accum, A or x, I, J, opt[, absent]) C<mask, replace>(I, J) accum= A or x
 //   assign(w, mask, accum, u or x, I, opt[, absent])    w<mask, replace>(I) accum= u or x
-//   extract(C, A, I, J), extract(w, u, I), assign(C, A or x, I, J), assign(w, u or x, I): the
-//   same without mask or accumulator.
+//   extract(C, A, I, J), extract(w, u, I), extract(w, A, I, j), assign(C, A or x, I, J),
+//   assign(w, u or x, I): the same without mask or accumulator.
 //
 // extract: C and A both device CSR (same index type; C's columns come out sorted whatever the
-// order of J) or both dense device matrices; w and u dense device vectors. assign: C device CSR
+// order of J) or both dense device matrices; w and u dense device vectors. A(I, j): A a device
+// CSR (one thread an entry of w, a binary search in its row) or dense matrix, or the view
+// transpose(A) of one (transposed.hpp: then part of row j of A). assign: C device CSR
 // (A device CSR of the same index type, or a scalar; C's columns stay sorted) or a dense device
 // matrix (A dense), w and u dense device vectors. I and J are kleene::index_selection
 // (index lists, index_range, all_indices), resolved and checked on the host, then copied to the
@@ -24,11 +27,11 @@
 //
 // Built-in instances (no_cuda_structure.cpp / operations_extract.cu, operations_assign.cu):
 // value types float, double, int32, int64; index types int32, int64; accumulators none, plus,
-// min (dense, and CSR assign) and none or any ewise op of operations.hpp (CSR extract). Calls are
-// synchronous, on the legacy default stream; they throw invalid_argument for indices outside the
-// dimension (and for repeated assign indices), dimension_mismatch on shapes (the CSR assign's
-// mask included), kleene::device_error on CUDA failures, and kleene::no_device in a build without
-// CUDA.
+// min (dense outputs, A(I, j) included) and none or any ewise op of operations.hpp (CSR extract
+// and assign: plus, times, min, max, first, second). Calls are synchronous, on the legacy default
+// stream; they throw invalid_argument for indices outside the dimension (j included, and for
+// repeated assign indices), dimension_mismatch on shapes (the CSR assign's mask included),
+// kleene::device_error on CUDA failures, and kleene::no_device in a build without CUDA.
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/detail/structure.hpp>
@@ -37,6 +40,7 @@
 #include <kleene/error.hpp>
 #include <kleene/extract_assign.hpp>
 #include <kleene/options.hpp>
+#include <kleene/transposed.hpp>
 #include <kleene/vector.hpp>
 
 #include <algorithm>
@@ -61,6 +65,32 @@ inline buffer<std::int64_t, device> inverse_to_device(cpu::resolved_indices cons
     for (std::size_t k = 0; k < r.size; ++k) inv[r[k]] = std::int64_t(k);
     return vector_to_device(inv);
 }
+
+/// The checks of w = A(I, j) (A as the caller sees it: rows x cols), then I on the device.
+inline device_indices column_extract_indices(std::size_t w, dense_mask const& mask,
+                                             std::size_t rows, std::size_t cols,
+                                             index_selection const& sel, std::size_t col,
+                                             char const* operand) {
+    auto const ri = sel.resolve(rows, "cuda::extract: row indices");
+    if (col >= cols)
+        throw invalid_argument("cuda::extract: column " + std::to_string(col) + " is outside " +
+                               operand + " (" + kleene::detail::shape(rows, cols) + ")");
+    if (w != ri.size)
+        throw dimension_mismatch("cuda::extract: output w has size " + std::to_string(w) +
+                                 " but A(I, j) has " + std::to_string(ri.size));
+    check_dense_mask("cuda::extract", mask, w);
+    return indices_to_device(ri);
+}
+
+/// What A(I, j) reads: a device CSR or dense matrix, or the transposed view of one.
+template <class A>
+inline constexpr bool is_column_source = false;
+template <class T, class Index>
+inline constexpr bool is_column_source<csr_matrix<T, Index, device>> = true;
+template <class T>
+inline constexpr bool is_column_source<dense_matrix<T, device>> = true;
+template <class M>
+inline constexpr bool is_column_source<transposed<M>> = is_column_source<M>;
 
 inline void check_extract_shape(std::size_t c_rows, std::size_t c_cols, std::size_t rows,
                                 std::size_t cols) {
@@ -221,6 +251,55 @@ void extract(dense_vector<T, device>& w, dense_vector<T, device> const& u,
              index_selection const& rows, options const& opt = {},
              std::type_identity_t<T> absent = {}) {
     extract(w, dense_mask{}, no_accum, u, rows, opt, absent);
+}
+
+/// w<mask, replace> accum= A(I, j), part of column j of a device CSR A.
+template <accumulator_type Accum, class T, index_type Index>
+void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+             csr_matrix<T, Index, device> const& a, index_selection const& rows, std::size_t col,
+             options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    auto const di =
+        detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
+    detail::extract_csr_column(w.data(), mask, accum, a, di.spec, col, false, T(absent),
+                               opt.replace);
+}
+/// w<mask, replace> accum= A'(I, j), part of row j of a device CSR A.
+template <accumulator_type Accum, class T, index_type Index>
+void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+             transposed<csr_matrix<T, Index, device>> const& at, index_selection const& rows,
+             std::size_t col, options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    auto const di =
+        detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
+    detail::extract_csr_column(w.data(), mask, accum, *at.m, di.spec, col, true, T(absent),
+                               opt.replace);
+}
+/// w<mask, replace> accum= A(I, j), part of column j of a dense device A.
+template <accumulator_type Accum, class T>
+void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+             dense_matrix<T, device> const& a, index_selection const& rows, std::size_t col,
+             options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    auto const di =
+        detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
+    detail::index_spec const j{1, col, nullptr, true};
+    detail::extract_dense(w.data(), mask, accum, a.data(), a.cols(), di.spec, j, T(absent),
+                          opt.replace);
+}
+/// w<mask, replace> accum= A'(I, j), part of row j of a dense device A.
+template <accumulator_type Accum, class T>
+void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
+             transposed<dense_matrix<T, device>> const& at, index_selection const& rows,
+             std::size_t col, options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    auto const di =
+        detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
+    detail::index_spec const i{1, col, nullptr, true};
+    detail::extract_dense(w.data(), mask, accum, at.m->data(), at.m->cols(), i, di.spec,
+                          T(absent), opt.replace);
+}
+template <class T, class A>
+    requires detail::is_column_source<A>
+void extract(dense_vector<T, device>& w, A const& a, index_selection const& rows, std::size_t col,
+             options const& opt = {}, std::type_identity_t<T> absent = {}) {
+    extract(w, dense_mask{}, no_accum, a, rows, col, opt, absent);
 }
 
 // ---- assign -------------------------------------------------------------------------------------

@@ -3,15 +3,17 @@
 // semantics: checked against the CPU path by tests/gpu/test_structure_gpu.cpp.
 //
 //   reduce(w, mask, accum, monoid, A, opt)        w<mask, replace> accum= (+) of each row of A
+//   reduce(w, mask, accum, monoid, transpose(A), opt)  ... of each column of A
 //   reduce(monoid, A or u) -> T                   (+) of every entry (the identity when none)
 //   reduce(s, accum, monoid, A or u)              s accum= (+) of every entry
 //   transpose(C, mask, accum, A, opt[, absent])   C<mask, replace> accum= A'
-//   reduce(w, monoid, A), transpose(C, A): the same without mask or accumulator.
+//   reduce(w, monoid, A or transpose(A)), transpose(C, A): the same without mask or accumulator.
 //
 // A is a device CSR matrix (csr_matrix<T, Index, device>, iso or not) or a dense device matrix,
-// w and u dense device vectors. As on the CPU the outputs have their shapes already (w.size() ==
-// A.rows(); C is A.cols() x A.rows(), csr_matrix<T, Index, device>(rows, cols) makes an empty
-// one); dimension_mismatch otherwise. A row without entries gives no entry of w. Masks and
+// w and u dense device vectors; transpose(A) is kleene's view of A' (transposed.hpp). As on the
+// CPU the outputs have their shapes already (w.size() == A.rows(), A.cols() for the columns; C is
+// A.cols() x A.rows(), csr_matrix<T, Index, device>(rows, cols) makes an empty one);
+// dimension_mismatch otherwise. A row (column) without entries gives no entry of w. Masks and
 // accumulators as in operations.hpp: a dense_mask for dense outputs, a csr_mask for CSR ones.
 // Dense objects hold the absent value where an entry is absent: for reduce the monoid's identity
 // (absent_of(op): plus 0, times 1, min +inf, max -inf; with_absent(op, x) states it), for
@@ -19,7 +21,10 @@
 //
 // Kernels: a warp per row for the row reductions, a two-pass block reduction for the scalar
 // ones; CSR transpose by a stable CUB radix sort of the entries by column (rows come out
-// sorted), dense transpose by 32 x 32 shared-memory tiles.
+// sorted), dense transpose by 32 x 32 shared-memory tiles. The columns of a CSR A are the rows of
+// A' (the transpose above, then the row kernel), those of a dense A per-(column, row chunk)
+// partials from coalesced reads, then the row kernel over the partials: no atomics, so float
+// results are the same from run to run.
 //
 // Built-in instances (no_cuda_structure.cpp / operations_reduce.cu, operations_transpose.cu):
 // value types float, double, int32, int64; index types int32, int64; monoids plus, times, min,
@@ -35,6 +40,7 @@
 #include <kleene/error.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/options.hpp>
+#include <kleene/transposed.hpp>
 #include <kleene/vector.hpp>
 
 #include <string>
@@ -57,10 +63,12 @@ constexpr auto reduce_monoid(Op const& op) {
     return M{};
 }
 
-inline void check_reduce_rows(std::size_t w, std::size_t rows, std::size_t cols) {
+/// w's size against the rows of the reduced operand (A, or the view A' for A's columns).
+inline void check_reduce_rows(std::size_t w, std::size_t rows, std::size_t cols,
+                              char const* operand = "A") {
     if (w != rows)
-        throw dimension_mismatch("cuda::reduce: output w has size " + std::to_string(w) +
-                                 " but A (" + kleene::detail::shape(rows, cols) + ") has " +
+        throw dimension_mismatch("cuda::reduce: output w has size " + std::to_string(w) + " but " +
+                                 operand + " (" + kleene::detail::shape(rows, cols) + ") has " +
                                  std::to_string(rows) + " rows");
 }
 
@@ -96,6 +104,29 @@ void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op 
     detail::reduce_rows_dense(w.data(), mask, accum, mon, a.data(), a.rows(), a.cols(),
                               T(absent_of(op)), opt.replace);
 }
+/// w<mask, replace> accum= the (+) of each column of a device CSR A, as the rows of A': the CSR
+/// transpose (O(nnz), A's size again in scratch) and the row kernel. Per-column atomics would skip
+/// the sort but make float sums depend on the order the atomics land in.
+template <accumulator_type Accum, class Op, class T, index_type Index>
+void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op const& op,
+            transposed<csr_matrix<T, Index, device>> const& at, options const& opt = {}) {
+    auto const mon = detail::reduce_monoid<T>(op);
+    detail::check_reduce_rows(w.size(), at.rows(), at.cols(), "A'");
+    detail::check_dense_mask("cuda::reduce", mask, w.size());
+    detail::reduce_rows_csr(w.data(), mask, accum, mon, detail::transpose_csr(*at.m),
+                            T(absent_of(op)), opt.replace);
+}
+/// w<mask, replace> accum= the (+) of each column of a dense device A (absent entries skipped).
+template <accumulator_type Accum, class Op, class T>
+void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op const& op,
+            transposed<dense_matrix<T, device>> const& at, options const& opt = {}) {
+    auto const mon = detail::reduce_monoid<T>(op);
+    auto const& a = *at.m;
+    detail::check_reduce_rows(w.size(), at.rows(), at.cols(), "A'");
+    detail::check_dense_mask("cuda::reduce", mask, w.size());
+    detail::reduce_cols_dense(w.data(), mask, accum, mon, a.data(), a.rows(), a.cols(),
+                              T(absent_of(op)), opt.replace);
+}
 template <class Op, class T, index_type Index>
 void reduce(dense_vector<T, device>& w, Op const& op, csr_matrix<T, Index, device> const& a,
             options const& opt = {}) {
@@ -105,6 +136,11 @@ template <class Op, class T>
 void reduce(dense_vector<T, device>& w, Op const& op, dense_matrix<T, device> const& a,
             options const& opt = {}) {
     reduce(w, dense_mask{}, no_accum, op, a, opt);
+}
+template <class Op, class M>
+void reduce(dense_vector<typename M::value_type, device>& w, Op const& op,
+            transposed<M> const& at, options const& opt = {}) {
+    reduce(w, dense_mask{}, no_accum, op, at, opt);
 }
 
 /// The (+) of every stored entry of a device CSR A (the identity when there is none).

@@ -18,6 +18,12 @@
 /// Accumulators of the dense forms: X(accumulator type, T).
 #define KLEENE_OPS_ACCUMS(X, T) X(no_accum_t, T) X(plus_op<T>, T) X(min_op<T>, T)
 
+/// Accumulators of a CSR kernel that applies them itself: none or any ewise op, as the CSR forms
+/// that accumulate through ewise_csr (write_back_csr) have. X(accumulator type, T).
+#define KLEENE_OPS_ACCUM_OF_OP(X, T, Op) X(Op<T>, T)
+#define KLEENE_OPS_CSR_ACCUMS(X, T) \
+    X(no_accum_t, T) KLEENE_OPS_EWISE_OPS(KLEENE_OPS_ACCUM_OF_OP, X, T)
+
 /// Apply operators: X(A, T, operator type), A passed through.
 #define KLEENE_OPS_APPLY_OPS(X, A, T)                                                    \
     X(A, T, identity_op<T>) X(A, T, ainv_op<T>) X(A, T, abs_op<T>) X(A, T, one_op<T>)    \

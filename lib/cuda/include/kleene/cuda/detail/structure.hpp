@@ -48,6 +48,12 @@ template <class Mon, class Accum, class T>
 void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon mon, T const* a,
                        std::size_t rows, std::size_t cols, T absent, bool replace);
 
+/// w[0..cols)<mask, replace> accum= the (+) of each column of a dense rows x cols A (entries
+/// equal to absent are absent; a column without entries: no entry).
+template <class Mon, class Accum, class T>
+void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon mon, T const* a,
+                       std::size_t rows, std::size_t cols, T absent, bool replace);
+
 /// The (+) of v[0..n) (v == nullptr: n copies of iso), entries equal to absent skipped when
 /// skip_absent; the identity when nothing is left.
 template <class Mon, class T>
@@ -108,6 +114,13 @@ template <class T, class Index>
 csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const& a, index_spec rows,
                                          index_spec cols, std::int64_t const* inv_head,
                                          std::int64_t const* inv_pos);
+
+/// w[0..rows.size)<mask, replace> accum= A(I, fixed) (by_row: A(fixed, I), a row of A) for a
+/// device CSR A; an entry A lacks is absent in w.
+template <class Accum, class T, class Index>
+void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
+                        csr_matrix<T, Index, device> const& a, index_spec rows, std::size_t fixed,
+                        bool by_row, T absent, bool replace);
 
 /// c (rows.size x cols.size)<mask, replace> accum= a(I, J) for a dense a with a_cols columns
 /// (a vector: a_cols 1, cols a range of size 1).

@@ -1,7 +1,9 @@
 #pragma once
 // The monoid x accumulator x type sets for which lib/cuda instantiates detail/structure.hpp
 // (operations_reduce.cu, _transpose.cu, _extract.cu, _assign.cu) and no_cuda_structure.cpp stubs
-// it. Value types and accumulators are those of operations_instances.hpp.
+// it. Value types and accumulators are those of operations_instances.hpp: KLEENE_OPS_ACCUMS for
+// the dense kernels and the CSR column extract, KLEENE_OPS_CSR_ACCUMS for the CSR assign (whose
+// kernel applies the accumulator itself; the other CSR forms accumulate through ewise_csr).
 
 #include <kleene/cuda/detail/operations_instances.hpp>
 #include <kleene/cuda/detail/structure.hpp>
@@ -18,6 +20,9 @@
     template void detail::reduce_rows_csr<Mon, Accum, T, std::int64_t>(                           \
         T*, dense_mask const&, Accum, Mon, csr_matrix<T, std::int64_t, device> const&, T, bool);  \
     template void detail::reduce_rows_dense<Mon, Accum, T>(T*, dense_mask const&, Accum, Mon,     \
+                                                           T const*, std::size_t, std::size_t, T, \
+                                                           bool);                                 \
+    template void detail::reduce_cols_dense<Mon, Accum, T>(T*, dense_mask const&, Accum, Mon,     \
                                                            T const*, std::size_t, std::size_t, T, \
                                                            bool);
 
@@ -43,6 +48,13 @@
 #define KLEENE_STRUCT_DECLARE_EXTRACT_DENSE(Accum, T)                                             \
     template void detail::extract_dense<Accum, T>(T*, dense_mask const&, Accum, T const*,         \
                                                   std::size_t, index_spec, index_spec, T, bool);
+#define KLEENE_STRUCT_DECLARE_EXTRACT_COLUMN_INDEX(Accum, T, Index)                               \
+    template void detail::extract_csr_column<Accum, T, Index>(                                    \
+        T*, dense_mask const&, Accum, csr_matrix<T, Index, device> const&, index_spec,            \
+        std::size_t, bool, T, bool);
+#define KLEENE_STRUCT_DECLARE_EXTRACT_COLUMN(Accum, T)                 \
+    KLEENE_STRUCT_DECLARE_EXTRACT_COLUMN_INDEX(Accum, T, std::int32_t) \
+    KLEENE_STRUCT_DECLARE_EXTRACT_COLUMN_INDEX(Accum, T, std::int64_t)
 #define KLEENE_STRUCT_EXTRACT_INSTANCES(T)                                                        \
     template csr_matrix<T, std::int32_t, device> detail::extract_csr<T, std::int32_t>(            \
         csr_matrix<T, std::int32_t, device> const&, index_spec, index_spec, std::int64_t const*,  \
@@ -50,7 +62,8 @@
     template csr_matrix<T, std::int64_t, device> detail::extract_csr<T, std::int64_t>(            \
         csr_matrix<T, std::int64_t, device> const&, index_spec, index_spec, std::int64_t const*,  \
         std::int64_t const*);                                                                     \
-    KLEENE_OPS_ACCUMS(KLEENE_STRUCT_DECLARE_EXTRACT_DENSE, T)
+    KLEENE_OPS_ACCUMS(KLEENE_STRUCT_DECLARE_EXTRACT_DENSE, T)                                     \
+    KLEENE_OPS_ACCUMS(KLEENE_STRUCT_DECLARE_EXTRACT_COLUMN, T)
 
 #define KLEENE_STRUCT_DECLARE_ASSIGN_DENSE(Accum, T)                                              \
     template void detail::assign_dense<Accum, T>(T*, std::size_t, std::size_t, dense_mask const&, \
@@ -65,4 +78,4 @@
     KLEENE_STRUCT_DECLARE_ASSIGN_CSR_INDEX(Accum, T, std::int64_t)
 #define KLEENE_STRUCT_ASSIGN_INSTANCES(T)                     \
     KLEENE_OPS_ACCUMS(KLEENE_STRUCT_DECLARE_ASSIGN_DENSE, T) \
-    KLEENE_OPS_ACCUMS(KLEENE_STRUCT_DECLARE_ASSIGN_CSR, T)
+    KLEENE_OPS_CSR_ACCUMS(KLEENE_STRUCT_DECLARE_ASSIGN_CSR, T)
