@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -94,16 +95,57 @@ BOOST_AUTO_TEST_CASE(apsp_matches_floyd_warshall) {
     run_sizes<std::int32_t>(sizes);
 }
 
-BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
-    if (!have_gpu()) return;
+template <class T>
+void negative_cycles() {
     for (std::size_t n : {3, 70, 300})
         for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw}) {
-            auto const a = random_graph<float>(n, 0.05, n, true);
+            auto const a = random_graph<T>(n, 0.05, n, true);
             apsp_options opt;
             opt.algorithm = alg;
             opt.device = device_choice::gpu;
             BOOST_CHECK_THROW(apsp(a, opt), negative_cycle);
         }
+}
+
+BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
+    if (!have_gpu()) return;
+    negative_cycles<float>();
+    negative_cycles<std::int32_t>();  // int32 blocked FW: the DPX kernels (small weights)
+}
+
+// int32 blocked Floyd-Warshall: entries at the DPX kernels' range limits (+-2^28 / (n - 1)) and
+// just past them (the exact kernels take over), sentinels included, against the CPU's
+// Floyd-Warshall. `dag`: edges only from lower to higher index, so that the negative entries sit
+// on no cycle; otherwise non-negative entries on a dense graph full of cycles.
+BOOST_AUTO_TEST_CASE(int32_floyd_warshall_range) {
+    if (!have_gpu()) return;
+    constexpr std::int32_t inf = std::numeric_limits<std::int32_t>::max();
+    for (std::size_t n : {5, 70, 130})
+        for (bool dag : {true, false})
+            for (int past : {0, 1}) {
+                std::int32_t const bound = (1 << 28) / static_cast<std::int32_t>(n - 1);
+                std::mt19937_64 rng(n * 4 + (dag ? 2u : 0u) + static_cast<std::uint64_t>(past));
+                dense_matrix<std::int32_t> h(n, n);
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < n; ++j) {
+                        auto const r = rng() % 10;
+                        std::int32_t v = r < 3   ? inf
+                                         : r < 6 ? bound - std::int32_t(rng() % 3)
+                                         : r < 8 ? std::int32_t(rng() % 1000)
+                                                 : (dag ? -bound + std::int32_t(rng() % 3) : 0);
+                        if (dag && j <= i) v = inf;
+                        h(i, j) = i == j ? 0 : v;
+                    }
+                h(0, n - 1) = dag ? -bound - past : bound + past;  // at or past the limit
+                auto want = h;
+                floyd_warshall(want.view());
+                auto d = h.to_device();
+                cuda::floyd_warshall_blocked<std::int32_t>(d.view());
+                BOOST_TEST_CONTEXT("n=" << n << (dag ? " dag" : " cyclic")
+                                        << (past ? " past the range" : " at the range limits")) {
+                    check_equal(d.to_host(), want);
+                }
+            }
 }
 
 BOOST_AUTO_TEST_CASE(closure_matches_cpu) {

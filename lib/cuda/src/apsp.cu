@@ -37,6 +37,53 @@ __device__ __forceinline__ T relax(T c, T a, T b) {
 /// One step over a tl x tl shared tile: every entry becomes f(i, j), all of them computed before
 /// any is written, so that the step's reads of its row and column never race its writes (they
 /// change when a diagonal entry goes negative, on a negative cycle).
+/// How the blocked Floyd-Warshall kernels see entries: load (global -> working value), relax1
+/// (phase 1's sequential steps), relax (the products of phases 2 and 3), store (working value ->
+/// global). exact_fw is min_plus<T> as defined.
+template <class T>
+struct exact_fw {
+    __device__ static T load(T v) { return v; }
+    __device__ static T relax1(T c, T a, T b) { return relax(c, a, b); }
+    __device__ static T relax(T c, T a, T b) { return kleene::cuda::relax(c, a, b); }
+    __device__ static T store(T v) { return v; }
+};
+
+/// int32 on an m x m block whose finite entries lie in [-2^28 / (m - 1), 2^28 / (m - 1)]
+/// (fw_range_kernel checks): one DPX __viaddmin_s32 per update instead of the saturating add's
+/// dozen instructions. Without a negative cycle every value Floyd-Warshall forms is then the
+/// length of a path of at most m - 1 entries, in [-2^28, 2^28], and every candidate sum lies in
+/// [-2^29, 2^29]. The sentinel is loaded as `code` = 2^30 - 1: a sum with it is at least
+/// code - 2^28 = `top` (stored back as the sentinel from there up) and at most 2^31 - 2, so nothing
+/// wraps. On a negative cycle values may fall without bound: stores clamp at -2^30 (no sum of two
+/// loads wraps) and phase 1, whose steps compound, clamps every step; a clamped value is already
+/// negative, so a negative diagonal stays negative and the cycle is still reported.
+struct dpx_int32_fw {
+    static constexpr int code = (1 << 30) - 1;
+    static constexpr int top = code - (1 << 28);
+    static constexpr int floor = -(1 << 30);
+    static constexpr int path_bound = 1 << 28;
+    __device__ static int load(int v) { return v == std::numeric_limits<int>::max() ? code : v; }
+    __device__ static int relax1(int c, int a, int b) { return max(__viaddmin_s32(a, b, c), floor); }
+    __device__ static int relax(int c, int a, int b) { return __viaddmin_s32(a, b, c); }
+    __device__ static int store(int v) {
+        return v >= top ? std::numeric_limits<int>::max() : max(v, floor);
+    }
+};
+
+/// Sets *flag when a finite entry of the m x m block lies outside dpx_int32_fw's range (the
+/// opposite sentinel, INT_MIN, is outside it).
+__global__ void fw_range_kernel(int const* __restrict__ a, std::int64_t ld, int m, int* flag) {
+    int const bound = dpx_int32_fw::path_bound / max(m - 1, 1);
+    for (int r = static_cast<int>(blockIdx.y); r < m; r += static_cast<int>(gridDim.y)) {
+        int const* row = a + r * ld;
+        for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < m;
+             j += static_cast<int>(gridDim.x * blockDim.x)) {
+            int const v = row[j];
+            if (v != std::numeric_limits<int>::max() && (v > bound || v < -bound)) *flag = 1;
+        }
+    }
+}
+
 template <class T, class F>
 __device__ __forceinline__ void step_tile(T (*s)[tile<T> + 1], F const& f) {
     constexpr int tl = tile<T>;
@@ -62,24 +109,31 @@ struct alignas(R * sizeof(T)) vec {
     T v[R];
 };
 
+// Every phase runs only when run_flag is null or *run_flag == run_when (the exact and the DPX
+// kernels are both launched; the range check's flag picks one on the device).
+#define KLEENE_FW_RUN_GATE                                                                         \
+    if (run_flag && *run_flag != run_when) return;
+
 // Phase 1: the diagonal tile of round r, closed by one block in shared memory.
-template <class T>
+template <class T, class P>
 __global__ void __launch_bounds__(threads)
-    fw_phase1(T* __restrict__ a, std::int64_t ld, int n, int k0) {
+    fw_phase1(T* __restrict__ a, std::int64_t ld, int n, int k0, int const* run_flag,
+              int run_when) {
+    KLEENE_FW_RUN_GATE
     constexpr int tl = tile<T>;
     __shared__ T s[tl][tl + 1];
     int const kb = min(tl, n - k0);
-    T const inf = infinity<T>();
+    T const inf = P::load(infinity<T>());
     for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
         int const i = e / tl, j = e % tl;
-        s[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
+        s[i][j] = (i < kb && j < kb) ? P::load(a[(k0 + i) * ld + k0 + j]) : inf;
     }
     __syncthreads();
     for (int k = 0; k < kb; ++k)
-        step_tile<T>(s, [&](int i, int j) { return relax(s[i][j], s[i][k], s[k][j]); });
+        step_tile<T>(s, [&](int i, int j) { return P::relax1(s[i][j], s[i][k], s[k][j]); });
     for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
         int const i = e / tl, j = e % tl;
-        if (i < kb && j < kb) a[(k0 + i) * ld + k0 + j] = s[i][j];
+        if (i < kb && j < kb) a[(k0 + i) * ld + k0 + j] = P::store(s[i][j]);
     }
 }
 
@@ -87,9 +141,11 @@ __global__ void __launch_bounds__(threads)
 // D: S = min(S, D (x) S) for the row, min(S, S (x) D) for the column. D is closed (phase 1), so
 // this one product equals Floyd-Warshall's k-by-k sweep over the tile, without a barrier per k.
 // Thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j of the tile.
-template <class T>
+template <class T, class P>
 __global__ void __launch_bounds__(threads)
-    fw_phase2(T* __restrict__ a, std::int64_t ld, int n, int r) {
+    fw_phase2(T* __restrict__ a, std::int64_t ld, int n, int r, int const* run_flag,
+              int run_when) {
+    KLEENE_FW_RUN_GATE
     constexpr int tl = tile<T>;
     constexpr int rt = tl / 16;
     int const t = static_cast<int>(blockIdx.x);
@@ -103,11 +159,11 @@ __global__ void __launch_bounds__(threads)
     int const nc = min(tl, n - c0);
     __shared__ T d[tl][tl + 1];
     __shared__ T s[tl][tl + 1];
-    T const inf = infinity<T>();
+    T const inf = P::load(infinity<T>());
     for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
         int const i = e / tl, j = e % tl;
-        d[i][j] = (i < kb && j < kb) ? a[(k0 + i) * ld + k0 + j] : inf;
-        s[i][j] = (i < nr && j < nc) ? a[(r0 + i) * ld + c0 + j] : inf;
+        d[i][j] = (i < kb && j < kb) ? P::load(a[(k0 + i) * ld + k0 + j]) : inf;
+        s[i][j] = (i < nr && j < nc) ? P::load(a[(r0 + i) * ld + c0 + j]) : inf;
     }
     __syncthreads();
     int const tx = static_cast<int>(threadIdx.x) % 16;
@@ -127,14 +183,14 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
         for (int i = 0; i < rt; ++i)
 #pragma unroll
-            for (int j = 0; j < rt; ++j) c[i][j] = relax(c[i][j], x[i], y[j]);
+            for (int j = 0; j < rt; ++j) c[i][j] = P::relax(c[i][j], x[i], y[j]);
     }
 #pragma unroll
     for (int i = 0; i < rt; ++i)
 #pragma unroll
         for (int j = 0; j < rt; ++j) {
             int const gi = ty + 16 * i, gj = tx + 16 * j;
-            if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = c[i][j];
+            if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = P::store(c[i][j]);
         }
 }
 
@@ -142,9 +198,11 @@ __global__ void __launch_bounds__(threads)
 // (ty, tx) owns rows ty + 16 i and columns tx + 16 j; the row panel is stored with those
 // columns adjacent (one vector load per k), the column panel k-major with an odd pitch
 // (conflict-free transposing stores, broadcast reads).
-template <class T>
+template <class T, class P>
 __global__ void __launch_bounds__(threads)
-    fw_phase3(T* __restrict__ a, std::int64_t ld, int n, int r) {
+    fw_phase3(T* __restrict__ a, std::int64_t ld, int n, int r, int const* run_flag,
+              int run_when) {
+    KLEENE_FW_RUN_GATE
     constexpr int tl = tile<T>;
     int const ti = static_cast<int>(blockIdx.y);
     int const tj = static_cast<int>(blockIdx.x);
@@ -156,12 +214,13 @@ __global__ void __launch_bounds__(threads)
     constexpr int rt = tl / 16;  // rows (and columns) per thread
     __shared__ T as[tl][tl + 1];
     __shared__ __align__(32) T bs[tl][tl];
-    T const inf = infinity<T>();
+    T const inf = P::load(infinity<T>());
     int const tid = static_cast<int>(threadIdx.x);
     for (int e = tid; e < tl * tl; e += threads) {
         int const p = e / tl, q = e % tl;
-        as[q][p] = (i0 + p < n && q < kb) ? a[(i0 + p) * ld + k0 + q] : inf;
-        bs[p][(q % 16) * rt + q / 16] = (p < kb && j0 + q < n) ? a[(k0 + p) * ld + j0 + q] : inf;
+        as[q][p] = (i0 + p < n && q < kb) ? P::load(a[(i0 + p) * ld + k0 + q]) : inf;
+        bs[p][(q % 16) * rt + q / 16] =
+            (p < kb && j0 + q < n) ? P::load(a[(k0 + p) * ld + j0 + q]) : inf;
     }
     int const tx = tid % 16;
     int const ty = tid / 16;
@@ -171,7 +230,7 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
         for (int j = 0; j < rt; ++j) {
             int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
-            c[i][j] = (gi < n && gj < n) ? a[gi * ld + gj] : inf;
+            c[i][j] = (gi < n && gj < n) ? P::load(a[gi * ld + gj]) : inf;
         }
     __syncthreads();
 #pragma unroll 8
@@ -183,14 +242,14 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
         for (int i = 0; i < rt; ++i)
 #pragma unroll
-            for (int j = 0; j < rt; ++j) c[i][j] = relax(c[i][j], av[i], bv.v[j]);
+            for (int j = 0; j < rt; ++j) c[i][j] = P::relax(c[i][j], av[i], bv.v[j]);
     }
 #pragma unroll
     for (int i = 0; i < rt; ++i)
 #pragma unroll
         for (int j = 0; j < rt; ++j) {
             int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
-            if (gi < n && gj < n) a[gi * ld + gj] = c[i][j];
+            if (gi < n && gj < n) a[gi * ld + gj] = P::store(c[i][j]);
         }
 }
 
@@ -288,24 +347,51 @@ void sync() { KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr)); }
 
 cudaStream_t native(stream const& s) { return static_cast<cudaStream_t>(s.native()); }
 
-template <class T>
-void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st) {
-    check_square("floyd_warshall_blocked", a.rows, a.cols);
+/// The rounds of the blocked Floyd-Warshall with policy P, each kernel gated by run_flag.
+template <class T, class P>
+void enqueue_fw_rounds(dense_view<T, device> a, cudaStream_t st, int const* run_flag,
+                       int run_when) {
     int const n = static_cast<int>(a.rows);
-    if (n == 0) return;
     constexpr int tl = tile<T>;
     int const tiles = (n + tl - 1) / tl;
     auto const ld = static_cast<std::int64_t>(a.ld);
     for (int r = 0; r < tiles; ++r) {
-        fw_phase1<T><<<1, threads, 0, st>>>(a.data, ld, n, r * tl);
+        fw_phase1<T, P><<<1, threads, 0, st>>>(a.data, ld, n, r * tl, run_flag, run_when);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase1");
         if (tiles == 1) break;
-        fw_phase2<T><<<dim3(static_cast<unsigned>(tiles), 2), threads, 0, st>>>(a.data, ld, n, r);
+        fw_phase2<T, P><<<dim3(static_cast<unsigned>(tiles), 2), threads, 0, st>>>(
+            a.data, ld, n, r, run_flag, run_when);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase2");
-        fw_phase3<T><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)), threads, 0,
-                       st>>>(a.data, ld, n, r);
+        fw_phase3<T, P><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)),
+                          threads, 0, st>>>(a.data, ld, n, r, run_flag, run_when);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase3");
     }
+}
+
+/// int32 checks the block's range first and launches both policies, the flag (a device int only
+/// this stream's work touches) picking one: no host round trip. Other types run exact_fw.
+template <class T>
+void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st, int* flag) {
+    check_square("floyd_warshall_blocked", a.rows, a.cols);
+    if (a.rows == 0) return;
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+        int const n = static_cast<int>(a.rows);
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+        dim3 const grid(clamp_grid((a.rows + threads - 1) / threads, 16), clamp_grid(a.rows, 4096));
+        fw_range_kernel<<<grid, threads, 0, st>>>(a.data, static_cast<std::int64_t>(a.ld), n, flag);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_range_kernel");
+        enqueue_fw_rounds<T, dpx_int32_fw>(a, st, flag, 0);
+        enqueue_fw_rounds<T, exact_fw<T>>(a, st, flag, 1);
+    } else {
+        (void)flag;
+        enqueue_fw_rounds<T, exact_fw<T>>(a, st, nullptr, 0);
+    }
+}
+
+/// One device int per host thread for the legacy-stream calls' range check.
+int* legacy_flag() {
+    thread_local buffer<int, device> flag(1);
+    return flag.data();
 }
 
 template <class T>
@@ -352,13 +438,13 @@ void enqueue_or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> 
 
 template <class T>
 void floyd_warshall_blocked(dense_view<T, device> a) {
-    enqueue_floyd_warshall_blocked<T>(a, nullptr);
+    enqueue_floyd_warshall_blocked<T>(a, nullptr, legacy_flag());
     sync();
 }
 
 template <class T>
 void floyd_warshall_blocked(dense_view<T, device> a, stream const& s) {
-    enqueue_floyd_warshall_blocked<T>(a, native(s));
+    enqueue_floyd_warshall_blocked<T>(a, native(s), s.scratch_int());
 }
 
 template <class T>

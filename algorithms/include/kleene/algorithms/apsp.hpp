@@ -78,7 +78,7 @@ struct apsp_result {
 /// CPU and Johnson: the H200's host; see docs/PERFORMANCE.md).
 struct apsp_cost_model {
     double gpu_updates_per_s_fp32 = 14.0e12;  ///< R-Kleene on the GPU at n = 16384 (kernels)
-    double gpu_updates_per_s_int32 = 13.3e12;
+    double gpu_updates_per_s_int32 = 14.2e12;
     double gpu_updates_per_s_fp64 = 2.2e12;
     double gpu_fixed_s = 8e-3;                ///< context, allocation, launches of the recursion
     /// Per byte of the matrix each way: the dense start on the host and the copies there and back
