@@ -4,7 +4,7 @@
 // and CPU R-Kleene at small n. Prints one RESULT line per measurement:
 //   RESULT algo=.. type=.. n=.. ms=.. tups=.. pct=.. ceiling=.. check=ok|BAD|-
 // Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES,
-//                                     RKLEENE_BASES)
+//                                     RKLEENE_BASES, RKLEENE_CONCURRENT)
 
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -115,6 +115,14 @@ void bench_type(char const* type, std::vector<std::size_t> const& sizes, double 
         for (std::size_t base : env_sizes("RKLEENE_BASES")) {
             double const t = time_gpu<T>(src, d, reps, [base](dense_view<T, device> v) { rkleene(v, base); });
             std::string const name = "rkleene-base" + std::to_string(base);
+            report(name.c_str(), type, n, t, ceiling, same(rk, d.to_host()) ? "ok" : "BAD");
+        }
+        // RKLEENE_CONCURRENT="0 8192 16384": other limits for the two-stream product pairs.
+        for (std::size_t conc : env_sizes("RKLEENE_CONCURRENT")) {
+            double const t = time_gpu<T>(src, d, reps, [conc](dense_view<T, device> v) {
+                rkleene(v, rkleene_gpu_base, conc);
+            });
+            std::string const name = "rkleene-concurrent" + std::to_string(conc);
             report(name.c_str(), type, n, t, ceiling, same(rk, d.to_host()) ? "ok" : "BAD");
         }
         if (!all_algorithms) continue;
