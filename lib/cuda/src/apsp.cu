@@ -5,6 +5,7 @@
 
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
@@ -49,7 +50,7 @@ struct exact_fw {
 };
 
 /// int32 on an m x m block whose finite entries lie in [-2^28 / (m - 1), 2^28 / (m - 1)]
-/// (fw_range_kernel checks): one DPX __viaddmin_s32 per update instead of the saturating add's
+/// (in_dpx_fw_range, checked on the device): one DPX __viaddmin_s32 per update instead of the saturating add's
 /// dozen instructions. Without a negative cycle every value Floyd-Warshall forms is then the
 /// length of a path of at most m - 1 entries, in [-2^28, 2^28], and every candidate sum lies in
 /// [-2^29, 2^29]. The sentinel is loaded as `code` = 2^30 - 1: a sum with it is at least
@@ -70,19 +71,15 @@ struct dpx_int32_fw {
     }
 };
 
-/// Sets *flag when a finite entry of the m x m block lies outside dpx_int32_fw's range (the
+/// dpx_int32_fw's range for an m x m block: finite entries within +-path_bound / (m - 1) (the
 /// opposite sentinel, INT_MIN, is outside it).
-__global__ void fw_range_kernel(int const* __restrict__ a, std::int64_t ld, int m, int* flag) {
-    int const bound = dpx_int32_fw::path_bound / max(m - 1, 1);
-    for (int r = static_cast<int>(blockIdx.y); r < m; r += static_cast<int>(gridDim.y)) {
-        int const* row = a + r * ld;
-        for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < m;
-             j += static_cast<int>(gridDim.x * blockDim.x)) {
-            int const v = row[j];
-            if (v != std::numeric_limits<int>::max() && (v > bound || v < -bound)) *flag = 1;
-        }
+struct in_dpx_fw_range {
+    int bound;
+    explicit in_dpx_fw_range(int m) : bound(dpx_int32_fw::path_bound / std::max(m - 1, 1)) {}
+    __device__ bool operator()(int v) const {
+        return v == std::numeric_limits<int>::max() || (v <= bound && v >= -bound);
     }
-}
+};
 
 template <class T, class F>
 __device__ __forceinline__ void step_tile(T (*s)[tile<T> + 1], F const& f) {
@@ -375,23 +372,15 @@ void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st, in
     check_square("floyd_warshall_blocked", a.rows, a.cols);
     if (a.rows == 0) return;
     if constexpr (std::is_same_v<T, std::int32_t>) {
-        int const n = static_cast<int>(a.rows);
         KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
-        dim3 const grid(clamp_grid((a.rows + threads - 1) / threads, 16), clamp_grid(a.rows, 4096));
-        fw_range_kernel<<<grid, threads, 0, st>>>(a.data, static_cast<std::int64_t>(a.ld), n, flag);
-        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_range_kernel");
+        detail::launch_range_check(dense_view<T const, device>(a),
+                                   in_dpx_fw_range(static_cast<int>(a.rows)), flag, st);
         enqueue_fw_rounds<T, dpx_int32_fw>(a, st, flag, 0);
         enqueue_fw_rounds<T, exact_fw<T>>(a, st, flag, 1);
     } else {
         (void)flag;
         enqueue_fw_rounds<T, exact_fw<T>>(a, st, nullptr, 0);
     }
-}
-
-/// One device int per host thread for the legacy-stream calls' range check.
-int* legacy_flag() {
-    thread_local buffer<int, device> flag(1);
-    return flag.data();
 }
 
 template <class T>
@@ -438,7 +427,7 @@ void enqueue_or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> 
 
 template <class T>
 void floyd_warshall_blocked(dense_view<T, device> a) {
-    enqueue_floyd_warshall_blocked<T>(a, nullptr, legacy_flag());
+    enqueue_floyd_warshall_blocked<T>(a, nullptr, detail::legacy_stream_flag());
     sync();
 }
 

@@ -21,9 +21,8 @@ namespace {
 
 void check_cublas(cublasStatus_t s, char const* call, char const* file, int line) {
     if (s != CUBLAS_STATUS_SUCCESS)
-        throw device_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
-                           ": " + cublasGetStatusName(s) + ": " + cublasGetStatusString(s) +
-                           (s == CUBLAS_STATUS_ALLOC_FAILED ? " (out of device memory)" : ""));
+        cuda::detail::throw_library_error(call, file, line, cublasGetStatusName(s),
+                                          cublasGetStatusString(s), s == CUBLAS_STATUS_ALLOC_FAILED);
 }
 #define KLEENE_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
 

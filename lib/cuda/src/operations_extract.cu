@@ -23,6 +23,18 @@ __device__ __forceinline__ std::size_t index_at(index_spec const& s, std::size_t
 
 /// Counts (Fill false) or writes (Fill true) output row k = A(I[k], J). With `keys`, a column l
 /// of row k is written as the key k * J.size + l (an unsorted J), else as l into cj.
+/// The first position p in [lo, hi) of a sorted row whose column aj[p] is >= j (hi if none).
+template <class Index>
+__device__ __forceinline__ Index first_column_at_least(Index const* __restrict__ aj, Index lo,
+                                                       Index hi, std::size_t j) {
+    while (lo < hi) {
+        Index const mid = lo + (hi - lo) / 2;
+        if (std::size_t(aj[mid]) < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 template <bool Fill, class T, class Index>
 __global__ void extract_csr_kernel(index_spec ri, index_spec rj, Index const* __restrict__ ap,
                                    Index const* __restrict__ aj, T const* __restrict__ av, T iso,
@@ -44,12 +56,7 @@ __global__ void extract_csr_kernel(index_spec ri, index_spec rj, Index const* __
         };
         Index const b = ap[i], e = ap[i + 1];
         if (!rj.list) {
-            Index lo = b, hi = e;  // the first entry with column >= rj.begin
-            while (lo < hi) {
-                Index const mid = lo + (hi - lo) / 2;
-                if (std::size_t(aj[mid]) < rj.begin) lo = mid + 1;
-                else hi = mid;
-            }
+            Index const lo = first_column_at_least(aj, b, e, rj.begin);
             for (Index p = lo; p < e && std::size_t(aj[p]) < rj.begin + rj.size; ++p)
                 emit(std::size_t(aj[p]) - rj.begin, p);
         } else {
@@ -150,13 +157,8 @@ __global__ void extract_csr_column_kernel(T* __restrict__ w, std::uint8_t const*
          k += std::size_t(gridDim.x) * blockDim.x) {
         std::size_t const x = index_at(ri, k);
         std::size_t const i = by_row ? fixed : x, j = by_row ? x : fixed;
-        Index lo = ap[i], hi = ap[i + 1];  // the first entry of row i with column >= j
-        Index const e = hi;
-        while (lo < hi) {
-            Index const mid = lo + (hi - lo) / 2;
-            if (std::size_t(aj[mid]) < j) lo = mid + 1;
-            else hi = mid;
-        }
+        Index const e = ap[i + 1];
+        Index const lo = first_column_at_least(aj, ap[i], e, j);
         bool const has = lo < e && std::size_t(aj[lo]) == j;
         T const t = has ? value_at(av, iso, lo) : absent;
         w[k] = combine(accum, mask_allows(flags, comp, k), replace, w[k], has, t, absent);

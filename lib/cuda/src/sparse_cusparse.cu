@@ -12,10 +12,9 @@ namespace {
 
 void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int line) {
     if (s != CUSPARSE_STATUS_SUCCESS)
-        throw device_error(
-            std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-            cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s) +
-            (s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES ? " (out of device memory)" : ""));
+        cuda::detail::throw_library_error(call, file, line, cusparseGetErrorName(s),
+                                          cusparseGetErrorString(s),
+                                          s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES);
 }
 #define KLEENE_CUSPARSE_CHECK(call) check_cusparse((call), #call, __FILE__, __LINE__)
 

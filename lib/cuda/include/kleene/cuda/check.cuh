@@ -20,6 +20,15 @@ namespace kleene::cuda::detail {
     throw device_error(what);
 }
 
+/// A failed call of a CUDA library (cuBLAS, cuSPARSE) as a device_error: the call, the place, the
+/// library's status name and text.
+[[noreturn]] inline void throw_library_error(char const* call, char const* file, int line,
+                                             char const* name, char const* text,
+                                             bool out_of_memory) {
+    throw device_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                       ": " + name + ": " + text + (out_of_memory ? " (out of device memory)" : ""));
+}
+
 inline void check_cuda(cudaError_t e, char const* call, char const* file, int line) {
     if (e != cudaSuccess) throw_cuda_error(e, call, file, line);
 }

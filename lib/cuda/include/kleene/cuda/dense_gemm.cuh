@@ -23,6 +23,7 @@
 #pragma nv_diag_suppress 554
 
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -142,15 +143,20 @@ __device__ __forceinline__ void init_tile(T (&acc)[8][8]) {
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = P::init();
 }
-template <class P, class T>
-__device__ __forceinline__ void update_tile(T (&acc)[8][8], T const* a_k, T const* b_k, int tx,
-                                            int ty) {
-    T fa[8];
-    T fb[8];
+/// The thread's 8 entries of row k of the A and B tiles.
+template <class T>
+__device__ __forceinline__ void load_fragments(T (&fa)[8], T (&fb)[8], T const* a_k, T const* b_k,
+                                               int tx, int ty) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) fa[i] = a_k[tile_offset(ty, i)];
 #pragma unroll
     for (int j = 0; j < 8; ++j) fb[j] = b_k[tile_offset(tx, j)];
+}
+template <class P, class T>
+__device__ __forceinline__ void update_tile(T (&acc)[8][8], T const* a_k, T const* b_k, int tx,
+                                            int ty) {
+    T fa[8], fb[8];
+    load_fragments(fa, fb, a_k, b_k, tx, ty);
 #pragma unroll
     for (int i = 0; i < 8; ++i)
 #pragma unroll
@@ -161,16 +167,8 @@ template <class P, class T>
 __device__ __forceinline__ void update_tile2(T (&acc)[8][8], T const* a_k, T const* a_k1,
                                              T const* b_k, T const* b_k1, int tx, int ty) {
     T fa[8], fa1[8], fb[8], fb1[8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        fa[i] = a_k[tile_offset(ty, i)];
-        fa1[i] = a_k1[tile_offset(ty, i)];
-    }
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-        fb[j] = b_k[tile_offset(tx, j)];
-        fb1[j] = b_k1[tile_offset(tx, j)];
-    }
+    load_fragments(fa, fb, a_k, b_k, tx, ty);
+    load_fragments(fa1, fb1, a_k1, b_k1, tx, ty);
 #pragma unroll
     for (int i = 0; i < 8; ++i)
 #pragma unroll
@@ -518,19 +516,6 @@ __global__ void __launch_bounds__(threads, 2)
     store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
 }
 
-/// Sets *flag when an entry lies outside P's range (P::in_range).
-template <class P, class T>
-__global__ void range_check_kernel(T const* __restrict__ p, std::int64_t ld, int rows, int cols,
-                                   int* flag) {
-    for (int r = static_cast<int>(blockIdx.y); r < rows; r += static_cast<int>(gridDim.y)) {
-        T const* row = p + r * ld;
-        for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < cols;
-             j += static_cast<int>(gridDim.x * blockDim.x)) {
-            if (!P::in_range(row[j])) *flag = 1;
-        }
-    }
-}
-
 template <class T>
 void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
                   dense_view<T, device> c) {
@@ -544,12 +529,6 @@ void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
     if (kleene::detail::views_overlap(c, a) || kleene::detail::views_overlap(c, b))
         throw invalid_argument("dense_gemm: C shares entries with A or B (write into a separate "
                                "matrix)");
-}
-
-/// One device int per host thread for the range check's verdict.
-inline int* scratch_flag() {
-    thread_local buffer<int, device> flag(1);
-    return flag.data();
 }
 
 template <class S, class P>
@@ -568,15 +547,17 @@ void launch_gemm(dense_view<typename S::value_type const, device> a,
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::gemm_kernel");
 }
 
+/// P's range (P::in_range) as the shared range check's predicate.
+template <class P>
+struct in_policy_range {
+    template <class T>
+    __device__ bool operator()(T v) const {
+        return P::in_range(v);
+    }
+};
 template <class P, class T>
 void launch_range_check(dense_view<T const, device> v, int* flag, cudaStream_t st) {
-    if (v.rows == 0 || v.cols == 0) return;
-    dim3 const grid(static_cast<unsigned>(std::min<std::size_t>((v.cols + 255) / 256, 16)),
-                    static_cast<unsigned>(std::min<std::size_t>(v.rows, 8192)));
-    range_check_kernel<P, T><<<grid, 256, 0, st>>>(v.data, static_cast<std::int64_t>(v.ld),
-                                                    static_cast<int>(v.rows),
-                                                    static_cast<int>(v.cols), flag);
-    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::range_check_kernel");
+    kleene::cuda::detail::launch_range_check(v, in_policy_range<P>{}, flag, st);
 }
 
 /// The staged kernel over S with policy P, its shared-memory attribute set. Set on every call,
@@ -673,8 +654,13 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
     }
 }
 
+template <class S>
+inline constexpr bool has_blas_path =
+    std::is_same_v<S, plus_times<float>> || std::is_same_v<S, plus_times<double>>;
+
 /// Enqueues the product on st; `flag` is a device int that only this stream's work touches;
-/// `scratch(bytes)` returns device scratch for the packed A.
+/// `scratch(bytes)` returns device scratch for the packed A (asked for only when it is needed, so
+/// a bad call throws before anything is allocated).
 template <semiring_type S, class Scratch>
 void enqueue(dense_view<typename S::value_type const, device> a,
              dense_view<typename S::value_type const, device> b,
@@ -683,6 +669,12 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
+    if constexpr (has_blas_path<S>) {
+        if (use_cublas) {
+            blas_gemm(a, b, c, accumulate, st);
+            return;
+        }
+    }
     if constexpr (has_staged_path<T>) {
         if (rows_aligned<T>(b)) {
             void* const p = scratch(dense_gemm_scratch_bytes(c.rows, a.cols, sizeof(T)));
@@ -706,25 +698,13 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     }
 }
 
-template <class S>
-inline constexpr bool has_blas_path =
-    std::is_same_v<S, plus_times<float>> || std::is_same_v<S, plus_times<double>>;
-
 template <semiring_type S>
 void run(dense_view<typename S::value_type const, device> a,
          dense_view<typename S::value_type const, device> b,
          dense_view<typename S::value_type, device> c, bool accumulate) {
-    check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
-    if (c.rows == 0 || c.cols == 0) return;
-    if constexpr (has_blas_path<S>) {
-        if (use_cublas) {
-            blas_gemm(a, b, c, accumulate, nullptr);
-            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-            return;
-        }
-    }
     thread_local buffer<unsigned char, device> packed;
-    enqueue<S>(a, b, c, accumulate, nullptr, needs_flag<S> ? scratch_flag() : nullptr,
+    enqueue<S>(a, b, c, accumulate, nullptr,
+               needs_flag<S> ? kleene::cuda::detail::legacy_stream_flag() : nullptr,
                [](std::size_t bytes) { return grow_scratch(packed, bytes, nullptr); });
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
@@ -747,14 +727,6 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
                 dense_view<typename S::value_type, device> c, bool accumulate, stream const& s) {
     using P = dense_safe<S>;
-    gemm_detail::check_shapes<typename S::value_type>(a, b, c);  // before the scratch allocation
-    if (c.rows == 0 || c.cols == 0) return;
-    if constexpr (gemm_detail::has_blas_path<P>) {
-        if (gemm_detail::use_cublas) {
-            gemm_detail::blas_gemm(a, b, c, accumulate, s.native());
-            return;
-        }
-    }
     gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
                             gemm_detail::needs_flag<P> ? s.scratch_int() : nullptr,
                             [&s](std::size_t bytes) { return s.scratch_bytes(bytes); });
