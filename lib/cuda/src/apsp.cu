@@ -35,11 +35,8 @@ __device__ __forceinline__ T relax(T c, T a, T b) {
     else return min_plus<T>::add(c, min_plus<T>::mul(a, b));
 }
 
-/// One step over a tl x tl shared tile: every entry becomes f(i, j), all of them computed before
-/// any is written, so that the step's reads of its row and column never race its writes (they
-/// change when a diagonal entry goes negative, on a negative cycle).
 /// How the blocked Floyd-Warshall kernels see entries: load (global -> working value), relax1
-/// (phase 1's sequential steps), relax (the products of phases 2 and 3), store (working value ->
+/// (the diagonal tile's sequential steps), relax (the products of phases 2 and 3), store (working value ->
 /// global). exact_fw is min_plus<T> as defined.
 template <class T>
 struct exact_fw {
@@ -56,8 +53,9 @@ struct exact_fw {
 /// [-2^29, 2^29]. The sentinel is loaded as `code` = 2^30 - 1: a sum with it is at least
 /// code - 2^28 = `top` (stored back as the sentinel from there up) and at most 2^31 - 2, so nothing
 /// wraps. On a negative cycle values may fall without bound: stores clamp at -2^30 (no sum of two
-/// loads wraps) and phase 1, whose steps compound, clamps every step; a clamped value is already
-/// negative, so a negative diagonal stays negative and the cycle is still reported.
+/// loads wraps) and the diagonal tile's closure, whose steps compound, clamps every step; a
+/// clamped value is already negative, so a negative diagonal stays negative and the cycle is
+/// still reported.
 struct dpx_int32_fw {
     static constexpr int code = (1 << 30) - 1;
     static constexpr int top = code - (1 << 28);
@@ -81,173 +79,192 @@ struct in_dpx_fw_range {
     }
 };
 
-template <class T, class F>
-__device__ __forceinline__ void step_tile(T (*s)[tile<T> + 1], F const& f) {
-    constexpr int tl = tile<T>;
-    constexpr int per = tl * tl / threads;
-    int const tid = static_cast<int>(threadIdx.x);
-    T nv[per];
-#pragma unroll
-    for (int q = 0; q < per; ++q) {
-        int const e = tid + q * threads;
-        nv[q] = f(e / tl, e % tl);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int q = 0; q < per; ++q) {
-        int const e = tid + q * threads;
-        s[e / tl][e % tl] = nv[q];
-    }
-    __syncthreads();
-}
-
 template <class T, int R>
 struct alignas(R * sizeof(T)) vec {
     T v[R];
 };
 
-// Every phase runs only when run_flag is null or *run_flag == run_when (the exact and the DPX
-// kernels are both launched; the range check's flag picks one on the device).
-#define KLEENE_FW_RUN_GATE                                                                         \
-    if (run_flag && *run_flag != run_when) return;
-
-// Phase 1: the diagonal tile of round r, closed by one block in shared memory.
-template <class T, class P>
-__global__ void __launch_bounds__(threads)
-    fw_phase1(T* __restrict__ a, std::int64_t ld, int n, int k0, int const* run_flag,
-              int run_when) {
-    KLEENE_FW_RUN_GATE
-    constexpr int tl = tile<T>;
-    __shared__ T s[tl][tl + 1];
-    int const kb = min(tl, n - k0);
-    T const inf = P::load(infinity<T>());
-    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-        int const i = e / tl, j = e % tl;
-        s[i][j] = (i < kb && j < kb) ? P::load(a[(k0 + i) * ld + k0 + j]) : inf;
-    }
-    __syncthreads();
-    for (int k = 0; k < kb; ++k)
-        step_tile<T>(s, [&](int i, int j) { return P::relax1(s[i][j], s[i][k], s[k][j]); });
-    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-        int const i = e / tl, j = e % tl;
-        if (i < kb && j < kb) a[(k0 + i) * ld + k0 + j] = P::store(s[i][j]);
-    }
+/// Runs f(P{}) or, when pick is set and *pick != 0, f(Q{}): the int32 kernels carry both the DPX
+/// and the exact policy, and the range check's device flag picks one (one launch a phase, no host
+/// round trip). Other types pass P = Q and no flag.
+template <class P, class Q, class F>
+__device__ __forceinline__ void with_policy(int const* pick, F&& f) {
+    if constexpr (std::is_same_v<P, Q>) f(P{});
+    else if (pick && *pick) f(Q{});
+    else f(P{});
 }
 
-// Phase 2: the tiles of row r (blockIdx.y == 0) and column r (== 1) against the closed diagonal
-// D: S = min(S, D (x) S) for the row, min(S, S (x) D) for the column. D is closed (phase 1), so
-// this one product equals Floyd-Warshall's k-by-k sweep over the tile, without a barrier per k.
-// Thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j of the tile.
-template <class T, class P>
+/// Closes the kb x kb tile d in shared memory (Floyd-Warshall over its own vertices), with one
+/// barrier a step. Thread (ty, tx) keeps rows ty + 16 a and columns tx + 16 b in registers. Step k
+/// leaves row k and column k unwritten: without a negative cycle d[k][k] >= 0 and they would not
+/// change, so the result is Floyd-Warshall's; with one, every value is still at most the length of
+/// every simple path it stands for, so a cycle's diagonal still goes negative (its largest vertex
+/// h closes it in step h through the other cycle vertex's entries). Nothing a step reads is
+/// written in that step. On return every entry is P::load(P::store(value)), the value a later
+/// kernel would load, and the thread's own entries are in c.
+template <class T, class P, int RT>
+__device__ __forceinline__ void close_tile(T (*d)[tile<T> + 1], int kb, T (&c)[RT][RT]) {
+    int const tx = static_cast<int>(threadIdx.x) % 16;
+    int const ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll
+    for (int i = 0; i < RT; ++i)
+#pragma unroll
+        for (int j = 0; j < RT; ++j) c[i][j] = d[ty + 16 * i][tx + 16 * j];
+    for (int k = 0; k < kb; ++k) {
+        T x[RT], y[RT];
+#pragma unroll
+        for (int i = 0; i < RT; ++i) x[i] = d[ty + 16 * i][k];
+#pragma unroll
+        for (int j = 0; j < RT; ++j) y[j] = d[k][tx + 16 * j];
+#pragma unroll
+        for (int i = 0; i < RT; ++i)
+#pragma unroll
+            for (int j = 0; j < RT; ++j)
+                if (ty + 16 * i != k && tx + 16 * j != k) {
+                    c[i][j] = P::relax1(c[i][j], x[i], y[j]);
+                    d[ty + 16 * i][tx + 16 * j] = c[i][j];
+                }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < RT; ++i)
+#pragma unroll
+        for (int j = 0; j < RT; ++j) {
+            c[i][j] = P::load(P::store(c[i][j]));
+            d[ty + 16 * i][tx + 16 * j] = c[i][j];
+        }
+    __syncthreads();
+}
+
+// Phases 1 and 2 of round r in one launch: every block closes the diagonal tile D in its own
+// shared memory (the same computation, so the same values); block (r, 0) writes D back, and the
+// other blocks update the tiles of row r (blockIdx.y == 0) and column r (== 1) against it:
+// S = min(S, D (x) S) for the row, min(S, S (x) D) for the column. D is closed, so this one
+// product equals Floyd-Warshall's k-by-k sweep over the tile. Thread (ty, tx) owns rows
+// ty + 16 i and columns tx + 16 j of the tile.
+template <class T, class P, class Q>
 __global__ void __launch_bounds__(threads)
-    fw_phase2(T* __restrict__ a, std::int64_t ld, int n, int r, int const* run_flag,
-              int run_when) {
-    KLEENE_FW_RUN_GATE
+    fw_diagonal_and_panels(T* __restrict__ a, std::int64_t ld, int n, int r, int const* pick) {
     constexpr int tl = tile<T>;
     constexpr int rt = tl / 16;
     int const t = static_cast<int>(blockIdx.x);
-    if (t == r) return;
     bool const row = blockIdx.y == 0;
-    int const k0 = r * tl;
-    int const kb = min(tl, n - k0);
-    int const r0 = row ? k0 : t * tl;
-    int const c0 = row ? t * tl : k0;
-    int const nr = min(tl, n - r0);
-    int const nc = min(tl, n - c0);
+    if (t == r && !row) return;
     __shared__ T d[tl][tl + 1];
     __shared__ T s[tl][tl + 1];
-    T const inf = P::load(infinity<T>());
-    for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
-        int const i = e / tl, j = e % tl;
-        d[i][j] = (i < kb && j < kb) ? P::load(a[(k0 + i) * ld + k0 + j]) : inf;
-        s[i][j] = (i < nr && j < nc) ? P::load(a[(r0 + i) * ld + c0 + j]) : inf;
-    }
-    __syncthreads();
-    int const tx = static_cast<int>(threadIdx.x) % 16;
-    int const ty = static_cast<int>(threadIdx.x) / 16;
-    T c[rt][rt];
+    with_policy<P, Q>(pick, [&](auto policy) {
+        using Pol = decltype(policy);
+        int const k0 = r * tl;
+        int const kb = min(tl, n - k0);
+        int const r0 = row ? k0 : t * tl;
+        int const c0 = row ? t * tl : k0;
+        int const nr = min(tl, n - r0);
+        int const nc = min(tl, n - c0);
+        T const inf = Pol::load(infinity<T>());
+        for (int e = static_cast<int>(threadIdx.x); e < tl * tl; e += threads) {
+            int const i = e / tl, j = e % tl;
+            d[i][j] = (i < kb && j < kb) ? Pol::load(a[(k0 + i) * ld + k0 + j]) : inf;
+            if (t != r) s[i][j] = (i < nr && j < nc) ? Pol::load(a[(r0 + i) * ld + c0 + j]) : inf;
+        }
+        __syncthreads();
+        T c[rt][rt];
+        close_tile<T, Pol>(d, kb, c);
+        int const tx = static_cast<int>(threadIdx.x) % 16;
+        int const ty = static_cast<int>(threadIdx.x) / 16;
+        if (t == r) {
 #pragma unroll
-    for (int i = 0; i < rt; ++i)
+            for (int i = 0; i < rt; ++i)
 #pragma unroll
-        for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
-#pragma unroll 4
-    for (int k = 0; k < kb; ++k) {
-        T x[rt], y[rt];
-#pragma unroll
-        for (int i = 0; i < rt; ++i) x[i] = row ? d[ty + 16 * i][k] : s[ty + 16 * i][k];
-#pragma unroll
-        for (int j = 0; j < rt; ++j) y[j] = row ? s[k][tx + 16 * j] : d[k][tx + 16 * j];
+                for (int j = 0; j < rt; ++j) {
+                    int const gi = ty + 16 * i, gj = tx + 16 * j;
+                    if (gi < kb && gj < kb) a[(k0 + gi) * ld + k0 + gj] = Pol::store(c[i][j]);
+                }
+            return;
+        }
 #pragma unroll
         for (int i = 0; i < rt; ++i)
 #pragma unroll
-            for (int j = 0; j < rt; ++j) c[i][j] = P::relax(c[i][j], x[i], y[j]);
-    }
+            for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
+#pragma unroll 4
+        for (int k = 0; k < kb; ++k) {
+            T x[rt], y[rt];
 #pragma unroll
-    for (int i = 0; i < rt; ++i)
+            for (int i = 0; i < rt; ++i) x[i] = row ? d[ty + 16 * i][k] : s[ty + 16 * i][k];
 #pragma unroll
-        for (int j = 0; j < rt; ++j) {
-            int const gi = ty + 16 * i, gj = tx + 16 * j;
-            if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = P::store(c[i][j]);
+            for (int j = 0; j < rt; ++j) y[j] = row ? s[k][tx + 16 * j] : d[k][tx + 16 * j];
+#pragma unroll
+            for (int i = 0; i < rt; ++i)
+#pragma unroll
+                for (int j = 0; j < rt; ++j) c[i][j] = Pol::relax(c[i][j], x[i], y[j]);
         }
+#pragma unroll
+        for (int i = 0; i < rt; ++i)
+#pragma unroll
+            for (int j = 0; j < rt; ++j) {
+                int const gi = ty + 16 * i, gj = tx + 16 * j;
+                if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = Pol::store(c[i][j]);
+            }
+    });
 }
 
 // Phase 3: every other tile, a rank-kb min-plus update from its column-r and row-r tiles. Thread
 // (ty, tx) owns rows ty + 16 i and columns tx + 16 j; the row panel is stored with those
 // columns adjacent (one vector load per k), the column panel k-major with an odd pitch
 // (conflict-free transposing stores, broadcast reads).
-template <class T, class P>
+template <class T, class P, class Q>
 __global__ void __launch_bounds__(threads)
-    fw_phase3(T* __restrict__ a, std::int64_t ld, int n, int r, int const* run_flag,
-              int run_when) {
-    KLEENE_FW_RUN_GATE
+    fw_phase3(T* __restrict__ a, std::int64_t ld, int n, int r, int const* pick) {
     constexpr int tl = tile<T>;
     int const ti = static_cast<int>(blockIdx.y);
     int const tj = static_cast<int>(blockIdx.x);
     if (ti == r || tj == r) return;
-    int const k0 = r * tl;
-    int const kb = min(tl, n - k0);
-    int const i0 = ti * tl;
-    int const j0 = tj * tl;
-    constexpr int rt = tl / 16;  // rows (and columns) per thread
     __shared__ T as[tl][tl + 1];
     __shared__ __align__(32) T bs[tl][tl];
-    T const inf = P::load(infinity<T>());
-    int const tid = static_cast<int>(threadIdx.x);
-    for (int e = tid; e < tl * tl; e += threads) {
-        int const p = e / tl, q = e % tl;
-        as[q][p] = (i0 + p < n && q < kb) ? P::load(a[(i0 + p) * ld + k0 + q]) : inf;
-        bs[p][(q % 16) * rt + q / 16] =
-            (p < kb && j0 + q < n) ? P::load(a[(k0 + p) * ld + j0 + q]) : inf;
-    }
-    int const tx = tid % 16;
-    int const ty = tid / 16;
-    T c[rt][rt];
-#pragma unroll
-    for (int i = 0; i < rt; ++i)
-#pragma unroll
-        for (int j = 0; j < rt; ++j) {
-            int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
-            c[i][j] = (gi < n && gj < n) ? P::load(a[gi * ld + gj]) : inf;
+    with_policy<P, Q>(pick, [&](auto policy) {
+        using Pol = decltype(policy);
+        int const k0 = r * tl;
+        int const kb = min(tl, n - k0);
+        int const i0 = ti * tl;
+        int const j0 = tj * tl;
+        constexpr int rt = tl / 16;  // rows (and columns) per thread
+        T const inf = Pol::load(infinity<T>());
+        int const tid = static_cast<int>(threadIdx.x);
+        for (int e = tid; e < tl * tl; e += threads) {
+            int const p = e / tl, q = e % tl;
+            as[q][p] = (i0 + p < n && q < kb) ? Pol::load(a[(i0 + p) * ld + k0 + q]) : inf;
+            bs[p][(q % 16) * rt + q / 16] =
+                (p < kb && j0 + q < n) ? Pol::load(a[(k0 + p) * ld + j0 + q]) : inf;
         }
-    __syncthreads();
-#pragma unroll 8
-    for (int k = 0; k < kb; ++k) {
-        T av[rt];
-#pragma unroll
-        for (int i = 0; i < rt; ++i) av[i] = as[k][ty + 16 * i];
-        vec<T, rt> const bv = *reinterpret_cast<vec<T, rt> const*>(&bs[k][tx * rt]);
+        int const tx = tid % 16;
+        int const ty = tid / 16;
+        T c[rt][rt];
 #pragma unroll
         for (int i = 0; i < rt; ++i)
 #pragma unroll
-            for (int j = 0; j < rt; ++j) c[i][j] = P::relax(c[i][j], av[i], bv.v[j]);
-    }
+            for (int j = 0; j < rt; ++j) {
+                int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
+                c[i][j] = (gi < n && gj < n) ? Pol::load(a[gi * ld + gj]) : inf;
+            }
+        __syncthreads();
+#pragma unroll 8
+        for (int k = 0; k < kb; ++k) {
+            T av[rt];
 #pragma unroll
-    for (int i = 0; i < rt; ++i)
+            for (int i = 0; i < rt; ++i) av[i] = as[k][ty + 16 * i];
+            vec<T, rt> const bv = *reinterpret_cast<vec<T, rt> const*>(&bs[k][tx * rt]);
 #pragma unroll
-        for (int j = 0; j < rt; ++j) {
-            int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
-            if (gi < n && gj < n) a[gi * ld + gj] = P::store(c[i][j]);
+            for (int i = 0; i < rt; ++i)
+#pragma unroll
+                for (int j = 0; j < rt; ++j) c[i][j] = Pol::relax(c[i][j], av[i], bv.v[j]);
         }
+#pragma unroll
+        for (int i = 0; i < rt; ++i)
+#pragma unroll
+            for (int j = 0; j < rt; ++j) {
+                int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
+                if (gi < n && gj < n) a[gi * ld + gj] = Pol::store(c[i][j]);
+            }
+    });
 }
 
 template <class T>
@@ -344,29 +361,28 @@ void sync() { KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr)); }
 
 cudaStream_t native(stream const& s) { return static_cast<cudaStream_t>(s.native()); }
 
-/// The rounds of the blocked Floyd-Warshall with policy P, each kernel gated by run_flag.
-template <class T, class P>
-void enqueue_fw_rounds(dense_view<T, device> a, cudaStream_t st, int const* run_flag,
-                       int run_when) {
+/// The rounds of the blocked Floyd-Warshall, two launches a round, with policy P, or Q where
+/// pick is set and *pick != 0.
+template <class T, class P, class Q = P>
+void enqueue_fw_rounds(dense_view<T, device> a, cudaStream_t st, int const* pick) {
     int const n = static_cast<int>(a.rows);
     constexpr int tl = tile<T>;
     int const tiles = (n + tl - 1) / tl;
     auto const ld = static_cast<std::int64_t>(a.ld);
     for (int r = 0; r < tiles; ++r) {
-        fw_phase1<T, P><<<1, threads, 0, st>>>(a.data, ld, n, r * tl, run_flag, run_when);
-        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase1");
+        fw_diagonal_and_panels<T, P, Q><<<dim3(static_cast<unsigned>(tiles), 2), threads, 0, st>>>(
+            a.data, ld, n, r, pick);
+        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_diagonal_and_panels");
         if (tiles == 1) break;
-        fw_phase2<T, P><<<dim3(static_cast<unsigned>(tiles), 2), threads, 0, st>>>(
-            a.data, ld, n, r, run_flag, run_when);
-        KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase2");
-        fw_phase3<T, P><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)),
-                          threads, 0, st>>>(a.data, ld, n, r, run_flag, run_when);
+        fw_phase3<T, P, Q><<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(tiles)),
+                             threads, 0, st>>>(a.data, ld, n, r, pick);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_phase3");
     }
 }
 
-/// int32 checks the block's range first and launches both policies, the flag (a device int only
-/// this stream's work touches) picking one: no host round trip. Other types run exact_fw.
+/// int32 checks the block's range first; its kernels carry the DPX and the exact policy, and the
+/// flag (a device int only this stream's work touches) picks one: no host round trip. Other
+/// types run exact_fw.
 template <class T>
 void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st, int* flag) {
     check_square("floyd_warshall_blocked", a.rows, a.cols);
@@ -375,11 +391,10 @@ void enqueue_floyd_warshall_blocked(dense_view<T, device> a, cudaStream_t st, in
         KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
         detail::launch_range_check(dense_view<T const, device>(a),
                                    in_dpx_fw_range(static_cast<int>(a.rows)), flag, st);
-        enqueue_fw_rounds<T, dpx_int32_fw>(a, st, flag, 0);
-        enqueue_fw_rounds<T, exact_fw<T>>(a, st, flag, 1);
+        enqueue_fw_rounds<T, dpx_int32_fw, exact_fw<T>>(a, st, flag);
     } else {
         (void)flag;
-        enqueue_fw_rounds<T, exact_fw<T>>(a, st, nullptr, 0);
+        enqueue_fw_rounds<T, exact_fw<T>>(a, st, nullptr);
     }
 }
 
