@@ -4,7 +4,7 @@
 // and CPU R-Kleene at small n. Prints one RESULT line per measurement:
 //   RESULT algo=.. type=.. n=.. ms=.. tups=.. pct=.. ceiling=.. check=ok|BAD|-
 // Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES,
-//                                     RKLEENE_BASES, RKLEENE_CONCURRENT)
+//                                     RKLEENE_BASES, RKLEENE_CONCURRENT, SPLIT_K_BLOCKS)
 
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::printf("device: %s\n", cuda::device_description().c_str());
+    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) cuda::gemm_detail::split_k_blocks = std::atoi(v);
     std::vector<std::size_t> sizes;
     for (int i = 1; i < argc; ++i) sizes.push_back(static_cast<std::size_t>(std::atoll(argv[i])));
     if (sizes.empty()) sizes = {512, 1024, 2048, 4096, 8192, 16384};

@@ -1,7 +1,8 @@
 // Dense semiring GEMM on the GPU: time and updates per second (n^3 / t) for fp32, fp64 and int32
 // min_plus, the bit-packed Boolean product and plus_times (cuBLAS and the generic kernel), beside
 // the ceilings of /work/shared/GPU.md (fp32 plus_times: the FMA ceiling, no tensor cores).
-// Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384)
+// Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384; env SPLIT_K_BLOCKS sets
+// gemm_detail::split_k_blocks, 0 = no split over k)
 // Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
 // 64 entries of every result checked against a host computation.
 
@@ -194,6 +195,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::printf("device: %s\n", cuda::device_description().c_str());
+    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) cuda::gemm_detail::split_k_blocks = std::atoi(v);
     std::vector<row> rows;
     for (std::size_t n : sizes) {
         rows.push_back(bench_min_plus<float>("fp32 min_plus", n, 15.1));

@@ -268,6 +268,29 @@ BOOST_AUTO_TEST_CASE(nonnegative_min_plus) {
     }
 }
 
+// min_plus / max_plus products of few blocks split k into partial products (split_k_blocks):
+// shapes with few blocks and deep k (uneven last split, one-column B, k short of a split), on
+// every policy (generic, int32 DPX and its saturating fallback, fp32 non-negative), with
+// splitting on and off.
+BOOST_AUTO_TEST_CASE(split_k) {
+    if (!have_gpu()) return;
+    std::vector<shape3> const shapes = {{64, 1000, 64}, {300, 5000, 129}, {129, 300, 1},
+                                        {5, 257, 3},    {128, 255, 128},  {640, 2048, 384}};
+    int const saved = cuda::gemm_detail::split_k_blocks;
+    for (int blocks : {cuda::gemm_detail::max_split_k_blocks, 0}) {
+        cuda::gemm_detail::split_k_blocks = blocks;
+        BOOST_TEST_CONTEXT("split_k_blocks " << blocks) {
+            check_shapes<min_plus<float>>(shapes);
+            check_shapes<min_plus<float>>(shapes, {.nonnegative = true});
+            check_shapes<min_plus<std::int32_t>>(shapes);
+            check_shapes<min_plus<std::int32_t>>(shapes, {.wide = true});
+            check_shapes<max_plus<std::int32_t>>(shapes);
+            check_shapes<max_plus<float>>(shapes);
+        }
+    }
+    cuda::gemm_detail::split_k_blocks = saved;
+}
+
 BOOST_AUTO_TEST_CASE(bit_views_and_round_trip) {
     if (!have_gpu()) return;
     std::mt19937_64 rng(7);

@@ -421,12 +421,16 @@ __global__ void pack_a_kernel(T const* __restrict__ a, std::int64_t lda, int row
 /// C = [C (+)] A (x) B for one 128 x 128 block of a panel of C, A packed k-major (`at`, k_pad
 /// rows of pitch ldat, k_pad a multiple of staged_k). B's rows must be 16-byte aligned; columns
 /// past n and rows past k arrive as zeros and touch only outputs that are not stored.
+/// Split over k (partials non-null): block z takes k tiles [z * split_tiles, (z + 1) *
+/// split_tiles) and writes its m x n product to partials + z * m * n (pitch n), for
+/// combine_partials to add up.
 template <class S, class P>
 __global__ void __launch_bounds__(threads, 2)
     staged_kernel(typename S::value_type const* __restrict__ at, std::int64_t ldat,
                   typename S::value_type const* __restrict__ b, std::int64_t ldb,
                   typename S::value_type* __restrict__ c, std::int64_t ldc, int m, int n, int k,
-                  int k_pad, bool accumulate, int const* run_flag, int run_when) {
+                  int k_pad, bool accumulate, int const* run_flag, int run_when,
+                  typename S::value_type* __restrict__ partials, int split_tiles) {
     using T = typename S::value_type;
     if (run_flag && *run_flag != run_when) return;
     constexpr int bk = staged_k;
@@ -495,10 +499,11 @@ __global__ void __launch_bounds__(threads, 2)
         }
     };
 
-    int const k_tiles = k_pad / bk;
+    int const t0 = partials ? static_cast<int>(blockIdx.z) * split_tiles : 0;
+    int const k_tiles = partials ? min(k_pad / bk - t0, split_tiles) : k_pad / bk;
 #pragma unroll
     for (int st = 0; st < staged_stages - 1; ++st) {
-        if (st < k_tiles) issue(st, st);
+        if (st < k_tiles) issue(st, t0 + st);
         cp_async_commit();
     }
     int rd = 0;
@@ -506,14 +511,33 @@ __global__ void __launch_bounds__(threads, 2)
     for (int t = 0; t < k_tiles; ++t) {
         cp_async_wait<staged_stages - 2>();
         __syncthreads();  // tile t has landed for everyone; stage wr (tile t - 1) is no longer read
-        if (t + staged_stages - 1 < k_tiles) issue(wr, t + staged_stages - 1);
+        if (t + staged_stages - 1 < k_tiles) issue(wr, t0 + t + staged_stages - 1);
         cp_async_commit();
         compute(rd);
         rd = rd + 1 == staged_stages ? 0 : rd + 1;
         wr = wr + 1 == staged_stages ? 0 : wr + 1;
     }
     cp_async_wait<0>();
-    store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
+    if (partials)
+        store_tile<S, P>(acc, partials + std::int64_t(blockIdx.z) * m * n, n, m, n, m0, n0, tx,
+                         ty, false);
+    else
+        store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
+}
+
+/// C = [C (+)] the (+)-sum of `split` m x n partial products (pitch n, one after another).
+template <class S>
+__global__ void combine_partials(typename S::value_type* __restrict__ c, std::int64_t ldc,
+                                 typename S::value_type const* __restrict__ partials, int split,
+                                 int m, int n, bool accumulate) {
+    std::int64_t const plane = std::int64_t(m) * n;
+    for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < plane;
+         e += std::int64_t(gridDim.x) * blockDim.x) {
+        typename S::value_type v = partials[e];
+        for (int z = 1; z < split; ++z) v = S::add(v, partials[z * plane + e]);
+        typename S::value_type& out = c[(e / n) * ldc + e % n];
+        out = accumulate ? S::add(out, v) : v;
+    }
 }
 
 template <class T>
@@ -579,6 +603,10 @@ bool rows_aligned(dense_view<T const, device> v) {
     return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.ld * sizeof(T)) % 16 == 0;
 }
 
+inline unsigned clamp_blocks(std::size_t blocks) {
+    return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 4096));
+}
+
 /// Device scratch that grows on demand; the stream is synchronised before a buffer that earlier
 /// products may still read is freed.
 inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, cudaStream_t st) {
@@ -606,6 +634,23 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     std::size_t const pr = panel_rows(m, k, sizeof(T));
     T* const at = static_cast<T*>(scratch);
+    // Few blocks and an add exact in any order: split k (split_k_blocks). Every panel has at most
+    // `blocks` blocks, so split x rows x n fits split_partials_bytes.
+    int split = 1;
+    int split_tiles = 0;
+    T* partials = nullptr;
+    if constexpr (std::is_same_v<S, min_plus<T>> || std::is_same_v<S, max_plus<T>>) {
+        int const cap = std::min(split_k_blocks, max_split_k_blocks);
+        std::size_t const blocks = (n + block_n - 1) / block_n * (pr / block_m);
+        int const k_tiles = static_cast<int>(k_pad / staged_k);
+        if (blocks * 2 <= static_cast<std::size_t>(cap) && k_tiles >= 8) {
+            int const want = std::min(cap / static_cast<int>(blocks), k_tiles / 4);
+            split_tiles = (k_tiles + want - 1) / want;
+            split = (k_tiles + split_tiles - 1) / split_tiles;
+            partials = reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
+                                            packed_a_bytes(m, k, sizeof(T)));
+        }
+    }
     // The checked path costs four launches more (flag, B's check, two kernels that return at
     // once); below checked_min_updates they would outweigh what it saves.
     bool const use_checked = checked && double(m) * double(n) * double(k) >=
@@ -632,13 +677,21 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
             using P = decltype(policy);
             auto kernel = staged_kernel_ready<S, P>();
             dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
-                            static_cast<unsigned>(pitch / block_m));
+                            static_cast<unsigned>(pitch / block_m), static_cast<unsigned>(split));
             kernel<<<grid, threads, staged_smem_bytes<T>(), st>>>(
                 at, static_cast<std::int64_t>(pitch), b.data, static_cast<std::int64_t>(b.ld),
                 c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), static_cast<int>(rows),
                 static_cast<int>(n), static_cast<int>(k), static_cast<int>(k_pad), accumulate,
-                run_flag, run_when);
+                run_flag, run_when, partials, split_tiles);
             KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
+        };
+        auto combine = [&] {
+            if (!partials) return;
+            std::size_t const entries = rows * n;
+            combine_partials<S><<<clamp_blocks((entries + threads - 1) / threads), threads, 0, st>>>(
+                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), partials, split,
+                static_cast<int>(rows), static_cast<int>(n), accumulate);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::combine_partials");
         };
         if constexpr (checked) {
             if (use_checked) {
@@ -646,11 +699,13 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                 pack(G{}, nullptr, flag);  // runs only when a range check failed
                 product(R{}, flag, 0);
                 product(G{}, flag, 1);
+                combine();
                 continue;
             }
         }
         pack(G{}, nullptr, nullptr);
         product(G{}, nullptr, 0);
+        combine();
     }
 }
 

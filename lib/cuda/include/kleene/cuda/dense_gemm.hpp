@@ -72,7 +72,8 @@ void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a
                                         dense_view<std::uint8_t, device> c, bool accumulate);
 
 /// Device scratch a product packs its m x k A into (4-byte types with 16-byte aligned B rows):
-/// A transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB. Callers that
+/// A transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products
+/// of few blocks that split k, room for their partial products (at most 8 MiB). Callers that
 /// budget device memory (apsp's in-core test, the out-of-core plan) add this per stream.
 namespace gemm_detail {
 inline constexpr int staged_k = 32;  // k depth of a pipeline stage
@@ -87,6 +88,25 @@ inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem) {
     std::size_t const fit =
         k_pad == 0 ? m_pad : pack_cap_bytes / (k_pad * elem) / pack_block_m * pack_block_m;
     return std::clamp<std::size_t>(std::min(m_pad, fit), pack_block_m, most);
+}
+/// Bytes of the packed A (a multiple of 256, where the partial products start).
+inline std::size_t packed_a_bytes(std::size_t m, std::size_t k, std::size_t elem) {
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    return (k_pad * panel_rows(m, k, elem) * elem + 255) / 256 * 256;
+}
+/// min_plus and max_plus products (their add is exact in any order) of at most split_k_blocks / 2
+/// blocks of 128 x 128 split k so that about split_k_blocks blocks run: a 1024 x 1024 product
+/// has 64 blocks, half of an H100's 132 SMs. The splits' partial products go to scratch, and one
+/// more kernel adds them up. At most max_split_k_blocks; 0 turns splitting off (tests run both).
+inline constexpr int max_split_k_blocks = 128;
+inline int split_k_blocks = max_split_k_blocks;
+/// Scratch for the partial products of an m-row product: split x rows x n entries, at most
+/// max_split_k_blocks blocks of 128 x 128 (none where m alone makes too many blocks).
+inline std::size_t split_partials_bytes(std::size_t m, std::size_t elem) {
+    std::size_t const row_blocks = (m + pack_block_m - 1) / pack_block_m;
+    return row_blocks * 2 <= max_split_k_blocks
+               ? std::size_t(max_split_k_blocks) * pack_block_m * pack_block_m * elem
+               : 0;
 }
 /// plus_times over float and double runs through cuBLAS (cublasSgemm / cublasDgemm, on the same
 /// stream) unless this is false; tests clear it to reach the generic kernel.
@@ -103,9 +123,8 @@ inline std::size_t checked_min_updates = std::size_t(1) << 27;
 }  // namespace gemm_detail
 inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t elem_size) {
     if (elem_size != 4) return 0;
-    std::size_t const k_pad = (k + gemm_detail::staged_k - 1) / gemm_detail::staged_k *
-                              gemm_detail::staged_k;
-    return std::max<std::size_t>(k_pad * gemm_detail::panel_rows(m, k, elem_size) * elem_size, 16);
+    return gemm_detail::packed_a_bytes(m, k, elem_size) +
+           gemm_detail::split_partials_bytes(m, elem_size);
 }
 
 }  // namespace kleene::cuda
