@@ -670,6 +670,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_columns, T, value_types) {
     kleene::reduce(want, op, kleene::transpose(b));
     cuda::reduce(got, op, kleene::transpose(bd));
     check_same(want, got, "reduce max with absent 0 columns");
+    // To a scalar through the view: the entries of A, as on the CPU.
+    auto const ad = a.to_device();
+    BOOST_TEST(cuda::reduce(min_plus<T>{}, kleene::transpose(ad)) ==
+               kleene::reduce(min_plus<T>{}, kleene::transpose(a)));
+    BOOST_TEST(cuda::reduce(op, kleene::transpose(bd)) == kleene::reduce(op, kleene::transpose(b)));
+    T s_got = T(1), s_want = T(1);
+    cuda::reduce(s_got, plus_op<T>{}, max_monoid<T>{}, kleene::transpose(ad));
+    kleene::reduce(s_want, plus_op<T>{}, max_monoid<T>{}, kleene::transpose(a));
+    BOOST_TEST(s_got == s_want);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(extract_column, T, value_types) {

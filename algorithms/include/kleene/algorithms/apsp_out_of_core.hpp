@@ -290,10 +290,11 @@ struct ooc_dense {
     static void gemm(view a, view b, view c, cuda::stream const& s) {
         cuda::dense_gemm<min_plus<T>>(a, b, c, true, s);
     }
-    /// The GEMMs' packed operands: the compute stream's, and the diagonal stream's where its
-    /// blocks close by R-Kleene (past fw_max).
-    static std::size_t gemm_scratch(std::size_t b) {
-        return cuda::dense_gemm_scratch_bytes(b, b, sizeof(T)) * (b > fw_max ? 2 : 1);
+    /// The GEMMs' scratch: the compute stream's (b x b times b x w at most), and the diagonal
+    /// stream's where its blocks close by R-Kleene (past fw_max; products of b / 2 at most).
+    static std::size_t gemm_scratch(std::size_t b, std::size_t w) {
+        return cuda::dense_gemm_scratch_bytes(b, b, w, sizeof(T)) +
+               (b > fw_max ? cuda::dense_gemm_scratch_bytes(b, b, b, sizeof(T)) : 0);
     }
     static void close(view a, view ws, cuda::stream const& s) {
         if (a.rows <= fw_max) {
@@ -336,7 +337,7 @@ struct ooc_bits {
     static void gemm(view a, view b, view c, cuda::stream const& s) {
         cuda::bool_gemm(a, b, c, true, s);
     }
-    static std::size_t gemm_scratch(std::size_t) { return 0; }
+    static std::size_t gemm_scratch(std::size_t, std::size_t) { return 0; }
     static void close(view a, view ws, cuda::stream const& s) {
         rkleene_bits_stream_backend be{cuda::bit_warshall_max, ws, &s};
         rkleene_recurse(be, a);
@@ -354,7 +355,7 @@ std::size_t ooc_device_bytes(std::size_t n, std::size_t b, std::size_t w, std::s
                         std::size_t(tiles) * b * E::words(w) + ws * E::words(ws);
     // + the negative-cycle word and the streams' scratch ints, and the packed operand of the
     // GEMMs (b x b at most).
-    return words * sizeof(W) + 1024 + E::gemm_scratch(b);
+    return words * sizeof(W) + 1024 + E::gemm_scratch(b, w);
 }
 
 /// Fraction of the thread-block slots of whole waves that products of b x w fill.

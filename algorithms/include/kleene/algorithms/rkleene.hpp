@@ -185,8 +185,8 @@ std::size_t rkleene_gpu_extra_bytes(std::size_t n, std::size_t base = rkleene_gp
     std::size_t const w = detail::rkleene_workspace_side<backend>(n, base);
     std::size_t const side_w =
         std::min(w, detail::rkleene_workspace_side<backend>(std::min(n, concurrent), base));
-    return (w * w + side_w * side_w) * sizeof(T) + cuda::dense_gemm_scratch_bytes(w, w, sizeof(T)) +
-           cuda::dense_gemm_scratch_bytes(side_w, side_w, sizeof(T));
+    return (w * w + side_w * side_w) * sizeof(T) + cuda::dense_gemm_scratch_bytes(w, w, w, sizeof(T)) +
+           cuda::dense_gemm_scratch_bytes(side_w, side_w, side_w, sizeof(T));
 }
 
 /// The same on the GPU: host-side recursion over device views, the GPU GEMM for the six

@@ -618,6 +618,10 @@ inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, c
     return b.data();
 }
 
+/// Semirings whose add is exact in any order (min, max): their products may split k.
+template <class S, class T = typename S::value_type>
+inline constexpr bool splits_k = std::is_same_v<S, min_plus<T>> || std::is_same_v<S, max_plus<T>>;
+
 /// The staged path: per panel of C's rows, pack A, then the product. Integer min_plus / max_plus
 /// checks B's range first and A's while packing; out of range, a repacked A and the generic
 /// policy run instead (the flag picks on the device, no host round trip).
@@ -634,19 +638,16 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     std::size_t const pr = panel_rows(m, k, sizeof(T));
     T* const at = static_cast<T*>(scratch);
-    // Few blocks and an add exact in any order: split k (split_k_blocks). Every panel has at most
-    // `blocks` blocks, so split x rows x n fits split_partials_bytes.
+    // Few blocks and an add exact in any order: split k (split_k_blocks); the partial products
+    // follow the packed A in scratch (enqueue asked for split_partials_bytes more).
     int split = 1;
     int split_tiles = 0;
     T* partials = nullptr;
-    if constexpr (std::is_same_v<S, min_plus<T>> || std::is_same_v<S, max_plus<T>>) {
-        int const cap = std::min(split_k_blocks, max_split_k_blocks);
-        std::size_t const blocks = (n + block_n - 1) / block_n * (pr / block_m);
-        int const k_tiles = static_cast<int>(k_pad / staged_k);
-        if (blocks * 2 <= static_cast<std::size_t>(cap) && k_tiles >= 8) {
-            int const want = std::min(cap / static_cast<int>(blocks), k_tiles / 4);
-            split_tiles = (k_tiles + want - 1) / want;
-            split = (k_tiles + split_tiles - 1) / split_tiles;
+    if constexpr (splits_k<S>) {
+        k_split const ks = plan_k_split(m, k, n, sizeof(T), split_k_blocks);
+        if (ks.parts > 1) {
+            split = ks.parts;
+            split_tiles = ks.tiles;
             partials = reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
                                             packed_a_bytes(m, k, sizeof(T)));
         }
@@ -732,7 +733,11 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     }
     if constexpr (has_staged_path<T>) {
         if (rows_aligned<T>(b)) {
-            void* const p = scratch(dense_gemm_scratch_bytes(c.rows, a.cols, sizeof(T)));
+            std::size_t const split_bytes =
+                splits_k<S> ? split_partials_bytes(c.rows, a.cols, c.cols, sizeof(T),
+                                                   split_k_blocks)
+                            : 0;
+            void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) + split_bytes);
             enqueue_staged<S>(a, b, c, accumulate, st, flag, p);
             return;
         }

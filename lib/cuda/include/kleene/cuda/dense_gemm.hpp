@@ -22,7 +22,9 @@
 // 4-byte types with 16-byte aligned B rows (data and leading dimension) run the staged kernel: A
 // packed k-major into device scratch (dense_gemm_scratch_bytes, at most 64 MiB a call, kept per
 // host thread or per stream and reused), then a cp.async pipeline; other views run the checked
-// kernel. Both give the same results.
+// kernel. Both give the same results. min_plus and max_plus products of few blocks (a 1024 x 1024
+// product fills half of an H100) split k into partial products, added up by one more kernel
+// (split_k_blocks; up to 8 MiB more scratch).
 //
 // fp32 min_plus on non-negative data (every entry of A and B in [+0, +inf], no NaN) takes two k
 // steps a 3-input integer min on the bit patterns (same results as fminf); a check picks it on
@@ -71,10 +73,11 @@ void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a
                                         dense_view<std::uint8_t const, device> b,
                                         dense_view<std::uint8_t, device> c, bool accumulate);
 
-/// Device scratch a product packs its m x k A into (4-byte types with 16-byte aligned B rows):
-/// A transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products
+/// Device scratch of an m x k x n product (4-byte types with 16-byte aligned B rows): A packed
+/// transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products
 /// of few blocks that split k, room for their partial products (at most 8 MiB). Callers that
-/// budget device memory (apsp's in-core test, the out-of-core plan) add this per stream.
+/// budget device memory (apsp's in-core test, the out-of-core plan) add this per stream; it
+/// never decreases as m, k or n grow, so the largest product's bounds every smaller one's.
 namespace gemm_detail {
 inline constexpr int staged_k = 32;  // k depth of a pipeline stage
 inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
@@ -100,13 +103,38 @@ inline std::size_t packed_a_bytes(std::size_t m, std::size_t k, std::size_t elem
 /// more kernel adds them up. At most max_split_k_blocks; 0 turns splitting off (tests run both).
 inline constexpr int max_split_k_blocks = 128;
 inline int split_k_blocks = max_split_k_blocks;
-/// Scratch for the partial products of an m-row product: split x rows x n entries, at most
-/// max_split_k_blocks blocks of 128 x 128 (none where m alone makes too many blocks).
-inline std::size_t split_partials_bytes(std::size_t m, std::size_t elem) {
-    std::size_t const row_blocks = (m + pack_block_m - 1) / pack_block_m;
-    return row_blocks * 2 <= max_split_k_blocks
-               ? std::size_t(max_split_k_blocks) * pack_block_m * pack_block_m * elem
-               : 0;
+/// How an m x k x n product splits k: `parts` ranges of `tiles` k tiles each (parts == 1: no
+/// split), with at most `cap` blocks in all.
+struct k_split {
+    int parts = 1;
+    int tiles = 0;
+};
+inline k_split plan_k_split(std::size_t m, std::size_t k, std::size_t n, std::size_t elem,
+                            int cap) {
+    cap = std::min(cap, max_split_k_blocks);
+    std::size_t const blocks = (n + pack_block_m - 1) / pack_block_m *
+                               (panel_rows(m, k, elem) / pack_block_m);
+    std::size_t const k_tiles = (k + staged_k - 1) / staged_k;
+    if (blocks == 0 || blocks * 2 > static_cast<std::size_t>(std::max(cap, 0)) || k_tiles < 8)
+        return {};
+    std::size_t const want = std::min(static_cast<std::size_t>(cap) / blocks, k_tiles / 4);
+    std::size_t const tiles = (k_tiles + want - 1) / want;
+    return {static_cast<int>((k_tiles + tiles - 1) / tiles), static_cast<int>(tiles)};
+}
+/// Bytes of the partial products of an m x k x n product split with plan_k_split(..., cap).
+inline std::size_t split_partials_bytes(std::size_t m, std::size_t k, std::size_t n,
+                                        std::size_t elem, int cap) {
+    k_split const s = plan_k_split(m, k, n, elem, cap);
+    return s.parts > 1 ? std::size_t(s.parts) * std::min(m, panel_rows(m, k, elem)) * n * elem : 0;
+}
+/// An upper bound of split_partials_bytes for any cap that never decreases with m, k or n:
+/// parts <= k / 128 and parts x blocks <= max_split_k_blocks.
+inline std::size_t split_partials_bound(std::size_t m, std::size_t k, std::size_t n,
+                                        std::size_t elem) {
+    auto const pad = [](std::size_t x) { return (x + pack_block_m - 1) / pack_block_m * pack_block_m; };
+    std::size_t const most = std::size_t(max_split_k_blocks) * pack_block_m * pack_block_m;
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    return std::min(most, k_pad / (4 * staged_k) * pad(m) * pad(n)) * elem;
 }
 /// plus_times over float and double runs through cuBLAS (cublasSgemm / cublasDgemm, on the same
 /// stream) unless this is false; tests clear it to reach the generic kernel.
@@ -121,10 +149,11 @@ void blas_gemm(dense_view<double const, device> a, dense_view<double const, devi
 /// set it to 0 to reach the checked kernels with small shapes.
 inline std::size_t checked_min_updates = std::size_t(1) << 27;
 }  // namespace gemm_detail
-inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t elem_size) {
+inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t n,
+                                            std::size_t elem_size) {
     if (elem_size != 4) return 0;
     return gemm_detail::packed_a_bytes(m, k, elem_size) +
-           gemm_detail::split_partials_bytes(m, elem_size);
+           gemm_detail::split_partials_bound(m, k, n, elem_size);
 }
 
 }  // namespace kleene::cuda

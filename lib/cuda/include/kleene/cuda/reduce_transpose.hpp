@@ -4,8 +4,8 @@
 //
 //   reduce(w, mask, accum, monoid, A, opt)        w<mask, replace> accum= (+) of each row of A
 //   reduce(w, mask, accum, monoid, transpose(A), opt)  ... of each column of A
-//   reduce(monoid, A or u) -> T                   (+) of every entry (the identity when none)
-//   reduce(s, accum, monoid, A or u)              s accum= (+) of every entry
+//   reduce(monoid, A, transpose(A) or u) -> T     (+) of every entry (the identity when none)
+//   reduce(s, accum, monoid, A, transpose(A) or u)  s accum= (+) of every entry
 //   transpose(C, mask, accum, A, opt[, absent])   C<mask, replace> accum= A'
 //   reduce(w, monoid, A or transpose(A)), transpose(C, A): the same without mask or accumulator.
 //
@@ -80,6 +80,8 @@ template <class T>
 struct is_device_reduce_input<dense_matrix<T, device>> : std::true_type {};
 template <class T>
 struct is_device_reduce_input<dense_vector<T, device>> : std::true_type {};
+template <class M>
+struct is_device_reduce_input<transposed<M>> : is_device_reduce_input<M> {};
 
 }  // namespace detail
 
@@ -162,6 +164,13 @@ template <class Op, class T>
 T reduce(Op const& op, dense_vector<T, device> const& u, options const& = {}) {
     auto const mon = detail::reduce_monoid<T>(op);
     return detail::reduce_values(mon, u.data(), T(0), u.size(), T(absent_of(op)), true);
+}
+
+/// The (+) of every entry of A', the entries of A (as on the CPU).
+template <class Op, class M>
+    requires detail::is_device_reduce_input<M>::value
+typename M::value_type reduce(Op const& op, transposed<M> const& at, options const& opt = {}) {
+    return reduce(op, *at.m, opt);
 }
 
 /// s accum= the (+) of every entry (s = that value without an accumulator).
