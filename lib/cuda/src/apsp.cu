@@ -136,6 +136,22 @@ __device__ __forceinline__ void close_tile(T (*d)[tile<T> + 1], int kb, T (&c)[R
     __syncthreads();
 }
 
+/// Writes thread (ty, tx)'s entries c[i][j] (rows ty + 16 i, columns tx + 16 j of the nr x nc
+/// tile at (r0, c0)) back through P::store.
+template <class P, class T, int RT>
+__device__ __forceinline__ void store_owned(T const (&c)[RT][RT], T* a, std::int64_t ld, int r0,
+                                            int c0, int nr, int nc) {
+    int const tx = static_cast<int>(threadIdx.x) % 16;
+    int const ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll
+    for (int i = 0; i < RT; ++i)
+#pragma unroll
+        for (int j = 0; j < RT; ++j) {
+            int const gi = ty + 16 * i, gj = tx + 16 * j;
+            if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = P::store(c[i][j]);
+        }
+}
+
 // Phases 1 and 2 of round r in one launch: every block closes the diagonal tile D in its own
 // shared memory (the same computation, so the same values); block (r, 0) writes D back, and the
 // other blocks update the tiles of row r (blockIdx.y == 0) and column r (== 1) against it:
@@ -167,43 +183,30 @@ __global__ void __launch_bounds__(threads)
             if (t != r) s[i][j] = (i < nr && j < nc) ? Pol::load(a[(r0 + i) * ld + c0 + j]) : inf;
         }
         __syncthreads();
+        // Block (r, 0) keeps the closed D (its tile, r0 = c0 = k0, is D); the others multiply.
         T c[rt][rt];
         close_tile<T, Pol>(d, kb, c);
-        int const tx = static_cast<int>(threadIdx.x) % 16;
-        int const ty = static_cast<int>(threadIdx.x) / 16;
-        if (t == r) {
+        if (t != r) {
+            int const tx = static_cast<int>(threadIdx.x) % 16;
+            int const ty = static_cast<int>(threadIdx.x) / 16;
 #pragma unroll
             for (int i = 0; i < rt; ++i)
 #pragma unroll
-                for (int j = 0; j < rt; ++j) {
-                    int const gi = ty + 16 * i, gj = tx + 16 * j;
-                    if (gi < kb && gj < kb) a[(k0 + gi) * ld + k0 + gj] = Pol::store(c[i][j]);
-                }
-            return;
-        }
-#pragma unroll
-        for (int i = 0; i < rt; ++i)
-#pragma unroll
-            for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
+                for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
 #pragma unroll 4
-        for (int k = 0; k < kb; ++k) {
-            T x[rt], y[rt];
+            for (int k = 0; k < kb; ++k) {
+                T x[rt], y[rt];
 #pragma unroll
-            for (int i = 0; i < rt; ++i) x[i] = row ? d[ty + 16 * i][k] : s[ty + 16 * i][k];
+                for (int i = 0; i < rt; ++i) x[i] = row ? d[ty + 16 * i][k] : s[ty + 16 * i][k];
 #pragma unroll
-            for (int j = 0; j < rt; ++j) y[j] = row ? s[k][tx + 16 * j] : d[k][tx + 16 * j];
+                for (int j = 0; j < rt; ++j) y[j] = row ? s[k][tx + 16 * j] : d[k][tx + 16 * j];
 #pragma unroll
-            for (int i = 0; i < rt; ++i)
+                for (int i = 0; i < rt; ++i)
 #pragma unroll
-                for (int j = 0; j < rt; ++j) c[i][j] = Pol::relax(c[i][j], x[i], y[j]);
-        }
-#pragma unroll
-        for (int i = 0; i < rt; ++i)
-#pragma unroll
-            for (int j = 0; j < rt; ++j) {
-                int const gi = ty + 16 * i, gj = tx + 16 * j;
-                if (gi < nr && gj < nc) a[(r0 + gi) * ld + c0 + gj] = Pol::store(c[i][j]);
+                    for (int j = 0; j < rt; ++j) c[i][j] = Pol::relax(c[i][j], x[i], y[j]);
             }
+        }
+        store_owned<Pol>(c, a, ld, r0, c0, nr, nc);
     });
 }
 
@@ -257,13 +260,7 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
                 for (int j = 0; j < rt; ++j) c[i][j] = Pol::relax(c[i][j], av[i], bv.v[j]);
         }
-#pragma unroll
-        for (int i = 0; i < rt; ++i)
-#pragma unroll
-            for (int j = 0; j < rt; ++j) {
-                int const gi = i0 + ty + 16 * i, gj = j0 + tx + 16 * j;
-                if (gi < n && gj < n) a[gi * ld + gj] = Pol::store(c[i][j]);
-            }
+        store_owned<Pol>(c, a, ld, i0, j0, min(tl, n - i0), min(tl, n - j0));
     });
 }
 

@@ -23,6 +23,7 @@
 #pragma nv_diag_suppress 554
 
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
@@ -603,10 +604,6 @@ bool rows_aligned(dense_view<T const, device> v) {
     return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.ld * sizeof(T)) % 16 == 0;
 }
 
-inline unsigned clamp_blocks(std::size_t blocks) {
-    return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 4096));
-}
-
 /// Device scratch that grows on demand; the stream is synchronised before a buffer that earlier
 /// products may still read is freed.
 inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, cudaStream_t st) {
@@ -624,12 +621,13 @@ inline constexpr bool splits_k = std::is_same_v<S, min_plus<T>> || std::is_same_
 
 /// The staged path: per panel of C's rows, pack A, then the product. Integer min_plus / max_plus
 /// checks B's range first and A's while packing; out of range, a repacked A and the generic
-/// policy run instead (the flag picks on the device, no host round trip).
+/// policy run instead (the flag picks on the device, no host round trip). With ks.parts > 1 the
+/// product splits k, its partial products after the packed A in scratch.
 template <semiring_type S>
 void enqueue_staged(dense_view<typename S::value_type const, device> a,
                     dense_view<typename S::value_type const, device> b,
                     dense_view<typename S::value_type, device> c, bool accumulate,
-                    cudaStream_t st, int* flag, void* scratch) {
+                    cudaStream_t st, int* flag, void* scratch, k_split ks) {
     using T = typename S::value_type;
     using G = staged_generic_policy<S>;
     using R = checked_staged_t<S>;
@@ -638,20 +636,10 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     std::size_t const pr = panel_rows(m, k, sizeof(T));
     T* const at = static_cast<T*>(scratch);
-    // Few blocks and an add exact in any order: split k (split_k_blocks); the partial products
-    // follow the packed A in scratch (enqueue asked for split_partials_bytes more).
-    int split = 1;
-    int split_tiles = 0;
-    T* partials = nullptr;
-    if constexpr (splits_k<S>) {
-        k_split const ks = plan_k_split(m, k, n, sizeof(T), split_k_blocks);
-        if (ks.parts > 1) {
-            split = ks.parts;
-            split_tiles = ks.tiles;
-            partials = reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
-                                            packed_a_bytes(m, k, sizeof(T)));
-        }
-    }
+    int const split = ks.parts;
+    T* const partials = split > 1 ? reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
+                                                        packed_a_bytes(m, k, sizeof(T)))
+                                  : nullptr;
     // The checked path costs four launches more (flag, B's check, two kernels that return at
     // once); below checked_min_updates they would outweigh what it saves.
     bool const use_checked = checked && double(m) * double(n) * double(k) >=
@@ -683,13 +671,13 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                 at, static_cast<std::int64_t>(pitch), b.data, static_cast<std::int64_t>(b.ld),
                 c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), static_cast<int>(rows),
                 static_cast<int>(n), static_cast<int>(k), static_cast<int>(k_pad), accumulate,
-                run_flag, run_when, partials, split_tiles);
+                run_flag, run_when, partials, ks.tiles);
             KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
         };
         auto combine = [&] {
             if (!partials) return;
             std::size_t const entries = rows * n;
-            combine_partials<S><<<clamp_blocks((entries + threads - 1) / threads), threads, 0, st>>>(
+            combine_partials<S><<<kleene::cuda::detail::blocks_for(entries, threads, 4096), threads, 0, st>>>(
                 c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), partials, split,
                 static_cast<int>(rows), static_cast<int>(n), accumulate);
             KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::combine_partials");
@@ -733,12 +721,13 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     }
     if constexpr (has_staged_path<T>) {
         if (rows_aligned<T>(b)) {
-            std::size_t const split_bytes =
-                splits_k<S> ? split_partials_bytes(c.rows, a.cols, c.cols, sizeof(T),
-                                                   split_k_blocks)
-                            : 0;
-            void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) + split_bytes);
-            enqueue_staged<S>(a, b, c, accumulate, st, flag, p);
+            // Few blocks and an add exact in any order: split k (split_k_blocks).
+            k_split const ks = splits_k<S> ? plan_k_split(c.rows, a.cols, c.cols, sizeof(T),
+                                                          split_k_blocks)
+                                           : k_split{};
+            void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) +
+                                    split_partials_bytes(ks, c.rows, a.cols, c.cols, sizeof(T)));
+            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks);
             return;
         }
     }

@@ -121,10 +121,9 @@ inline k_split plan_k_split(std::size_t m, std::size_t k, std::size_t n, std::si
     std::size_t const tiles = (k_tiles + want - 1) / want;
     return {static_cast<int>((k_tiles + tiles - 1) / tiles), static_cast<int>(tiles)};
 }
-/// Bytes of the partial products of an m x k x n product split with plan_k_split(..., cap).
-inline std::size_t split_partials_bytes(std::size_t m, std::size_t k, std::size_t n,
-                                        std::size_t elem, int cap) {
-    k_split const s = plan_k_split(m, k, n, elem, cap);
+/// Bytes of the partial products of an m x k x n product split as s (plan_k_split).
+inline std::size_t split_partials_bytes(k_split s, std::size_t m, std::size_t k, std::size_t n,
+                                        std::size_t elem) {
     return s.parts > 1 ? std::size_t(s.parts) * std::min(m, panel_rows(m, k, elem)) * n * elem : 0;
 }
 /// An upper bound of split_partials_bytes for any cap that never decreases with m, k or n:
