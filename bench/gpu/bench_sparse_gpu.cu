@@ -275,8 +275,10 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
     std::string steps_of_median;
     int validated = 0, bad = 0;
     std::vector<std::pair<double, std::string>> runs;
+    bool device_loop = true;  // every run was one cooperative kernel
     for (std::size_t i = 0; i < src.size(); ++i) {
         auto const run = kc::bfs(a, a, src[i], true);
+        device_loop = device_loop && run.device_loop;
         // Graph500: undirected edges with both ends in the traversed component.
         std::uint64_t deg = 0;
         for (std::size_t v = 0; v < n; ++v)
@@ -317,7 +319,7 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
     for (double t : teps) hm += 1.0 / t;
     hm = double(teps.size()) / hm;
     double const med = median(teps);
-    // KLEENE_BFS_SWEEP="alpha:beta[:pull_batch] ...": the median GTEPS of the same sources under
+    // KLEENE_BFS_SWEEP="alpha:beta[:pull_batch[:host|device|loop4]] ...": the median GTEPS of the same sources under
     // other switching constants or pull batches (to set bfs_tuning's defaults from measurements).
     if (char const* sweep = std::getenv("KLEENE_BFS_SWEEP")) {
         std::istringstream in(sweep);
@@ -329,6 +331,14 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
             t.beta = std::atof(pair.substr(colon + 1).c_str());
             auto const colon2 = pair.find(':', colon + 1);
             if (colon2 != std::string::npos) t.pull_batch = std::atoi(pair.substr(colon2 + 1).c_str());
+            // A fourth field: "host" the host loop, "device" the device loop, "loop4" the device
+            // loop at 4 blocks a SM.
+            auto const colon3 = colon2 == std::string::npos ? colon2 : pair.find(':', colon2 + 1);
+            std::string const how = colon3 == std::string::npos ? "" : pair.substr(colon3 + 1);
+            t.loop = how == "host"                      ? kc::bfs_loop::host
+                     : how == "device" || how == "loop4" ? kc::bfs_loop::device
+                                                         : kc::bfs_loop::automatic;
+            if (how == "loop4") setenv("KLEENE_BFS_LOOP_BLOCKS", "4", 1);
             std::vector<double> sweep_teps, sweep_500, sweep_s;
             for (std::size_t i = 0; i < src.size(); ++i) {
                 auto const run = kc::bfs(a, a, src[i], true, t);
@@ -342,10 +352,13 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
                 sweep_500.push_back(double(m500) / run.seconds);
                 sweep_s.push_back(run.seconds);
             }
+            if (how == "loop4") unsetenv("KLEENE_BFS_LOOP_BLOCKS");
             std::printf(
-                "SWEEP scale=%d alpha=%g beta=%g pull_batch=%d median_gteps=%.1f "
+                "SWEEP scale=%d alpha=%g beta=%g pull_batch=%d loop=%s median_gteps=%.1f "
                 "g500_gteps=%.1f ms=%.4f\n",
-                scale, t.alpha, t.beta, t.pull_batch, median(sweep_teps) / 1e9,
+                scale, t.alpha, t.beta, t.pull_batch,
+                how.empty() ? "automatic" : how.c_str(),
+                median(sweep_teps) / 1e9,
                 median(sweep_500) / 1e9, median(sweep_s) * 1e3);
         }
     }
@@ -368,14 +381,15 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
         steps_of_median.c_str(), median(push_s) * 1e3, median(pull_s) * 1e3, validated, bad);
     std::printf(
         "RESULT kind=bfs scale=%d gteps=%.2f hmean_gteps=%.2f g500_gteps=%.2f ms=%.4f "
-        "push_ms=%.4f pull_ms=%.4f bad=%d\n",
+        "push_ms=%.4f pull_ms=%.4f bad=%d loop=%s\n",
         scale, med / 1e9, hm / 1e9, med500 / 1e9, median(secs) * 1e3, median(push_s) * 1e3,
-        median(pull_s) * 1e3, bad);
+        median(pull_s) * 1e3, bad, device_loop ? "device" : "host");
     char line[256];
     std::snprintf(line, sizeof line,
-                  "%.1f GTEPS median (%.1f hmean), %.3f ms; push-only %.3f ms, pull-only %.3f ms%s",
-                  med / 1e9, hm / 1e9, median(secs) * 1e3, median(push_s) * 1e3,
-                  median(pull_s) * 1e3, bad ? "  WRONG" : "");
+                  "%.1f GTEPS median (%.1f Graph500 count), %.3f ms, %s loop; push-only %.3f ms, "
+                  "pull-only %.3f ms%s",
+                  med / 1e9, med500 / 1e9, median(secs) * 1e3, device_loop ? "device" : "host",
+                  median(push_s) * 1e3, median(pull_s) * 1e3, bad ? "  WRONG" : "");
     summary.push_back({"BFS scale " + std::to_string(scale), line});
 }
 

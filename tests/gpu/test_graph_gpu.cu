@@ -120,12 +120,18 @@ std::vector<std::int64_t> ref_levels(csr_matrix<T, I> const& a, std::size_t s) {
 template <class T, class I>
 cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
                         bfs_direction dir, bool parents, std::string const& what,
-                        int pull_batch = cuda::bfs_tuning{}.pull_batch) {
+                        int pull_batch = cuda::bfs_tuning{}.pull_batch,
+                        cuda::bfs_loop loop = cuda::bfs_loop::automatic) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.direction = dir;
     tuning.pull_batch = pull_batch;
+    tuning.loop = loop;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
+    // Hopper launches cooperative kernels: the device loop must not quietly become the host loop.
+    bool const device_loop = loop == cuda::bfs_loop::device ||
+                             (loop == cuda::bfs_loop::automatic && dir == bfs_direction::automatic);
+    BOOST_TEST(run.device_loop == device_loop, what << ": device_loop " << run.device_loop);
     auto const want = ref_levels(a, s);
     std::size_t bad_level = 0, bad_parent = 0;
     BOOST_TEST(run.level.size() == a.rows());
@@ -160,18 +166,26 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     return run;
 }
 
-/// Pull levels run in gated batches; the batch length must change neither the answer nor the
-/// per-level directions the switching rule picks.
+/// The host loop runs pull levels in gated batches, the device loop runs every level in one
+/// kernel; neither the batch length nor the loop may change the answer or the per-level
+/// directions the switching rule picks.
 template <class T, class I>
-void check_pull_batches(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
-                        std::string const& what) {
-    for (auto dir : {bfs_direction::pull, bfs_direction::automatic}) {
-        auto const one = check_bfs(a, at, s, dir, true, what + ", pull batch 1", 1);
+void check_loops(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
+                 std::string const& what) {
+    for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic}) {
+        auto const one = check_bfs(a, at, s, dir, true, what + ", host loop, pull batch 1", 1,
+                                   cuda::bfs_loop::host);
         for (int batch : {2, 3, 64}) {
-            auto const many = check_bfs(a, at, s, dir, true, what + ", pull batch", batch);
+            auto const many =
+                check_bfs(a, at, s, dir, true, what + ", host loop, pull batch", batch,
+                          cuda::bfs_loop::host);
             BOOST_TEST((many.step_was_pull == one.step_was_pull),
                        what << ": directions with pull batch " << batch << " differ from batch 1");
         }
+        auto const loop = check_bfs(a, at, s, dir, true, what + ", device loop",
+                                    cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::device);
+        BOOST_TEST((loop.step_was_pull == one.step_was_pull),
+                   what << ": the device loop's directions differ from the host loop's");
     }
 }
 
@@ -186,7 +200,7 @@ void bfs_all(edges const& e, bool symmetric, std::string const& what,
             for (bool parents : {true, false})
                 if (s < a.rows() && (parents || !quick)) check_bfs(a, at, s, dir, parents, what);
     if (!sources.empty() && sources.front() < a.rows())
-        check_pull_batches(a, at, sources.front(), what);
+        check_loops(a, at, sources.front(), what);
 }
 
 template <class T, class I>
@@ -381,7 +395,7 @@ void large_suite() {
     for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
         for (bool parents : {true, false})
             check_bfs(a, a, hub, dir, parents, "kronecker 14 undirected");
-    check_pull_batches(a, a, hub, "kronecker 14 undirected");
+    check_loops(a, a, hub, "kronecker 14 undirected");
     {
         cuda::bfs_tuning t;
         auto const run = cuda::bfs(a.to_device(), a.to_device(), hub, true, t);
@@ -394,6 +408,7 @@ void large_suite() {
     for (std::size_t s : {hub, std::size_t(12345)})
         for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
             check_bfs(da, dat, s, dir, true, "kronecker 14 directed");
+    check_loops(da, dat, hub, "kronecker 14 directed");
 }
 
 template <class T, class I>

@@ -97,7 +97,7 @@ struct pinned_plan {
 };
 
 /// The first `count` of these plans (the sanitizer's suite runs one or two).
-std::vector<pinned_plan> plans_for(std::size_t n, std::size_t count = 6) {
+std::vector<pinned_plan> plans_for(std::size_t n, std::size_t count = 7) {
     std::vector<pinned_plan> all = {
         {64, 128, 192, 1, 2},  // several passes a round, one panel buffer, two tile buffers
         {128, 320, 0, 2, 3},   // tile width no multiple of the block, look-ahead panel
@@ -105,13 +105,14 @@ std::vector<pinned_plan> plans_for(std::size_t n, std::size_t count = 6) {
         {64, 192, 0, 1, 2},    // tiles of three blocks
         {128, 128, 256, 1, 2}, // passes of two blocks
         {(n + 63) / 64 * 64, 64, 0, 1, 3},  // one round: the whole matrix is the diagonal block
+        {128, 128, 320, 2, 3}, // a pass width of 2.5 blocks: rounded up to 3
     };
     all.resize(std::min(count, all.size()));
     return all;
 }
 
 template <class T>
-void check_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_t count = 6) {
+void check_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_t count = 7) {
     std::size_t const n = a.rows();
     for (auto const& pp : plans_for(n, count)) {
         BOOST_TEST_CONTEXT("n=" << n << " b=" << pp.block << " w=" << pp.width << " W="
@@ -127,6 +128,8 @@ void check_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_
             ooc_report const rep = apsp_out_of_core(d.view(), o);
             BOOST_TEST(rep.plan.block == pp.block);
             BOOST_TEST(rep.rounds == (n + pp.block - 1) / pp.block);
+            BOOST_TEST((rep.plan.pass_width == n || rep.plan.pass_width % pp.block == 0),
+                       "pass width " << rep.plan.pass_width << " splits a diagonal block");
             check_equal(d, want);
         }
     }
@@ -384,9 +387,9 @@ BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE(apsp_all_plans) {
     if (!have_gpu()) return;
-    run_sizes<float>({1, 2, 65, 97, 257, 300, 641}, {0.03, 0.3}, 6);
-    run_sizes<double>({130, 263}, {0.03, 0.3}, 6);
-    run_sizes<std::int32_t>({127, 193, 271}, {0.03, 0.3}, 6);
+    run_sizes<float>({1, 2, 65, 97, 257, 300, 641}, {0.03, 0.3}, 7);
+    run_sizes<double>({130, 263}, {0.03, 0.3}, 7);
+    run_sizes<std::int32_t>({127, 193, 271}, {0.03, 0.3}, 7);
 }
 
 BOOST_AUTO_TEST_CASE(int32_saturation_all_plans) {

@@ -16,6 +16,12 @@
 // bitmap -> queue by a scan of the words' populations. Counters are summed per block before their
 // one atomic each: a pull step over millions of vertices would otherwise queue millions of
 // same-address atomics.
+//
+// This host-driven loop runs forced push or pull searches (bfs_tuning::loop), stands in for the
+// device loop (graph_bfs_loop.cu: the same levels in one cooperative kernel) where cooperative
+// launch is missing, and is the reference the device loop is tested against.
+
+#include "graph_bfs_common.cuh"
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -35,15 +41,15 @@
 namespace kleene::cuda {
 namespace {
 
+using bfs_detail::add_block_counts;
+using bfs_detail::bfs_graph;
+using bfs_detail::bfs_state;
+using bfs_detail::counters;
+using bfs_detail::pinned;
+using bfs_detail::pull_gives_way;
+
 constexpr int threads = 256;
 constexpr int push_items = 8;
-
-struct counters {
-    unsigned long long found;      // vertices this step reached
-    unsigned long long out_edges;  // their out-degrees: the next push step's edges
-    unsigned long long in_edges;   // their in-degrees: edges leaving the unvisited set
-    unsigned long long ran;        // pull steps: 1 once the step passed its gate
-};
 
 /// Pull steps are enqueued in batches without a host round trip between them; step j of a batch
 /// runs only if step j - 1 ran and Beamer's rule, evaluated on the device from the counters
@@ -55,61 +61,12 @@ struct pull_gate {
     double min_frontier;        // pull -> push below this frontier (n / beta); < 0: never
 };
 
-/// Beamer's pull -> push rule, one definition for the host loop and the device gate: the
-/// frontier is small (below min_frontier, n / beta) and no longer growing.
-__host__ __device__ __forceinline__ bool pull_gives_way(unsigned long long frontier,
-                                                        unsigned long long previous,
-                                                        double min_frontier) {
-    return double(frontier) < min_frontier && frontier <= previous;
-}
-
 __device__ __forceinline__ bool pull_gate_open(pull_gate const& g) {
     if (!g.last) return true;
     if (!g.last->ran) return false;
     unsigned long long const f = g.last->found;
     unsigned long long const previous = g.before ? g.before->found : g.frontier0;
     return f > 0 && !pull_gives_way(f, previous, g.min_frontier);
-}
-
-template <class Index>
-struct bfs_graph {
-    Index const* out_ptr;  // a: row u lists u's out-neighbours
-    Index const* out_col;
-    Index const* in_ptr;  // at: row v lists v's in-neighbours
-    Index const* in_col;
-    std::int64_t n;
-};
-
-template <class Index>
-struct bfs_state {
-    std::int32_t* level;     // -1 until reached
-    Index* parent;           // nullptr when parents are not wanted
-    std::uint32_t* visited;  // one bit per vertex
-};
-
-/// Sums three per-thread counts over the block, then one atomic each (call from every thread).
-__device__ __forceinline__ void add_block_counts(counters* ctr, unsigned long long found,
-                                                 unsigned long long out_e,
-                                                 unsigned long long in_e) {
-    __shared__ unsigned long long sum[3];
-    if (threadIdx.x == 0) sum[0] = sum[1] = sum[2] = 0;
-    __syncthreads();
-    for (int d = 16; d > 0; d /= 2) {
-        found += __shfl_down_sync(0xffffffffu, found, d);
-        out_e += __shfl_down_sync(0xffffffffu, out_e, d);
-        in_e += __shfl_down_sync(0xffffffffu, in_e, d);
-    }
-    if ((threadIdx.x & 31) == 0 && (found | out_e | in_e) != 0) {
-        atomicAdd(&sum[0], found);
-        atomicAdd(&sum[1], out_e);
-        atomicAdd(&sum[2], in_e);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        if (sum[0]) atomicAdd(&ctr->found, sum[0]);
-        if (sum[1]) atomicAdd(&ctr->out_edges, sum[1]);
-        if (sum[2]) atomicAdd(&ctr->in_edges, sum[2]);
-    }
 }
 
 /// The source as a one-vertex frontier; both counter sets zero.
@@ -154,9 +111,8 @@ __global__ void __launch_bounds__(threads)
     add_block_counts(ctr, 0, out_e, in_e);
 }
 
-/// A warp per 32 consecutive vertices (one bitmap word): the warp owns that word of `visited` and
-/// of `next_front`, so it writes them without atomics. The grid strides over the words. Counts
-/// into *ctr, which the host zeroed with the batch.
+/// A pull step (bfs_detail::pull_words) behind its gate. Counts into *ctr, which the host zeroed
+/// with the batch.
 template <class Index>
 __global__ void __launch_bounds__(threads)
     bfs_pull(bfs_graph<Index> g, bfs_state<Index> s, std::uint32_t const* __restrict__ front,
@@ -164,55 +120,7 @@ __global__ void __launch_bounds__(threads)
              pull_gate gate) {
     if (!pull_gate_open(gate)) return;  // the same verdict in every block
     if (blockIdx.x == 0 && threadIdx.x == 0) ctr->ran = 1;
-    std::int64_t const words = (g.n + 31) / 32;
-    int const lane = static_cast<int>(threadIdx.x & 31);
-    std::int64_t const stride = std::int64_t(gridDim.x) * (threads / 32);
-    bool const symmetric = g.out_ptr == g.in_ptr;
-    unsigned long long found_n = 0, out_e = 0, in_e = 0;
-    for (std::int64_t w = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; w < words;
-         w += stride) {
-        std::uint32_t const seen = s.visited[w];
-        std::int64_t const v = w * 32 + lane;
-        bool found = false;
-        Index par = 0;
-        if (v < g.n && !((seen >> lane) & 1u)) {
-            Index k = g.in_ptr[v];
-            Index const e = g.in_ptr[v + 1];
-            // Four neighbours per round: their loads overlap instead of waiting on each other.
-            for (; k + 4 <= e && !found; k += 4) {
-                Index const u0 = g.in_col[k], u1 = g.in_col[k + 1], u2 = g.in_col[k + 2],
-                            u3 = g.in_col[k + 3];
-                std::uint32_t const b0 = front[u0 >> 5] >> (u0 & 31),
-                                    b1 = front[u1 >> 5] >> (u1 & 31),
-                                    b2 = front[u2 >> 5] >> (u2 & 31),
-                                    b3 = front[u3 >> 5] >> (u3 & 31);
-                if (b0 & 1u) found = true, par = u0;
-                else if (b1 & 1u) found = true, par = u1;
-                else if (b2 & 1u) found = true, par = u2;
-                else if (b3 & 1u) found = true, par = u3;
-            }
-            for (; k < e && !found; ++k) {
-                Index const u = g.in_col[k];
-                if ((front[u >> 5] >> (u & 31)) & 1u) found = true, par = u;
-            }
-            if (found) {
-                auto const din = static_cast<unsigned long long>(e - g.in_ptr[v]);
-                ++found_n;
-                in_e += din;
-                out_e += symmetric
-                             ? din
-                             : static_cast<unsigned long long>(g.out_ptr[v + 1] - g.out_ptr[v]);
-                s.level[v] = next_level;
-                if (s.parent) s.parent[v] = par;
-            }
-        }
-        std::uint32_t const got = __ballot_sync(0xffffffffu, found);
-        if (lane == 0) {
-            next_front[w] = got;
-            if (got) s.visited[w] = seen | got;
-        }
-    }
-    add_block_counts(ctr, found_n, out_e, in_e);
+    bfs_detail::pull_words(g, s, front, next_front, next_level, ctr);
 }
 
 /// Bitmap -> queue: word w's vertices go to queue[offs[w] ...] in order, with their out-degrees.
@@ -362,18 +270,8 @@ __global__ void __launch_bounds__(small_threads)
     }
 }
 
-/// What the host reads each level, in pinned memory (a faster copy than pageable).
-template <class T>
-struct pinned {
-    T* p = nullptr;
-    explicit pinned(std::size_t count = 1) { KLEENE_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T))); }
-    ~pinned() { (void)cudaFreeHost(p); }
-    pinned(pinned const&) = delete;
-    pinned& operator=(pinned const&) = delete;
-};
-
 template <class Index>
-bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
+bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                  bool parents, bfs_tuning const& tuning) {
     std::size_t const n = static_cast<std::size_t>(g.n);
     std::size_t const words = (n + 31) / 32;
@@ -440,8 +338,9 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
             // Beamer: pull once the frontier's edges pass a share of the unvisited ones while it
             // grows; push again once it is small and no longer growing.
             double const unvisited_edges = double(in_edges_total) - double(visited_in);
-            if (!pull && double(frontier_edges) > unvisited_edges / tuning.alpha &&
-                frontier > previous)
+            if (!pull && bfs_detail::push_gives_way(static_cast<unsigned long long>(frontier),
+                                                    static_cast<unsigned long long>(previous),
+                                                    frontier_edges, unvisited_edges, tuning.alpha))
                 pull = true;
             else if (pull && pull_gives_way(static_cast<unsigned long long>(frontier),
                                             static_cast<unsigned long long>(previous),
@@ -546,20 +445,29 @@ bfs_run bfs_impl(bfs_graph<Index> const& g, std::size_t in_edges_total, std::siz
     float const ms = event::elapsed_ms(start, stop);
     run.seconds = double(ms) / 1000.0;
 
-    std::vector<std::int32_t> lv(n);
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(lv.data(), level.data(), n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
-    run.level.assign(lv.begin(), lv.end());
-    if (parents) {
-        std::vector<Index> pv(n);
-        KLEENE_CUDA_CHECK(
-            cudaMemcpy(pv.data(), parent.data(), n * sizeof(Index), cudaMemcpyDeviceToHost));
-        run.parent.assign(pv.begin(), pv.end());
-    }
+    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run);
     return run;
 }
 
 }  // namespace
+
+namespace bfs_detail {
+template <class Index>
+void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run) {
+    std::vector<std::int32_t> lv(n);
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(lv.data(), level, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    run.level.assign(lv.begin(), lv.end());
+    if (parent) {
+        std::vector<Index> pv(n);
+        KLEENE_CUDA_CHECK(
+            cudaMemcpy(pv.data(), parent, n * sizeof(Index), cudaMemcpyDeviceToHost));
+        run.parent.assign(pv.begin(), pv.end());
+    }
+}
+template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&);
+template void read_back(std::int32_t const*, std::int64_t const*, std::size_t, bfs_run&);
+}  // namespace bfs_detail
 
 template <class T, index_type Index>
 bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
@@ -583,7 +491,14 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
                                std::to_string(tuning.pull_batch));
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
-    return bfs_impl<Index>(g, at.nnz(), source, parents, tuning);
+    bfs_run run;
+    bool const device_loop =
+        tuning.loop == bfs_loop::device ||
+        (tuning.loop == bfs_loop::automatic && tuning.direction == bfs_direction::automatic);
+    if (device_loop &&
+        bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run))
+        return run;
+    return bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning);
 }
 
 #define KLEENE_BFS(T, Index)                                                               \

@@ -436,16 +436,20 @@ ooc_plan plan_out_of_core(std::size_t n, std::size_t budget, ooc_options const& 
     double best_score = 0;
     double const wave = double(sms) * per_sm;
     for (std::size_t b : bs) {
-        // Pass widths: n, else the widest multiple of b whose panel fits with small tiles.
+        // Pass widths: n, and for 2 to 64 passes a round the narrowest multiple of b that
+        // makes that many. The model weighs a narrower panel, which leaves room for wider tiles
+        // or a second panel buffer, against the column blocks each pass loads again. (Only the
+        // widest width that fit beside b-wide tiles used to be offered: at n = 16384 with a
+        // 128 MiB cap that forced 8 passes a round where 4 fit beside 1024-wide tiles.)
         std::vector<std::size_t> pws;
-        if (o.pass_width) pws.push_back(std::min(n, up64(o.pass_width)));
+        // A pinned width is rounded up to whole blocks: a pass must hold the diagonal block
+        // whole (a width of 4096 with b = 1536 split it, and the row-panel copy failed).
+        if (o.pass_width) pws.push_back(std::min(n, (o.pass_width + b - 1) / b * b));
         else {
             pws.push_back(n);
-            for (std::size_t m = n / b; m >= 1; m = std::min(m - 1, m * 7 / 8)) {
-                if (ooc_device_bytes<E>(n, b, b, m * b, 1, 2) <= budget) {
-                    if (m * b < n) pws.push_back(m * b);
-                    break;
-                }
+            for (std::size_t passes = 2; passes <= 64; ++passes) {
+                std::size_t const pw = (n + passes * b - 1) / (passes * b) * b;
+                if (pw < n && pw != pws.back()) pws.push_back(pw);
             }
         }
         for (std::size_t pw : pws) {
@@ -494,10 +498,16 @@ ooc_plan plan_out_of_core(std::size_t n, std::size_t budget, ooc_options const& 
             }
         }
     }
-    if (best.block == 0)
+    if (best.block == 0) {
+        bool const pinned = force_b || force_w || o.pass_width || o.panels || o.tiles;
         throw error("out-of-core: a device budget of " + mib(double(budget)) +
-                    " is too small for any plan (the smallest, 64-row blocks, needs " +
-                    mib(double(ooc_device_bytes<E>(n, 64, 64, 64, 1, 2))) + ")");
+                    (pinned ? " is too small for the plan pinned by the options (block " +
+                                  std::to_string(bs.front()) + " needs " +
+                                  mib(double(ooc_device_bytes<E>(n, bs.front(), 64, 64, 1, 2))) +
+                                  " at least)"
+                            : " is too small for any plan (the smallest, 64-row blocks, needs " +
+                                  mib(double(ooc_device_bytes<E>(n, 64, 64, 64, 1, 2))) + ")"));
+    }
     return best;
 }
 

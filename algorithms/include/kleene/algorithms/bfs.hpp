@@ -509,7 +509,9 @@ bfs_result bfs(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, s
             opt.explain->add("bfs: level " + std::to_string(d) + ": " +
                              std::to_string(d < size.size() ? size[d] : 0) +
                              " vertices: " + (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
-        opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds));
+        opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
+                         (run.device_loop ? " (one cooperative kernel)"
+                                          : " (host loop: a launch per step)"));
     }
     return r;
 }

@@ -18,6 +18,13 @@ namespace kleene::cuda {
 /// How a BFS level expands the frontier.
 enum class bfs_direction : std::uint8_t { automatic, push, pull };
 
+/// device: the whole search in one cooperative kernel that applies the switching rule between
+/// levels itself (graph_bfs_loop.cu). host: a launch per step with the counters read back, pull
+/// steps in gated batches of pull_batch. automatic: the device loop for direction-optimising
+/// searches, the host loop for forced push or pull. A device without cooperative launch runs the
+/// host loop; bfs_run::device_loop says which ran.
+enum class bfs_loop : std::uint8_t { automatic, device, host };
+
 struct bfs_tuning {
     bfs_direction direction = bfs_direction::automatic;
     /// Push -> pull when the frontier's out-edges exceed (unvisited edges) / alpha; pull -> push when
@@ -31,6 +38,11 @@ struct bfs_tuning {
     /// (same sweep, 64 sources): 3 over 1 gave +5.6% GTEPS at scale 22, +5.4% at 23, -0.3% at
     /// 21; 6 and 12 no better than 3.
     int pull_batch = 3;
+    /// Where the level loop runs (bfs_loop). Measured on an H200 (bench_sparse_gpu, Kronecker,
+    /// 64 sources, docs/PERFORMANCE.md): the device loop took scale 22 from 0.477 to 0.344 ms;
+    /// forced push and forced pull, whose levels are large, ran 1.3x and 2.5x slower in it (its
+    /// grid holds half the threads of the host loop's pull launches).
+    bfs_loop loop = bfs_loop::automatic;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -39,6 +51,7 @@ struct bfs_run {
     std::vector<std::int64_t> parent;  // empty unless parents were asked for
     std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
     double seconds = 0;                // device time of the traversal alone (events)
+    bool device_loop = false;          // the search ran as one cooperative kernel
 };
 
 /// BFS from `source`. `at` is the transpose of `a` (pass `a` again when the graph is symmetric).

@@ -1,0 +1,385 @@
+// Direction-optimising BFS as one cooperative kernel (graph.hpp, bfs_tuning::loop): every
+// block runs the same level loop and applies Beamer's rule to the same counters, read after a grid
+// barrier, so a search costs one launch and no host round trip. The host loop (graph_bfs.cu) paid
+// a launch per step and a read-back every few levels: about a quarter of a millisecond a search,
+// more than the edges of a scale-22 Kronecker graph take (docs/PERFORMANCE.md, issue 7).
+//
+// A level is one of
+// - pull: a warp per bitmap word of unvisited vertices (pull_words), one grid barrier;
+// - push from a queue of at most loop_threads vertices: every block scans the queue's degrees
+//   into shared memory and takes equal tiles of the edges, one barrier;
+// - push from a longer queue, or from the bitmap a pull left: per-block sums of the entries and
+//   out-degrees (barrier), each block's offsets from the sums of the blocks before it (barrier),
+//   equal tiles of the edges (barrier).
+// A push appends what it claims to the next queue and sets it in the next bitmap too, so a pull
+// can always follow; a pull leaves only the bitmap. Three bitmaps turn in a ring: level d reads
+// front[d % 3], writes front[(d + 1) % 3] and clears front[(d + 2) % 3] for the level after.
+// Counters turn in a ring of three for the same reason: level d counts into ctr[d % 3] and
+// clears ctr[(d + 1) % 3], which every block read two barriers ago.
+//
+// Arrays written during the kernel are read through plain pointers, never the read-only path:
+// the grid barrier's fences order them, the non-coherent cache would not.
+
+#include "graph_bfs_common.cuh"
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/graph.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/error.hpp>
+
+#include <cooperative_groups.h>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace kleene::cuda::bfs_detail {
+namespace {
+
+constexpr int loop_threads = 512;
+constexpr int loop_items = 4;  // edges a thread takes from a push tile
+
+/// Frontier entries and their out-edges.
+struct tally {
+    unsigned long long count, edges;
+    __device__ tally operator+(tally o) const { return {count + o.count, edges + o.edges}; }
+};
+
+template <class Index>
+struct loop_args {
+    bfs_graph<Index> g;
+    bfs_state<Index> s;
+    Index source;
+    Index* queue[2];          // level d reads queue[d % 2], appends to the other
+    std::uint32_t* front[3];  // the bitmap ring (top of the file)
+    std::int64_t* offs;       // a long push level's edge offsets, n + 1
+    tally* part;              // one per block
+    counters* ctr;            // the counter ring
+    char* steps;              // per level: 1 pull, 0 push
+    int* levels;
+    unsigned long long in_total;
+    double alpha;
+    double min_frontier;  // n / beta
+    bfs_direction direction;
+};
+
+using block_scan = cub::BlockScan<tally, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+using block_reduce = cub::BlockReduce<tally, loop_threads>;
+
+struct loop_shared {
+    union {
+        block_scan::TempStorage scan;
+        block_reduce::TempStorage reduce;
+    } tmp;
+    std::int64_t offs[loop_threads + 1];  // a short push level's edge offsets
+    tally base, total;
+    std::int64_t range[2];
+};
+
+/// The last k in [lo, hi] with offs[k] <= e (offs non-decreasing, offs[lo] <= e). A plain
+/// pointer (detail::last_at_most takes a restricted one).
+__device__ __forceinline__ std::int64_t last_at_most(std::int64_t const* offs, std::int64_t lo,
+                                                     std::int64_t hi, std::int64_t e) {
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo + 1) / 2;
+        if (offs[mid] <= e) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+template <class Index>
+__device__ __forceinline__ unsigned long long out_degree(bfs_graph<Index> const& g, Index v) {
+    return static_cast<unsigned long long>(g.out_ptr[v + 1] - g.out_ptr[v]);
+}
+
+/// Entries [lo, hi) of this block's share of `items` (the grid splits them in equal runs).
+__device__ __forceinline__ void block_share(std::int64_t items, std::int64_t& lo,
+                                            std::int64_t& hi) {
+    std::int64_t const per = (items + gridDim.x - 1) / gridDim.x;
+    lo = min(items, std::int64_t(blockIdx.x) * per);
+    hi = min(items, lo + per);
+}
+
+/// Push: edge e in [0, total) belongs to entry k of q with offs[k] <= e < offs[k + 1]; the grid
+/// strides over tiles of loop_threads * loop_items edges. A vertex is claimed by the atomicCAS on
+/// its level; the claim sets its visited and next-frontier bits and appends it to nq.
+template <class Index>
+__device__ void expand(loop_args<Index> const& a, loop_shared& sh, Index const* q,
+                       std::int64_t const* offs, std::int64_t count, std::int64_t total,
+                       std::int32_t next_level, std::uint32_t* next_front, Index* nq,
+                       counters* c) {
+    constexpr std::int64_t tile = std::int64_t(loop_threads) * loop_items;
+    auto const& g = a.g;
+    unsigned long long out_e = 0, in_e = 0;
+    for (std::int64_t t0 = std::int64_t(blockIdx.x) * tile; t0 < total;
+         t0 += std::int64_t(gridDim.x) * tile) {
+        if (threadIdx.x == 0) {
+            std::int64_t const last = min(t0 + tile, total) - 1;
+            std::int64_t const lo = last_at_most(offs, 0, count - 1, t0);
+            sh.range[0] = lo;
+            sh.range[1] = last_at_most(offs, lo, count - 1, last);
+        }
+        __syncthreads();
+        std::int64_t const lo = sh.range[0], hi = sh.range[1];
+#pragma unroll
+        for (int i = 0; i < loop_items; ++i) {
+            std::int64_t const e = t0 + i * loop_threads + static_cast<int>(threadIdx.x);
+            if (e >= total) continue;
+            std::int64_t const k = last_at_most(offs, lo, hi, e);
+            Index const u = q[k];
+            Index const v = g.out_col[g.out_ptr[u] + Index(e - offs[k])];
+            std::uint32_t const bit = 1u << (v & 31);
+            if (a.s.visited[v >> 5] & bit) continue;
+            if (atomicCAS(&a.s.level[v], -1, next_level) != -1) continue;
+            atomicOr(&a.s.visited[v >> 5], bit);
+            atomicOr(&next_front[v >> 5], bit);
+            if (a.s.parent) a.s.parent[v] = u;
+            nq[::kleene::cuda::detail::aggregated_slot(&c->found)] = v;
+            out_e += out_degree(g, v);
+            in_e += static_cast<unsigned long long>(g.in_ptr[v + 1] - g.in_ptr[v]);
+        }
+        __syncthreads();  // range is rewritten by the next tile
+    }
+    add_block_counts(c, 0, out_e, in_e);
+}
+
+/// Entry i of a push level's input: a queue slot (one vertex) or a bitmap word (its vertices).
+template <class Index>
+__device__ __forceinline__ tally entry_tally(bfs_graph<Index> const& g, bool from_queue,
+                                             Index const* q, std::uint32_t const* bits,
+                                             std::int64_t i) {
+    if (from_queue) return {1, out_degree(g, q[i])};
+    std::uint32_t b = bits[i];
+    tally t{static_cast<unsigned long long>(__popc(b)), 0};
+    for (; b; b &= b - 1) t.edges += out_degree(g, static_cast<Index>(i * 32 + __ffs(b) - 1));
+    return t;
+}
+
+/// A long push level's frontier as a queue q with edge offsets a.offs[0..count]: from the queue
+/// itself, or compacted from the bitmap `bits` into q. Returns the frontier's tally (the same in
+/// every thread). Two grid barriers.
+template <class Index>
+__device__ tally place(loop_args<Index> const& a, loop_shared& sh,
+                       cooperative_groups::grid_group const& grid, bool from_queue, Index* q,
+                       std::uint32_t const* bits, std::int64_t items) {
+    auto const& g = a.g;
+    std::int64_t lo, hi;
+    block_share(items, lo, hi);
+    tally mine{0, 0};
+    for (std::int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
+        mine = mine + entry_tally(g, from_queue, q, bits, i);
+    tally const sum = block_reduce(sh.tmp.reduce).Sum(mine);
+    if (threadIdx.x == 0) a.part[blockIdx.x] = sum;
+    grid.sync();
+
+    tally before{0, 0}, all{0, 0};
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        tally const p = a.part[b];
+        all = all + p;
+        if (b < blockIdx.x) before = before + p;
+    }
+    __syncthreads();
+    tally const before_sum = block_reduce(sh.tmp.reduce).Sum(before);
+    __syncthreads();
+    tally const all_sum = block_reduce(sh.tmp.reduce).Sum(all);
+    if (threadIdx.x == 0) sh.base = before_sum, sh.total = all_sum;
+    __syncthreads();
+    tally run = sh.base;
+    tally const total = sh.total;
+    for (std::int64_t t0 = lo; t0 < hi; t0 += blockDim.x) {
+        std::int64_t const i = t0 + threadIdx.x;
+        tally const item = i < hi ? entry_tally(g, from_queue, q, bits, i) : tally{0, 0};
+        tally pre, agg;
+        block_scan(sh.tmp.scan).ExclusiveSum(item, pre, agg);
+        auto pos = static_cast<std::int64_t>(run.count + pre.count);
+        auto off = static_cast<std::int64_t>(run.edges + pre.edges);
+        if (i < hi) {
+            if (from_queue) {
+                a.offs[pos] = off;
+            } else {
+                for (std::uint32_t b = bits[i]; b; b &= b - 1, ++pos) {
+                    auto const v = static_cast<Index>(i * 32 + __ffs(b) - 1);
+                    q[pos] = v;
+                    a.offs[pos] = off;
+                    off += static_cast<std::int64_t>(out_degree(g, v));
+                }
+            }
+        }
+        run = run + agg;
+        __syncthreads();  // the scan's storage is reused
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        a.offs[total.count] = static_cast<std::int64_t>(total.edges);
+    grid.sync();
+    return total;
+}
+
+/// Blocks: 2 a SM (64 registers, no spills) or 4 (32 registers, some spilled; twice the warps to
+/// hide the pull's latency). KLEENE_BFS_LOOP_BLOCKS=4 picks 4, for measuring: on an H200 at
+/// scale 22 it took 0.384 ms against 2's 0.344 (docs/PERFORMANCE.md).
+template <class Index, int BlocksPerSm>
+__global__ void __launch_bounds__(loop_threads, BlocksPerSm)
+    bfs_loop(__grid_constant__ loop_args<Index> const a) {
+    namespace cg = cooperative_groups;
+    cg::grid_group const grid = cg::this_grid();
+    __shared__ loop_shared sh;
+    auto const& g = a.g;
+    std::int64_t const n = g.n, words = (n + 31) / 32;
+    std::int64_t const tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    std::int64_t const nthreads = std::int64_t(gridDim.x) * blockDim.x;
+    Index const src = a.source;
+
+    for (std::int64_t i = tid; i < n; i += nthreads) {
+        a.s.level[i] = i == src ? 0 : -1;
+        if (a.s.parent) a.s.parent[i] = i == src ? src : Index(-1);
+    }
+    for (std::int64_t w = tid; w < words; w += nthreads) {
+        std::uint32_t const b = w == (src >> 5) ? 1u << (src & 31) : 0u;
+        a.s.visited[w] = b;
+        a.front[0][w] = b;
+        a.front[1][w] = 0;
+    }
+    if (tid == 0) {
+        a.queue[0][0] = src;
+        for (int i = 0; i < 3; ++i) a.ctr[i] = counters{0, 0, 0, 0};
+    }
+    grid.sync();
+
+    // The loop's state: the same values in every thread.
+    bool const automatic = a.direction == bfs_direction::automatic;
+    bool pull = a.direction == bfs_direction::pull;
+    bool have_queue = true;
+    // The host loop knows the source's degrees before its first decision too (its single-block
+    // push reports them), so both apply the rule from level 0 alike.
+    unsigned long long frontier = 1, previous = 0, frontier_edges = out_degree(g, src);
+    auto visited_in = static_cast<unsigned long long>(g.in_ptr[src + 1] - g.in_ptr[src]);
+    std::int32_t depth = 0;
+    while (frontier > 0) {
+        if (automatic) {
+            double const unvisited = double(a.in_total) - double(visited_in);
+            if (!pull && push_gives_way(frontier, previous, frontier_edges, unvisited, a.alpha))
+                pull = true;
+            else if (pull && pull_gives_way(frontier, previous, a.min_frontier))
+                pull = false;
+        }
+        counters* const c = a.ctr + depth % 3;
+        if (tid == 0) {
+            a.ctr[(depth + 1) % 3] = counters{0, 0, 0, 0};
+            a.steps[depth] = pull ? 1 : 0;
+        }
+        std::uint32_t* const in_front = a.front[depth % 3];
+        std::uint32_t* const out_front = a.front[(depth + 1) % 3];
+        std::uint32_t* const clear = a.front[(depth + 2) % 3];
+        for (std::int64_t w = tid; w < words; w += nthreads) clear[w] = 0;
+        if (pull) {
+            pull_words(g, a.s, in_front, out_front, depth + 1, c);
+        } else {
+            Index* const q = a.queue[depth % 2];
+            Index* const nq = a.queue[(depth + 1) % 2];
+            if (have_queue && frontier <= unsigned(loop_threads)) {
+                // Short queue: every block scans it into shared memory, no barrier.
+                auto const k = static_cast<std::int64_t>(threadIdx.x);
+                tally const item =
+                    k < std::int64_t(frontier) ? tally{1, out_degree(g, q[k])} : tally{0, 0};
+                tally pre, agg;
+                block_scan(sh.tmp.scan).ExclusiveSum(item, pre, agg);
+                sh.offs[k] = static_cast<std::int64_t>(pre.edges);
+                if (k == 0) sh.offs[frontier] = static_cast<std::int64_t>(agg.edges);
+                __syncthreads();
+                expand(a, sh, q, sh.offs, std::int64_t(frontier), std::int64_t(agg.edges),
+                       depth + 1, out_front, nq, c);
+            } else {
+                tally const t = place(a, sh, grid, have_queue, q, in_front,
+                                      have_queue ? std::int64_t(frontier) : words);
+                expand(a, sh, q, a.offs, std::int64_t(t.count), std::int64_t(t.edges), depth + 1,
+                       out_front, nq, c);
+            }
+        }
+        grid.sync();
+        previous = frontier;
+        frontier = __ldcg(&c->found);
+        frontier_edges = __ldcg(&c->out_edges);
+        visited_in += __ldcg(&c->in_edges);
+        have_queue = !pull;
+        ++depth;
+    }
+    if (tid == 0) *a.levels = depth;
+}
+
+}  // namespace
+
+template <class Index>
+bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
+                     bool parents, bfs_tuning const& tuning, bfs_run& run) {
+    char const* const env = std::getenv("KLEENE_BFS_LOOP_BLOCKS");
+    int const wanted = env && std::atoi(env) == 4 ? 4 : 2;
+    void const* const kernel = wanted == 4
+                                   ? reinterpret_cast<void const*>(&bfs_loop<Index, 4>)
+                                   : reinterpret_cast<void const*>(&bfs_loop<Index, 2>);
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    KLEENE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, loop_threads, 0));
+    if (!coop || per_sm < 1) return false;
+    unsigned const blocks = static_cast<unsigned>(sms * per_sm);
+
+    std::size_t const n = static_cast<std::size_t>(g.n);
+    std::size_t const words = (n + 31) / 32;
+    buffer<std::int32_t, device> level(n);
+    buffer<Index, device> parent(parents ? n : 0);
+    buffer<std::uint32_t, device> visited(words), front0(words), front1(words), front2(words);
+    buffer<Index, device> queue0(n), queue1(n);
+    buffer<std::int64_t, device> offs(n + 1);
+    buffer<tally, device> part(blocks);
+    buffer<counters, device> ctr(3);
+    buffer<char, device> steps(n);
+    buffer<int, device> levels(1);
+
+    loop_args<Index> args{g,
+                          {level.data(), parents ? parent.data() : nullptr, visited.data()},
+                          static_cast<Index>(source),
+                          {queue0.data(), queue1.data()},
+                          {front0.data(), front1.data(), front2.data()},
+                          offs.data(),
+                          part.data(),
+                          ctr.data(),
+                          steps.data(),
+                          levels.data(),
+                          static_cast<unsigned long long>(in_edges_total),
+                          tuning.alpha,
+                          double(n) / tuning.beta,
+                          tuning.direction};
+    void* params[] = {&args};
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
+    KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params,
+                                                  0, nullptr));
+    KLEENE_CUDA_CHECK_LAUNCH("bfs_loop");
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+    stop.synchronize();
+    run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
+
+    int depth = 0;
+    KLEENE_CUDA_CHECK(cudaMemcpy(&depth, levels.data(), sizeof depth, cudaMemcpyDeviceToHost));
+    run.step_was_pull.assign(std::size_t(depth), 0);
+    if (depth > 0)
+        KLEENE_CUDA_CHECK(cudaMemcpy(run.step_was_pull.data(), steps.data(), std::size_t(depth),
+                                     cudaMemcpyDeviceToHost));
+    read_back(level.data(), parents ? parent.data() : nullptr, n, run);
+    run.device_loop = true;
+    return true;
+}
+
+template bool bfs_device_loop(bfs_graph<std::int32_t> const&, std::size_t, std::size_t, bool,
+                              bfs_tuning const&, bfs_run&);
+template bool bfs_device_loop(bfs_graph<std::int64_t> const&, std::size_t, std::size_t, bool,
+                              bfs_tuning const&, bfs_run&);
+
+}  // namespace kleene::cuda::bfs_detail
