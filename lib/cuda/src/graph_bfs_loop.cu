@@ -15,7 +15,7 @@
 // can always follow; a pull leaves only the bitmap. Three bitmaps turn in a ring: level d reads
 // front[d % 3], writes front[(d + 1) % 3] and clears front[(d + 2) % 3] for the level after.
 // Counters turn in a ring of three for the same reason: level d counts into ctr[d % 3] and
-// clears ctr[(d + 1) % 3], which every block read two barriers ago.
+// clears ctr[(d + 1) % 3], which every block last read before the barrier that ended level d - 1.
 //
 // Arrays written during the kernel are read through plain pointers, never the read-only path:
 // the grid barrier's fences order them, the non-coherent cache would not.

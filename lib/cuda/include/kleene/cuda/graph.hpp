@@ -33,10 +33,10 @@ struct bfs_tuning {
     /// beta 512 over 18 gave +8% at scale 20, +2% at 22, -0.5% at 21; alpha 4..30 within 4%.
     double alpha = 15.0;
     double beta = 512.0;
-    /// Pull steps enqueued per host round trip; the device applies the switching rule between
-    /// them and later ones return at once (1: a round trip every level). Measured on an H200
-    /// (same sweep, 64 sources): 3 over 1 gave +5.6% GTEPS at scale 22, +5.4% at 23, -0.3% at
-    /// 21; 6 and 12 no better than 3.
+    /// Host loop only: pull steps enqueued per host round trip; the device applies the switching
+    /// rule between them and later ones return at once (1: a round trip every level). Measured on
+    /// an H200 (same sweep, 64 sources): 3 over 1 gave +5.6% GTEPS at scale 22, +5.4% at 23,
+    /// -0.3% at 21; 6 and 12 no better than 3.
     int pull_batch = 3;
     /// Where the level loop runs (bfs_loop). Measured on an H200 (bench_sparse_gpu, Kronecker,
     /// 64 sources, docs/PERFORMANCE.md): the device loop took scale 22 from 0.477 to 0.344 ms;
