@@ -319,8 +319,9 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
     for (double t : teps) hm += 1.0 / t;
     hm = double(teps.size()) / hm;
     double const med = median(teps);
-    // KLEENE_BFS_SWEEP="alpha:beta[:pull_batch[:host|device|loop4]] ...": the median GTEPS of the same sources under
-    // other switching constants or pull batches (to set bfs_tuning's defaults from measurements).
+    // KLEENE_BFS_SWEEP="alpha:beta[:pull_batch[:host|device|loop4]] ...": the median GTEPS of
+    // the same sources under other switching constants, pull batches or loops (to set
+    // bfs_tuning's defaults from measurements).
     if (char const* sweep = std::getenv("KLEENE_BFS_SWEEP")) {
         std::istringstream in(sweep);
         for (std::string pair; in >> pair;) {

@@ -94,6 +94,17 @@ __device__ __forceinline__ void with_policy(int const* pick, F&& f) {
     else f(P{});
 }
 
+/// Thread (ty, tx)'s entries of the shared tile t: rows ty + 16 i, columns tx + 16 j.
+template <class T, int RT>
+__device__ __forceinline__ void load_owned(T const (*t)[tile<T> + 1], T (&c)[RT][RT]) {
+    int const tx = static_cast<int>(threadIdx.x) % 16;
+    int const ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll
+    for (int i = 0; i < RT; ++i)
+#pragma unroll
+        for (int j = 0; j < RT; ++j) c[i][j] = t[ty + 16 * i][tx + 16 * j];
+}
+
 /// Closes the kb x kb tile d in shared memory (Floyd-Warshall over its own vertices), with one
 /// barrier a step. Thread (ty, tx) keeps rows ty + 16 a and columns tx + 16 b in registers. Step k
 /// leaves row k and column k unwritten: without a negative cycle d[k][k] >= 0 and they would not
@@ -106,10 +117,7 @@ template <class T, class P, int RT>
 __device__ __forceinline__ void close_tile(T (*d)[tile<T> + 1], int kb, T (&c)[RT][RT]) {
     int const tx = static_cast<int>(threadIdx.x) % 16;
     int const ty = static_cast<int>(threadIdx.x) / 16;
-#pragma unroll
-    for (int i = 0; i < RT; ++i)
-#pragma unroll
-        for (int j = 0; j < RT; ++j) c[i][j] = d[ty + 16 * i][tx + 16 * j];
+    load_owned(d, c);
     for (int k = 0; k < kb; ++k) {
         T x[RT], y[RT];
 #pragma unroll
@@ -189,10 +197,7 @@ __global__ void __launch_bounds__(threads)
         if (t != r) {
             int const tx = static_cast<int>(threadIdx.x) % 16;
             int const ty = static_cast<int>(threadIdx.x) / 16;
-#pragma unroll
-            for (int i = 0; i < rt; ++i)
-#pragma unroll
-                for (int j = 0; j < rt; ++j) c[i][j] = s[ty + 16 * i][tx + 16 * j];
+            load_owned(s, c);
 #pragma unroll 4
             for (int k = 0; k < kb; ++k) {
                 T x[rt], y[rt];

@@ -45,7 +45,6 @@ using bfs_detail::add_block_counts;
 using bfs_detail::bfs_graph;
 using bfs_detail::bfs_state;
 using bfs_detail::counters;
-using bfs_detail::pinned;
 using bfs_detail::pull_gives_way;
 
 constexpr int threads = 256;
@@ -270,6 +269,18 @@ __global__ void __launch_bounds__(small_threads)
     }
 }
 
+/// What the host reads each level, in pinned memory (a faster copy than pageable).
+template <class T>
+struct pinned {
+    T* p = nullptr;
+    explicit pinned(std::size_t count = 1) {
+        KLEENE_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+    }
+    ~pinned() { (void)cudaFreeHost(p); }
+    pinned(pinned const&) = delete;
+    pinned& operator=(pinned const&) = delete;
+};
+
 template <class Index>
 bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                  bool parents, bfs_tuning const& tuning) {
@@ -335,17 +346,10 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
     };
     while (frontier > 0) {
         if (automatic && edges_known) {
-            // Beamer: pull once the frontier's edges pass a share of the unvisited ones while it
-            // grows; push again once it is small and no longer growing.
-            double const unvisited_edges = double(in_edges_total) - double(visited_in);
-            if (!pull && bfs_detail::push_gives_way(static_cast<unsigned long long>(frontier),
-                                                    static_cast<unsigned long long>(previous),
-                                                    frontier_edges, unvisited_edges, tuning.alpha))
-                pull = true;
-            else if (pull && pull_gives_way(static_cast<unsigned long long>(frontier),
-                                            static_cast<unsigned long long>(previous),
-                                            double(n) / tuning.beta))
-                pull = false;
+            pull = bfs_detail::next_pulls(pull, static_cast<unsigned long long>(frontier),
+                                          static_cast<unsigned long long>(previous),
+                                          frontier_edges, in_edges_total, visited_in,
+                                          tuning.alpha, double(n) / tuning.beta);
         }
         if (!pull && !have_queue) {  // after a pull: the frontier bitmap becomes a queue
             unsigned const wb = detail::blocks_for(words, threads);

@@ -1,7 +1,7 @@
 #pragma once
 // What the two GPU BFS drivers share (graph_bfs.cu: the host-driven level loop; graph_bfs_loop.cu:
 // the whole search in one cooperative kernel): the graph and state views, the frontier counters,
-// Beamer's pull -> push rule, the per-block counter sums and the pull step's scan of one vertex's
+// Beamer's switching rule, the per-block counter sums and the pull step's scan of one vertex's
 // in-neighbours.
 
 #include <kleene/cuda/check.cuh>
@@ -29,13 +29,19 @@ __host__ __device__ __forceinline__ bool pull_gives_way(unsigned long long front
     return double(frontier) < min_frontier && frontier <= previous;
 }
 
-/// Beamer's push -> pull rule: the frontier's out-edges pass a share (1 / alpha) of the edges
-/// into the unvisited set while the frontier grows.
-__host__ __device__ __forceinline__ bool push_gives_way(unsigned long long frontier,
-                                                        unsigned long long previous,
-                                                        unsigned long long frontier_edges,
-                                                        double unvisited_edges, double alpha) {
-    return double(frontier_edges) > unvisited_edges / alpha && frontier > previous;
+/// Beamer's rule, one definition for both loops: whether the next level pulls, given whether this
+/// one pulled. Push -> pull once the frontier's out-edges pass a share (1 / alpha) of the edges
+/// into the unvisited set while the frontier grows; pull -> push by pull_gives_way.
+__host__ __device__ __forceinline__ bool next_pulls(bool pull, unsigned long long frontier,
+                                                    unsigned long long previous,
+                                                    unsigned long long frontier_edges,
+                                                    unsigned long long in_total,
+                                                    unsigned long long visited_in, double alpha,
+                                                    double min_frontier) {
+    if (!pull)
+        return double(frontier_edges) > (double(in_total) - double(visited_in)) / alpha &&
+               frontier > previous;
+    return !pull_gives_way(frontier, previous, min_frontier);
 }
 
 template <class Index>
@@ -143,18 +149,6 @@ __device__ __forceinline__ void pull_words(bfs_graph<Index> const& g, bfs_state<
     }
     add_block_counts(ctr, found_n, out_e, in_e);
 }
-
-/// Host memory the drivers read back (a faster copy than pageable).
-template <class T>
-struct pinned {
-    T* p = nullptr;
-    explicit pinned(std::size_t count = 1) {
-        KLEENE_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-    }
-    ~pinned() { (void)cudaFreeHost(p); }
-    pinned(pinned const&) = delete;
-    pinned& operator=(pinned const&) = delete;
-};
 
 /// The whole search in one cooperative kernel (graph_bfs_loop.cu); fills run.level, run.parent,
 /// run.step_was_pull and run.seconds. Returns false, having done nothing, when the device cannot

@@ -77,20 +77,7 @@ struct loop_shared {
     } tmp;
     std::int64_t offs[loop_threads + 1];  // a short push level's edge offsets
     tally base, total;
-    std::int64_t range[2];
 };
-
-/// The last k in [lo, hi] with offs[k] <= e (offs non-decreasing, offs[lo] <= e). A plain
-/// pointer (detail::last_at_most takes a restricted one).
-__device__ __forceinline__ std::int64_t last_at_most(std::int64_t const* offs, std::int64_t lo,
-                                                     std::int64_t hi, std::int64_t e) {
-    while (lo < hi) {
-        std::int64_t const mid = lo + (hi - lo + 1) / 2;
-        if (offs[mid] <= e) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
 
 template <class Index>
 __device__ __forceinline__ unsigned long long out_degree(bfs_graph<Index> const& g, Index v) {
@@ -105,46 +92,29 @@ __device__ __forceinline__ void block_share(std::int64_t items, std::int64_t& lo
     hi = min(items, lo + per);
 }
 
-/// Push: edge e in [0, total) belongs to entry k of q with offs[k] <= e < offs[k + 1]; the grid
-/// strides over tiles of loop_threads * loop_items edges. A vertex is claimed by the atomicCAS on
-/// its level; the claim sets its visited and next-frontier bits and appends it to nq.
+/// Push: entry k of q owns the edges [offs[k], offs[k + 1]), offs[count] the total
+/// (detail::for_each_frontier_edge walks them in equal tiles). A vertex is claimed by the atomicCAS
+/// on its level; the claim sets its visited and next-frontier bits and appends it to nq.
 template <class Index>
-__device__ void expand(loop_args<Index> const& a, loop_shared& sh, Index const* q,
-                       std::int64_t const* offs, std::int64_t count, std::int64_t total,
-                       std::int32_t next_level, std::uint32_t* next_front, Index* nq,
-                       counters* c) {
-    constexpr std::int64_t tile = std::int64_t(loop_threads) * loop_items;
+__device__ void expand(loop_args<Index> const& a, Index const* q, std::int64_t const* offs,
+                       std::int64_t count, std::int32_t next_level, std::uint32_t* next_front,
+                       Index* nq, counters* c) {
     auto const& g = a.g;
     unsigned long long out_e = 0, in_e = 0;
-    for (std::int64_t t0 = std::int64_t(blockIdx.x) * tile; t0 < total;
-         t0 += std::int64_t(gridDim.x) * tile) {
-        if (threadIdx.x == 0) {
-            std::int64_t const last = min(t0 + tile, total) - 1;
-            std::int64_t const lo = last_at_most(offs, 0, count - 1, t0);
-            sh.range[0] = lo;
-            sh.range[1] = last_at_most(offs, lo, count - 1, last);
-        }
-        __syncthreads();
-        std::int64_t const lo = sh.range[0], hi = sh.range[1];
-#pragma unroll
-        for (int i = 0; i < loop_items; ++i) {
-            std::int64_t const e = t0 + i * loop_threads + static_cast<int>(threadIdx.x);
-            if (e >= total) continue;
-            std::int64_t const k = last_at_most(offs, lo, hi, e);
+    ::kleene::cuda::detail::for_each_frontier_edge<loop_threads, loop_items>(
+        offs, count, [&](std::int64_t k, std::int64_t r) {
             Index const u = q[k];
-            Index const v = g.out_col[g.out_ptr[u] + Index(e - offs[k])];
+            Index const v = g.out_col[g.out_ptr[u] + Index(r)];
             std::uint32_t const bit = 1u << (v & 31);
-            if (a.s.visited[v >> 5] & bit) continue;
-            if (atomicCAS(&a.s.level[v], -1, next_level) != -1) continue;
+            if (a.s.visited[v >> 5] & bit) return;
+            if (atomicCAS(&a.s.level[v], -1, next_level) != -1) return;
             atomicOr(&a.s.visited[v >> 5], bit);
             atomicOr(&next_front[v >> 5], bit);
             if (a.s.parent) a.s.parent[v] = u;
             nq[::kleene::cuda::detail::aggregated_slot(&c->found)] = v;
             out_e += out_degree(g, v);
             in_e += static_cast<unsigned long long>(g.in_ptr[v + 1] - g.in_ptr[v]);
-        }
-        __syncthreads();  // range is rewritten by the next tile
-    }
+        });
     add_block_counts(c, 0, out_e, in_e);
 }
 
@@ -260,13 +230,9 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     auto visited_in = static_cast<unsigned long long>(g.in_ptr[src + 1] - g.in_ptr[src]);
     std::int32_t depth = 0;
     while (frontier > 0) {
-        if (automatic) {
-            double const unvisited = double(a.in_total) - double(visited_in);
-            if (!pull && push_gives_way(frontier, previous, frontier_edges, unvisited, a.alpha))
-                pull = true;
-            else if (pull && pull_gives_way(frontier, previous, a.min_frontier))
-                pull = false;
-        }
+        if (automatic)
+            pull = next_pulls(pull, frontier, previous, frontier_edges, a.in_total, visited_in,
+                              a.alpha, a.min_frontier);
         counters* const c = a.ctr + depth % 3;
         if (tid == 0) {
             a.ctr[(depth + 1) % 3] = counters{0, 0, 0, 0};
@@ -291,13 +257,11 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
                 sh.offs[k] = static_cast<std::int64_t>(pre.edges);
                 if (k == 0) sh.offs[frontier] = static_cast<std::int64_t>(agg.edges);
                 __syncthreads();
-                expand(a, sh, q, sh.offs, std::int64_t(frontier), std::int64_t(agg.edges),
-                       depth + 1, out_front, nq, c);
+                expand(a, q, sh.offs, std::int64_t(frontier), depth + 1, out_front, nq, c);
             } else {
                 tally const t = place(a, sh, grid, have_queue, q, in_front,
                                       have_queue ? std::int64_t(frontier) : words);
-                expand(a, sh, q, a.offs, std::int64_t(t.count), std::int64_t(t.edges), depth + 1,
-                       out_front, nq, c);
+                expand(a, q, a.offs, std::int64_t(t.count), depth + 1, out_front, nq, c);
             }
         }
         grid.sync();
@@ -361,7 +325,6 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
     KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params,
                                                   0, nullptr));
-    KLEENE_CUDA_CHECK_LAUNCH("bfs_loop");
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
     stop.synchronize();
     run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;

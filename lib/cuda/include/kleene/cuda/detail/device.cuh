@@ -205,7 +205,7 @@ __device__ __forceinline__ void aggregated_add(unsigned long long* sum, unsigned
 
 /// The last k in [lo, hi] with offs[k] <= e (offs non-decreasing, offs[lo] <= e).
 template <class Off>
-__device__ __forceinline__ std::int64_t last_at_most(Off const* __restrict__ offs, std::int64_t lo,
+__device__ __forceinline__ std::int64_t last_at_most(Off const* offs, std::int64_t lo,
                                                      std::int64_t hi, Off e) {
     while (lo < hi) {
         std::int64_t const mid = lo + (hi - lo + 1) / 2;
@@ -220,9 +220,11 @@ __device__ __forceinline__ std::int64_t last_at_most(Off const* __restrict__ off
 /// f(k, r) with r its rank inside entry k's row; the grid strides over tiles of Threads * Items
 /// consecutive edges, so that each block does the same work whatever the degrees (a row of a
 /// million edges is spread over many blocks; empty rows cost nothing). Call from every thread of
-/// the block (it synchronises the block).
+/// the block (it synchronises the block). offs is a plain pointer: the BFS device loop writes it
+/// in the same kernel, so its loads must not take the read-only path (kernels whose offsets are
+/// read-only declare their own parameter __restrict__).
 template <int Threads, int Items, class Off, class F>
-__device__ __forceinline__ void for_each_frontier_edge(Off const* __restrict__ offs,
+__device__ __forceinline__ void for_each_frontier_edge(Off const* offs,
                                                        std::int64_t count, F const& f) {
     constexpr Off tile = Off(Threads) * Items;
     __shared__ std::int64_t range[2];
