@@ -7,9 +7,12 @@
 //     matrix with its copies, as apsp() runs it); then the out-of-core rate with device caps of
 //     bytes/2, bytes/4, bytes/8 (the matrix 2x, 4x, 8x the cap), timed over the whole call
 //     (page-locking included, and also shown apart). OOC_RATIOS="2 4 8" sets the ratios.
-//     SWEEP="2048 1024/4224/0/1/3" also runs those plans at each cap: block[/width[/pass
-//     width[/panel buffers[/tile buffers]]]], 0 = chosen. Link bandwidth (pinned, each direction
-//     and both at once) and the cost of cudaHostRegister are measured first.
+//     SWEEP="2048 1024/4224/0/1/3 fw rk rk:4096/640/1" also runs those plans at each cap:
+//     blocked Floyd-Warshall's block[/width[/pass width[/panel buffers[/tile buffers]]]] or
+//     R-Kleene's rk:tile[/depth[/output buffers]], 0 = chosen; `fw` and `rk` alone: that
+//     algorithm's chosen plan (the first run, always made, is the automatic choice). Link
+//     bandwidth (pinned, each direction and both at once) and the cost of cudaHostRegister are
+//     measured first.
 //   bench_out_of_core_gpu large [cap] [n]   (defaults 60G and 150000)
 //     apsp() on a random graph of n vertices and 16 out-edges each (weights 1..100) with
 //     max_device_bytes = cap, the whole call timed (dense conversion, page-locking, rounds), and
@@ -115,6 +118,26 @@ void measure_link() {
         auto t0 = clk::now();
         check(cudaHostRegister(m.data(), rb, cudaHostRegisterDefault), "cudaHostRegister");
         double const reg = since(t0);
+        if (gib == 1) {
+            // Blocks of a registered matrix with 64 KiB rows (n = 16384 fp32) to the device,
+            // 16 MiB each, by row width: what the out-of-core chunk loads do.
+            std::size_t const pitch = 64 << 10, total = 16 << 20;
+            void* d = nullptr;
+            check(cudaMalloc(&d, total), "cudaMalloc");
+            for (std::size_t width : {1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 64 << 10}) {
+                double best = 1e30;
+                for (int r = 0; r < 4; ++r) {
+                    t0 = clk::now();
+                    check(cudaMemcpy2D(d, width, m.data(), pitch, width, total / width,
+                                       cudaMemcpyHostToDevice),
+                          "cudaMemcpy2D");
+                    best = std::min(best, since(t0));
+                }
+                std::printf("RESULT mode=copy2d row_KiB=%zu h2d_GBs=%.1f\n", width >> 10,
+                            double(total) / best / 1e9);
+            }
+            check(cudaFree(d), "free");
+        }
         t0 = clk::now();
         check(cudaHostUnregister(m.data()), "cudaHostUnregister");
         double const unreg = since(t0);
@@ -138,8 +161,10 @@ std::vector<double> ratios() {
 }
 
 struct plan_spec {
+    ooc_algorithm algorithm = ooc_algorithm::automatic;
     std::size_t block = 0, width = 0, pass_width = 0;
     int panels = 0, tiles = 0;
+    std::size_t tile = 0, depth = 0;
 };
 
 std::vector<plan_spec> sweep_specs() {
@@ -150,10 +175,24 @@ std::vector<plan_spec> sweep_specs() {
         std::size_t q = s.find(' ', p);
         if (q == std::string::npos) q = s.size();
         if (q > p) {
+            std::string tok = s.substr(p, q - p);
             unsigned long long f[5] = {0, 0, 0, 0, 0};
-            std::sscanf(s.substr(p, q - p).c_str(), "%llu/%llu/%llu/%llu/%llu", &f[0], &f[1], &f[2],
-                        &f[3], &f[4]);
-            out.push_back({f[0], f[1], f[2], int(f[3]), int(f[4])});
+            if (tok.rfind("rk", 0) == 0) {  // rk[:tile[/depth[/buffers]]]
+                if (tok.size() > 3)
+                    std::sscanf(tok.c_str() + 3, "%llu/%llu/%llu", &f[0], &f[1], &f[2]);
+                plan_spec sp;
+                sp.algorithm = ooc_algorithm::rkleene;
+                sp.tile = f[0];
+                sp.depth = f[1];
+                sp.tiles = int(f[2]);
+                out.push_back(sp);
+            } else {  // fw, or block[/width[/pass width[/panels[/tiles]]]]
+                if (tok != "fw")
+                    std::sscanf(tok.c_str(), "%llu/%llu/%llu/%llu/%llu", &f[0], &f[1], &f[2],
+                                &f[3], &f[4]);
+                out.push_back({ooc_algorithm::floyd_warshall, f[0], f[1], f[2], int(f[3]),
+                               int(f[4])});
+            }
         }
         p = q + 1;
     }
@@ -218,6 +257,9 @@ void bench_n(char const* type, std::size_t n) {
             o.pass_width = sp.pass_width;
             o.panels = sp.panels;
             o.tiles = sp.tiles;
+            o.algorithm = sp.algorithm;
+            o.tile = sp.tile;
+            o.depth = sp.depth;
             explain_trace trace;
             o.explain = &trace;
             auto const t0 = clk::now();
@@ -238,6 +280,9 @@ void bench_n(char const* type, std::size_t n) {
                         rep.pin_seconds * 1e3, tups(n, s), tups(n, rep.run_seconds), kernels / s,
                         whole / s, kernels / rep.run_seconds, int(rep.pinned), bad ? "BAD" : "ok",
                         rep.plan.str().c_str());
+            if (!rep.profile.empty())  // KLEENE_OOC_PROFILE=1
+                std::printf("RESULT mode=profile ratio=%g busy=\"%s\"\n", ratio,
+                            rep.profile.c_str());
             std::fflush(stdout);
         }
     }
@@ -311,12 +356,14 @@ int large(std::size_t cap, std::size_t n) {
     apsp_options opt;
     opt.device = device_choice::gpu;
     opt.max_device_bytes = cap;
-    // ALG=rkleene (default): the dense path, out of core past the cap (what issue 8 measures);
+    // ALG=rkleene (default): the dense path, out of core past the cap (what issue 8 measures:
+    // the out-of-core R-Kleene); ALG=blocked-fw: the out-of-core blocked Floyd-Warshall;
     // ALG=auto: the cost model's choice (the batched Bellman-Ford for this sparse graph);
     // ALG=bellman-ford pins that.
     std::string const alg = std::getenv("ALG") ? std::getenv("ALG") : "rkleene";
     opt.algorithm = alg == "auto"           ? apsp_algorithm::automatic
                     : alg == "bellman-ford" ? apsp_algorithm::bellman_ford
+                    : alg == "blocked-fw"   ? apsp_algorithm::blocked_fw
                                             : apsp_algorithm::rkleene;
     explain_trace trace;
     opt.explain = &trace;

@@ -4,8 +4,10 @@
 // round, one or two panel buffers and two or three tile buffers; odd and prime n; fp32, fp64 and
 // int32 (large weights that take the GEMM's exact saturating path, unreachable pairs at the
 // INT_MAX sentinel); negative edges, negative cycles, predecessors, the bit-packed closure, the
-// cap's parsing and the errors for a cap or a host too small. Suite `small` is what the
-// compute-sanitizer runs use.
+// cap's parsing and the errors for a cap or a host too small. The same for the out-of-core
+// R-Kleene: pinned tiles from 64 to 320, deep and shallow chunks, one and two output buffers,
+// through apsp() pinned and automatic, and reproducible results with rounding sums. Suite
+// `small` is what the compute-sanitizer runs use.
 
 #define BOOST_TEST_MODULE out_of_core_gpu
 #include <boost/test/unit_test.hpp>
@@ -17,6 +19,7 @@
 #include <kleene/cuda/runtime.hpp>
 
 #include <cmath>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -135,6 +138,48 @@ void check_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_
     }
 }
 
+/// Pinned R-Kleene plans: {tile, depth, output buffers}.
+struct pinned_rk {
+    std::size_t tile, depth;
+    int tiles;
+};
+
+/// Tiles of one block down to many levels of recursion, ragged tiles (192 splits into parts
+/// of 64-multiples), chunks deeper than the tile, one and two output buffers.
+std::vector<pinned_rk> rk_plans_for(std::size_t count = 5) {
+    std::vector<pinned_rk> all = {
+        {64, 64, 1},    // blocks of 64 closed in core: the deepest recursion
+        {192, 128, 2},  // tiles of 192: products of 128-256 split in ragged parts
+        {128, 320, 1},  // chunks deeper than the tile (one chunk a product)
+        {128, 64, 2},   // many chunks a product
+        {320, 192, 1},  // tiles of 320
+    };
+    all.resize(std::min(count, all.size()));
+    return all;
+}
+
+template <class T>
+void check_rk_plans(csr_matrix<T> const& a, dense_matrix<T> const& want, std::size_t count = 5) {
+    std::size_t const n = a.rows();
+    for (auto const& pp : rk_plans_for(count)) {
+        BOOST_TEST_CONTEXT("n=" << n << " R-Kleene tile=" << pp.tile << " depth=" << pp.depth
+                                << " buffers=" << pp.tiles) {
+            dense_matrix<T> d = start(a);
+            ooc_options o;
+            o.tile = pp.tile;
+            o.depth = pp.depth;
+            o.tiles = pp.tiles;
+            ooc_report const rep = apsp_out_of_core(d.view(), o);
+            BOOST_TEST((rep.plan.algorithm == ooc_algorithm::rkleene));
+            BOOST_TEST(rep.plan.tile == std::min(pp.tile, (n + 63) / 64 * 64));
+            BOOST_TEST(rep.plan.tiles == pp.tiles);
+            // Blocks closed in core: one when the whole matrix fits a tile, else at least two.
+            BOOST_TEST(rep.rounds >= (n > pp.tile ? 2u : 1u));
+            check_equal(d, want);
+        }
+    }
+}
+
 /// Through apsp(): a cap of 60% of the matrix forces the out-of-core path (its smallest plan,
 /// 64-row blocks, needs about 7 * 64^2 entries, so n >= 250 here), which the explain trace names;
 /// the result equals the in-core GPU result and the CPU reference.
@@ -147,15 +192,32 @@ void check_capped(csr_matrix<T> const& a, dense_matrix<T> const& want, bool chec
     if (check_in_core) {
         BOOST_TEST_CONTEXT("n=" << n << " in core") { check_equal(apsp(a, opt).dist, want); }
     }
-    explain_trace trace;
-    opt.explain = &trace;
     opt.max_device_bytes = n * n * sizeof(T) * 6 / 10;
-    BOOST_TEST_CONTEXT("n=" << n << " cap=" << opt.max_device_bytes) {
-        auto const r = apsp(a, opt);
-        check_equal(r.dist, want);
-        BOOST_TEST((r.algorithm == apsp_algorithm::blocked_fw));
-        BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
-        BOOST_TEST(trace.str().find("block b=") != std::string::npos, trace.str());
+    // Pinned R-Kleene runs the out-of-core R-Kleene, pinned blocked-fw the out-of-core blocked
+    // Floyd-Warshall; automatic takes the lower model and says so.
+    for (apsp_algorithm alg :
+         {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::automatic}) {
+        explain_trace trace;
+        opt.explain = &trace;
+        opt.algorithm = alg;
+        BOOST_TEST_CONTEXT("n=" << n << " cap=" << opt.max_device_bytes << " "
+                                << to_string(alg)) {
+            auto const r = apsp(a, opt);
+            check_equal(r.dist, want);
+            BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+            if (alg == apsp_algorithm::automatic) {
+                BOOST_TEST(trace.str().find("modelled R-Kleene") != std::string::npos,
+                           trace.str());
+                BOOST_TEST((r.algorithm == apsp_algorithm::rkleene ||
+                            r.algorithm == apsp_algorithm::blocked_fw));
+            } else {
+                BOOST_TEST((r.algorithm == alg));
+            }
+            bool const rk = r.algorithm == apsp_algorithm::rkleene;
+            BOOST_TEST(trace.str().find(rk ? "R-Kleene: output tiles" : "block b=") !=
+                           std::string::npos,
+                       trace.str());
+        }
     }
 }
 
@@ -169,6 +231,7 @@ void run_sizes(std::vector<std::size_t> const& sizes, std::vector<double> const&
             auto const want = reference(a);
             if (n >= 250) check_capped(a, want, true);
             check_plans(a, want, count);
+            check_rk_plans(a, want, count);
         }
 }
 
@@ -227,6 +290,7 @@ BOOST_AUTO_TEST_CASE(int32_saturation) {
         BOOST_TEST(sat > 0u);
         check_capped(a, want, true);
         check_plans(a, want, 1);
+        check_rk_plans(a, want, 2);
     }
 }
 
@@ -242,6 +306,10 @@ BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
         ooc_options o;
         o.block = 64;
         BOOST_CHECK_THROW(apsp_out_of_core(d.view(), o), negative_cycle);
+        d = start(a);
+        ooc_options r;
+        r.tile = 64;
+        BOOST_CHECK_THROW(apsp_out_of_core(d.view(), r), negative_cycle);
     }
     // A cycle only the last round sees: vertices n-1 -> n-2 -> n-1.
     std::size_t const n = 200;
@@ -266,6 +334,55 @@ BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
     ooc_options o;
     o.block = 64;
     BOOST_CHECK_THROW(apsp_out_of_core(d.view(), o), negative_cycle);
+    // R-Kleene: the cycle crosses the top split only in the last block (and a 64-block one).
+    for (std::size_t tile : {64, 128}) {
+        d = start(c);
+        ooc_options r;
+        r.tile = tile;
+        BOOST_CHECK_THROW(apsp_out_of_core(d.view(), r), negative_cycle);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(rkleene_reproducible) {
+    if (!have_gpu()) return;
+    // Weights with fractions: sums round, so the order of the in-place products' reads would
+    // show. Two runs of each plan must agree bit for bit, and stay within rounding of the
+    // CPU's Floyd-Warshall.
+    std::size_t const n = 333;
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<float> w(0.01f, 10.f);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<float> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != j && rng() % 16 == 0) {
+                ii.push_back(static_cast<std::int32_t>(i));
+                jj.push_back(static_cast<std::int32_t>(j));
+                vv.push_back(w(rng));
+            }
+    auto const a = csr_matrix<float>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+    auto const want = reference(a);
+    for (auto const& pp : rk_plans_for(3)) {
+        BOOST_TEST_CONTEXT("tile=" << pp.tile << " depth=" << pp.depth) {
+            std::array<dense_matrix<float>, 2> got;
+            for (auto& g : got) {
+                g = start(a);
+                ooc_options o;
+                o.tile = pp.tile;
+                o.depth = pp.depth;
+                o.tiles = pp.tiles;
+                apsp_out_of_core(g.view(), o);
+            }
+            std::size_t differ = 0, far = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    differ += !(got[0](i, j) == got[1](i, j));
+                    far += !(std::abs(got[0](i, j) - want(i, j)) <= 1e-4f * (1 + want(i, j)));
+                }
+            BOOST_TEST(differ == 0u);
+            BOOST_TEST(far == 0u);
+        }
+    }
 }
 
 /// Every reconstructed path of a sample of pairs ends where it should and has the reported length.
@@ -399,6 +516,7 @@ BOOST_AUTO_TEST_CASE(int32_saturation_all_plans) {
         auto const want = reference(a);
         if (n >= 250) check_capped(a, want, true);
         check_plans(a, want);
+        check_rk_plans(a, want);
     }
 }
 
@@ -456,6 +574,15 @@ BOOST_AUTO_TEST_CASE(apsp_recursive_diagonal) {
     o.block = 4480;
     o.width = 2048;
     apsp_out_of_core(d.view(), o);
+    check_equal(d, want);
+    // R-Kleene with tiles of 2048: the top products (2250) split into two ragged tiles each.
+    d = start(a);
+    ooc_options r;
+    r.tile = 2048;
+    r.depth = 512;
+    r.tiles = 1;
+    ooc_report const rep = apsp_out_of_core(d.view(), r);
+    BOOST_TEST(rep.rounds == 4u);
     check_equal(d, want);
 }
 

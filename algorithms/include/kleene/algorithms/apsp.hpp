@@ -268,7 +268,6 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     // The dense algorithms go out of core where the matrix does not fit; Bellman-Ford keeps only
     // a block of sources on the device.
     bool const out_of_core = gpu && !gpu_fits && alg != apsp_algorithm::bellman_ford;
-    if (out_of_core) alg = apsp_algorithm::blocked_fw;  // the out-of-core algorithm
     r.algorithm = alg;
     r.device = gpu ? device_choice::gpu : device_choice::cpu;
     if (opt.explain) {
@@ -281,17 +280,19 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
                 "apsp: gpu memory: the matrix needs " + detail::mib(bytes) + " (+25% R-Kleene " +
                 "workspace) in core; " + budget.str() +
                 (gpu_fits ? ": fits in core"
-                          : ": does not fit, the GPU path runs out of core (blocked Floyd-Warshall "
-                            "streaming tiles from pinned host memory)"));
+                          : ": does not fit, the GPU path runs out of core (R-Kleene or blocked "
+                            "Floyd-Warshall, streaming blocks from pinned host memory)"));
         opt.explain->add("apsp: estimates: " +
-                         std::string(gpu_ooc ? "out-of-core blocked-fw/gpu " : "rkleene/gpu ") +
+                         std::string(gpu_ooc ? "out-of-core/gpu " : "rkleene/gpu ") +
                          (have_gpu ? detail::seconds(t_gpu) : std::string("n/a")) +
                          ", bellman-ford/gpu " +
                          (have_gpu ? detail::seconds(t_bf) : std::string("n/a")) +
                          ", rkleene/cpu " + detail::seconds(t_cpu) + ", johnson/cpu " +
                          detail::seconds(t_johnson));
-        opt.explain->add("apsp: chose " + std::string(to_string(alg)) + " on " +
-                         (gpu ? (out_of_core ? "gpu, out of core" : "gpu") : "cpu") +
+        opt.explain->add("apsp: chose " +
+                         (out_of_core ? std::string("out of core on gpu")
+                                      : std::string(to_string(alg)) + " on " +
+                                            (gpu ? "gpu" : "cpu")) +
                          (opt.algorithm == apsp_algorithm::automatic &&
                                   opt.device == device_choice::automatic
                               ? " (cost model)"
@@ -314,7 +315,15 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
                 ooc_options o;
                 o.device_bytes = budget.bytes;
                 o.explain = opt.explain;
-                apsp_out_of_core(r.dist.view(), o);
+                // A pinned algorithm picks its out-of-core form; automatic: the lower model.
+                o.algorithm = opt.algorithm == apsp_algorithm::rkleene ? ooc_algorithm::rkleene
+                              : opt.algorithm == apsp_algorithm::automatic
+                                  ? ooc_algorithm::automatic
+                                  : ooc_algorithm::floyd_warshall;
+                ooc_report const rep = apsp_out_of_core(r.dist.view(), o);
+                r.algorithm = rep.plan.algorithm == ooc_algorithm::rkleene
+                                  ? apsp_algorithm::rkleene
+                                  : apsp_algorithm::blocked_fw;
                 neg = detail::first_negative_diagonal(r.dist);
             }
         } else if (gpu) {

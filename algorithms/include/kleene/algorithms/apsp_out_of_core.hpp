@@ -1,729 +1,118 @@
 #pragma once
-// APSP and transitive closure past the GPU's memory (docs/PERFORMANCE.md, "Out-of-core APSP").
-//
-// Blocked Floyd-Warshall (papers/blocked-apsp-hybrid-cpu-gpu-out-of-core.txt, Algorithm 2) on
-// the caller's n x n host matrix, in place, in N = ceil(n / b) rounds of b x b blocks. Round K:
-//   1. close the diagonal block: Dk = D(K,K)* (on its own stream, one round ahead: see below);
-//   2. row panel: R = D(K,:) on the device, R = R (+) Dk (x) R, block K set to Dk; written back;
-//   3. every other block row I: D(I,:) (+)= D(I,K) (x) R, streamed through the device in tiles of
-//      b x w. D(I,K) here is the value before this round's column-panel update; that is enough,
-//      since D(I,K) Dk R0 = (D(I,K) Dk)(Dk R0) for a closed Dk, and the tile over block K itself
-//      comes out as D(I,K) (+) D(I,K) Dk: the column-panel update, for free.
-// The same loop runs the Boolean closure on bit-packed rows (or-and products, R = R | Dk R).
-//
-// Overlap: tiles go host -> device on one stream, products run on another, results go back on
-// a third, with events between them (3 tile buffers: load the next, multiply this one, store
-// the last); the panel R of the next round is loaded on a fourth stream while this round runs,
-// and the next diagonal block is loaded and closed on a fifth as soon as this round has
-// finished block row K + 1 (processed first). Loads of a block row wait for the stores of the
-// same row from the round before (one event per block row).
-//
-// Block size b (derivation, docs/PERFORMANCE.md): a round moves every entry in and out once
-// (n^2 s bytes each way, s = bytes per entry) for n^2 b updates: b / s updates per byte and
-// direction (the paper's b / 4 for fp32 with both directions counted). With B = 51 GB/s each way
-// (pinned, both directions at once; 55.5 for one alone, measured on the H200) and the GEMM's G
-// updates/s (fp32 11.5e12, int32 12.0e12, fp64 2.95e12, bits 412e12), transfers hide behind
-// the products when
-//   b >= b_min = s G / B:  fp32 902, int32 941, fp64 463, bits (s = 1/8) 1010.
-// At 2 b_min the link is half busy, which leaves room for the panels and for jitter; rounded up to
-// a power of two that is b_max = 2048 (fp32, int32, bits) or 1024 (fp64). plan_out_of_core takes
-// b <= b_max, the tile width w and the buffers with the lowest modelled time (ooc_model) that fit
-// the device budget; smaller b only where the b x n panel does not fit beside the tiles.
-//
-// Memory (entries): panels p b W (p = 2 for the look-ahead load, else 1; W = n, or, when even one
-// b x n panel does not fit, each round makes several passes over column ranges of width W) +
-// t b w (t = 3 tile buffers, or 2) + 2 b^2 (column blocks) + b^2 (the diagonal block) + the
-// diagonal closure's workspace (blocks past 4096 rows only).
+// APSP and transitive closure past the GPU's memory (docs/PERFORMANCE.md, "Out-of-core APSP"):
+// the n x n matrix stays in (page-locked) host memory and streams through the device in blocks.
+// Two algorithms, each with a plan chosen by a model of its products and its traffic over the
+// host link within the device budget:
+//   - blocked Floyd-Warshall (ooc_floyd_warshall.hpp): n / b rounds, each moving the whole
+//     matrix in and out once; the only one for the bit-packed Boolean closure;
+//   - R-Kleene (ooc_rkleene.hpp): the recursion with its products streamed in output tiles, whose
+//     traffic falls with the square root of the device memory (min_plus only).
+// apsp_out_of_core runs the one with the lower modelled time unless ooc_options (or
+// KLEENE_OOC_ALGORITHM=fw|rkleene, or a pinned part of one plan) names one; the explain trace
+// gives both models.
 
-#include <kleene/algorithms/rkleene.hpp>
-#include <kleene/cuda/apsp.hpp>
-#include <kleene/cuda/bit_matrix.hpp>
-#include <kleene/cuda/dense_gemm.hpp>
-#include <kleene/cuda/out_of_core.hpp>
-#include <kleene/cuda/runtime.hpp>
-#include <kleene/cuda/stream.hpp>
-#include <kleene/dense_matrix.hpp>
-#include <kleene/error.hpp>
-#include <kleene/memory.hpp>
-#include <kleene/options.hpp>
-#include <kleene/semiring.hpp>
+#include <kleene/algorithms/ooc_floyd_warshall.hpp>
+#include <kleene/algorithms/ooc_rkleene.hpp>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <limits>
-#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 namespace kleene {
 
 namespace detail {
-inline std::string gib(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / double(1ull << 30));
-    return buf;
-}
-/// 512 B, 40.0 KiB, 3.5 MiB, 83.82 GiB.
-inline std::string mib(double bytes) {
-    char buf[32];
-    if (bytes >= double(1ull << 30)) return gib(bytes);
-    if (bytes < 1024) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-    else if (bytes < double(1 << 20)) std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024);
-    else std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / double(1ull << 20));
-    return buf;
-}
-}  // namespace detail
 
-/// Rates the out-of-core plan is built on (H200, docs/PERFORMANCE.md "Out-of-core APSP"):
-/// measured ones, and three fitted to the n = 16384 runs of seven plans.
-struct ooc_model {
-    /// Pinned host <-> device, each direction while both run (55.5 GB/s for one alone).
-    double link_bytes_per_s = 51e9;
-    double gemm_fp32 = 11.5e12;  ///< min_plus GEMM alone, updates/s (n = 8192, issue 5)
-    double gemm_int32 = 12.0e12;
-    double gemm_fp64 = 2.95e12;
-    double gemm_bits = 412e12;              ///< Boolean or-and, bit updates/s
-    double device_copy_bytes_per_s = 3e12;  ///< device-to-device (read + write)
-    double pipeline_efficiency = 0.9;  ///< fitted: the products' rate between copies and events
-    double launch_s = 8e-6;            ///< per product (launch and event waits)
-    /// Fitted: time = (compute^p + link^p)^(1/p); p = 4 says a link 85% busy costs 11%.
-    double contention = 4;
-};
-
-/// The shape of one out-of-core run (see the header comment).
-struct ooc_plan {
-    std::size_t n = 0;
-    std::size_t block = 0;       ///< b: rows of a block row, depth of a round's products
-    std::size_t width = 0;       ///< w: columns of a streamed tile
-    std::size_t pass_width = 0;  ///< W: columns of the panel on the device (n: one pass a round)
-    int panels = 0;              ///< 2: the next panel loads during this round
-    int tiles = 0;               ///< tile buffers (3: load, multiply and store overlap)
-    std::size_t device_bytes = 0;
-    double seconds = 0;  ///< modelled time
-    double link_busy = 0;   ///< modelled fraction of the time the busier link direction works
-    std::string str() const {
-        char buf[256];
-        std::snprintf(buf, sizeof buf,
-                      "block b=%zu, tile width w=%zu, panel width W=%zu (%zu pass%s a round), "
-                      "%d panel buffer%s, %d tile buffers, device %s, model %.3g s "
-                      "(link %.0f%% busy)",
-                      block, width, pass_width,
-                      (n + pass_width - 1) / std::max<std::size_t>(pass_width, 1),
-                      pass_width >= n ? "" : "es", panels, panels == 1 ? "" : "s", tiles,
-                      detail::mib(double(device_bytes)).c_str(), seconds, 100 * link_busy);
-        return buf;
+/// The algorithm asked for: the option, else KLEENE_OOC_ALGORITHM, else the one whose plan
+/// parts are pinned (options or environment), else automatic.
+inline ooc_algorithm ooc_requested(ooc_options const& o) {
+    if (o.algorithm != ooc_algorithm::automatic) return o.algorithm;
+    if (char const* v = std::getenv("KLEENE_OOC_ALGORITHM"); v && *v) {
+        std::string_view const s = v;
+        if (s == "fw" || s == "blocked-fw" || s == "floyd-warshall")
+            return ooc_algorithm::floyd_warshall;
+        if (s == "rkleene") return ooc_algorithm::rkleene;
+        if (s != "auto")
+            throw invalid_argument("KLEENE_OOC_ALGORITHM: '" + std::string(s) +
+                                   "' is not fw, rkleene or auto");
     }
-};
-
-struct ooc_options {
-    /// Device bytes the run may allocate; 0: free device memory less a reserve.
-    std::size_t device_bytes = 0;
-    /// Pin parts of the plan (0: chosen by the model). Tests and tuning use these; the
-    /// environment variables KLEENE_OOC_BLOCK and KLEENE_OOC_WIDTH set the first two too.
-    std::size_t block = 0;
-    std::size_t width = 0;
-    std::size_t pass_width = 0;
-    int panels = 0;
-    int tiles = 0;
-    /// Page-lock the host matrix for the run (cudaHostRegister); without it copies are staged
-    /// by the driver and do not overlap.
-    bool pin_host = true;
-    ooc_model model = {};
-    explain_trace* explain = nullptr;
-};
-
-/// What a run did (for benchmarks and the explain trace).
-struct ooc_report {
-    ooc_plan plan;
-    bool pinned = false;
-    double pin_seconds = 0;  ///< cudaHostRegister
-    double run_seconds = 0;  ///< the rounds, from the first copy to the last
-    std::size_t rounds = 0;
-};
-
-namespace detail {
-
-/// "4096", "64K", "512M", "60G", "1T" (K, M, G, T: powers of 1024; an optional trailing B or iB).
-inline std::size_t parse_bytes(std::string_view s, char const* what) {
-    auto bad = [&] {
-        return invalid_argument(std::string(what) + ": '" + std::string(s) +
-                                "' is not a byte count (digits with an optional K, M, G or T)");
-    };
-    std::size_t i = 0;
-    unsigned long long v = 0;
-    if (s.empty()) throw bad();
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-        if (v > (std::numeric_limits<unsigned long long>::max() - 9) / 10) throw bad();
-        v = v * 10 + static_cast<unsigned>(s[i] - '0');
-    }
-    if (i == 0) throw bad();
-    std::string_view rest = s.substr(i);
-    int shift = 0;
-    if (!rest.empty()) {
-        switch (rest[0] | 0x20) {
-            case 'k': shift = 10; break;
-            case 'm': shift = 20; break;
-            case 'g': shift = 30; break;
-            case 't': shift = 40; break;
-            case 'b': break;
-            default: throw bad();
-        }
-        if (shift) rest.remove_prefix(1);
-        if (rest == "i" || rest == "iB" || rest == "ib") rest = {};
-        if (rest == "B" || rest == "b") rest = {};
-        if (!rest.empty()) throw bad();
-    }
-    if (shift && v > (std::numeric_limits<unsigned long long>::max() >> shift)) throw bad();
-    return static_cast<std::size_t>(v << shift);
+    if (o.block || o.width || o.pass_width || o.panels || env_size("KLEENE_OOC_BLOCK") ||
+        env_size("KLEENE_OOC_WIDTH"))
+        return ooc_algorithm::floyd_warshall;
+    if (o.tile || o.depth || env_size("KLEENE_OOC_TILE") || env_size("KLEENE_OOC_DEPTH"))
+        return ooc_algorithm::rkleene;
+    return ooc_algorithm::automatic;
 }
 
-/// The device cap: the option when non-zero, else KLEENE_MAX_DEVICE_BYTES, else 0 (none).
-inline std::size_t device_cap(std::size_t option) {
-    if (option) return option;
-    char const* v = std::getenv("KLEENE_MAX_DEVICE_BYTES");
-    return v && *v ? parse_bytes(v, "KLEENE_MAX_DEVICE_BYTES") : 0;
-}
-
-inline std::size_t env_size(char const* name) {
-    char const* v = std::getenv(name);
-    return v && *v ? parse_bytes(v, name) : 0;
-}
-
-/// MemAvailable of /proc/meminfo in bytes; 0 when it cannot be read.
-inline std::size_t host_available_bytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key, unit;
-    unsigned long long kb = 0;
-    while (in >> key >> kb) {
-        std::getline(in, unit);
-        if (key == "MemAvailable:") return static_cast<std::size_t>(kb) * 1024;
-    }
-    return 0;
-}
-
-/// Throws kleene::error, before anything is allocated, when `bytes` more host memory than the
-/// system has available would be needed (the kernel would rather kill the process later).
-inline void require_host_memory(char const* what, std::size_t bytes) {
-    std::size_t const avail = host_available_bytes();
-    if (avail && bytes > avail)
-        throw error(std::string(what) + " needs " + gib(double(bytes)) +
-                    " of host memory; the system has " + gib(double(avail)) + " available");
-}
-
-/// Device memory an operation may use: the cap (option or KLEENE_MAX_DEVICE_BYTES) and the free
-/// memory less a reserve for the CUDA context's growth and small allocations.
-struct device_budget {
-    std::size_t free = 0;
-    std::size_t cap = 0;
-    std::size_t bytes = 0;
-    std::string str() const {
-        return "free device memory " + mib(double(free)) +
-               (cap ? ", cap " + mib(double(cap)) : std::string(", no cap")) + ": budget " +
-               mib(double(bytes));
-    }
-};
-inline device_budget gpu_budget(std::size_t cap_option) {
-    device_budget b;
-    b.free = cuda::free_device_memory();
-    b.cap = device_cap(cap_option);
-    std::size_t const reserve = std::size_t{256} << 20;
-    std::size_t const usable = b.free > reserve ? b.free - reserve : 0;
-    b.bytes = b.cap ? std::min(b.cap, usable) : usable;
-    return b;
-}
-
-// ---- the two kinds of matrices the loop runs on ------------------------------------------------
-
-struct rkleene_bits_stream_backend {
-    std::size_t base_size = cuda::bit_warshall_max;
-    cuda::bit_view<std::uint64_t> ws;
-    cuda::stream const* s;
-    static std::size_t split(std::size_t n) { return rkleene_bits_backend::split(n); }
-    void base(cuda::bit_view<std::uint64_t> a) const { cuda::bit_warshall(a, *s); }
-    void mul_add(cuda::bit_view<std::uint64_t> c, cuda::bit_view<std::uint64_t> x,
-                 cuda::bit_view<std::uint64_t> y, bool) const {
-        cuda::bit_view<std::uint64_t> const t{ws.data, c.rows, c.cols, ws.ld};
-        cuda::bool_gemm(x, y, t, false, *s);
-        cuda::or_into(c, t, *s);
-    }
-};
-
-/// min_plus over T: one entry a word. Diagonal blocks up to 4096 close by blocked Floyd-Warshall
-/// (faster than R-Kleene there, docs/PERFORMANCE.md issue 6), larger ones by R-Kleene over it.
+/// The plan to run: the requested algorithm's, or the one with the lower modelled time.
 template <class T>
-struct ooc_dense {
-    using word = T;
-    using view = dense_view<T, device>;
-    static constexpr bool has_negative = true;
-    static constexpr std::size_t fw_max = 4096;
-    static constexpr double entry_bytes = sizeof(T);
-    static std::size_t words(std::size_t cols) { return cols; }
-    static std::size_t word_of(std::size_t col) { return col; }
-    static view make(T* p, std::size_t rows, std::size_t cols, std::size_t ld) {
-        return {p, rows, cols, ld};
+ooc_plan choose_ooc_plan(std::size_t n, device_budget const& budget, ooc_options const& o) {
+    ooc_algorithm const want = ooc_requested(o);
+    ooc_plan rk;
+    if (want != ooc_algorithm::floyd_warshall) {
+        rk = plan_ooc_rkleene<T>(n, budget.bytes, o);
+        if (rk.tile == 0 && want == ooc_algorithm::rkleene)
+            throw error("out-of-core: a device budget of " + mib(double(budget.bytes)) +
+                        " is too small for " +
+                        (o.tile || o.depth ? std::string("the R-Kleene plan pinned by the options")
+                                           : std::string("any R-Kleene plan")) +
+                        " (64 x 64 tiles need " +
+                        mib(double(ooc_rkleene_bytes<T>(64, 64, 1))) + ")");
+        if (want == ooc_algorithm::rkleene) return rk;
     }
-    static double gemm_rate(ooc_model const& m) {
-        return std::is_same_v<T, double> ? m.gemm_fp64
-               : std::is_same_v<T, float> ? m.gemm_fp32
-                                          : m.gemm_int32;
+    ooc_plan fw;
+    try {
+        fw = plan_floyd_warshall<ooc_dense<T>>(n, budget, o);
+    } catch (error const&) {
+        if (rk.tile == 0) throw;
+        return rk;
     }
-    /// Output block of one GEMM thread block (rows, columns).
-    static constexpr std::size_t block_rows = 128, block_cols = 128;
-    static int blocks_per_sm() { return cuda::min_plus_gemm_blocks_per_sm<T>(); }
-    /// Workspace side for closing blocks of b rows (and the ragged last one, of n % b).
-    static std::size_t ws_side(std::size_t b, std::size_t n) {
-        std::size_t side = 0;
-        for (std::size_t m : {b, n % b})
-            if (m > fw_max)
-                side = std::max(side, rkleene_workspace_side<rkleene_gpu_backend<T>>(m, fw_max));
-        return side;
-    }
-    static void gemm(view a, view b, view c, cuda::stream const& s) {
-        cuda::dense_gemm<min_plus<T>>(a, b, c, true, s);
-    }
-    /// The GEMMs' scratch: the compute stream's (b x b times b x w at most), and the diagonal
-    /// stream's where its blocks close by R-Kleene (past fw_max; products of b / 2 at most).
-    static std::size_t gemm_scratch(std::size_t b, std::size_t w) {
-        return cuda::dense_gemm_scratch_bytes(b, b, w, sizeof(T)) +
-               (b > fw_max ? cuda::dense_gemm_scratch_bytes(b, b, b, sizeof(T)) : 0);
-    }
-    static void close(view a, view ws, cuda::stream const& s) {
-        if (a.rows <= fw_max) {
-            cuda::floyd_warshall_blocked<T>(a, s);
-            return;
-        }
-        rkleene_gpu_backend<T> be{fw_max, ws, &s};
-        rkleene_recurse(be, a);
-    }
-    static void negative(view a, std::size_t offset, unsigned long long* first,
-                         cuda::stream const& s) {
-        cuda::negative_diagonal_async<T>(a, static_cast<std::int64_t>(offset), first, s);
-    }
-};
-
-/// lor_land on bit-packed rows (bit_matrix.hpp's layout): 64 entries a word; column offsets of
-/// views are multiples of 64, which b and w are.
-struct ooc_bits {
-    using word = std::uint64_t;
-    using view = cuda::bit_view<std::uint64_t>;
-    static constexpr bool has_negative = false;
-    static constexpr double entry_bytes = 1.0 / 8;
-    static std::size_t words(std::size_t cols) { return (cols + 63) / 64; }
-    static std::size_t word_of(std::size_t col) { return col / 64; }
-    static view make(word* p, std::size_t rows, std::size_t cols, std::size_t ld) {
-        return {p, rows, cols, ld};
-    }
-    static double gemm_rate(ooc_model const& m) { return m.gemm_bits; }
-    static constexpr std::size_t block_rows = 128, block_cols = 1024;
-    static int blocks_per_sm() { return 2; }
-    /// Workspace side for closing blocks of b rows and the ragged last one: the bit splits are
-    /// whole words, so a smaller block can need a wider workspace (1000 splits 448 + 552).
-    static std::size_t ws_side(std::size_t b, std::size_t n) {
-        std::size_t side = 0;
-        for (std::size_t m : {b, n % b})
-            side = std::max(side, rkleene_workspace_side<rkleene_bits_stream_backend>(
-                                      m, cuda::bit_warshall_max));
-        return side;
-    }
-    static void gemm(view a, view b, view c, cuda::stream const& s) {
-        cuda::bool_gemm(a, b, c, true, s);
-    }
-    static std::size_t gemm_scratch(std::size_t, std::size_t) { return 0; }
-    static void close(view a, view ws, cuda::stream const& s) {
-        rkleene_bits_stream_backend be{cuda::bit_warshall_max, ws, &s};
-        rkleene_recurse(be, a);
-    }
-    static void negative(view, std::size_t, unsigned long long*, cuda::stream const&) {}
-};
-
-template <class E>
-std::size_t ooc_device_bytes(std::size_t n, std::size_t b, std::size_t w, std::size_t pw,
-                             int panels, int tiles) {
-    using W = typename E::word;
-    std::size_t const bw = E::words(b);
-    std::size_t const ws = E::ws_side(b, n);
-    std::size_t words = std::size_t(panels) * b * E::words(std::min(pw, n)) + 3 * b * bw +
-                        std::size_t(tiles) * b * E::words(w) + ws * E::words(ws);
-    // + the negative-cycle word and the streams' scratch ints, and the packed operand of the
-    // GEMMs (b x b at most).
-    return words * sizeof(W) + 1024 + E::gemm_scratch(b, w);
-}
-
-/// Fraction of the thread-block slots of whole waves that products of b x w fill.
-template <class E>
-double wave_fill(std::size_t b, std::size_t w, double wave) {
-    double const nb = double(((b + E::block_rows - 1) / E::block_rows) *
-                             ((w + E::block_cols - 1) / E::block_cols));
-    return nb / (std::ceil(nb / wave) * wave);
-}
-
-/// Modelled seconds of a plan (see the header comment and ooc_model); also fills link_busy.
-template <class E>
-double ooc_model_seconds(ooc_plan& p, ooc_model const& m, int sms, int per_sm) {
-    double const n = double(p.n), b = double(p.block), s = E::entry_bytes;
-    std::size_t const rounds = (p.n + p.block - 1) / p.block;
-    std::size_t const pw = std::min(p.pass_width, p.n);
-    std::size_t const passes = (p.n + pw - 1) / pw;
-    // Products of one pass: whole waves of thread blocks fill the GPU, a ragged tile less.
-    double const wave = double(sms) * per_sm;
-    double blocks = 0, slots = 0, products = 0;
-    for (std::size_t c0 = 0; c0 < pw; c0 += p.width) {
-        std::size_t const cw = std::min(p.width, pw - c0);
-        double const nb = double(((p.block + E::block_rows - 1) / E::block_rows) *
-                                 ((cw + E::block_cols - 1) / E::block_cols));
-        blocks += nb;
-        slots += std::ceil(nb / wave) * wave;
-        products += 1;
-    }
-    double const rate = E::gemm_rate(m) * m.pipeline_efficiency * blocks / slots;
-    double const compute = (n * n * n + n * b * b) / rate +
-                           double(rounds * passes) * products * double(rounds) * m.launch_s +
-                           double(rounds) * 2 * b * n * s / m.device_copy_bytes_per_s;
-    // Bytes a round moves: every tile in and out, the column blocks once a pass, the panel and
-    // the diagonal block in, the panel out.
-    double const tiles = n * n * s;
-    double const h2d =
-        double(rounds) * (tiles + double(passes) * n * b * s + n * b * s + b * b * s);
-    double const d2h = double(rounds) * (tiles + n * b * s);
-    // Two tile buffers: a buffer's store and its next load take turns.
-    double const link = (p.tiles == 2 ? std::max(h2d, d2h) + 0.5 * std::min(h2d, d2h)
-                                      : std::max(h2d, d2h)) /
-                        m.link_bytes_per_s;
-    double const busy = std::pow(std::pow(compute, m.contention) + std::pow(link, m.contention),
-                                 1 / m.contention);
-    // Not overlapped: the first diagonal block, and with one panel buffer each panel's load.
-    // The first diagonal block closes at the small-n rate of blocked Floyd-Warshall: about 18%
-    // of the GEMM's at b = 2048, 50% at 4096 (issue 6); later ones hide beside the products.
-    double const close_rate = E::gemm_rate(m) * std::min(0.6, 0.18 * std::pow(b / 2048, 1.5));
-    double exposed = b * b * b / close_rate + b * b * s / m.link_bytes_per_s;
-    if (p.panels == 1)
-        exposed += double(rounds * passes) * b * double(pw) * s / m.link_bytes_per_s;
-    p.link_busy = link / busy;
-    return busy + exposed;
-}
-
-template <class E>
-ooc_plan plan_out_of_core(std::size_t n, std::size_t budget, ooc_options const& o, int sms,
-                          int per_sm) {
-    std::size_t const force_b = o.block ? o.block : env_size("KLEENE_OOC_BLOCK");
-    std::size_t const force_w = o.width ? o.width : env_size("KLEENE_OOC_WIDTH");
-    auto up64 = [](std::size_t v) { return (v + 63) / 64 * 64; };
-    std::vector<std::size_t> bs;
-    if (force_b) {
-        bs.push_back(up64(force_b));
-    } else {
-        // b_max = 2 b_min rounded up to a power of two, b_min = s G / B (header comment): fp32
-        // and int32 2048, fp64 1024, bits 2048. Larger blocks measured no faster (n = 32768:
-        // 2048 11.33 T, 4096 11.16, 6144 11.13, 8192 10.83) and cost more device memory.
-        double const b_min = E::entry_bytes * E::gemm_rate(o.model) / o.model.link_bytes_per_s;
-        std::size_t b_max = 64;
-        while (double(b_max) < 2 * b_min) b_max *= 2;
-        for (std::size_t b : {4096, 3072, 2048, 1536, 1024, 768, 512, 384, 256, 192, 128, 64})
-            if (b <= b_max && (b < up64(n) || bs.empty())) bs.push_back(std::min(b, up64(n)));
-        std::sort(bs.begin(), bs.end());
-        bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
-    }
-    ooc_plan best;
-    double best_score = 0;
-    double const wave = double(sms) * per_sm;
-    for (std::size_t b : bs) {
-        // Pass widths: n, and for 2 to 64 passes a round the narrowest multiple of b that
-        // makes that many. The model weighs a narrower panel, which leaves room for wider tiles
-        // or a second panel buffer, against the column blocks each pass loads again. (Only the
-        // widest width that fit beside b-wide tiles used to be offered: at n = 16384 with a
-        // 128 MiB cap that forced 8 passes a round where 4 fit beside 1024-wide tiles.)
-        std::vector<std::size_t> pws;
-        // A pinned width is rounded up to whole blocks: a pass must hold the diagonal block
-        // whole (a width of 4096 with b = 1536 split it, and the row-panel copy failed).
-        if (o.pass_width) pws.push_back(std::min(n, (o.pass_width + b - 1) / b * b));
-        else {
-            pws.push_back(n);
-            for (std::size_t passes = 2; passes <= 64; ++passes) {
-                std::size_t const pw = (n + passes * b - 1) / (passes * b) * b;
-                if (pw < n && pw != pws.back()) pws.push_back(pw);
-            }
-        }
-        for (std::size_t pw : pws) {
-            std::size_t const pwn = std::min(pw, n);
-            std::vector<std::size_t> ws;
-            if (force_w) ws.push_back(std::min(up64(force_w), up64(pwn)));
-            else {
-                // Widths whose products fill whole waves (95%), multiples of b, the whole pass
-                // when it is narrow (wider tiles pipeline coarsely for no gain), tiny ones.
-                std::size_t const most = std::min<std::size_t>(up64(pwn), 64 * E::block_cols);
-                for (std::size_t q = 1; q * E::block_cols <= most; ++q)
-                    if (wave_fill<E>(b, q * E::block_cols, wave) >= 0.95)
-                        ws.push_back(q * E::block_cols);
-                for (std::size_t q = 1; q <= 8; q *= 2) ws.push_back(std::min(up64(pwn), q * b));
-                if (pwn <= std::max(8 * b, 64 * E::block_cols)) ws.push_back(up64(pwn));
-                for (std::size_t q = 64; q < E::block_cols && q < up64(pwn); q *= 2)
-                    ws.push_back(q);
-                std::sort(ws.begin(), ws.end());
-                ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
-            }
-            for (int panels : {2, 1}) {
-                if (o.panels && panels != o.panels) continue;
-                for (int tiles : {3, 2}) {
-                    if (o.tiles && tiles != o.tiles) continue;
-                    for (std::size_t w : ws) {
-                        ooc_plan p;
-                        p.n = n;
-                        p.block = b;
-                        p.width = w;
-                        p.pass_width = pwn;
-                        p.panels = panels;
-                        p.tiles = tiles;
-                        p.device_bytes = ooc_device_bytes<E>(n, b, w, pwn, panels, tiles);
-                        if (p.device_bytes > budget) continue;
-                        p.seconds = ooc_model_seconds<E>(p, o.model, sms, per_sm);
-                        // Near-ties go to fewer passes: the model sees no cost in the column
-                        // blocks each pass loads again while the link has room.
-                        double const score =
-                            p.seconds * (1 + 0.005 * double((n + pwn - 1) / pwn - 1));
-                        if (best.block == 0 || score < best_score * 0.999) {
-                            best = p;
-                            best_score = score;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if (best.block == 0) {
-        bool const pinned = force_b || force_w || o.pass_width || o.panels || o.tiles;
-        throw error("out-of-core: a device budget of " + mib(double(budget)) +
-                    (pinned ? " is too small for the plan pinned by the options (block " +
-                                  std::to_string(bs.front()) + " needs " +
-                                  mib(double(ooc_device_bytes<E>(n, bs.front(), 64, 64, 1, 2))) +
-                                  " at least)"
-                            : " is too small for any plan (the smallest, 64-row blocks, needs " +
-                                  mib(double(ooc_device_bytes<E>(n, 64, 64, 64, 1, 2))) + ")"));
-    }
-    return best;
-}
-
-/// The rounds (header comment) on the n x n host matrix at `host` (rows `ld` words apart).
-template <class E>
-ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld,
-                           ooc_options const& o) {
-    using W = typename E::word;
-    using view = typename E::view;
-    ooc_report rep;
-    if (n == 0) return rep;
-    cuda::require_device();
-    device_budget const budget = [&] {
-        device_budget d = gpu_budget(0);
-        if (o.device_bytes) d.bytes = std::min(d.bytes, o.device_bytes);
-        return d;
-    }();
-    int const sms = cuda::multiprocessor_count();
-    int const per_sm = E::blocks_per_sm();
-    ooc_plan const p = plan_out_of_core<E>(n, budget.bytes, o, sms, per_sm);
-    rep.plan = p;
-    std::size_t const b = p.block, w = p.width, pw = p.pass_width;
-    std::size_t const rounds = (n + b - 1) / b;
-    std::size_t const passes = (n + pw - 1) / pw;
-    rep.rounds = rounds;
+    if (rk.tile == 0) return fw;
+    // The two models on one basis: Floyd-Warshall's was fitted with the GEMM's general rate,
+    // R-Kleene's takes the in-core R-Kleene's (fast paths included); compare both at the
+    // latter. (n = 16384 fp32 on the H200, measured / this: 2x 0.324 / 0.36 s against R-Kleene
+    // 0.388 / 0.393, 4x 0.357 against 0.421, 8x 0.519 against 0.436.)
+    ooc_model same = o.model;
+    same.gemm_fp32 = same.rkleene_fp32 / same.pipeline_efficiency;
+    same.gemm_int32 = same.rkleene_int32 / same.pipeline_efficiency;
+    same.gemm_fp64 = same.rkleene_fp64 / same.pipeline_efficiency;
+    ooc_plan fw_same = fw;
+    double const fw_s = ooc_model_seconds<ooc_dense<T>>(
+        fw_same, same, cuda::multiprocessor_count(), ooc_dense<T>::blocks_per_sm());
     if (o.explain)
-        o.explain->add("out-of-core: n=" + std::to_string(n) + ", device budget " +
-                       mib(double(budget.bytes)) + " (free " + mib(double(budget.free)) + "); " +
-                       p.str() + ", " + std::to_string(rounds) + " rounds");
+        o.explain->add("out-of-core: modelled R-Kleene " + std::to_string(rk.seconds).substr(0, 6) +
+                       " s, blocked Floyd-Warshall " + std::to_string(fw_s).substr(0, 6) + " s");
+    return rk.seconds < fw_s ? rk : fw;
+}
 
-    cuda::host_registration pin;
-    if (o.pin_host) {
-        pin = cuda::host_registration(host, n * ld * sizeof(W));
-        rep.pinned = pin.registered();
-        rep.pin_seconds = pin.seconds();
-        if (o.explain)
-            o.explain->add(pin.registered()
-                               ? "out-of-core: host matrix page-locked (" +
-                                     mib(double(n * ld * sizeof(W))) + ") in " +
-                                     std::to_string(pin.seconds()).substr(0, 5) + " s"
-                               : "out-of-core: " + pin.failure() +
-                                     "; copies are staged and do not overlap");
-    }
+template <class T>
+ooc_report run_ooc_rkleene(T* host, std::size_t n, std::size_t ld, ooc_options const& o,
+                           ooc_plan const& p) {
+    ooc_report rep;
+    rep.plan = p;
+    cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(T), o, rep);
     auto const t0 = std::chrono::steady_clock::now();
-
-    // Device memory.
-    std::size_t const bw = E::words(b);
-    std::size_t const ldr = E::words(pw);
-    std::size_t const ldc = E::words(w);
-    std::size_t const wss = E::ws_side(b, n);
-    std::array<buffer<W, device>, 2> rbuf, abuf;
-    std::array<buffer<W, device>, 3> cbuf;
-    for (int i = 0; i < p.panels; ++i) rbuf[i] = buffer<W, device>(b * ldr);
-    for (int i = 0; i < 2; ++i) abuf[i] = buffer<W, device>(b * bw);
-    // One diagonal block: the next one loads after this round's last use (its panel update).
-    buffer<W, device> dkbuf(b * bw);
-    for (int i = 0; i < p.tiles; ++i) cbuf[i] = buffer<W, device>(b * ldc);
-    buffer<W, device> wsbuf(wss * E::words(wss));
-    view const wsv = E::make(wsbuf.data(), wss, wss, E::words(wss));
-    buffer<unsigned long long, device> first(1);
-    cuda::pinned_memory flags(rounds * sizeof(unsigned long long));
-    auto* const flag = static_cast<unsigned long long*>(flags.data());
-
-    cuda::stream h2d, panel, comp, look, d2h;
-    std::array<cuda::event, 2> r_loaded, r_updated, r_used, r_stored, a_loaded, a_free;
-    cuda::event dk_loaded, dk_ready, dk_free;
-    std::array<cuda::event, 3> c_loaded, c_done, c_free;
-    std::vector<cuda::event> row_stored(rounds);
-    cuda::fill_bytes_async(first.data(), 0xff, sizeof(unsigned long long), look);
-
-    constexpr std::size_t ws_ = sizeof(W);
-    auto host_at = [&](std::size_t r0, std::size_t c0) { return host + r0 * ld + E::word_of(c0); };
-    auto load = [&](W* dst, std::size_t dld, std::size_t r0, std::size_t c0, std::size_t rows,
-                    std::size_t cols, cuda::stream const& s) {
-        cuda::copy_rows_async(dst, dld * ws_, host_at(r0, c0), ld * ws_, E::words(cols) * ws_, rows,
-                              cuda::copy_kind::host_to_device, s);
-    };
-    auto store = [&](W const* src, std::size_t sld, std::size_t r0, std::size_t c0,
-                     std::size_t rows, std::size_t cols, cuda::stream const& s) {
-        cuda::copy_rows_async(host_at(r0, c0), ld * ws_, src, sld * ws_, E::words(cols) * ws_, rows,
-                              cuda::copy_kind::device_to_host, s);
-    };
-    auto dcopy = [&](W* dst, std::size_t dld, W const* src, std::size_t sld, std::size_t rows,
-                     std::size_t cols, cuda::stream const& s) {
-        cuda::copy_rows_async(dst, dld * ws_, src, sld * ws_, E::words(cols) * ws_, rows,
-                              cuda::copy_kind::device_to_device, s);
-    };
-    auto rows_of = [&](std::size_t k) { return std::min(b, n - k * b); };
-
-    // The next diagonal block: loaded once its block row is final, closed on `look`.
-    auto load_diagonal = [&](std::size_t k) {
-        std::size_t const k0 = k * b, bk = rows_of(k);
-        panel.wait(row_stored[k]);
-        panel.wait(dk_free);
-        load(dkbuf.data(), bw, k0, k0, bk, bk, panel);
-        dk_loaded.record(panel);
-        look.wait(dk_loaded);
-        view const dk = E::make(dkbuf.data(), bk, bk, bw);
-        E::close(dk, wsv, look);
-        if constexpr (E::has_negative) {
-            E::negative(dk, k0, first.data(), look);
-            cuda::copy_rows_async(flag + k, sizeof(unsigned long long), first.data(),
-                                  sizeof(unsigned long long), sizeof(unsigned long long), 1,
-                                  cuda::copy_kind::device_to_host, look);
-        }
-        dk_ready.record(look);
-    };
-    // Item t = pass t % passes of round t / passes: its panel R = D(K, pass columns).
-    std::size_t const items = rounds * passes;
-    auto load_panel = [&](std::size_t t) {
-        std::size_t const k = t / passes, s0 = (t % passes) * pw, buf = t % std::size_t(p.panels);
-        panel.wait(r_used[buf]);
-        panel.wait(r_stored[buf]);
-        panel.wait(row_stored[k]);
-        load(rbuf[buf].data(), ldr, k * b, s0, rows_of(k), std::min(pw, n - s0), panel);
-        r_loaded[buf].record(panel);
-    };
-
-    std::size_t next_c = 0, next_a = 0;
-    // On every way out, exceptions included, nothing queued may still use the buffers or the
-    // page-locked host range when they are released.
-    struct drain {
-        std::array<cuda::stream*, 5> s;
-        ~drain() {
-            for (auto* x : s) {
-                try {
-                    x->synchronize();
-                } catch (...) {  // already failing: the first error is the one to report
-                }
-            }
-        }
-    } const guard{{&h2d, &panel, &comp, &look, &d2h}};
-
-    load_diagonal(0);
-    load_panel(0);
-    for (std::size_t t = 0; t < items; ++t) {
-        std::size_t const k = t / passes, s0 = (t % passes) * pw, sw = std::min(pw, n - s0);
-        std::size_t const buf = t % std::size_t(p.panels);
-        std::size_t const k0 = k * b, bk = rows_of(k);
-        if (t % passes == 0 && E::has_negative) {
-            // Round k's diagonal block was closed during round k - 1: a negative entry on its
-            // diagonal is a negative cycle; stop before the rounds that would follow.
-            dk_ready.synchronize();
-            if (flag[k] != ~0ull) throw negative_cycle(static_cast<std::int64_t>(flag[k]));
-        }
-        W* const r = rbuf[buf].data();
-        view const dk = E::make(dkbuf.data(), bk, bk, bw);
-        comp.wait(r_loaded[buf]);
-        comp.wait(dk_ready);
-        // Row panel: R = R (+) Dk (x) R through a tile buffer, then its block K = Dk.
-        for (std::size_t c0 = 0; c0 < sw; c0 += w) {
-            std::size_t const cw = std::min(w, sw - c0), c = next_c++ % std::size_t(p.tiles);
-            comp.wait(c_free[c]);
-            dcopy(cbuf[c].data(), ldc, r + E::word_of(c0), ldr, bk, cw, comp);
-            E::gemm(dk, E::make(cbuf[c].data(), bk, cw, ldc),
-                    E::make(r + E::word_of(c0), bk, cw, ldr), comp);
-            c_free[c].record(comp);
-        }
-        if (k0 >= s0 && k0 < s0 + sw)
-            dcopy(r + E::word_of(k0 - s0), ldr, dk.data, bw, bk, bk, comp);
-        r_updated[buf].record(comp);
-        d2h.wait(r_updated[buf]);
-        store(r, ldr, k0, s0, bk, sw, d2h);
-        r_stored[buf].record(d2h);
-        row_stored[k].record(d2h);
-        if (t % passes == passes - 1) dk_free.record(comp);
-
-        // Every other block row, K + 1 first (it holds the next round's diagonal block and panel).
-        bool ahead = false;
-        auto look_ahead = [&] {
-            ahead = true;
-            if (t % passes == passes - 1 && k + 1 < rounds) load_diagonal(k + 1);
-            if (p.panels == 2 && t + 1 < items) load_panel(t + 1);
-        };
-        for (std::size_t q = 1; q < rounds; ++q) {
-            std::size_t const i = (k + q) % rounds, i0 = i * b, bi = rows_of(i);
-            std::size_t const a = next_a++ % 2;
-            h2d.wait(a_free[a]);
-            h2d.wait(row_stored[i]);
-            load(abuf[a].data(), bw, i0, k0, bi, bk, h2d);
-            a_loaded[a].record(h2d);
-            comp.wait(a_loaded[a]);
-            view const av = E::make(abuf[a].data(), bi, bk, bw);
-            for (std::size_t c0 = 0; c0 < sw; c0 += w) {
-                std::size_t const cw = std::min(w, sw - c0), c = next_c++ % std::size_t(p.tiles);
-                h2d.wait(c_free[c]);
-                load(cbuf[c].data(), ldc, i0, s0 + c0, bi, cw, h2d);
-                c_loaded[c].record(h2d);
-                comp.wait(c_loaded[c]);
-                E::gemm(av, E::make(r + E::word_of(c0), bk, cw, ldr),
-                        E::make(cbuf[c].data(), bi, cw, ldc), comp);
-                c_done[c].record(comp);
-                d2h.wait(c_done[c]);
-                store(cbuf[c].data(), ldc, i0, s0 + c0, bi, cw, d2h);
-                c_free[c].record(d2h);
-            }
-            a_free[a].record(comp);
-            row_stored[i].record(d2h);
-            if (!ahead) look_ahead();
-        }
-        if (!ahead) look_ahead();
-        r_used[buf].record(comp);
-        if (p.panels == 1 && t + 1 < items) load_panel(t + 1);
-    }
-    for (auto* s : {&h2d, &panel, &comp, &look, &d2h}) s->synchronize();
+    char const* env = std::getenv("KLEENE_OOC_PROFILE");
+    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || (env && *env && *env != '0'));
+    run.run();
+    rep.rounds = run.closed();
     rep.run_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.profile = run.profile(rep.run_seconds);
+    if (o.explain && !rep.profile.empty()) o.explain->add("out-of-core: busy " + rep.profile);
     return rep;
 }
 
 }  // namespace detail
 
 /// Min-plus closure of the n x n host view d, in place, through the GPU in blocks (header
-/// comment); d's diagonal must already hold min(d(i,i), 0). Throws negative_cycle (naming the
-/// first vertex of the first diagonal block whose closure showed a negative entry on its
-/// diagonal) and stops there; d is then partly updated.
+/// comment); d's diagonal must already hold min(d(i,i), 0). Throws negative_cycle (naming a
+/// vertex whose diagonal entry went negative: the first of the first diagonal block where
+/// blocked Floyd-Warshall saw one, in which case it stops there; R-Kleene finishes first); d
+/// is then partly updated.
 template <class T>
 ooc_report apsp_out_of_core(dense_view<T> d, ooc_options const& o = {}) {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
@@ -731,15 +120,31 @@ ooc_report apsp_out_of_core(dense_view<T> d, ooc_options const& o = {}) {
                   "out-of-core APSP runs fp32, fp64 and int32");
     detail::require_square("apsp_out_of_core", d.rows, d.cols);
     if (d.ld < d.cols) throw invalid_argument("apsp_out_of_core: leading dimension below cols");
-    return detail::run_out_of_core<detail::ooc_dense<T>>(d.data, d.rows, d.ld, o);
+    if (d.rows == 0) return {};
+    cuda::require_device();
+    detail::device_budget const budget = detail::ooc_budget(o);
+    ooc_plan const p = detail::choose_ooc_plan<T>(d.rows, budget, o);
+    if (p.algorithm == ooc_algorithm::rkleene) {
+        if (o.explain)
+            o.explain->add("out-of-core: n=" + std::to_string(d.rows) + ", device budget " +
+                           detail::mib(double(budget.bytes)) + " (free " +
+                           detail::mib(double(budget.free)) + "); " + p.str());
+        return detail::run_ooc_rkleene<T>(d.data, d.rows, d.ld, o, p);
+    }
+    return detail::run_out_of_core<detail::ooc_dense<T>>(d.data, d.rows, d.ld, o, p, budget);
 }
 
 /// Boolean closure A+ (paths of one edge or more) of the n x n bit matrix at `words` (rows of
-/// `ld` 64-bit words, bit_matrix.hpp's layout, padding bits zero), in place.
+/// `ld` 64-bit words, bit_matrix.hpp's layout, padding bits zero), in place, by blocked
+/// Floyd-Warshall.
 inline ooc_report closure_out_of_core(std::uint64_t* words, std::size_t n, std::size_t ld,
                                       ooc_options const& o = {}) {
     if (ld < (n + 63) / 64) throw invalid_argument("closure_out_of_core: rows shorter than n bits");
-    return detail::run_out_of_core<detail::ooc_bits>(words, n, ld, o);
+    if (n == 0) return {};
+    cuda::require_device();
+    detail::device_budget const budget = detail::ooc_budget(o);
+    ooc_plan const p = detail::plan_floyd_warshall<detail::ooc_bits>(n, budget, o);
+    return detail::run_out_of_core<detail::ooc_bits>(words, n, ld, o, p, budget);
 }
 
 }  // namespace kleene
