@@ -39,6 +39,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <string>
@@ -55,6 +57,10 @@ struct ooc_rect {
     bool overlaps(ooc_rect const& o) const {
         return r0 < o.r0 + o.rows && o.r0 < r0 + rows && c0 < o.c0 + o.cols && o.c0 < c0 + cols;
     }
+    bool contains(ooc_rect const& o) const {
+        return r0 <= o.r0 && o.r0 + o.rows <= r0 + rows && c0 <= o.c0 && o.c0 + o.cols <= c0 + cols;
+    }
+    bool operator==(ooc_rect const&) const = default;
 };
 
 /// `len` split into the fewest parts of at most `most` (a multiple of 64), equal up to rounding
@@ -210,7 +216,9 @@ public:
     /// The closure of the whole matrix; throws negative_cycle (the first vertex of the first
     /// in-core block whose closure showed a negative diagonal entry) after the last store.
     void run() {
+        if (profile_) start_.record(h2d_);
         recurse({0, 0, n_, n_});
+        flush();
         cuda::copy_rows_async(flag_.data(), sizeof(unsigned long long), first_.data(),
                               sizeof(unsigned long long), sizeof(unsigned long long), 1,
                               cuda::copy_kind::device_to_host, comp_);
@@ -234,6 +242,15 @@ public:
             auto& x = by[sp.what];
             x.ms += cuda::event::elapsed_ms(sp.from, sp.to);
             ++x.count;
+        }
+        // KLEENE_OOC_TIMELINE=file: every span, start and end in ms from the run's start.
+        if (char const* path = std::getenv("KLEENE_OOC_TIMELINE"); path && *path) {
+            if (std::FILE* f = std::fopen(path, "w")) {
+                for (auto const& sp : spans_)
+                    std::fprintf(f, "%.4f %.4f %s\n", cuda::event::elapsed_ms(start_, sp.from),
+                                 cuda::event::elapsed_ms(start_, sp.to), sp.what.c_str());
+                std::fclose(f);
+            }
         }
         std::string out;
         for (auto const& [what, x] : by) {
@@ -294,6 +311,7 @@ private:
     /// tile it held (slab_loaded_ per slab, tile_loaded_ for the whole).
     int load_tile(ooc_rect const& r) {
         int const b = static_cast<int>(next_tile_++ % std::size_t(tiles_));
+        if (resident_.b == b) resident_.b = -1;
         wait_stored(r);
         std::size_t const sr = slab_rows();
         for (std::size_t s = 0; s < slabs; ++s) {
@@ -326,6 +344,15 @@ private:
         }
         stored_.push_back({r, cuda::event()});
         stored_.back().done.record(d2h_);
+        resident_ = {r, b};
+    }
+
+    /// Stores the last tile of the last product unless the closure of the same block follows
+    /// (close() takes it over in its buffer, and its store replaces this one).
+    void flush() {
+        if (pending_.b < 0) return;
+        int const b = std::exchange(pending_.b, -1);
+        store_tile(b, pending_.r);
     }
 
     /// Loads A(rows i, k) and B(k, columns j) into the next chunk buffers. (A second stream
@@ -334,18 +361,34 @@ private:
     int load_chunk(ooc_rect const& a, ooc_rect const& b) {
         int const k = static_cast<int>(next_chunk_++ % 2);
         h2d_.wait(chunk_free_[k]);
-        wait_stored(a);
-        wait_stored(b);
-        timed(h2d_, "load chunks", [&] {
-            load(amem_.data() + std::size_t(k) * t_ * c_, c_, a, 0, a.rows);
-            load(bmem_.data() + std::size_t(k) * c_ * t_, t_, b, 0, b.rows);
-        });
+        // An operand inside the tile still in an output buffer (the last one multiplied or
+        // closed, typically what this product depends on) is copied from there: no wait for
+        // its store and its load back.
+        auto fetch = [&](T* dst, std::size_t dld, ooc_rect const& x) {
+            ooc_rect const& r = resident_.r;
+            if (resident_.b >= 0 && r.contains(x)) {
+                for (auto const& e : slab_done_[resident_.b]) h2d_.wait(e);
+                T const* src = tile_view(resident_.b, 0, 0).data + (x.r0 - r.r0) * t_ +
+                               (x.c0 - r.c0);
+                timed(h2d_, "copy chunks on the device", [&] {
+                    cuda::copy_rows_async(dst, dld * sizeof(T), src, t_ * sizeof(T),
+                                          x.cols * sizeof(T), x.rows,
+                                          cuda::copy_kind::device_to_device, h2d_);
+                });
+                return;
+            }
+            wait_stored(x);
+            timed(h2d_, "load chunks", [&] { load(dst, dld, x, 0, x.rows); });
+        };
+        fetch(amem_.data() + std::size_t(k) * t_ * c_, c_, a);
+        fetch(bmem_.data() + std::size_t(k) * c_ * t_, t_, b);
         chunk_loaded_[k].record(h2d_);
         return k;
     }
 
     /// c (+)= a (x) b (host blocks), in output tiles (header comment).
     void product(ooc_rect const& c, ooc_rect const& a, ooc_rect const& b) {
+        flush();
         std::size_t const th = ooc_part(c.rows, t_), tw = ooc_part(c.cols, t_);
         std::size_t const kd = ooc_part(a.cols, c_);
         std::size_t const nr = (c.rows + th - 1) / th, nc = (c.cols + tw - 1) / tw;
@@ -398,15 +441,29 @@ private:
                 }
                 chunk_free_[kb].record(comp_);
             }
-            store_tile(tb, ct);
+            if (q + 1 < nr * nc) store_tile(tb, ct);
+            else pending_ = {ct, tb};  // stored by the next step, unless it closes ct
         }
     }
 
     void close(ooc_rect const& r) {
         ++closed_;
-        int const b = load_tile(r);
+        int b;
+        if (pending_.b >= 0 && pending_.r == r) {
+            // The product just computed this block: close it where it is, never stored.
+            b = std::exchange(pending_.b, -1);
+        } else {
+            flush();
+            if (resident_.b >= 0 && resident_.r == r) {
+                // Still in its buffer since its store: close it there once the store has read it.
+                b = resident_.b;
+                for (auto const& e : slab_free_[b]) comp_.wait(e);
+            } else {
+                b = load_tile(r);
+                comp_.wait(tile_loaded_[b]);
+            }
+        }
         view const v = tile_view(b, r.rows, r.cols);
-        comp_.wait(tile_loaded_[b]);
         timed(comp_, "closures", [&] { E::close(v, view{}, comp_); });
         E::negative(v, r.r0, first_.data(), comp_);
         for (auto& e : slab_done_[b]) e.record(comp_);
@@ -434,6 +491,7 @@ private:
 
     bool profile_;
     std::vector<span> spans_;
+    cuda::event start_{true};
     T* host_;
     std::size_t ld_, n_, t_, c_, base_;
     int tiles_;
@@ -449,6 +507,13 @@ private:
     };
     std::deque<store> stored_;
     std::size_t next_tile_ = 0, next_chunk_ = 0, closed_ = 0;
+    /// An output tile and its buffer (b < 0: none): the last one stored and still in its
+    /// buffer, and the last product's last tile, not stored yet.
+    struct held {
+        ooc_rect r;
+        int b = -1;
+    };
+    held resident_, pending_;
 };
 
 }  // namespace kleene::detail
