@@ -10,8 +10,8 @@
 // Why: a round of blocked Floyd-Warshall moves the whole matrix in and out for n^2 b updates,
 // and b is bounded by the device (b x n panels); a product streamed in t x t tiles moves
 // 2 / t bytes in per update and per entry size, so the traffic falls with the square root of the
-// device memory. At n = 16384 fp32 with a 128 MiB cap (8x): tiles of 4096, the link about 70%
-// busy in the top-level products, against every blocked Floyd-Warshall plan's 90% and more.
+// device memory. At n = 16384 fp32 with a 128 MiB cap (8x, H200): tiles of 4096, 478-486 ms
+// against blocked Floyd-Warshall's 593 (docs/PERFORMANCE.md, "Out-of-core R-Kleene").
 //
 // Products that read their own output (A12 (+)= A11 A12 and the three like it) run in place:
 // the other factor is closed, so whether a chunk holds an entry before or after its tile's
@@ -22,15 +22,18 @@
 // the others' old ones), and tiles go in the order (rows first or columns first) and chunks
 // start at the offset that keeps those waits short.
 //
-// Ordering between products: every load waits for the last earlier store that overlaps it (one
-// list of stores with their events; the device-to-host stream runs them in order, so one wait
-// covers all older stores). Stores cannot overtake earlier loads of the same entries: every
-// stored tile was loaded on the one host-to-device stream after them. Streams: loads, products
-// and stores each have one; an output tile's store and the next tile's load into the same buffer
-// go in four row slabs, each load after the store of its slab, and the tile's first and last
-// products run slab by slab, so that the swap overlaps them. A negative cycle leaves a negative
-// diagonal entry in some block closed in core (the recursion carries every cycle through A22 or
-// down into A11); the run checks each one and throws negative_cycle at the end.
+// Ordering between products: every load waits for the last earlier store that overlaps it (one list
+// of stores with their events; the device-to-host stream runs them in order, so one wait covers all
+// older stores). Stores cannot overtake earlier loads of the same entries: every stored tile was
+// loaded on the one host-to-device stream after them. Streams: loads, products and stores each have
+// one; an output tile's store and the next tile's load into the same buffer go in four row slabs,
+// each load after the store of its slab, and the tile's first and last products run slab by slab,
+// so that the swap overlaps them. The last tile multiplied or closed stays usable in its buffer
+// until the buffer is loaded again: chunks inside it are copied on the device (no wait for its
+// store and load back), and a block closed right after the product that computed it is closed where
+// it is, without the store in between. A negative cycle leaves a negative diagonal entry in some
+// block closed in core (the recursion carries every cycle through A22 or down into A11); the run
+// checks each one and throws negative_cycle at the end.
 
 #include <kleene/algorithms/ooc_floyd_warshall.hpp>
 
@@ -119,7 +122,8 @@ double ooc_rkleene_seconds(ooc_plan& p, ooc_model const& m) {
     };
     auto close = [&](double k) {
         double const close_rate =
-            m.gemm_fp32 * (sizeof(T) == 8 ? 0.25 : 1) * std::min(0.6, 0.18 * std::pow(k / 2048, 1.5));
+            m.gemm_fp32 * (sizeof(T) == 8 ? 0.25 : 1) *
+            std::min(0.6, 0.18 * std::pow(k / 2048, 1.5));
         total += k * k * k / close_rate + 2 * s * k * k / link;
     };
     auto rec = [&](auto&& self, std::size_t k) -> void {
@@ -400,7 +404,8 @@ private:
             // waits for the tile just stored; rows first otherwise.
             std::size_t const ti = a_alias ? q % nr : q / nc, tj = a_alias ? q / nr : q % nc;
             std::size_t const i0 = ti * th, j0 = tj * tw;
-            ooc_rect const ct = c.block(i0, j0, std::min(th, c.rows - i0), std::min(tw, c.cols - j0));
+            ooc_rect const ct =
+                c.block(i0, j0, std::min(th, c.rows - i0), std::min(tw, c.cols - j0));
             // Chunks from the tile's own offset when an operand is C: those entries are not
             // stored yet, and the tiles stored just before come last.
             std::size_t const k_first = b_alias ? i0 / kd : a_alias ? j0 / kd : 0;
