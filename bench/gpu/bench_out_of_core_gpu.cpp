@@ -12,7 +12,9 @@
 //     R-Kleene's rk:tile[/depth[/output buffers]], 0 = chosen; `fw` and `rk` alone: that
 //     algorithm's chosen plan (the first run, always made, is the automatic choice). Link
 //     bandwidth (pinned, each direction and both at once) and the cost of cudaHostRegister are
-//     measured first.
+//     measured first, and strided loads by row width (mode=copy2d). KLEENE_OOC_PROFILE=1 adds a
+//     `mode=profile` line per R-Kleene run (busy time by kind of work; KLEENE_OOC_TIMELINE=file
+//     dumps every span).
 //   bench_out_of_core_gpu large [cap] [n]   (defaults 60G and 150000)
 //     apsp() on a random graph of n vertices and 16 out-edges each (weights 1..100) with
 //     max_device_bytes = cap, the whole call timed (dense conversion, page-locking, rounds), and
