@@ -125,10 +125,7 @@ ooc_report apsp_out_of_core(dense_view<T> d, ooc_options const& o = {}) {
     detail::device_budget const budget = detail::ooc_budget(o);
     ooc_plan const p = detail::choose_ooc_plan<T>(d.rows, budget, o);
     if (p.algorithm == ooc_algorithm::rkleene) {
-        if (o.explain)
-            o.explain->add("out-of-core: n=" + std::to_string(d.rows) + ", device budget " +
-                           detail::mib(double(budget.bytes)) + " (free " +
-                           detail::mib(double(budget.free)) + "); " + p.str());
+        if (o.explain) o.explain->add(detail::ooc_plan_line(d.rows, budget, p));
         return detail::run_ooc_rkleene<T>(d.data, d.rows, d.ld, o, p);
     }
     return detail::run_out_of_core<detail::ooc_dense<T>>(d.data, d.rows, d.ld, o, p, budget);

@@ -318,6 +318,12 @@ struct ooc_dense {
                : std::is_same_v<T, float> ? m.gemm_fp32
                                           : m.gemm_int32;
     }
+    /// The in-core R-Kleene's rate (the out-of-core R-Kleene's products, ooc_rkleene.hpp).
+    static double rkleene_rate(ooc_model const& m) {
+        return std::is_same_v<T, double> ? m.rkleene_fp64
+               : std::is_same_v<T, float> ? m.rkleene_fp32
+                                          : m.rkleene_int32;
+    }
     /// Output block of one GEMM thread block (rows, columns).
     static constexpr std::size_t block_rows = 128, block_cols = 128;
     static int blocks_per_sm() { return cuda::min_plus_gemm_blocks_per_sm<T>(); }
@@ -408,6 +414,19 @@ double wave_fill(std::size_t b, std::size_t w, double wave) {
     return nb / (std::ceil(nb / wave) * wave);
 }
 
+/// Rate of closing a k x k block in core (blocked Floyd-Warshall at small n): about 18% of the
+/// GEMM's at k = 2048, 50% at 4096 (issue 6), at most 60%.
+template <class E>
+double ooc_close_rate(double k, ooc_model const& m) {
+    return E::gemm_rate(m) * std::min(0.6, 0.18 * std::pow(k / 2048, 1.5));
+}
+
+/// "out-of-core: n=.., device budget .. (free ..); <plan>" for the explain trace.
+inline std::string ooc_plan_line(std::size_t n, device_budget const& budget, ooc_plan const& p) {
+    return "out-of-core: n=" + std::to_string(n) + ", device budget " + mib(double(budget.bytes)) +
+           " (free " + mib(double(budget.free)) + "); " + p.str();
+}
+
 /// Modelled seconds of a plan (see the header comment and ooc_model); also fills link_busy.
 template <class E>
 double ooc_model_seconds(ooc_plan& p, ooc_model const& m, int sms, int per_sm) {
@@ -443,10 +462,9 @@ double ooc_model_seconds(ooc_plan& p, ooc_model const& m, int sms, int per_sm) {
     double const busy = std::pow(std::pow(compute, m.contention) + std::pow(link, m.contention),
                                  1 / m.contention);
     // Not overlapped: the first diagonal block, and with one panel buffer each panel's load.
-    // The first diagonal block closes at the small-n rate of blocked Floyd-Warshall: about 18%
-    // of the GEMM's at b = 2048, 50% at 4096 (issue 6); later ones hide beside the products.
-    double const close_rate = E::gemm_rate(m) * std::min(0.6, 0.18 * std::pow(b / 2048, 1.5));
-    double exposed = b * b * b / close_rate + b * b * s / m.link_bytes_per_s;
+    // The first diagonal block closes at the small-n rate (ooc_close_rate); later ones hide
+    // beside the products.
+    double exposed = b * b * b / ooc_close_rate<E>(b, m) + b * b * s / m.link_bytes_per_s;
     if (p.panels == 1)
         exposed += double(rounds * passes) * b * double(pw) * s / m.link_bytes_per_s;
     p.link_busy = link / busy;
@@ -586,23 +604,20 @@ ooc_plan plan_floyd_warshall(std::size_t n, device_budget const& budget, ooc_opt
 }
 
 /// The rounds (header comment) of plan p on the n x n host matrix at `host` (rows `ld` words
-/// apart).
+/// apart, n > 0).
 template <class E>
 ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld,
                            ooc_options const& o, ooc_plan const& p, device_budget const& budget) {
     using W = typename E::word;
     using view = typename E::view;
     ooc_report rep;
-    if (n == 0) return rep;
     rep.plan = p;
     std::size_t const b = p.block, w = p.width, pw = p.pass_width;
     std::size_t const rounds = (n + b - 1) / b;
     std::size_t const passes = (n + pw - 1) / pw;
     rep.rounds = rounds;
     if (o.explain)
-        o.explain->add("out-of-core: n=" + std::to_string(n) + ", device budget " +
-                       mib(double(budget.bytes)) + " (free " + mib(double(budget.free)) + "); " +
-                       p.str() + ", " + std::to_string(rounds) + " rounds");
+        o.explain->add(ooc_plan_line(n, budget, p) + ", " + std::to_string(rounds) + " rounds");
 
     cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(W), o, rep);
     auto const t0 = std::chrono::steady_clock::now();

@@ -73,13 +73,6 @@ inline std::size_t ooc_part(std::size_t len, std::size_t most) {
     return std::min(most, (len + parts - 1) / parts + 63) / 64 * 64;
 }
 
-template <class T>
-double rkleene_rate(ooc_model const& m) {
-    return std::is_same_v<T, double> ? m.rkleene_fp64
-           : std::is_same_v<T, float> ? m.rkleene_fp32
-                                      : m.rkleene_int32;
-}
-
 /// Device bytes of an R-Kleene plan: output tiles, two chunk buffers of each operand, the GEMM's
 /// scratch (packed A chunk and split-k partials), the negative-cycle word.
 template <class T>
@@ -94,7 +87,7 @@ std::size_t ooc_rkleene_bytes(std::size_t tile, std::size_t depth, int tiles) {
 template <class T>
 double ooc_rkleene_seconds(ooc_plan& p, ooc_model const& m) {
     double const s = sizeof(T), t = double(p.tile), c = double(p.depth);
-    double const rate = rkleene_rate<T>(m) * c / (c + m.chunk_overhead);
+    double const rate = ooc_dense<T>::rkleene_rate(m) * c / (c + m.chunk_overhead);
     double const link = m.link_bytes_per_s;
     double busy = 0, total = 0;
     double const row = m.row_overhead_s;
@@ -121,10 +114,7 @@ double ooc_rkleene_seconds(ooc_plan& p, ooc_model const& m) {
         total += both + swaps + tile_s;
     };
     auto close = [&](double k) {
-        double const close_rate =
-            m.gemm_fp32 * (sizeof(T) == 8 ? 0.25 : 1) *
-            std::min(0.6, 0.18 * std::pow(k / 2048, 1.5));
-        total += k * k * k / close_rate + 2 * s * k * k / link;
+        total += k * k * k / ooc_close_rate<ooc_dense<T>>(k, m) + 2 * s * k * k / link;
     };
     auto rec = [&](auto&& self, std::size_t k) -> void {
         if (k <= p.base) {
@@ -243,7 +233,7 @@ public:
         };
         std::map<std::string, sum> by;
         for (auto const& sp : spans_) {
-            auto& x = by[sp.what];
+            auto& x = by[sp.label()];
             x.ms += cuda::event::elapsed_ms(sp.from, sp.to);
             ++x.count;
         }
@@ -252,7 +242,7 @@ public:
             if (std::FILE* f = std::fopen(path, "w")) {
                 for (auto const& sp : spans_)
                     std::fprintf(f, "%.4f %.4f %s\n", cuda::event::elapsed_ms(start_, sp.from),
-                                 cuda::event::elapsed_ms(start_, sp.to), sp.what.c_str());
+                                 cuda::event::elapsed_ms(start_, sp.to), sp.label().c_str());
                 std::fclose(f);
             }
         }
@@ -268,19 +258,24 @@ public:
 
 private:
     using E = ooc_dense<T>;
-    /// One timed span of work on a stream (profiling).
+    /// One timed span of work on a stream (profiling): its kind, and for products the rows of
+    /// the product's output (0: none).
     struct span {
-        std::string what;
+        char const* what;
+        std::size_t rows;
         cuda::event from{true}, to{true};
+        std::string label() const {
+            return rows ? std::string(what) + " " + std::to_string(rows) : std::string(what);
+        }
     };
-    /// Runs enqueue() between two timing events on s when profiling.
+    /// Runs enqueue() between two timing events on s when profiling (nothing else otherwise).
     template <class F>
-    void timed(cuda::stream const& s, std::string what, F&& enqueue) {
+    void timed(cuda::stream const& s, char const* what, F&& enqueue, std::size_t rows = 0) {
         if (!profile_) {
             enqueue();
             return;
         }
-        spans_.push_back({std::move(what)});
+        spans_.push_back({what, rows});
         spans_.back().from.record(s);
         enqueue();
         spans_.back().to.record(s);
@@ -312,7 +307,7 @@ private:
     std::size_t slab_rows() const { return (t_ + slabs - 1) / slabs; }
 
     /// Loads r into the next output buffer, each slab after the store of the same slab of the
-    /// tile it held (slab_loaded_ per slab, tile_loaded_ for the whole).
+    /// tile it held (slab_loaded_; the last one also says the whole tile is in).
     int load_tile(ooc_rect const& r) {
         int const b = static_cast<int>(next_tile_++ % std::size_t(tiles_));
         if (resident_.b == b) resident_.b = -1;
@@ -327,7 +322,6 @@ private:
                 });
             slab_loaded_[b][s].record(h2d_);
         }
-        tile_loaded_[b].record(h2d_);
         return b;
     }
     /// Stores output buffer b to r, each slab once the product stream has recorded it done.
@@ -371,7 +365,7 @@ private:
         auto fetch = [&](T* dst, std::size_t dld, ooc_rect const& x) {
             ooc_rect const& r = resident_.r;
             if (resident_.b >= 0 && r.contains(x)) {
-                for (auto const& e : slab_done_[resident_.b]) h2d_.wait(e);
+                h2d_.wait(slab_done_[resident_.b].back());  // recorded in order: all slabs done
                 T const* src = tile_view(resident_.b, 0, 0).data + (x.r0 - r.r0) * t_ +
                                (x.c0 - r.c0);
                 timed(h2d_, "copy chunks on the device", [&] {
@@ -409,19 +403,21 @@ private:
             // Chunks from the tile's own offset when an operand is C: those entries are not
             // stored yet, and the tiles stored just before come last.
             std::size_t const k_first = b_alias ? i0 / kd : a_alias ? j0 / kd : 0;
+            auto k_range = [&](std::size_t step) {  // {first column of A, depth}
+                std::size_t const k0 = (k_first + step) % nk * kd;
+                return std::pair{k0, std::min(kd, a.cols - k0)};
+            };
             auto chunk = [&](std::size_t step) {
-                std::size_t const kk = (k_first + step) % nk, k0 = kk * kd;
-                std::size_t const kl = std::min(kd, a.cols - k0);
+                auto const [k0, kl] = k_range(step);
                 return load_chunk(a.block(i0, k0, ct.rows, kl), b.block(k0, j0, kl, ct.cols));
             };
             int kb = chunk(0);  // before the output tile: it may wait for the last store
             int const tb = load_tile(ct);
             view const cv = tile_view(tb, ct.rows, ct.cols);
-            std::string const what = "products of " + std::to_string(c.rows);
             std::size_t const sr = slab_rows();
             for (std::size_t step = 0; step < nk; ++step) {
                 if (step > 0) kb = chunk(step);
-                std::size_t const kl = std::min(kd, a.cols - ((k_first + step) % nk) * kd);
+                std::size_t const kl = k_range(step).second;
                 view const av{amem_.data() + std::size_t(kb) * t_ * c_, ct.rows, kl, c_};
                 view const bv{bmem_.data() + std::size_t(kb) * c_ * t_, kl, ct.cols, t_};
                 comp_.wait(chunk_loaded_[kb]);
@@ -435,14 +431,17 @@ private:
                         std::size_t const rows = std::min(sr, ct.rows - r0);
                         if (first) comp_.wait(slab_loaded_[tb][sl]);
                         if (rows)
-                            timed(comp_, what, [&] {
-                                E::gemm(view{av.data + r0 * c_, rows, kl, c_}, bv,
-                                        view{cv.data + r0 * t_, rows, ct.cols, t_}, comp_);
-                            });
+                            timed(
+                                comp_, "products of",
+                                [&] {
+                                    E::gemm(view{av.data + r0 * c_, rows, kl, c_}, bv,
+                                            view{cv.data + r0 * t_, rows, ct.cols, t_}, comp_);
+                                },
+                                c.rows);
                         if (last) slab_done_[tb][sl].record(comp_);
                     }
                 } else {
-                    timed(comp_, what, [&] { E::gemm(av, bv, cv, comp_); });
+                    timed(comp_, "products of", [&] { E::gemm(av, bv, cv, comp_); }, c.rows);
                 }
                 chunk_free_[kb].record(comp_);
             }
@@ -462,10 +461,10 @@ private:
             if (resident_.b >= 0 && resident_.r == r) {
                 // Still in its buffer since its store: close it there once the store has read it.
                 b = resident_.b;
-                for (auto const& e : slab_free_[b]) comp_.wait(e);
+                comp_.wait(slab_free_[b].back());  // the stores run in order: all slabs read
             } else {
                 b = load_tile(r);
-                comp_.wait(tile_loaded_[b]);
+                comp_.wait(slab_loaded_[b].back());  // the loads run in order: all slabs in
             }
         }
         view const v = tile_view(b, r.rows, r.cols);
@@ -504,7 +503,7 @@ private:
     buffer<T, device> cmem_, amem_, bmem_;
     buffer<unsigned long long, device> first_;
     cuda::pinned_memory flag_;
-    std::array<cuda::event, 2> tile_loaded_, chunk_loaded_, chunk_free_;
+    std::array<cuda::event, 2> chunk_loaded_, chunk_free_;
     std::array<std::array<cuda::event, slabs>, 2> slab_loaded_, slab_done_, slab_free_;
     struct store {
         ooc_rect r;
