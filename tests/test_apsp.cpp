@@ -9,8 +9,11 @@
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/closure.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <random>
 #include <vector>
 
@@ -48,12 +51,44 @@ csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool und
     return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
 }
 
+/// The reference: the plain Floyd-Warshall triple loop written here, independent of the library
+/// (kleene's own floyd_warshall is one of the algorithms under test). Sums are formed in long
+/// double, wide enough that nothing saturates or overflows on these graphs; "no path" is a flag,
+/// not a sentinel. The result is narrowed to T, with kleene's infinity where there is no path.
 template <class T>
 dense_matrix<T> reference(csr_matrix<T> const& a) {
-    dense_matrix<T> d = to_dense(a, infinity<T>());
-    for (std::size_t i = 0; i < d.rows(); ++i) d(i, i) = std::min(d(i, i), T(0));
-    floyd_warshall(d.view());
-    return d;
+    std::size_t const n = a.rows();
+    std::vector<long double> d(n * n, 0);
+    std::vector<char> has(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            std::size_t const j = static_cast<std::size_t>(a.col_idx()[k]);
+            long double const w = a.value(k);
+            if (!has[i * n + j] || w < d[i * n + j]) d[i * n + j] = w;
+            has[i * n + j] = 1;
+        }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!has[i * n + i] || d[i * n + i] > 0) d[i * n + i] = 0;
+        has[i * n + i] = 1;
+    }
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!has[i * n + k]) continue;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!has[k * n + j]) continue;
+                long double const via = d[i * n + k] + d[k * n + j];
+                if (!has[i * n + j] || via < d[i * n + j]) d[i * n + j] = via, has[i * n + j] = 1;
+            }
+        }
+    dense_matrix<T> r(n, n);
+    for (std::size_t i = 0; i < n * n; ++i) {
+        long double v = d[i];
+        if constexpr (std::is_integral_v<T>)  // only a negative cycle's entries leave the range
+            v = std::clamp<long double>(v, std::numeric_limits<T>::min() + 1.0L,
+                                        std::numeric_limits<T>::max() - 1.0L);
+        r.data()[i] = has[i] ? static_cast<T>(v) : infinity<T>();
+    }
+    return r;
 }
 
 template <class T>

@@ -205,6 +205,38 @@ BOOST_AUTO_TEST_CASE(values_and_symmetry_expansion) {
     BOOST_TEST(h.file_entries == 2u);
 }
 
+// LAGraph's files: a %%GraphBLAS line that is not a type line is a comment (LAGraph and
+// SuiteSparse read it so); `%%GraphBLAS T` (older LAGraph) and `%%GraphBLAS type T` set the type;
+// LAGraph's array size line may carry the count of values, which must then be right.
+BOOST_AUTO_TEST_CASE(lagraph_graphblas_lines) {
+    auto const full = io::read_matrix_market_dense<double>(data_dir + "/good/graphblas_comment_array.mtx");
+    BOOST_TEST(full(0, 0) == 0.646);
+    BOOST_TEST(full(1, 0) == 0.709);
+    BOOST_TEST(full(2, 2) == 0.498);
+    auto const h1 = io::read_matrix_market_header(data_dir + "/good/graphblas_comment_array.mtx");
+    BOOST_TEST(!h1.graphblas_type.has_value());
+    auto const h2 = io::read_matrix_market_header(data_dir + "/good/graphblas_old_type_line.mtx");
+    BOOST_TEST((h2.graphblas_type == io::value_type::float64));
+    BOOST_TEST(h2.file_entries == 9u);
+    auto const old = io::read_matrix_market_dense<double>(data_dir + "/good/graphblas_old_type_line.mtx");
+    BOOST_TEST(old(0, 1) == 0.276);
+    auto const h3 = io::read_matrix_market_header(data_dir + "/good/graphblas_notes.mtx");
+    BOOST_TEST((h3.graphblas_type == io::value_type::int32));
+    auto const tree = io::read_matrix_market<std::int32_t>(data_dir + "/good/graphblas_notes.mtx");
+    BOOST_TEST(tree.nnz() == 3u);
+    // A type line with an unknown type is still refused, and so is a wrong array count.
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] { io::read_matrix_market<double>(data_dir + "/bad/unknown_graphblas_type-2-user.mtx"); }, &line) ==
+                io::mm_errc::unknown_graphblas_type));
+    BOOST_TEST((error_of([&] { io::read_matrix_market<double>(data_dir + "/bad/bad_size_line-2-array-count.mtx"); }, &line) ==
+                io::mm_errc::bad_size_line));
+    BOOST_TEST(line == 2u);
+    BOOST_TEST((error_of([&] {
+                    io::read_matrix_market_from_memory<double>(
+                        "%%MatrixMarket matrix coordinate real general\n%%GraphBLAS type\n1 1 0\n");
+                }) == io::mm_errc::unknown_graphblas_type));
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_policies) {
     std::string const t =
         "%%MatrixMarket matrix coordinate integer general\n2 2 4\n1 2 5\n2 2 1\n1 2 3\n1 2 4\n";

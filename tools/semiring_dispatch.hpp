@@ -9,11 +9,23 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace kleene::tools {
 
 /// Value types the command line accepts.
 inline constexpr std::string_view type_names[] = {"fp32", "fp64", "int32", "int64", "bool"};
+/// Semirings the command line accepts (dispatch_semiring_of).
+inline constexpr std::string_view semiring_names[] = {
+    "plus_times", "min_plus",   "max_plus",   "max_min",  "min_max",  "lor_land",
+    "any_pair",   "plus_pair",  "min_first",  "min_second", "plus_min", "max_times"};
+
+/// A list of names as CLI11's IsMember validator takes it (usage errors before any input is read).
+template <std::size_t N>
+std::vector<std::string> name_list(std::string_view const (&names)[N]) {
+    return {std::begin(names), std::end(names)};
+}
 
 template <class T, class F>
 bool dispatch_semiring_of(std::string_view name, F&& f) {
@@ -54,6 +66,55 @@ void dispatch_semiring(std::string_view name, std::string_view type, F&& f) {
         throw command_failed("unknown semiring '" + std::string(name) +
                              "' (plus_times, min_plus, max_plus, max_min, min_max, lor_land, "
                              "any_pair, plus_pair, min_first, min_second, plus_min, max_times)");
+}
+
+/// Binary operators by name, for the element-wise commands.
+inline constexpr std::string_view op_names[] = {"plus", "times", "min", "max", "first",
+                                                "second", "pair", "lor", "land"};
+
+/// Calls f(Op{}) for the binary operator `name` over T; lor and land only over bool.
+template <class T, class F>
+void dispatch_op(std::string_view name, F&& f) {
+    if (name == "plus") return f(plus_op<T>{});
+    if (name == "times") return f(times_op<T>{});
+    if (name == "min") return f(min_op<T>{});
+    if (name == "max") return f(max_op<T>{});
+    if (name == "first") return f(first_op<T>{});
+    if (name == "second") return f(second_op<T>{});
+    if (name == "pair") return f(pair_op<T>{});
+    if constexpr (std::is_same_v<T, bool>) {
+        if (name == "lor") return f(lor_op<T>{});
+        if (name == "land") return f(land_op<T>{});
+    }
+    throw command_failed("operator " + std::string(name) + " is not offered over this type");
+}
+
+/// Monoids by name, for the reductions.
+inline constexpr std::string_view monoid_names[] = {"plus", "times", "min", "max", "lor", "land"};
+
+template <class T, class F>
+void dispatch_monoid(std::string_view name, F&& f) {
+    if (name == "plus") return f(plus_monoid<T>{});
+    if (name == "times") return f(times_monoid<T>{});
+    if (name == "min") return f(min_monoid<T>{});
+    if (name == "max") return f(max_monoid<T>{});
+    if constexpr (std::is_same_v<T, bool>) {
+        if (name == "lor") return f(lor_monoid<T>{});
+        if (name == "land") return f(land_monoid<T>{});
+    }
+    throw command_failed("monoid " + std::string(name) + " is not offered over this type");
+}
+
+/// Calls f(T{}) for the value type `type` (one of type_names).
+template <class F>
+void dispatch_type(std::string_view type, F&& f) {
+    if (type == "fp32") return f(float{});
+    if (type == "fp64") return f(double{});
+    if (type == "int32") return f(std::int32_t{});
+    if (type == "int64") return f(std::int64_t{});
+    if (type == "bool") return f(bool{});
+    throw command_failed("unknown type '" + std::string(type) +
+                         "' (fp32, fp64, int32, int64, bool)");
 }
 
 }  // namespace kleene::tools

@@ -413,19 +413,25 @@ parsed_header parse_header(std::string_view text, std::string const& name) {
         auto w = split_words(line);
         if (w.empty()) continue;
         if (w[0].front() == '%') {
-            if (iequals(w[0], "%%GraphBLAS")) {
-                if (w.size() < 3 || !iequals(w[1], "type"))
+            // LAGraph's type line: `%%GraphBLAS type T`, or `%%GraphBLAS T` in older files.
+            // Any other %%GraphBLAS line is a comment, as LAGraph and SuiteSparse read it.
+            if (iequals(w[0], "%%GraphBLAS") && w.size() >= 2) {
+                bool const typed = iequals(w[1], "type");
+                if (typed && w.size() < 3)
                     fail(name, lr.line, mm_errc::unknown_graphblas_type,
                          "expected '%%GraphBLAS type T'");
-                std::string t(w[2]);
-                for (std::size_t k = 3; k < w.size(); ++k) (t += ' ') += w[k];
-                if (t.find("complex") != std::string::npos || t.find("FC") != std::string::npos)
-                    fail(name, lr.line, mm_errc::unsupported, "complex values are not supported");
+                std::string t(w[typed ? 2 : 1]);
+                for (std::size_t k = typed ? 3 : 2; k < w.size(); ++k) (t += ' ') += w[k];
+                bool const complex = t.find("complex") != std::string::npos ||
+                                     iequals(t, "GxB_FC32") || iequals(t, "GxB_FC64");
                 value_type vt;
-                if (!parse_value_type(t, vt))
+                if (complex && (typed || w.size() <= 3))
+                    fail(name, lr.line, mm_errc::unsupported, "complex values are not supported");
+                if (parse_value_type(t, vt))
+                    h.graphblas_type = vt;
+                else if (typed)
                     fail(name, lr.line, mm_errc::unknown_graphblas_type,
                          "unknown GraphBLAS type '" + t + "'");
-                h.graphblas_type = vt;
             }
             continue;
         }
@@ -436,12 +442,16 @@ parsed_header parse_header(std::string_view text, std::string const& name) {
             h.object == mm_object::matrix
                 ? (h.format == mm_format::coordinate ? "'rows cols entries'" : "'rows cols'")
                 : (h.format == mm_format::coordinate ? "'size entries'" : "'size'");
-        if (w.size() != want)
+        // LAGraph writes array files with a third number, the count of values that follow; it is
+        // read, and must equal the count the dimensions give.
+        bool const counted_array =
+            h.object == mm_object::matrix && h.format == mm_format::array && w.size() == want + 1;
+        if (w.size() != want && !counted_array)
             fail(name, lr.line, mm_errc::bad_size_line,
                  "the size line must be " + form + " (" + std::to_string(want) +
                      " numbers), found " + std::to_string(w.size()) + " words");
         std::uint64_t v[3] = {0, 0, 0};
-        for (std::size_t k = 0; k < want; ++k) {
+        for (std::size_t k = 0; k < w.size(); ++k) {
             auto r = std::from_chars(w[k].data(), w[k].data() + w[k].size(), v[k]);
             if (r.ec == std::errc::result_out_of_range)
                 fail(name, lr.line, mm_errc::too_large,
@@ -474,6 +484,12 @@ parsed_header parse_header(std::string_view text, std::string const& name) {
                 n = (n - h.rows) / 2;
             if (n > std::numeric_limits<std::uint64_t>::max())
                 fail(name, lr.line, mm_errc::too_large, "the array has more than 2^64 entries");
+            if (counted_array && v[2] != n)
+                fail(name, lr.line, mm_errc::bad_size_line,
+                     "the size line says " + std::to_string(v[2]) + " values, but a " +
+                         std::string(to_string(h.symmetry)) + " " +
+                         kleene::detail::shape(h.rows, h.cols) + " array holds " +
+                         std::to_string(static_cast<std::uint64_t>(n)));
             h.file_entries = static_cast<std::uint64_t>(n);
         }
         out.body = lr.pos;

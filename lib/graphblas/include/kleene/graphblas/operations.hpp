@@ -5,7 +5,8 @@
 // views become GraphBLAS's transpose descriptors. kleene operators map to GraphBLAS built-ins
 // where there is one; any other stateless operator (a user type with static apply, a captureless
 // lambda predicate) becomes a GraphBLAS user-defined operator that calls it, so the oracle covers
-// user operators too. Only options.replace is read.
+// user operators too. Only options.replace and options.explain (the GrB call and its time, see
+// ops.hpp) are read. Calls between oracle functions are qualified, as in ops.hpp.
 
 #include <kleene/extract_assign.hpp>
 #include <kleene/graphblas/c_api.hpp>
@@ -26,8 +27,6 @@
 
 namespace kleene::graphblas {
 
-/// The predefined descriptor for replace, the mask's kind, and transposed first/second inputs.
-GrB_Descriptor descriptor(bool replace, bool structural, bool complemented, bool t0, bool t1);
 /// The indices as GraphBLAS wants them.
 std::vector<GrB_Index> index_array(cpu::resolved_indices const& r);
 
@@ -256,20 +255,14 @@ predicate<T> grb_predicate(P const& p) {
 
 // ---- operands ---------------------------------------------------------------------------------
 
-template <class M>
-struct operand_traits {
-    static constexpr bool transposed = false;
-    static M const& base(M const& m) { return m; }
-};
-template <class M>
-struct operand_traits<kleene::transposed<M>> {
-    static constexpr bool transposed = true;
-    static M const& base(kleene::transposed<M> const& t) { return *t.m; }
+/// The output of a call whose result is a C scalar: nothing to wait for.
+struct no_wait {
+    void wait() const noexcept {}
 };
 
 template <class A, class T>
 matrix operand(A const& a, T absent) {
-    return to_grb(operand_traits<A>::base(a), absent);
+    return to_grb(product_operand<A>::base(a), absent);
 }
 
 template <class Mask>
@@ -310,16 +303,18 @@ void ewise(C& c, Mask const& mask, Accum, Op const& op_in, A const& a, B const& 
         matrix const ga = detail::operand(a, absent), gb = detail::operand(b, absent);
         auto const gm = detail::mask_handle<matrix>(mask);
         GrB_Descriptor const d =
-            detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed,
-                         detail::operand_traits<B>::transposed);
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed,
+                         detail::product_operand<B>::transposed);
         if constexpr (Union)
-            check(GrB_Matrix_eWiseAdd_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(), op,
-                                               ga.get(), gb.get(), d),
-                  "GrB_eWiseAdd");
+            detail::timed(opt, "GrB_Matrix_eWiseAdd_BinaryOp", gc, [&] {
+                return GrB_Matrix_eWiseAdd_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(),
+                                                    op, ga.get(), gb.get(), d);
+            });
         else
-            check(GrB_Matrix_eWiseMult_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(), op,
-                                                ga.get(), gb.get(), d),
-                  "GrB_eWiseMult");
+            detail::timed(opt, "GrB_Matrix_eWiseMult_BinaryOp", gc, [&] {
+                return GrB_Matrix_eWiseMult_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(),
+                                                     op, ga.get(), gb.get(), d);
+            });
         c = from_grb<C>(gc.get(), absent);
     } else {
         vector gc = to_grb(c, absent);
@@ -327,25 +322,27 @@ void ewise(C& c, Mask const& mask, Accum, Op const& op_in, A const& a, B const& 
         auto const gm = detail::mask_handle<vector>(mask);
         GrB_Descriptor const d = detail::desc(mask, opt.replace);
         if constexpr (Union)
-            check(GrB_Vector_eWiseAdd_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(), op,
-                                               ga.get(), gb.get(), d),
-                  "GrB_eWiseAdd");
+            detail::timed(opt, "GrB_Vector_eWiseAdd_BinaryOp", gc, [&] {
+                return GrB_Vector_eWiseAdd_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(),
+                                                    op, ga.get(), gb.get(), d);
+            });
         else
-            check(GrB_Vector_eWiseMult_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(), op,
-                                                ga.get(), gb.get(), d),
-                  "GrB_eWiseMult");
+            detail::timed(opt, "GrB_Vector_eWiseMult_BinaryOp", gc, [&] {
+                return GrB_Vector_eWiseMult_BinaryOp(gc.get(), detail::get(gm), grb_accum<Accum>(),
+                                                     op, ga.get(), gb.get(), d);
+            });
         c = from_grb<C>(gc.get(), absent);
     }
 }
 template <class C, class Mask, class Accum, class Op, class A, class B>
 void ewise_add(C& c, Mask const& mask, Accum accum, Op const& op, A const& a, B const& b,
                options const& opt = {}) {
-    ewise<true>(c, mask, accum, op, a, b, opt);
+    kleene::graphblas::ewise<true>(c, mask, accum, op, a, b, opt);
 }
 template <class C, class Mask, class Accum, class Op, class A, class B>
 void ewise_mult(C& c, Mask const& mask, Accum accum, Op const& op, A const& a, B const& b,
                 options const& opt = {}) {
-    ewise<false>(c, mask, accum, op, a, b, opt);
+    kleene::graphblas::ewise<false>(c, mask, accum, op, a, b, opt);
 }
 
 // ---- apply and select -------------------------------------------------------------------------
@@ -368,39 +365,42 @@ void apply(C& c, Mask const& mask, Accum, Op const& op_in, A const& a, options c
             return to_grb(a, absent);
     }();
     auto const gm = detail::mask_handle<handle>(mask);
-    GrB_Descriptor const d = detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed);
+    GrB_Descriptor const d =
+        detail::desc(mask, opt.replace, detail::product_operand<A>::transposed);
     GrB_BinaryOp const accum = grb_accum<Accum>();
-    GrB_Info info;
-    if constexpr (is_bound<Op0>) {
-        GrB_BinaryOp const bop = detail::binary_op<typename Op0::op_type>();
-        if constexpr (requires { op.x; }) {
-            // A is GraphBLAS's second input here: its transpose flag is INP1.
-            GrB_Descriptor const d1 =
-                detail::desc(mask, opt.replace, false, detail::operand_traits<A>::transposed);
-            detail::scalar<T> const x(op.x);
-            if constexpr (is_matrix)
-                info = GrB_Matrix_apply_BinaryOp1st_Scalar(gc.get(), detail::get(gm), accum, bop,
-                                                           x.s, ga.get(), d1);
-            else
-                info = GrB_Vector_apply_BinaryOp1st_Scalar(gc.get(), detail::get(gm), accum, bop,
-                                                           x.s, ga.get(), d1);
+    detail::timed(opt, "GrB_apply", gc, [&] {
+        GrB_Info info;
+        if constexpr (is_bound<Op0>) {
+            GrB_BinaryOp const bop = detail::binary_op<typename Op0::op_type>();
+            if constexpr (requires { op.x; }) {
+                // A is GraphBLAS's second input here: its transpose flag is INP1.
+                GrB_Descriptor const d1 =
+                    detail::desc(mask, opt.replace, false, detail::product_operand<A>::transposed);
+                detail::scalar<T> const x(op.x);
+                if constexpr (is_matrix)
+                    info = GrB_Matrix_apply_BinaryOp1st_Scalar(gc.get(), detail::get(gm), accum,
+                                                               bop, x.s, ga.get(), d1);
+                else
+                    info = GrB_Vector_apply_BinaryOp1st_Scalar(gc.get(), detail::get(gm), accum,
+                                                               bop, x.s, ga.get(), d1);
+            } else {
+                detail::scalar<T> const y(op.y);
+                if constexpr (is_matrix)
+                    info = GrB_Matrix_apply_BinaryOp2nd_Scalar(gc.get(), detail::get(gm), accum,
+                                                               bop, ga.get(), y.s, d);
+                else
+                    info = GrB_Vector_apply_BinaryOp2nd_Scalar(gc.get(), detail::get(gm), accum,
+                                                               bop, ga.get(), y.s, d);
+            }
         } else {
-            detail::scalar<T> const y(op.y);
+            GrB_UnaryOp const uop = detail::unary_op<Op0>();
             if constexpr (is_matrix)
-                info = GrB_Matrix_apply_BinaryOp2nd_Scalar(gc.get(), detail::get(gm), accum, bop,
-                                                           ga.get(), y.s, d);
+                info = GrB_Matrix_apply(gc.get(), detail::get(gm), accum, uop, ga.get(), d);
             else
-                info = GrB_Vector_apply_BinaryOp2nd_Scalar(gc.get(), detail::get(gm), accum, bop,
-                                                           ga.get(), y.s, d);
+                info = GrB_Vector_apply(gc.get(), detail::get(gm), accum, uop, ga.get(), d);
         }
-    } else {
-        GrB_UnaryOp const uop = detail::unary_op<Op0>();
-        if constexpr (is_matrix)
-            info = GrB_Matrix_apply(gc.get(), detail::get(gm), accum, uop, ga.get(), d);
-        else
-            info = GrB_Vector_apply(gc.get(), detail::get(gm), accum, uop, ga.get(), d);
-    }
-    check(info, "GrB_apply");
+        return info;
+    });
     c = from_grb<C>(gc.get(), absent);
 }
 
@@ -420,16 +420,19 @@ void select(C& c, Mask const& mask, Accum, Pred const& pred, A const& a, options
             return to_grb(a, absent);
     }();
     auto const gm = detail::mask_handle<handle>(mask);
-    GrB_Descriptor const d = detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed);
+    GrB_Descriptor const d =
+        detail::desc(mask, opt.replace, detail::product_operand<A>::transposed);
     auto const p = detail::grb_predicate<T>(pred);
     if constexpr (is_matrix)
-        check(GrB_Matrix_select_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), p.op,
-                                       ga.get(), p.thunk(), d),
-              "GrB_select");
+        detail::timed(opt, "GrB_Matrix_select_Scalar", gc, [&] {
+            return GrB_Matrix_select_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), p.op,
+                                            ga.get(), p.thunk(), d);
+        });
     else
-        check(GrB_Vector_select_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), p.op,
-                                       ga.get(), p.thunk(), d),
-              "GrB_select");
+        detail::timed(opt, "GrB_Vector_select_Scalar", gc, [&] {
+            return GrB_Vector_select_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), p.op,
+                                            ga.get(), p.thunk(), d);
+        });
     c = from_grb<C>(gc.get(), absent);
 }
 
@@ -444,48 +447,51 @@ void reduce(W& w, Mask const& mask, Accum, Op const& op_in, A const& a, options 
     vector gw = to_grb(w, absent);
     matrix const ga = detail::operand(a, absent);
     auto const gm = detail::mask_handle<vector>(mask);
-    check(GrB_Matrix_reduce_Monoid(
-              gw.get(), detail::get(gm), grb_accum<Accum>(), detail::monoid<Op0>(), ga.get(),
-              detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed)),
-          "GrB_reduce");
+    detail::timed(opt, "GrB_Matrix_reduce_Monoid", gw, [&] {
+        return GrB_Matrix_reduce_Monoid(
+            gw.get(), detail::get(gm), grb_accum<Accum>(), detail::monoid<Op0>(), ga.get(),
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed));
+    });
     w = from_grb<W>(gw.get(), absent);
 }
 
 /// The reduction of every entry to a scalar (the monoid's identity when there is none).
 template <class Op, class A>
-typename Op::value_type reduce(Op const& op_in, A const& a) {
+typename Op::value_type reduce(Op const& op_in, A const& a, options const& opt = {}) {
     using T = typename Op::value_type;
     using Op0 = std::remove_cvref_t<decltype(unwrap_absent(op_in))>;
     T const absent = absent_of(op_in);
     GrB_Monoid const mon = detail::monoid<Op0>();
     T s{};
-    GrB_Info info;
-    if constexpr (requires { a.rows(); }) {
-        matrix const ga = detail::operand(a, absent);
-        if constexpr (std::is_same_v<T, bool>)
-            info = GrB_Matrix_reduce_BOOL(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, float>)
-            info = GrB_Matrix_reduce_FP32(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, double>)
-            info = GrB_Matrix_reduce_FP64(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, std::int32_t>)
-            info = GrB_Matrix_reduce_INT32(&s, nullptr, mon, ga.get(), nullptr);
-        else
-            info = GrB_Matrix_reduce_INT64(&s, nullptr, mon, ga.get(), nullptr);
-    } else {
-        vector const ga = to_grb(a, absent);
-        if constexpr (std::is_same_v<T, bool>)
-            info = GrB_Vector_reduce_BOOL(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, float>)
-            info = GrB_Vector_reduce_FP32(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, double>)
-            info = GrB_Vector_reduce_FP64(&s, nullptr, mon, ga.get(), nullptr);
-        else if constexpr (std::is_same_v<T, std::int32_t>)
-            info = GrB_Vector_reduce_INT32(&s, nullptr, mon, ga.get(), nullptr);
-        else
-            info = GrB_Vector_reduce_INT64(&s, nullptr, mon, ga.get(), nullptr);
-    }
-    check(info, "GrB_reduce (to a scalar)");
+    detail::timed(opt, "GrB_reduce (to a scalar)", detail::no_wait{}, [&] {
+        GrB_Info info;
+        if constexpr (requires { a.rows(); }) {
+            matrix const ga = detail::operand(a, absent);
+            if constexpr (std::is_same_v<T, bool>)
+                info = GrB_Matrix_reduce_BOOL(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, float>)
+                info = GrB_Matrix_reduce_FP32(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, double>)
+                info = GrB_Matrix_reduce_FP64(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, std::int32_t>)
+                info = GrB_Matrix_reduce_INT32(&s, nullptr, mon, ga.get(), nullptr);
+            else
+                info = GrB_Matrix_reduce_INT64(&s, nullptr, mon, ga.get(), nullptr);
+        } else {
+            vector const ga = to_grb(a, absent);
+            if constexpr (std::is_same_v<T, bool>)
+                info = GrB_Vector_reduce_BOOL(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, float>)
+                info = GrB_Vector_reduce_FP32(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, double>)
+                info = GrB_Vector_reduce_FP64(&s, nullptr, mon, ga.get(), nullptr);
+            else if constexpr (std::is_same_v<T, std::int32_t>)
+                info = GrB_Vector_reduce_INT32(&s, nullptr, mon, ga.get(), nullptr);
+            else
+                info = GrB_Vector_reduce_INT64(&s, nullptr, mon, ga.get(), nullptr);
+        }
+        return info;
+    });
     return s;
 }
 
@@ -497,9 +503,11 @@ void transpose(C& c, Mask const& mask, Accum, A const& a, options const& opt = {
     matrix gc = to_grb(c, absent);
     matrix const ga = detail::operand(a, absent);
     auto const gm = detail::mask_handle<matrix>(mask);
-    check(GrB_transpose(gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(),
-                        detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed)),
-          "GrB_transpose");
+    detail::timed(opt, "GrB_transpose", gc, [&] {
+        return GrB_transpose(
+            gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(),
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed));
+    });
     c = from_grb<C>(gc.get(), absent);
 }
 
@@ -512,11 +520,12 @@ void extract(C& c, Mask const& mask, Accum, A const& a, index_selection const& r
     auto const gm = detail::mask_handle<matrix>(mask);
     auto const ri = rows.resolve(a.rows(), "extract"), rj = cols.resolve(a.cols(), "extract");
     auto const gi = index_array(ri), gj = index_array(rj);
-    check(
-        GrB_Matrix_extract(gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(),
-                           gi.size(), gj.data(), gj.size(),
-                           detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed)),
-        "GrB_extract");
+    detail::timed(opt, "GrB_Matrix_extract", gc, [&] {
+        return GrB_Matrix_extract(
+            gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(), gi.size(),
+            gj.data(), gj.size(),
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed));
+    });
     c = from_grb<C>(gc.get(), absent);
 }
 template <class W, class Mask, class Accum, class U>
@@ -526,9 +535,10 @@ void extract(W& w, Mask const& mask, Accum, U const& u, index_selection const& r
     vector const gu = to_grb(u, absent);
     auto const gm = detail::mask_handle<vector>(mask);
     auto const gi = index_array(rows.resolve(u.size(), "extract"));
-    check(GrB_Vector_extract(gw.get(), detail::get(gm), grb_accum<Accum>(), gu.get(), gi.data(),
-                             gi.size(), detail::desc(mask, opt.replace)),
-          "GrB_extract");
+    detail::timed(opt, "GrB_Vector_extract", gw, [&] {
+        return GrB_Vector_extract(gw.get(), detail::get(gm), grb_accum<Accum>(), gu.get(),
+                                  gi.data(), gi.size(), detail::desc(mask, opt.replace));
+    });
     w = from_grb<W>(gw.get(), absent);
 }
 template <class W, class Mask, class Accum, class A>
@@ -539,10 +549,11 @@ void extract(W& w, Mask const& mask, Accum, A const& a, index_selection const& r
     matrix const ga = detail::operand(a, absent);
     auto const gm = detail::mask_handle<vector>(mask);
     auto const gi = index_array(rows.resolve(a.rows(), "extract"));
-    check(GrB_Col_extract(gw.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(),
-                          gi.size(), col,
-                          detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed)),
-          "GrB_Col_extract");
+    detail::timed(opt, "GrB_Col_extract", gw, [&] {
+        return GrB_Col_extract(
+            gw.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(), gi.size(), col,
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed));
+    });
     w = from_grb<W>(gw.get(), absent);
 }
 
@@ -558,17 +569,19 @@ void assign(C& c, Mask const& mask, Accum, A const& a, index_selection const& ro
     auto const gj = index_array(cols.resolve(c.cols(), "assign"));
     if constexpr (std::is_convertible_v<A, T>) {
         detail::scalar<T> const x(a);
-        check(GrB_Matrix_assign_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), x.s,
-                                       gi.data(), gi.size(), gj.data(), gj.size(),
-                                       detail::desc(mask, opt.replace)),
-              "GrB_assign");
+        detail::timed(opt, "GrB_Matrix_assign_Scalar", gc, [&] {
+            return GrB_Matrix_assign_Scalar(gc.get(), detail::get(gm), grb_accum<Accum>(), x.s,
+                                            gi.data(), gi.size(), gj.data(), gj.size(),
+                                            detail::desc(mask, opt.replace));
+        });
     } else {
         matrix const ga = detail::operand(a, absent);
-        check(GrB_Matrix_assign(
-                  gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(), gi.size(),
-                  gj.data(), gj.size(),
-                  detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed)),
-              "GrB_assign");
+        detail::timed(opt, "GrB_Matrix_assign", gc, [&] {
+            return GrB_Matrix_assign(
+                gc.get(), detail::get(gm), grb_accum<Accum>(), ga.get(), gi.data(), gi.size(),
+                gj.data(), gj.size(),
+                detail::desc(mask, opt.replace, detail::product_operand<A>::transposed));
+        });
     }
     c = from_grb<C>(gc.get(), absent);
 }
@@ -582,14 +595,16 @@ void assign(W& w, Mask const& mask, Accum, U const& u, index_selection const& ro
     auto const gi = index_array(rows.resolve(w.size(), "assign"));
     if constexpr (std::is_convertible_v<U, T>) {
         detail::scalar<T> const x(u);
-        check(GrB_Vector_assign_Scalar(gw.get(), detail::get(gm), grb_accum<Accum>(), x.s,
-                                       gi.data(), gi.size(), detail::desc(mask, opt.replace)),
-              "GrB_assign");
+        detail::timed(opt, "GrB_Vector_assign_Scalar", gw, [&] {
+            return GrB_Vector_assign_Scalar(gw.get(), detail::get(gm), grb_accum<Accum>(), x.s,
+                                            gi.data(), gi.size(), detail::desc(mask, opt.replace));
+        });
     } else {
         vector const gu = to_grb(u, absent);
-        check(GrB_Vector_assign(gw.get(), detail::get(gm), grb_accum<Accum>(), gu.get(), gi.data(),
-                                gi.size(), detail::desc(mask, opt.replace)),
-              "GrB_assign");
+        detail::timed(opt, "GrB_Vector_assign", gw, [&] {
+            return GrB_Vector_assign(gw.get(), detail::get(gm), grb_accum<Accum>(), gu.get(),
+                                     gi.data(), gi.size(), detail::desc(mask, opt.replace));
+        });
     }
     w = from_grb<W>(gw.get(), absent);
 }
@@ -603,13 +618,88 @@ void kronecker(C& c, Mask const& mask, Accum, Op const& op_in, A const& a, B con
     matrix gc = to_grb(c, absent);
     matrix const ga = detail::operand(a, absent), gb = detail::operand(b, absent);
     auto const gm = detail::mask_handle<matrix>(mask);
-    check(GrB_Matrix_kronecker_BinaryOp(
-              gc.get(), detail::get(gm), grb_accum<Accum>(), detail::ewise_op<false, Op0>(),
-              ga.get(), gb.get(),
-              detail::desc(mask, opt.replace, detail::operand_traits<A>::transposed,
-                           detail::operand_traits<B>::transposed)),
-          "GrB_kronecker");
+    detail::timed(opt, "GrB_Matrix_kronecker_BinaryOp", gc, [&] {
+        return GrB_Matrix_kronecker_BinaryOp(
+            gc.get(), detail::get(gm), grb_accum<Accum>(), detail::ewise_op<false, Op0>(), ga.get(),
+            gb.get(),
+            detail::desc(mask, opt.replace, detail::product_operand<A>::transposed,
+                         detail::product_operand<B>::transposed));
+    });
     c = from_grb<C>(gc.get(), absent);
+}
+
+// ---- without mask or accumulator ----------------------------------------------------------------
+// The forms of kleene's public headers that take neither. Every call is qualified (see ops.hpp):
+// an unqualified one would let argument-dependent lookup pick kleene's own operation.
+
+namespace detail {
+template <class C>
+concept grb_matrix_out = requires(C const& c) {
+    c.rows();
+};
+template <class W>
+concept grb_vector_out = requires(W const& w) {
+    w.size();
+}
+&&!grb_matrix_out<W>;
+}  // namespace detail
+
+template <class C, class Op, class A, class B>
+void ewise_add(C& c, Op const& op, A const& a, B const& b, options const& opt = {}) {
+    kleene::graphblas::ewise<true>(c, no_mask, no_accum, op, a, b, opt);
+}
+template <class C, class Op, class A, class B>
+void ewise_mult(C& c, Op const& op, A const& a, B const& b, options const& opt = {}) {
+    kleene::graphblas::ewise<false>(c, no_mask, no_accum, op, a, b, opt);
+}
+template <class C, class Op, class A>
+void apply(C& c, Op const& op, A const& a, options const& opt = {}) {
+    kleene::graphblas::apply(c, no_mask, no_accum, op, a, opt);
+}
+template <class C, class Pred, class A>
+void select(C& c, Pred const& pred, A const& a, options const& opt = {},
+            std::type_identity_t<typename C::value_type> absent = {}) {
+    kleene::graphblas::select(c, no_mask, no_accum, pred, a, opt, absent);
+}
+template <detail::grb_vector_out W, class Op, class A>
+void reduce(W& w, Op const& op, A const& a, options const& opt = {}) {
+    kleene::graphblas::reduce(w, no_mask, no_accum, op, a, opt);
+}
+template <detail::grb_matrix_out C, class A>
+void transpose(C& c, A const& a, options const& opt = {},
+               std::type_identity_t<typename C::value_type> absent = {}) {
+    kleene::graphblas::transpose(c, no_mask, no_accum, a, opt, absent);
+}
+template <detail::grb_matrix_out C, class A>
+void extract(C& c, A const& a, index_selection const& rows, index_selection const& cols,
+             options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
+    kleene::graphblas::extract(c, no_mask, no_accum, a, rows, cols, opt, absent);
+}
+template <detail::grb_vector_out W, class U>
+requires detail::grb_vector_out<U>
+void extract(W& w, U const& u, index_selection const& rows, options const& opt = {},
+             std::type_identity_t<typename W::value_type> absent = {}) {
+    kleene::graphblas::extract(w, no_mask, no_accum, u, rows, opt, absent);
+}
+template <detail::grb_vector_out W, class A>
+requires detail::grb_matrix_out<A>
+void extract(W& w, A const& a, index_selection const& rows, std::size_t col,
+             options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    kleene::graphblas::extract(w, no_mask, no_accum, a, rows, col, opt, absent);
+}
+template <detail::grb_matrix_out C, class A>
+void assign(C& c, A const& a, index_selection const& rows, index_selection const& cols,
+            options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
+    kleene::graphblas::assign(c, no_mask, no_accum, a, rows, cols, opt, absent);
+}
+template <detail::grb_vector_out W, class U>
+void assign(W& w, U const& u, index_selection const& rows, options const& opt = {},
+            std::type_identity_t<typename W::value_type> absent = {}) {
+    kleene::graphblas::assign(w, no_mask, no_accum, u, rows, opt, absent);
+}
+template <class C, class Op, class A, class B>
+void kronecker(C& c, Op const& op, A const& a, B const& b, options const& opt = {}) {
+    kleene::graphblas::kronecker(c, no_mask, no_accum, op, a, b, opt);
 }
 
 }  // namespace kleene::graphblas

@@ -1,24 +1,36 @@
 #pragma once
 // kleene's mxm, mxv and vxm computed by SuiteSparse:GraphBLAS: the same signatures as
 // <kleene/mxm.hpp>, the same GraphBLAS semantics, kleene containers in and out. The operands are
-// converted (dense ones with the semiring's zero as absent value), GrB_mxm / GrB_mxv / GrB_vxm
-// runs with the built-in semiring equal to S, and the result is converted back into C's storage.
-// Only options.replace and options.explain are read; kernel pins belong to kleene's own kernels.
+// converted (dense ones with the semiring's zero as absent value; a transposed view becomes
+// GraphBLAS's transpose descriptor), GrB_mxm / GrB_mxv / GrB_vxm runs with the built-in semiring
+// equal to S, and the result is converted back into C's storage. Only options.replace and
+// options.explain are read; kernel pins belong to kleene's own kernels.
+//
+// Every call from one oracle function to another is qualified (kleene::graphblas::...): the
+// containers live in namespace kleene, so an unqualified call would also find kleene's own
+// operation by argument-dependent lookup, and its more constrained template would win. The test
+// test_oracle_calls links against counting wrappers of the GrB functions and fails if any oracle
+// entry point does not reach SuiteSparse.
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <kleene/graphblas/c_api.hpp>
 #include <kleene/graphblas/context.hpp>
 #include <kleene/graphblas/convert.hpp>
 #include <kleene/graphblas/traits.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
+#include <kleene/transposed.hpp>
 #include <optional>
 #include <string>
 #include <type_traits>
 
 namespace kleene::graphblas {
 
-/// The built-in descriptor for a mask's kind and the replace flag (nullptr: the default).
-GrB_Descriptor descriptor(bool replace, bool structural, bool complemented);
+/// The predefined descriptor for replace, the mask's kind, and transposed first/second inputs.
+GrB_Descriptor descriptor(bool replace, bool structural, bool complemented, bool t0 = false,
+                          bool t1 = false);
 
 namespace detail {
 template <class Mask>
@@ -53,18 +65,55 @@ std::optional<Handle> mask_handle(Mask const& mask) {
     }
 }
 
+/// A product's operand: the container itself, or the one behind a transposed view (the
+/// descriptor then transposes it).
+template <class M>
+struct product_operand {
+    static constexpr bool transposed = false;
+    static M const& base(M const& m) { return m; }
+};
+template <class M>
+struct product_operand<kleene::transposed<M>> {
+    static constexpr bool transposed = true;
+    static M const& base(kleene::transposed<M> const& t) { return *t.m; }
+};
+
 template <class Mask>
-GrB_Descriptor mask_descriptor(Mask const& mask, bool replace) {
+GrB_Descriptor mask_descriptor(Mask const& mask, bool replace, bool t0 = false, bool t1 = false) {
     if constexpr (!mask_traits<Mask>::present)
-        return descriptor(replace, false, false);
+        return descriptor(replace, false, false, t0, t1);
     else
-        return descriptor(replace, mask.structural, mask.complemented);
+        return descriptor(replace, mask.structural, mask.complemented, t0, t1);
 }
 
-inline void trace(options const& opt, std::string line) {
-    if (opt.explain) opt.explain->add(std::move(line));
+/// Runs one GrB call, then GrB_wait on its output, and with options.explain records
+/// "graphblas: NAME MS ms": the time of the call alone (converting kleene's containers to and from
+/// GraphBLAS happens outside it). traced_ms() sums these lines.
+template <class Handle, class Call>
+void timed(options const& opt, char const* name, Handle const& out, Call&& call) {
+    auto const t0 = std::chrono::steady_clock::now();
+    check(call(), name);
+    out.wait();
+    double const ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (opt.explain) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " %.6f ms", ms);
+        opt.explain->add(std::string("graphblas: ") + name + buf);
+    }
 }
 }  // namespace detail
+
+/// The time SuiteSparse:GraphBLAS spent in the calls an explain trace records (detail::timed).
+inline double traced_ms(explain_trace const& trace) {
+    double ms = 0;
+    for (auto const& line : trace.lines)
+        if (line.rfind("graphblas: ", 0) == 0) {
+            auto const sp = line.rfind(' ', line.size() - 4);
+            ms += std::strtod(line.c_str() + sp + 1, nullptr);
+        }
+    return ms;
+}
 
 /// C<mask, replace> accum= A (+).(x) B through GrB_mxm.
 template <class C, class Mask, class Accum, class A, class B, semiring_type S>
@@ -73,13 +122,16 @@ void mxm(C& c, Mask const& mask, Accum, A const& a, B const& b, S, options const
     GrB_Semiring const semiring = grb_semiring<S>();
     GrB_BinaryOp const accum = grb_accum<Accum>();
     T const zero = S::zero();
+    using opa = detail::product_operand<A>;
+    using opb = detail::product_operand<B>;
     matrix gc = to_grb(c, zero);
-    matrix const ga = to_grb(a, zero), gb = to_grb(b, zero);
+    matrix const ga = to_grb(opa::base(a), zero), gb = to_grb(opb::base(b), zero);
     auto const gm = detail::mask_handle<matrix>(mask);
-    detail::trace(opt, "mxm: SuiteSparse:GraphBLAS GrB_mxm");
-    check(GrB_mxm(gc.get(), gm ? gm->get() : nullptr, accum, semiring, ga.get(), gb.get(),
-                  detail::mask_descriptor(mask, opt.replace)),
-          "GrB_mxm");
+    detail::timed(opt, "GrB_mxm", gc, [&] {
+        return GrB_mxm(
+            gc.get(), gm ? gm->get() : nullptr, accum, semiring, ga.get(), gb.get(),
+            detail::mask_descriptor(mask, opt.replace, opa::transposed, opb::transposed));
+    });
     c = from_grb<C>(gc.get(), zero);
 }
 
@@ -90,16 +142,17 @@ void mxv(W& w, Mask const& mask, Accum, A const& a, U const& u, S, options const
     GrB_Semiring const semiring = grb_semiring<S>();
     GrB_BinaryOp const accum = grb_accum<Accum>();
     T const zero = S::zero();
-    detail::trace(opt, "mxv: SuiteSparse:GraphBLAS GrB_mxv");
     // GraphBLAS 7.4 reports a dimension mismatch for a masked product into a vector of length 0.
     if (w.size() == 0) return;
+    using opa = detail::product_operand<A>;
     vector gw = to_grb(w, zero);
-    matrix const ga = to_grb(a, zero);
+    matrix const ga = to_grb(opa::base(a), zero);
     vector const gu = to_grb(u, zero);
     auto const gm = detail::mask_handle<vector>(mask);
-    check(GrB_mxv(gw.get(), gm ? gm->get() : nullptr, accum, semiring, ga.get(), gu.get(),
-                  detail::mask_descriptor(mask, opt.replace)),
-          "GrB_mxv");
+    detail::timed(opt, "GrB_mxv", gw, [&] {
+        return GrB_mxv(gw.get(), gm ? gm->get() : nullptr, accum, semiring, ga.get(), gu.get(),
+                       detail::mask_descriptor(mask, opt.replace, opa::transposed, false));
+    });
     w = from_grb<W>(gw.get(), zero);
 }
 
@@ -110,31 +163,34 @@ void vxm(W& w, Mask const& mask, Accum, U const& u, A const& a, S, options const
     GrB_Semiring const semiring = grb_semiring<S>();
     GrB_BinaryOp const accum = grb_accum<Accum>();
     T const zero = S::zero();
-    detail::trace(opt, "vxm: SuiteSparse:GraphBLAS GrB_vxm");
     // GraphBLAS 7.4 reports a dimension mismatch for a masked product into a vector of length 0.
     if (w.size() == 0) return;
+    using opa = detail::product_operand<A>;
     vector gw = to_grb(w, zero);
-    matrix const ga = to_grb(a, zero);
+    matrix const ga = to_grb(opa::base(a), zero);
     vector const gu = to_grb(u, zero);
     auto const gm = detail::mask_handle<vector>(mask);
-    check(GrB_vxm(gw.get(), gm ? gm->get() : nullptr, accum, semiring, gu.get(), ga.get(),
-                  detail::mask_descriptor(mask, opt.replace)),
-          "GrB_vxm");
+    detail::timed(opt, "GrB_vxm", gw, [&] {
+        return GrB_vxm(gw.get(), gm ? gm->get() : nullptr, accum, semiring, gu.get(), ga.get(),
+                       detail::mask_descriptor(mask, opt.replace, false, opa::transposed));
+    });
     w = from_grb<W>(gw.get(), zero);
 }
 
-/// The products without mask or accumulator.
+/// The products without mask or accumulator. The calls are qualified: unqualified, argument-
+/// dependent lookup would also find kleene::mxm (the containers live in namespace kleene), whose
+/// constrained templates win overload resolution, and the oracle would silently run kleene.
 template <class C, class A, class B, semiring_type S>
 void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
-    mxm(c, no_mask, no_accum, a, b, s, opt);
+    kleene::graphblas::mxm(c, no_mask, no_accum, a, b, s, opt);
 }
 template <class W, class A, class U, semiring_type S>
 void mxv(W& w, A const& a, U const& u, S s, options const& opt = {}) {
-    mxv(w, no_mask, no_accum, a, u, s, opt);
+    kleene::graphblas::mxv(w, no_mask, no_accum, a, u, s, opt);
 }
 template <class W, class U, class A, semiring_type S>
 void vxm(W& w, U const& u, A const& a, S s, options const& opt = {}) {
-    vxm(w, no_mask, no_accum, u, a, s, opt);
+    kleene::graphblas::vxm(w, no_mask, no_accum, u, a, s, opt);
 }
 
 }  // namespace kleene::graphblas
