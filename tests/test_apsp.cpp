@@ -15,6 +15,7 @@
 #include <limits>
 #include <type_traits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -197,13 +198,90 @@ BOOST_AUTO_TEST_CASE(negative_cycle_reported) {
         }
 }
 
-BOOST_AUTO_TEST_CASE(int32_saturates) {
-    csr_matrix<std::int32_t> a = random_graph<std::int32_t>(4, 0.0, 1);
-    std::vector<std::int32_t> ii{0, 1}, jj{1, 2}, vv{2000000000, 2000000000};
-    a = csr_matrix<std::int32_t>::from_coo(4, 4, ii, jj, vv);
-    auto const r = apsp(a, {});
-    BOOST_TEST(r.dist(0, 2) == infinity<std::int32_t>());
-    BOOST_TEST(r.dist(0, 1) == 2000000000);
+// ---- distances past the value type (path_weights.hpp) -------------------------------------------
+
+template <class T>
+csr_matrix<T> chain(std::size_t n, std::vector<std::int32_t> ii, std::vector<std::int32_t> jj,
+                    std::vector<T> vv) {
+    return csr_matrix<T>::from_coo(n, n, ii, jj, vv);
+}
+
+template <class E, class F>
+std::string thrown(F&& f) {
+    try {
+        f();
+    } catch (E const& e) {
+        return e.what();
+    }
+    return "(nothing thrown)";
+}
+
+BOOST_AUTO_TEST_CASE(int32_overflow_is_an_error_not_infinity) {
+    // 1 -> 2 -> 3 weighs 4e9: no int32 holds it. It used to come back as "no path".
+    auto const a = chain<std::int32_t>(4, {0, 1}, {1, 2}, {2000000000, 2000000000});
+    for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::fw, apsp_algorithm::blocked_fw,
+                     apsp_algorithm::johnson}) {
+        apsp_options o;
+        o.algorithm = alg;
+        o.device = device_choice::cpu;
+        std::string const m = thrown<overflow_error>([&] { apsp(a, o); });
+        BOOST_TEST(m.find("from 1 to 3 is 4000000000") != std::string::npos, m);
+        BOOST_TEST(m.find("int32") != std::string::npos, m);
+    }
+    // An edge of exactly INT32_MAX is a finite weight past int32's largest finite distance.
+    auto const b = chain<std::int32_t>(2, {0}, {1}, {std::numeric_limits<std::int32_t>::max()});
+    BOOST_CHECK_THROW(apsp(b, {}), overflow_error);
+}
+
+BOOST_AUTO_TEST_CASE(int32_widened_when_paths_could_overflow_but_do_not) {
+    // Two disconnected heavy edges: the bound (3e9) is past int32, every distance fits. Computed
+    // in fp64 and narrowed back, exactly; the trace says so.
+    auto const a = chain<std::int32_t>(4, {0, 2}, {1, 3}, {1500000000, 1500000000});
+    explain_trace t;
+    apsp_options o;
+    o.explain = &t;
+    auto const r = apsp(a, o);
+    BOOST_TEST(r.dist(0, 1) == 1500000000);
+    BOOST_TEST(r.dist(2, 3) == 1500000000);
+    BOOST_TEST(r.dist(0, 3) == infinity<std::int32_t>());
+    BOOST_TEST(r.dist(1, 1) == 0);
+    bool said = false;
+    for (auto const& l : t.lines) said = said || l.find("computing in fp64") != std::string::npos;
+    BOOST_TEST(said);
+    // Negative weights need twice the room: -1.2e9 and 1.2e9 (bound 2.4e9 > 2147483646 / 2).
+    auto const c = chain<std::int32_t>(3, {0, 1}, {1, 2}, {1200000000, -1200000000});
+    auto const rc = apsp(c, {});
+    BOOST_TEST(rc.dist(0, 2) == 0);
+    BOOST_TEST(rc.dist(0, 1) == 1200000000);
+    BOOST_TEST(rc.dist(1, 2) == -1200000000);
+    // Within the bound nothing changes (no widening line).
+    auto const d = chain<std::int32_t>(3, {0, 1}, {1, 2}, {1000000000, 1000000000});
+    explain_trace td;
+    apsp_options od;
+    od.explain = &td;
+    BOOST_TEST(apsp(d, od).dist(0, 2) == 2000000000);
+    for (auto const& l : td.lines) BOOST_TEST(l.find("fp64") == std::string::npos, l);
+}
+
+BOOST_AUTO_TEST_CASE(fp32_and_int64_overflow) {
+    auto const f = chain<float>(3, {0, 1}, {1, 2}, {3e38f, 3e38f});
+    std::string const m = thrown<overflow_error>([&] { apsp(f, {}); });
+    BOOST_TEST(m.find("fp32") != std::string::npos, m);
+    auto const big = std::int64_t(5) << 60;
+    auto const g = chain<std::int64_t>(3, {0, 1}, {1, 2}, {big, big});
+    std::string const mg = thrown<overflow_error>([&] { apsp(g, {}); });
+    BOOST_TEST(mg.find("int64") != std::string::npos, mg);
+}
+
+BOOST_AUTO_TEST_CASE(nan_and_infinite_weights_are_refused) {
+    double const nan = std::numeric_limits<double>::quiet_NaN();
+    double const inf = std::numeric_limits<double>::infinity();
+    for (double bad : {nan, -inf, inf}) {
+        auto const a = chain<double>(3, {0, 1}, {1, 2}, {5.0, bad});
+        std::string const m = thrown<invalid_argument>([&] { apsp(a, {}); });
+        BOOST_TEST(m.find("edge (2, 3)") != std::string::npos, m);
+        BOOST_TEST(m.find("finite") != std::string::npos, m);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(closure_matches_naive) {

@@ -583,6 +583,72 @@ BOOST_AUTO_TEST_CASE(sssp_errors_and_device) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(sssp_distances_past_the_type) {
+    // 1 -> 2 -> 3 weighing 2 * 5e18 (past int64), 1 -> 4 weighing 7: the far vertex is reachable,
+    // its distance is not an int64; it used to come back as unreachable.
+    std::vector<std::int32_t> const ii{0, 1, 0}, jj{1, 2, 3};
+    std::int64_t const big = 5000000000000000000;
+    std::vector<std::int64_t> const vv{big, big, 7};
+    auto const a = csr_matrix<std::int64_t>::from_coo(4, 4, ii, jj, vv);
+    std::vector<device_choice> devices{device_choice::cpu};
+    if (cuda::device_count() > 0) devices.push_back(device_choice::gpu);
+    for (auto dev : devices)
+        for (auto method : {sssp_method::bellman_ford, sssp_method::delta_stepping}) {
+            sssp_options o;
+            o.device = dev;
+            o.method = method;
+            try {
+                sssp(a, 0, o);
+                BOOST_ERROR("no overflow_error");
+            } catch (overflow_error const& e) {
+                std::string const m = e.what();
+                BOOST_TEST(m.find("from 1 to 3") != std::string::npos, m);
+                BOOST_TEST(m.find("int64") != std::string::npos, m);
+            }
+        }
+    // int32: the bound is past int32 but no distance is: exact, no error.
+    std::vector<std::int32_t> const vv32{1500000000, 600000000, 7};
+    auto const b = csr_matrix<std::int32_t>::from_coo(4, 4, ii, jj, vv32);
+    for (auto dev : devices) {
+        sssp_options o;
+        o.device = dev;
+        auto const r = sssp(b, 0, o);
+        BOOST_TEST(r.dist[2] == 2100000000);
+        BOOST_TEST(r.dist[3] == 7);
+    }
+    // Negative weights past half the range cannot be checked after the fact: refused up front.
+    std::vector<std::int32_t> const neg{1500000000, -600000000, 7};
+    auto const c = csr_matrix<std::int32_t>::from_coo(4, 4, ii, jj, neg);
+    BOOST_CHECK_THROW(sssp(c, 0, {}), overflow_error);
+    // NaN and infinite weights are refused.
+    for (double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+        std::vector<double> const vd{1.0, bad, 2.0};
+        auto const d = csr_matrix<double>::from_coo(4, 4, ii, jj, vd);
+        BOOST_CHECK_THROW(sssp(d, 0, {}), kleene::invalid_argument);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sssp_tiny_delta_finishes) {
+    // delta 1e-30 used to put every vertex past the bucket numbers and loop for ever; it is
+    // raised to the finest width that means anything (integer: 1; real: 2^-40 of the bound).
+    auto const k = weighted_kronecker<double>(10, 53, false, 0.5, 9);
+    auto const want = dijkstra(k, busy_vertex(k));
+    sssp_options o;
+    o.device = device_choice::cpu;
+    o.method = sssp_method::delta_stepping;
+    o.delta = 1e-30;
+    explain_trace t;
+    o.explain = &t;
+    BOOST_TEST(mismatches(sssp(k, busy_vertex(k), o).dist, want) == 0u);
+    bool raised = false;
+    for (auto const& l : t.lines) raised = raised || l.find("raised to") != std::string::npos;
+    BOOST_TEST(raised);
+    auto const ki = weighted_kronecker<std::int32_t>(10, 54, false, 1, 9);
+    auto const wanti = dijkstra(ki, busy_vertex(ki));
+    o.explain = nullptr;
+    BOOST_TEST(mismatches(sssp(ki, busy_vertex(ki), o).dist, wanti) == 0u);
+}
+
 // ---- generators
 // -----------------------------------------------------------------------------------
 
@@ -625,6 +691,42 @@ BOOST_AUTO_TEST_CASE(generators_are_deterministic) {
     u.seed = 97;
     BOOST_TEST(!same_matrix(k1, kronecker_graph<std::int32_t>(k)));
     BOOST_TEST(!same_matrix(u1, uniform_graph<double>(u)));
+}
+
+BOOST_AUTO_TEST_CASE(generator_weight_ranges) {
+    // A range the type cannot hold is refused (fp32 used to write inf for every weight).
+    uniform_options u;
+    u.vertices = 50;
+    u.edges = 200;
+    u.weights = weight_range{1e300, 1e308};
+    BOOST_CHECK_THROW(uniform_graph<float>(u), kleene::invalid_argument);
+    BOOST_TEST(uniform_graph<double>(u).nnz() == 200u);
+    u.weights = weight_range{-1e308, 1e308};  // hi - lo overflows a double: still finite weights
+    auto const wide = uniform_graph<double>(u);
+    for (std::size_t k = 0; k < wide.nnz(); ++k) BOOST_TEST(std::isfinite(wide.value(k)));
+    // The whole int64 range, exactly (its bounds are not doubles): weights spread over it (every
+    // weight used to come out INT64_MIN).
+    u.weights = weight_range::integers(std::numeric_limits<std::int64_t>::min(),
+                                       std::numeric_limits<std::int64_t>::max());
+    auto const g = uniform_graph<std::int64_t>(u);
+    std::set<std::int64_t> seen;
+    bool negative = false, positive = false;
+    for (std::size_t k = 0; k < g.nnz(); ++k) {
+        seen.insert(g.value(k));
+        negative = negative || g.value(k) < 0;
+        positive = positive || g.value(k) > 0;
+    }
+    BOOST_TEST(seen.size() > 190u);
+    BOOST_TEST((negative && positive));
+    // Past int32 (or past 2^63 given as doubles): refused, not wrapped.
+    u.weights = weight_range{0, 3e9};
+    BOOST_CHECK_THROW(uniform_graph<std::int32_t>(u), kleene::invalid_argument);
+    u.weights = weight_range{0, 9.3e18};
+    BOOST_CHECK_THROW(uniform_graph<std::int64_t>(u), kleene::invalid_argument);
+    // An exact single-value range.
+    u.weights = weight_range::integers(7, 7);
+    auto const seven = uniform_graph<std::int32_t>(u);
+    for (std::size_t k = 0; k < seven.nnz(); ++k) BOOST_TEST(seven.value(k) == 7);
 }
 
 BOOST_AUTO_TEST_CASE(kronecker_edges_and_matrix) {

@@ -3,6 +3,7 @@
 // undirected), written as a coordinate Matrix Market file without the unreachable pairs.
 
 #include "commands.hpp"
+#include "finite_weights.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
@@ -38,6 +39,7 @@ void run_typed(apsp_args const& args, global_options const& g) {
     progress p(g.quiet);
     auto const a =
         in_phase(p, "reading " + args.input, [&] { return io::read_matrix_market<T>(args.input, ro); });
+    require_finite_weights(a, args.input, "apsp");
     explain_trace trace;
     apsp_options opt;
     opt.algorithm = parse_algorithm(args.algorithm);
@@ -74,9 +76,19 @@ void run_typed(apsp_args const& args, global_options const& g) {
 
 void run_apsp(apsp_args const& args, global_options const& g) {
     std::string type = args.type;
-    if (type.empty()) {
+    if (args.input != "-") {
         auto const h = io::read_matrix_market_header(args.input);
-        type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32" : "fp64";
+        if (type.empty())
+            type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
+                                                                                           : "fp64";
+        // The n x n result must fit before the graph is read (n = 1518500250 wraps n * n * 8 in
+        // 64 bits; reading its row pointers alone takes a minute).
+        double const n = static_cast<double>(h.rows);
+        double const per = (type == "fp64" ? 8.0 : 4.0) + (args.paths.empty() ? 0.0 : 4.0);
+        detail::require_host_memory(("apsp: the " + std::to_string(h.rows) + "x" +
+                                     std::to_string(h.cols) + " distance matrix")
+                                        .c_str(),
+                                    n * n * per);
     }
     if (type == "fp32") run_typed<float>(args, g);
     else if (type == "fp64") run_typed<double>(args, g);

@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -46,6 +47,13 @@ std::optional<weight_range> parse_range(std::string const& s) {
         r.hi = std::stod(hi, &used);
         if (used != hi.size() || !(r.lo <= r.hi) || !std::isfinite(r.lo) || !std::isfinite(r.hi))
             return std::nullopt;
+        // Integer bounds exactly (int64 ones past 2^53 are not doubles).
+        std::int64_t ilo = 0, ihi = 0;
+        auto const a = std::from_chars(lo.data(), lo.data() + lo.size(), ilo);
+        auto const b = std::from_chars(hi.data(), hi.data() + hi.size(), ihi);
+        if (a.ec == std::errc() && a.ptr == lo.data() + lo.size() && b.ec == std::errc() &&
+            b.ptr == hi.data() + hi.size())
+            return ilo <= ihi ? std::optional(weight_range::integers(ilo, ihi)) : std::nullopt;
         return r;
     } catch (std::exception const&) {
         return std::nullopt;

@@ -2,6 +2,7 @@
 // and its length.
 
 #include "commands.hpp"
+#include "finite_weights.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -24,6 +25,7 @@ void run_typed(path_args const& args) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
     auto const a = io::read_matrix_market<T>(args.input, ro);
+    require_finite_weights(a, args.input, "path");
     auto const n = static_cast<std::int64_t>(a.rows());
     for (std::int64_t v : {args.from, args.to})
         if (v < 1 || v > n)

@@ -4,6 +4,7 @@
 // undirected; parallel edges keep the smallest weight).
 
 #include "commands.hpp"
+#include "finite_weights.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/sssp.hpp>
@@ -34,6 +35,7 @@ void run_typed(sssp_args const& args, global_options const& g) {
     progress p(g.quiet);
     auto const a = in_phase(p, "reading " + args.input,
                             [&] { return io::read_matrix_market<T, Index>(args.input, ro); });
+    require_finite_weights(a, args.input, "sssp");
     if (a.rows() != a.cols())
         throw command_failed("sssp: the adjacency matrix must be square, not " +
                              std::to_string(a.rows()) + "x" + std::to_string(a.cols()));

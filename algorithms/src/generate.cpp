@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -52,6 +53,12 @@ double unit(std::uint64_t x) {
     return static_cast<double>(x >> 11) * 0x1.0p-53;
 }
 
+std::string g17(double x) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
+}
+
 /// Turns a random word into a weight of type T in the requested range.
 template <class T>
 class weight_maker {
@@ -61,33 +68,52 @@ class weight_maker {
         if constexpr (std::is_same_v<T, bool>) {
             throw invalid_argument("generate: weights need a numeric value type, not bool");
         } else {
+            std::string const range = "the weight range [" + g17(w->lo) + ", " + g17(w->hi) + "]";
             if (!std::isfinite(w->lo) || !std::isfinite(w->hi) || w->lo > w->hi)
-                throw invalid_argument("generate: the weight range [" + std::to_string(w->lo) +
-                                       ", " + std::to_string(w->hi) + "] is empty or not finite");
+                throw invalid_argument("generate: " + range + " is empty or not finite");
             lo_ = w->lo;
             hi_ = w->hi;
             if constexpr (std::is_integral_v<T>) {
-                double const ilo = std::ceil(lo_), ihi = std::floor(hi_);
-                if (ilo > ihi)
-                    throw invalid_argument("generate: no integer weight lies in [" +
-                                           std::to_string(lo_) + ", " + std::to_string(hi_) + "]");
-                if (ilo < static_cast<double>(std::numeric_limits<T>::lowest()) ||
-                    ihi > static_cast<double>(std::numeric_limits<T>::max()))
-                    throw invalid_argument(
-                        "generate: the weight range does not fit the value type");
-                ilo_ = static_cast<std::int64_t>(ilo);
-                span_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(ihi) - ilo_) + 1;
+                // Exact bounds where given; else the integers inside the real range. Compared
+                // with 2^digits, not with max (INT64_MAX is no double: it rounds up to 2^63).
+                bool const exact = w->ilo && w->ihi;
+                double const ilo = exact ? double(*w->ilo) : std::ceil(lo_);
+                double const ihi = exact ? double(*w->ihi) : std::floor(hi_);
+                if (exact ? *w->ilo > *w->ihi : ilo > ihi)
+                    throw invalid_argument("generate: no integer weight lies in " + range);
+                double const top = std::ldexp(1.0, std::numeric_limits<T>::digits);
+                bool const fits = exact ? *w->ilo >= std::int64_t(std::numeric_limits<T>::lowest()) &&
+                                              *w->ihi <= std::int64_t(std::numeric_limits<T>::max())
+                                        : ilo >= -top && ihi < top;
+                if (!fits)
+                    throw invalid_argument("generate: " + range + " does not fit " +
+                                           (sizeof(T) == 4 ? "int32" : "int64") + " weights");
+                ilo_ = exact ? *w->ilo : static_cast<std::int64_t>(ilo);
+                std::int64_t const hi_int = exact ? *w->ihi : static_cast<std::int64_t>(ihi);
+                // 0 stands for all 2^64 values (the whole int64 range).
+                span_ = static_cast<std::uint64_t>(hi_int) - static_cast<std::uint64_t>(ilo_) + 1;
+            } else {
+                double const top = static_cast<double>(std::numeric_limits<T>::max());
+                if (lo_ < -top || hi_ > top)
+                    throw invalid_argument("generate: " + range + " does not fit " +
+                                           (sizeof(T) == 4 ? "fp32" : "fp64") + " weights (largest " +
+                                           g17(top) + ")");
             }
         }
     }
     bool on() const noexcept { return on_; }
     T operator()(std::uint64_t x) const {
-        if constexpr (std::is_same_v<T, bool>)
+        if constexpr (std::is_same_v<T, bool>) {
             return true;
-        else if constexpr (std::is_integral_v<T>)
-            return static_cast<T>(ilo_ + static_cast<std::int64_t>(bounded(x, span_)));
-        else
-            return static_cast<T>(lo_ + unit(x) * (hi_ - lo_));
+        } else if constexpr (std::is_integral_v<T>) {
+            std::uint64_t const off = span_ == 0 ? x : bounded(x, span_);
+            return static_cast<T>(static_cast<std::int64_t>(static_cast<std::uint64_t>(ilo_) + off));
+        } else {
+            double const u = unit(x);
+            // hi - lo overflows for ranges wider than the largest double: mix the ends instead.
+            double const w = std::isfinite(hi_ - lo_) ? lo_ + u * (hi_ - lo_) : lo_ * (1 - u) + hi_ * u;
+            return static_cast<T>(std::clamp(w, lo_, hi_));
+        }
     }
 
   private:

@@ -5,7 +5,8 @@
 #
 #   bench/gpu/fetch_debs.sh                # once, on the build machine: the .deb files to carry
 #   bench/gpu/run.sh                       # all stages (device tool: carry [".deps"])
-#   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench
+#   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench (cpusan:
+#                                          # the CPU suite under ASan + UBSan, not by default)
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
@@ -94,6 +95,18 @@ if has test; then
         done >"$out/ctest.log"
     fi
     tail -15 "$out/ctest.log"
+fi
+
+if has cpusan; then
+    # The CPU suite under ASan + UBSan (scripts/sanitize) on this host's cores: the build machine
+    # has two. Not in the default stages.
+    note "CPU suite under ASan + UBSan"
+    cfg=/usr/lib/x86_64-linux-gnu/cmake
+    extra=""
+    [[ -d $cfg/boost_unit_test_framework-1.74.0 ]] && extra="-DBoost_DIR=$cfg/Boost-1.74.0"
+    KLEENE_SKIP_SETUP=1 KLEENE_BUILD=/tmp/build-asan KLEENE_CMAKE_ARGS=$extra \
+        "$root/scripts/sanitize" address >"$out/cpusan.log" 2>&1 || status=1
+    grep -E "tests passed|tests failed|Failed|ERROR: AddressSanitizer|runtime error" "$out/cpusan.log" | head -20
 fi
 
 if has sanitize; then

@@ -30,8 +30,11 @@ namespace kleene::io::detail {
 inline constexpr std::size_t npos = std::size_t(-1);
 
 #ifdef _OPENMP
+/// Threads for a read or write: 0 means OpenMP's default; a request past 4 per processor (or
+/// OpenMP's thread limit) gets that many instead, since a team of 100000 threads only fails.
 inline int thread_count(int requested) {
-    return requested > 0 ? requested : std::max(1, omp_get_max_threads());
+    if (requested <= 0) return std::max(1, omp_get_max_threads());
+    return std::max(1, std::min({requested, 4 * omp_get_num_procs(), omp_get_thread_limit()}));
 }
 inline int this_thread() {
     return omp_get_thread_num();

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -146,6 +147,38 @@ BOOST_AUTO_TEST_CASE(int32_floyd_warshall_range) {
                     check_equal(d.to_host(), want);
                 }
             }
+}
+
+// Path sums past int32 on the GPU (path_weights.hpp): a distance past int32 is an error naming
+// the type, never "no path"; a bound past int32 with every distance inside is computed in fp64 on
+// the GPU and narrowed back exactly.
+BOOST_AUTO_TEST_CASE(int32_path_sums_past_the_type) {
+    if (!have_gpu()) return;
+    std::vector<std::int32_t> const ii{0, 1, 3}, jj{1, 2, 4}, over{2000000000, 2000000000, 5};
+    auto const a = csr_matrix<std::int32_t>::from_coo(5, 5, ii, jj, over);
+    for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw,
+                     apsp_algorithm::bellman_ford}) {
+        apsp_options o;
+        o.device = device_choice::gpu;
+        o.algorithm = alg;
+        BOOST_CHECK_THROW(apsp(a, o), overflow_error);
+    }
+    std::vector<std::int32_t> const fits{1500000000, 600000000, 5};
+    auto const b = csr_matrix<std::int32_t>::from_coo(5, 5, ii, jj, fits);
+    apsp_options o;
+    o.device = device_choice::gpu;
+    o.predecessors = true;
+    explain_trace t;
+    o.explain = &t;
+    auto const r = apsp(b, o);
+    BOOST_TEST((r.device == device_choice::gpu));
+    BOOST_TEST(r.dist(0, 2) == 2100000000);
+    BOOST_TEST(r.dist(3, 4) == 5);
+    BOOST_TEST(r.dist(0, 4) == std::numeric_limits<std::int32_t>::max());
+    BOOST_TEST(r.pred(0, 2) == 1);
+    bool widened = false;
+    for (auto const& l : t.lines) widened = widened || l.find("computing in fp64") != std::string::npos;
+    BOOST_TEST(widened);
 }
 
 BOOST_AUTO_TEST_CASE(closure_matches_cpu) {

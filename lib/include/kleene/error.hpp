@@ -58,6 +58,13 @@ public:
     using device_error::device_error;
 };
 
+/// A result does not fit its value type (a shortest distance past int32's range, a size past
+/// size_t). The message names the type.
+class overflow_error : public error {
+public:
+    using error::error;
+};
+
 /// An APSP input has a cycle of negative weight.
 class negative_cycle : public error {
 public:

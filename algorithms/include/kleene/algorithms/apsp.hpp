@@ -11,6 +11,7 @@
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/johnson.hpp>
+#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/convert.hpp>
@@ -185,7 +186,61 @@ void round_trip_on_device(dense_matrix<T>& h, F&& close) {
 
 template <class T, index_type Index>
 apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
-                    apsp_cost_model const& model = {}) {
+                    apsp_cost_model const& model = {});
+
+namespace detail {
+/// apsp for weights whose path sums may leave T (int32, fp32): computed in fp64, exact for the
+/// integers of int32 paths (below 2^53), then narrowed; a finite distance T cannot hold raises
+/// overflow_error naming the pair. Costs twice the memory and the fp64 rate, said in the trace.
+template <class T, index_type Index>
+apsp_result<T> apsp_widened(csr_matrix<T, Index> const& a, path_weight_bound const& wb,
+                            apsp_options const& opt, apsp_cost_model const& model) {
+    if (2 * wb.bound >= 0x1p53L)
+        throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                             ", and past what fp64 holds exactly");
+    if (opt.explain)
+        opt.explain->add("apsp: " + distance_range_note<T>(wb) +
+                         ": computing in fp64 and narrowing the distances back");
+    std::size_t const n = a.rows();
+    buffer<Index> rp(n + 1), ci(a.nnz());
+    buffer<double> v(a.has_values() ? a.nnz() : 0);
+    std::copy(a.row_ptr(), a.row_ptr() + n + 1, rp.data());
+    std::copy(a.col_idx(), a.col_idx() + a.nnz(), ci.data());
+    if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), v.data());
+    csr_matrix<double, Index> const wide_a(n, n, std::move(rp), std::move(ci), std::move(v),
+                                           static_cast<double>(a.iso_value()), true);
+    apsp_result<double> wide = apsp(wide_a, opt, model);
+    apsp_result<T> r;
+    r.algorithm = wide.algorithm;
+    r.device = wide.device;
+    r.pred = std::move(wide.pred);
+    r.dist = dense_matrix<T>(n, n);
+    long double const top = largest_finite_distance<T>();
+    std::int64_t first_bad = -1;
+#pragma omp parallel for schedule(static) reduction(max : first_bad) if (n >= 1024)
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            double const x = wide.dist(i, j);
+            if (x == infinity<double>()) {
+                r.dist(i, j) = infinity<T>();
+            } else if (std::fabs(static_cast<long double>(x)) > top) {
+                first_bad = std::max(first_bad, static_cast<std::int64_t>(i * n + j));
+            } else {
+                r.dist(i, j) = static_cast<T>(x);
+            }
+        }
+    }
+    if (first_bad >= 0) {
+        auto const i = static_cast<std::size_t>(first_bad) / n, j = static_cast<std::size_t>(first_bad) % n;
+        throw_distance_overflow<T>("apsp", i, j, static_cast<long double>(wide.dist(i, j)));
+    }
+    return r;
+}
+}  // namespace detail
+
+template <class T, index_type Index>
+apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
+                    apsp_cost_model const& model) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -196,7 +251,16 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt = {},
     detail::require_host_memory(("apsp: the " + detail::shape(n, n) + " distance matrix" +
                                  (opt.predecessors ? " and its predecessors" : ""))
                                     .c_str(),
-                                n * n * (sizeof(T) + (opt.predecessors ? 4 : 0)));
+                                nd * nd * double(sizeof(T) + (opt.predecessors ? 4 : 0)));
+    // Distances past the type's range: computed wider (int32, fp32) or refused (path_weights.hpp).
+    path_weight_bound const wb = weight_bound(a, "apsp");
+    if (!distances_fit<T>(wb)) {
+        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)
+            return detail::apsp_widened(a, wb, opt, model);
+        else
+            throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                 (std::is_integral_v<T> ? "; use fp64 (inexact past 2^53)" : ""));
+    }
 
     // Candidates and their estimated times.
     bool const have_gpu = detail::gpu_apsp_type<T> && cuda::device_count() > 0;

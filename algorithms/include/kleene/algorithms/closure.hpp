@@ -42,7 +42,7 @@ host_bits to_host_bits(csr_matrix<T, Index> const& a) {
                                  detail::shape(a.rows(), a.cols()));
     host_bits b{a.rows(), (a.rows() + 63) / 64, {}};
     detail::require_host_memory(("closure: the " + detail::shape(b.n, b.n) + " bit matrix").c_str(),
-                                b.n * b.ld * sizeof(std::uint64_t));
+                                double(b.n) * double(b.ld) * sizeof(std::uint64_t));
     try {
         b.words.assign(b.n * b.ld, 0);
     } catch (std::bad_alloc const&) {

@@ -23,8 +23,19 @@
 namespace kleene {
 
 struct weight_range {
+    weight_range() = default;
+    weight_range(double lo_, double hi_) : lo(lo_), hi(hi_) {}
+    /// Integer bounds exactly (int64 bounds past 2^53 are not doubles).
+    static weight_range integers(std::int64_t lo_, std::int64_t hi_) {
+        weight_range r(static_cast<double>(lo_), static_cast<double>(hi_));
+        r.ilo = lo_;
+        r.ihi = hi_;
+        return r;
+    }
     double lo = 1;
     double hi = 1;
+    /// Set by integers(): integer value types use these instead of lo and hi.
+    std::optional<std::int64_t> ilo, ihi;
 };
 
 struct kronecker_options {

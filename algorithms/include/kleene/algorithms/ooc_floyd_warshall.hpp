@@ -254,11 +254,13 @@ inline std::size_t host_available_bytes() {
 
 /// Throws kleene::error, before anything is allocated, when `bytes` more host memory than the
 /// system has available would be needed (the kernel would rather kill the process later).
-inline void require_host_memory(char const* what, std::size_t bytes) {
+/// `bytes` is a double so that callers compute sizes like n * n * 8 without wrapping (n =
+/// 1518500250 wraps a 64-bit size_t and would pass any check done in size_t).
+inline void require_host_memory(char const* what, double bytes) {
     std::size_t const avail = host_available_bytes();
-    if (avail && bytes > avail)
-        throw error(std::string(what) + " needs " + gib(double(bytes)) +
-                    " of host memory; the system has " + gib(double(avail)) + " available");
+    if (bytes >= 0x1p64 || (avail && bytes > double(avail)))
+        throw error(std::string(what) + " needs " + gib(bytes) + " of host memory; the system has " +
+                    (avail ? gib(double(avail)) : std::string("less")) + " available");
 }
 
 /// Device memory an operation may use: the cap (option or KLEENE_MAX_DEVICE_BYTES) and the free

@@ -13,6 +13,7 @@
 // barriers). Parents come afterwards from the distances: a BFS from the source over the edges
 // that are tight (d[u] + w == d[v]), which gives a tree even where zero-weight cycles exist.
 
+#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/negative_cycle.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -147,6 +148,39 @@ weight_summary summarise_weights(csr_matrix<T, Index> const& a) {
     }
     s.negative = s.min < 0;
     return s;
+}
+
+/// After an sssp whose sums may have left T (non-negative weights): a vertex is reachable exactly
+/// when an edge leads to it from a reached one, so an unreached end of such an edge proves that
+/// its distance saturated. Then every finite distance is exact (path_weights.hpp).
+template <class T, class Index>
+void check_no_saturated_distance(csr_matrix<T, Index> const& a, std::size_t source,
+                                 std::vector<T> const& d) {
+    std::size_t const n = a.rows();
+    std::int64_t bad = -1;
+    long double bad_sum = 0;
+#pragma omp parallel for schedule(static)
+    for (std::size_t u = 0; u < n; ++u) {
+        if (d[u] == infinity<T>()) continue;
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+            auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+            if (d[v] == infinity<T>()) {
+#pragma omp critical(kleene_sssp_saturated)
+                if (bad < 0 || static_cast<std::int64_t>(v) < bad) {
+                    bad = static_cast<std::int64_t>(v);
+                    bad_sum = static_cast<long double>(d[u]) + static_cast<long double>(a.value(k));
+                }
+            }
+        }
+    }
+    if (bad >= 0)
+        throw overflow_error("sssp: the shortest distance from " + std::to_string(source + 1) +
+                             " to " + std::to_string(bad + 1) + " is past " +
+                             std::string(distance_type_name<T>()) + "'s largest finite value " +
+                             long_number(largest_finite_distance<T>()) + " (a path weighs " +
+                             long_number(bad_sum) + ")" +
+                             (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64"
+                                                                     : "; use fp64"));
 }
 
 /// Bellman-Ford over min.+ from the changed vertices only. Throws negative_cycle.
@@ -385,6 +419,12 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
         throw invalid_argument("sssp: delta must be a finite width >= 0 (0: automatic)");
     std::size_t const n = a.rows();
     auto const w = detail::summarise_weights(a);
+    path_weight_bound const wb = weight_bound(a, "sssp");
+    bool const may_overflow = !distances_fit<T>(wb);
+    if (may_overflow && wb.negative)
+        throw overflow_error("sssp: " + distance_range_note<T>(wb) +
+                             ": with negative weights a sum that saturates cannot be told from a "
+                             "longer path; use a wider type");
 
     sssp_method method = opt.method;
     if (method == sssp_method::automatic)
@@ -401,6 +441,18 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
         double const degree = n ? static_cast<double>(a.nnz()) / static_cast<double>(n) : 1.0;
         delta = w.mean / std::max(degree, 1.0);
         if (!(delta > 0)) delta = 1;
+    }
+    // Buckets finer than an integer step, or more than 2^40 of them over the longest possible
+    // path, sort nothing more finely and overflow the bucket numbers: the width is raised.
+    double const finest =
+        std::max(std::is_integral_v<T> ? 1.0 : 0.0, static_cast<double>(wb.bound) / 0x1p40);
+    if (method == sssp_method::delta_stepping && delta < finest) {
+        if (opt.explain)
+            opt.explain->add("sssp: delta " + std::to_string(delta) + " raised to " +
+                             std::to_string(finest) +
+                             (std::is_integral_v<T> ? " (integer weights)"
+                                                    : " (at most 2^40 buckets over the longest path)"));
+        delta = finest;
     }
 
     bool gpu = false;
@@ -430,7 +482,7 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
             r.device = device_choice::gpu;
             cuda::sssp_tuning tuning;
             tuning.method = method;
-            tuning.delta = opt.delta;
+            tuning.delta = opt.delta > 0 ? delta : 0;
             auto const ad = a.to_device();
             cuda::sssp_run<T> run = cuda::sssp<T, Index>(ad, source, tuning);
             r.dist = std::move(run.dist);
@@ -451,6 +503,7 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
                 detail::ms(
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     }
+    if (may_overflow) detail::check_no_saturated_distance(a, source, r.dist);
     if (opt.parents) r.parent = detail::tight_edge_tree(a, source, r.dist);
     return r;
 }

@@ -85,7 +85,7 @@ class mm_error : public parse_error {
 };
 
 struct read_options {
-    /// 0: all OpenMP threads.
+    /// 0: all OpenMP threads; more than 4 per processor are capped there.
     int threads = 0;
     duplicate_policy duplicates = duplicate_policy::error;
     /// Ignore the values and return the pattern (iso) matrix.

@@ -3,17 +3,54 @@
 // matrix from rows produced independently by each block.
 
 #include <kleene/csr_matrix.hpp>
+#include <kleene/error.hpp>
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace kleene::cpu {
 
 inline int max_threads() { return omp_get_max_threads(); }
+
+/// Carries the first exception thrown inside an OpenMP region out of it: an exception that
+/// crosses the region's end makes the runtime call std::terminate (an mxm whose result did not
+/// fit in memory aborted that way). Inside the region: carrier.run([&] { ... }) per iteration
+/// or per thread (later iterations are skipped once one failed); after it: carrier.rethrow(what),
+/// which turns std::bad_alloc into a kleene::error naming `what`.
+class exception_carrier {
+  public:
+    template <class F>
+    void run(F&& f) noexcept {
+        if (failed_.load(std::memory_order_relaxed)) return;
+        try {
+            f();
+        } catch (...) {
+            bool expected = false;
+            if (failed_.compare_exchange_strong(expected, true)) first_ = std::current_exception();
+        }
+    }
+    bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+    void rethrow(char const* what) const {
+        if (!first_) return;
+        try {
+            std::rethrow_exception(first_);
+        } catch (std::bad_alloc const&) {
+            throw error(std::string("out of memory while computing ") + what);
+        }
+    }
+
+  private:
+    std::atomic<bool> failed_{false};
+    std::exception_ptr first_;  // written once, by the thread that set failed_
+};
 
 /// Splits rows [0, rows) into about `parts` contiguous blocks of similar cost, given the prefix
 /// sum of per-row costs (cost_prefix[i] = cost of rows < i, size rows + 1).
@@ -56,16 +93,26 @@ csr_matrix<T, Index> assemble_rows(std::size_t rows, std::size_t cols,
     buffer<Index> row_ptr(rows + 1);
     row_ptr[0] = 0;
     Index* counts = row_ptr.data() + 1;
+    exception_carrier failure;
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t b = 0; b < nblocks; ++b) fill(bounds[b], bounds[b + 1], blocks[b], counts);
+    for (std::size_t b = 0; b < nblocks; ++b)
+        failure.run([&] { fill(bounds[b], bounds[b + 1], blocks[b], counts); });
+    failure.rethrow("the rows of a sparse result");
     std::vector<std::size_t> offset(nblocks + 1, 0);
     for (std::size_t b = 0; b < nblocks; ++b) offset[b + 1] = offset[b] + blocks[b].cols.size();
     if (offset.back() > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
         throw invalid_argument("result has " + std::to_string(offset.back()) +
                                " entries, more than the index type holds: use int64 indices");
     for (std::size_t i = 0; i < rows; ++i) row_ptr[i + 1] += row_ptr[i];
-    buffer<Index> out_cols(offset.back());
-    buffer<T> out_vals(offset.back());
+    buffer<Index> out_cols;
+    buffer<T> out_vals;
+    try {
+        out_cols = buffer<Index>(offset.back());
+        out_vals = buffer<T>(offset.back());
+    } catch (std::bad_alloc const&) {
+        throw error("out of memory for a sparse result of " + std::to_string(offset.back()) +
+                    " entries");
+    }
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::size_t b = 0; b < nblocks; ++b) {
         std::copy(blocks[b].cols.begin(), blocks[b].cols.end(), out_cols.data() + offset[b]);

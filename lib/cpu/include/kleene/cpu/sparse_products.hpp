@@ -320,8 +320,9 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
     // Thread 0 scatters into t directly; the others into private arrays merged afterwards.
     std::vector<vector_result<T>> priv(nthreads - 1);
     std::vector<std::vector<Index>> touched(nthreads - 1);
+    exception_carrier failure;
 #pragma omp parallel num_threads(nthreads)
-    {
+    failure.run([&] {
         int const tid = omp_get_thread_num();
         int const nt = omp_get_num_threads();
         std::size_t const f0 = u_idx.size() * tid / nt, f1 = u_idx.size() * (tid + 1) / nt;
@@ -333,7 +334,8 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
             p.has.assign(n, 0);
             scatter(f0, f1, p.vals, p.has, &touched[tid - 1]);
         }
-    }
+    });
+    failure.rethrow("a sparse vector product");
     for (std::size_t q = 0; q < priv.size(); ++q)
         for (Index j : touched[q]) {
             T const v = priv[q].vals[j];

@@ -12,6 +12,7 @@
 
 #include <omp.h>
 
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -109,14 +110,23 @@ void write_back(dense_matrix<T>& c, Mask const& mask, Accum, TMat const& t, bool
     using mask_t = decltype(make_mask_rows(mask, 0));
     std::size_t const rows = c.rows(), cols = c.cols();
     auto const src = detail::row_source(t, zero);
+    exception_carrier failure;
 #pragma omp parallel
     {
-        mask_t m = make_mask_rows(mask, cols);
-        buffer<T> trow(cols);
-        std::vector<std::uint8_t> has(cols);
+        // Each thread's row buffers; a thread that cannot have them takes no rows.
+        std::optional<mask_t> m;
+        buffer<T> trow;
+        std::vector<std::uint8_t> has;
+        failure.run([&] {
+            m.emplace(make_mask_rows(mask, cols));
+            trow = buffer<T>(cols);
+            has.assign(cols, 0);
+        });
+        bool const ready = m.has_value() && has.size() == cols && trow.size() == cols;
 #pragma omp for schedule(dynamic, 16)
         for (std::size_t i = 0; i < rows; ++i) {
-            m.select_row(i);
+            if (!ready) continue;
+            m->select_row(i);
             std::fill(has.begin(), has.end(), std::uint8_t(0));
             src.for_each(i, [&](std::size_t j, T v) {
                 trow[j] = v;
@@ -126,12 +136,13 @@ void write_back(dense_matrix<T>& c, Mask const& mask, Accum, TMat const& t, bool
             for (std::size_t j = 0; j < cols; ++j) {
                 T v;
                 bool const keep =
-                    combine<Accum>(m.allowed(j), replace, !(crow[j] == zero), crow[j], has[j] != 0,
+                    combine<Accum>(m->allowed(j), replace, !(crow[j] == zero), crow[j], has[j] != 0,
                                    has[j] ? trow[j] : zero, v);
                 crow[j] = keep ? v : zero;
             }
         }
     }
+    failure.rethrow("a masked write into a dense result");
 }
 
 /// A vector result as flags and values (vector operations are O(n) anyway).

@@ -1,0 +1,161 @@
+#pragma once
+// What a graph's weights let a shortest path weigh, checked before a path algorithm runs, so that
+// a finite path never comes back infinite (or wrapped) because its sum left the value type.
+//
+// A simple path leaves each vertex at most once, so none weighs more, in absolute value, than
+// B = the sum over vertices of the largest |weight| leaving it. Without a negative cycle (which is
+// reported, never summed) shortest paths are simple and every partial sum an algorithm keeps is
+// the weight of a real walk, at least the shortest one: so
+// - when B <= the largest finite value of T (integers: max - 1, since max is infinity<T>()),
+//   every shortest distance fits, and a candidate sum that saturates (plus_sat_op) or rounds to
+//   +inf was heavier than the distance it competed for: the result is exact;
+// - with negative weights two partial sums of at least -B meet: B <= largest / 2 keeps their sum
+//   off the -infinity sentinel.
+// Past that bound the algorithms do not guess: apsp computes in fp64 (exact for integers below
+// 2^53) and narrows back, sssp checks its result (an edge from a reached vertex to an unreached
+// one proves a saturated sum); a distance the type cannot hold raises kleene::overflow_error
+// naming the type. NaN and infinite weights are refused (an absent edge is simply not stored).
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/semiring.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace kleene {
+
+/// The weight bound of a graph (see above).
+struct path_weight_bound {
+    long double bound = 0;  ///< sum over vertices of the largest |weight| leaving it
+    bool negative = false;  ///< some weight is < 0
+};
+
+/// The largest finite distance T holds: infinity<T>() - 1 for integers (max is "no path"), the
+/// largest finite value for floating point.
+template <class T>
+constexpr long double largest_finite_distance() {
+    if constexpr (std::is_floating_point_v<T>) return static_cast<long double>(std::numeric_limits<T>::max());
+    else return static_cast<long double>(std::numeric_limits<T>::max()) - 1.0L;
+}
+
+namespace detail {
+/// The CLI's name of a value type (-t).
+template <class T>
+constexpr std::string_view distance_type_name() {
+    if constexpr (std::is_same_v<T, float>) return "fp32";
+    else if constexpr (std::is_same_v<T, double>) return "fp64";
+    else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+    else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+    else if constexpr (std::is_floating_point_v<T>) return "floating point";
+    else return "integer";
+}
+
+template <class T>
+std::string number(T x) {
+    std::ostringstream s;
+    s.precision(std::is_floating_point_v<T> ? 17 : 0);
+    s << x;
+    return s.str();
+}
+inline std::string long_number(long double x) {
+    std::ostringstream s;
+    s.precision(x < 1e18L ? 0 : 4);
+    if (x < 1e18L) s << std::fixed;
+    s << x;
+    return s.str();
+}
+}  // namespace detail
+
+/// B for `a`, refusing NaN and infinite weights: invalid_argument naming the edge (0-based in
+/// the message as (row, col) + 1, i.e. 1-based like the files) and `who` (the caller's name).
+template <class T, class Index>
+path_weight_bound weight_bound(csr_matrix<T, Index> const& a, std::string_view who) {
+    static_assert(std::is_arithmetic_v<T>, "path weights are numbers");
+    path_weight_bound r;
+    std::size_t const n = a.rows();
+    if (a.nnz() == 0) return r;
+    if (!a.has_values()) {
+        T const w = a.iso_value();
+        if constexpr (std::is_floating_point_v<T>)
+            if (!std::isfinite(w))
+                throw invalid_argument(std::string(who) + ": every edge weighs " + detail::number(w) +
+                                       ": path weights must be finite");
+        long double const aw = std::fabs(static_cast<long double>(w));
+        std::size_t rows_with_edges = 0;
+        for (std::size_t i = 0; i < n; ++i) rows_with_edges += a.row_end(i) > a.row_begin(i);
+        r.bound = aw * static_cast<long double>(rows_with_edges);
+        r.negative = w < T(0);
+        return r;
+    }
+    T const* v = a.values();
+    long double bound = 0;
+    bool negative = false;
+    std::int64_t bad_row = -1;
+#pragma omp parallel for schedule(static) reduction(+ : bound) reduction(|| : negative) \
+    reduction(max : bad_row) if (a.nnz() > 65536)
+    for (std::size_t i = 0; i < n; ++i) {
+        long double top = 0;
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            T const w = v[k];
+            if constexpr (std::is_floating_point_v<T>)
+                if (!std::isfinite(w)) bad_row = std::max(bad_row, static_cast<std::int64_t>(i));
+            negative = negative || w < T(0);
+            top = std::max(top, std::fabs(static_cast<long double>(w)));
+        }
+        bound += top;
+    }
+    if (bad_row >= 0) {
+        // The first non-finite weight of that row, for the message.
+        auto const i = static_cast<std::size_t>(bad_row);
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+            if (!std::isfinite(static_cast<double>(v[k])))
+                throw invalid_argument(std::string(who) + ": edge (" + std::to_string(i + 1) + ", " +
+                                       std::to_string(static_cast<std::size_t>(a.col_idx()[k]) + 1) +
+                                       ") weighs " + detail::number(v[k]) +
+                                       ": path weights must be finite (leave an absent edge out)");
+    }
+    r.bound = bound;
+    r.negative = negative;
+    return r;
+}
+
+/// True when every shortest distance and every kept partial sum fits T (see the file comment).
+template <class T>
+bool distances_fit(path_weight_bound const& b) {
+    long double const top = largest_finite_distance<T>();
+    return b.bound <= (b.negative ? top / 2 : top);
+}
+
+/// The explanation used in messages: "int32 distances could reach 4000000000, past int32's
+/// largest finite value 2147483646".
+template <class T>
+std::string distance_range_note(path_weight_bound const& b) {
+    std::string const t(detail::distance_type_name<T>());
+    return t + " distances could reach " + (b.negative ? "+/-" : "") + detail::long_number(b.bound) +
+           " (the sum of each vertex's heaviest edge), past " + t + "'s largest finite value " +
+           detail::long_number(largest_finite_distance<T>()) +
+           (b.negative ? " / 2 (negative weights)" : "");
+}
+
+/// A distance that T cannot hold: `value` from `from` to `to` (1-based in the message).
+template <class T>
+[[noreturn]] void throw_distance_overflow(std::string_view who, std::size_t from, std::size_t to,
+                                          long double value) {
+    std::string const t(detail::distance_type_name<T>());
+    throw overflow_error(std::string(who) + ": the shortest distance from " + std::to_string(from + 1) +
+                         " to " + std::to_string(to + 1) + " is " + detail::long_number(value) +
+                         ", past " + t + "'s largest finite value " +
+                         detail::long_number(largest_finite_distance<T>()) +
+                         (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64"
+                                                                 : "; use fp64"));
+}
+
+}  // namespace kleene
