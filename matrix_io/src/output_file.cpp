@@ -77,7 +77,8 @@ std::string random_suffix() {
 
 }  // namespace
 
-output_file::output_file(std::string const& path) : path_(path), target_(path) {
+output_file::output_file(std::string const& path, temp_observer* observer)
+    : path_(path), target_(path), observer_(observer) {
     if (path.empty()) throw invalid_argument("the output file name is empty");
     int const fd_named = path == "-" ? 1 : descriptor_named(path);
     if (fd_named == 1) {
@@ -148,12 +149,14 @@ output_file::output_file(std::string const& path) : path_(path), target_(path) {
         tmp_ = (target_.find('/') == std::string::npos ? std::string()
                                                        : (dir == "/" ? dir : dir + "/")) +
                "." + base + ".tmp." + random_suffix();
+        if (observer_) observer_->add(tmp_);  // before it exists: no moment it is unknown
         fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0600 : 0666);
-        if (fd < 0 && (errno != EEXIST || attempt == 100)) {
+        if (fd < 0) {
             int const e = errno;
-            tmp_.clear();
-            throw io_error(where + ": cannot create a temporary file in " + dir + ": " +
-                           std::strerror(e));
+            drop_temporary(false);
+            if (e != EEXIST || attempt == 100)
+                throw io_error(where + ": cannot create a temporary file in " + dir + ": " +
+                               std::strerror(e));
         }
     }
     if (exists) {
@@ -166,8 +169,7 @@ output_file::output_file(std::string const& path) : path_(path), target_(path) {
     try {
         open_stream(fd);
     } catch (...) {
-        ::unlink(tmp_.c_str());
-        tmp_.clear();
+        drop_temporary(true);
         throw;
     }
     std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
@@ -175,7 +177,14 @@ output_file::output_file(std::string const& path) : path_(path), target_(path) {
 
 output_file::~output_file() {
     if (f_ && !to_stdout_) std::fclose(f_);
-    if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
+    drop_temporary(true);
+}
+
+void output_file::drop_temporary(bool unlink) noexcept {
+    if (tmp_.empty()) return;
+    if (unlink) ::unlink(tmp_.c_str());
+    if (observer_) observer_->remove(tmp_);
+    tmp_.clear();
 }
 
 void output_file::write(char const* p, std::size_t n) {
@@ -208,8 +217,7 @@ void output_file::finish() {
     }
     f_ = nullptr;
     if (!ok) {
-        if (!tmp_.empty()) ::unlink(tmp_.c_str());
-        tmp_.clear();
+        drop_temporary(true);
         failed_ = true;
         throw io_error(name + ": write failed: " + std::strerror(e ? e : EIO));
     }
@@ -222,12 +230,12 @@ void output_file::commit() {
     if (tmp_.empty()) return;
     if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
         int const e = errno;
-        ::unlink(tmp_.c_str());
-        tmp_.clear();
+        drop_temporary(true);
         failed_ = true;
         throw io_error((target_ == path_ ? path_ : path_ + " (-> " + target_ + ")") +
                        ": cannot rename the temporary file into place: " + std::strerror(e));
     }
+    drop_temporary(false);
 }
 
 }  // namespace kleene::io

@@ -28,9 +28,21 @@
 
 namespace kleene::io {
 
+/// Told a temporary's name before it is created (add) and once it is renamed or removed
+/// (remove), for a program that removes temporaries when it is killed (kleene's CLI does). Called
+/// on the thread that uses the output_file.
+class temp_observer {
+  public:
+    virtual void add(std::string const& tmp) = 0;
+    virtual void remove(std::string const& tmp) = 0;
+
+  protected:
+    ~temp_observer() = default;
+};
+
 class output_file {
   public:
-    explicit output_file(std::string const& path);
+    explicit output_file(std::string const& path, temp_observer* observer = nullptr);
     ~output_file();
     output_file(output_file const&) = delete;
     output_file& operator=(output_file const&) = delete;
@@ -59,7 +71,10 @@ class output_file {
     std::uint64_t hard_links() const noexcept { return links_; }
 
   private:
+    void drop_temporary(bool unlink) noexcept;
+
     std::string path_, target_, tmp_;
+    temp_observer* observer_ = nullptr;
     std::FILE* f_ = nullptr;
     bool to_stdout_ = false;
     bool direct_ = true;
