@@ -46,11 +46,8 @@ void temp_registry::wait_and_clean() {
     int sig = 0;
     while (sigwait(&set, &sig) != 0) {
     }
-    {
-        // Held until the process is gone: no output is created or renamed after this.
-        mutex_.lock();
-        for (auto const& n : names_) ::unlink(n.c_str());
-    }
+    mutex_.lock();  // held until the process is gone: nothing is created or renamed after this
+    for (auto const& n : names_) ::unlink(n.c_str());
     ::signal(sig, SIG_DFL);
     sigset_t one;
     sigemptyset(&one);
