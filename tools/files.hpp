@@ -64,7 +64,9 @@ class input {
 
 /// The output files of one command. Each is opened by add() before the work starts (a path that
 /// cannot be written fails first, and its temporary is registered for removal on SIGINT/SIGTERM);
-/// commit() publishes them together; destroyed without commit(), none is touched.
+/// commit() publishes them together; destroyed without commit(), none is touched. Outputs written
+/// directly (stdout, devices, FIFOs) get their bytes as they are written, so they stand outside
+/// the all-or-nothing.
 class output_set {
   public:
     explicit output_set(temp_registry* temps) : temps_(temps) {}

@@ -151,6 +151,24 @@ stop_run() {  # signal, expected status
   [[ ! -e $dir/D.mtx && ! -e $dir/P.mtx ]] || fail "SIG$1: an output appeared"
 }
 stop_run TERM 143
+# A rename that fails after another output is in place says so: --paths becomes a directory
+# while apsp runs (after its temporaries exist, before the commit).
+dir=$T/midway
+mkdir "$dir"
+"$K" apsp "$T/big.mtx" -q -o "$dir/D.mtx" --paths "$dir/P.mtx" 2> "$dir.err" &
+pid=$!
+bg+=("$pid")
+for _ in $(seq 3000); do
+  [[ $(temps_in "$dir" | wc -l) == 2 ]] && break
+  sleep 0.01
+done
+mkdir "$dir/P.mtx"
+wait "$pid"
+rc=$?
+msg=$(cat "$dir.err")
+[[ $rc == 1 && $msg == *"P.mtx: cannot rename"*"already written: $dir/D.mtx"* ]] ||
+  fail "a rename failing midway: exit $rc, '$msg'"
+[[ -z $(temps_in "$dir") ]] || fail "a rename failing midway left $(temps_in "$dir")"
 # A background job of a script ignores SIGINT; env gives it the default action back.
 if env --default-signal=INT true 2>/dev/null; then
   dir=$T/sigINT  # env execs kleene, so $! is kleene's pid
