@@ -8,7 +8,7 @@ mkdir -p "$out"
 inc=(-I"$root/lib/include" -I"$root/semirings/include" -I"$root/matrix_io/include")
 srcs=("$root/fuzz/fuzz_matrix_market.cpp" "$root/matrix_io/src/io_common.cpp"
       "$root/matrix_io/src/mm_read_float.cpp" "$root/matrix_io/src/mm_read_signed.cpp"
-      "$root/matrix_io/src/mm_write.cpp")
+      "$root/matrix_io/src/mm_write.cpp" "$root/matrix_io/src/output_file.cpp")
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -Wno-unknown-pragmas)
 pids=()

@@ -7,10 +7,16 @@
 #include <kleene/io/binary.hpp>
 #include <kleene/io/edge_list.hpp>
 #include <kleene/io/matrix_market.hpp>
+#include <kleene/io/output_file.hpp>
 #include <limits>
 #include <map>
 #include <random>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 namespace io = kleene::io;
@@ -466,5 +472,146 @@ BOOST_AUTO_TEST_CASE(failed_writes_leave_no_partial_file) {
                       kleene::io_error);
     io::write_matrix_market(p, a);
     check_equal(a, io::read_matrix_market<double>(p));
+    fs::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(edge_list_shape_line) {
+    // Empty rows and columns at the end, and rectangles, survive the trip.
+    auto const a = csr_matrix<double>::from_coo(5, 7, std::vector<int>{1}, std::vector<int>{2},
+                                                std::vector<double>{1.5});
+    std::string s;
+    {
+        auto dir = temp_dir();
+        std::string const p = (dir / "r.el").string();
+        io::write_edge_list(p, a);
+        std::ifstream in(p);
+        std::getline(in, s);
+        BOOST_TEST(s == "# kleene edge list: 5 x 7, 1 entries");
+        check_equal(a, io::read_edge_list<double>(p));
+        auto const info = io::read_edge_list_info(p);
+        BOOST_TEST((info.rows == 5u && info.cols == 7u && info.edges == 1u));
+    }
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double>(
+                        "# kleene edge list: 2 x 3, 1 entries\n3 1 1\n");
+                }, &line) == io::mm_errc::index_out_of_range));
+    BOOST_TEST(line == 2u);
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double>(
+                        "# kleene edge list: 2 x 3, 2 entries\n1 1 1\n");
+                }) == io::mm_errc::too_few_entries));
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double>(
+                        "# kleene edge list: 2 x 3, 1 entries\n1 1 1\n2 2 2\n", {});
+                }, &line) == io::mm_errc::too_many_entries));
+    BOOST_TEST(line == 3u);
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double>("# kleene edge list: 2 x\n1 1\n");
+                }, &line) == io::mm_errc::bad_size_line));
+    BOOST_TEST(line == 1u);
+    io::edge_list_options u;
+    u.undirected = true;
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double>(
+                        "# kleene edge list: 2 x 3, 1 entries\n1 1 1\n", u);
+                }) == io::mm_errc::not_square));
+    // Only among the comments before the first edge; other comments are comments.
+    auto const b = io::read_edge_list_from_memory<double>(
+        "# a graph\n1 2 1\n# kleene edge list: 9 x 9, 1 entries\n");
+    BOOST_TEST(b.rows() == 2u);
+}
+
+namespace {
+struct recording_observer final : io::temp_observer {
+    std::vector<std::string> live;
+    void add(std::string const& t) override { live.push_back(t); }
+    void remove(std::string const& t) override { std::erase(live, t); }
+};
+std::string slurp(fs::path const& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(output_file_targets) {
+    auto dir = temp_dir() / "out";
+    fs::create_directories(dir);
+    // A link is followed; it stays a link. The temporary is announced, then gone.
+    { std::ofstream(dir / "real") << "old"; }
+    fs::create_symlink("real", dir / "link");
+    recording_observer obs;
+    {
+        io::output_file f((dir / "link").string(), &obs);
+        BOOST_TEST(f.target() == (dir / "real").string());
+        BOOST_TEST(!f.direct());
+        BOOST_REQUIRE(obs.live.size() == 1u);
+        BOOST_TEST(fs::exists(obs.live[0]));
+        f.write("new");
+        f.commit();
+    }
+    BOOST_TEST(obs.live.empty());
+    BOOST_TEST(fs::is_symlink(dir / "link"));
+    BOOST_TEST(slurp(dir / "real") == "new");
+    // Not committed: the target is untouched and the temporary removed.
+    {
+        io::output_file f((dir / "real").string(), &obs);
+        f.write("lost");
+    }
+    BOOST_TEST(obs.live.empty());
+    BOOST_TEST(slurp(dir / "real") == "new");
+    // The mode of an existing file is kept.
+    fs::permissions(dir / "real", fs::perms::owner_read | fs::perms::owner_write);
+    io::write_matrix_market((dir / "real").string(), csr_matrix<double>(2, 2));
+    BOOST_TEST((fs::status(dir / "real").permissions() ==
+                (fs::perms::owner_read | fs::perms::owner_write)));
+    // Hard links: replaced, and said.
+    fs::create_hard_link(dir / "real", dir / "other");
+    {
+        io::output_file f((dir / "real").string());
+        BOOST_TEST(f.hard_links() == 2u);
+        f.write("x");
+        f.commit();
+    }
+    BOOST_TEST(fs::hard_link_count(dir / "real") == 1u);
+    BOOST_TEST(slurp(dir / "other") != "x");
+    // Refused: a directory, an empty name.
+    BOOST_CHECK_THROW(io::output_file(dir.string()), kleene::io_error);
+    BOOST_CHECK_THROW(io::output_file(""), kleene::invalid_argument);
+    // A FIFO is written through (its reader opened first, so that opening it does not wait).
+    std::string const fifo = (dir / "fifo").string();
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    int const rd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    BOOST_REQUIRE(rd >= 0);
+    {
+        io::output_file f(fifo);
+        BOOST_TEST(f.direct());
+        f.write("through");
+        f.commit();
+    }
+    char buf[16] = {};
+    BOOST_TEST(::read(rd, buf, sizeof buf) == 7);
+    BOOST_TEST(std::string(buf) == "through");
+    ::close(rd);
+    BOOST_TEST(fs::is_fifo(fifo));
+    // A device is written directly; a failed write is never committed. Root writes to a node of
+    // its own (a broken output_file would replace only that), others to /dev/full.
+    std::string full = "/dev/full";
+    if (::geteuid() == 0) {
+        full = (dir / "full").string();
+        if (::mknod(full.c_str(), S_IFCHR | 0600, makedev(1, 7)) != 0) full.clear();
+    }
+    if (!full.empty() && fs::exists(full)) {
+        io::output_file f(full);
+        BOOST_TEST(f.direct());
+        BOOST_CHECK_THROW(
+            {
+                f.write(std::string(1 << 21, 'x'));
+                f.finish();
+            },
+            kleene::io_error);
+        BOOST_CHECK_THROW(f.commit(), kleene::io_error);
+        BOOST_TEST(fs::is_character_file(full));
+    }
     fs::remove_all(dir);
 }

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "finite_weights.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
@@ -33,13 +34,12 @@ apsp_algorithm parse_algorithm(std::string const& s) {
 }
 
 template <class T>
-void run_typed(apsp_args const& args, global_options const& g) {
+void run_typed(apsp_args const& args, input const& in, output_set& outs, global_options const& g) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
     progress p(g.quiet);
-    auto const a =
-        in_phase(p, "reading " + args.input, [&] { return io::read_matrix_market<T>(args.input, ro); });
-    require_finite_weights(a, args.input, "apsp");
+    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T>(ro); });
+    require_finite_weights(a, in.name(), "apsp");
     explain_trace trace;
     apsp_options opt;
     opt.algorithm = parse_algorithm(args.algorithm);
@@ -64,9 +64,10 @@ void run_typed(apsp_args const& args, global_options const& g) {
         dense_matrix<std::int32_t> p(r.pred.rows(), r.pred.cols());
         for (std::size_t i = 0; i < p.rows(); ++i)
             for (std::size_t j = 0; j < p.cols(); ++j) p(i, j) = r.pred(i, j) + 1;
-        io::write_matrix_market(args.paths, to_csr<std::int32_t>(p, 0));
+        io::write_matrix_market(outs[1], to_csr<std::int32_t>(p, 0));
     }
-    io::write_matrix_market(args.output, d);
+    io::write_matrix_market(outs[0], d);
+    outs.commit();
     p.done();
     if (!g.quiet && args.output != "-")
         fmt::print("apsp: {} vertices, {} edges, {} on {}: {} reachable pairs, {:.3f} ms ({})\n",
@@ -75,9 +76,15 @@ void run_typed(apsp_args const& args, global_options const& g) {
 }
 
 void run_apsp(apsp_args const& args, global_options const& g) {
+    // Both outputs are opened before the input is read (a bad path fails first) and appear
+    // together: a failure on one leaves neither.
+    output_set outs(g.temps);
+    outs.add(args.output);
+    if (!args.paths.empty()) outs.add(args.paths);
+    input const in(args.input);
     std::string type = args.type;
-    if (args.input != "-") {
-        auto const h = io::read_matrix_market_header(args.input);
+    {
+        auto const h = in.header();
         if (type.empty())
             type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
                                                                                            : "fp64";
@@ -90,10 +97,9 @@ void run_apsp(apsp_args const& args, global_options const& g) {
                                         .c_str(),
                                     n * n * per);
     }
-    if (type == "fp32") run_typed<float>(args, g);
-    else if (type == "fp64") run_typed<double>(args, g);
-    else if (type == "int32") run_typed<std::int32_t>(args, g);
-    else throw command_failed("apsp: unknown type '" + type + "' (fp32, fp64 or int32)");
+    if (type == "fp32") run_typed<float>(args, in, outs, g);
+    else if (type == "fp64") run_typed<double>(args, in, outs, g);
+    else run_typed<std::int32_t>(args, in, outs, g);
 }
 
 }  // namespace
@@ -101,18 +107,21 @@ void run_apsp(apsp_args const& args, global_options const& g) {
 void add_apsp_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("apsp", "all-pairs shortest paths (min_plus closure) of a graph");
     auto args = std::make_shared<apsp_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx)")->required();
-    cmd->add_option("-o,--output", args->output, "distances (.mtx)")->required();
+    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("-o,--output", args->output, "distances (.mtx)")->required()->check(output_name());
     cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw, johnson (CPU) or bellman-ford (GPU)")
-        ->check(CLI::IsMember({"auto", "rkleene", "blocked-fw", "fw", "johnson", "bellman-ford"}))
+        ->check(one_of({"auto", "rkleene", "blocked-fw", "fw", "johnson", "bellman-ford"}))
         ->capture_default_str();
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->add_option("-t,--type", args->type, "fp32, fp64 or int32 (default: int32 for integer and "
                                              "pattern files, else fp64)")
-        ->check(CLI::IsMember({"fp32", "fp64", "int32"}));
-    cmd->add_option("--paths", args->paths, "also write the predecessor matrix (.mtx, 1-based ids)");
+        ->check(one_of({"fp32", "fp64", "int32"}));
+    cmd->add_option("--paths", args->paths,
+                    "also write the predecessor matrix (.mtx, 1-based ids); written together "
+                    "with the distances, or neither is")
+        ->check(output_name());
     cmd->add_flag("--explain", args->explain, "print the algorithm and device choice on stderr");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });

@@ -5,6 +5,7 @@
 // undirected, and then pull steps read the matrix itself instead of a transpose.
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/bfs.hpp>
@@ -28,13 +29,14 @@ struct bfs_args {
 };
 
 template <class Index>
-void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) {
+void run_indexed(bfs_args const& args, input const& in, output_set& outs, bool symmetric,
+                 global_options const& g) {
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
     progress p(g.quiet);
-    auto const a = in_phase(p, "reading " + args.input,
-                            [&] { return io::read_matrix_market<bool, Index>(args.input, ro); });
+    auto const a =
+        in_phase(p, "reading " + in.name(), [&] { return in.matrix<bool, Index>(ro); });
     if (a.rows() != a.cols())
         throw command_failed("bfs: the adjacency matrix must be square, not " +
                              std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
@@ -76,7 +78,8 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
         }
     in_phase(p, "writing " + args.output, [&] {
         io::write_matrix_market(
-            args.output, sparse_vector<std::int64_t, Index>(a.rows(), std::move(idx), std::move(val)));
+            outs[0], sparse_vector<std::int64_t, Index>(a.rows(), std::move(idx), std::move(val)));
+        outs.commit();
     });
     if (!g.quiet && args.output != "-")
         fmt::print(
@@ -87,19 +90,18 @@ void run_indexed(bfs_args const& args, bool symmetric, global_options const& g) 
 }
 
 void run_bfs(bfs_args const& args, global_options const& g) {
-    // The header says whether the graph is undirected and whether 32-bit indices hold it (stdin
-    // is read once, so it is taken as general with 32-bit indices).
-    bool symmetric = false, wide = false;
-    if (args.input != "-") {
-        auto const h = io::read_matrix_market_header(args.input);
-        symmetric = h.symmetry != io::mm_symmetry::general;
-        auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-        wide = h.rows > lim || h.file_entries > lim / 2;
-    }
+    output_set outs(g.temps);
+    outs.add(args.output);
+    input const in(args.input);
+    // The header says whether the graph is undirected and whether 32-bit indices hold it.
+    auto const h = in.header();
+    bool const symmetric = h.symmetry != io::mm_symmetry::general;
+    auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
+    bool const wide = h.rows > lim || h.file_entries > lim / 2;
     if (wide)
-        run_indexed<std::int64_t>(args, symmetric, g);
+        run_indexed<std::int64_t>(args, in, outs, symmetric, g);
     else
-        run_indexed<std::int32_t>(args, symmetric, g);
+        run_indexed<std::int32_t>(args, in, outs, symmetric, g);
 }
 
 }  // namespace
@@ -108,19 +110,23 @@ void add_bfs_command(CLI::App& app, global_options& g) {
     auto* cmd =
         app.add_subcommand("bfs", "breadth-first search levels (or parents) from one vertex");
     auto args = std::make_shared<bfs_args>();
-    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx; values ignored)")->required();
-    cmd->add_option("-s,--source", args->source, "source vertex (1-based)")->required();
+    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx, - for stdin; values ignored)")
+        ->required();
+    cmd->add_option("-s,--source", args->source, "source vertex (1-based)")
+        ->required()
+        ->check(integer_in());
     cmd->add_option("-o,--output", args->output,
                     "levels or parents of the reached vertices (.mtx vector)")
-        ->required();
+        ->required()
+        ->check(output_name());
     cmd->add_flag("--parents", args->parents,
                   "write each reached vertex's 1-based BFS parent instead of its level");
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->add_option("--direction", args->direction,
                     "auto (push/pull by frontier size), push or pull")
-        ->check(CLI::IsMember({"auto", "push", "pull"}))
+        ->check(one_of({"auto", "push", "pull"}))
         ->capture_default_str();
     cmd->add_flag("--explain", args->explain,
                   "print the device and per-level push/pull choice on stderr");

@@ -2,6 +2,7 @@
 // joined by a path of one edge or more) as a pattern Matrix Market file.
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/closure.hpp>
@@ -26,9 +27,12 @@ void run_closure(closure_args const& args, global_options const& g) {
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
+    output_set outs(g.temps);
+    outs.add(args.output);
+    input const in(args.input);
     progress p(g.quiet);
-    auto const a = in_phase(p, "reading " + args.input,
-                            [&] { return io::read_matrix_market<std::uint8_t>(args.input, ro); });
+    auto const a =
+        in_phase(p, "reading " + in.name(), [&] { return in.matrix<std::uint8_t>(ro); });
     explain_trace trace;
     closure_options opt;
     opt.reflexive = args.reflexive;
@@ -41,7 +45,10 @@ void run_closure(closure_args const& args, global_options const& g) {
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
     io::write_options wo;
     wo.pattern = true;
-    in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, r, wo); });
+    in_phase(p, "writing " + args.output, [&] {
+        io::write_matrix_market(outs[0], r, wo);
+        outs.commit();
+    });
     if (!g.quiet && args.output != "-")
         fmt::print("closure: {} vertices, {} edges: {} pairs, {:.3f} ms ({})\n", a.rows(), a.nnz(),
                    r.nnz(), secs * 1e3, args.output);
@@ -52,11 +59,14 @@ void run_closure(closure_args const& args, global_options const& g) {
 void add_closure_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("closure", "transitive closure (lor_land) of a graph");
     auto args = std::make_shared<closure_args>();
-    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx; values are ignored)")->required();
-    cmd->add_option("-o,--output", args->output, "closure (.mtx, pattern)")->required();
+    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx, - for stdin; values are ignored)")
+        ->required();
+    cmd->add_option("-o,--output", args->output, "closure (.mtx, pattern)")
+        ->required()
+        ->check(output_name());
     cmd->add_flag("--reflexive", args->reflexive, "also every (i, i)");
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->add_flag("--explain", args->explain, "print the device choice on stderr");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");

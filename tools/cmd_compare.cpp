@@ -18,6 +18,7 @@
 // GraphBLAS is reported beside it, not hidden in either number.
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 #include "semiring_dispatch.hpp"
 
@@ -60,11 +61,16 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+/// The operands (b unused for one): "-" (stdin, at most one) is read once into memory.
+struct operands {
+    input a, b;
+};
+
 /// The value type a comparison runs in when --type is not given: the files' natural type.
-std::string default_type(std::vector<std::string> const& files) {
+std::string default_type(std::vector<input const*> const& files) {
     bool integral = true;
-    for (auto const& f : files) {
-        auto const h = io::read_matrix_market_header(f);
+    for (auto const* f : files) {
+        auto const h = f->header();
         integral = integral && (h.field == io::mm_field::integer || h.field == io::mm_field::pattern);
     }
     return integral ? "int64" : "fp64";
@@ -185,21 +191,20 @@ void report(compare_args const& args, global_options const& g, std::string const
 }
 
 template <class T>
-csr_matrix<T> read_matrix(progress& p, std::string const& path) {
-    return in_phase(p, "reading " + path, [&] { return io::read_matrix_market<T>(path); });
+csr_matrix<T> read_matrix(progress& p, input const& in) {
+    return in_phase(p, "reading " + in.name(), [&] { return in.matrix<T>(); });
 }
 template <class T>
-sparse_vector<T> read_vector(progress& p, std::string const& path) {
-    return in_phase(p, "reading " + path, [&] { return io::read_matrix_market_vector<T>(path); });
+sparse_vector<T> read_vector(progress& p, input const& in) {
+    return in_phase(p, "reading " + in.name(), [&] { return in.vector<T>(); });
 }
 
 std::string shape(std::size_t r, std::size_t c) { return fmt::format("{}x{}", r, c); }
 
 // ---- the products -------------------------------------------------------------------------------
 
-void run_product(compare_args const& args, global_options const& g) {
-    std::string const type =
-        args.type.empty() ? default_type({args.a, args.b}) : args.type;
+void run_product(compare_args const& args, operands const& in, global_options const& g) {
+    std::string const type = args.type.empty() ? default_type({&in.a, &in.b}) : args.type;
     dispatch_semiring(args.semiring, type, [&](auto s) {
         using S = decltype(s);
         using T = typename S::value_type;
@@ -212,8 +217,8 @@ void run_product(compare_args const& args, global_options const& g) {
             double const tol = tolerance_for<T>(args, !S::idempotent_add);
             std::string const what = args.op_name + " " + args.semiring + "." + type;
             if (args.op_name == "mxm") {
-                auto const a = read_matrix<T>(p, args.a);
-                auto const b = read_matrix<T>(p, args.b);
+                auto const a = read_matrix<T>(p, in.a);
+                auto const b = read_matrix<T>(p, in.b);
                 if (a.cols() != b.rows())
                     throw command_failed("mxm: A is " + shape(a.rows(), a.cols()) + ", B is " +
                                          shape(b.rows(), b.cols()) + ": A's columns must equal B's rows");
@@ -228,8 +233,8 @@ void run_product(compare_args const& args, global_options const& g) {
                 report(args, g, what, shape(mine.rows(), mine.cols()), k, gb, cmp, tol, false);
             } else {
                 bool const mxv_form = args.op_name == "mxv";
-                auto const a = read_matrix<T>(p, mxv_form ? args.a : args.b);
-                auto const u = read_vector<T>(p, mxv_form ? args.b : args.a);
+                auto const a = read_matrix<T>(p, mxv_form ? in.a : in.b);
+                auto const u = read_vector<T>(p, mxv_form ? in.b : in.a);
                 std::size_t const in = mxv_form ? a.cols() : a.rows();
                 std::size_t const out = mxv_form ? a.rows() : a.cols();
                 if (u.size() != in)
@@ -264,15 +269,15 @@ void run_product(compare_args const& args, global_options const& g) {
 
 // ---- element-wise, reduce, transpose ------------------------------------------------------------
 
-void run_ewise(compare_args const& args, global_options const& g) {
-    std::string const type = args.type.empty() ? default_type({args.a, args.b}) : args.type;
+void run_ewise(compare_args const& args, operands const& in, global_options const& g) {
+    std::string const type = args.type.empty() ? default_type({&in.a, &in.b}) : args.type;
     dispatch_type(type, [&](auto t) {
         using T = decltype(t);
         dispatch_op<T>(args.op, [&](auto op) {
             progress p(g.quiet || g.json);
             graphblas::ensure_initialized();
-            auto const a = read_matrix<T>(p, args.a);
-            auto const b = read_matrix<T>(p, args.b);
+            auto const a = read_matrix<T>(p, in.a);
+            auto const b = read_matrix<T>(p, in.b);
             if (a.rows() != b.rows() || a.cols() != b.cols())
                 throw command_failed(args.op_name + ": A is " + shape(a.rows(), a.cols()) +
                                      ", B is " + shape(b.rows(), b.cols()) + ": they must match");
@@ -303,15 +308,15 @@ void run_ewise(compare_args const& args, global_options const& g) {
     });
 }
 
-void run_reduce(compare_args const& args, global_options const& g) {
-    std::string const type = args.type.empty() ? default_type({args.a}) : args.type;
+void run_reduce(compare_args const& args, operands const& in, global_options const& g) {
+    std::string const type = args.type.empty() ? default_type({&in.a}) : args.type;
     dispatch_type(type, [&](auto t) {
         using T = decltype(t);
         dispatch_monoid<T>(args.monoid, [&](auto mon) {
             using Mon = decltype(mon);
             progress p(g.quiet || g.json);
             graphblas::ensure_initialized();
-            auto const a = read_matrix<T>(p, args.a);
+            auto const a = read_matrix<T>(p, in.a);
             double const tol = tolerance_for<T>(args, !Mon::idempotent);
             std::string const what = "reduce " + args.monoid + "." + type +
                                      (args.scalar ? " to a scalar"
@@ -352,13 +357,13 @@ void run_reduce(compare_args const& args, global_options const& g) {
     });
 }
 
-void run_transpose(compare_args const& args, global_options const& g) {
-    std::string const type = args.type.empty() ? default_type({args.a}) : args.type;
+void run_transpose(compare_args const& args, operands const& in, global_options const& g) {
+    std::string const type = args.type.empty() ? default_type({&in.a}) : args.type;
     dispatch_type(type, [&](auto t) {
         using T = decltype(t);
         progress p(g.quiet || g.json);
         graphblas::ensure_initialized();
-        auto const a = read_matrix<T>(p, args.a);
+        auto const a = read_matrix<T>(p, in.a);
         csr_matrix<T> mine(a.cols(), a.rows()), theirs(a.cols(), a.rows());
         auto [k, gb] = run_both(
             args, p, mine, theirs, [&](auto& c) { transpose(c, a); },
@@ -374,15 +379,14 @@ void run_transpose(compare_args const& args, global_options const& g) {
 
 // ---- BFS ----------------------------------------------------------------------------------------
 
-void run_bfs(compare_args const& args, global_options const& g) {
+void run_bfs(compare_args const& args, operands const& in, global_options const& g) {
     progress p(g.quiet || g.json);
     graphblas::ensure_initialized();
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
-    auto const h = io::read_matrix_market_header(args.a);
-    auto const a =
-        in_phase(p, "reading " + args.a, [&] { return io::read_matrix_market<bool>(args.a, ro); });
+    auto const h = in.a.header();
+    auto const a = in_phase(p, "reading " + in.a.name(), [&] { return in.a.matrix<bool>(ro); });
     if (a.rows() != a.cols())
         throw command_failed("bfs: the adjacency matrix must be square, not " +
                              shape(a.rows(), a.cols()));
@@ -440,16 +444,19 @@ void run_bfs(compare_args const& args, global_options const& g) {
 }
 
 void run_compare(compare_args const& args, global_options const& g) {
+    if (args.a == "-" && args.b == "-")
+        throw usage_error("both operands are '-': standard input can be read once");
+    operands const in{input(args.a), input(args.b)};  // b is empty for one operand
     if (args.op_name == "mxm" || args.op_name == "mxv" || args.op_name == "vxm")
-        run_product(args, g);
+        run_product(args, in, g);
     else if (args.op_name == "ewise-add" || args.op_name == "ewise-mult")
-        run_ewise(args, g);
+        run_ewise(args, in, g);
     else if (args.op_name == "reduce")
-        run_reduce(args, g);
+        run_reduce(args, in, g);
     else if (args.op_name == "transpose")
-        run_transpose(args, g);
+        run_transpose(args, in, g);
     else
-        run_bfs(args, g);
+        run_bfs(args, in, g);
 }
 
 }  // namespace
@@ -469,13 +476,13 @@ void add_compare_command(CLI::App& app, global_options& g) {
         sub->add_option("-t,--type", args->type,
                         "fp32, fp64, int32, int64 or bool (default: int64 for integer and pattern "
                         "files, else fp64)")
-            ->check(CLI::IsMember(name_list(type_names)));
+            ->check(one_of(type_names));
         sub->add_option("--rel-tol", args->rel_tol,
                         "relative tolerance for floating-point values (default: exact, except "
                         "1e-5 fp32 / 1e-12 fp64 where a sum is reassociated)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(number_at_least(0));
         sub->add_option("--runs", args->runs, "time each side this many times (median)")
-            ->check(CLI::Range(1, 1000))
+            ->check(integer_in(1, 1000))
             ->capture_default_str();
         sub->add_flag("--json", g.json, "one JSON object on stdout");
         sub->add_flag("-q,--quiet", g.quiet, "no report; the exit code says it");
@@ -484,7 +491,7 @@ void add_compare_command(CLI::App& app, global_options& g) {
     };
     auto semiring_option = [](CLI::App* sub, compare_args& a) {
         sub->add_option("-s,--semiring", a.semiring, "a built-in semiring SuiteSparse also has")
-            ->check(CLI::IsMember(name_list(semiring_names)))
+            ->check(one_of(semiring_names))
             ->capture_default_str();
     };
     {
@@ -509,13 +516,13 @@ void add_compare_command(CLI::App& app, global_options& g) {
                                    : "C = A (x) B over the intersection of the structures",
                                {{"A", "left operand (.mtx)"}, {"B", "right operand (.mtx)"}});
         sub->add_option("--op", args->op, "plus, times, min, max, first, second, pair; lor, land (bool)")
-            ->check(CLI::IsMember(name_list(op_names)))
+            ->check(one_of(op_names))
             ->capture_default_str();
     }
     {
         auto [sub, args] = add("reduce", "w(i) = the monoid's sum of row i", {{"A", "matrix (.mtx)"}});
         sub->add_option("--monoid", args->monoid, "plus, times, min, max; lor, land (bool)")
-            ->check(CLI::IsMember(name_list(monoid_names)))
+            ->check(one_of(monoid_names))
             ->capture_default_str();
         auto* cols = sub->add_flag("--columns", args->columns, "reduce the columns instead");
         sub->add_flag("--scalar", args->scalar, "reduce every entry to one value")->excludes(cols);
@@ -526,7 +533,7 @@ void add_compare_command(CLI::App& app, global_options& g) {
                                {{"A", "adjacency matrix (.mtx; values ignored)"}});
         sub->add_option("--source", args->source, "source vertex (1-based)")
             ->required()
-            ->check(CLI::PositiveNumber);
+            ->check(integer_in(1));
         sub->add_flag("--parents", args->parents, "also compute parents (both trees are checked)");
     }
 }

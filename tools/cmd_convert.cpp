@@ -3,16 +3,14 @@
 
 #include <fmt/core.h>
 
-#include <iostream>
-#include <iterator>
 #include <kleene/io/binary.hpp>
 #include <kleene/io/edge_list.hpp>
 #include <kleene/io/file_format.hpp>
 #include <kleene/io/matrix_market.hpp>
-#include <map>
 #include <memory>
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 namespace kleene::tools {
@@ -20,7 +18,7 @@ namespace {
 
 struct convert_options {
     std::string in, out, from, to;
-    duplicate_policy duplicates = duplicate_policy::error;
+    std::string duplicates = "error";
     int threads = 0;
     bool zero_based = false;
     bool undirected = false;
@@ -39,34 +37,34 @@ io::file_format pick(std::string const& path, std::string const& name) {
 }
 
 template <class T>
-void write_sparse(convert_options const& o, io::file_format to,
+void write_sparse(convert_options const& o, io::output_file& out, io::file_format to,
                   csr_matrix<T, std::int64_t> const& a, io::mm_symmetry sym) {
     switch (to) {
         case io::file_format::binary:
-            io::write_binary(o.out, a, o.threads);
+            io::write_binary(out, a, o.threads);
             return;
         case io::file_format::edge_list:
-            io::write_edge_list(o.out, a, o.threads, o.zero_based);
+            io::write_edge_list(out, a, o.threads, o.zero_based);
             return;
         case io::file_format::matrix_market: {
             io::write_options wo;
             wo.threads = o.threads;
             wo.symmetry = sym;
-            io::write_matrix_market(o.out, a, wo);
+            io::write_matrix_market(out, a, wo);
             return;
         }
     }
 }
 
 template <class T>
-void write_dense(convert_options const& o, io::file_format to, dense_matrix<T> const& d,
-                 io::mm_symmetry sym) {
-    if (to == io::file_format::binary) return io::write_binary(o.out, d, o.threads);
+void write_dense(convert_options const& o, io::output_file& out, io::file_format to,
+                 dense_matrix<T> const& d, io::mm_symmetry sym) {
+    if (to == io::file_format::binary) return io::write_binary(out, d, o.threads);
     if (to == io::file_format::matrix_market) {
         io::write_options wo;
         wo.threads = o.threads;
         wo.symmetry = sym;
-        return io::write_matrix_market(o.out, d, wo);
+        return io::write_matrix_market(out, d, wo);
     }
     // An edge list of a dense matrix lists every entry.
     buffer<std::int64_t> ptr(d.rows() + 1), col(d.rows() * d.cols());
@@ -78,7 +76,7 @@ void write_dense(convert_options const& o, io::file_format to, dense_matrix<T> c
     }
     csr_matrix<T, std::int64_t> a(d.rows(), d.cols(), std::move(ptr), std::move(col),
                                   std::move(val), T(1), true);
-    io::write_edge_list(o.out, a, o.threads, o.zero_based);
+    io::write_edge_list(out, a, o.threads, o.zero_based);
 }
 
 io::mm_symmetry out_symmetry(convert_options const& o, io::mm_symmetry in) {
@@ -88,11 +86,16 @@ io::mm_symmetry out_symmetry(convert_options const& o, io::mm_symmetry in) {
 }
 
 /// Returns "rows x cols, n entries" for the summary line.
-std::string run(convert_options const& o, progress& p) {
+std::string run(convert_options const& o, global_options const& g, progress& p) {
     using namespace kleene::io;
     file_format const from = pick(o.in, o.from), to = pick(o.out, o.to);
+    if (from == file_format::binary && o.in == "-")
+        throw usage_error("binary (.kbin) input cannot come from stdin ('-'); name the file");
+    output_set outs(g.temps);
+    io::output_file& out = outs.add(o.out);
+    input const in(o.in);
     std::string summary;
-    p.phase("reading " + (o.in == "-" ? std::string("<stdin>") : o.in));
+    p.phase("reading " + in.name());
     // Called in every branch once the input is read, before the output is written.
     auto note = [&](std::size_t r, std::size_t c, std::size_t n) {
         summary = fmt::format("{} x {}, {} entries", r, c, n);
@@ -106,53 +109,50 @@ std::string run(convert_options const& o, progress& p) {
             if (h.dense) {
                 auto d = read_binary_dense<T>(o.in, o.threads);
                 note(d.rows(), d.cols(), d.rows() * d.cols());
-                write_dense(o, to, d, sym);
+                write_dense(o, out, to, d, sym);
             } else {
                 auto a = read_binary<T, std::int64_t>(o.in, o.threads);
                 note(a.rows(), a.cols(), a.nnz());
-                write_sparse(o, to, a, sym);
+                write_sparse(o, out, to, a, sym);
             }
         });
+        outs.commit();
         return summary;
     }
     if (from == file_format::edge_list) {
         edge_list_options eo;
         eo.threads = o.threads;
-        eo.duplicates = o.duplicates;
+        eo.duplicates = parse_duplicates(o.duplicates);
         eo.zero_based = o.zero_based;
         eo.undirected = o.undirected;
-        auto a = read_edge_list<double, std::int64_t>(o.in, eo);
+        auto a = in.edges<double, std::int64_t>(eo);
         note(a.rows(), a.cols(), a.nnz());
-        write_sparse(o, to, a, o.symmetric ? mm_symmetry::symmetric : mm_symmetry::general);
+        write_sparse(o, out, to, a, o.symmetric ? mm_symmetry::symmetric : mm_symmetry::general);
+        outs.commit();
         return summary;
     }
-    std::string text;
-    if (o.in == "-") text.assign(std::istreambuf_iterator<char>(std::cin), {});
     read_options ro;
     ro.threads = o.threads;
-    ro.duplicates = o.duplicates;
-    ro.name = "<stdin>";
-    auto h = o.in == "-" ? read_matrix_market_header_from_memory(text, ro.name)
-                         : read_matrix_market_header(o.in);
+    ro.duplicates = parse_duplicates(o.duplicates);
+    auto h = in.header();
     auto const sym = out_symmetry(o, h.symmetry);
     visit_value_type(h.natural_type(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if (h.format == mm_format::array) {
-            auto d = o.in == "-" ? read_matrix_market_dense_from_memory<T>(text, T(0), ro)
-                                 : read_matrix_market_dense<T>(o.in, T(0), ro);
+            auto d = in.dense<T>(T(0), ro);
             note(d.rows(), d.cols(), d.rows() * d.cols());
-            write_dense(o, to, d, sym);
+            write_dense(o, out, to, d, sym);
         } else {
-            auto a = o.in == "-" ? read_matrix_market_from_memory<T, std::int64_t>(text, ro)
-                                 : read_matrix_market<T, std::int64_t>(o.in, ro);
+            auto a = in.matrix<T, std::int64_t>(ro);
             note(a.rows(), a.cols(), a.nnz());
             if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>)
-                write_sparse(o, to, a,
+                write_sparse(o, out, to, a,
                              sym == mm_symmetry::skew_symmetric ? mm_symmetry::general : sym);
             else
-                write_sparse(o, to, a, sym);
+                write_sparse(o, out, to, a, sym);
         }
     });
+    outs.commit();
     return summary;
 }
 
@@ -163,20 +163,18 @@ void add_convert_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand(
         "convert",
         "Convert between Matrix Market (.mtx), binary (.kbin) and edge lists (.el/.txt)");
-    cmd->add_option("in", o->in, "Input file (- reads stdin as Matrix Market)")->required();
-    cmd->add_option("out", o->out, "Output file (- writes stdout as Matrix Market)")->required();
-    auto const formats = CLI::IsMember({"mtx", "kbin", "el", "txt"});
+    cmd->add_option("in", o->in, "Input file (- reads stdin: Matrix Market, or --from el)")
+        ->required();
+    cmd->add_option("out", o->out, "Output file (- writes stdout as Matrix Market)")
+        ->required()
+        ->check(output_name());
+    auto const formats = one_of({"mtx", "kbin", "el", "txt"});
     cmd->add_option("--from", o->from, "Input format when the extension does not say")
         ->check(formats);
     cmd->add_option("--to", o->to, "Output format when the extension does not say")->check(formats);
-    std::map<std::string, duplicate_policy> const policies{{"error", duplicate_policy::error},
-                                                           {"sum", duplicate_policy::sum},
-                                                           {"min", duplicate_policy::min},
-                                                           {"max", duplicate_policy::max},
-                                                           {"last", duplicate_policy::last}};
     cmd->add_option("--duplicates", o->duplicates, "Duplicate entries: error, sum, min, max, last")
-        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
-    cmd->add_option("--threads", o->threads, "Threads (0: all)")->check(CLI::NonNegativeNumber);
+        ->check(one_of({"error", "sum", "min", "max", "last"}));
+    cmd->add_option("--threads", o->threads, "Threads (0: all)")->check(integer_in(0));
     auto* sym = cmd->add_flag("--symmetric", o->symmetric,
                               "Write a symmetric Matrix Market file (fails if the matrix is not)");
     cmd->add_flag("--general", o->general, "Write a general Matrix Market file")->excludes(sym);
@@ -185,7 +183,7 @@ void add_convert_command(CLI::App& app, global_options& g) {
     cmd->add_flag("-q,--quiet", g.quiet, "No summary on stderr");
     cmd->callback([o, &g] {
         progress p(g.quiet);
-        std::string s = run(*o, p);
+        std::string s = run(*o, g, p);
         p.done();
         if (!g.quiet)
             fmt::print(stderr, "kleene: wrote {} ({})\n", o->out == "-" ? "<stdout>" : o->out, s);

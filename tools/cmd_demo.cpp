@@ -106,7 +106,7 @@ void add_demo_command(CLI::App& app, global_options& g) {
     auto device = std::make_shared<std::string>("auto");
     cmd->add_flag("-q,--quiet", g.quiet, "only the table");
     cmd->add_option("--device", *device, "auto (the GPU when present), cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->callback([&g, device] { run_demo(g, *device); });
 }

@@ -6,6 +6,7 @@
 // is a pattern.
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 #include <kleene/algorithms/generate.hpp>
@@ -62,6 +63,8 @@ std::optional<weight_range> parse_range(std::string const& s) {
 
 template <class T, class Index>
 void run_typed(bool kronecker, generate_args const& args, global_options const& g) {
+    output_set outs(g.temps);
+    outs.add(args.output);
     auto const t0 = std::chrono::steady_clock::now();
     std::optional<weight_range> const w =
         args.weights.empty() ? std::nullopt : parse_range(args.weights);
@@ -103,7 +106,10 @@ void run_typed(bool kronecker, generate_args const& args, global_options const& 
                           args.undirected ? " --undirected" : "",
                           args.self_loops ? " --self-loops" : "",
                           args.weights.empty() ? "" : " --weights " + args.weights);
-    in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, a, wo); });
+    in_phase(p, "writing " + args.output, [&] {
+        io::write_matrix_market(outs[0], a, wo);
+        outs.commit();
+    });
     if (!g.quiet && args.output != "-")
         fmt::print("generate: {} graph, {} vertices, {} entries{}, {:.3f} ms ({})\n",
                    kronecker ? "Kronecker" : "uniform", a.rows(), a.nnz(),
@@ -150,8 +156,9 @@ void run_generate(bool kronecker, generate_args const& args, global_options cons
 }
 
 void add_common(CLI::App* cmd, generate_args& args, global_options& g) {
-    cmd->add_option("-o,--output", args.output, "the graph (.mtx)")->required();
+    cmd->add_option("-o,--output", args.output, "the graph (.mtx)")->required()->check(output_name());
     cmd->add_option("--seed", args.seed, "random seed (same seed, same graph)")
+        ->check(unsigned_integer())
         ->capture_default_str();
     cmd->add_option("--weights", args.weights,
                     "lo,hi: uniform random weights (integer bounds: integer weights)")
@@ -159,7 +166,7 @@ void add_common(CLI::App* cmd, generate_args& args, global_options& g) {
             return parse_range(s) ? std::string() : "expected lo,hi with lo <= hi, got '" + s + "'";
         });
     cmd->add_option("-t,--type", args.type, "weight type: fp32, fp64, int32 or int64")
-        ->check(CLI::IsMember({"fp32", "fp64", "int32", "int64"}));
+        ->check(one_of({"fp32", "fp64", "int32", "int64"}));
     cmd->add_flag("--undirected", args.undirected, "store both directions (a symmetric file)");
     cmd->add_flag("--self-loops", args.self_loops, "keep self-loops (dropped by default)");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
@@ -176,18 +183,21 @@ void add_generate_command(CLI::App& app, global_options& g) {
     auto* kron = cmd->add_subcommand("kronecker", "Graph500 Kronecker graph (A=0.57, B=C=0.19)");
     kron->add_option("--scale", args->scale, "2^scale vertices")
         ->required()
-        ->check(CLI::Range(0, 40));
+        ->check(integer_in(0, 40));
     kron->add_option("--edge-factor", args->edge_factor, "edges generated per vertex")
-        ->check(CLI::PositiveNumber)
+        ->check(number_at_least(0, true))
         ->capture_default_str();
     add_common(kron, *args, g);
     kron->callback([args, &g] { run_generate(true, *args, g); });
 
     auto* uni =
         cmd->add_subcommand("uniform", "Erdős–Rényi G(n, m): m distinct edges uniformly at random");
-    uni->add_option("--vertices", args->vertices, "number of vertices")->required();
+    uni->add_option("--vertices", args->vertices, "number of vertices")
+        ->required()
+        ->check(unsigned_integer());
     uni->add_option("--edges", args->edges, "number of distinct edges (undirected: pairs)")
-        ->required();
+        ->required()
+        ->check(unsigned_integer());
     add_common(uni, *args, g);
     uni->callback([args, &g] { run_generate(false, *args, g); });
 }

@@ -2,15 +2,13 @@
 
 #include <fmt/core.h>
 
-#include <iostream>
-#include <iterator>
 #include <kleene/io/binary.hpp>
 #include <kleene/io/edge_list.hpp>
 #include <kleene/io/file_format.hpp>
 #include <kleene/io/matrix_market.hpp>
-#include <map>
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 
 namespace kleene::tools {
@@ -19,7 +17,7 @@ namespace {
 struct info_options {
     std::string file;
     std::string from;
-    duplicate_policy duplicates = duplicate_policy::error;
+    std::string duplicates = "error";
     int threads = 0;
     bool zero_based = false;
 };
@@ -48,6 +46,8 @@ file_info info_of(info_options const& o) {
     auto fmt_kind = o.from.empty() ? format_from_extension(o.file) : format_from_name(o.from);
     file_info fi;
     if (fmt_kind == file_format::binary) {
+        if (o.file == "-")
+            throw usage_error("binary (.kbin) input cannot come from stdin ('-'); name the file");
         auto h = read_binary_header(o.file);
         fi.format = "binary";
         fi.field = h.iso ? "pattern" : (is_integral(h.type) ? "integer" : "real");
@@ -65,30 +65,26 @@ file_info info_of(info_options const& o) {
         fi.entries = fi.file_entries = h.nnz;
         return fi;
     }
+    input const in(o.file);  // stdin is read once, then parsed from memory
     if (fmt_kind == file_format::edge_list) {
         edge_list_options eo;
         eo.threads = o.threads;
         eo.zero_based = o.zero_based;
-        eo.duplicates = o.duplicates;
-        auto a = read_edge_list<double, std::int64_t>(o.file, eo);
+        eo.duplicates = parse_duplicates(o.duplicates);
+        auto a = in.edges<double, std::int64_t>(eo);
         fi.format = "edge-list";
         fi.field = a.has_values() ? "real" : "pattern";
         fi.value_type = a.has_values() ? "double" : "bool";
         fi.rows = a.rows();
         fi.cols = a.cols();
         fi.entries = a.nnz();
-        fi.file_entries = read_edge_list_info(o.file, eo).edges;
+        fi.file_entries = in.edges_info(eo).edges;
         return fi;
     }
-    // Matrix Market: stdin is read once and parsed from memory.
-    std::string text;
-    if (o.file == "-") text.assign(std::istreambuf_iterator<char>(std::cin), {});
     read_options ro;
     ro.threads = o.threads;
-    ro.duplicates = o.duplicates;
-    ro.name = "<stdin>";
-    auto h = o.file == "-" ? read_matrix_market_header_from_memory(text, ro.name)
-                           : read_matrix_market_header(o.file);
+    ro.duplicates = parse_duplicates(o.duplicates);
+    auto h = in.header();
     fi.format = std::string(to_string(h.format));
     fi.object = std::string(to_string(h.object));
     fi.field = std::string(to_string(h.field));
@@ -101,15 +97,10 @@ file_info info_of(info_options const& o) {
     visit_value_type(h.natural_type(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if (h.format == mm_format::array) {
-            if (o.file == "-")
-                read_matrix_market_dense_from_memory<T>(text, T(0), ro);
-            else
-                read_matrix_market_dense<T>(o.file, T(0), ro);
+            in.dense<T>(T(0), ro);
             fi.entries = h.rows * h.cols;
         } else {
-            fi.entries = (o.file == "-" ? read_matrix_market_from_memory<T, std::int64_t>(text, ro)
-                                        : read_matrix_market<T, std::int64_t>(o.file, ro))
-                             .nnz();
+            fi.entries = in.matrix<T, std::int64_t>(ro).nnz();
         }
     });
     return fi;
@@ -126,15 +117,10 @@ void add_info_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--json", g.json, "Print one JSON object");
     cmd->add_flag("-q,--quiet", g.quiet, "No progress messages");
     cmd->add_option("--from", o->from, "File format when the extension does not say")
-        ->check(CLI::IsMember({"mtx", "kbin", "el", "txt"}));
-    std::map<std::string, duplicate_policy> const policies{{"error", duplicate_policy::error},
-                                                           {"sum", duplicate_policy::sum},
-                                                           {"min", duplicate_policy::min},
-                                                           {"max", duplicate_policy::max},
-                                                           {"last", duplicate_policy::last}};
+        ->check(one_of({"mtx", "kbin", "el", "txt"}));
     cmd->add_option("--duplicates", o->duplicates, "Duplicate entries: error, sum, min, max, last")
-        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
-    cmd->add_option("--threads", o->threads, "Threads (0: all)")->check(CLI::NonNegativeNumber);
+        ->check(one_of({"error", "sum", "min", "max", "last"}));
+    cmd->add_option("--threads", o->threads, "Threads (0: all)")->check(integer_in(0));
     cmd->add_flag("--zero-based", o->zero_based, "Edge-list ids start at 0");
     cmd->callback([o, &g] {
         progress p(g.quiet || g.json);

@@ -2,6 +2,7 @@
 // files, written as a Matrix Market file.
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "progress.hpp"
 #include "semiring_dispatch.hpp"
 
@@ -22,33 +23,36 @@ struct mxm_args {
 };
 
 /// The type a product runs in when --type is not given: the inputs' natural type, widened.
-std::string default_type(std::string const& a, std::string const& b) {
-    if (a == "-" || b == "-") return "fp64";  // stdin can be read once: no peeking at its header
-    auto const ha = io::read_matrix_market_header(a);
-    auto const hb = io::read_matrix_market_header(b);
+std::string default_type(input const& a, input const& b) {
+    auto const ha = a.header();
+    auto const hb = b.header();
     bool const integral = (ha.field == io::mm_field::integer || ha.field == io::mm_field::pattern) &&
                           (hb.field == io::mm_field::integer || hb.field == io::mm_field::pattern);
     return integral ? "int64" : "fp64";
 }
 
 kernel_choice parse_kernel(std::string const& k) {
-    if (k == "auto") return kernel_choice::automatic;
     if (k == "gustavson_dense") return kernel_choice::gustavson_dense;
     if (k == "gustavson_hash") return kernel_choice::gustavson_hash;
-    throw command_failed("unknown kernel '" + k + "' for a sparse product (auto, gustavson_dense, gustavson_hash)");
+    return kernel_choice::automatic;  // --kernel is checked while parsing
 }
 
 void run_mxm(mxm_args const& args, global_options const& g) {
     if (args.device == "gpu")
         throw command_failed("mxm --device gpu: the GPU backend has no sparse x sparse product yet; "
                              "use --device cpu or auto");
-    std::string const type = args.type.empty() ? default_type(args.a, args.b) : args.type;
+    if (args.a == "-" && args.b == "-")
+        throw usage_error("A and B are both '-': standard input can be read once");
+    output_set outs(g.temps);
+    outs.add(args.output);
+    input const ia(args.a), ib(args.b);
+    std::string const type = args.type.empty() ? default_type(ia, ib) : args.type;
     dispatch_semiring(args.semiring, type, [&](auto s) {
         using S = decltype(s);
         using T = typename S::value_type;
         progress p(g.quiet);
-        auto const a = in_phase(p, "reading " + args.a, [&] { return io::read_matrix_market<T>(args.a); });
-        auto const b = in_phase(p, "reading " + args.b, [&] { return io::read_matrix_market<T>(args.b); });
+        auto const a = in_phase(p, "reading " + ia.name(), [&] { return ia.matrix<T>(); });
+        auto const b = in_phase(p, "reading " + ib.name(), [&] { return ib.matrix<T>(); });
         csr_matrix<T> c(a.rows(), b.cols());
         explain_trace trace;
         options opt;
@@ -57,7 +61,10 @@ void run_mxm(mxm_args const& args, global_options const& g) {
         auto const t0 = std::chrono::steady_clock::now();
         in_phase(p, "product", [&] { mxm(c, a, b, s, opt); });
         double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        in_phase(p, "writing " + args.output, [&] { io::write_matrix_market(args.output, c); });
+        in_phase(p, "writing " + args.output, [&] {
+            io::write_matrix_market(outs[0], c);
+            outs.commit();
+        });
         if (args.explain)
             for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
         if (!g.quiet && args.output != "-")
@@ -72,13 +79,19 @@ void add_mxm_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("mxm", "C = A (+).(x) B over a semiring, from Matrix Market files");
     auto args = std::make_shared<mxm_args>();
     cmd->add_option("A", args->a, "left operand (.mtx, - for stdin)")->required();
-    cmd->add_option("B", args->b, "right operand (.mtx)")->required();
-    cmd->add_option("-o,--output", args->output, "result file (.mtx, - for stdout)")->required();
+    cmd->add_option("B", args->b, "right operand (.mtx, - for stdin)")->required();
+    cmd->add_option("-o,--output", args->output, "result file (.mtx, - for stdout)")
+        ->required()
+        ->check(output_name());
     cmd->add_option("-s,--semiring", args->semiring, "plus_times, min_plus, max_plus, max_min, min_max, lor_land, any_pair, plus_pair, min_first, min_second, plus_min, max_times")
+        ->check(one_of(semiring_names))
         ->capture_default_str();
-    cmd->add_option("-t,--type", args->type, "fp32, fp64, int32, int64 or bool (default: from the files)");
-    cmd->add_option("--kernel", args->kernel, "auto, gustavson_dense or gustavson_hash")->capture_default_str();
-    cmd->add_option("--device", args->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}))->capture_default_str();
+    cmd->add_option("-t,--type", args->type, "fp32, fp64, int32, int64 or bool (default: from the files)")
+        ->check(one_of(type_names));
+    cmd->add_option("--kernel", args->kernel, "auto, gustavson_dense or gustavson_hash")
+        ->check(one_of({"auto", "gustavson_dense", "gustavson_hash"}))
+        ->capture_default_str();
+    cmd->add_option("--device", args->device, "auto, cpu or gpu")->check(one_of({"auto", "cpu", "gpu"}))->capture_default_str();
     cmd->add_flag("--explain", args->explain, "print the kernel choice on stderr");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_mxm(*args, g); });

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "finite_weights.hpp"
+#include "files.hpp"
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -21,11 +22,11 @@ struct path_args {
 };
 
 template <class T>
-void run_typed(path_args const& args) {
+void run_typed(path_args const& args, input const& in) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
-    auto const a = io::read_matrix_market<T>(args.input, ro);
-    require_finite_weights(a, args.input, "path");
+    auto const a = in.matrix<T>(ro);
+    require_finite_weights(a, in.name(), "path");
     auto const n = static_cast<std::int64_t>(a.rows());
     for (std::int64_t v : {args.from, args.to})
         if (v < 1 || v > n)
@@ -54,14 +55,15 @@ void run_typed(path_args const& args) {
 }
 
 void run_path(path_args const& args) {
+    input const in(args.input);
     std::string type = args.type;
     if (type.empty()) {
-        auto const h = io::read_matrix_market_header(args.input);
+        auto const h = in.header();
         type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32" : "fp64";
     }
-    if (type == "fp32") run_typed<float>(args);
-    else if (type == "fp64") run_typed<double>(args);
-    else run_typed<std::int32_t>(args);
+    if (type == "fp32") run_typed<float>(args, in);
+    else if (type == "fp64") run_typed<double>(args, in);
+    else run_typed<std::int32_t>(args, in);
 }
 
 }  // namespace
@@ -70,13 +72,13 @@ void add_path_command(CLI::App& app, global_options& g) {
     (void)g;
     auto* cmd = app.add_subcommand("path", "one shortest path between two vertices");
     auto args = std::make_shared<path_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx)")->required();
-    cmd->add_option("--from", args->from, "first vertex (1-based)")->required();
-    cmd->add_option("--to", args->to, "last vertex (1-based)")->required();
+    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("--from", args->from, "first vertex (1-based)")->required()->check(integer_in());
+    cmd->add_option("--to", args->to, "last vertex (1-based)")->required()->check(integer_in());
     cmd->add_option("-t,--type", args->type, "fp32, fp64 or int32")
-        ->check(CLI::IsMember({"fp32", "fp64", "int32"}));
+        ->check(one_of({"fp32", "fp64", "int32"}));
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->callback([args] { run_path(*args); });
 }

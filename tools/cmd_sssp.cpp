@@ -5,7 +5,9 @@
 
 #include "commands.hpp"
 #include "finite_weights.hpp"
+#include "files.hpp"
 #include "progress.hpp"
+#include "usage.hpp"
 
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -29,13 +31,12 @@ struct sssp_args {
 };
 
 template <class T, class Index>
-void run_typed(sssp_args const& args, global_options const& g) {
+void run_typed(sssp_args const& args, input const& in, output_set& outs, global_options const& g) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
     progress p(g.quiet);
-    auto const a = in_phase(p, "reading " + args.input,
-                            [&] { return io::read_matrix_market<T, Index>(args.input, ro); });
-    require_finite_weights(a, args.input, "sssp");
+    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T, Index>(ro); });
+    require_finite_weights(a, in.name(), "sssp");
     if (a.rows() != a.cols())
         throw command_failed("sssp: the adjacency matrix must be square, not " +
                              std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
@@ -75,8 +76,9 @@ void run_typed(sssp_args const& args, global_options const& g) {
             val[w++] = r.dist[v];
         }
     in_phase(p, "writing " + args.output, [&] {
-        io::write_matrix_market(args.output,
+        io::write_matrix_market(outs[0],
                                 sparse_vector<T, Index>(a.rows(), std::move(idx), std::move(val)));
+        outs.commit();
     });
     if (!g.quiet && args.output != "-")
         fmt::print(
@@ -86,33 +88,34 @@ void run_typed(sssp_args const& args, global_options const& g) {
 }
 
 template <class Index>
-void run_indexed(sssp_args const& args, std::string const& type, global_options const& g) {
+void run_indexed(sssp_args const& args, std::string const& type, input const& in,
+                 output_set& outs, global_options const& g) {
     if (type == "fp32")
-        run_typed<float, Index>(args, g);
+        run_typed<float, Index>(args, in, outs, g);
     else if (type == "fp64")
-        run_typed<double, Index>(args, g);
+        run_typed<double, Index>(args, in, outs, g);
     else if (type == "int32")
-        run_typed<std::int32_t, Index>(args, g);
+        run_typed<std::int32_t, Index>(args, in, outs, g);
     else
-        run_typed<std::int64_t, Index>(args, g);
+        run_typed<std::int64_t, Index>(args, in, outs, g);
 }
 
 void run_sssp(sssp_args const& args, global_options const& g) {
+    output_set outs(g.temps);
+    outs.add(args.output);
+    input const in(args.input);
     // Integer and pattern files: int64 distances (no overflow on long paths); real files: fp64.
-    std::string type = args.type.empty() ? "fp64" : args.type;
-    bool wide = false;
-    if (args.input != "-") {
-        auto const h = io::read_matrix_market_header(args.input);
-        if (args.type.empty())
-            type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int64"
-                                                                                          : "fp64";
-        auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-        wide = h.rows > lim || h.file_entries > lim / 2;
-    }
+    auto const h = in.header();
+    std::string type = args.type;
+    if (type.empty())
+        type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int64"
+                                                                                      : "fp64";
+    auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
+    bool const wide = h.rows > lim || h.file_entries > lim / 2;
     if (wide)
-        run_indexed<std::int64_t>(args, type, g);
+        run_indexed<std::int64_t>(args, type, in, outs, g);
     else
-        run_indexed<std::int32_t>(args, type, g);
+        run_indexed<std::int32_t>(args, type, in, outs, g);
 }
 
 }  // namespace
@@ -120,25 +123,28 @@ void run_sssp(sssp_args const& args, global_options const& g) {
 void add_sssp_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("sssp", "single-source shortest path distances from one vertex");
     auto args = std::make_shared<sssp_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx)")->required();
-    cmd->add_option("-s,--source", args->source, "source vertex (1-based)")->required();
+    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("-s,--source", args->source, "source vertex (1-based)")
+        ->required()
+        ->check(integer_in());
     cmd->add_option("-o,--output", args->output,
                     "distances of the reachable vertices (.mtx vector)")
-        ->required();
+        ->required()
+        ->check(output_name());
     cmd->add_option(
            "--method", args->method,
            "auto (delta-stepping unless a weight is negative), bellman-ford or delta-stepping")
-        ->check(CLI::IsMember({"auto", "bellman-ford", "delta-stepping"}))
+        ->check(one_of({"auto", "bellman-ford", "delta-stepping"}))
         ->capture_default_str();
     cmd->add_option("--delta", args->delta, "delta-stepping bucket width (0: from the weights)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_at_least(0));
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
-        ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+        ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->add_option("-t,--type", args->type,
                     "fp32, fp64, int32 or int64 (default: int64 for integer "
                     "and pattern files, else fp64)")
-        ->check(CLI::IsMember({"fp32", "fp64", "int32", "int64"}));
+        ->check(one_of({"fp32", "fp64", "int32", "int64"}));
     cmd->add_flag("--explain", args->explain, "print the method and device choice on stderr");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_sssp(*args, g); });

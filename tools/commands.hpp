@@ -1,17 +1,30 @@
 #pragma once
 // Each `kleene` subcommand lives in its own tools/cmd_*.cpp and registers itself here.
 
+#include "usage.hpp"
+
 #include <CLI/CLI.hpp>
+#include <kleene/csr_matrix.hpp>
 #include <kleene/options.hpp>
 
 #include <string>
 
 namespace kleene::tools {
 
-/// Options every command shares.
+class temp_registry;
+
+/// Options every command shares, and what main() sets up for all of them.
 struct global_options {
     bool quiet = false;
     bool json = false;
+    /// Where outputs register their temporaries (removed on SIGINT/SIGTERM; see signals.hpp).
+    temp_registry* temps = nullptr;
+};
+
+/// A usage error found by a command before it reads input (two outputs with one name, stdin
+/// named twice): exit code 2, like CLI11's own.
+struct usage_error : CLI::ValidationError {
+    explicit usage_error(std::string const& what) : CLI::ValidationError(what) {}
 };
 
 /// Thrown by a command for invalid input or a failed operation: exit code 1, message on stderr.
@@ -25,6 +38,15 @@ inline device_choice parse_device(std::string const& s) {
     if (s == "cpu") return device_choice::cpu;
     if (s == "gpu") return device_choice::gpu;
     return device_choice::automatic;
+}
+
+/// The value of a `--duplicates error|sum|min|max|last` option (checked while parsing).
+inline duplicate_policy parse_duplicates(std::string const& s) {
+    if (s == "sum") return duplicate_policy::sum;
+    if (s == "min") return duplicate_policy::min;
+    if (s == "max") return duplicate_policy::max;
+    if (s == "last") return duplicate_policy::last;
+    return duplicate_policy::error;
 }
 
 void add_demo_command(CLI::App& app, global_options& g);

@@ -1,20 +1,79 @@
 // The `kleene` command line. Exit codes: 0 success, 1 invalid input or failed operation (message on
-// stderr), 2 usage error.
+// stderr), 2 usage error (checked while the command line is parsed, before any input is read), and
+// "killed by a signal" for SIGINT/SIGTERM/SIGHUP, after removing unfinished outputs (signals.hpp).
+// Standard output is flushed and checked at the end: a command whose report could not be written
+// (a full disk, a closed pipe) fails.
 
 #include "commands.hpp"
+#include "signals.hpp"
 
 #include <kleene/kleene.hpp>
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <new>
+#include <optional>
+#include <string>
+
+namespace {
+
+CLI::App* subcommand_named(CLI::App* app, std::string const& name) {
+    for (CLI::App* s : app->get_subcommands([](CLI::App*) { return true; }))
+        if (s->get_name() == name) return s;
+    return nullptr;
+}
+
+/// "kleene compare" for `kleene compare mxm ...`: the commands named before the first option.
+CLI::App* command_of(CLI::App& app, int argc, char** argv, std::string& path) {
+    CLI::App* cur = &app;
+    path = "kleene";
+    for (int i = 1; i < argc; ++i) {
+        CLI::App* sub = subcommand_named(cur, argv[i]);
+        if (!sub) break;
+        cur = sub;
+        path += std::string(" ") + argv[i];
+    }
+    return cur;
+}
+
+/// The message for a word where a command is expected that names none.
+std::optional<std::string> unknown_command(CLI::App& app, int argc, char** argv) {
+    std::string path;
+    CLI::App* cur = command_of(app, argc, argv, path);
+    auto const subs = cur->get_subcommands([](CLI::App*) { return true; });
+    int const next = 1 + static_cast<int>(std::count(path.begin(), path.end(), ' '));
+    if (subs.empty() || next >= argc || argv[next][0] == '-') return std::nullopt;
+    std::string names;
+    for (CLI::App* s : subs) names += (names.empty() ? "" : ", ") + s->get_name();
+    return fmt::format("{}: unknown command '{}' (commands: {})", path, argv[next], names);
+}
+
+/// Flushes standard output; a report that could not be written turns success into failure.
+int finish_stdout(int rc) {
+    errno = 0;
+    bool const ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    if (ok) return rc;
+    int const e = errno;
+    fmt::print(stderr, "kleene: error: cannot write to standard output{}\n",
+               e ? std::string(": ") + std::strerror(e) : std::string());
+    return rc == 0 ? 1 : rc;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+    // First, before any thread starts (signals.hpp); never destroyed.
+    auto* const temps = new kleene::tools::temp_registry;
     CLI::App app{"kleene: linear algebra over semirings (GraphBLAS-style), on the CPU and NVIDIA GPUs"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(kleene::version()));
     kleene::tools::global_options g;
+    g.temps = temps;
     kleene::tools::add_demo_command(app, g);
     kleene::tools::add_info_command(app, g);
     kleene::tools::add_convert_command(app, g);
@@ -26,22 +85,34 @@ int main(int argc, char** argv) {
     kleene::tools::add_bfs_command(app, g);
     kleene::tools::add_sssp_command(app, g);
     kleene::tools::add_generate_command(app, g);
+    if (auto const msg = unknown_command(app, argc, argv)) {
+        fmt::print(stderr, "{}\n", *msg);
+        return 2;
+    }
+    int rc = 0;
     try {
         app.parse(argc, argv);
     } catch (CLI::CallForHelp const& e) {
-        return app.exit(e);
+        rc = app.exit(e);
     } catch (CLI::CallForAllHelp const& e) {
-        return app.exit(e);
+        rc = app.exit(e);
     } catch (CLI::CallForVersion const& e) {
-        return app.exit(e);
+        rc = app.exit(e);
     } catch (CLI::ParseError const& e) {
-        app.exit(e);
-        return 2;
+        std::string path;
+        command_of(app, argc, argv, path);
+        fmt::print(stderr, "{}: {}\nRun '{} --help' for the options.\n", path, e.what(), path);
+        rc = 2;
+    } catch (std::bad_alloc const&) {
+        // An allocation the library did not name (kernels name theirs: exception_carrier).
+        std::fflush(stdout);
+        fmt::print(stderr, "kleene: error: out of memory (std::bad_alloc)\n");
+        rc = 1;
     } catch (std::exception const& e) {
         // Subcommand callbacks run inside parse(): library and command failures land here.
         std::fflush(stdout);
         fmt::print(stderr, "kleene: error: {}\n", e.what());
-        return 1;
+        rc = 1;
     }
-    return 0;
+    return finish_stdout(rc);
 }

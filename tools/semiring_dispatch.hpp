@@ -21,12 +21,6 @@ inline constexpr std::string_view semiring_names[] = {
     "plus_times", "min_plus",   "max_plus",   "max_min",  "min_max",  "lor_land",
     "any_pair",   "plus_pair",  "min_first",  "min_second", "plus_min", "max_times"};
 
-/// A list of names as CLI11's IsMember validator takes it (usage errors before any input is read).
-template <std::size_t N>
-std::vector<std::string> name_list(std::string_view const (&names)[N]) {
-    return {std::begin(names), std::end(names)};
-}
-
 template <class T, class F>
 bool dispatch_semiring_of(std::string_view name, F&& f) {
     if (name == "plus_times") return f(plus_times<T>{}), true;

@@ -75,9 +75,8 @@ std::size_t type_size(value_type t) {
 
 class writer {
   public:
-    explicit writer(std::string const& path) : out_(path) {}
+    explicit writer(output_file& f) : out_(f) {}
     void put(void const* p, std::size_t n) { out_.write(static_cast<char const*>(p), n); }
-    void commit() { out_.commit(); }
 
   private:
     output_sink out_;
@@ -241,7 +240,7 @@ binary_header read_binary_header(std::string const& path) {
 }
 
 template <class T, index_type Index>
-void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int threads) {
+void write_binary(output_file& f, csr_matrix<T, Index> const& a, int threads) {
     threads = detail::thread_count(threads);
     bool const iso = !a.has_values();
     auto h =
@@ -255,22 +254,33 @@ void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int th
     if (!iso) parts.emplace_back(a.values(), a.nnz() * sizeof(T));
     for (auto const& p : parts) h.payload += p.second;
     h.checksum = detail::checksum_of(parts, threads);
-    detail::writer w(path);
+    detail::writer w(f);
     w.put(&h, sizeof h);
     for (auto const& p : parts) w.put(p.first, p.second);
-    w.commit();
 }
 
 template <class T>
-void write_binary(std::string const& path, dense_matrix<T> const& a, int threads) {
+void write_binary(output_file& f, dense_matrix<T> const& a, int threads) {
     threads = detail::thread_count(threads);
     auto h = detail::make_header(2, value_type_of<T>(), 8, false, a.rows(), a.cols(), 0);
     h.payload = a.rows() * a.cols() * sizeof(T);
     h.checksum = detail::checksum_of({{a.data(), h.payload}}, threads);
-    detail::writer w(path);
+    detail::writer w(f);
     w.put(&h, sizeof h);
     w.put(a.data(), h.payload);
-    w.commit();
+}
+
+template <class T, index_type Index>
+void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int threads) {
+    output_file f(path);
+    write_binary(f, a, threads);
+    f.commit();
+}
+template <class T>
+void write_binary(std::string const& path, dense_matrix<T> const& a, int threads) {
+    output_file f(path);
+    write_binary(f, a, threads);
+    f.commit();
 }
 
 template <class T, index_type Index>
@@ -395,11 +405,13 @@ dense_matrix<T> read_binary_dense(std::string const& path, int threads) {
 
 #define KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, Index)                                            \
     template void write_binary<T, Index>(std::string const&, csr_matrix<T, Index> const&, int); \
+    template void write_binary<T, Index>(output_file&, csr_matrix<T, Index> const&, int);       \
     template csr_matrix<T, Index> read_binary<T, Index>(std::string const&, int);
 #define KLEENE_IO_INSTANTIATE_BINARY(T)                                             \
     KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int32_t)                             \
     KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int64_t)                             \
     template void write_binary<T>(std::string const&, dense_matrix<T> const&, int); \
+    template void write_binary<T>(output_file&, dense_matrix<T> const&, int);       \
     template dense_matrix<T> read_binary_dense<T>(std::string const&, int);
 
 KLEENE_IO_FOR_EACH_VALUE_TYPE(KLEENE_IO_INSTANTIATE_BINARY)

@@ -1,9 +1,10 @@
 #pragma once
-// Shared machinery of the readers and writers: whole-file input, atomic output, number parsing
+// Shared machinery of the readers and writers: whole-file input, the writers' sink, number parsing
 // and formatting, and the parallel chunked parse + CSR assembly. Private to matrix_io/src.
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/io/matrix_market.hpp>
+#include <kleene/io/output_file.hpp>
 #include <kleene/io/value_type.hpp>
 
 #ifdef _OPENMP
@@ -74,25 +75,22 @@ class input_file {
     std::string owned_;
 };
 
-/// Where a writer's bytes go: a temporary file renamed over the target on commit (or stdout for
-/// "-", or a string). Destroyed without commit, the temporary is removed.
+/// Where a writer's bytes go: an output_file (the caller commits it) or a string.
 class output_sink {
   public:
-    explicit output_sink(std::string const& path);
+    explicit output_sink(output_file& f) : file_(&f) {}
     explicit output_sink(std::string* s) : str_(s) {}
-    ~output_sink();
-    output_sink(output_sink const&) = delete;
-    output_sink& operator=(output_sink const&) = delete;
-    void write(char const* p, std::size_t n);
+    void write(char const* p, std::size_t n) {
+        if (str_)
+            str_->append(p, n);
+        else
+            file_->write(p, n);
+    }
     void write(std::string_view s) { write(s.data(), s.size()); }
-    void commit();
 
   private:
-    std::string path_;
-    std::string tmp_;
-    std::FILE* f_ = nullptr;
+    output_file* file_ = nullptr;
     std::string* str_ = nullptr;
-    bool committed_ = false;
 };
 
 std::uint64_t line_of(std::string_view text, std::size_t offset) noexcept;
@@ -489,7 +487,7 @@ void parse_chunk(std::string_view text, body_spec const& s, chunk<T, Index>& c) 
         std::uint64_t ri = 0, cj = 0;
         if (s.kind == body_kind::edges) {
             if (!parse_index("source vertex", s.rows, ri) ||
-                !parse_index("target vertex", s.rows, cj))
+                !parse_index("target vertex", s.cols, cj))
                 return;
             bool const weighted = q != eol;
             T x{1};

@@ -198,19 +198,98 @@ sparse_vector<T, Index> csr_to_vector(csr_matrix<T, Index> const& a, std::string
                            " matrix is not a vector");
 }
 
+/// The `# kleene edge list: ROWS x COLS, N entries` line among the comments before the first edge.
+struct edge_shape {
+    bool given = false;
+    std::uint64_t rows = 0, cols = 0, entries = 0, line = 0;
+};
+
+inline edge_shape parse_edge_shape(std::string_view text, std::string const& name) {
+    edge_shape out;
+    std::string_view const head = edge_list_header;
+    std::size_t pos = 0;
+    for (std::uint64_t line = 1; pos < text.size(); ++line) {
+        auto nl = text.find('\n', pos);
+        std::size_t const e = nl == std::string_view::npos ? text.size() : nl;
+        char const* p = skip_space(text.data() + pos, text.data() + e);
+        char const* const end = text.data() + e;
+        pos = e + 1;
+        if (p == end) continue;
+        if (*p != '#' && *p != '%') break;  // the first edge
+        if (static_cast<std::size_t>(end - p) < head.size() || std::string_view(p, head.size()) != head)
+            continue;
+        // ROWS x COLS, N entries
+        p += head.size();
+        std::uint64_t v[3];
+        bool ok = true;
+        auto number = [&](std::uint64_t& x) {
+            p = skip_space(p, end);
+            auto r = std::from_chars(p, end, x);
+            ok = ok && r.ec == std::errc{};
+            p = r.ptr;
+        };
+        auto word = [&](std::string_view w) {
+            p = skip_space(p, end);
+            ok = ok && static_cast<std::size_t>(end - p) >= w.size() && std::string_view(p, w.size()) == w;
+            if (ok) p += w.size();
+        };
+        number(v[0]);
+        if (ok) word("x");
+        if (ok) number(v[1]);
+        if (ok) word(",");
+        if (ok) number(v[2]);
+        if (ok) word("entries");
+        if (!ok || skip_space(p, end) != end)
+            fail(name, line, mm_errc::bad_size_line,
+                 "malformed shape line (expected '" + std::string(head) +
+                     " ROWS x COLS, N entries')");
+        out = {true, v[0], v[1], v[2], line};
+        break;
+    }
+    return out;
+}
+
 template <class T, class Index>
 std::vector<chunk<T, Index>> parse_edges(std::string_view text, std::string const& name,
-                                         edge_list_options const& opt, bool& weighted) {
+                                         edge_list_options const& opt, bool& weighted,
+                                         edge_shape& shape) {
+    shape = parse_edge_shape(text, name);
     body_spec s;
     s.kind = body_kind::edges;
     s.has_value = true;
     s.parse_value = !opt.pattern_only;
     s.rows = opt.vertices != 0 ? opt.vertices : unbounded;
     s.cols = s.rows;
+    if (shape.given) {
+        std::string const sh = kleene::detail::shape(shape.rows, shape.cols);
+        if (opt.vertices != 0 && (opt.vertices != shape.rows || opt.vertices != shape.cols))
+            fail(name, shape.line, mm_errc::bad_size_line,
+                 "the file is " + sh + ", not " + std::to_string(opt.vertices) + " vertices");
+        if (opt.undirected && shape.rows != shape.cols)
+            fail(name, shape.line, mm_errc::not_square,
+                 "an undirected edge list must be square, this one is " + sh);
+        s.rows = shape.rows;
+        s.cols = shape.cols;
+    }
     s.zero_based = opt.zero_based;
     int const threads = thread_count(opt.threads);
     auto chunks = parse_body<T, Index>(text, 0, s, threads);
-    check_chunks(text, name, chunks, std::uint64_t(npos), true);
+    std::uint64_t const total = check_chunks(text, name, chunks, std::uint64_t(npos), true);
+    if (shape.given && total != shape.entries) {
+        std::uint64_t seen = 0;
+        for (auto const& c : chunks) {
+            if (total > shape.entries && seen + c.count > shape.entries)
+                fail(name,
+                     line_of(text, offset_of_entry(text, c.begin, c.end, shape.entries - seen, true)),
+                     mm_errc::too_many_entries,
+                     "more edges than the " + std::to_string(shape.entries) +
+                         " the shape line (line " + std::to_string(shape.line) + ") declares");
+            seen += c.count;
+        }
+        fail(name, line_of(text, text.size()), mm_errc::too_few_entries,
+             "the shape line (line " + std::to_string(shape.line) + ") declares " +
+                 std::to_string(shape.entries) + " edges but the file has " + std::to_string(total));
+    }
     std::size_t first[2] = {npos, npos};
     for (auto const& c : chunks)
         for (int a = 0; a < 2; ++a)
@@ -231,17 +310,19 @@ template <class T, class Index>
 csr_matrix<T, Index> read_edges(std::string_view text, std::string const& name,
                                 edge_list_options const& opt) {
     bool weighted = false;
-    auto chunks = parse_edges<T, Index>(text, name, opt, weighted);
+    edge_shape shape;
+    auto chunks = parse_edges<T, Index>(text, name, opt, weighted, shape);
     std::uint64_t n = opt.vertices;
     for (auto const& c : chunks) n = std::max(n, c.max_id);
-    if (n > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
-        fail(name, 1, mm_errc::too_large,
-             std::to_string(n) + " vertices do not fit " + std::to_string(sizeof(Index) * 8) +
-                 "-bit indices");
+    std::uint64_t const rows = shape.given ? shape.rows : n, cols = shape.given ? shape.cols : n;
+    if (std::max(rows, cols) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        fail(name, shape.given ? shape.line : 1, mm_errc::too_large,
+             std::to_string(std::max(rows, cols)) + " vertices do not fit " +
+                 std::to_string(sizeof(Index) * 8) + "-bit indices");
     bool const valued = weighted && !opt.pattern_only;
     if (!valued)
         for (auto& c : chunks) c.v.clear();
-    return assemble(chunks, n, n, opt.undirected, false, valued, opt.duplicates,
+    return assemble(chunks, rows, cols, opt.undirected, false, valued, opt.duplicates,
                     thread_count(opt.threads), T(1),
                     [&](std::uint64_t g) { fail_duplicate(text, name, chunks, g, true); });
 }
@@ -277,6 +358,12 @@ sparse_vector<T, Index> read_matrix_market_vector(std::string const& path,
     detail::input_file f(path);
     return detail::csr_to_vector(detail::read_csr<T, Index>(f.text(), f.name(), opt), f.name());
 }
+template <class T, index_type Index>
+sparse_vector<T, Index> read_matrix_market_vector_from_memory(std::string_view text,
+                                                              read_options const& opt) {
+    std::string const name = opt.name.empty() ? "<memory>" : opt.name;
+    return detail::csr_to_vector(detail::read_csr<T, Index>(text, name, opt), name);
+}
 template <class T>
 dense_vector<T> read_matrix_market_dense_vector(std::string const& path, T absent,
                                                 read_options const& opt) {
@@ -309,6 +396,8 @@ csr_matrix<T, Index> read_edge_list_from_memory(std::string_view text,
                                                                            read_options const&); \
     template sparse_vector<T, Index> read_matrix_market_vector<T, Index>(std::string const&,     \
                                                                          read_options const&);   \
+    template sparse_vector<T, Index> read_matrix_market_vector_from_memory<T, Index>(            \
+        std::string_view, read_options const&);                                                  \
     template csr_matrix<T, Index> read_edge_list<T, Index>(std::string const&,                   \
                                                            edge_list_options const&);            \
     template csr_matrix<T, Index> read_edge_list_from_memory<T, Index>(std::string_view,         \

@@ -209,6 +209,9 @@ void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, b
         1, rows / std::max<std::size_t>(1, (a.nnz() + block_entries - 1) / block_entries));
     std::size_t const nblocks = rows == 0 ? 0 : (rows + per_block - 1) / per_block;
     std::uint64_t const base = zero_based ? 0 : 1;
+    // The shape, which the ids alone do not give (empty rows and columns at the end, rectangles).
+    out.write(std::string(edge_list_header) + " " + std::to_string(a.rows()) + " x " +
+              std::to_string(a.cols()) + ", " + std::to_string(a.nnz()) + " entries\n");
     write_blocks(out, nblocks, threads, [&](std::size_t b, std::string& buf) {
         std::size_t const r0 = b * per_block, r1 = std::min(rows, r0 + per_block);
         std::size_t const n = a.row_begin(r1) - a.row_begin(r0);
@@ -245,30 +248,60 @@ csr_matrix<T, Index> column_of(sparse_vector<T, Index> const& v) {
 }  // namespace detail
 
 template <class T, index_type Index>
+void write_matrix_market(output_file& f, csr_matrix<T, Index> const& a, write_options const& opt) {
+    detail::output_sink out(f);
+    detail::write_coordinate(out, a, opt);
+}
+template <class T>
+void write_matrix_market(output_file& f, dense_matrix<T> const& a, write_options const& opt) {
+    detail::output_sink out(f);
+    detail::write_array(out, a, opt);
+}
+template <class T, index_type Index>
+void write_matrix_market(output_file& f, sparse_vector<T, Index> const& v,
+                         write_options const& opt) {
+    write_matrix_market(f, detail::column_of(v), opt);
+}
+template <class T>
+void write_matrix_market(output_file& f, dense_vector<T> const& v, write_options const& opt) {
+    dense_matrix<T> d(v.size(), 1);
+    std::copy(v.data(), v.data() + v.size(), d.data());
+    write_matrix_market(f, d, opt);
+}
+template <class T, index_type Index>
+void write_edge_list(output_file& f, csr_matrix<T, Index> const& a, int threads,
+                     bool zero_based) {
+    detail::output_sink out(f);
+    detail::write_edges(out, a, threads, zero_based);
+}
+
+template <class T, index_type Index>
 void write_matrix_market(std::string const& path, csr_matrix<T, Index> const& a,
                          write_options const& opt) {
-    detail::output_sink out(path);
-    detail::write_coordinate(out, a, opt);
-    out.commit();
+    output_file f(path);
+    write_matrix_market(f, a, opt);
+    f.commit();
 }
 template <class T>
 void write_matrix_market(std::string const& path, dense_matrix<T> const& a,
                          write_options const& opt) {
-    detail::output_sink out(path);
-    detail::write_array(out, a, opt);
-    out.commit();
+    output_file f(path);
+    write_matrix_market(f, a, opt);
+    f.commit();
 }
 template <class T, index_type Index>
 void write_matrix_market(std::string const& path, sparse_vector<T, Index> const& v,
                          write_options const& opt) {
-    write_matrix_market(path, detail::column_of(v), opt);
+    output_file f(path);
+    write_matrix_market(f, v, opt);
+    f.commit();
 }
 template <class T>
 void write_matrix_market(std::string const& path, dense_vector<T> const& v,
                          write_options const& opt) {
-    dense_matrix<T> d(v.size(), 1);
-    std::copy(v.data(), v.data() + v.size(), d.data());
-    write_matrix_market(path, d, opt);
+    output_file f(path);
+    write_matrix_market(f, v, opt);
+    f.commit();
 }
 template <class T, index_type Index>
 std::string write_matrix_market_to_string(csr_matrix<T, Index> const& a, write_options const& opt) {
@@ -287,9 +320,9 @@ std::string write_matrix_market_to_string(dense_matrix<T> const& a, write_option
 template <class T, index_type Index>
 void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int threads,
                      bool zero_based) {
-    detail::output_sink out(path);
-    detail::write_edges(out, a, threads, zero_based);
-    out.commit();
+    output_file f(path);
+    write_edge_list(f, a, threads, zero_based);
+    f.commit();
 }
 
 #define KLEENE_IO_INSTANTIATE_WRITE_INDEX(T, Index)                                               \
@@ -300,7 +333,12 @@ void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int
     template std::string write_matrix_market_to_string<T, Index>(csr_matrix<T, Index> const&,     \
                                                                  write_options const&);           \
     template void write_edge_list<T, Index>(std::string const&, csr_matrix<T, Index> const&, int, \
-                                            bool);
+                                            bool);                                                \
+    template void write_matrix_market<T, Index>(output_file&, csr_matrix<T, Index> const&,        \
+                                                write_options const&);                            \
+    template void write_matrix_market<T, Index>(output_file&, sparse_vector<T, Index> const&,     \
+                                                write_options const&);                            \
+    template void write_edge_list<T, Index>(output_file&, csr_matrix<T, Index> const&, int, bool);
 #define KLEENE_IO_INSTANTIATE_WRITE(T)                                               \
     KLEENE_IO_INSTANTIATE_WRITE_INDEX(T, std::int32_t)                               \
     KLEENE_IO_INSTANTIATE_WRITE_INDEX(T, std::int64_t)                               \
@@ -309,7 +347,11 @@ void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int
     template void write_matrix_market<T>(std::string const&, dense_vector<T> const&, \
                                          write_options const&);                      \
     template std::string write_matrix_market_to_string<T>(dense_matrix<T> const&,    \
-                                                          write_options const&);
+                                                          write_options const&);     \
+    template void write_matrix_market<T>(output_file&, dense_matrix<T> const&,       \
+                                         write_options const&);                      \
+    template void write_matrix_market<T>(output_file&, dense_vector<T> const&,       \
+                                         write_options const&);
 
 KLEENE_IO_FOR_EACH_VALUE_TYPE(KLEENE_IO_INSTANTIATE_WRITE)
 

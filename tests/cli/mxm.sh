@@ -30,6 +30,7 @@ printf '%%%%MatrixMarket matrix coordinate real general\n2 4 1\n1 1 1\n' > "$T/b
 [[ $rc == 1 ]] || fail "mismatch exit $rc"
 grep -q "2x4" "$T/err" || fail "mismatch message: $(cat "$T/err")"
 [[ ! -e $T/bad.mtx ]] || fail "partial output written"
-"$K" mxm "$T/a.mtx" "$T/a.mtx" -s no_such -o "$T/x.mtx" 2>/dev/null; [[ $? == 1 ]] || fail "unknown semiring exit"
+msg=$("$K" mxm "$T/a.mtx" "$T/a.mtx" -s no_such -o "$T/x.mtx" 2>&1); rc=$?
+[[ $rc == 2 && $msg == *"--semiring: 'no_such'"* ]] || fail "unknown semiring: a usage error ($rc: $msg)"
 "$K" mxm "$T/a.mtx" 2>/dev/null; [[ $? == 2 ]] || fail "usage exit"
 echo "1 passed, 0 failed"

@@ -91,5 +91,6 @@ msg=$( (ulimit -v 1600000; timeout 120 "$k" mxm "$dir/u.mtx" "$dir/u.mtx" -s plu
 rc=$?
 [[ $rc == 1 ]] || fail "mxm out of memory: exit $rc (want 1): $msg"
 [[ $msg == *"out of memory"* ]] || fail "mxm out of memory message: $msg"
+[[ $msg != *"std::bad_alloc"* ]] || echo "note: an allocation outside the kernels failed first: $msg"
 [[ ! -e $dir/c.mtx ]] || fail "mxm left an output"
 echo "weights and sizes: ok"

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/io/output_file.hpp>
 #include <kleene/io/value_type.hpp>
 #include <string>
 
@@ -42,6 +43,11 @@ template <class T, index_type Index>
 void write_binary(std::string const& path, csr_matrix<T, Index> const& a, int threads = 0);
 template <class T>
 void write_binary(std::string const& path, dense_matrix<T> const& a, int threads = 0);
+/// The same into an output_file, without committing it.
+template <class T, index_type Index>
+void write_binary(output_file& out, csr_matrix<T, Index> const& a, int threads = 0);
+template <class T>
+void write_binary(output_file& out, dense_matrix<T> const& a, int threads = 0);
 
 /// Reads a CSR file. T and Index may differ from the file's where every value is exact.
 template <class T, index_type Index = std::int32_t>

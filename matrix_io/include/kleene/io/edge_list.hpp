@@ -1,7 +1,14 @@
 #pragma once
 // Plain edge lists: one "u v" or "u v w" line per edge, '#' or '%' comment lines, blank lines.
-// Vertex ids are 1-based unless zero_based; the matrix is n x n with n the largest id (or
-// `vertices`). Without weights the result is a pattern (iso) matrix. Errors are mm_error.
+// Vertex ids are 1-based unless zero_based; without a shape line the matrix is n x n with n the
+// largest id (or `vertices`). Without weights the result is a pattern (iso) matrix. Errors are
+// mm_error.
+//
+// The writer starts with a shape line, `# kleene edge list: ROWS x COLS, N entries`, a comment
+// to other readers. Among the comment lines before the first edge, the reader takes that line
+// (exactly that form; a malformed one is an error) as the shape: an id outside it is an error
+// naming file and line, as is a count of edge lines other than N (a cut file). `vertices`, when
+// given, must then agree with a square shape.
 
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
@@ -24,13 +31,16 @@ struct edge_list_options {
 };
 
 struct edge_list_info {
-    std::uint64_t vertices = 0;
+    std::uint64_t vertices = 0;  ///< max(rows, cols)
+    std::uint64_t rows = 0, cols = 0;
     std::uint64_t edges = 0;  ///< edge lines in the file
     bool weighted = false;
 };
 
 /// Scans the file (parses every line) and reports what it holds.
 edge_list_info read_edge_list_info(std::string const& path, edge_list_options const& opt = {});
+edge_list_info read_edge_list_info_from_memory(std::string_view text,
+                                               edge_list_options const& opt = {});
 
 template <class T, index_type Index = std::int32_t>
 csr_matrix<T, Index> read_edge_list(std::string const& path, edge_list_options const& opt = {});
@@ -38,9 +48,17 @@ template <class T, index_type Index = std::int32_t>
 csr_matrix<T, Index> read_edge_list_from_memory(std::string_view text,
                                                 edge_list_options const& opt = {});
 
-/// One "u v w" line per stored entry (1-based ids; "u v" for pattern matrices).
+/// The shape line, then one "u v w" line per stored entry (1-based ids; "u v" for pattern
+/// matrices).
 template <class T, index_type Index>
 void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int threads = 0,
                      bool zero_based = false);
+/// The same into an output_file, without committing it.
+template <class T, index_type Index>
+void write_edge_list(output_file& out, csr_matrix<T, Index> const& a, int threads = 0,
+                     bool zero_based = false);
+
+/// The start of the shape line.
+inline constexpr char const* edge_list_header = "# kleene edge list:";
 
 }  // namespace kleene::io

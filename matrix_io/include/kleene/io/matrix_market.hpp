@@ -3,13 +3,16 @@
 // The reader loads the whole file (mmap), splits the entry section into chunks that all threads
 // parse with std::from_chars, and assembles CSR with a parallel counting sort by row. Every
 // malformed input raises mm_error (a kleene::parse_error: file, line and an error class).
-// Writers write to a temporary file in the target's directory and rename it into place; "-"
-// means standard input / standard output.
+// Writers given a path write through an output_file (<kleene/io/output_file.hpp>: a temporary
+// renamed into place, links followed, devices and FIFOs written directly) and commit it; writers
+// given an output_file only write, and leave the commit to the caller (several outputs that must
+// appear together). "-" means standard input / standard output.
 
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/io/output_file.hpp>
 #include <kleene/io/value_type.hpp>
 #include <kleene/vector.hpp>
 #include <optional>
@@ -121,6 +124,9 @@ dense_matrix<T> read_matrix_market_dense_from_memory(std::string_view text, T ab
 template <class T, index_type Index = std::int32_t>
 sparse_vector<T, Index> read_matrix_market_vector(std::string const& path,
                                                   read_options const& opt = {});
+template <class T, index_type Index = std::int32_t>
+sparse_vector<T, Index> read_matrix_market_vector_from_memory(std::string_view text,
+                                                              read_options const& opt = {});
 template <class T>
 dense_vector<T> read_matrix_market_dense_vector(std::string const& path, T absent = T(0),
                                                 read_options const& opt = {});
@@ -154,6 +160,18 @@ void write_matrix_market(std::string const& path, sparse_vector<T, Index> const&
 template <class T>
 void write_matrix_market(std::string const& path, dense_vector<T> const& v,
                          write_options const& opt = {});
+
+/// The same into an output_file, without committing it.
+template <class T, index_type Index>
+void write_matrix_market(output_file& out, csr_matrix<T, Index> const& a,
+                         write_options const& opt = {});
+template <class T>
+void write_matrix_market(output_file& out, dense_matrix<T> const& a, write_options const& opt = {});
+template <class T, index_type Index>
+void write_matrix_market(output_file& out, sparse_vector<T, Index> const& v,
+                         write_options const& opt = {});
+template <class T>
+void write_matrix_market(output_file& out, dense_vector<T> const& v, write_options const& opt = {});
 
 /// The same, into a string (tests, small outputs).
 template <class T, index_type Index>
