@@ -596,6 +596,9 @@ BOOST_AUTO_TEST_CASE(good_binary_files_read) {
     auto b = io::read_binary<bool, std::int64_t>(good + "small_bool_iso.kbin");
     BOOST_TEST((b.is_iso() && b.iso_value() && b.find(0, 1) == 0));
     BOOST_TEST(io::read_binary<float>(good + "empty_0x0.kbin").rows() == 0u);
+    // int64 values at payload offset 12 (4-byte indices), converted on load.
+    auto c = io::read_binary<double, std::int64_t>(good + "int64_values_at_offset_12.kbin", 2);
+    BOOST_TEST((c.nnz() == 1u && c.col_idx()[0] == 1 && c.value(0) == -5.0));
     // No rows, 2^62 columns: nothing is stored, so it reads (and its header says so) at once.
     auto d = io::read_binary_dense<double>(good + "dense_0_rows_huge_cols.kbin");
     BOOST_TEST((d.rows() == 0u && d.cols() == (std::size_t(1) << 62)));

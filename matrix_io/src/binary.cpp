@@ -280,12 +280,18 @@ raw_header make_header(std::uint8_t kind, value_type t, std::uint8_t index_bytes
     return h;
 }
 
+/// The n values of type From at src into To. src may be unaligned for From (4-byte indices put
+/// 8-byte values at offsets of 4 mod 8), so each value is copied out, not loaded through a From*.
 template <class To, class From>
-void convert_values(std::string const& name, From const* src, To* dst, std::size_t n, int threads) {
+void convert_values(std::string const& name, unsigned char const* src, To* dst, std::size_t n,
+                    int threads) {
     std::atomic<bool> ok{true};
 #pragma omp parallel for schedule(static) num_threads(threads)
-    for (std::size_t k = 0; k < n; ++k)
-        if (!exact_convert(src[k], dst[k])) ok.store(false, std::memory_order_relaxed);
+    for (std::size_t k = 0; k < n; ++k) {
+        From x;
+        std::memcpy(&x, src + k * sizeof(From), sizeof(From));
+        if (!exact_convert(x, dst[k])) ok.store(false, std::memory_order_relaxed);
+    }
     if (!ok.load())
         fail(name, 0, mm_errc::value_overflow,
              "values of type " + std::string(type_name<From>()) + " do not fit " +
@@ -422,6 +428,8 @@ auto reading(std::string const& path, F&& f) -> decltype(f()) {
         return f();
     } catch (out_of_memory const& e) {
         throw out_of_memory(path + ": " + e.what(), e.bytes());
+    } catch (std::bad_alloc const&) {
+        throw out_of_memory(path + ": out of memory while reading", 0);
     }
 }
 
@@ -461,6 +469,7 @@ csr_matrix<T, Index> read_binary(std::string const& path, int threads) {
         buffer<T> val(iso ? 0 : nnz);
         // Every index is now known to be in 0..max(nnz, cols), which Index holds.
         auto copy_index = [&](Index* dst, std::size_t n, std::size_t off) {
+            if (n == 0) return;  // dst is null (memcpy's arguments must not be)
             if (ib == sizeof(Index)) {
                 std::memcpy(dst, raw.data() + off, n * ib);
                 return;
@@ -486,12 +495,11 @@ csr_matrix<T, Index> read_binary(std::string const& path, int threads) {
                     detail::bad(path, "the iso value does not fit the type");
             });
         } else if (ft == value_type_of<T>()) {
-            std::memcpy(val.data(), raw.data() + voff, nnz * ts);
+            if (nnz) std::memcpy(val.data(), raw.data() + voff, nnz * ts);
         } else {
             visit_value_type(ft, [&](auto tag) {
                 using F = typename decltype(tag)::type;
-                F const* src = reinterpret_cast<F const*>(raw.data() + voff);
-                detail::convert_values(path, src, val.data(), nnz, threads);
+                detail::convert_values<T, F>(path, raw.data() + voff, val.data(), nnz, threads);
             });
         }
         return csr_matrix<T, Index>(rows, h.cols, std::move(ptr), std::move(col), std::move(val),
@@ -517,11 +525,11 @@ dense_matrix<T> read_binary_dense(std::string const& path, int threads) {
         dense_matrix<T> d(h.rows, h.cols);
         visit_value_type(ft, [&](auto tag) {
             using F = typename decltype(tag)::type;
-            if constexpr (std::is_same_v<F, T>)
-                std::memcpy(d.data(), raw.data(), n * sizeof(T));
-            else
-                detail::convert_values(path, reinterpret_cast<F const*>(raw.data()), d.data(), n,
-                                       threads);
+            if constexpr (std::is_same_v<F, T>) {
+                if (n) std::memcpy(d.data(), raw.data(), n * sizeof(T));
+            } else {
+                detail::convert_values<T, F>(path, raw.data(), d.data(), n, threads);
+            }
         });
         return d;
     });

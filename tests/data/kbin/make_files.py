@@ -57,7 +57,7 @@ def checksum(payload):
     return block_hash(struct.pack("<%dQ" % len(blocks), *blocks), len(payload))
 
 
-TYPES = {"bool": (0, "B"), "int32": (3, "i"), "float64": (10, "d")}
+TYPES = {"bool": (0, "B"), "int32": (3, "i"), "int64": (4, "q"), "float64": (10, "d")}
 
 
 def kbin(kind=1, vtype="float64", index_bytes=4, flags=0, rows=0, cols=0, nnz=None, ptr=(),
@@ -132,6 +132,10 @@ GOOD = {
     "empty_0x0": kbin(rows=0, cols=0, ptr=(0,)),
     "small_int32_index8": kbin(vtype="int32", index_bytes=8, rows=3, cols=3, ptr=(0, 2, 2, 3),
                                col=(0, 2, 1), val=(-7, 9, 2147483647)),
+    # 4-byte indices, rows + 1 + nnz odd: the int64 values start at payload offset 12, not
+    # 8-aligned (converting them on load read through a misaligned pointer; fuzz_kbin found it).
+    "int64_values_at_offset_12": kbin(vtype="int64", rows=1, cols=2, ptr=(0, 1), col=(1,),
+                                      val=(-5,)),
     "dense_2x2_double": kbin(kind=2, index_bytes=8, rows=2, cols=2,
                              payload=struct.pack("<4d", 1.0, -0.5, 0.0, 1e300)),
     # No rows: nothing stored, however many columns.
