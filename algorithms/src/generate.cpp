@@ -284,8 +284,20 @@ csr_matrix<T, Index> to_matrix(std::size_t n, built_rows<T, Index>&& r) {
 
 }  // namespace
 
+namespace {
+
+/// f(), with a refused allocation (std::vector's, past the checks above) as out_of_memory.
+template <class F>
+auto or_out_of_memory(char const* what, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (std::bad_alloc const&) {
+        throw out_of_memory(std::string("generate: out of memory building the ") + what, 0);
+    }
+}
+
 template <class T, index_type Index>
-edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
+edge_list<T, Index> kronecker_edges_of(kronecker_options const& o) {
     edge_list<T, Index> g = kronecker_raw<T, Index>(o);
     bool const weighted = !g.weight.empty();
     if (o.remove_self_loops) {
@@ -320,7 +332,7 @@ edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
 }
 
 template <class T, index_type Index>
-csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
+csr_matrix<T, Index> kronecker_graph_of(kronecker_options const& o) {
     edge_list<T, Index> const g = kronecker_raw<T, Index>(o);
     return to_matrix(g.vertices, build_rows<T, Index>(g.vertices, g.src, g.dst,
                                                       g.weight.empty() ? nullptr : &g.weight,
@@ -328,7 +340,7 @@ csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
 }
 
 template <class T, index_type Index>
-csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
+csr_matrix<T, Index> uniform_graph_of(uniform_options const& o) {
     std::size_t const n = o.vertices, m = o.edges;
     weight_maker<T> const weight(o.weights);
     if (n > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
@@ -398,6 +410,21 @@ csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
             }
     return to_matrix(
         n, build_rows<T, Index>(n, src, dst, weight.on() ? &w : nullptr, o.undirected, false));
+}
+
+}  // namespace
+
+template <class T, index_type Index>
+edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
+    return or_out_of_memory("Kronecker edges", [&] { return kronecker_edges_of<T, Index>(o); });
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
+    return or_out_of_memory("Kronecker graph", [&] { return kronecker_graph_of<T, Index>(o); });
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
+    return or_out_of_memory("uniform graph", [&] { return uniform_graph_of<T, Index>(o); });
 }
 
 #define KLEENE_GENERATE_INSTANTIATE_INDEX(T, Index)                                    \
