@@ -141,20 +141,17 @@ std::size_t check_bad_corpus(std::string const& dir, Read&& read) {
 BOOST_AUTO_TEST_CASE(malformed_corpus_gives_the_right_error_class_and_line) {
     // Both index widths: sizes that fit 32 bits are refused by the index check first, so the
     // size checks of the 64-bit read are the ones that meet hostile dimensions.
-    std::size_t const n = check_bad_corpus(data_dir + "/bad", [](std::string const& p) {
-        io::read_matrix_market<double>(p);
-    });
+    std::size_t const n = check_bad_corpus(
+        data_dir + "/bad", [](std::string const& p) { io::read_matrix_market<double>(p); });
     BOOST_TEST(n >= 30u);
-    check_bad_corpus(data_dir + "/bad", [](std::string const& p) {
-        io::read_matrix_market<double, std::int64_t>(p);
-    });
+    check_bad_corpus(data_dir + "/bad",
+                     [](std::string const& p) { io::read_matrix_market<double, std::int64_t>(p); });
 }
 
 BOOST_AUTO_TEST_CASE(malformed_edge_lists_give_the_right_error_class_and_line) {
     std::string const dir = std::string(KLEENE_TEST_DATA) + "/el/bad";
-    std::size_t const n = check_bad_corpus(dir, [](std::string const& p) {
-        io::read_edge_list<double, std::int64_t>(p);
-    });
+    std::size_t const n = check_bad_corpus(
+        dir, [](std::string const& p) { io::read_edge_list<double, std::int64_t>(p); });
     BOOST_TEST(n >= 10u);
     check_bad_corpus(dir, [](std::string const& p) { io::read_edge_list<double>(p); });
     check_bad_corpus(dir, [](std::string const& p) {
@@ -190,8 +187,8 @@ BOOST_AUTO_TEST_CASE(hostile_sizes_are_refused_before_allocating) {
     BOOST_TEST(line == 2u);
     // The entry count 2^64 - 1 was taken for "no count" and the file accepted.
     BOOST_TEST((error_of([&] {
-                    io::read_matrix_market_from_memory<double>(
-                        mm("2 2 18446744073709551615") + "1 1 1\n");
+                    io::read_matrix_market_from_memory<double>(mm("2 2 18446744073709551615") +
+                                                               "1 1 1\n");
                 }) == mm_errc::too_few_entries));
     // No rows: an array of any width holds nothing, reads at once and writes at once.
     std::string const none = "%%MatrixMarket matrix array real general\n0 4611686018427387904\n";
@@ -214,13 +211,14 @@ BOOST_AUTO_TEST_CASE(hostile_sizes_are_refused_before_allocating) {
         BOOST_FAIL("no error");
     } catch (io::mm_error const& e) {
         BOOST_TEST((e.code() == mm_errc::too_large && e.line() == 2u));
-        BOOST_TEST(std::string(e.what()).find("vertex id 2305843009213693952") != std::string::npos);
+        BOOST_TEST(std::string(e.what()).find("vertex id 2305843009213693952") !=
+                   std::string::npos);
     }
     io::edge_list_options z;
     z.zero_based = true;
     BOOST_TEST((error_of([&] {
-                    io::read_edge_list_from_memory<double, std::int64_t>(
-                        "0 18446744073709551614\n", z);
+                    io::read_edge_list_from_memory<double, std::int64_t>("0 18446744073709551614\n",
+                                                                         z);
                 }) == mm_errc::too_large));
 }
 
