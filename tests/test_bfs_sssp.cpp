@@ -848,6 +848,34 @@ BOOST_AUTO_TEST_CASE(uniform_graph_counts) {
     BOOST_CHECK_THROW(kronecker_graph<std::int32_t>(bad), kleene::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(generator_sizes_no_machine_holds_are_refused_at_once) {
+    // Scale 40 filled gigabytes before a bare std::bad_alloc; now the need is checked first.
+    kronecker_options k;
+    k.scale = 40;
+    try {
+        kronecker_graph<bool, std::int64_t>(k);
+        BOOST_FAIL("no error");
+    } catch (kleene::out_of_memory const& e) {
+        BOOST_TEST(std::string(e.what()).find("generate: scale 40 with edge factor 16 "
+                                              "(1099511627776 vertices, 17592186044416 edges) "
+                                              "needs at least 264.0 TiB") == 0u);
+    }
+    BOOST_CHECK_THROW((kronecker_edges<bool, std::int64_t>(k)), kleene::out_of_memory);
+    // edge_factor * 2^scale past 2^64 (llround gave an unspecified count).
+    k.scale = 5;
+    k.edge_factor = 1e30;
+    BOOST_CHECK_THROW((kronecker_graph<bool, std::int64_t>(k)), kleene::invalid_argument);
+    uniform_options u;
+    u.vertices = std::size_t(1) << 60;
+    u.edges = 1;
+    BOOST_CHECK_THROW((uniform_graph<bool, std::int64_t>(u)), kleene::out_of_memory);
+    // The edge count doubled for an undirected graph wrapped past 2^64.
+    u.vertices = std::size_t(1) << 33;
+    u.edges = std::numeric_limits<std::size_t>::max() / 2 + 1;
+    u.undirected = true;
+    BOOST_CHECK_THROW((uniform_graph<bool, std::int64_t>(u)), kleene::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(algebraic_forms) {
     // bfs_levels and sssp_bellman_ford: the vxm formulations kept beside the fast paths.
     auto const a = kronecker(9, 71, false);

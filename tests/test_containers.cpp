@@ -64,3 +64,41 @@ BOOST_AUTO_TEST_CASE(device_without_gpu_is_an_error) {
     kleene::dense_matrix<float> d(2, 2, 1.0f);
     BOOST_CHECK_THROW(d.to_device(), kleene::no_device);
 }
+
+BOOST_AUTO_TEST_CASE(sizes_past_64_bits_are_errors_not_wrapped_allocations) {
+    // (2^61 + 1) 8-byte values: the byte count wrapped to 8 and 8 bytes were allocated.
+    std::size_t const n = (std::size_t(1) << 61) + 1;
+    BOOST_CHECK_THROW((void)kleene::buffer<double>(n), kleene::out_of_memory);
+    try {
+        kleene::buffer<std::int64_t> b(n);
+    } catch (kleene::out_of_memory const& e) {
+        BOOST_TEST(std::string(e.what()).find("16.0 EiB, more than 64 bits address") !=
+                   std::string::npos);
+        BOOST_TEST(e.bytes() > 1.8e19L);
+    }
+    // rows * cols wrapped (2^62 * 4 = 2^64 -> 0 values).
+    BOOST_CHECK_THROW(kleene::dense_matrix<float>(std::size_t(1) << 62, 4), kleene::out_of_memory);
+    BOOST_CHECK_THROW(kleene::dense_matrix<float>(std::size_t(1) << 62, 4, 1.0f),
+                      kleene::out_of_memory);
+    try {
+        kleene::csr_matrix<double, std::int64_t>(std::size_t(1) << 61, 1);
+        BOOST_FAIL("no error");
+    } catch (kleene::out_of_memory const& e) {
+        BOOST_TEST(std::string(e.what()).find("row pointers of a 2305843009213693952x1 matrix") !=
+                   std::string::npos);
+    }
+    // A request the allocator refuses (more than any machine has) says how much.
+    try {
+        kleene::buffer<char> b(std::size_t(1) << 62);
+        BOOST_FAIL("no error");
+    } catch (kleene::out_of_memory const& e) {
+        BOOST_TEST(std::string(e.what()) == "cannot allocate 4.0 EiB of host memory");
+    }
+    // Zero-sized shapes stay cheap whatever the other dimension.
+    kleene::dense_matrix<double> z(0, std::size_t(1) << 62);
+    BOOST_TEST(z.cols() == std::size_t(1) << 62);
+    BOOST_TEST(kleene::detail::format_bytes(512) == "512 B");
+    BOOST_TEST(kleene::detail::format_bytes(1536) == "1.5 KiB");
+    BOOST_TEST(kleene::detail::host_memory_shortfall(1e30L) == "more than 64 bits address");
+    BOOST_TEST(kleene::detail::host_memory_shortfall(1024).empty());
+}

@@ -124,22 +124,108 @@ csr_matrix<T, Index> random_matrix(std::size_t n, std::size_t m, io::mm_symmetry
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(malformed_corpus_gives_the_right_error_class_and_line) {
+/// Each file of DIR is named ERRC-LINE-WHAT.EXT: read(path) must raise that error at that line.
+template <class Read>
+std::size_t check_bad_corpus(std::string const& dir, Read&& read) {
     std::size_t n = 0;
-    for (auto const& f : fs::directory_iterator(data_dir + "/bad")) {
+    for (auto const& f : fs::directory_iterator(dir)) {
         std::string const stem = f.path().stem().string();
         auto const d1 = stem.find('-'), d2 = stem.find('-', d1 + 1);
         std::string const want = stem.substr(0, d1);
         std::uint64_t const want_line = std::stoull(stem.substr(d1 + 1, d2 - d1 - 1));
         std::uint64_t line = 0;
-        auto code = error_of([&] { io::read_matrix_market<double>(f.path().string()); }, &line);
+        auto code = error_of([&] { read(f.path().string()); }, &line);
         BOOST_TEST_INFO("file " << f.path().filename());
         BOOST_TEST(std::string(io::to_string(code)) == want);
         BOOST_TEST_INFO("file " << f.path().filename());
         BOOST_TEST(line == want_line);
         ++n;
     }
+    return n;
+}
+
+BOOST_AUTO_TEST_CASE(malformed_corpus_gives_the_right_error_class_and_line) {
+    // Both index widths: sizes that fit 32 bits are refused by the index check first, so the
+    // size checks of the 64-bit read are the ones that meet hostile dimensions.
+    std::size_t const n = check_bad_corpus(
+        data_dir + "/bad", [](std::string const& p) { io::read_matrix_market<double>(p); });
     BOOST_TEST(n >= 30u);
+    check_bad_corpus(data_dir + "/bad",
+                     [](std::string const& p) { io::read_matrix_market<double, std::int64_t>(p); });
+}
+
+BOOST_AUTO_TEST_CASE(malformed_edge_lists_give_the_right_error_class_and_line) {
+    std::string const dir = std::string(KLEENE_TEST_DATA) + "/el/bad";
+    std::size_t const n = check_bad_corpus(
+        dir, [](std::string const& p) { io::read_edge_list<double, std::int64_t>(p); });
+    BOOST_TEST(n >= 10u);
+    check_bad_corpus(dir, [](std::string const& p) { io::read_edge_list<double>(p); });
+    check_bad_corpus(dir, [](std::string const& p) {
+        io::edge_list_options o;
+        o.undirected = true;
+        io::read_edge_list<float, std::int64_t>(p, o);
+    });
+}
+
+BOOST_AUTO_TEST_CASE(hostile_sizes_are_refused_before_allocating) {
+    using io::mm_errc;
+    std::uint64_t line = 0;
+    auto mm = [](std::string const& size_line, std::string const& field = "real") {
+        return "%%MatrixMarket matrix coordinate " + field + " general\n" + size_line + "\n";
+    };
+    // 2^61 rows: (rows + 1) 8-byte row pointers wrapped to 8 bytes, then were written past.
+    std::string const t = mm("2305843009213693952 1 0", "pattern");
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<bool, std::int64_t>(t); },
+                         &line) == mm_errc::too_large));
+    BOOST_TEST(line == 2u);
+    try {
+        io::read_matrix_market_from_memory<double, std::int64_t>(t);
+    } catch (kleene::parse_error const& e) {
+        BOOST_TEST(std::string(e.what()).find("<memory>:2: a 2305843009213693952x1 matrix needs") ==
+                   0u);
+        BOOST_TEST(std::string(e.what()).find("EiB, more than 64 bits address") !=
+                   std::string::npos);
+    }
+    // A coordinate file read dense: rows * cols * 8 wrapped to 0 bytes, then was filled.
+    std::string const wide = mm("1 4611686018427387904 0");
+    BOOST_TEST((error_of([&] { io::read_matrix_market_dense_from_memory<double>(wide); }, &line) ==
+                mm_errc::too_large));
+    BOOST_TEST(line == 2u);
+    // The entry count 2^64 - 1 was taken for "no count" and the file accepted.
+    BOOST_TEST((error_of([&] {
+                    io::read_matrix_market_from_memory<double>(mm("2 2 18446744073709551615") +
+                                                               "1 1 1\n");
+                }) == mm_errc::too_few_entries));
+    // No rows: an array of any width holds nothing, reads at once and writes at once.
+    std::string const none = "%%MatrixMarket matrix array real general\n0 4611686018427387904\n";
+    auto d = io::read_matrix_market_dense_from_memory<double>(none);
+    BOOST_TEST((d.rows() == 0u && d.cols() == 4611686018427387904u));
+    auto back = io::write_matrix_market_to_string(d);
+    BOOST_TEST(back.find("\n0 4611686018427387904\n") != std::string::npos);
+    auto c = io::read_matrix_market_from_memory<double, std::int64_t>(none);
+    BOOST_TEST((c.rows() == 0u && c.nnz() == 0u));
+    // No columns, 2^62 rows: a dense read holds nothing, CSR needs 2^62 row pointers.
+    std::string const tall = "%%MatrixMarket matrix array real general\n4611686018427387904 0\n";
+    BOOST_TEST(io::read_matrix_market_dense_from_memory<double>(tall).rows() ==
+               4611686018427387904u);
+    BOOST_TEST((error_of([&] { io::read_matrix_market_from_memory<double, std::int64_t>(tall); },
+                         &line) == mm_errc::too_large));
+    BOOST_TEST(line == 2u);
+    // Edge lists: the vertex count comes from the largest id, named with its line.
+    try {
+        io::read_edge_list_from_memory<double, std::int64_t>("1 2\n2305843009213693952 1\n");
+        BOOST_FAIL("no error");
+    } catch (io::mm_error const& e) {
+        BOOST_TEST((e.code() == mm_errc::too_large && e.line() == 2u));
+        BOOST_TEST(std::string(e.what()).find("vertex id 2305843009213693952") !=
+                   std::string::npos);
+    }
+    io::edge_list_options z;
+    z.zero_based = true;
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<double, std::int64_t>("0 18446744073709551614\n",
+                                                                         z);
+                }) == mm_errc::too_large));
 }
 
 BOOST_AUTO_TEST_CASE(messages_name_the_file_and_line) {
@@ -450,6 +536,77 @@ BOOST_AUTO_TEST_CASE(binary_round_trip_and_corruption) {
     auto e = io::read_binary_dense<float>(p);
     BOOST_TEST(e(2, 3) == 1.5f);
     BOOST_TEST(io::binary_checksum("abc", 3, 1) == io::binary_checksum("abc", 3, 4));
+}
+
+/// Reads a .kbin as kleene info does: the header says dense or sparse and the type.
+void read_kbin(std::string const& p) {
+    auto h = io::read_binary_header(p);
+    io::visit_value_type(h.type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if (h.dense) {
+            io::read_binary_dense<T>(p, 1);
+            io::read_binary_dense<double>(p, 4);
+        } else {
+            io::read_binary<T, std::int64_t>(p, 1);
+            io::read_binary<T, std::int32_t>(p, 4);
+            io::read_binary<double, std::int64_t>(p, 2);
+        }
+    });
+}
+
+BOOST_AUTO_TEST_CASE(crafted_binary_files_are_refused) {
+    // tests/data/kbin/make_files.py: valid checksums, invalid headers or structure. Named
+    // ERRC-WHAT.kbin; binary errors have no line, and the message is "file: what".
+    std::size_t n = 0;
+    for (auto const& f : fs::directory_iterator(std::string(KLEENE_TEST_DATA) + "/kbin/bad")) {
+        std::string const p = f.path().string();
+        std::string const stem = f.path().stem().string();
+        BOOST_TEST_INFO("file " << f.path().filename());
+        BOOST_TEST(std::string(io::to_string(error_of([&] { read_kbin(p); }))) ==
+                   stem.substr(0, stem.find('-')));
+        try {
+            read_kbin(p);
+        } catch (kleene::parse_error const& e) {
+            BOOST_TEST_INFO("file " << f.path().filename() << ": " << e.what());
+            BOOST_TEST(std::string(e.what()).rfind(p + ": ", 0) == 0u);
+        }
+        ++n;
+    }
+    BOOST_TEST(n >= 20u);
+    auto const bad = std::string(KLEENE_TEST_DATA) + "/kbin/bad/";
+    auto message = [](std::string const& p) {
+        try {
+            read_kbin(p);
+        } catch (kleene::error const& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    BOOST_TEST(message(bad + "bad_binary-row_ptr_past_entries.kbin")
+                   .find("row pointer 2 (byte offset 136) is 1, less than row pointer 1 "
+                         "(2000000000)") != std::string::npos);
+    BOOST_TEST(message(bad + "bad_binary-bool_byte_7.kbin")
+                   .find("the value of entry 1 (byte offset 145) is 7, not a bool") !=
+               std::string::npos);
+    BOOST_TEST(message(bad + "bad_binary-columns_duplicate.kbin").find("not sorted and unique") !=
+               std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(good_binary_files_read) {
+    auto const good = std::string(KLEENE_TEST_DATA) + "/kbin/good/";
+    auto a = io::read_binary<double, std::int32_t>(good + "small_double.kbin");
+    BOOST_TEST((a.rows() == 2u && a.cols() == 3u && a.nnz() == 3u));
+    BOOST_TEST(a.value(a.find(1, 2)) == 4.0);
+    auto b = io::read_binary<bool, std::int64_t>(good + "small_bool_iso.kbin");
+    BOOST_TEST((b.is_iso() && b.iso_value() && b.find(0, 1) == 0));
+    BOOST_TEST(io::read_binary<float>(good + "empty_0x0.kbin").rows() == 0u);
+    // int64 values at payload offset 12 (4-byte indices), converted on load.
+    auto c = io::read_binary<double, std::int64_t>(good + "int64_values_at_offset_12.kbin", 2);
+    BOOST_TEST((c.nnz() == 1u && c.col_idx()[0] == 1 && c.value(0) == -5.0));
+    // No rows, 2^62 columns: nothing is stored, so it reads (and its header says so) at once.
+    auto d = io::read_binary_dense<double>(good + "dense_0_rows_huge_cols.kbin");
+    BOOST_TEST((d.rows() == 0u && d.cols() == (std::size_t(1) << 62)));
+    BOOST_TEST(io::read_binary_header(good + "dense_0_rows_huge_cols.kbin").nnz == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(failed_writes_leave_no_partial_file) {

@@ -5,6 +5,7 @@
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/error.hpp>
+#include <kleene/memory.hpp>
 
 #include <omp.h>
 
@@ -124,10 +125,23 @@ class weight_maker {
 };
 
 template <class Index>
-void check_entries(std::size_t count) {
-    if (count > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
-        throw invalid_argument("generate: " + std::to_string(count) +
-                               " entries do not fit 32-bit indices: use int64 indices");
+void check_entries(long double count) {
+    if (count > static_cast<long double>(std::numeric_limits<Index>::max()))
+        throw invalid_argument("generate: " +
+                               (count < 0x1p64L ? std::to_string(static_cast<std::uint64_t>(count))
+                                                : std::string("more than 2^64")) +
+                               " entries do not fit " + std::to_string(sizeof(Index) * 8) +
+                               "-bit indices" + (sizeof(Index) < 8 ? ": use int64 indices" : ""));
+}
+
+/// Refuses, before anything is allocated, a graph whose least memory need (`bytes`, a lower
+/// bound) cannot be had: `what` names the options that ask for it.
+void check_memory(std::string const& what, long double bytes) {
+    std::string const why = detail::host_memory_shortfall(bytes);
+    if (!why.empty())
+        throw out_of_memory(
+            "generate: " + what + " needs at least " + detail::format_bytes(bytes) + ", " + why,
+            bytes);
 }
 
 /// Rows of a square matrix from coordinate arrays: entry e is (src[e], dst[e], val[e]) and, when
@@ -231,8 +245,23 @@ edge_list<T, Index> kronecker_raw(kronecker_options const& o) {
             "generate: initiator probabilities a, b, c must be >= 0 with a + b + c <= 1");
     weight_maker<T> const weight(o.weights);
     std::size_t const n = std::size_t(1) << o.scale;
-    auto const m = static_cast<std::size_t>(std::llround(o.edge_factor * static_cast<double>(n)));
-    check_entries<Index>(m);
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%g", o.edge_factor);
+    std::string const asked = "scale " + std::to_string(o.scale) + " with edge factor " + factor;
+    // In long double: edge_factor * n may pass 2^64 (llround would not say so).
+    long double const edges = std::roundl(static_cast<long double>(o.edge_factor) * n);
+    if (edges > static_cast<long double>(std::numeric_limits<Index>::max()))
+        throw invalid_argument("generate: " + asked + " asks for " +
+                               (edges < 0x1p64L ? std::to_string(static_cast<std::uint64_t>(edges))
+                                                : std::string("more than 2^64")) +
+                               " edges, more than " + std::to_string(sizeof(Index) * 8) +
+                               "-bit indices hold");
+    auto const m = static_cast<std::size_t>(edges);
+    // The permutation and the edge arrays (build_rows needs more on top).
+    check_memory(
+        asked + " (" + std::to_string(n) + " vertices, " + std::to_string(m) + " edges)",
+        static_cast<long double>(n) * sizeof(Index) +
+            static_cast<long double>(m) * (2 * sizeof(Index) + (weight.on() ? sizeof(T) : 0)));
 
     // Graph500: a random relabelling of the vertices (Fisher-Yates over a counter-based stream).
     std::vector<Index> perm(n);
@@ -280,8 +309,20 @@ csr_matrix<T, Index> to_matrix(std::size_t n, built_rows<T, Index>&& r) {
 
 }  // namespace
 
+namespace {
+
+/// f(), with a refused allocation (std::vector's, past the checks above) as out_of_memory.
+template <class F>
+auto or_out_of_memory(char const* what, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (std::bad_alloc const&) {
+        throw out_of_memory(std::string("generate: out of memory building the ") + what, 0);
+    }
+}
+
 template <class T, index_type Index>
-edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
+edge_list<T, Index> kronecker_edges_of(kronecker_options const& o) {
     edge_list<T, Index> g = kronecker_raw<T, Index>(o);
     bool const weighted = !g.weight.empty();
     if (o.remove_self_loops) {
@@ -299,7 +340,7 @@ edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
     }
     if (o.undirected) {
         std::size_t const m = g.src.size();
-        check_entries<Index>(2 * m);
+        check_entries<Index>(2.0L * m);
         g.src.resize(2 * m);
         g.dst.resize(2 * m);
         std::copy(g.src.begin(), g.src.begin() + static_cast<std::ptrdiff_t>(m),
@@ -316,7 +357,7 @@ edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
 }
 
 template <class T, index_type Index>
-csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
+csr_matrix<T, Index> kronecker_graph_of(kronecker_options const& o) {
     edge_list<T, Index> const g = kronecker_raw<T, Index>(o);
     return to_matrix(g.vertices, build_rows<T, Index>(g.vertices, g.src, g.dst,
                                                       g.weight.empty() ? nullptr : &g.weight,
@@ -324,12 +365,13 @@ csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
 }
 
 template <class T, index_type Index>
-csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
+csr_matrix<T, Index> uniform_graph_of(uniform_options const& o) {
     std::size_t const n = o.vertices, m = o.edges;
     weight_maker<T> const weight(o.weights);
     if (n > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
-        throw invalid_argument("generate: " + std::to_string(n) +
-                               " vertices do not fit 32-bit indices: use int64 indices");
+        throw invalid_argument("generate: " + std::to_string(n) + " vertices do not fit " +
+                               std::to_string(sizeof(Index) * 8) + "-bit indices" +
+                               (sizeof(Index) < 8 ? ": use int64 indices" : ""));
     auto const nn = static_cast<unsigned __int128>(n);
     unsigned __int128 const possible =
         o.undirected ? (o.self_loops ? nn * (nn + 1) / 2 : nn * (nn - (n > 0)) / 2)
@@ -339,8 +381,13 @@ csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
             "generate: a " + std::string(o.undirected ? "undirected" : "directed") + " graph on " +
             std::to_string(n) + " vertices " + (o.self_loops ? "with" : "without") +
             " self-loops has fewer than " + std::to_string(m) + " distinct edges");
-    check_entries<Index>(o.undirected ? 2 * m : m);
+    check_entries<Index>(static_cast<long double>(m) * (o.undirected ? 2 : 1));
     if (m == 0) return csr_matrix<T, Index>(n, n);
+    // The first batch of candidates (src, dst, first) and the row counters of build_rows.
+    check_memory(
+        "a uniform graph of " + std::to_string(n) + " vertices and " + std::to_string(m) + " edges",
+        (m + m / 8 + 256.0L) * (2 * sizeof(Index) + sizeof(std::uint64_t)) +
+            3.0L * (n + 1.0L) * sizeof(std::int64_t));
 
     // G(n, m): the first m distinct pairs of one random sequence of candidate pairs. The candidates
     // are deduplicated keeping each pair's first occurrence; too few distinct ones: more candidates
@@ -388,6 +435,21 @@ csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
             }
     return to_matrix(
         n, build_rows<T, Index>(n, src, dst, weight.on() ? &w : nullptr, o.undirected, false));
+}
+
+}  // namespace
+
+template <class T, index_type Index>
+edge_list<T, Index> kronecker_edges(kronecker_options const& o) {
+    return or_out_of_memory("Kronecker edges", [&] { return kronecker_edges_of<T, Index>(o); });
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> kronecker_graph(kronecker_options const& o) {
+    return or_out_of_memory("Kronecker graph", [&] { return kronecker_graph_of<T, Index>(o); });
+}
+template <class T, index_type Index>
+csr_matrix<T, Index> uniform_graph(uniform_options const& o) {
+    return or_out_of_memory("uniform graph", [&] { return uniform_graph_of<T, Index>(o); });
 }
 
 #define KLEENE_GENERATE_INSTANTIATE_INDEX(T, Index)                                    \

@@ -73,6 +73,30 @@ std::size_t type_size(value_type t) {
     fail(name, 0, mm_errc::bad_binary, what);
 }
 
+/// "byte offset N" of a payload offset (the payload follows the header).
+std::string at(std::size_t payload_offset) {
+    return "byte offset " + std::to_string(header_bytes + payload_offset);
+}
+
+/// The smallest k in [0, n) with bad(k), or npos; in parallel (a crafted file is refused with
+/// its first fault, whatever the thread count).
+template <class Bad>
+std::size_t first_bad(std::size_t n, int threads, Bad&& bad) {
+    std::atomic<std::size_t> first{npos};
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+    for (std::size_t k = 0; k < n; ++k) {
+        if (k > first.load(std::memory_order_relaxed) || !bad(k)) continue;
+        std::size_t cur = first.load();
+        while (k < cur && !first.compare_exchange_weak(cur, k)) {
+        }
+    }
+    return first.load();
+}
+
+std::string kind_name(std::uint8_t kind) {
+    return kind == 1 ? "csr" : "dense";
+}
+
 class writer {
   public:
     explicit writer(output_file& f) : out_(f) {}
@@ -122,7 +146,14 @@ class reader {
     explicit reader(std::string const& path) : name_(path) {
         fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd_ < 0) throw io_error(path + ": cannot open: " + std::strerror(errno));
-        size_ = static_cast<std::size_t>(::lseek(fd_, 0, SEEK_END));
+        off_t const end = ::lseek(fd_, 0, SEEK_END);
+        if (end < 0) {
+            int const e = errno;
+            ::close(fd_);
+            throw io_error(path + ": cannot read a binary matrix from it (not a regular file): " +
+                           std::strerror(e));
+        }
+        size_ = static_cast<std::size_t>(end);
     }
     ~reader() { ::close(fd_); }
     reader(reader const&) = delete;
@@ -150,9 +181,13 @@ class reader {
         }
         if (err.load()) throw io_error(name_ + ": read failed: " + std::strerror(err.load()));
     }
+    /// The header, every field checked, and against the file size (128-bit arithmetic: no
+    /// product of 64-bit fields wraps).
     raw_header header() {
         raw_header h{};
-        if (size_ < header_bytes) bad(name_, "the file is shorter than the 128-byte header");
+        if (size_ < header_bytes)
+            bad(name_, "the file is " + std::to_string(size_) +
+                           " bytes, shorter than the 128-byte header");
         read_at(&h, header_bytes, 0, 1);
         if (std::memcmp(h.magic, magic, 8) != 0)
             bad(name_, "not a kleene binary matrix (bad magic)");
@@ -165,18 +200,57 @@ class reader {
         if (h.type > static_cast<std::uint8_t>(value_type::float64))
             bad(name_, "unknown value type " + std::to_string(h.type));
         if (h.index_bytes != 4 && h.index_bytes != 8)
-            bad(name_, "index width must be 4 or 8 bytes");
-        unsigned __int128 want = 0;
+            bad(name_, "index width (byte offset 18) is " + std::to_string(h.index_bytes) +
+                           ", not 4 or 8 bytes");
+        bool const csr = h.kind == 1;
+        if (h.flags > (csr ? 1 : 0))
+            bad(name_, "flags (byte offset 19) are " + std::to_string(h.flags) +
+                           (csr ? ": only bit 0 (iso) is defined" : ": a dense matrix has none"));
+        if (h.reserved != 0) bad(name_, "the reserved field (byte offset 20) is not 0");
+        for (std::size_t k = 0; k < sizeof h.pad; ++k)
+            if (h.pad[k] != 0)
+                bad(name_, "byte " + std::to_string(72 + k) + " of the header is not 0");
+        if (!csr && h.nnz != 0)
+            bad(name_, "the entry count (byte offset 40) of a dense matrix must be 0, not " +
+                           std::to_string(h.nnz));
         std::size_t const ts = type_size(static_cast<value_type>(h.type));
-        if (h.kind == 1) {
-            want = (static_cast<unsigned __int128>(h.rows) + 1) * h.index_bytes +
-                   static_cast<unsigned __int128>(h.nnz) * h.index_bytes +
-                   ((h.flags & 1) ? 0 : static_cast<unsigned __int128>(h.nnz) * ts);
+        bool const iso = h.flags & 1;
+        // The iso value field is 0 when not iso, and 0 past the value's own bytes when iso.
+        if (!iso && h.iso_bits != 0)
+            bad(name_, "the iso value field (byte offset 48) is set but the matrix is not iso");
+        if (iso && ts < 8 && (h.iso_bits >> (8 * ts)) != 0)
+            bad(name_, "the iso value field (byte offset 48) has bits set past its " +
+                           std::string(to_string(static_cast<value_type>(h.type))) + " value");
+        using u128 = unsigned __int128;
+        u128 const cells = static_cast<u128>(h.rows) * h.cols;  // < 2^128: no wrap
+        u128 want = 0;
+        if (csr) {
+            if (h.nnz > cells)
+                bad(name_, "the header says " + std::to_string(h.nnz) + " entries, more than a " +
+                               kleene::detail::shape(h.rows, h.cols) + " matrix has");
+            want = (static_cast<u128>(h.rows) + 1) * h.index_bytes +
+                   static_cast<u128>(h.nnz) * h.index_bytes +
+                   (iso ? 0 : static_cast<u128>(h.nnz) * ts);
         } else {
-            want = static_cast<unsigned __int128>(h.rows) * h.cols * ts;
+            if (cells > std::numeric_limits<std::uint64_t>::max())
+                bad(name_, "a " + kleene::detail::shape(h.rows, h.cols) +
+                               " dense matrix has more than 2^64 entries");
+            want = cells * ts;
         }
-        if (want != h.payload || want + header_bytes != size_)
-            bad(name_, "the file size does not match its header (truncated or corrupt)");
+        if (want != h.payload || want + header_bytes != size_) {
+            auto const str = [](u128 x) {
+                return x > std::numeric_limits<std::uint64_t>::max()
+                           ? std::string("more than 2^64")
+                           : std::to_string(static_cast<std::uint64_t>(x));
+            };
+            bad(name_, "the header describes a " + kleene::detail::shape(h.rows, h.cols) + " " +
+                           kind_name(h.kind) + " matrix" +
+                           (csr ? " with " + std::to_string(h.nnz) + " entries" : std::string()) +
+                           " (" + str(want) + " payload bytes; the payload field says " +
+                           std::to_string(h.payload) + ") but the file has " +
+                           std::to_string(size_ - header_bytes) +
+                           " bytes after the header (truncated or corrupt)");
+        }
         return h;
     }
     std::string const& name() const {
@@ -205,12 +279,18 @@ raw_header make_header(std::uint8_t kind, value_type t, std::uint8_t index_bytes
     return h;
 }
 
+/// The n values of type From at src into To. src may be unaligned for From (4-byte indices put
+/// 8-byte values at offsets of 4 mod 8), so each value is copied out, not loaded through a From*.
 template <class To, class From>
-void convert_values(std::string const& name, From const* src, To* dst, std::size_t n, int threads) {
+void convert_values(std::string const& name, unsigned char const* src, To* dst, std::size_t n,
+                    int threads) {
     std::atomic<bool> ok{true};
 #pragma omp parallel for schedule(static) num_threads(threads)
-    for (std::size_t k = 0; k < n; ++k)
-        if (!exact_convert(src[k], dst[k])) ok.store(false, std::memory_order_relaxed);
+    for (std::size_t k = 0; k < n; ++k) {
+        From x;
+        std::memcpy(&x, src + k * sizeof(From), sizeof(From));
+        if (!exact_convert(x, dst[k])) ok.store(false, std::memory_order_relaxed);
+    }
     if (!ok.load())
         fail(name, 0, mm_errc::value_overflow,
              "values of type " + std::string(type_name<From>()) + " do not fit " +
@@ -283,124 +363,186 @@ void write_binary(std::string const& path, dense_matrix<T> const& a, int threads
     f.commit();
 }
 
+namespace detail {
+namespace {
+
+/// A file's index at payload offset `off`, entry k, widened (4-byte indices are signed).
+inline std::int64_t index_at(unsigned char const* raw, std::size_t ib, std::size_t off,
+                             std::size_t k) noexcept {
+    if (ib == 4) {
+        std::int32_t y;
+        std::memcpy(&y, raw + off + k * 4, 4);
+        return y;
+    }
+    std::int64_t x;
+    std::memcpy(&x, raw + off + k * 8, 8);
+    return x;
+}
+
+/// The CSR invariants, checked on the file's bytes before any index is used to address another:
+/// row pointers from 0 to nnz, non-decreasing; columns in range, strictly increasing in a row.
+void check_csr_structure(std::string const& path, unsigned char const* raw, std::size_t ib,
+                         std::uint64_t rows, std::uint64_t cols, std::uint64_t nnz, int threads) {
+    auto ptr = [&](std::size_t i) { return index_at(raw, ib, 0, i); };
+    if (ptr(0) != 0)
+        bad(path, "row pointer 0 (" + at(0) + ") is " + std::to_string(ptr(0)) + ", not 0");
+    std::size_t const r =
+        first_bad(rows, threads, [&](std::size_t i) { return ptr(i + 1) < ptr(i); });
+    if (r != npos)
+        bad(path, "row pointer " + std::to_string(r + 1) + " (" + at((r + 1) * ib) + ") is " +
+                      std::to_string(ptr(r + 1)) + ", less than row pointer " + std::to_string(r) +
+                      " (" + std::to_string(ptr(r)) + ")");
+    if (ptr(rows) != static_cast<std::int64_t>(nnz))
+        bad(path, "the last row pointer (" + at(rows * ib) + ") is " + std::to_string(ptr(rows)) +
+                      ", but the header says " + std::to_string(nnz) + " entries");
+    // Now 0 <= ptr(i) <= nnz for every row.
+    std::size_t const coff = (rows + 1) * ib;
+    auto col = [&](std::size_t k) { return index_at(raw, ib, coff, k); };
+    auto bad_entry = [&](std::size_t i) -> std::size_t {
+        auto const b = static_cast<std::size_t>(ptr(i)), e = static_cast<std::size_t>(ptr(i + 1));
+        for (std::size_t k = b; k < e; ++k) {
+            std::int64_t const j = col(k);
+            if (j < 0 || static_cast<std::uint64_t>(j) >= cols || (k > b && col(k - 1) >= j))
+                return k;
+        }
+        return npos;
+    };
+    std::size_t const br =
+        first_bad(rows, threads, [&](std::size_t i) { return bad_entry(i) != npos; });
+    if (br == npos) return;
+    std::size_t const k = bad_entry(br);
+    std::int64_t const j = col(k);
+    std::string const where = "entry " + std::to_string(k) + " (row " + std::to_string(br) + ", " +
+                              at(coff + k * ib) + ")";
+    if (j < 0 || static_cast<std::uint64_t>(j) >= cols)
+        bad(path, "the column index of " + where + " is " + std::to_string(j) + ", outside 0.." +
+                      (cols == 0 ? std::string("(no columns)") : std::to_string(cols - 1)));
+    bad(path, "the columns of row " + std::to_string(br) + " are not sorted and unique: " + where +
+                  " has column " + std::to_string(j) + " after column " +
+                  std::to_string(col(k - 1)));
+}
+
+/// Bool values are the bytes 0 and 1 (any other byte is not a bool).
+void check_bool_bytes(std::string const& path, unsigned char const* v, std::size_t n,
+                      std::size_t payload_offset, int threads) {
+    std::size_t const k = first_bad(n, threads, [&](std::size_t x) { return v[x] > 1; });
+    if (k != npos)
+        bad(path, "the value of entry " + std::to_string(k) + " (" + at(payload_offset + k) +
+                      ") is " + std::to_string(v[k]) + ", not a bool (0 or 1)");
+}
+
+/// Runs a read; a failed allocation becomes out_of_memory naming the file.
+template <class F>
+auto reading(std::string const& path, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (out_of_memory const& e) {
+        throw out_of_memory(path + ": " + e.what(), e.bytes());
+    } catch (std::bad_alloc const&) {
+        throw out_of_memory(path + ": out of memory while reading", 0);
+    }
+}
+
+}  // namespace
+}  // namespace detail
+
 template <class T, index_type Index>
 csr_matrix<T, Index> read_binary(std::string const& path, int threads) {
-    threads = detail::thread_count(threads);
-    detail::reader r(path);
-    auto const h = r.header();
-    if (h.kind != 1) detail::bad(path, "holds a dense matrix (read it with read_binary_dense)");
-    auto const lim = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
-    if (h.rows > lim || h.cols > lim || h.nnz > lim)
-        detail::fail(path, 0, mm_errc::too_large,
-                     "a " + kleene::detail::shape(h.rows, h.cols) + " matrix with " +
-                         std::to_string(h.nnz) + " entries does not fit " +
-                         std::to_string(sizeof(Index) * 8) + "-bit indices");
-    std::size_t const rows = h.rows, nnz = h.nnz;
-    bool const iso = h.flags & 1;
-    value_type const ft = static_cast<value_type>(h.type);
-    std::size_t const ts = detail::type_size(ft);
-    // Checksum first, over the raw bytes as stored.
-    buffer<unsigned char> raw(h.payload);
-    r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
-    if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
-        detail::bad(path, "checksum mismatch (the file is corrupt)");
-    buffer<Index> ptr(rows + 1), col(nnz);
-    buffer<T> val(iso ? 0 : nnz);
-    std::size_t const ib = h.index_bytes;
-    auto copy_index = [&](Index* dst, std::size_t n, std::size_t off) {
-        if (ib == sizeof(Index)) {
-            std::memcpy(dst, raw.data() + off, n * ib);
-            return;
-        }
-        std::atomic<bool> ok{true};
+    return detail::reading(path, [&] {
+        threads = detail::thread_count(threads);
+        detail::reader r(path);
+        auto const h = r.header();
+        if (h.kind != 1) detail::bad(path, "holds a dense matrix (read it with read_binary_dense)");
+        auto const lim = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
+        if (h.rows > lim || h.cols > lim || h.nnz > lim)
+            detail::fail(path, 0, mm_errc::too_large,
+                         "a " + kleene::detail::shape(h.rows, h.cols) + " matrix with " +
+                             std::to_string(h.nnz) + " entries does not fit " +
+                             std::to_string(sizeof(Index) * 8) + "-bit indices");
+        std::size_t const rows = h.rows, nnz = h.nnz;
+        bool const iso = h.flags & 1;
+        value_type const ft = static_cast<value_type>(h.type);
+        std::size_t const ts = detail::type_size(ft);
+        // Checksum first, over the raw bytes as stored.
+        buffer<unsigned char> raw(h.payload);
+        r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
+        if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
+            detail::bad(path, "checksum mismatch (the file is corrupt)");
+        // A file with a valid checksum can still be crafted: the structure is checked on the raw
+        // bytes before anything is copied or addressed through it.
+        std::size_t const ib = h.index_bytes;
+        detail::check_csr_structure(path, raw.data(), ib, h.rows, h.cols, nnz, threads);
+        std::size_t const voff = (rows + 1 + nnz) * ib;
+        if (ft == value_type::bool_ && !iso)
+            detail::check_bool_bytes(path, raw.data() + voff, nnz, voff, threads);
+        buffer<Index> ptr(rows + 1), col(nnz);
+        buffer<T> val(iso ? 0 : nnz);
+        // Every index is now known to be in 0..max(nnz, cols), which Index holds.
+        auto copy_index = [&](Index* dst, std::size_t n, std::size_t off) {
+            if (n == 0) return;  // dst is null (memcpy's arguments must not be)
+            if (ib == sizeof(Index)) {
+                std::memcpy(dst, raw.data() + off, n * ib);
+                return;
+            }
 #pragma omp parallel for schedule(static) num_threads(threads)
-        for (std::size_t k = 0; k < n; ++k) {
-            std::int64_t x;
-            if (ib == 4) {
-                std::int32_t y;
-                std::memcpy(&y, raw.data() + off + k * 4, 4);
-                x = y;
-            } else {
-                std::memcpy(&x, raw.data() + off + k * 8, 8);
-            }
-            if (!std::in_range<Index>(x)) ok.store(false);
-            dst[k] = static_cast<Index>(x);
+            for (std::size_t k = 0; k < n; ++k)
+                dst[k] = static_cast<Index>(detail::index_at(raw.data(), ib, off, k));
+        };
+        copy_index(ptr.data(), rows + 1, 0);
+        copy_index(col.data(), nnz, (rows + 1) * ib);
+        T isov = T(1);
+        if (iso) {
+            visit_value_type(ft, [&](auto tag) {
+                using F = typename decltype(tag)::type;
+                if constexpr (std::is_same_v<F, bool>) {
+                    if (h.iso_bits > 1)
+                        detail::bad(path, "the iso value (byte offset 48) is " +
+                                              std::to_string(h.iso_bits) + ", not a bool (0 or 1)");
+                }
+                F f;
+                std::memcpy(&f, &h.iso_bits, sizeof(F));
+                if (!detail::exact_convert(f, isov))
+                    detail::bad(path, "the iso value does not fit the type");
+            });
+        } else if (ft == value_type_of<T>()) {
+            if (nnz) std::memcpy(val.data(), raw.data() + voff, nnz * ts);
+        } else {
+            visit_value_type(ft, [&](auto tag) {
+                using F = typename decltype(tag)::type;
+                detail::convert_values<T, F>(path, raw.data() + voff, val.data(), nnz, threads);
+            });
         }
-        if (!ok.load()) detail::bad(path, "an index does not fit the index type");
-    };
-    copy_index(ptr.data(), rows + 1, 0);
-    copy_index(col.data(), nnz, (rows + 1) * ib);
-    std::size_t const voff = (rows + 1 + nnz) * ib;
-    T isov = T(1);
-    if (iso) {
-        visit_value_type(ft, [&](auto tag) {
-            using F = typename decltype(tag)::type;
-            F f;
-            std::memcpy(&f, &h.iso_bits, sizeof(F));
-            if (!detail::exact_convert(f, isov))
-                detail::bad(path, "the iso value does not fit the type");
-        });
-    } else if (ft == value_type_of<T>()) {
-        std::memcpy(val.data(), raw.data() + voff, nnz * ts);
-    } else {
-        visit_value_type(ft, [&](auto tag) {
-            using F = typename decltype(tag)::type;
-            F const* src = reinterpret_cast<F const*>(raw.data() + voff);
-            if constexpr (std::is_same_v<F, bool>) {
-                for (std::size_t k = 0; k < nnz; ++k)
-                    if (raw[voff + k] > 1) detail::bad(path, "a bool value is not 0 or 1");
-            }
-            detail::convert_values(path, src, val.data(), nnz, threads);
-        });
-    }
-    raw = buffer<unsigned char>();
-    // Structure check (parallel): a file with a valid checksum can still be crafted.
-    if (ptr[0] != 0 || static_cast<std::size_t>(ptr[rows]) != nnz)
-        detail::bad(path, "row pointers do not span the entries");
-    std::atomic<bool> ok{true};
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
-    for (std::size_t i = 0; i < rows; ++i) {
-        if (ptr[i + 1] < ptr[i]) {
-            ok.store(false);
-            continue;
-        }
-        for (Index k = ptr[i]; k < ptr[i + 1]; ++k)
-            if (col[k] < 0 || static_cast<std::uint64_t>(col[k]) >= h.cols ||
-                (k > ptr[i] && col[k - 1] >= col[k]))
-                ok.store(false);
-    }
-    if (!ok.load())
-        detail::bad(path, "the CSR structure is invalid (unsorted or out-of-range columns)");
-    return csr_matrix<T, Index>(rows, h.cols, std::move(ptr), std::move(col), std::move(val), isov,
-                                true);
+        return csr_matrix<T, Index>(rows, h.cols, std::move(ptr), std::move(col), std::move(val),
+                                    isov, true);
+    });
 }
 
 template <class T>
 dense_matrix<T> read_binary_dense(std::string const& path, int threads) {
-    threads = detail::thread_count(threads);
-    detail::reader r(path);
-    auto const h = r.header();
-    if (h.kind != 2) detail::bad(path, "holds a sparse matrix (read it with read_binary)");
-    value_type const ft = static_cast<value_type>(h.type);
-    buffer<unsigned char> raw(h.payload);
-    r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
-    if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
-        detail::bad(path, "checksum mismatch (the file is corrupt)");
-    dense_matrix<T> d(h.rows, h.cols);
-    std::size_t const n = h.rows * h.cols;
-    visit_value_type(ft, [&](auto tag) {
-        using F = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<F, bool>) {
-            for (std::size_t k = 0; k < n; ++k)
-                if (raw[k] > 1) detail::bad(path, "a bool value is not 0 or 1");
-        }
-        if constexpr (std::is_same_v<F, T>)
-            std::memcpy(d.data(), raw.data(), n * sizeof(T));
-        else
-            detail::convert_values(path, reinterpret_cast<F const*>(raw.data()), d.data(), n,
-                                   threads);
+    return detail::reading(path, [&] {
+        threads = detail::thread_count(threads);
+        detail::reader r(path);
+        auto const h = r.header();
+        if (h.kind != 2) detail::bad(path, "holds a sparse matrix (read it with read_binary)");
+        value_type const ft = static_cast<value_type>(h.type);
+        buffer<unsigned char> raw(h.payload);
+        r.read_at(raw.data(), h.payload, detail::header_bytes, threads);
+        if (detail::checksum_of({{raw.data(), raw.size()}}, threads) != h.checksum)
+            detail::bad(path, "checksum mismatch (the file is corrupt)");
+        // rows * cols * the type's size is the payload (header()): the product does not wrap.
+        std::size_t const n = h.rows * h.cols;
+        if (ft == value_type::bool_) detail::check_bool_bytes(path, raw.data(), n, 0, threads);
+        dense_matrix<T> d(h.rows, h.cols);
+        visit_value_type(ft, [&](auto tag) {
+            using F = typename decltype(tag)::type;
+            if constexpr (std::is_same_v<F, T>) {
+                if (n) std::memcpy(d.data(), raw.data(), n * sizeof(T));
+            } else {
+                detail::convert_values<T, F>(path, raw.data(), d.data(), n, threads);
+            }
+        });
+        return d;
     });
-    return d;
 }
 
 #define KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, Index)                                            \

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -309,6 +310,7 @@ struct chunk {
     std::uint64_t count = 0;  // entry lines parsed (before the error, if any)
     std::uint64_t offdiag = 0;
     std::uint64_t max_id = 0;                   // edges: largest 0-based id + 1
+    std::size_t max_id_offset = npos;           // edges: start of the first line with that id
     std::size_t first_arity[2] = {npos, npos};  // edges: first line with 2 / 3 fields
     chunk_error err;
 };
@@ -495,7 +497,10 @@ void parse_chunk(std::string_view text, body_spec const& s, chunk<T, Index>& c) 
             if (!expect_end()) return;
             if (c.first_arity[weighted] == npos)
                 c.first_arity[weighted] = static_cast<std::size_t>(line - base);
-            c.max_id = std::max(c.max_id, std::max(ri, cj) + 1);
+            if (std::max(ri, cj) + 1 > c.max_id) {
+                c.max_id = std::max(ri, cj) + 1;
+                c.max_id_offset = static_cast<std::size_t>(line - base);
+            }
             if (s.has_value && s.parse_value) c.v.push_back(x);
         } else {
             if (!parse_index(s.vector ? "index" : "row index", s.rows, ri)) return;
@@ -549,30 +554,55 @@ std::vector<chunk<T, Index>> parse_body(std::string_view text, std::size_t body,
 }
 
 /// Reports the first error in file order: a parse error, or the entry past `expected` (when
-/// expected is not npos), or too few entries. Returns the total entry count.
+/// there is an expected count), or too few entries. Returns the total entry count.
 template <class T, class Index>
 std::uint64_t check_chunks(std::string_view text, std::string const& name,
-                           std::vector<chunk<T, Index>> const& chunks, std::uint64_t expected,
-                           bool hash_comments) {
+                           std::vector<chunk<T, Index>> const& chunks,
+                           std::optional<std::uint64_t> expected, bool hash_comments) {
     std::uint64_t total = 0;
     for (auto const& c : chunks) {
-        if (expected != std::uint64_t(npos) && total + c.count > expected) {
+        if (expected && total + c.count > *expected) {
             std::size_t off =
-                offset_of_entry(text, c.begin, c.end, expected - total, hash_comments);
+                offset_of_entry(text, c.begin, c.end, *expected - total, hash_comments);
             fail(name, line_of(text, off), mm_errc::too_many_entries,
-                 "more entries than the " + std::to_string(expected) + " the size line declares");
+                 "more entries than the " + std::to_string(*expected) + " the size line declares");
         }
         if (c.err.offset != npos) fail(name, line_of(text, c.err.offset), c.err.code, c.err.what);
         total += c.count;
     }
-    if (expected != std::uint64_t(npos) && total < expected) {
+    if (expected && total < *expected) {
         fail(name, line_of(text, text.size()),
              total == 0 && text.find('\n') == std::string_view::npos ? mm_errc::truncated
                                                                      : mm_errc::too_few_entries,
-             "the size line declares " + std::to_string(expected) + " entries but the file has " +
+             "the size line declares " + std::to_string(*expected) + " entries but the file has " +
                  std::to_string(total));
     }
     return total;
+}
+
+// ---- sizes from the input -----------------------------------------------------------------
+
+/// Refuses, at `line`, a read whose least memory need cannot be had (more than 64 bits address
+/// or more than the system has available): `subject` says what, e.g. "a 3x3 matrix needs at
+/// least". Sizes are long double so that products of 64-bit sizes do not wrap.
+inline void check_memory(std::string const& name, std::uint64_t line, std::string const& subject,
+                         long double bytes) {
+    std::string const why = kleene::detail::host_memory_shortfall(bytes);
+    if (!why.empty())
+        fail(name, line, mm_errc::too_large,
+             subject + " " + kleene::detail::format_bytes(bytes) + ", " + why);
+}
+
+/// The most entry lines `bytes` of text can hold (each is at least one character and a newline).
+inline std::uint64_t max_entry_lines(std::size_t bytes) noexcept {
+    return bytes / 2 + 1;
+}
+
+/// The least memory CSR assembly of `entries` stored entries needs: row pointers and the cursors
+/// beside them, column indices and (when valued) values.
+inline long double csr_assembly_bytes(std::uint64_t rows, long double entries,
+                                      std::size_t index_bytes, std::size_t value_bytes) {
+    return (2.0L * rows + 1) * index_bytes + entries * (index_bytes + value_bytes);
 }
 
 // ---- CSR assembly ----------------------------------------------------------------------------

@@ -9,7 +9,9 @@ edge_list_info edge_info(std::string_view text, std::string const& name,
                          edge_list_options const& opt) {
     edge_list_info info;
     detail::edge_shape shape;
-    auto chunks = detail::parse_edges<double, std::int64_t>(text, name, opt, info.weighted, shape);
+    auto chunks = detail::reading(name, text.size(), [&] {
+        return detail::parse_edges<double, std::int64_t>(text, name, opt, info.weighted, shape);
+    });
     info.vertices = opt.vertices;
     for (auto const& c : chunks) {
         info.vertices = std::max(info.vertices, c.max_id);

@@ -18,6 +18,34 @@ void check_fits_index(std::string const& name, mm_header const& h) {
                  std::to_string(sizeof(Index) * 8) + "-bit indices");
 }
 
+/// Runs a read; a failed allocation becomes out_of_memory naming the file (and what, where the
+/// allocation said).
+template <class F>
+auto reading(std::string const& name, std::size_t bytes, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (out_of_memory const& e) {
+        throw out_of_memory(name + ": " + e.what(), e.bytes());
+    } catch (std::bad_alloc const&) {
+        throw out_of_memory(name + ": out of memory while parsing the entries of a " +
+                                kleene::detail::format_bytes(static_cast<long double>(bytes)) +
+                                " file",
+                            0);
+    }
+}
+
+/// The stored entries (mirrors included) must fit Index: row pointers count them.
+template <class T, class Index>
+void check_stored_fits_index(std::string const& name, std::uint64_t line,
+                             std::vector<chunk<T, Index>> const& chunks, bool symmetric) {
+    std::uint64_t stored = 0;
+    for (auto const& c : chunks) stored += c.count + (symmetric ? c.offdiag : 0);
+    if (stored > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        fail(name, line, mm_errc::too_large,
+             std::to_string(stored) + " stored entries do not fit " +
+                 std::to_string(sizeof(Index) * 8) + "-bit indices");
+}
+
 template <class T>
 void check_skew_type(std::string const& name, mm_header const& h, bool valued) {
     if constexpr (std::is_unsigned_v<T>)
@@ -65,9 +93,10 @@ dense_matrix<T> read_array(std::string_view text, std::string const& name, mm_he
                            std::size_t body, read_options const& opt) {
     check_skew_type<T>(name, h, true);
     int const threads = thread_count(opt.threads);
-    if (h.cols != 0 && h.rows > std::numeric_limits<std::size_t>::max() / 2 / sizeof(T) / h.cols)
-        fail(name, h.size_line, mm_errc::too_large,
-             "a " + kleene::detail::shape(h.rows, h.cols) + " dense matrix does not fit in memory");
+    // A 0 x n or n x 0 array holds nothing, whatever n.
+    check_memory(name, h.size_line,
+                 "a " + kleene::detail::shape(h.rows, h.cols) + " dense matrix needs",
+                 static_cast<long double>(h.rows) * h.cols * sizeof(T));
     auto s = spec_for<T>(h, opt);
     auto chunks = parse_body<T, std::int32_t>(text, body, s, threads);
     check_chunks(text, name, chunks, h.file_entries, false);
@@ -141,7 +170,20 @@ csr_matrix<T, Index> read_csr(std::string_view text, std::string const& name,
     auto const [h, body] = parse_header(text, name);
     int const threads = thread_count(opt.threads);
     check_fits_index<Index>(name, h);
+    std::string const shape = kleene::detail::shape(h.rows, h.cols);
     if (h.format == mm_format::array) {
+        // Every entry is stored: the dense read, then CSR of rows * cols entries.
+        long double const entries = static_cast<long double>(h.rows) * h.cols;
+        if (entries > static_cast<long double>(std::numeric_limits<Index>::max()))
+            fail(name, h.size_line, mm_errc::too_large,
+                 "a " + shape + " array has " +
+                     (entries >= 0x1p64L ? std::string("more than 2^64")
+                                         : std::to_string(static_cast<std::uint64_t>(entries))) +
+                     " entries, more than " + std::to_string(sizeof(Index) * 8) +
+                     "-bit indices hold");
+        check_memory(name, h.size_line, "a " + shape + " array read as CSR needs at least",
+                     entries * sizeof(T) + (h.rows + 1.0L) * sizeof(Index) +
+                         entries * (sizeof(Index) + sizeof(T)));
         auto d = read_array<T>(text, name, h, body, opt);
         auto a = dense_to_full_csr<T, Index>(d, name, h, threads);
         if (!opt.pattern_only) return a;
@@ -151,8 +193,16 @@ csr_matrix<T, Index> read_csr(std::string_view text, std::string const& name,
     auto const s = spec_for<T>(h, opt);
     bool const valued = s.has_value && s.parse_value;
     check_skew_type<T>(name, h, valued);
+    // Before any allocation: the declared entries (as many as the text can hold), mirrored when
+    // symmetric, and the row pointers.
+    long double const entries =
+        static_cast<long double>(std::min(h.file_entries, max_entry_lines(text.size() - body))) *
+        (s.symmetric ? 2 : 1);
+    check_memory(name, h.size_line, "a " + shape + " matrix needs at least",
+                 csr_assembly_bytes(h.rows, entries, sizeof(Index), valued ? sizeof(T) : 0));
     auto chunks = parse_body<T, Index>(text, body, s, threads);
     check_chunks(text, name, chunks, h.file_entries, false);
+    check_stored_fits_index(name, h.size_line, chunks, s.symmetric);
     return assemble(chunks, h.rows, h.cols, s.symmetric, s.skew, valued, opt.duplicates, threads,
                     T(1), [&](std::uint64_t g) { fail_duplicate(text, name, chunks, g, false); });
 }
@@ -162,6 +212,10 @@ dense_matrix<T> read_dense(std::string_view text, std::string const& name, T abs
                            read_options const& opt) {
     auto const [h, body] = parse_header(text, name);
     if (h.format == mm_format::array) return read_array<T>(text, name, h, body, opt);
+    check_memory(name, h.size_line,
+                 "a " + kleene::detail::shape(h.rows, h.cols) + " dense matrix needs at least",
+                 static_cast<long double>(h.rows) * h.cols * sizeof(T) +
+                     (h.rows + 1.0L) * sizeof(std::int64_t));
     auto a = read_csr<T, std::int64_t>(text, name, opt);
     dense_matrix<T> d(a.rows(), a.cols(), absent);
     for (std::size_t i = 0; i < a.rows(); ++i)
@@ -274,7 +328,7 @@ std::vector<chunk<T, Index>> parse_edges(std::string_view text, std::string cons
     s.zero_based = opt.zero_based;
     int const threads = thread_count(opt.threads);
     auto chunks = parse_body<T, Index>(text, 0, s, threads);
-    std::uint64_t const total = check_chunks(text, name, chunks, std::uint64_t(npos), true);
+    std::uint64_t const total = check_chunks(text, name, chunks, std::nullopt, true);
     if (shape.given && total != shape.entries) {
         std::uint64_t seen = 0;
         for (auto const& c : chunks) {
@@ -313,13 +367,34 @@ csr_matrix<T, Index> read_edges(std::string_view text, std::string const& name,
     edge_shape shape;
     auto chunks = parse_edges<T, Index>(text, name, opt, weighted, shape);
     std::uint64_t n = opt.vertices;
-    for (auto const& c : chunks) n = std::max(n, c.max_id);
+    std::size_t at = npos;  // the line of the largest id, when ids (not the option) decide n
+    for (auto const& c : chunks)
+        if (c.max_id > n) {
+            n = c.max_id;
+            at = c.max_id_offset;
+        }
+    std::uint64_t const line = at == npos ? 1 : line_of(text, at);
+    std::string const because = at == npos
+                                    ? std::to_string(n) + " vertices"
+                                    : "vertex id " + std::to_string(opt.zero_based ? n - 1 : n) +
+                                          " (" + std::to_string(n) + " vertices)";
+    if (n > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        fail(name, line, mm_errc::too_large,
+             because + " does not fit " + std::to_string(sizeof(Index) * 8) + "-bit indices");
+    // The shape line, when there is one, gives the dimensions (ids past it were refused).
     std::uint64_t const rows = shape.given ? shape.rows : n, cols = shape.given ? shape.cols : n;
-    if (std::max(rows, cols) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
-        fail(name, shape.given ? shape.line : 1, mm_errc::too_large,
+    if (shape.given && std::max(rows, cols) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        fail(name, shape.line, mm_errc::too_large,
              std::to_string(std::max(rows, cols)) + " vertices do not fit " +
                  std::to_string(sizeof(Index) * 8) + "-bit indices");
+    if (shape.given) n = std::max(rows, cols);
     bool const valued = weighted && !opt.pattern_only;
+    std::uint64_t entries = 0;
+    for (auto const& c : chunks) entries += c.count + (opt.undirected ? c.offdiag : 0);
+    check_memory(name, line, because + " needs at least",
+                 csr_assembly_bytes(n, static_cast<long double>(entries), sizeof(Index),
+                                    valued ? sizeof(T) : 0));
+    check_stored_fits_index(name, line_of(text, text.size()), chunks, opt.undirected);
     if (!valued)
         for (auto& c : chunks) c.v.clear();
     return assemble(chunks, rows, cols, opt.undirected, false, valued, opt.duplicates,
@@ -334,29 +409,37 @@ namespace kleene::io {
 template <class T, index_type Index>
 csr_matrix<T, Index> read_matrix_market(std::string const& path, read_options const& opt) {
     detail::input_file f(path);
-    return detail::read_csr<T, Index>(f.text(), f.name(), opt);
+    return detail::reading(f.name(), f.text().size(),
+                           [&] { return detail::read_csr<T, Index>(f.text(), f.name(), opt); });
 }
 template <class T, index_type Index>
 csr_matrix<T, Index> read_matrix_market_from_memory(std::string_view text,
                                                     read_options const& opt) {
-    return detail::read_csr<T, Index>(text, opt.name.empty() ? "<memory>" : opt.name, opt);
+    std::string const name = opt.name.empty() ? "<memory>" : opt.name;
+    return detail::reading(name, text.size(),
+                           [&] { return detail::read_csr<T, Index>(text, name, opt); });
 }
 template <class T>
 dense_matrix<T> read_matrix_market_dense(std::string const& path, T absent,
                                          read_options const& opt) {
     detail::input_file f(path);
-    return detail::read_dense<T>(f.text(), f.name(), absent, opt);
+    return detail::reading(f.name(), f.text().size(),
+                           [&] { return detail::read_dense<T>(f.text(), f.name(), absent, opt); });
 }
 template <class T>
 dense_matrix<T> read_matrix_market_dense_from_memory(std::string_view text, T absent,
                                                      read_options const& opt) {
-    return detail::read_dense<T>(text, opt.name.empty() ? "<memory>" : opt.name, absent, opt);
+    std::string const name = opt.name.empty() ? "<memory>" : opt.name;
+    return detail::reading(name, text.size(),
+                           [&] { return detail::read_dense<T>(text, name, absent, opt); });
 }
 template <class T, index_type Index>
 sparse_vector<T, Index> read_matrix_market_vector(std::string const& path,
                                                   read_options const& opt) {
     detail::input_file f(path);
-    return detail::csr_to_vector(detail::read_csr<T, Index>(f.text(), f.name(), opt), f.name());
+    return detail::reading(f.name(), f.text().size(), [&] {
+        return detail::csr_to_vector(detail::read_csr<T, Index>(f.text(), f.name(), opt), f.name());
+    });
 }
 template <class T, index_type Index>
 sparse_vector<T, Index> read_matrix_market_vector_from_memory(std::string_view text,
@@ -368,7 +451,9 @@ template <class T>
 dense_vector<T> read_matrix_market_dense_vector(std::string const& path, T absent,
                                                 read_options const& opt) {
     detail::input_file f(path);
-    auto d = detail::read_dense<T>(f.text(), f.name(), absent, opt);
+    auto d = detail::reading(f.name(), f.text().size(), [&] {
+        return detail::read_dense<T>(f.text(), f.name(), absent, opt);
+    });
     if (d.rows() != 1 && d.cols() != 1)
         throw invalid_argument(f.name() + ": a " + kleene::detail::shape(d.rows(), d.cols()) +
                                " matrix is not a vector");
@@ -379,12 +464,15 @@ dense_vector<T> read_matrix_market_dense_vector(std::string const& path, T absen
 template <class T, index_type Index>
 csr_matrix<T, Index> read_edge_list(std::string const& path, edge_list_options const& opt) {
     detail::input_file f(path);
-    return detail::read_edges<T, Index>(f.text(), f.name(), opt);
+    return detail::reading(f.name(), f.text().size(),
+                           [&] { return detail::read_edges<T, Index>(f.text(), f.name(), opt); });
 }
 template <class T, index_type Index>
 csr_matrix<T, Index> read_edge_list_from_memory(std::string_view text,
                                                 edge_list_options const& opt) {
-    return detail::read_edges<T, Index>(text, opt.name.empty() ? "<memory>" : opt.name, opt);
+    std::string const name = opt.name.empty() ? "<memory>" : opt.name;
+    return detail::reading(name, text.size(),
+                           [&] { return detail::read_edges<T, Index>(text, name, opt); });
 }
 
 }  // namespace kleene::io

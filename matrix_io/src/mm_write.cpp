@@ -184,7 +184,8 @@ void write_array(output_sink& out, dense_matrix<T> const& a, write_options const
     out.write(std::to_string(rows) + " " + std::to_string(cols) + "\n");
     std::size_t const per_block =
         std::max<std::size_t>(1, block_entries / std::max<std::size_t>(rows, 1));
-    std::size_t const nblocks = (cols + per_block - 1) / per_block;
+    // No rows, no values: a 0 x n array has no blocks to write, however large n is.
+    std::size_t const nblocks = rows == 0 ? 0 : cols / per_block + (cols % per_block != 0);
     write_blocks(out, nblocks, threads, [&](std::size_t b, std::string& buf) {
         std::size_t const j0 = b * per_block, j1 = std::min(cols, j0 + per_block);
         buf.resize((j1 - j0) * rows * (max_value_chars + 1));

@@ -37,7 +37,7 @@ public:
     /// An empty rows x cols matrix (no stored entries), in either space.
     csr_matrix(std::size_t rows, std::size_t cols) : rows_(rows), cols_(cols) {
         check_dims(rows, cols);
-        row_ptr_ = buffer<Index, Space>(rows + 1);
+        row_ptr_ = row_ptr_for(rows, cols);
         row_ptr_.zero();
     }
     /// Adopts CSR arrays; `values` empty means iso with `iso`. Checked unless `trusted`.
@@ -156,7 +156,8 @@ public:
             throw invalid_argument("csr_matrix::from_coo: " + std::to_string(n) +
                                    " entries do not fit the index type");
         bool const valued = !v.empty();
-        buffer<Index, host> row_ptr(rows + 1, Index(0));
+        buffer<Index, host> row_ptr = row_ptr_for(rows, cols);
+        row_ptr.fill(Index(0));
         for (std::size_t k = 0; k < n; ++k) {
             if (ii[k] < 0 || static_cast<std::size_t>(ii[k]) >= rows || jj[k] < 0 ||
                 static_cast<std::size_t>(jj[k]) >= cols)
@@ -223,6 +224,16 @@ private:
         if (rows > lim || cols > lim)
             throw invalid_argument("csr_matrix: a " + detail::shape(rows, cols) +
                                    " matrix does not fit the index type");
+    }
+    /// rows + 1 row pointers, or out_of_memory naming the shape.
+    static buffer<Index, Space> row_ptr_for(std::size_t rows, std::size_t cols) {
+        try {
+            return buffer<Index, Space>(rows + 1);
+        } catch (out_of_memory const& e) {
+            throw out_of_memory("csr_matrix: the row pointers of a " + detail::shape(rows, cols) +
+                                    " matrix: " + e.what(),
+                                e.bytes());
+        }
     }
 
     std::size_t rows_ = 0;

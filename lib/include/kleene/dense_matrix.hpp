@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace kleene {
@@ -77,9 +78,12 @@ public:
 
     dense_matrix() = default;
     /// Uninitialised storage (host: call fill, or write every entry).
-    dense_matrix(std::size_t rows, std::size_t cols) : rows_(rows), cols_(cols), data_(rows * cols) {}
+    dense_matrix(std::size_t rows, std::size_t cols)
+        : rows_(rows), cols_(cols), data_(storage_for(rows, cols)) {}
     dense_matrix(std::size_t rows, std::size_t cols, T const& value) requires std::is_same_v<Space, host>
-        : rows_(rows), cols_(cols), data_(rows * cols, value) {}
+        : rows_(rows), cols_(cols), data_(storage_for(rows, cols)) {
+        data_.fill(value);
+    }
 
     std::size_t rows() const noexcept { return rows_; }
     std::size_t cols() const noexcept { return cols_; }
@@ -116,7 +120,8 @@ public:
     buffer<T, Space>& storage() noexcept { return data_; }
     buffer<T, Space> const& storage() const noexcept { return data_; }
     void adopt(std::size_t rows, std::size_t cols, buffer<T, Space> data) {
-        if (data.size() != rows * cols)
+        if ((cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols) ||
+            data.size() != rows * cols)
             throw invalid_argument("dense_matrix: storage of " + std::to_string(data.size()) +
                                    " values does not hold a " + detail::shape(rows, cols) + " matrix");
         rows_ = rows;
@@ -125,6 +130,23 @@ public:
     }
 
 private:
+    /// rows * cols values, or out_of_memory naming the shape (a product past 64 bits included).
+    static buffer<T, Space> storage_for(std::size_t rows, std::size_t cols) {
+        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols) {
+            long double const bytes = static_cast<long double>(rows) * cols * sizeof(T);
+            throw out_of_memory("dense_matrix: a " + detail::shape(rows, cols) + " matrix needs " +
+                                    detail::format_bytes(bytes) + ", more than 64 bits address",
+                                bytes);
+        }
+        try {
+            return buffer<T, Space>(rows * cols);
+        } catch (out_of_memory const& e) {
+            throw out_of_memory("dense_matrix: a " + detail::shape(rows, cols) + " matrix: " +
+                                    e.what(),
+                                e.bytes());
+        }
+    }
+
     std::size_t rows_ = 0;
     std::size_t cols_ = 0;
     buffer<T, Space> data_;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -27,11 +28,14 @@ public:
     using error::error;
 };
 
-/// A file or stream could not be parsed; the message carries the file name and line.
+/// A file or stream could not be parsed; the message carries the file name and line ("file:line:
+/// what"; line 0, for files without lines such as .kbin, gives "file: what").
 class parse_error : public error {
 public:
     parse_error(std::string const& file, std::uint64_t line, std::string const& what)
-        : error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+        : error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + what),
+          file_(file),
+          line_(line) {}
     std::string const& file() const noexcept { return file_; }
     std::uint64_t line() const noexcept { return line_; }
 
@@ -44,6 +48,18 @@ private:
 class io_error : public error {
 public:
     using error::error;
+};
+
+/// Host memory could not be had: a size past what 64 bits address, more than the system has
+/// available, or an allocation the system refused. The message says what and how much.
+class out_of_memory : public error {
+public:
+    out_of_memory(std::string const& what, long double bytes) : error(what), bytes_(bytes) {}
+    /// The request in bytes (it may exceed 2^64).
+    long double bytes() const noexcept { return bytes_; }
+
+private:
+    long double bytes_;
 };
 
 /// A CUDA call failed; the message names the call and CUDA's error string.
@@ -79,6 +95,18 @@ private:
 namespace detail {
 inline std::string shape(std::size_t rows, std::size_t cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
+}
+/// 512 B, 1.5 KiB, 22.4 GiB, 16.0 EiB (binary units; long double, so sizes past 2^64 print too).
+inline std::string format_bytes(long double bytes) {
+    char const* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 8) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[48];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0Lf %s" : "%.1Lf %s", bytes, units[u]);
+    return buf;
 }
 }  // namespace detail
 

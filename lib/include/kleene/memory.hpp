@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -33,11 +36,25 @@ void device_zero(void* dst, std::size_t bytes);
 
 inline constexpr std::size_t host_alignment = 64;
 
+// Implemented in lib/src/memory.cpp.
+/// MemAvailable of /proc/meminfo in bytes; 0 when it cannot be read.
+std::uint64_t available_host_memory() noexcept;
+/// Why `bytes` of host memory cannot be had, "" when they may: "more than 64 bits address", or
+/// more than the system has available (the kernel would rather kill the process later than
+/// refuse). Readers and generators ask before allocating what a hostile size asks for.
+std::string host_memory_shortfall(long double bytes);
+
 template <memory_space Space>
 void* allocate(std::size_t bytes) {
     if (bytes == 0) return nullptr;
     if constexpr (std::is_same_v<Space, host>) {
-        return ::operator new(bytes, std::align_val_t{host_alignment});
+        try {
+            return ::operator new(bytes, std::align_val_t{host_alignment});
+        } catch (std::bad_alloc const&) {
+            throw out_of_memory("cannot allocate " + format_bytes(static_cast<long double>(bytes)) +
+                                    " of host memory",
+                                static_cast<long double>(bytes));
+        }
     } else {
         return device_allocate(bytes);
     }
@@ -147,7 +164,17 @@ public:
     }
 
 private:
-    static T* alloc(std::size_t n) { return static_cast<T*>(detail::allocate<Space>(n * sizeof(T))); }
+    static T* alloc(std::size_t n) {
+        // n * sizeof(T) must not wrap: a wrapped size would allocate a few bytes for n values.
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+            long double const bytes = static_cast<long double>(n) * sizeof(T);
+            throw out_of_memory(std::to_string(n) + " values of " + std::to_string(sizeof(T)) +
+                                    " bytes need " + detail::format_bytes(bytes) +
+                                    ", more than 64 bits address",
+                                bytes);
+        }
+        return static_cast<T*>(detail::allocate<Space>(n * sizeof(T)));
+    }
 
     T* data_ = nullptr;
     std::size_t size_ = 0;

@@ -12,7 +12,14 @@
 //
 // The checksum is binary_checksum() of the payload (all arrays, in order): 1 MiB blocks hashed in
 // parallel, then the block hashes hashed in order, so it is the same whatever the thread count.
-// Errors are mm_error with code bad_binary.
+//
+// A file with a valid checksum can still be crafted, so the reader also refuses: flags other than
+// iso (none for dense), a non-zero reserved field, padding or unused iso bits, nnz != 0 for dense,
+// nnz > rows * cols, sizes that do not match the file (128-bit arithmetic), row pointers that do
+// not run from 0 to nnz without decreasing, columns out of range or not strictly increasing in a
+// row, and bool bytes other than 0 and 1; all before an index addresses anything. Errors are
+// mm_error with code bad_binary (too_large when the index type cannot hold the sizes); the
+// message is "file: what", naming the entry, row and byte offset where there is one.
 
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>

@@ -1,0 +1,35 @@
+#include <fstream>
+#include <kleene/memory.hpp>
+#include <limits>
+#include <string>
+
+namespace kleene::detail {
+
+std::uint64_t available_host_memory() noexcept {
+    try {
+        std::ifstream in("/proc/meminfo");
+        std::string key, rest;
+        unsigned long long kb = 0;
+        while (in >> key >> kb) {
+            std::getline(in, rest);
+            if (key == "MemAvailable:") return static_cast<std::uint64_t>(kb) * 1024;
+        }
+    } catch (...) {
+    }
+    return 0;
+}
+
+std::string host_memory_shortfall(long double bytes) {
+    if (bytes > static_cast<long double>(std::numeric_limits<std::size_t>::max()))
+        return "more than 64 bits address";
+    // Below 1 GiB the /proc read is not worth it (every read asks): a shortfall there still ends
+    // as out_of_memory when the allocation is refused.
+    if (bytes < static_cast<long double>(std::uint64_t{1} << 30)) return {};
+    std::uint64_t const avail = available_host_memory();
+    if (avail && bytes > static_cast<long double>(avail))
+        return "more than the " + format_bytes(static_cast<long double>(avail)) +
+               " of host memory the system has available";
+    return {};
+}
+
+}  // namespace kleene::detail
