@@ -55,7 +55,7 @@ GrB_BinaryOp binary_op() {
     using T = typename Op::value_type;
     if constexpr (requires { typename Op::op_type; } && monoid_type<Op>) {
         return binary_op<typename Op::op_type>();
-    } else if constexpr (grb_binary_op_ptr<Op> != nullptr) {
+    } else if constexpr (grb_binary_op_present<Op>) {
         return *grb_binary_op_ptr<Op>;
     } else {
         static GrB_BinaryOp const op = [] {

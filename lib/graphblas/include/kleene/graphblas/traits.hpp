@@ -34,6 +34,25 @@ constexpr P const* pick(P const* fp32, P const* fp64, P const* i32, P const* i64
     else
         return nullptr;
 }
+/// Whether the entry pick<T> chooses exists, decided from the table's argument types (nullptr
+/// or an address), never by comparing an address with nullptr: GCC does not fold that into a
+/// constant under -fsanitize=undefined (an extern object's address).
+template <class T>
+constexpr bool pick_present(bool fp32, bool fp64, bool i32, bool i64, bool b) {
+    if constexpr (std::is_same_v<T, float>)
+        return fp32;
+    else if constexpr (std::is_same_v<T, double>)
+        return fp64;
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+        return i32;
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+        return i64;
+    else if constexpr (std::is_same_v<T, bool>)
+        return b;
+    else
+        return false;
+}
+#define KLEENE_GRB_PRESENT(x) (!std::is_null_pointer_v<decltype(x)>)
 }  // namespace detail
 
 template <class T>
@@ -50,11 +69,17 @@ GrB_Type grb_type() {
 /// Address of the GraphBLAS built-in equal to kleene semiring S, or nullptr when there is none.
 template <class S>
 inline constexpr GrB_Semiring const* grb_semiring_ptr = nullptr;
+template <class S>
+inline constexpr bool grb_semiring_present = false;
 
-#define KLEENE_GRB_SEMIRING(kleene_name, fp32, fp64, i32, i64, b)           \
-    template <class T>                                                      \
-    inline constexpr GrB_Semiring const* grb_semiring_ptr<kleene_name<T>> = \
-        detail::pick<T, GrB_Semiring>(fp32, fp64, i32, i64, b);
+#define KLEENE_GRB_SEMIRING(kleene_name, fp32, fp64, i32, i64, b)                               \
+    template <class T>                                                                          \
+    inline constexpr GrB_Semiring const* grb_semiring_ptr<kleene_name<T>> =                     \
+        detail::pick<T, GrB_Semiring>(fp32, fp64, i32, i64, b);                                 \
+    template <class T>                                                                          \
+    inline constexpr bool grb_semiring_present<kleene_name<T>> = detail::pick_present<T>(       \
+        KLEENE_GRB_PRESENT(fp32), KLEENE_GRB_PRESENT(fp64), KLEENE_GRB_PRESENT(i32),            \
+        KLEENE_GRB_PRESENT(i64), KLEENE_GRB_PRESENT(b));
 
 KLEENE_GRB_SEMIRING(plus_times, &GrB_PLUS_TIMES_SEMIRING_FP32, &GrB_PLUS_TIMES_SEMIRING_FP64,
                     &GrB_PLUS_TIMES_SEMIRING_INT32, &GrB_PLUS_TIMES_SEMIRING_INT64,
@@ -89,7 +114,7 @@ KLEENE_GRB_SEMIRING(max_times, &GrB_MAX_TIMES_SEMIRING_FP32, &GrB_MAX_TIMES_SEMI
 
 /// Whether GraphBLAS has a built-in semiring equal to kleene semiring S.
 template <class S>
-inline constexpr bool has_grb_semiring = grb_semiring_ptr<S> != nullptr;
+inline constexpr bool has_grb_semiring = grb_semiring_present<S>;
 
 /// The GraphBLAS built-in semiring equal to S.
 template <class S>
@@ -106,12 +131,17 @@ GrB_Semiring grb_semiring() {
 
 template <class Op>
 inline constexpr GrB_BinaryOp const* grb_binary_op_ptr = nullptr;
+template <class Op>
+inline constexpr bool grb_binary_op_present = false;
 
 #define KLEENE_GRB_BINARY_OP(kleene_name, name)                                                 \
     template <class T>                                                                          \
     inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<kleene_name<T>> =                    \
         detail::pick<T, GrB_BinaryOp>(&name##_FP32, &name##_FP64, &name##_INT32, &name##_INT64, \
-                                      &name##_BOOL);
+                                      &name##_BOOL);                                            \
+    template <class T>                                                                          \
+    inline constexpr bool grb_binary_op_present<kleene_name<T>> =                               \
+        detail::pick_present<T>(true, true, true, true, true);
 
 KLEENE_GRB_BINARY_OP(plus_op, GrB_PLUS)
 KLEENE_GRB_BINARY_OP(times_op, GrB_TIMES)
@@ -128,15 +158,24 @@ template <class T>
 inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<plus_sat_op<T>> =
     detail::pick<T, GrB_BinaryOp>(&GrB_PLUS_FP32, &GrB_PLUS_FP64, nullptr, nullptr, nullptr);
 template <class T>
+inline constexpr bool grb_binary_op_present<plus_sat_op<T>> =
+    detail::pick_present<T>(true, true, false, false, false);
+template <class T>
 inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<lor_op<T>> =
     detail::pick<T, GrB_BinaryOp>(nullptr, nullptr, nullptr, nullptr, &GrB_LOR);
 template <class T>
+inline constexpr bool grb_binary_op_present<lor_op<T>> =
+    detail::pick_present<T>(false, false, false, false, true);
+template <class T>
 inline constexpr GrB_BinaryOp const* grb_binary_op_ptr<land_op<T>> =
     detail::pick<T, GrB_BinaryOp>(nullptr, nullptr, nullptr, nullptr, &GrB_LAND);
+template <class T>
+inline constexpr bool grb_binary_op_present<land_op<T>> =
+    detail::pick_present<T>(false, false, false, false, true);
 
 template <class Op>
 inline constexpr bool has_grb_binary_op =
-    std::is_same_v<Op, no_accum_t> || grb_binary_op_ptr<Op> != nullptr;
+    std::is_same_v<Op, no_accum_t> || grb_binary_op_present<Op>;
 
 /// The GraphBLAS accumulator for kleene accumulator Op (GrB_NULL for no_accum).
 template <class Op>
