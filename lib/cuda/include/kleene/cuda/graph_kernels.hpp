@@ -1,0 +1,97 @@
+#pragma once
+// GPU kernels of the graph-analytics set (the GAP benchmark's CC, PageRank, triangle counting and
+// betweenness centrality) on device CSR patterns. Implemented in lib/cuda/src/graph_kernels*.cu; in
+// a build without CUDA every entry point throws kleene::no_device (no_cuda_graph_kernels.cpp), never
+// a silent CPU run. The host front ends with options, method choice and explain traces live in
+// algorithms/include/kleene/algorithms/{components,pagerank,triangles,centrality}.hpp.
+//
+// Graphs are square Boolean CSR patterns on the device (row u lists the out-neighbours of u; values
+// are ignored). Where a kernel needs the in-neighbours it takes the transpose `at` (for a symmetric
+// graph pass the same matrix twice). Results come back as host vectors.
+
+#include <kleene/csr_matrix.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kleene::cuda {
+
+// ---- connected components -------------------------------------------------------------------------
+
+enum class cc_kernel : std::uint8_t { fastsv, afforest };
+
+struct cc_run {
+    /// Component of every vertex, named by the smallest vertex number in it.
+    std::vector<std::int64_t> component;
+    std::size_t count = 0;  ///< number of components
+    int iterations = 0;     ///< FastSV rounds, or Afforest's sampling rounds + final passes
+    double seconds = 0;     ///< device time of the kernels (events), without the copy back
+    std::vector<std::string> notes;  ///< lines for the explain trace
+};
+
+/// Components of the undirected graph `a` (a symmetric pattern: the caller symmetrises a directed
+/// graph first, which gives its weakly connected components).
+template <index_type Index>
+cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel);
+
+// ---- PageRank -------------------------------------------------------------------------------------
+
+enum class pagerank_kernel : std::uint8_t { semiring, fused };
+
+struct pagerank_params {
+    double damping = 0.85;
+    double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
+    int max_iterations = 100;
+    /// false (the GAP definition): the rank of a vertex without out-edges is lost each step.
+    /// true: it is spread evenly over all vertices (LAGraph_PageRank's, networkx's definition).
+    bool redistribute_dangling = false;
+};
+
+struct pagerank_run {
+    std::vector<double> rank;
+    int iterations = 0;
+    double change = 0;  ///< L1 change of the last iteration
+    double seconds = 0;
+    std::vector<std::string> notes;
+};
+
+/// PageRank of `a` (row u: out-edges of u); `at` its transpose (the in-edges each vertex pulls).
+template <index_type Index>
+pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+                      pagerank_kernel kernel);
+
+// ---- triangle counting ----------------------------------------------------------------------------
+
+struct tc_run {
+    std::uint64_t triangles = 0;
+    bool relabelled = false;  ///< vertices were renumbered by degree before counting
+    double seconds = 0;
+    std::vector<std::string> notes;
+};
+
+/// Triangles of the undirected graph `a` (symmetric pattern; self-loops and the diagonal are
+/// ignored). relabel: renumber vertices by increasing degree first (Sandia / LAGraph's sort).
+template <index_type Index>
+tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel);
+
+// ---- betweenness centrality ----------------------------------------------------------------------
+
+struct bc_run {
+    /// Brandes' dependency sums over the given sources (unnormalised; an undirected graph counts
+    /// each pair once per direction, as GAP and LAGraph do).
+    std::vector<double> centrality;
+    double seconds = 0;
+    std::vector<std::string> notes;
+};
+
+/// Betweenness centrality from a batch of sources (unweighted shortest paths). `at` is the
+/// transpose of `a` (pass `a` again when the graph is symmetric).
+template <index_type Index>
+bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                   csr_matrix<bool, Index, device> const& at,
+                   std::vector<std::int64_t> const& sources);
+
+}  // namespace kleene::cuda
