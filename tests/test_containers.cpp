@@ -87,13 +87,18 @@ BOOST_AUTO_TEST_CASE(sizes_past_64_bits_are_errors_not_wrapped_allocations) {
         BOOST_TEST(std::string(e.what()).find("row pointers of a 2305843009213693952x1 matrix") !=
                    std::string::npos);
     }
-    // A request the allocator refuses (more than any machine has) says how much.
+    // A request the allocator refuses (more than any machine has) says how much. ASan's operator
+    // new aborts instead of throwing bad_alloc, so an ASan build cannot see this.
+#if defined(__SANITIZE_ADDRESS__)
+    BOOST_TEST_MESSAGE("skipped under ASan: its allocator aborts instead of throwing bad_alloc");
+#else
     try {
         kleene::buffer<char> b(std::size_t(1) << 62);
         BOOST_FAIL("no error");
     } catch (kleene::out_of_memory const& e) {
         BOOST_TEST(std::string(e.what()) == "cannot allocate 4.0 EiB of host memory");
     }
+#endif
     // Zero-sized shapes stay cheap whatever the other dimension.
     kleene::dense_matrix<double> z(0, std::size_t(1) << 62);
     BOOST_TEST(z.cols() == std::size_t(1) << 62);

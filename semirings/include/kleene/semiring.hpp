@@ -29,6 +29,13 @@ KLEENE_HD constexpr T min_value() {
 }
 template <class>
 inline constexpr bool dependent_false = false;
+/// Integer + and * wrap modulo 2^bits, as SuiteSparse's do, without the undefined behaviour of
+/// signed overflow: they are computed in an unsigned type at least as wide as unsigned int (narrower
+/// unsigned types would promote to int and overflow there).
+template <class T>
+inline constexpr bool wraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 }  // namespace detail
 
 /// The "infinity" of a value type: +inf for floating point, the largest value for integers.
@@ -44,7 +51,10 @@ struct plus_op {
     using value_type = T;
     static constexpr bool has_identity = true;
     KLEENE_HD static constexpr T identity() { return T(0); }
-    KLEENE_HD static constexpr T apply(T a, T b) { return T(a + b); }
+    KLEENE_HD static constexpr T apply(T a, T b) {
+        if constexpr (detail::wraps<T>) return T(detail::wrap_t<T>(a) + detail::wrap_t<T>(b));
+        else return T(a + b);
+    }
 };
 
 /// Addition that keeps the +/-infinity sentinels of integer types: inf + w == inf, -inf + w ==
@@ -85,7 +95,10 @@ struct times_op {
     using value_type = T;
     static constexpr bool has_identity = true;
     KLEENE_HD static constexpr T identity() { return T(1); }
-    KLEENE_HD static constexpr T apply(T a, T b) { return T(a * b); }
+    KLEENE_HD static constexpr T apply(T a, T b) {
+        if constexpr (detail::wraps<T>) return T(detail::wrap_t<T>(a) * detail::wrap_t<T>(b));
+        else return T(a * b);
+    }
 };
 
 template <class T>
