@@ -58,6 +58,10 @@ void add_apsp_command(CLI::App& app, global_options& g);
 void add_closure_command(CLI::App& app, global_options& g);
 void add_path_command(CLI::App& app, global_options& g);
 void add_bfs_command(CLI::App& app, global_options& g);
+void add_cc_command(CLI::App& app, global_options& g);
+void add_tc_command(CLI::App& app, global_options& g);
+void add_pagerank_command(CLI::App& app, global_options& g);
+void add_bc_command(CLI::App& app, global_options& g);
 void add_sssp_command(CLI::App& app, global_options& g);
 void add_generate_command(CLI::App& app, global_options& g);
 

@@ -84,6 +84,10 @@ int main(int argc, char** argv) {
     kleene::tools::add_path_command(app, g);
     kleene::tools::add_bfs_command(app, g);
     kleene::tools::add_sssp_command(app, g);
+    kleene::tools::add_cc_command(app, g);
+    kleene::tools::add_pagerank_command(app, g);
+    kleene::tools::add_tc_command(app, g);
+    kleene::tools::add_bc_command(app, g);
     kleene::tools::add_generate_command(app, g);
     if (auto const msg = unknown_command(app, argc, argv)) {
         fmt::print(stderr, "{}\n", *msg);

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# kleene cc, tc, pagerank and bc end to end (issue 20): known answers on Zachary's karate club
+# (1 component, 45 triangles, betweenness of vertex 1 summed over all 34 sources = 2 x networkx's
+# 231.0714), .kbin and stdin input, JSON summaries, weak components of a directed file, and bad
+# input and options (exit 1 or 2, no output file left).
+# Usage: bash graph_kernels.sh /path/to/kleene
+set -u
+k=$1
+data=$(cd "$(dirname "$0")/../data" && pwd)
+karate=$data/mm/good/karate.mtx
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect_fail() {  # RC PATTERN CMD...
+    local want=$1 pat=$2
+    shift 2
+    local msg rc
+    msg=$(timeout 60 "$@" 2>&1 >/dev/null)
+    rc=$?
+    [[ $rc == "$want" ]] || fail "exit $rc (want $want): $* -> $msg"
+    [[ $msg == *"$pat"* ]] || fail "message lacks '$pat': $* -> $msg"
+}
+json() {  # JSON-TEXT PYTHON-EXPR: prints the expression's value for the parsed object o
+    python3 -c 'import json,sys; o=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# ---- known answers on karate ----
+out=$("$k" tc "$karate" --json) || fail "tc karate"
+[[ $(json "$out" 'o["triangles"]') == 45 ]] || fail "tc karate: $out"
+for m in fused mxm; do
+    for r in always never; do
+        out=$("$k" tc "$karate" --method $m --relabel $r --json --device cpu) || fail "tc $m $r"
+        [[ $(json "$out" 'o["triangles"]') == 45 ]] || fail "tc $m $r: $out"
+    done
+done
+for m in afforest fastsv; do
+    out=$("$k" cc "$karate" --method $m --json -o "$dir/c.mtx") || fail "cc $m"
+    [[ $(json "$out" 'o["components"]') == 1 ]] || fail "cc $m: $out"
+    # every vertex labelled 1 (the smallest vertex of the one component)
+    awk 'NR > 2 && $3 != 1 {bad = 1} END {exit bad}' <(grep -v '^%' "$dir/c.mtx") ||
+        fail "cc $m labels"
+done
+out=$("$k" pagerank "$karate" --json -o "$dir/r.mtx") || fail "pagerank"
+python3 - "$out" "$dir/r.mtx" <<'PY' || fail "pagerank karate: $out"
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["converged"] == "yes" and abs(o["sum"] - 1) < 1e-9, o  # no dangling vertex: mass kept
+assert o["top_vertex"] in (1, 34), o  # the two hubs
+rows = [l.split() for l in open(sys.argv[2]) if not l.startswith('%')][1:]
+assert len(rows) == 34 and abs(sum(float(r[2]) for r in rows) - 1) < 1e-9
+PY
+all=$(seq -s, 1 34)
+out=$("$k" bc "$karate" --sources "$all" --json -o "$dir/b.mtx") || fail "bc"
+python3 - "$out" "$dir/b.mtx" <<'PY' || fail "bc karate: $out"
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["top_vertex"] == 1 and abs(o["top_score"] - 462.142857) < 1e-3, o
+vals = {int(r[0]): float(r[2]) for r in (l.split() for l in open(sys.argv[2]) if not l.startswith('%')) if len(r) == 3}
+assert abs(vals[34] - 2 * 160.551587) < 1e-3, vals[34]  # networkx 160.5516 per direction
+PY
+out=$("$k" bc "$karate" --sources "$all" --method semiring --normalize --json) || fail "bc semiring"
+[[ $(json "$out" 'round(o["top_score"], 9)') == 1.0 ]] || fail "bc --normalize: $out"
+out=$("$k" bc "$karate" --sample 4 --seed 7 --json) || fail "bc --sample"
+[[ $(json "$out" 'o["sources"]') == 4 ]] || fail "bc --sample: $out"
+
+# ---- other inputs: .kbin, stdin, a directed file (weak components), the empty graph ----
+"$k" convert "$karate" "$dir/karate.kbin" -q || fail "convert to kbin"
+out=$("$k" cc "$dir/karate.kbin" --json) || fail "cc kbin"
+[[ $(json "$out" 'o["components"]') == 1 ]] || fail "cc kbin: $out"
+out=$("$k" tc "$dir/karate.kbin" --json) || fail "tc kbin (no symmetry flag: checked)"
+[[ $(json "$out" 'o["triangles"]') == 45 ]] || fail "tc kbin: $out"
+out=$("$k" tc - --json <"$karate") || fail "tc stdin"
+[[ $(json "$out" 'o["triangles"]') == 45 ]] || fail "tc stdin: $out"
+# 1 -> 2, 3 -> 2, 4 -> 5, 6 alone: weakly {1,2,3} {4,5} {6}
+printf '%%%%MatrixMarket matrix coordinate pattern general\n6 6 3\n1 2\n3 2\n4 5\n' >"$dir/d.mtx"
+out=$("$k" cc "$dir/d.mtx" --json -o "$dir/dc.mtx") || fail "cc directed"
+[[ $(json "$out" 'o["components"]') == 3 ]] || fail "cc directed: $out"
+[[ $(grep -v '^%' "$dir/dc.mtx" | awk 'NR > 1 {printf "%s ", $3}') == "1 1 1 4 4 6 " ]] ||
+    fail "cc directed labels: $(cat "$dir/dc.mtx")"
+expect_fail 1 "symmetric" "$k" tc "$dir/d.mtx"
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n0 0 0\n' >"$dir/empty.mtx"
+for c in cc tc pagerank; do
+    "$k" $c "$dir/empty.mtx" --json >/dev/null || fail "$c on the empty graph"
+done
+expect_fail 1 "not in 1..0" "$k" bc "$dir/empty.mtx" --sources 1
+
+# ---- bad input and options ----
+expect_fail 1 "" "$k" cc "$dir/missing.mtx"
+printf '%%%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n' >"$dir/rect.mtx"
+for c in cc tc pagerank; do
+    expect_fail 1 "square" "$k" $c "$dir/rect.mtx" -q
+done
+expect_fail 2 "damping" "$k" pagerank "$karate" --damping 1
+expect_fail 2 "damping" "$k" pagerank "$karate" --damping nan
+expect_fail 2 "tolerance" "$k" pagerank "$karate" --tolerance 0
+expect_fail 2 "max-iterations" "$k" pagerank "$karate" --max-iterations 0
+expect_fail 2 "--sources or --sample" "$k" bc "$karate"
+expect_fail 2 "--sources" "$k" bc "$karate" --sources 1,x
+expect_fail 1 "source 35 is not in 1..34" "$k" bc "$karate" --sources 1,35 -o "$dir/bad.mtx"
+[[ ! -e $dir/bad.mtx ]] || fail "bc left an output after an error"
+expect_fail 1 "only 34 vertices" "$k" bc "$karate" --sample 35
+expect_fail 2 "method" "$k" cc "$karate" --method bogus
+expect_fail 2 "standard output" "$k" cc "$karate" --json -o -
+# a non-converging run still writes its ranks and warns
+msg=$("$k" pagerank "$karate" --max-iterations 2 --tolerance 1e-12 -q 2>&1 >/dev/null) ||
+    fail "pagerank max-iterations"
+[[ $msg == *"did not reach the tolerance"* ]] || fail "no warning: $msg"
+echo "graph kernels: ok"
