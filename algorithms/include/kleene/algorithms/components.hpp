@@ -367,13 +367,10 @@ void cc_cpu(std::size_t n, Index const* rp, Index const* cj, cc_method method,
             ms(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
 }
 
-/// Method for the CPU when the caller left it automatic (see connected_components).
-inline cc_method cpu_cc_method(std::size_t n, std::size_t edges, std::string& why) {
-    (void)n;
-    (void)edges;
-    why = "afforest (measured faster than fastsv on every graph tried)";
-    return cc_method::afforest;
-}
+/// The CPU's automatic choice: Afforest. One core, 2^18 vertices: Kronecker edge factor 16 13.6 ms
+/// vs FastSV 44.8 (4 rounds); uniform degree 0.5..16 3.5..10.2 vs 15..33; a scrambled path 2.5 vs
+/// 26.6 (20 rounds); only disjoint 8-cliques favoured FastSV (4.5 vs 5.1, 2 rounds).
+inline constexpr cc_method cpu_automatic_cc = cc_method::afforest;
 
 inline void cc_trace_device(cc_options const& opt, std::size_t n, std::size_t edges, bool gpu,
                             bool on_device) {
@@ -462,9 +459,11 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
     }
     cc_method m = opt.method;
     if (m == cc_method::automatic) {
-        std::string why;
-        m = detail::cpu_cc_method(n, edges, why);
-        if (opt.explain) opt.explain->add("connected_components: method " + why);
+        m = detail::cpu_automatic_cc;
+        if (opt.explain)
+            opt.explain->add(std::string("connected_components: method ") + to_string(m) +
+                             " (automatic: measured faster than fastsv on every CPU graph but "
+                             "disjoint small cliques)");
     }
     r.method = m;
     r.device = device_choice::cpu;
