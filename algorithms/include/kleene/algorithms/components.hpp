@@ -4,8 +4,9 @@
 //   connected_components(A, options)   FastSV or Afforest, CPU or GPU, host or device graphs
 //
 // Every vertex is labelled by the smallest vertex number of its component, so answers from either
-// method and either device compare exactly. A directed graph is symmetrised first (A + A'), which
-// gives its weakly connected components; opt.symmetric skips that when the caller knows A == A'.
+// method and either device compare exactly. A directed graph has its weakly connected components:
+// FastSV and the GPU run on A + A', made first unless opt.symmetric says A == A'; Afforest on the
+// CPU links each stored edge from its source, which needs no A'.
 //
 // FastSV (Zhang, Azad, Buluc 2020; LAGraph's method) keeps a parent vector f and its grandparents
 // gp = f(f). A round computes mngp = min(gp, A min.second gp) (the smallest grandparent among each
@@ -20,6 +21,7 @@
 // neighbours (one round each, compressing the trees after each), sample the labels to find the
 // largest component, then link the remaining edges of the vertices outside it only. An edge
 // skipped at one end is linked from the other, unless both ends were already in that component.
+// That needs A == A'; on a directed A every vertex links all its out-edges instead.
 
 #include <omp.h>
 
@@ -47,7 +49,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -196,9 +197,9 @@ int fastsv_semiring(std::size_t n, csr_matrix<Index, Index> const& a, Index* out
     int rounds = 0;
     for (bool changed = n > 0; changed;) {
         ++rounds;
+        // mngp = min(gp, A min.second gp)
         mngp = gp;
-        mxv(mngp, no_mask, min_op<Index>{}, a, gp,
-            min_second<Index>{});  // mngp min= A min.second gp
+        mxv(mngp, no_mask, min_op<Index>{}, a, gp, min_second<Index>{});
         // f(f) min= mngp repeats indices, which GrB_assign leaves undefined: a plain loop
         // (LAGraph's FastSV uses its own reduce-assign for the same reason).
         hooked = f;
@@ -264,8 +265,13 @@ std::pair<Index, int> most_frequent_label(std::size_t n, Index const* comp) {
     return {best, best_run};
 }
 
+/// Afforest on the rows of A. `symmetric`: A == A', so the vertices of the sampled largest
+/// component skip their remaining edges (each such edge is linked from its other end). Otherwise
+/// every vertex links all its out-edges: linking each directed edge once from its source joins
+/// the weak components without A' (cheaper than making A' for the skip).
 template <class Index>
-int afforest(std::size_t n, Index const* rp, Index const* cj, Index* comp, explain_trace* explain) {
+int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, Index* comp,
+             explain_trace* explain) {
     auto const big = n > 16384;
 #pragma omp parallel for schedule(static) if (big)
     for (std::size_t v = 0; v < n; ++v) comp[v] = static_cast<Index>(v);
@@ -276,12 +282,22 @@ int afforest(std::size_t n, Index const* rp, Index const* cj, Index* comp, expla
             if (rp[u] + r < rp[u + 1]) afforest_link(static_cast<Index>(u), cj[rp[u] + r], comp);
         afforest_compress(n, comp);
     }
-    auto const [c, hits] = most_frequent_label(n, comp);
-    if (explain)
-        explain->add("connected_components: afforest: after " + std::to_string(afforest_rounds) +
-                     " neighbour rounds the largest component holds " + std::to_string(hits) +
-                     " of " + std::to_string(afforest_samples) +
-                     " sampled vertices: its vertices skip the final pass");
+    // A label no vertex has when nothing is skipped.
+    Index c = static_cast<Index>(n);
+    if (symmetric) {
+        auto const [label, hits] = most_frequent_label(n, comp);
+        c = label;
+        if (explain)
+            explain->add("connected_components: afforest: after " +
+                         std::to_string(afforest_rounds) +
+                         " neighbour rounds the largest component holds " + std::to_string(hits) +
+                         " of " + std::to_string(afforest_samples) +
+                         " sampled vertices: its vertices skip the final pass");
+    } else if (explain) {
+        explain->add(
+            "connected_components: afforest on A as given (not symmetric): every vertex "
+            "links all its out-edges, no component is skipped");
+    }
 #pragma omp parallel for schedule(dynamic, 16384) if (big)
     for (std::size_t u = 0; u < n; ++u) {
         if (load_label(comp + u) == c) continue;
@@ -334,14 +350,14 @@ buffer<Index, device> to_device_buffer(Index const* p, std::size_t count) {
     return d;
 }
 
-/// The CPU methods on a symmetric pattern given by its index arrays.
+/// The CPU methods on a pattern given by its index arrays (symmetric: A == A'; FastSV needs it).
 template <class Index>
-void cc_cpu(std::size_t n, Index const* rp, Index const* cj, cc_method method,
+void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_method method,
             cc_options const& opt, cc_result& r) {
     buffer<Index> label(n);
     auto const t0 = std::chrono::steady_clock::now();
     if (method == cc_method::afforest) {
-        r.iterations = afforest(n, rp, cj, label.data(), opt.explain);
+        r.iterations = afforest(n, rp, cj, symmetric, label.data(), opt.explain);
     } else if (opt.fused) {
         r.iterations = fastsv_fused(n, rp, cj, label.data());
     } else {
@@ -432,9 +448,19 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
     }
     detail::cc_trace_device(opt, n, a.nnz(), gpu, false);
 
+    cc_method m = opt.method;
+    if (!gpu && m == cc_method::automatic) {
+        m = detail::cpu_automatic_cc;
+        if (opt.explain)
+            opt.explain->add(std::string("connected_components: method ") + to_string(m) +
+                             " (automatic: measured faster than fastsv on every CPU graph but "
+                             "disjoint small cliques)");
+    }
+    // FastSV and the GPU need A + A'; Afforest on the CPU links A's out-edges as they are.
+    bool const symmetrise = !opt.symmetric && (gpu || m == cc_method::fastsv);
     cc_result r;
     std::optional<csr_matrix<bool, Index>> sym;
-    if (!opt.symmetric) {
+    if (symmetrise) {
         auto const t0 = std::chrono::steady_clock::now();
         sym.emplace(detail::symmetrised_pattern(a));
         if (opt.explain)
@@ -444,30 +470,22 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
                 detail::ms(
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) +
                 "): weakly connected components");
-    } else if (opt.explain) {
+    } else if (opt.explain && opt.symmetric) {
         opt.explain->add("connected_components: A is symmetric (caller's promise): used as is");
     }
     Index const* rp = sym ? sym->row_ptr() : a.row_ptr();
     Index const* cj = sym ? sym->col_idx() : a.col_idx();
-    auto const edges = static_cast<std::size_t>(rp[n]);
     if (gpu) {
+        auto const edges = static_cast<std::size_t>(rp[n]);
         detail::cc_gpu(csr_matrix<bool, Index, device>(n, n, detail::to_device_buffer(rp, n + 1),
                                                        detail::to_device_buffer(cj, edges),
                                                        buffer<bool, device>{}, true, true),
                        opt, r);
         return r;
     }
-    cc_method m = opt.method;
-    if (m == cc_method::automatic) {
-        m = detail::cpu_automatic_cc;
-        if (opt.explain)
-            opt.explain->add(std::string("connected_components: method ") + to_string(m) +
-                             " (automatic: measured faster than fastsv on every CPU graph but "
-                             "disjoint small cliques)");
-    }
     r.method = m;
     r.device = device_choice::cpu;
-    detail::cc_cpu(n, rp, cj, m, opt, r);
+    detail::cc_cpu(n, rp, cj, opt.symmetric || symmetrise, m, opt, r);
     return r;
 }
 

@@ -313,7 +313,9 @@ tc_result triangle_count(csr_matrix<T, Index> const& a, tc_options const& opt = 
         cuda::require_device();  // no GPU: no_device, never a silent CPU run
         gpu = true;
     } else if (opt.device == device_choice::automatic) {
-        gpu = a.nnz() >= opt.gpu_min_edges && cuda::device_count() > 0;
+        // The mxm path exists on the CPU only: pinning it keeps an automatic run there.
+        gpu = opt.method != tc_method::mxm && a.nnz() >= opt.gpu_min_edges &&
+              cuda::device_count() > 0;
     }
     detail::tc_trace_device(opt, n, a.nnz(), gpu, false);
     if (gpu && opt.method == tc_method::mxm)
