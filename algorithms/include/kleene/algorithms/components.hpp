@@ -66,7 +66,7 @@ struct cc_options {
     /// The caller promises A == A' (an undirected graph): no symmetrised copy is made.
     bool symmetric = false;
     /// FastSV on the CPU: the fused loop (true) or the same rounds as kleene operations (mxv over
-    /// min.second, ewise_add, extract), about 3-4x slower, kept as the algebraic statement.
+    /// min.second, ewise_add, extract), 2-3x slower, kept as the algebraic statement.
     bool fused = true;
     /// automatic runs on the GPU when there is one and A has at least this many entries; the
     /// default keeps host graphs on the CPU (one run does not repay copying the graph over).
