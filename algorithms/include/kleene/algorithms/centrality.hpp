@@ -98,6 +98,8 @@ inline char const* to_string(bc_method m) {
 /// Direct method, searches one after another: a level is pulled when the frontier's out-edges
 /// exceed (edges of unreached vertices) / bc_pull_alpha.
 inline constexpr double bc_pull_alpha = 2.0;
+/// Direct method: a forward level with less work (edges, plus n for a pull) runs on one thread.
+inline constexpr std::int64_t bc_parallel_level_work = 8192;
 /// Direct method: searches run side by side (one per thread) when there are at least this many
 /// sources per thread.
 inline constexpr std::size_t bc_sources_per_thread = 2;
@@ -165,7 +167,9 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
         Index const prev = d - 1;
         std::size_t found = 0;
         std::int64_t found_edges = 0;
-        if (!par) {
+        // A small level runs on one thread: a parallel region costs more than its work.
+        auto const work = pull ? static_cast<std::int64_t>(n) + mu : mf;
+        if (!par || work < bc_parallel_level_work) {
             Index* out = order + f1;
             if (!pull) {
                 for (std::size_t i = 0; i < nf; ++i) {
