@@ -115,7 +115,9 @@ struct thread_count {
 };
 
 /// Sums of many path-count ratios: equal up to rounding, relative to the size of the score.
-bool close(double x, double want) { return std::abs(x - want) <= 1e-9 * (1 + std::abs(want)); }
+bool close(double x, double want) {
+    return std::abs(x - want) <= 1e-9 * (1 + std::abs(want));
+}
 
 std::size_t mismatches(std::vector<double> const& got, std::vector<double> const& want) {
     if (got.size() != want.size()) return std::max<std::size_t>(1, want.size());
@@ -143,14 +145,13 @@ void check_bc(csr_matrix<T, Index> const& a, std::vector<std::int64_t> const& so
                     o.symmetric = sym;
                     o.device = device_choice::cpu;
                     auto const r = betweenness(a, sources, o);
-                    BOOST_TEST_CONTEXT(name << " sources=" << sources.size()
-                                            << " threads=" << threads
-                                            << " method=" << to_string(method)
+                    BOOST_TEST_CONTEXT(name << " sources=" << sources.size() << " threads="
+                                            << threads << " method=" << to_string(method)
                                             << " direction=" << int(dir) << " symmetric=" << sym) {
                         BOOST_TEST(mismatches(r.centrality, want) == 0u);
                         BOOST_TEST((r.device == device_choice::cpu));
-                        BOOST_TEST((r.method == (method == bc_method::automatic ? bc_method::direct
-                                                                                : method)));
+                        BOOST_TEST((r.method ==
+                                    (method == bc_method::automatic ? bc_method::direct : method)));
                     }
                 }
     }
@@ -164,7 +165,8 @@ std::vector<std::int64_t> some_sources(csr_matrix<T, Index> const& a, std::size_
     std::vector<std::int64_t> s;
     for (std::size_t tries = 0; s.size() < k && tries < 100 * k; ++tries) {
         std::size_t const v = g() % a.rows();
-        if (a.row_end(v) > a.row_begin(v) || tries >= 50 * k) s.push_back(static_cast<std::int64_t>(v));
+        if (a.row_end(v) > a.row_begin(v) || tries >= 50 * k)
+            s.push_back(static_cast<std::int64_t>(v));
     }
     return s;
 }
@@ -182,7 +184,8 @@ BOOST_AUTO_TEST_CASE(random_uniform_graphs) {
                 std::string const name = "uniform n=" + std::to_string(n) +
                                          " m=" + std::to_string(m) +
                                          " undirected=" + std::to_string(undirected);
-                for (std::size_t k : {1u, 4u, 9u}) check_bc(a, some_sources(a, k, seed + k), undirected, name);
+                for (std::size_t k : {1u, 4u, 9u})
+                    check_bc(a, some_sources(a, k, seed + k), undirected, name);
             }
 }
 
@@ -193,7 +196,8 @@ BOOST_AUTO_TEST_CASE(random_kronecker_graphs) {
             auto const a = kronecker(scale, 40 + static_cast<std::uint64_t>(scale), undirected);
             std::string const name = "kronecker scale=" + std::to_string(scale) +
                                      " undirected=" + std::to_string(undirected);
-            for (std::size_t k : {1u, 3u, 8u}) check_bc(a, some_sources(a, k, 5 * k), undirected, name);
+            for (std::size_t k : {1u, 3u, 8u})
+                check_bc(a, some_sources(a, k, 5 * k), undirected, name);
         }
 }
 
@@ -331,9 +335,10 @@ BOOST_AUTO_TEST_CASE(tiny_graphs_and_no_sources) {
                           kleene::invalid_argument);
         // 1 vertex, with and without a self-loop.
         auto const loop = from_edges(1, {0}, {0});
-        BOOST_TEST(betweenness(csr_matrix<bool>(1, 1), std::vector<std::int64_t>{0}, o).centrality ==
-                       std::vector<double>{0.0},
-                   boost::test_tools::per_element());
+        BOOST_TEST(
+            betweenness(csr_matrix<bool>(1, 1), std::vector<std::int64_t>{0}, o).centrality ==
+                std::vector<double>{0.0},
+            boost::test_tools::per_element());
         BOOST_TEST(betweenness(loop, std::vector<std::int64_t>{0, 0}, o).centrality ==
                        std::vector<double>{0.0},
                    boost::test_tools::per_element());
@@ -368,9 +373,9 @@ BOOST_AUTO_TEST_CASE(explain_names_the_method) {
         auto const text = tr.str();
         BOOST_TEST_CONTEXT(text) {
             BOOST_TEST(text.find(method == bc_method::semiring ? "method semiring (pinned)"
-                                 : method == bc_method::direct ? "method direct (pinned)"
-                                                               : "method direct (automatic") !=
-                       std::string::npos);
+                                 : method == bc_method::direct
+                                     ? "method direct (pinned)"
+                                     : "method direct (automatic") != std::string::npos);
             BOOST_TEST(text.find(": cpu") != std::string::npos);
             if (method == bc_method::semiring) {
                 BOOST_TEST(text.find("mxm: ") != std::string::npos);  // kleene's own products ran

@@ -303,7 +303,8 @@ BOOST_AUTO_TEST_CASE(max_iterations_stops_early) {
     BOOST_TEST(r.iterations == 3);
     BOOST_TEST(!r.converged);
     BOOST_TEST(std::abs(r.change - ref.change) <= 1e-12);
-    for (std::size_t v = 0; v < a.rows(); ++v) BOOST_TEST(std::abs(r.rank[v] - ref.rank[v]) <= 1e-13);
+    for (std::size_t v = 0; v < a.rows(); ++v)
+        BOOST_TEST(std::abs(r.rank[v] - ref.rank[v]) <= 1e-13);
 }
 
 BOOST_AUTO_TEST_CASE(other_types) {
@@ -319,8 +320,8 @@ BOOST_AUTO_TEST_CASE(other_types) {
 
 BOOST_AUTO_TEST_CASE(explain_names_the_method) {
     auto const a = uniform(50, 200, 8, false);
-    for (auto method : {pagerank_method::automatic, pagerank_method::semiring,
-                        pagerank_method::fused}) {
+    for (auto method :
+         {pagerank_method::automatic, pagerank_method::semiring, pagerank_method::fused}) {
         explain_trace tr;
         pagerank_options o;
         o.method = method;
@@ -329,9 +330,9 @@ BOOST_AUTO_TEST_CASE(explain_names_the_method) {
         auto const s = tr.str();
         BOOST_TEST_CONTEXT(s) {
             BOOST_TEST(s.find(method == pagerank_method::semiring ? "method semiring (pinned)"
-                              : method == pagerank_method::fused  ? "method fused (pinned)"
-                                                                  : "method fused (automatic") !=
-                       std::string::npos);
+                              : method == pagerank_method::fused
+                                  ? "method fused (pinned)"
+                                  : "method fused (automatic") != std::string::npos);
             BOOST_TEST(s.find("dangling gap") != std::string::npos);
             BOOST_TEST(s.find(": cpu") != std::string::npos);
             BOOST_TEST(s.find("steps, change") != std::string::npos);

@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -73,8 +74,15 @@ struct bc_options {
     bool normalize = false;
     /// The caller promises A == A' (an undirected graph): no transpose is made.
     bool symmetric = false;
-    /// Direct method on the CPU: the forward levels' direction (automatic: by bc_pull_alpha).
+    /// Direct method on the CPU: the forward levels' direction (automatic: by alpha).
     bfs_direction direction = bfs_direction::automatic;
+    /// Direct method: a level is pulled when the frontier's out-edges exceed (edges of unreached
+    /// vertices) / alpha. 0: bc_pull_alpha.
+    double alpha = 0;
+    /// Direct method: searches run side by side, one per thread, when there are at least this many
+    /// sources per thread; else one after another, each level over all threads. 0:
+    /// bc_sources_per_thread.
+    std::size_t sources_per_thread = 0;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does); a device graph always runs
@@ -95,13 +103,10 @@ inline char const* to_string(bc_method m) {
     return m == bc_method::semiring ? "semiring" : m == bc_method::direct ? "direct" : "automatic";
 }
 
-/// Direct method, searches one after another: a level is pulled when the frontier's out-edges
-/// exceed (edges of unreached vertices) / bc_pull_alpha.
+/// Defaults of bc_options::alpha and sources_per_thread.
 inline constexpr double bc_pull_alpha = 2.0;
 /// Direct method: a forward level with less work (edges, plus n for a pull) runs on one thread.
 inline constexpr std::int64_t bc_parallel_level_work = 8192;
-/// Direct method: searches run side by side (one per thread) when there are at least this many
-/// sources per thread.
 inline constexpr std::size_t bc_sources_per_thread = 2;
 
 namespace detail {
@@ -117,16 +122,20 @@ template <class Index>
 struct brandes_work {
     std::vector<Index> level;  // -1: not reached
     std::vector<double> sigma;
-    std::vector<double> coef;                // (1 + delta(v)) / sigma(v), once v's delta is known
-    std::vector<Index> order;                // reached vertices, level by level
-    std::vector<std::size_t> level_start;    // order[level_start[l] .. level_start[l + 1]): level l
-    buffer<std::int64_t> prefix;             // push steps: out-degree prefix of the frontier
-    std::vector<std::vector<Index>> local;   // per-thread finds of a level
+    std::vector<double> coef;               // (1 + delta(v)) / sigma(v), once v's delta is known
+    std::vector<Index> order;               // reached vertices, level by level
+    std::vector<std::size_t> level_start;   // order[level_start[l] .. level_start[l + 1]): level l
+    buffer<std::int64_t> prefix;            // push steps: out-degree prefix of the frontier
+    std::vector<std::vector<Index>> local;  // per-thread finds of a level
     std::vector<std::size_t> local_offset;
-    std::string steps;                       // 'P' push, 'L' pull, one per level (explain)
+    std::string steps;  // 'P' push, 'L' pull, one per level (explain)
 
     explicit brandes_work(std::size_t n, int threads)
-        : level(n), sigma(n), coef(n), order(n), prefix(n + 1),
+        : level(n),
+          sigma(n),
+          coef(n),
+          order(n),
+          prefix(n + 1),
           local(static_cast<std::size_t>(threads)),
           local_offset(static_cast<std::size_t>(threads) + 1) {}
 };
@@ -136,8 +145,8 @@ struct brandes_work {
 /// in-edges).
 template <class Index>
 void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const* tp,
-                    Index const* tj, std::size_t source, bfs_direction dir, int threads,
-                    brandes_work<Index>& w, double* score) {
+                    Index const* tj, std::size_t source, bfs_direction dir, double alpha,
+                    int threads, brandes_work<Index>& w, double* score) {
     std::fill(w.level.begin(), w.level.end(), Index(-1));
     std::fill(w.sigma.begin(), w.sigma.end(), 0.0);
     w.steps.clear();
@@ -161,7 +170,7 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
         Index const* front = order + f0;
         std::int64_t const mf = frontier_degree_prefix(ap, front, nf, w.prefix.data());
         bool const pull = dir == bfs_direction::automatic
-                              ? static_cast<double>(mf) > static_cast<double>(mu) / bc_pull_alpha
+                              ? static_cast<double>(mf) > static_cast<double>(mu) / alpha
                               : dir == bfs_direction::pull;
         w.steps += pull ? 'L' : 'P';
         Index const prev = d - 1;
@@ -242,7 +251,8 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
                         // atomic loads, and either value differs from prev.
 #pragma omp for schedule(dynamic, 512) nowait
                         for (std::size_t v = 0; v < n; ++v) {
-                            if (std::atomic_ref<Index>(level[v]).load(std::memory_order_relaxed) >= 0)
+                            if (std::atomic_ref<Index>(level[v]).load(std::memory_order_relaxed) >=
+                                0)
                                 continue;
                             double s = 0;
                             for (Index k = tp[v]; k < tp[v + 1]; ++k) {
@@ -252,7 +262,8 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
                                     s += sigma[u];
                             }
                             if (s > 0) {
-                                std::atomic_ref<Index>(level[v]).store(d, std::memory_order_relaxed);
+                                std::atomic_ref<Index>(level[v]).store(d,
+                                                                       std::memory_order_relaxed);
                                 sigma[v] = s;
                                 buf.push_back(static_cast<Index>(v));
                                 edges += out_degree(v);
@@ -308,7 +319,12 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
 template <class Index>
 void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index const* tp,
                         Index const* tj, std::span<std::int64_t const> sources,
-                        bfs_direction dir, explain_trace* explain, std::vector<double>& score) {
+                        bc_options const& opt, std::vector<double>& score) {
+    bfs_direction const dir = opt.direction;
+    double const alpha = opt.alpha > 0 ? opt.alpha : bc_pull_alpha;
+    std::size_t const per_thread =
+        opt.sources_per_thread > 0 ? opt.sources_per_thread : bc_sources_per_thread;
+    explain_trace* const explain = opt.explain;
     int const threads = cpu::max_threads();
     std::size_t const ns = sources.size();
     auto line = [&](std::size_t i, brandes_work<Index> const& w) {
@@ -317,7 +333,7 @@ void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index c
                std::to_string(w.level_start.size() - 2) + " levels, steps " + w.steps +
                " (P push, L pull)";
     };
-    if (threads > 1 && ns >= bc_sources_per_thread * static_cast<std::size_t>(threads)) {
+    if (threads > 1 && ns >= per_thread * static_cast<std::size_t>(threads)) {
         // Side by side: thread t runs sources t, t + T, ... (static, so that the sums are folded
         // in the same order every run) into its own score array.
         std::vector<std::vector<double>> part(static_cast<std::size_t>(threads));
@@ -330,15 +346,16 @@ void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index c
             brandes_work<Index> w(n, 1);
             part[t].assign(n, 0.0);
             for (std::size_t i = t; i < ns; i += tn) {
-                brandes_search(n, ap, aj, tp, tj, static_cast<std::size_t>(sources[i]), dir, 1, w,
-                               part[t].data());
+                brandes_search(n, ap, aj, tp, tj, static_cast<std::size_t>(sources[i]), dir, alpha,
+                               1, w, part[t].data());
                 if (explain) lines[i] = line(i, w);
             }
         });
         failure.rethrow("betweenness searches");
         if (explain) {
-            explain->add("betweenness: direct, " + std::to_string(ns) + " searches side by side on " +
-                         std::to_string(threads) + " threads (one search per thread)");
+            explain->add("betweenness: direct, " + std::to_string(ns) +
+                         " searches side by side on " + std::to_string(threads) +
+                         " threads (one search per thread)");
             for (auto& l : lines) explain->add(std::move(l));
         }
         for (auto const& p : part)
@@ -352,8 +369,8 @@ void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index c
                      " threads");
     brandes_work<Index> w(n, threads);
     for (std::size_t i = 0; i < ns; ++i) {
-        brandes_search(n, ap, aj, tp, tj, static_cast<std::size_t>(sources[i]), dir, threads, w,
-                       score.data());
+        brandes_search(n, ap, aj, tp, tj, static_cast<std::size_t>(sources[i]), dir, alpha, threads,
+                       w, score.data());
         if (explain) explain->add(line(i, w));
     }
 }
@@ -459,6 +476,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
         if (s < 0 || static_cast<std::uint64_t>(s) >= n)
             throw invalid_argument("betweenness: source " + std::to_string(s) +
                                    " is not a vertex of a " + std::to_string(n) + "-vertex graph");
+    if (!(opt.alpha >= 0) || !std::isfinite(opt.alpha))
+        throw invalid_argument("betweenness: alpha must be positive (or 0: the default)");
     if (on_device && opt.device == device_choice::cpu)
         throw invalid_argument(
             "betweenness: device=cpu was asked for a device graph; move it with to_host() first");
@@ -474,7 +493,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
     if (opt.explain) {
         std::string why = opt.device != device_choice::automatic ? " (pinned)"
                           : on_device                            ? " (a device graph)"
-                          : gpu ? " (a device and >= " + std::to_string(opt.gpu_min_edges) + " edges)"
+                          : gpu
+                              ? " (a device and >= " + std::to_string(opt.gpu_min_edges) + " edges)"
                           : cuda::device_count() == 0 ? " (no device)"
                           : opt.gpu_min_edges == std::numeric_limits<std::size_t>::max()
                               ? " (host graph: one run does not repay the copy)"
@@ -508,11 +528,12 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
         auto const t0 = std::chrono::steady_clock::now();
         auto [ad, atd] = detail::bc_device_structure(a, opt.symmetric);
         if (opt.explain)
-            opt.explain->add(std::string("betweenness: structure on the device") +
-                             (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") +
-                             " (" + detail::ms(detail::bc_seconds_since(t0)) + ")");
-        auto run = cuda::betweenness<Index>(ad, atd ? *atd : ad,
-                                            std::vector<std::int64_t>(sources.begin(), sources.end()));
+            opt.explain->add(
+                std::string("betweenness: structure on the device") +
+                (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") + " (" +
+                detail::ms(detail::bc_seconds_since(t0)) + ")");
+        auto run = cuda::betweenness<Index>(
+            ad, atd ? *atd : ad, std::vector<std::int64_t>(sources.begin(), sources.end()));
         r.centrality = std::move(run.centrality);
         if (opt.explain) {
             for (auto& line : run.notes) opt.explain->add("betweenness: " + line);
@@ -544,8 +565,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
         } else {
             Index const* tp = made ? made->row_ptr() : a.row_ptr();
             Index const* tj = made ? made->col_idx() : a.col_idx();
-            detail::betweenness_direct<Index>(n, a.row_ptr(), a.col_idx(), tp, tj, sources,
-                                              opt.direction, opt.explain, r.centrality);
+            detail::betweenness_direct<Index>(n, a.row_ptr(), a.col_idx(), tp, tj, sources, opt,
+                                              r.centrality);
         }
         if (opt.explain)
             opt.explain->add("betweenness: " + std::to_string(cpu::max_threads()) + " threads, " +
@@ -558,8 +579,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
 
 /// The same with the sources in a vector.
 template <class T, index_type Index, memory_space Space>
-bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::vector<std::int64_t> const& sources,
-                      bc_options const& opt = {}) {
+bc_result betweenness(csr_matrix<T, Index, Space> const& a,
+                      std::vector<std::int64_t> const& sources, bc_options const& opt = {}) {
     return betweenness(a, std::span<std::int64_t const>(sources), opt);
 }
 
