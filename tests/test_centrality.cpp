@@ -393,6 +393,12 @@ BOOST_AUTO_TEST_CASE(bad_input_throws) {
     BOOST_CHECK_THROW(betweenness(a, std::vector<std::int64_t>{3, 10}), kleene::invalid_argument);
     csr_matrix<bool> const rect(3, 4);
     BOOST_CHECK_THROW(betweenness(rect, std::vector<std::int64_t>{0}), kleene::dimension_mismatch);
+    for (double alpha : {-1.0, std::nan(""), HUGE_VAL}) {
+        bc_options o;
+        o.alpha = alpha;
+        BOOST_CHECK_THROW(betweenness(a, std::vector<std::int64_t>{0}, o),
+                          kleene::invalid_argument);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(gpu_without_a_device_throws) {

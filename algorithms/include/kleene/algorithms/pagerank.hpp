@@ -68,8 +68,9 @@ struct pagerank_options {
     double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
     int max_iterations = 100;
     pagerank_dangling dangling = pagerank_dangling::gap;
-    /// automatic: fused. Kronecker graphs (undirected, edge factor 16), 2 threads, to 1e-4:
-    /// scale 16: fused 45 ms, semiring 53 ms; scale 18: fused 0.24 s, semiring 0.27 s.
+    /// automatic: fused. Undirected Kronecker graphs (edge factor 16), 2 threads of the 2-core
+    /// build machine, to 1e-4 (8 steps), symmetric: scale 16 fused 16.8 ms, semiring 19.7 ms;
+    /// scale 18 fused 83 ms, semiring 91 ms (2026-11-24; the machine was shared, best of 7).
     pagerank_method method = pagerank_method::automatic;
     /// The caller promises A == A' (an undirected graph): the pull reads A, no transpose is made.
     bool symmetric = false;
@@ -283,8 +284,8 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
                          (opt.method != pagerank_method::automatic ? " (pinned)"
                           : gpu
                               ? " (automatic: fused, not yet measured against semiring on the GPU)"
-                              : " (automatic: the fused pull pass measured 10-15% faster than the "
-                                "semiring steps on Kronecker scale 16-18)"));
+                              : " (automatic: the fused pull pass measured 5-15% faster than "
+                                "the semiring steps on Kronecker scale 16-18, 2 threads)"));
     }
     pagerank_result r;
     r.method = method;
