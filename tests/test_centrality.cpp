@@ -412,3 +412,32 @@ BOOST_AUTO_TEST_CASE(gpu_without_a_device_throws) {
     o.gpu_min_edges = 0;  // automatic with no device stays on the CPU
     BOOST_TEST((betweenness(a, std::vector<std::int64_t>{0}, o).device == device_choice::cpu));
 }
+
+BOOST_AUTO_TEST_CASE(gpu_matches_cpu) {
+    // Runs where there is a GPU (the cuda::betweenness kernel): host graphs pinned to the GPU and
+    // device graphs, against the textbook reference.
+    if (cuda::device_count() == 0) {
+        BOOST_TEST_MESSAGE("gpu_matches_cpu: no GPU here, nothing to compare");
+        return;
+    }
+    for (bool undirected : {false, true}) {
+        auto const a = kronecker(12, 19, undirected);
+        auto const ad = a.to_device();
+        for (std::size_t k : {1u, 4u, 33u}) {
+            auto const s = some_sources(a, k, 3 * k);
+            auto const want = textbook_brandes(a, s);
+            bc_options o;
+            o.symmetric = undirected;
+            o.device = device_choice::gpu;
+            auto const host_gpu = betweenness(a, s, o);
+            o.device = device_choice::automatic;
+            auto const dev = betweenness(ad, s, o);
+            BOOST_TEST_CONTEXT("undirected=" << undirected << " sources=" << k) {
+                for (auto const* r : {&host_gpu, &dev}) {
+                    BOOST_TEST((r->device == device_choice::gpu));
+                    BOOST_TEST(mismatches(r->centrality, want) == 0u);
+                }
+            }
+        }
+    }
+}

@@ -378,3 +378,38 @@ BOOST_AUTO_TEST_CASE(gpu_without_a_device_throws) {
     o.gpu_min_edges = 0;  // automatic with no device stays on the CPU
     BOOST_TEST((pagerank(a, o).device == device_choice::cpu));
 }
+
+BOOST_AUTO_TEST_CASE(gpu_matches_cpu) {
+    // Runs where there is a GPU (the cuda::pagerank kernels): host graphs pinned to the GPU and
+    // device graphs, against the CPU. Both are within d/(1-d) * tol of the fixed point in L1.
+    if (cuda::device_count() == 0) {
+        BOOST_TEST_MESSAGE("gpu_matches_cpu: no GPU here, nothing to compare");
+        return;
+    }
+    for (bool undirected : {false, true}) {
+        auto const a = kronecker(12, 17, undirected);
+        auto const ad = a.to_device();
+        for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute})
+            for (auto method : {pagerank_method::semiring, pagerank_method::fused}) {
+                pagerank_options o;
+                o.dangling = dangling;
+                o.method = method;
+                o.symmetric = undirected;
+                o.device = device_choice::cpu;
+                auto const cpu = pagerank(a, o);
+                o.device = device_choice::gpu;
+                auto const host_gpu = pagerank(a, o);
+                o.device = device_choice::automatic;
+                auto const dev = pagerank(ad, o);
+                BOOST_TEST_CONTEXT("undirected=" << undirected << " dangling=" << int(dangling)
+                                                 << " " << to_string(method)) {
+                    for (auto const* r : {&host_gpu, &dev}) {
+                        BOOST_TEST((r->device == device_choice::gpu));
+                        BOOST_REQUIRE_EQUAL(r->rank.size(), a.rows());
+                        BOOST_TEST(r->converged);
+                        BOOST_TEST(l1(r->rank, cpu.rank) <= 2 * 0.85 / 0.15 * 1e-4);
+                    }
+                }
+            }
+    }
+}
