@@ -1,0 +1,373 @@
+#pragma once
+// PageRank.
+//
+//   pagerank(A, options)   ranks of the vertices of the graph A (row u: the out-edges of u)
+//
+// The iteration is the GAP benchmark's (and LAGraph's LAGr_PageRankGAP / LAGr_PageRank): ranks
+// start at 1/n and every step computes, for every vertex v at once (Jacobi),
+//
+//   r'(v) = (1 - d) / n + d * sum over in-edges u -> v of r(u) / outdeg(u)      (dangling: gap)
+//   r'(v) = (1 - d) / n + d * (sum ... + (rank of the vertices without out-edges) / n)
+//                                                                        (dangling: redistribute)
+//
+// until the L1 norm of r' - r falls below the tolerance or max_iterations steps ran. The DEFAULT
+// is the GAP definition (dangling = gap): the rank of a vertex without out-edges is lost each
+// step, so the ranks sum to less than 1 when there is such a vertex. `redistribute` spreads it
+// evenly over all vertices (LAGraph's LAGr_PageRank, networkx): the ranks then sum to 1. A
+// self-loop is an out-edge like any other. GAP's own pr.cc updates in place (Gauss-Seidel); the
+// fixed point is the same, the step counts differ; this is the Jacobi form of GAP's pr_spmv.cc.
+//
+// Methods (CPU): `semiring` runs each step as r ./ outdeg, then the product A' (+.x) contrib on
+// kleene's mxv, then the update; `fused` is one hand-written pull pass over A' per step (each
+// vertex sums its in-neighbours' contributions, writes its new rank, its next contribution, and
+// its part of the change and of the dangling sum: no atomics). On the GPU: cuda::pagerank
+// (lib/cuda/include/kleene/cuda/graph_kernels.hpp) with the same two kernels.
+
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/cpu/parallel.hpp>
+#include <kleene/cpu/transpose.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/graph_kernels.hpp>
+#include <kleene/cuda/reduce_transpose.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/error.hpp>
+#include <kleene/mxm.hpp>
+#include <kleene/options.hpp>
+#include <kleene/vector.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kleene {
+
+enum class pagerank_dangling : std::uint8_t {
+    gap,           ///< the rank of a vertex without out-edges is lost (GAP; the default)
+    redistribute,  ///< it is spread evenly over all vertices (LAGr_PageRank, networkx)
+};
+
+enum class pagerank_method : std::uint8_t {
+    automatic,  ///< fused (measured faster on the CPU, see pagerank_options)
+    semiring,   ///< each step a plus_times mxv over A' on kleene's operations
+    fused,      ///< each step one hand-written pull pass over A'
+};
+
+struct pagerank_options {
+    double damping = 0.85;    ///< in [0, 1)
+    double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
+    int max_iterations = 100;
+    pagerank_dangling dangling = pagerank_dangling::gap;
+    /// automatic: fused. Undirected Kronecker graphs (edge factor 16), 2 threads of the 2-core
+    /// build machine, to 1e-4 (8 steps), symmetric: scale 16 fused 16.8 ms, semiring 19.7 ms;
+    /// scale 18 fused 83 ms, semiring 91 ms (2026-11-24; the machine was shared, best of 7).
+    pagerank_method method = pagerank_method::automatic;
+    /// The caller promises A == A' (an undirected graph): the pull reads A, no transpose is made.
+    bool symmetric = false;
+    device_choice device = device_choice::automatic;
+    /// automatic runs a host graph on the GPU when there is one and A has at least this many
+    /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
+    /// copy are not repaid by one run); a device graph always runs on the GPU.
+    std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
+    /// One line per decision: device, method, transpose, iterations and the last change.
+    explain_trace* explain = nullptr;
+};
+
+struct pagerank_result {
+    std::vector<double> rank;
+    int iterations = 0;  ///< steps run (the last one's change is below the tolerance if converged)
+    double change = 0;   ///< L1 norm of the change of the last step
+    bool converged = false;
+    pagerank_method method = pagerank_method::fused;
+    device_choice device = device_choice::cpu;
+};
+
+inline char const* to_string(pagerank_method m) {
+    return m == pagerank_method::semiring ? "semiring"
+           : m == pagerank_method::fused  ? "fused"
+                                          : "automatic";
+}
+inline char const* to_string(pagerank_dangling d) {
+    return d == pagerank_dangling::gap ? "gap (rank of dangling vertices lost)"
+                                       : "redistribute (rank of dangling vertices spread evenly)";
+}
+
+namespace detail {
+
+inline std::string pr_number(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+}
+
+inline double pr_seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Row blocks of about equal cost (entries + 1 per row). Their number depends on the rows only, so
+/// the sums folded block by block, in block order, do not depend on the number of threads.
+template <class Index>
+std::vector<std::size_t> pr_blocks(Index const* row_ptr, std::size_t n) {
+    std::vector<std::int64_t> cost(n + 1);
+    for (std::size_t i = 0; i <= n; ++i)
+        cost[i] = static_cast<std::int64_t>(row_ptr[i]) + static_cast<std::int64_t>(i);
+    std::size_t const parts = std::clamp<std::size_t>(n / 256, 1, 256);
+    return cpu::balanced_blocks(cost, parts);
+}
+
+/// The CPU iteration. tp/tj: A' (the in-edges of every vertex); inv_out[u] = 1 / outdeg(u), 0 for
+/// a vertex without out-edges. at_d: A' as an iso-1 double matrix for the semiring method.
+template <class Index>
+void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
+                  csr_matrix<double, Index> const* at_d, std::vector<double> const& inv_out,
+                  pagerank_options const& opt, pagerank_method method, pagerank_result& r) {
+    double const d = opt.damping;
+    bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
+    double const nd = static_cast<double>(n);
+    auto const blocks = pr_blocks(tp, n);
+    std::size_t const nb = blocks.size() - 1;
+    std::vector<double> part_change(nb), part_dangling(nb);
+
+    r.rank.assign(n, 1.0 / nd);
+    double* rank = r.rank.data();
+    dense_vector<double> contrib(n), next(n);  // next: the fused pass's, or mxv's output
+    double dangling = 0;                       // rank held by vertices without out-edges
+    for (std::size_t u = 0; u < n; ++u) {
+        contrib[u] = rank[u] * inv_out[u];
+        if (inv_out[u] == 0) dangling += rank[u];
+    }
+    options mo;
+    mo.explain = opt.explain;
+
+    for (int it = 1; it <= opt.max_iterations; ++it) {
+        double const base = (1 - d) / nd + (redistribute ? d * dangling / nd : 0.0);
+        if (method == pagerank_method::semiring) {
+            // t = A' (+.x) contrib; then the update, block by block.
+            mxv(next, *at_d, contrib, plus_times<double>{}, mo);
+            mo.explain = nullptr;  // one trace line for the product, not one per step
+            double const* t = next.data();
+            double* c = contrib.data();
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+            for (std::size_t b = 0; b < nb; ++b) {
+                double ch = 0, dg = 0;
+                for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
+                    double const x = base + d * t[v];
+                    ch += std::abs(x - rank[v]);
+                    rank[v] = x;
+                    c[v] = x * inv_out[v];
+                    if (inv_out[v] == 0) dg += x;
+                }
+                part_change[b] = ch;
+                part_dangling[b] = dg;
+            }
+        } else {
+            double const* c = contrib.data();
+            double* cn = next.data();
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+            for (std::size_t b = 0; b < nb; ++b) {
+                double ch = 0, dg = 0;
+                for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
+                    double s = 0;
+                    for (Index k = tp[v]; k < tp[v + 1]; ++k) s += c[tj[k]];
+                    double const x = base + d * s;
+                    ch += std::abs(x - rank[v]);
+                    rank[v] = x;
+                    cn[v] = x * inv_out[v];
+                    if (inv_out[v] == 0) dg += x;
+                }
+                part_change[b] = ch;
+                part_dangling[b] = dg;
+            }
+            contrib.storage().swap(next.storage());
+        }
+        double change = 0;
+        dangling = 0;
+        for (std::size_t b = 0; b < nb; ++b) {
+            change += part_change[b];
+            dangling += part_dangling[b];
+        }
+        r.iterations = it;
+        r.change = change;
+        if (change < opt.tolerance) {
+            r.converged = true;
+            break;
+        }
+    }
+}
+
+/// The structure of A on the device (values dropped) and, unless A is symmetric, that of A'
+/// (transposed on the device).
+template <class T, index_type Index, memory_space Space>
+std::pair<csr_matrix<bool, Index, device>, std::optional<csr_matrix<bool, Index, device>>>
+pr_device_structure(csr_matrix<T, Index, Space> const& a, bool symmetric) {
+    std::size_t const n = a.rows();
+    buffer<Index, device> rp = a.row_ptr_storage().template copy_to<device>();
+    buffer<Index, device> cj = a.col_idx_storage().template copy_to<device>();
+    std::optional<csr_matrix<bool, Index, device>> at;
+    if (!symmetric) {
+        // The device transpose is built for the arithmetic types: run it on an iso float shell.
+        csr_matrix<float, Index, device> shell(n, n, std::move(rp), std::move(cj),
+                                               buffer<float, device>{}, 1.0f, true);
+        csr_matrix<float, Index, device> t(n, n);
+        cuda::transpose(t, shell);
+        rp = std::move(shell.row_ptr_storage());
+        cj = std::move(shell.col_idx_storage());
+        at.emplace(n, n, std::move(t.row_ptr_storage()), std::move(t.col_idx_storage()),
+                   buffer<bool, device>{}, true, true);
+    }
+    return {csr_matrix<bool, Index, device>(n, n, std::move(rp), std::move(cj),
+                                            buffer<bool, device>{}, true, true),
+            std::move(at)};
+}
+
+}  // namespace detail
+
+/// PageRank of the graph A (host or device CSR; values ignored, row u lists the out-edges of u).
+/// A 0-vertex graph gives an empty rank vector after 0 steps. Throws dimension_mismatch for a
+/// non-square A, invalid_argument for damping outside [0, 1), a tolerance that is not a positive
+/// finite number, max_iterations < 1, or device=cpu with a device graph; no_device for device=gpu
+/// without a GPU.
+template <class T, index_type Index, memory_space Space>
+pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options const& opt = {}) {
+    constexpr bool on_device = std::is_same_v<Space, device>;
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("pagerank: the adjacency matrix must be square, not " +
+                                 detail::shape(a.rows(), a.cols()));
+    if (!(opt.damping >= 0 && opt.damping < 1))
+        throw invalid_argument("pagerank: damping must be in [0, 1), not " +
+                               detail::pr_number(opt.damping));
+    if (!(opt.tolerance > 0) || !std::isfinite(opt.tolerance))
+        throw invalid_argument("pagerank: tolerance must be a positive finite number, not " +
+                               detail::pr_number(opt.tolerance));
+    if (opt.max_iterations < 1)
+        throw invalid_argument("pagerank: max_iterations must be at least 1, not " +
+                               std::to_string(opt.max_iterations));
+    if (on_device && opt.device == device_choice::cpu)
+        throw invalid_argument(
+            "pagerank: device=cpu was asked for a device graph; move it with to_host() first");
+    std::size_t const n = a.rows();
+
+    bool gpu = on_device;
+    if (opt.device == device_choice::gpu) {
+        cuda::require_device();  // no GPU: no_device, never a silent CPU run
+        gpu = true;
+    } else if (!on_device && opt.device == device_choice::automatic) {
+        gpu = a.nnz() >= opt.gpu_min_edges && cuda::device_count() > 0;
+    }
+    pagerank_method const method =
+        opt.method == pagerank_method::automatic ? pagerank_method::fused : opt.method;
+    if (opt.explain) {
+        std::string why = opt.device != device_choice::automatic ? " (pinned)"
+                          : on_device                            ? " (a device graph)"
+                          : gpu
+                              ? " (a device and >= " + std::to_string(opt.gpu_min_edges) + " edges)"
+                          : cuda::device_count() == 0 ? " (no device)"
+                          : opt.gpu_min_edges == std::numeric_limits<std::size_t>::max()
+                              ? " (host graph: one run does not repay the copy)"
+                              : " (fewer than " + std::to_string(opt.gpu_min_edges) + " edges)";
+        opt.explain->add("pagerank: n=" + std::to_string(n) + ", edges=" + std::to_string(a.nnz()) +
+                         ", damping " + detail::pr_number(opt.damping) + ", tolerance " +
+                         detail::pr_number(opt.tolerance) + " (L1), at most " +
+                         std::to_string(opt.max_iterations) + " steps, dangling " +
+                         to_string(opt.dangling) + ": " + (gpu ? "gpu" : "cpu") + why);
+        opt.explain->add(std::string("pagerank: method ") + to_string(method) +
+                         (opt.method != pagerank_method::automatic ? " (pinned)"
+                          : gpu
+                              ? " (automatic: fused, not yet measured against semiring on the GPU)"
+                              : " (automatic: the fused pull pass measured 5-15% faster than "
+                                "the semiring steps on Kronecker scale 16-18, 2 threads)"));
+    }
+    pagerank_result r;
+    r.method = method;
+    if (n == 0) {
+        r.device = gpu ? device_choice::gpu : device_choice::cpu;
+        r.converged = true;
+        return r;
+    }
+
+    if (gpu) {
+        r.device = device_choice::gpu;
+        auto const t0 = std::chrono::steady_clock::now();
+        auto [ad, atd] = detail::pr_device_structure(a, opt.symmetric);
+        if (opt.explain)
+            opt.explain->add(
+                std::string("pagerank: structure on the device") +
+                (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") + " (" +
+                detail::ms(detail::pr_seconds_since(t0)) + ")");
+        cuda::pagerank_params p;
+        p.damping = opt.damping;
+        p.tolerance = opt.tolerance;
+        p.max_iterations = opt.max_iterations;
+        p.redistribute_dangling = opt.dangling == pagerank_dangling::redistribute;
+        auto run = cuda::pagerank<Index>(ad, atd ? *atd : ad, p,
+                                         method == pagerank_method::semiring
+                                             ? cuda::pagerank_kernel::semiring
+                                             : cuda::pagerank_kernel::fused);
+        r.rank = std::move(run.rank);
+        r.iterations = run.iterations;
+        r.change = run.change;
+        r.converged = run.change < opt.tolerance;
+        if (opt.explain) {
+            for (auto& line : run.notes) opt.explain->add("pagerank: " + line);
+            opt.explain->add("pagerank: " + std::to_string(r.iterations) + " steps, change " +
+                             detail::pr_number(r.change) +
+                             (r.converged ? " (converged)" : " (not converged)") + ", gpu " +
+                             detail::ms(run.seconds));
+        }
+        return r;
+    } else if constexpr (!on_device) {
+        r.device = device_choice::cpu;
+        auto const t0 = std::chrono::steady_clock::now();
+        Index const* ap = a.row_ptr();
+        std::vector<double> inv_out(n);
+        for (std::size_t u = 0; u < n; ++u) {
+            auto const deg = ap[u + 1] - ap[u];
+            inv_out[u] = deg > 0 ? 1.0 / static_cast<double>(deg) : 0.0;
+        }
+        // A' as a Boolean pattern (made unless symmetric), and for the semiring method as the
+        // iso-1 double matrix mxv multiplies with.
+        std::optional<csr_matrix<bool, Index>> made;
+        if (!opt.symmetric) made.emplace(cpu::transpose_csr(pattern_of(a)));
+        Index const* tp = made ? made->row_ptr() : a.row_ptr();
+        Index const* tj = made ? made->col_idx() : a.col_idx();
+        std::optional<csr_matrix<double, Index>> at_d;
+        if (method == pagerank_method::semiring) {
+            if (made)
+                at_d.emplace(n, n, std::move(made->row_ptr_storage()),
+                             std::move(made->col_idx_storage()), buffer<double>{}, 1.0, true);
+            else
+                at_d.emplace(n, n, a.row_ptr_storage(), a.col_idx_storage(), buffer<double>{}, 1.0,
+                             true);
+            tp = at_d->row_ptr();
+            tj = at_d->col_idx();
+        }
+        if (opt.explain)
+            opt.explain->add(
+                std::string("pagerank: ") +
+                (opt.symmetric ? "A symmetric: the pull reads A" : "transposed A for the pull") +
+                (method == pagerank_method::semiring ? ", A' as an iso-1 double matrix" : "") +
+                " (" + detail::ms(detail::pr_seconds_since(t0)) + ")");
+        auto const t1 = std::chrono::steady_clock::now();
+        detail::pagerank_cpu(n, tp, tj, at_d ? &*at_d : nullptr, inv_out, opt, method, r);
+        if (opt.explain)
+            opt.explain->add("pagerank: " + std::to_string(r.iterations) + " steps, change " +
+                             detail::pr_number(r.change) +
+                             (r.converged ? " (converged)" : " (not converged)") + ", " +
+                             std::to_string(cpu::max_threads()) + " threads, " +
+                             detail::ms(detail::pr_seconds_since(t1)));
+        return r;
+    }
+    return r;  // not reached: a device graph always runs on the GPU
+}
+
+}  // namespace kleene

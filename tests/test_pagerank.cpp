@@ -1,0 +1,415 @@
+// PageRank on the CPU against a dense power iteration in double written here: both dangling
+// definitions, both methods and automatic, 1-3 threads, random uniform and Kronecker graphs
+// (directed and undirected, many sizes), disconnected graphs, self-loops, duplicate input edges,
+// isolated vertices, 0 and 1 vertices; closed forms (directed cycle, 1 vertex); bad parameters.
+
+#define BOOST_TEST_MODULE pagerank
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/algorithms/generate.hpp>
+#include <kleene/algorithms/pagerank.hpp>
+
+#include <omp.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+
+// ---- reference ----------------------------------------------------------------------------------
+
+struct dense_reference {
+    std::vector<double> rank;
+    int iterations = 0;
+    double change = 0;
+};
+
+/// The textbook power iteration on the dense n x n transition matrix M (M[v][u] = 1/outdeg(u) for
+/// an edge u -> v), x' = (1 - d)/n + d (M x + [redistribute] (dangling mass of x)/n), from 1/n,
+/// stopping after the first step whose L1 change is below tol.
+template <class T, class Index>
+dense_reference power_iteration(csr_matrix<T, Index> const& a, double d, double tol, int max_it,
+                                bool redistribute) {
+    std::size_t const n = a.rows();
+    std::vector<double> m(n * n, 0.0);
+    std::vector<bool> dangling(n, false);
+    for (std::size_t u = 0; u < n; ++u) {
+        std::size_t const deg = a.row_end(u) - a.row_begin(u);
+        dangling[u] = deg == 0;
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k)
+            m[static_cast<std::size_t>(a.col_idx()[k]) * n + u] += 1.0 / static_cast<double>(deg);
+    }
+    dense_reference r;
+    std::vector<double> x(n, 1.0 / static_cast<double>(n)), y(n);
+    for (int it = 1; it <= max_it; ++it) {
+        double dm = 0;
+        for (std::size_t u = 0; u < n; ++u)
+            if (dangling[u]) dm += x[u];
+        double change = 0;
+        for (std::size_t v = 0; v < n; ++v) {
+            double s = 0;
+            for (std::size_t u = 0; u < n; ++u) s += m[v * n + u] * x[u];
+            y[v] = (1 - d) / static_cast<double>(n) + d * s +
+                   (redistribute ? d * dm / static_cast<double>(n) : 0.0);
+            change += std::abs(y[v] - x[v]);
+        }
+        x.swap(y);
+        r.iterations = it;
+        r.change = change;
+        if (change < tol) break;
+    }
+    r.rank = x;
+    return r;
+}
+
+// ---- graphs -------------------------------------------------------------------------------------
+
+csr_matrix<bool> uniform(std::size_t n, std::size_t m, std::uint64_t seed, bool undirected,
+                         bool loops = false) {
+    uniform_options o;
+    o.vertices = n;
+    o.edges = m;
+    o.seed = seed;
+    o.undirected = undirected;
+    o.self_loops = loops;
+    return uniform_graph<bool>(o);
+}
+
+csr_matrix<bool> kronecker(int scale, std::uint64_t seed, bool undirected) {
+    kronecker_options o;
+    o.scale = scale;
+    o.edge_factor = 8;
+    o.seed = seed;
+    o.undirected = undirected;
+    return kronecker_graph<bool>(o);
+}
+
+csr_matrix<bool> from_edges(std::size_t n, std::vector<std::int32_t> const& ii,
+                            std::vector<std::int32_t> const& jj) {
+    return csr_matrix<bool>::from_coo(n, n, ii, jj, std::span<bool const>{},
+                                      duplicate_policy::last);
+}
+
+struct thread_count {
+    int saved = omp_get_max_threads();
+    explicit thread_count(int t) { omp_set_num_threads(t); }
+    ~thread_count() { omp_set_num_threads(saved); }
+};
+
+double l1(std::vector<double> const& x, std::vector<double> const& y) {
+    double s = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) s += std::abs(x[i] - y[i]);
+    return s;
+}
+
+/// pagerank(a) with every method and dangling rule, on 1-3 threads, against the reference:
+/// - at the same tolerance, the same number of steps and the same ranks up to rounding (both run
+///   the same Jacobi iteration; only the order of the sums differs);
+/// - against the fixed point (the reference run to 1e-14): the iteration contracts by d in L1
+///   (M and its redistributing form are column-substochastic), so the last change delta bounds the
+///   distance by d / (1 - d) * delta (< d / (1 - d) * tol once converged);
+/// - redistribute: the ranks sum to 1;
+/// - the result does not depend on the number of threads (block sums folded in a fixed order).
+template <class T, class Index>
+void check_pagerank(csr_matrix<T, Index> const& a, bool undirected, std::string const& name,
+                    double tol = 1e-4, int max_it = 100) {
+    double const d = 0.85;
+    for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute}) {
+        bool const redis = dangling == pagerank_dangling::redistribute;
+        auto const ref = power_iteration(a, d, tol, max_it, redis);
+        auto const fixed = power_iteration(a, d, 1e-14, 10000, redis);
+        std::vector<double> first;
+        for (int threads : {1, 2, 3}) {
+            thread_count tc(threads);
+            for (auto method :
+                 {pagerank_method::automatic, pagerank_method::semiring, pagerank_method::fused})
+                for (bool sym : {false, true}) {
+                    if (sym && !undirected) continue;
+                    pagerank_options o;
+                    o.damping = d;
+                    o.tolerance = tol;
+                    o.max_iterations = max_it;
+                    o.dangling = dangling;
+                    o.method = method;
+                    o.symmetric = sym;
+                    o.device = device_choice::cpu;
+                    auto const r = pagerank(a, o);
+                    BOOST_TEST_CONTEXT(name << " dangling=" << int(redis) << " threads=" << threads
+                                            << " method=" << to_string(method)
+                                            << " symmetric=" << sym) {
+                        BOOST_REQUIRE_EQUAL(r.rank.size(), a.rows());
+                        BOOST_TEST((r.device == device_choice::cpu));
+                        BOOST_TEST((r.method == (method == pagerank_method::automatic
+                                                     ? pagerank_method::fused
+                                                     : method)));
+                        BOOST_TEST(r.iterations == ref.iterations);
+                        BOOST_TEST(r.converged == (ref.change < tol));
+                        BOOST_TEST(std::abs(r.change - ref.change) <= 1e-12);
+                        double worst = 0;
+                        for (std::size_t v = 0; v < a.rows(); ++v)
+                            worst = std::max(worst, std::abs(r.rank[v] - ref.rank[v]));
+                        BOOST_TEST(worst <= 1e-13);
+                        BOOST_TEST(l1(r.rank, fixed.rank) <= d / (1 - d) * r.change + 1e-12);
+                        if (r.converged) BOOST_TEST(r.change < tol);
+                        if (redis) {
+                            double s = 0;
+                            for (double x : r.rank) s += x;
+                            BOOST_TEST(std::abs(s - 1) <= 1e-12);
+                        }
+                        if (method == pagerank_method::fused && !sym) {
+                            if (first.empty()) first = r.rank;
+                            BOOST_TEST((r.rank == first));  // bit for bit on 1, 2, 3 threads
+                        }
+                    }
+                }
+        }
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(random_uniform_graphs) {
+    std::uint64_t seed = 1;
+    for (std::size_t n : {2u, 3u, 7u, 20u, 64u, 150u, 300u})
+        for (double avg : {0.5, 2.0, 6.0})
+            for (bool undirected : {false, true}) {
+                auto const m = static_cast<std::size_t>(avg * static_cast<double>(n));
+                auto const max_m = undirected ? n * (n - 1) / 2 : n * (n - 1);
+                auto const a = uniform(n, std::min(m, max_m), seed++, undirected);
+                check_pagerank(a, undirected,
+                               "uniform n=" + std::to_string(n) + " m=" + std::to_string(m) +
+                                   " undirected=" + std::to_string(undirected));
+            }
+}
+
+BOOST_AUTO_TEST_CASE(random_kronecker_graphs) {
+    // Skewed degrees, many isolated vertices (dangling under the GAP definition).
+    for (int scale : {5, 7, 10})
+        for (bool undirected : {false, true})
+            check_pagerank(kronecker(scale, 3 + static_cast<std::uint64_t>(scale), undirected),
+                           undirected,
+                           "kronecker scale=" + std::to_string(scale) +
+                               " undirected=" + std::to_string(undirected));
+}
+
+BOOST_AUTO_TEST_CASE(larger_graphs) {
+    // Enough vertices for several row blocks, so that the passes run in parallel.
+    check_pagerank(uniform(1500, 9000, 31, false), false, "uniform n=1500 directed");
+    check_pagerank(uniform(1200, 5000, 32, true), true, "uniform n=1200 undirected");
+}
+
+BOOST_AUTO_TEST_CASE(tolerances) {
+    auto const a = uniform(120, 500, 77, false);
+    for (double tol : {1e-2, 1e-6, 1e-10})
+        check_pagerank(a, false, "tolerance " + std::to_string(tol), tol, 1000);
+    check_pagerank(a, false, "not converged in 20 steps", 1e-10, 20);
+}
+
+BOOST_AUTO_TEST_CASE(self_loops_and_duplicates_and_isolated_vertices) {
+    // Self-loops count as out-edges; duplicate input edges are one edge; vertices 6, 7 isolated.
+    std::vector<std::int32_t> ii{0, 0, 0, 1, 1, 2, 3, 3, 4, 5, 5, 5};
+    std::vector<std::int32_t> jj{1, 1, 0, 2, 2, 0, 3, 4, 3, 5, 0, 0};
+    auto const a = from_edges(8, ii, jj);
+    BOOST_TEST(a.nnz() == 9u);
+    check_pagerank(a, false, "self-loops, duplicates, isolated");
+    auto const loops = uniform(90, 300, 5, false, true);
+    check_pagerank(loops, false, "uniform with self-loops");
+}
+
+BOOST_AUTO_TEST_CASE(disconnected_graphs) {
+    // Two directed cycles of different lengths and a path: no dangling vertex but the path's end.
+    std::vector<std::int32_t> ii{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    std::vector<std::int32_t> jj{1, 2, 0, 4, 5, 6, 3, 8, 9, 10};
+    auto const a = from_edges(11, ii, jj);
+    check_pagerank(a, false, "two cycles and a path");
+    auto const b = uniform(200, 120, 9, true);  // sparse: many components
+    check_pagerank(b, true, "sparse undirected");
+}
+
+BOOST_AUTO_TEST_CASE(directed_cycle_is_uniform) {
+    for (std::size_t n : {1u, 2u, 5u, 33u}) {
+        std::vector<std::int32_t> ii, jj;
+        for (std::size_t v = 0; v < n; ++v) {
+            ii.push_back(static_cast<std::int32_t>(v));
+            jj.push_back(static_cast<std::int32_t>((v + 1) % n));
+        }
+        auto const a = from_edges(n, ii, jj);
+        for (auto method : {pagerank_method::semiring, pagerank_method::fused}) {
+            pagerank_options o;
+            o.method = method;
+            auto const r = pagerank(a, o);
+            BOOST_TEST_CONTEXT("n=" << n << " " << to_string(method)) {
+                BOOST_TEST(r.iterations == 1);
+                BOOST_TEST(r.converged);
+                for (double x : r.rank) BOOST_TEST(std::abs(x - 1.0 / double(n)) <= 1e-15);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(one_and_zero_vertices) {
+    csr_matrix<bool> const one(1, 1);
+    pagerank_options o;
+    auto r = pagerank(one, o);  // GAP: the rank of the lone dangling vertex is lost
+    BOOST_REQUIRE_EQUAL(r.rank.size(), 1u);
+    BOOST_TEST(std::abs(r.rank[0] - 0.15) <= 1e-15);
+    BOOST_TEST(r.iterations == 2);  // 1 -> 0.15 (change 0.85), then 0.15 again
+    o.dangling = pagerank_dangling::redistribute;
+    r = pagerank(one, o);
+    BOOST_TEST(std::abs(r.rank[0] - 1.0) <= 1e-15);
+    BOOST_TEST(r.iterations == 1);
+    auto const loop = from_edges(1, {0}, {0});
+    for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute}) {
+        o.dangling = dangling;
+        r = pagerank(loop, o);
+        BOOST_TEST(std::abs(r.rank[0] - 1.0) <= 1e-15);
+    }
+
+    csr_matrix<bool> const empty(0, 0);
+    for (auto method : {pagerank_method::semiring, pagerank_method::fused}) {
+        o.method = method;
+        r = pagerank(empty, o);
+        BOOST_TEST(r.rank.empty());
+        BOOST_TEST(r.iterations == 0);
+        BOOST_TEST(r.converged);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(isolated_vertices_keep_the_teleport_share) {
+    // No edges at all: every vertex dangling. GAP: (1 - d)/n each; redistribute: 1/n each.
+    csr_matrix<bool> const a(10, 10);
+    pagerank_options o;
+    auto r = pagerank(a, o);
+    for (double x : r.rank) BOOST_TEST(std::abs(x - 0.015) <= 1e-15);
+    o.dangling = pagerank_dangling::redistribute;
+    r = pagerank(a, o);
+    for (double x : r.rank) BOOST_TEST(std::abs(x - 0.1) <= 1e-15);
+}
+
+BOOST_AUTO_TEST_CASE(max_iterations_stops_early) {
+    auto const a = uniform(100, 400, 21, false);
+    pagerank_options o;
+    o.tolerance = 1e-12;
+    o.max_iterations = 3;
+    auto const r = pagerank(a, o);
+    auto const ref = power_iteration(a, 0.85, 1e-12, 3, false);
+    BOOST_TEST(r.iterations == 3);
+    BOOST_TEST(!r.converged);
+    BOOST_TEST(std::abs(r.change - ref.change) <= 1e-12);
+    for (std::size_t v = 0; v < a.rows(); ++v)
+        BOOST_TEST(std::abs(r.rank[v] - ref.rank[v]) <= 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(other_types) {
+    // Values are ignored: a weighted float matrix with int64 indices ranks as its structure.
+    uniform_options u;
+    u.vertices = 80;
+    u.edges = 300;
+    u.seed = 4;
+    u.weights = weight_range(0.0, 0.0);  // zero weights are still edges
+    auto const w = uniform_graph<float, std::int64_t>(u);
+    check_pagerank(w, false, "float int64");
+}
+
+BOOST_AUTO_TEST_CASE(explain_names_the_method) {
+    auto const a = uniform(50, 200, 8, false);
+    for (auto method :
+         {pagerank_method::automatic, pagerank_method::semiring, pagerank_method::fused}) {
+        explain_trace tr;
+        pagerank_options o;
+        o.method = method;
+        o.explain = &tr;
+        pagerank(a, o);
+        auto const s = tr.str();
+        BOOST_TEST_CONTEXT(s) {
+            BOOST_TEST(s.find(method == pagerank_method::semiring ? "method semiring (pinned)"
+                              : method == pagerank_method::fused
+                                  ? "method fused (pinned)"
+                                  : "method fused (automatic") != std::string::npos);
+            BOOST_TEST(s.find("dangling gap") != std::string::npos);
+            BOOST_TEST(s.find(": cpu") != std::string::npos);
+            BOOST_TEST(s.find("steps, change") != std::string::npos);
+            if (method == pagerank_method::semiring)
+                BOOST_TEST(s.find("mxv: ") != std::string::npos);  // kleene's own product ran
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws) {
+    auto const a = uniform(10, 20, 1, false);
+    auto bad = [&](auto change) {
+        pagerank_options o;
+        change(o);
+        BOOST_CHECK_THROW(pagerank(a, o), kleene::invalid_argument);
+    };
+    double const nan = std::numeric_limits<double>::quiet_NaN();
+    double const inf = std::numeric_limits<double>::infinity();
+    bad([](pagerank_options& o) { o.damping = -0.1; });
+    bad([](pagerank_options& o) { o.damping = 1.0; });
+    bad([&](pagerank_options& o) { o.damping = nan; });
+    bad([](pagerank_options& o) { o.tolerance = 0; });
+    bad([](pagerank_options& o) { o.tolerance = -1e-4; });
+    bad([&](pagerank_options& o) { o.tolerance = nan; });
+    bad([&](pagerank_options& o) { o.tolerance = inf; });
+    bad([](pagerank_options& o) { o.max_iterations = 0; });
+    csr_matrix<bool> const rect(3, 4);
+    BOOST_CHECK_THROW(pagerank(rect, {}), kleene::dimension_mismatch);
+    pagerank_options ok;
+    ok.damping = 0;  // the boundary is allowed: every rank 1/n
+    auto const r = pagerank(a, ok);
+    for (double x : r.rank) BOOST_TEST(std::abs(x - 0.1) <= 1e-15);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_without_a_device_throws) {
+    // This build machine has no GPU: device=gpu must say so, never run on the CPU instead.
+    if (cuda::device_count() > 0) return;
+    auto const a = uniform(10, 20, 1, false);
+    pagerank_options o;
+    o.device = device_choice::gpu;
+    BOOST_CHECK_THROW(pagerank(a, o), kleene::no_device);
+    o.device = device_choice::automatic;
+    o.gpu_min_edges = 0;  // automatic with no device stays on the CPU
+    BOOST_TEST((pagerank(a, o).device == device_choice::cpu));
+}
+
+BOOST_AUTO_TEST_CASE(gpu_matches_cpu) {
+    // Runs where there is a GPU (the cuda::pagerank kernels): host graphs pinned to the GPU and
+    // device graphs, against the CPU. Both are within d/(1-d) * tol of the fixed point in L1.
+    if (cuda::device_count() == 0) {
+        BOOST_TEST_MESSAGE("gpu_matches_cpu: no GPU here, nothing to compare");
+        return;
+    }
+    for (bool undirected : {false, true}) {
+        auto const a = kronecker(12, 17, undirected);
+        auto const ad = a.to_device();
+        for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute})
+            for (auto method : {pagerank_method::semiring, pagerank_method::fused}) {
+                pagerank_options o;
+                o.dangling = dangling;
+                o.method = method;
+                o.symmetric = undirected;
+                o.device = device_choice::cpu;
+                auto const cpu = pagerank(a, o);
+                o.device = device_choice::gpu;
+                auto const host_gpu = pagerank(a, o);
+                o.device = device_choice::automatic;
+                auto const dev = pagerank(ad, o);
+                BOOST_TEST_CONTEXT("undirected=" << undirected << " dangling=" << int(dangling)
+                                                 << " " << to_string(method)) {
+                    for (auto const* r : {&host_gpu, &dev}) {
+                        BOOST_TEST((r->device == device_choice::gpu));
+                        BOOST_REQUIRE_EQUAL(r->rank.size(), a.rows());
+                        BOOST_TEST(r->converged);
+                        BOOST_TEST(l1(r->rank, cpu.rank) <= 2 * 0.85 / 0.15 * 1e-4);
+                    }
+                }
+            }
+    }
+}
