@@ -128,7 +128,8 @@ csr_matrix<bool, I> kronecker(int scale, bool undirected, std::uint64_t seed) {
     return kronecker_graph<bool, I>(o);
 }
 
-// ---- references ----------------------------------------------------------------------------------
+// ---- references
+// ----------------------------------------------------------------------------------
 
 /// Components by union-find over every entry (either direction), named by their smallest vertex.
 template <class I>
@@ -237,7 +238,8 @@ std::vector<double> ref_brandes(csr_matrix<bool, I> const& a,
     return centrality;
 }
 
-// ---- checks --------------------------------------------------------------------------------------
+// ---- checks
+// --------------------------------------------------------------------------------------
 
 template <class I>
 void check_cc(csr_matrix<bool, I> const& a, std::string const& what) {
@@ -250,7 +252,8 @@ void check_cc(csr_matrix<bool, I> const& a, std::string const& what) {
     auto const ad = a.to_device();
     for (auto kernel : {cuda::cc_kernel::fastsv, cuda::cc_kernel::afforest}) {
         auto const run = cuda::connected_components(ad, kernel);
-        std::string const name = what + (kernel == cuda::cc_kernel::fastsv ? " fastsv" : " afforest") +
+        std::string const name = what +
+                                 (kernel == cuda::cc_kernel::fastsv ? " fastsv" : " afforest") +
                                  " (" + std::to_string(sizeof(I) * 8) + "-bit)";
         BOOST_TEST(run.component.size() == a.rows(), name);
         std::size_t wrong = 0;
@@ -380,8 +383,8 @@ BOOST_AUTO_TEST_CASE(empty_and_single_vertex) {
     auto const a = pattern<std::int32_t>(random_edges(20, 2, g).symmetric()).to_device();
     auto const run = cuda::betweenness(a, a, {});
     BOOST_TEST(run.centrality.size() == 20u);
-    BOOST_TEST(std::all_of(run.centrality.begin(), run.centrality.end(),
-                           [](double c) { return c == 0; }));
+    BOOST_TEST(
+        std::all_of(run.centrality.begin(), run.centrality.end(), [](double c) { return c == 0; }));
 }
 
 BOOST_AUTO_TEST_CASE(random_graphs) {
@@ -411,7 +414,8 @@ BOOST_AUTO_TEST_CASE(disconnected_paths_stars) {
 BOOST_AUTO_TEST_CASE(bad_input) {
     if (!have_gpu()) return;
     csr_matrix<bool, std::int32_t, device> const rect(3, 4);
-    BOOST_CHECK_THROW(cuda::connected_components(rect, cuda::cc_kernel::fastsv), dimension_mismatch);
+    BOOST_CHECK_THROW(cuda::connected_components(rect, cuda::cc_kernel::fastsv),
+                      dimension_mismatch);
     BOOST_CHECK_THROW(cuda::triangle_count(rect, true), dimension_mismatch);
     BOOST_CHECK_THROW(cuda::pagerank(rect, rect, {}, cuda::pagerank_kernel::fused),
                       dimension_mismatch);

@@ -8,7 +8,8 @@
 // the vertices at depth d in any column) and claims unreached (v, s) with atomicCAS on depth,
 // adding sigma with atomicAdd; a pull step walks the in-edges (the transpose) of every vertex
 // still unreached in some column and sums sigma over the in-neighbours at depth d. Beamer's rule
-// picks the step: pull once the queue's out-edges pass 1/alpha of the edges not yet explored.
+// picks the step: pull once the queue's out-edges pass 1/alpha of the edges not yet explored,
+// push again once the queue is small (n / beta) and shrinking.
 // Either step appends the vertices it reached to the next level's queue; the queues stay, in
 // order, for the backward sweep.
 //
@@ -19,15 +20,16 @@
 // thread per level, so the sums need no atomics; rows longer than walk::long_min are sliced and
 // their slices meet in a side array.
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/graph_walk.cuh>
 #include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +38,11 @@ namespace kleene::cuda {
 namespace {
 
 constexpr int max_batch = 8;
-/// Push -> pull once the frontier's out-edges exceed (unexplored edges) / alpha (Beamer's alpha).
+/// Beamer's rule: push -> pull once the frontier's out-edges exceed (unexplored edges) / alpha
+/// while it grows; pull -> push once it has fewer than n / beta vertices and no longer grows
+/// (GAP's values).
 constexpr double alpha = 15.0;
+constexpr double beta = 18.0;
 
 template <int K>
 struct acc_k {
@@ -166,12 +171,13 @@ struct bc_pull : walk::op_base<Index> {
         for (int c = 0; c < K; ++c) any |= c < s.active && dv[c] == -1;
         return any;
     }
-    __device__ __forceinline__ void edge(Index, Index, Index u, acc_k<K>& acc) const {
-        std::int32_t du[K];
+    __device__ __forceinline__ void edge(Index v, Index, Index u, acc_k<K>& acc) const {
+        std::int32_t du[K], dv[K];
         load_depths<K>(s.depth, u, du);
+        load_depths<K>(s.depth, v, dv);  // columns v already has need no sigma
 #pragma unroll
         for (int c = 0; c < K; ++c)
-            if (du[c] == d) acc.v[c] += s.sigma[std::int64_t(u) * K + c];
+            if (du[c] == d && dv[c] == -1) acc.v[c] += s.sigma[std::int64_t(u) * K + c];
     }
     __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) {
         std::int32_t dv[K];
@@ -329,11 +335,17 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     std::vector<std::int64_t> start{0, static_cast<std::int64_t>(host[0])};
     unsigned long long frontier_edges = host[1], explored = 0;
     std::string steps;
+    bool pull = false;
+    std::int64_t previous = 0;
     for (std::int32_t d = 0; start[d + 1] > start[d]; ++d) {
         std::int64_t const begin = start[d], size = start[d + 1] - begin;
         explored += frontier_edges;
         double const unexplored = explored < g.edges ? double(g.edges - explored) : 0.0;
-        bool const pull = double(frontier_edges) > unexplored / alpha;
+        if (!pull)
+            pull = double(frontier_edges) > unexplored / alpha && size > previous;
+        else
+            pull = !(double(size) < double(n) / beta && size <= previous);
+        previous = size;
         counters.zero();
         Index* const next = queue.data() + start[d + 1];
         if (pull) {
@@ -360,6 +372,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
         frontier_edges = host[1];
         start.push_back(start[d + 1] + static_cast<std::int64_t>(host[0]));
     }
+    t.mark();
     std::int32_t const levels = static_cast<std::int32_t>(start.size()) - 2;
     // The deepest level's dependencies are 0; level 0 holds only sources.
     for (std::int32_t d = levels - 2; d >= 1; --d) {
@@ -372,7 +385,8 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     double const seconds = t.end();
     notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
                     " columns: " + std::to_string(levels) + " levels (p push, P pull: " + steps +
-                    "), " + walk::ms(seconds));
+                    "), forward " + walk::ms(t.seconds(0, 1)) + ", backward " +
+                    walk::ms(t.seconds(1, 2)) + ", " + walk::ms(seconds));
     return seconds;
 }
 

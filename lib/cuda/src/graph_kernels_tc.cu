@@ -7,22 +7,29 @@
 // upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
 // still larger hubs.
 //
-// Intersections: a lane merges the two sorted lists when they are short, or looks the shorter
-// one's (at most 8) elements up in the longer by binary search; pairs of two long lists go to a
-// queue that a second kernel gives a warp each (lanes look the shorter list's elements up in the
-// longer one). The count is exact: 64-bit per thread, summed per block, one atomic per block.
+// Counting: a warp takes a row u of U that fits its share of shared memory (4 KB), loads it there,
+// and its four groups of eight lanes take the entries v of the row in turn: when U(v) is the
+// shorter list its elements (read from global memory, coalesced) are looked up in the shared
+// row by binary search, otherwise the row's elements after v are looked up in U(v). Warps take
+// rows in chunks from a counter, since rows' work differs widely. Longer rows go through the
+// row walk (graph_walk.cuh) entry by entry: a lane merges two short lists or looks the shorter
+// one's (at most 8) elements up in the longer; pairs of two long lists go to a queue that a
+// last kernel gives a warp each. The count is exact: 64-bit per thread, summed per block, one
+// atomic per block.
 
-#include <cuda_runtime.h>
-
-#include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/graph_walk.cuh>
 #include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -33,6 +40,13 @@ namespace {
 constexpr std::int64_t merge_max = 96;
 /// Otherwise a lane takes the pair when the shorter list has at most this many entries.
 constexpr std::int64_t search_max = 8;
+
+/// Entries of a row of U that one warp's share of shared memory holds.
+constexpr int shared_bytes = 4096;
+template <class Index>
+constexpr std::int64_t shared_row = shared_bytes / sizeof(Index);
+/// Rows a warp takes from the counter at a time.
+constexpr std::int64_t row_chunk = 16;
 
 template <class Index>
 __device__ __forceinline__ Index new_id(Index const* rank, Index v) {
@@ -150,6 +164,8 @@ struct tc_intersect : walk::op_base<Index> {
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
+    /// Rows that fit a warp's shared memory are tc_shared_rows' work.
+    __device__ bool wants(Index u) const { return ptr[u + 1] - ptr[u] > shared_row<Index>; }
     __device__ __forceinline__ void edge(Index u, Index k, Index v, walk::no_acc&) {
         std::int64_t const a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
         std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
@@ -211,6 +227,62 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     if (threadIdx.x == 0 && s) atomicAdd(total, s);
 }
 
+/// Whether x is in the sorted list [lo, hi) of p (shared or global memory).
+template <class Index>
+__device__ __forceinline__ unsigned found_in(Index const* p, std::int64_t lo, std::int64_t hi,
+                                             Index x) {
+    std::int64_t const end = hi;
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo) / 2;
+        if (p[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < end && p[lo] == x ? 1u : 0u;
+}
+
+template <class Index>
+__global__ void __launch_bounds__(walk::threads, walk::min_blocks)
+    tc_shared_rows(Index const* __restrict__ ptr, Index const* __restrict__ col, std::int64_t n,
+                   unsigned long long* next_chunk, unsigned long long* total) {
+    constexpr std::int64_t cap = shared_row<Index>;
+    constexpr int group = 8;  // lanes per entry v of the row
+    constexpr int groups = 32 / group;
+    __shared__ Index rows[walk::threads / 32][cap];
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    Index* const s = rows[threadIdx.x / 32];
+    int const g = lane / group, gl = lane % group;
+    unsigned long long found = 0;
+    while (true) {
+        unsigned long long first = 0;
+        if (lane == 0) first = atomicAdd(next_chunk, 1ull);
+        first = __shfl_sync(walk::full_mask, first, 0) * row_chunk;
+        if (std::int64_t(first) >= n) break;
+        std::int64_t const last = std::min<std::int64_t>(n, std::int64_t(first) + row_chunk);
+        for (std::int64_t u = std::int64_t(first); u < last; ++u) {
+            std::int64_t const r0 = ptr[u], len = ptr[u + 1] - r0;
+            if (len < 2 || len > cap) continue;  // the same for the whole warp
+            for (std::int64_t j = lane; j < len; j += 32) s[j] = col[r0 + j];
+            __syncwarp();
+            for (std::int64_t i = g; i + 1 < len; i += groups) {
+                Index const v = s[i];
+                std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
+                if (b1 - b0 <= len - i - 1) {
+                    for (std::int64_t j = b0 + gl; j < b1; j += group)
+                        found += found_in(s, i + 1, len, col[j]);
+                } else {
+                    for (std::int64_t j = i + 1 + gl; j < len; j += group)
+                        found += found_in(col, b0, b1, s[j]);
+                }
+            }
+            __syncwarp();  // every lane is done with s before the next row overwrites it
+        }
+    }
+    unsigned long long const sum = walk::block_sum(found);
+    if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
+}
+
 unsigned grid_for(std::int64_t n) {
     return detail::blocks_for(std::size_t(n), walk::threads, detail::persistent_blocks(8));
 }
@@ -230,7 +302,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
     using Key = std::make_unsigned_t<Index>;
     walk::graph<Index> const g = walk::view_of(a);
     walk::timer t;
-    t.begin();
+    t.begin();  // mark 0
     buffer<Index, device> rank;
     if (relabel) {
         buffer<Key, device> deg{std::size_t(n)}, deg_sorted{std::size_t(n)};
@@ -249,6 +321,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
         KLEENE_CUDA_CHECK_LAUNCH("tc_ranks");
     }
     Index const* const r = relabel ? rank.data() : nullptr;
+    t.mark();  // 1: renumbered
 
     // U: count per row, scan, scatter, sort each row.
     walk::long_rows<Index> const lr(g, a.nnz());
@@ -273,6 +346,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
         return run;
     }
     buffer<Index, device> ucol{std::size_t(unnz)};
+    t.mark();  // 2: U's rows counted
     {
         buffer<Index, device> cursor{std::size_t(n)}, scattered{std::size_t(unnz)};
         KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
@@ -287,13 +361,17 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
                                                              ucol.data(), unnz, n, uptr.data(),
                                                              uptr.data() + 1));
     }
+    t.mark();  // 3: U filled and sorted
 
-    // Count over U's entries.
+    // Count: rows that fit shared memory by tc_shared_rows, longer ones by the row walk.
     walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
     walk::long_rows<Index> const ulr(gu, std::size_t(unnz));
     buffer<Index, device> heavy_u{std::size_t(unnz)}, heavy_k{std::size_t(unnz)};
-    buffer<unsigned long long, device> counters(2);  // heavy pairs, triangles
+    buffer<unsigned long long, device> counters(3);  // heavy pairs, triangles, row chunks
     counters.zero();
+    tc_shared_rows<Index><<<detail::persistent_blocks(4), walk::threads>>>(
+        uptr.data(), ucol.data(), n, counters.data() + 2, counters.data() + 1);
+    KLEENE_CUDA_CHECK_LAUNCH("tc_shared_rows");
     walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
                tc_intersect<Index>{{},
                                    uptr.data(),
@@ -315,6 +393,9 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
                         "; upper triangle U with " + std::to_string(unnz) + " entries; " +
                         std::to_string(host[0]) +
                         " pairs of long lists intersected by a warp each");
+    run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
+                        walk::ms(t.seconds(1, 2)) + ", U filled and sorted " +
+                        walk::ms(t.seconds(2, 3)) + ", intersections " + walk::ms(t.seconds(3, 4)));
     run.notes.push_back("tc: " + std::to_string(run.triangles) + " triangles in " +
                         walk::ms(run.seconds) + " (gpu)");
     return run;

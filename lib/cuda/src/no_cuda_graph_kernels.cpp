@@ -2,10 +2,11 @@
 // (lib/cuda/src/graph_kernels_*.cu are not compiled then): every call throws no_device, never a
 // silent CPU run. The instantiations are those of the .cu files: Index in {int32, int64}.
 
-#include <cstdint>
 #include <kleene/cuda/detail/no_cuda.hpp>
 #include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
+
+#include <cstdint>
 #include <vector>
 
 namespace kleene::cuda {

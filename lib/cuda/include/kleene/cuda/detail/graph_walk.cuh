@@ -23,22 +23,24 @@
 //   finish_long(li, row)            after all slices: finish long row li
 //   end_block()                     once per thread at the end of every kernel (block sums)
 
-#include <cuda_runtime.h>
-
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <cub/block/block_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace kleene::cuda::walk {
 
@@ -330,18 +332,31 @@ void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t c
 
 // ---- host helpers -----------------------------------------------------------------------------
 
-/// Device time between begin() and end() (events on the legacy default stream).
+/// Device time between begin() and end() (events on the legacy default stream), with optional
+/// phase marks in between for the explain notes.
 class timer {
   public:
-    void begin() { KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_.native()))); }
+    void begin() {
+        marks_.clear();
+        mark();
+    }
+    void mark() {
+        marks_.emplace_back(true);
+        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(marks_.back().native())));
+    }
+    /// Waits for the work so far; seconds since begin().
     double end() {
-        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop_.native())));
-        stop_.synchronize();
-        return double(event::elapsed_ms(start_, stop_)) / 1000.0;
+        mark();
+        marks_.back().synchronize();
+        return seconds(0, marks_.size() - 1);
+    }
+    /// After end(): seconds between marks i and j (begin() is mark 0).
+    double seconds(std::size_t i, std::size_t j) const {
+        return double(event::elapsed_ms(marks_[i], marks_[j])) / 1000.0;
     }
 
   private:
-    event start_{true}, stop_{true};
+    std::vector<event> marks_;
 };
 
 template <class T>
