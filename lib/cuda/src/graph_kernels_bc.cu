@@ -1,0 +1,458 @@
+// Betweenness centrality on the GPU (graph_kernels.hpp): Brandes' algorithm batched over the
+// sources, LAGraph-style. Sources go in batches of K columns (K = 8, or the next power of two
+// above a smaller remainder; unused columns stay unreached and cost only their loads); per vertex
+// v and column s the device holds depth[v K + s] (-1 unreached), the shortest-path count
+// sigma (double) and the dependency delta, so that one vertex's K columns are adjacent.
+//
+// Forward, level by level: a push step walks the out-edges of the level's vertices (a queue of
+// the vertices at depth d in any column) and claims unreached (v, s) with atomicCAS on depth,
+// adding sigma with atomicAdd; a pull step walks the in-edges (the transpose) of every vertex
+// still unreached in some column and sums sigma over the in-neighbours at depth d. Beamer's rule
+// picks the step: pull once the queue's out-edges pass 1/alpha of the edges not yet explored,
+// push again once the queue is small (n / beta) and shrinking.
+// Either step appends the vertices it reached to the next level's queue; the queues stay, in
+// order, for the backward sweep.
+//
+// Backward, from the deepest level up to level 1: every vertex v of the level's queue sums
+// (1 + delta[w]) / sigma[w] over its out-neighbours w one level deeper (per column), so
+// delta[v] = sigma[v] * that sum, and centrality[v] gains delta[v] over the columns where v is at
+// that depth (never a column's source, which is at depth 0). Each vertex is finished by one
+// thread per level, so the sums need no atomics; rows longer than walk::long_min are sliced and
+// their slices meet in a side array.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/graph_walk.cuh>
+#include <kleene/cuda/graph_kernels.hpp>
+#include <kleene/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kleene::cuda {
+namespace {
+
+constexpr int max_batch = 8;
+/// Beamer's rule: push -> pull once the frontier's out-edges exceed (unexplored edges) / alpha
+/// while it grows; pull -> push once it has fewer than n / beta vertices and no longer grows
+/// (GAP's values).
+constexpr double alpha = 15.0;
+constexpr double beta = 18.0;
+
+template <int K>
+struct acc_k {
+    double v[K];
+};
+
+template <int K>
+struct bc_arrays {
+    std::int32_t* depth;
+    double* sigma;
+    double* delta;
+    double* centrality;
+    int active;  // columns [0, active) hold sources
+};
+
+/// The K depths of vertex v, loaded together (one vertex's columns are adjacent). Plain loads:
+/// a step may be setting other vertices' depths to d + 1 meanwhile, and either value read is
+/// fine, since a step only looks for depths d (or -1 in its own row).
+template <int K>
+__device__ __forceinline__ void load_depths(std::int32_t const* depth, std::int64_t v,
+                                            std::int32_t (&out)[K]) {
+    if constexpr (K % 4 == 0) {
+        auto const* p = reinterpret_cast<int4 const*>(depth + v * K);
+#pragma unroll
+        for (int i = 0; i < K / 4; ++i) {
+            int4 const q = p[i];
+            out[4 * i] = q.x;
+            out[4 * i + 1] = q.y;
+            out[4 * i + 2] = q.z;
+            out[4 * i + 3] = q.w;
+        }
+    } else if constexpr (K == 2) {
+        int2 const q = *reinterpret_cast<int2 const*>(depth + v * K);
+        out[0] = q.x;
+        out[1] = q.y;
+    } else {
+#pragma unroll
+        for (int i = 0; i < K; ++i) out[i] = depth[v * K + i];
+    }
+}
+
+/// Queue append, with the appended vertices' out-degrees summed for the direction rule.
+struct level_queue {
+    unsigned long long* count;  // [0]: vertices, [1]: their out-edges
+    unsigned long long edges = 0;
+    __device__ __forceinline__ void flush() {
+        unsigned long long const s = walk::block_sum(edges);
+        if (threadIdx.x == 0 && s) atomicAdd(count + 1, s);
+    }
+};
+
+/// A push step from the level-d queue over out-edges.
+template <class Index, int K>
+struct bc_push : walk::op_base<Index> {
+    using acc_type = walk::no_acc;
+    static constexpr bool batch_loads = false;
+    bc_arrays<K> s;
+    std::int32_t d;
+    Index const* out_ptr;
+    Index* next;
+    std::int32_t* stamp;  // the level a vertex was last queued for
+    level_queue q;
+
+    __device__ walk::no_acc identity() const { return {0}; }
+    __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
+    __device__ __forceinline__ bool wants(Index u) const {
+        std::int32_t du[K];
+        load_depths<K>(s.depth, u, du);
+        bool any = false;
+#pragma unroll
+        for (int c = 0; c < K; ++c) any |= du[c] == d;
+        return any;
+    }
+    __device__ __forceinline__ void edge(Index u, Index, Index v, walk::no_acc&) {
+        std::int32_t du[K], dv[K];
+        load_depths<K>(s.depth, u, du);
+        load_depths<K>(s.depth, v, dv);
+        bool reached = false;
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            if (du[c] != d || (dv[c] != -1 && dv[c] != d + 1)) continue;
+            std::int32_t const old = atomicCAS(s.depth + std::int64_t(v) * K + c, -1, d + 1);
+            if (old == -1 || old == d + 1) {
+                atomicAdd(s.sigma + std::int64_t(v) * K + c, s.sigma[std::int64_t(u) * K + c]);
+                reached |= old == -1;
+            }
+        }
+        if (reached && atomicExch(stamp + v, d + 1) != d + 1) {
+            next[detail::aggregated_slot(q.count)] = v;
+            q.edges += static_cast<unsigned long long>(out_ptr[v + 1] - out_ptr[v]);
+        }
+    }
+    __device__ void finish(Index, walk::no_acc) const {}
+    __device__ void end_block() {
+        q.flush();
+    }
+};
+
+/// A pull step over in-edges (rows of the transpose) of the vertices unreached in some column.
+template <class Index, int K>
+struct bc_pull : walk::op_base<Index> {
+    using acc_type = acc_k<K>;
+    bc_arrays<K> s;
+    std::int32_t d;
+    Index const* out_ptr;
+    Index* next;
+    double* side;  // long rows' partial sums, K per long row, zero between steps
+    level_queue q;
+
+    __device__ acc_k<K> identity() const {
+        acc_k<K> a;
+#pragma unroll
+        for (int c = 0; c < K; ++c) a.v[c] = 0;
+        return a;
+    }
+    __device__ acc_k<K> combine(acc_k<K> a, acc_k<K> const& b) const {
+#pragma unroll
+        for (int c = 0; c < K; ++c) a.v[c] += b.v[c];
+        return a;
+    }
+    __device__ __forceinline__ bool wants(Index v) const {
+        std::int32_t dv[K];
+        load_depths<K>(s.depth, v, dv);
+        bool any = false;
+#pragma unroll
+        for (int c = 0; c < K; ++c) any |= c < s.active && dv[c] == -1;
+        return any;
+    }
+    __device__ __forceinline__ void edge(Index v, Index, Index u, acc_k<K>& acc) const {
+        std::int32_t du[K], dv[K];
+        load_depths<K>(s.depth, u, du);
+        load_depths<K>(s.depth, v, dv);  // columns v already has need no sigma
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (du[c] == d && dv[c] == -1) acc.v[c] += s.sigma[std::int64_t(u) * K + c];
+    }
+    __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) {
+        std::int32_t dv[K];
+        load_depths<K>(s.depth, v, dv);
+        bool reached = false;
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (c < s.active && dv[c] == -1 && acc.v[c] > 0) {
+                s.depth[std::int64_t(v) * K + c] = d + 1;
+                s.sigma[std::int64_t(v) * K + c] = acc.v[c];
+                reached = true;
+            }
+        if (reached) {
+            next[detail::aggregated_slot(q.count)] = v;
+            q.edges += static_cast<unsigned long long>(out_ptr[v + 1] - out_ptr[v]);
+        }
+    }
+    __device__ __forceinline__ void partial(std::int64_t li, Index, acc_k<K> const& part) const {
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (part.v[c] != 0) atomicAdd(side + li * K + c, part.v[c]);
+    }
+    __device__ __forceinline__ void finish_long(std::int64_t li, Index v) {
+        acc_k<K> acc;
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            acc.v[c] = side[li * K + c];
+            side[li * K + c] = 0;
+        }
+        finish(v, acc);
+    }
+    __device__ void end_block() {
+        q.flush();
+    }
+};
+
+/// The backward step of level d over out-edges.
+template <class Index, int K>
+struct bc_back : walk::op_base<Index> {
+    using acc_type = acc_k<K>;
+    bc_arrays<K> s;
+    std::int32_t d;
+    double* side;
+
+    __device__ acc_k<K> identity() const {
+        acc_k<K> a;
+#pragma unroll
+        for (int c = 0; c < K; ++c) a.v[c] = 0;
+        return a;
+    }
+    __device__ acc_k<K> combine(acc_k<K> a, acc_k<K> const& b) const {
+#pragma unroll
+        for (int c = 0; c < K; ++c) a.v[c] += b.v[c];
+        return a;
+    }
+    __device__ __forceinline__ bool wants(Index v) const {
+        std::int32_t dv[K];
+        load_depths<K>(s.depth, v, dv);
+        bool any = false;
+#pragma unroll
+        for (int c = 0; c < K; ++c) any |= dv[c] == d;
+        return any;
+    }
+    __device__ __forceinline__ void edge(Index v, Index, Index w, acc_k<K>& acc) const {
+        std::int32_t dv[K], dw[K];
+        load_depths<K>(s.depth, v, dv);
+        load_depths<K>(s.depth, w, dw);
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (dv[c] == d && dw[c] == d + 1) {
+                std::int64_t const i = std::int64_t(w) * K + c;
+                acc.v[c] += (1.0 + s.delta[i]) / s.sigma[i];
+            }
+    }
+    __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) const {
+        std::int32_t dv[K];
+        load_depths<K>(s.depth, v, dv);
+        double sum = 0;
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (dv[c] == d) {
+                std::int64_t const i = std::int64_t(v) * K + c;
+                double const dl = s.sigma[i] * acc.v[c];
+                s.delta[i] = dl;
+                sum += dl;
+            }
+        s.centrality[v] += sum;
+    }
+    __device__ __forceinline__ void partial(std::int64_t li, Index, acc_k<K> const& part) const {
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+            if (part.v[c] != 0) atomicAdd(side + li * K + c, part.v[c]);
+    }
+    __device__ __forceinline__ void finish_long(std::int64_t li, Index v) const {
+        acc_k<K> acc;
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            acc.v[c] = side[li * K + c];
+            side[li * K + c] = 0;
+        }
+        finish(v, acc);
+    }
+};
+
+/// Depth 0 and sigma 1 for every column's source; each distinct source queued once.
+template <class Index, int K>
+__global__ void bc_sources(bc_arrays<K> s, Index const* __restrict__ src,
+                           Index const* __restrict__ out_ptr, std::int32_t* stamp, Index* queue,
+                           unsigned long long* count) {
+    int const c = static_cast<int>(threadIdx.x);
+    if (c >= s.active) return;
+    Index const v = src[c];
+    s.depth[std::int64_t(v) * K + c] = 0;
+    s.sigma[std::int64_t(v) * K + c] = 1.0;
+    if (atomicExch(stamp + v, 0) != 0) {
+        queue[atomicAdd(count, 1ull)] = v;
+        atomicAdd(count + 1, static_cast<unsigned long long>(out_ptr[v + 1] - out_ptr[v]));
+    }
+}
+
+template <class Index>
+struct bc_graphs {
+    walk::graph<Index> out, in;
+    walk::long_view<Index> out_long, in_long;
+    std::size_t edges;
+};
+
+template <class Index, int K>
+double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
+                buffer<double, device>& centrality, std::vector<std::string>& notes) {
+    std::int64_t const n = g.out.n;
+    std::size_t const cells = std::size_t(n) * K;
+    buffer<std::int32_t, device> depth{cells}, stamp{std::size_t(n)};
+    buffer<double, device> sigma{cells}, delta{cells};
+    buffer<Index, device> queue{std::size_t(n) * std::size_t(active)};
+    buffer<double, device> side_out{std::size_t(g.out_long.count) * K},
+        side_in{std::size_t(g.in_long.count) * K};
+    buffer<unsigned long long, device> counters(2);
+    walk::timer t;
+    t.begin();
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(std::int32_t)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(delta.data(), 0, cells * sizeof(double)));
+    side_out.zero();
+    side_in.zero();
+    counters.zero();
+    bc_arrays<K> const s{depth.data(), sigma.data(), delta.data(), centrality.data(), active};
+    bc_sources<Index, K>
+        <<<1, K>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
+    KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
+    unsigned long long host[2];
+    KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+    // start[d]: the level-d queue is queue[start[d] .. start[d + 1]).
+    std::vector<std::int64_t> start{0, static_cast<std::int64_t>(host[0])};
+    unsigned long long frontier_edges = host[1], explored = 0;
+    std::string steps;
+    bool pull = false;
+    std::int64_t previous = 0;
+    for (std::int32_t d = 0; start[d + 1] > start[d]; ++d) {
+        std::int64_t const begin = start[d], size = start[d + 1] - begin;
+        explored += frontier_edges;
+        double const unexplored = explored < g.edges ? double(g.edges - explored) : 0.0;
+        if (!pull)
+            pull = double(frontier_edges) > unexplored / alpha && size > previous;
+        else
+            pull = !(double(size) < double(n) / beta && size <= previous);
+        previous = size;
+        counters.zero();
+        Index* const next = queue.data() + start[d + 1];
+        if (pull) {
+            bc_pull<Index, K> op{};
+            op.s = s;
+            op.d = d;
+            op.out_ptr = g.out.ptr;
+            op.next = next;
+            op.side = side_in.data();
+            op.q.count = counters.data();
+            walk::walk(g.in, g.in_long, static_cast<Index const*>(nullptr), n, op);
+        } else {
+            bc_push<Index, K> op{};
+            op.s = s;
+            op.d = d;
+            op.out_ptr = g.out.ptr;
+            op.next = next;
+            op.stamp = stamp.data();
+            op.q.count = counters.data();
+            walk::walk(g.out, g.out_long, queue.data() + begin, size, op);
+        }
+        steps += pull ? 'P' : 'p';
+        KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+        frontier_edges = host[1];
+        start.push_back(start[d + 1] + static_cast<std::int64_t>(host[0]));
+    }
+    t.mark();
+    std::int32_t const levels = static_cast<std::int32_t>(start.size()) - 2;
+    // The deepest level's dependencies are 0; level 0 holds only sources.
+    for (std::int32_t d = levels - 2; d >= 1; --d) {
+        bc_back<Index, K> op{};
+        op.s = s;
+        op.d = d;
+        op.side = side_out.data();
+        walk::walk(g.out, g.out_long, queue.data() + start[d], start[d + 1] - start[d], op);
+    }
+    double const seconds = t.end();
+    notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
+                    " columns: " + std::to_string(levels) + " levels (p push, P pull: " + steps +
+                    "), forward " + walk::ms(t.seconds(0, 1)) + ", backward " +
+                    walk::ms(t.seconds(1, 2)) + ", " + walk::ms(seconds));
+    return seconds;
+}
+
+}  // namespace
+
+template <index_type Index>
+bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                   csr_matrix<bool, Index, device> const& at,
+                   std::vector<std::int64_t> const& sources) {
+    walk::require_square("betweenness", a);
+    walk::require_transpose("betweenness", a, at);
+    std::int64_t const n = static_cast<std::int64_t>(a.rows());
+    for (std::int64_t src : sources)
+        if (src < 0 || src >= n)
+            throw invalid_argument("betweenness: source " + std::to_string(src) +
+                                   " is not a vertex of a " + std::to_string(n) + "-vertex graph");
+    bc_run run;
+    run.centrality.assign(std::size_t(n), 0.0);
+    if (n == 0 || sources.empty()) {
+        run.notes.push_back("bc: no sources");
+        return run;
+    }
+    bc_graphs<Index> g;
+    g.out = walk::view_of(a);
+    g.in = walk::view_of(at);
+    g.edges = a.nnz();
+    walk::long_rows<Index> const out_long(g.out, a.nnz());
+    bool const symmetric = a.row_ptr() == at.row_ptr() && a.col_idx() == at.col_idx();
+    std::optional<walk::long_rows<Index>> in_long;
+    if (!symmetric) in_long.emplace(g.in, at.nnz());
+    g.out_long = out_long.view();
+    g.in_long = symmetric ? out_long.view() : in_long->view();
+
+    buffer<double, device> centrality{std::size_t(n)};
+    centrality.zero();
+    std::vector<Index> src(sources.begin(), sources.end());
+    buffer<Index, device> src_d{src.size()};
+    KLEENE_CUDA_CHECK(
+        cudaMemcpy(src_d.data(), src.data(), src.size() * sizeof(Index), cudaMemcpyHostToDevice));
+    for (std::size_t first = 0; first < src.size();) {
+        int const active = static_cast<int>(std::min<std::size_t>(max_batch, src.size() - first));
+        Index const* const batch = src_d.data() + first;
+        if (active == 1)
+            run.seconds += bc_batch<Index, 1>(g, batch, active, centrality, run.notes);
+        else if (active == 2)
+            run.seconds += bc_batch<Index, 2>(g, batch, active, centrality, run.notes);
+        else if (active <= 4)
+            run.seconds += bc_batch<Index, 4>(g, batch, active, centrality, run.notes);
+        else
+            run.seconds += bc_batch<Index, 8>(g, batch, active, centrality, run.notes);
+        first += std::size_t(active);
+    }
+    KLEENE_CUDA_CHECK(cudaMemcpy(run.centrality.data(), centrality.data(),
+                                 std::size_t(n) * sizeof(double), cudaMemcpyDeviceToHost));
+    run.notes.push_back("bc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
+                        ", " + std::to_string(sources.size()) + " sources" +
+                        (symmetric ? " (symmetric: pull steps read A)" : "") + ", " +
+                        walk::ms(run.seconds) + " (gpu)");
+    return run;
+}
+
+template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
+                                          csr_matrix<bool, std::int32_t, device> const&,
+                                          std::vector<std::int64_t> const&);
+template bc_run betweenness<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
+                                          csr_matrix<bool, std::int64_t, device> const&,
+                                          std::vector<std::int64_t> const&);
+
+}  // namespace kleene::cuda

@@ -1,0 +1,259 @@
+// PageRank on the GPU (graph_kernels.hpp), in doubles. Each iteration, from ranks r:
+//   contribution c[u] = r[u] / outdeg(u) (0 for a vertex without out-edges)
+//   r'[v] = (1 - damping) / n + damping * (sum of c[u] over in-neighbours u of v + s / n)
+// where s, the rank held by vertices without out-edges, is 0 under GAP's definition (that rank is
+// lost) and their summed rank under redistribute_dangling (LAGraph's, networkx's definition).
+// Iterations stop once sum |r' - r| < tolerance, or after max_iterations.
+//
+// fused: one pull walk over the transpose per iteration (graph_walk.cuh; rows longer than
+// walk::long_min add a slice kernel and a finish kernel) whose row finish writes r'[v], the next
+// iteration's contribution and the dangling rank, and sums the L1 change per block before one
+// atomic. semiring: the same iteration as a plus_times<double> product, kleene's generic device
+// SpMV (cuda::spmv) of the transpose as an iso matrix of ones (no value array) with the
+// contribution vector, between a kernel that forms the contributions and one that applies the
+// damping and sums the change.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/graph_walk.cuh>
+#include <kleene/cuda/graph_kernels.hpp>
+#include <kleene/cuda/mask.hpp>
+#include <kleene/cuda/sparse.hpp>
+#include <kleene/error.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kleene::cuda {
+namespace {
+
+/// Per iteration i, sums[2 i] is the L1 change of iteration i and sums[2 i + 1] the rank left on
+/// vertices without out-edges after it (slot 1: the initial ranks').
+struct pr_step {
+    double base;  // (1 - damping) / n
+    double damping;
+    double inv_n;
+    bool spread;                // redistribute_dangling
+    double const* dangling_in;  // the rank on dangling vertices before this iteration
+    double* sums;               // this iteration's {change, dangling}
+};
+
+__device__ __forceinline__ double new_rank(pr_step const& p, double pulled) {
+    double const spread = p.spread ? *p.dangling_in * p.inv_n : 0.0;
+    return p.base + p.damping * (pulled + spread);
+}
+
+template <class Index>
+__global__ void pr_init(Index const* __restrict__ out_ptr, std::int64_t n,
+                        double* __restrict__ rank, double* __restrict__ contrib, double* dangling) {
+    double const r0 = 1.0 / double(n);
+    double mine = 0;
+    for (std::int64_t v = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+         v += std::int64_t(gridDim.x) * blockDim.x) {
+        std::int64_t const deg = out_ptr[v + 1] - out_ptr[v];
+        rank[v] = r0;
+        if (contrib) contrib[v] = deg > 0 ? r0 / double(deg) : 0.0;
+        if (deg == 0) mine += r0;
+    }
+    double const sum = walk::block_sum(mine);
+    if (threadIdx.x == 0 && sum != 0) atomicAdd(dangling, sum);
+}
+
+/// The fused iteration as a pull walk over the transpose.
+template <class Index>
+struct pr_pull : walk::op_base<Index> {
+    using acc_type = double;
+    pr_step p;
+    Index const* out_ptr;
+    double const* contrib;
+    double* contrib_next;
+    double* rank;
+    double* side;  // long rows' partial sums, zero between iterations
+    double change = 0, dangling = 0;
+
+    __device__ double identity() const { return 0.0; }
+    __device__ double combine(double a, double b) const { return a + b; }
+    __device__ __forceinline__ void edge(Index, Index, Index u, double& acc) const {
+        acc += contrib[u];
+    }
+    __device__ __forceinline__ void finish(Index v, double pulled) {
+        double const r = new_rank(p, pulled);
+        change += fabs(r - rank[v]);
+        rank[v] = r;
+        std::int64_t const deg = out_ptr[v + 1] - out_ptr[v];
+        contrib_next[v] = deg > 0 ? r / double(deg) : 0.0;
+        if (deg == 0) dangling += r;
+    }
+    __device__ __forceinline__ void partial(std::int64_t li, Index, double part) {
+        atomicAdd(side + li, part);
+    }
+    __device__ __forceinline__ void finish_long(std::int64_t li, Index v) {
+        double const pulled = side[li];
+        side[li] = 0;
+        finish(v, pulled);
+    }
+    __device__ void end_block() {
+        double const c = walk::block_sum(change);
+        __syncthreads();  // block_sum's storage is reused
+        double const d = walk::block_sum(dangling);
+        if (threadIdx.x == 0) {
+            if (c != 0) atomicAdd(p.sums, c);
+            if (d != 0) atomicAdd(p.sums + 1, d);
+        }
+    }
+};
+
+template <class Index>
+__global__ void pr_contributions(Index const* __restrict__ out_ptr, std::int64_t n,
+                                 double const* __restrict__ rank, double* __restrict__ x) {
+    for (std::int64_t v = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+         v += std::int64_t(gridDim.x) * blockDim.x) {
+        std::int64_t const deg = out_ptr[v + 1] - out_ptr[v];
+        x[v] = deg > 0 ? rank[v] / double(deg) : 0.0;
+    }
+}
+
+/// The semiring path's update: r' from the product w = A' c, its change and dangling rank.
+template <class Index>
+__global__ void pr_apply(Index const* __restrict__ out_ptr, std::int64_t n, pr_step p,
+                         double const* __restrict__ w, double* __restrict__ rank) {
+    double change = 0, dangling = 0;
+    for (std::int64_t v = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+         v += std::int64_t(gridDim.x) * blockDim.x) {
+        double const r = new_rank(p, w[v]);
+        change += fabs(r - rank[v]);
+        rank[v] = r;
+        if (out_ptr[v + 1] == out_ptr[v]) dangling += r;
+    }
+    double const c = walk::block_sum(change);
+    __syncthreads();
+    double const d = walk::block_sum(dangling);
+    if (threadIdx.x == 0) {
+        if (c != 0) atomicAdd(p.sums, c);
+        if (d != 0) atomicAdd(p.sums + 1, d);
+    }
+}
+
+unsigned grid_for(std::int64_t n) {
+    return detail::blocks_for(std::size_t(n), walk::threads, detail::persistent_blocks(8));
+}
+
+}  // namespace
+
+template <index_type Index>
+pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+                      pagerank_kernel kernel) {
+    walk::require_square("pagerank", a);
+    walk::require_transpose("pagerank", a, at);
+    if (!(params.damping >= 0 && params.damping <= 1))
+        throw invalid_argument("pagerank: damping must lie in [0, 1], not " +
+                               std::to_string(params.damping));
+    if (!(params.tolerance >= 0))
+        throw invalid_argument("pagerank: the tolerance must be a non-negative number, not " +
+                               std::to_string(params.tolerance));
+    if (params.max_iterations < 0)
+        throw invalid_argument("pagerank: max_iterations must not be negative, not " +
+                               std::to_string(params.max_iterations));
+    pagerank_run run;
+    std::int64_t const n = static_cast<std::int64_t>(a.rows());
+    char const* const name = kernel == pagerank_kernel::fused ? "fused" : "semiring";
+    if (n == 0) {
+        run.notes.push_back("pagerank: empty graph");
+        return run;
+    }
+    int const iters = params.max_iterations;
+    buffer<double, device> rank{std::size_t(n)};
+    buffer<double, device> sums{2 * (std::size_t(iters) + 1)};
+    sums.zero();
+    auto step = [&](int i) {
+        return pr_step{
+            (1.0 - params.damping) / double(n), params.damping,          1.0 / double(n),
+            params.redistribute_dangling,       sums.data() + 2 * i + 1, sums.data() + 2 * (i + 1)};
+    };
+    auto const converged = [&](int i) {
+        run.change = walk::read_one(sums.data() + 2 * (i + 1));
+        return run.change < params.tolerance;
+    };
+    walk::timer t;
+    t.begin();
+    if (kernel == pagerank_kernel::fused) {
+        walk::graph<Index> const g = walk::view_of(at);
+        walk::long_rows<Index> const lr(g, at.nnz());
+        buffer<double, device> contrib[2] = {buffer<double, device>{std::size_t(n)},
+                                             buffer<double, device>{std::size_t(n)}};
+        buffer<double, device> side{std::size_t(lr.count())};
+        side.zero();
+        pr_init<Index><<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(),
+                                                       contrib[0].data(), sums.data() + 1);
+        KLEENE_CUDA_CHECK_LAUNCH("pr_init");
+        for (int i = 0; i < iters; ++i) {
+            pr_pull<Index> op{};
+            op.p = step(i);
+            op.out_ptr = a.row_ptr();
+            op.contrib = contrib[i % 2].data();
+            op.contrib_next = contrib[1 - i % 2].data();
+            op.rank = rank.data();
+            op.side = side.data();
+            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op);
+            ++run.iterations;
+            if (converged(i)) break;
+        }
+        run.notes.push_back("pagerank: fused pull over the transpose, " +
+                            std::to_string(lr.count()) + " rows sliced over warps (> " +
+                            std::to_string(walk::long_min) + " entries)");
+    } else {
+        // The transpose's structure with the iso value 1.0: plus_times<double> over it sums the
+        // contributions of the in-neighbours.
+        csr_matrix<double, Index, device> const ones(std::size_t(n), std::size_t(n),
+                                                     at.row_ptr_storage(), at.col_idx_storage(),
+                                                     buffer<double, device>{}, 1.0, true);
+        dense_vector<double, device> x{std::size_t(n)}, w{std::size_t(n)};
+        pr_init<Index>
+            <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(), nullptr, sums.data() + 1);
+        KLEENE_CUDA_CHECK_LAUNCH("pr_init");
+        sparse_options opt;
+        opt.backend = sparse_backend::generic;
+        for (int i = 0; i < iters; ++i) {
+            pr_contributions<Index>
+                <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(), x.data());
+            KLEENE_CUDA_CHECK_LAUNCH("pr_contributions");
+            spmv<plus_times<double>, Index>(w, vector_mask{}, ones, x, opt);
+            pr_apply<Index>
+                <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, step(i), w.data(), rank.data());
+            KLEENE_CUDA_CHECK_LAUNCH("pr_apply");
+            ++run.iterations;
+            if (converged(i)) break;
+        }
+        run.notes.push_back(
+            "pagerank: semiring: w = A' (+.*) c by kleene's generic device spmv (plus_times "
+            "<double>, the transpose as an iso matrix of ones)");
+    }
+    run.seconds = t.end();
+    run.rank.resize(std::size_t(n));
+    KLEENE_CUDA_CHECK(cudaMemcpy(run.rank.data(), rank.data(), std::size_t(n) * sizeof(double),
+                                 cudaMemcpyDeviceToHost));
+    run.notes.push_back(std::string("pagerank: ") + name + ", n=" + std::to_string(n) +
+                        ", entries=" + std::to_string(a.nnz()) + ", damping " +
+                        std::to_string(params.damping) +
+                        (params.redistribute_dangling ? ", dangling rank spread over all vertices"
+                                                      : ", dangling rank lost (GAP)") +
+                        ": " + std::to_string(run.iterations) + " iterations, last L1 change " +
+                        std::to_string(run.change) + ", " + walk::ms(run.seconds) + " (gpu)");
+    return run;
+}
+
+template pagerank_run pagerank<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
+                                             csr_matrix<bool, std::int32_t, device> const&,
+                                             pagerank_params const&, pagerank_kernel);
+template pagerank_run pagerank<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
+                                             csr_matrix<bool, std::int64_t, device> const&,
+                                             pagerank_params const&, pagerank_kernel);
+
+}  // namespace kleene::cuda

@@ -1,0 +1,407 @@
+// Triangle counting on the GPU (graph_kernels.hpp). With relabel, vertices are renumbered by
+// increasing degree (a CUB radix sort of the degrees, ties by vertex number); then U keeps each
+// edge once, in the row of its endpoint with the smaller number (the strictly upper triangle of
+// the renumbered pattern, the diagonal dropped), its rows sorted by a CUB segmented sort. A
+// triangle u < v < w is then counted once, at the entry (u, v) of U, as the element w common to
+// U(u) after v and U(v): sum over U's entries of |U(u, > v) ∩ U(v)| (Sandia's masked L·L' on the
+// upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
+// still larger hubs.
+//
+// Counting: a warp takes a row u of U that fits its share of shared memory (4 KB), loads it there,
+// and its four groups of eight lanes take the entries v of the row in turn: when U(v) is the
+// shorter list its elements (read from global memory, coalesced) are looked up in the shared
+// row by binary search, otherwise the row's elements after v are looked up in U(v). Warps take
+// rows in chunks from a counter, since rows' work differs widely. Longer rows go through the
+// row walk (graph_walk.cuh) entry by entry: a lane merges two short lists or looks the shorter
+// one's (at most 8) elements up in the longer; pairs of two long lists go to a queue that a
+// last kernel gives a warp each. The count is exact: 64-bit per thread, summed per block, one
+// atomic per block.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/graph_walk.cuh>
+#include <kleene/cuda/graph_kernels.hpp>
+#include <kleene/error.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace kleene::cuda {
+namespace {
+
+/// Lists up to this many entries in all are merged by one lane.
+constexpr std::int64_t merge_max = 96;
+/// Otherwise a lane takes the pair when the shorter list has at most this many entries.
+constexpr std::int64_t search_max = 8;
+
+/// Entries of a row of U that one warp's share of shared memory holds.
+constexpr int shared_bytes = 4096;
+template <class Index>
+constexpr std::int64_t shared_row = shared_bytes / sizeof(Index);
+/// Rows a warp takes from the counter at a time.
+constexpr std::int64_t row_chunk = 16;
+
+template <class Index>
+__device__ __forceinline__ Index new_id(Index const* rank, Index v) {
+    return rank ? rank[v] : v;
+}
+
+template <class Index, class Key>
+__global__ void tc_degrees(Index const* __restrict__ ptr, std::int64_t n, Key* __restrict__ deg,
+                           Index* __restrict__ ids) {
+    for (std::int64_t v = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+         v += std::int64_t(gridDim.x) * blockDim.x) {
+        deg[v] = static_cast<Key>(ptr[v + 1] - ptr[v]);
+        ids[v] = static_cast<Index>(v);
+    }
+}
+
+template <class Index>
+__global__ void tc_ranks(Index const* __restrict__ order, std::int64_t n,
+                         Index* __restrict__ rank) {
+    for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        rank[order[i]] = static_cast<Index>(i);
+}
+
+/// Entries of U per (new) row: the neighbours numbered above the row's vertex.
+template <class Index>
+struct tc_count_upper : walk::op_base<Index> {
+    using acc_type = Index;
+    Index const* rank;
+    Index* count;
+
+    __device__ Index identity() const { return 0; }
+    __device__ Index combine(Index a, Index b) const { return a + b; }
+    __device__ __forceinline__ void edge(Index u, Index, Index v, Index& acc) const {
+        acc += new_id(rank, v) > new_id(rank, u) ? 1 : 0;
+    }
+    __device__ __forceinline__ void finish(Index u, Index acc) const {
+        count[new_id(rank, u)] = acc;
+    }
+    __device__ __forceinline__ void partial(std::int64_t, Index u, Index part) const {
+        if (part) walk::atomic_add_index(count + new_id(rank, u), part);
+    }
+};
+
+/// U's entries, each row in any order (sorted afterwards).
+template <class Index>
+struct tc_fill_upper : walk::op_base<Index> {
+    using acc_type = walk::no_acc;
+    static constexpr bool batch_loads = false;
+    Index const* rank;
+    Index* cursor;
+    Index* ucol;
+
+    __device__ walk::no_acc identity() const { return {0}; }
+    __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
+    __device__ __forceinline__ void edge(Index u, Index, Index v, walk::no_acc&) const {
+        Index const nu = new_id(rank, u), nv = new_id(rank, v);
+        if (nv > nu) ucol[walk::atomic_add_index(cursor + nu, Index(1))] = nv;
+    }
+    __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
+};
+
+/// |list a ∩ list b|, both sorted, by one thread: a merge, or binary searches of the shorter.
+template <class Index>
+__device__ __forceinline__ unsigned long long intersect_lane(Index const* __restrict__ col,
+                                                             std::int64_t a0, std::int64_t a1,
+                                                             std::int64_t b0, std::int64_t b1) {
+    unsigned long long c = 0;
+    if ((a1 - a0) + (b1 - b0) <= merge_max) {
+        while (a0 < a1 && b0 < b1) {
+            Index const x = col[a0], y = col[b0];
+            c += x == y ? 1u : 0u;
+            a0 += x <= y ? 1 : 0;
+            b0 += y <= x ? 1 : 0;
+        }
+        return c;
+    }
+    if (a1 - a0 > b1 - b0) {
+        std::int64_t t = a0;
+        a0 = b0;
+        b0 = t;
+        t = a1;
+        a1 = b1;
+        b1 = t;
+    }
+    // The shorter list's elements rise, so each search starts where the last one ended.
+    for (; a0 < a1 && b0 < b1; ++a0) {
+        Index const x = col[a0];
+        std::int64_t lo = b0, hi = b1;
+        while (lo < hi) {
+            std::int64_t const mid = lo + (hi - lo) / 2;
+            if (col[mid] < x)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < b1 && col[lo] == x) ++c;
+        b0 = lo;
+    }
+    return c;
+}
+
+/// Per entry (u, v) of U: |U(u) after v ∩ U(v)|, or the pair queued for a warp.
+template <class Index>
+struct tc_intersect : walk::op_base<Index> {
+    using acc_type = walk::no_acc;
+    static constexpr bool batch_loads = false;
+    Index const* ptr;
+    Index const* col;
+    Index* heavy_u;
+    Index* heavy_k;
+    unsigned long long* heavy_count;
+    unsigned long long* total;
+    unsigned long long found = 0;
+
+    __device__ walk::no_acc identity() const { return {0}; }
+    __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
+    /// Rows that fit a warp's shared memory are tc_shared_rows' work.
+    __device__ bool wants(Index u) const { return ptr[u + 1] - ptr[u] > shared_row<Index>; }
+    __device__ __forceinline__ void edge(Index u, Index k, Index v, walk::no_acc&) {
+        std::int64_t const a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
+        std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
+        std::int64_t const la = a1 - a0, lb = b1 - b0;
+        if (la <= 0 || lb <= 0) return;
+        if (la + lb <= merge_max || (la < lb ? la : lb) <= search_max) {
+            found += intersect_lane(col, a0, a1, b0, b1);
+        } else {
+            auto const slot = detail::aggregated_slot(heavy_count);
+            heavy_u[slot] = u;
+            heavy_k[slot] = k;
+        }
+    }
+    __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
+    __device__ void end_block() {
+        unsigned long long const s = walk::block_sum(found);
+        if (threadIdx.x == 0 && s) atomicAdd(total, s);
+    }
+};
+
+/// A warp per queued pair: lanes look the shorter list's elements up in the longer one.
+template <class Index>
+__global__ void __launch_bounds__(walk::threads, walk::min_blocks)
+    tc_heavy(Index const* __restrict__ ptr, Index const* __restrict__ col,
+             Index const* __restrict__ heavy_u, Index const* __restrict__ heavy_k,
+             unsigned long long const* heavy_count, unsigned long long* total) {
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const count = static_cast<std::int64_t>(*heavy_count);
+    std::int64_t const warps = std::int64_t(gridDim.x) * (walk::threads / 32);
+    unsigned long long found = 0;
+    for (std::int64_t q = (std::int64_t(blockIdx.x) * walk::threads + threadIdx.x) / 32; q < count;
+         q += warps) {
+        Index const u = heavy_u[q], k = heavy_k[q];
+        std::int64_t a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
+        Index const v = col[k];
+        std::int64_t b0 = ptr[v], b1 = ptr[v + 1];
+        if (a1 - a0 > b1 - b0) {
+            std::int64_t t = a0;
+            a0 = b0;
+            b0 = t;
+            t = a1;
+            a1 = b1;
+            b1 = t;
+        }
+        for (std::int64_t i = a0 + lane; i < a1; i += 32) {
+            Index const x = col[i];
+            std::int64_t lo = b0, hi = b1;
+            while (lo < hi) {
+                std::int64_t const mid = lo + (hi - lo) / 2;
+                if (col[mid] < x)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < b1 && col[lo] == x) ++found;
+        }
+    }
+    unsigned long long const s = walk::block_sum(found);
+    if (threadIdx.x == 0 && s) atomicAdd(total, s);
+}
+
+/// Whether x is in the sorted list [lo, hi) of p (shared or global memory).
+template <class Index>
+__device__ __forceinline__ unsigned found_in(Index const* p, std::int64_t lo, std::int64_t hi,
+                                             Index x) {
+    std::int64_t const end = hi;
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo) / 2;
+        if (p[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < end && p[lo] == x ? 1u : 0u;
+}
+
+template <class Index>
+__global__ void __launch_bounds__(walk::threads, walk::min_blocks)
+    tc_shared_rows(Index const* __restrict__ ptr, Index const* __restrict__ col, std::int64_t n,
+                   unsigned long long* next_chunk, unsigned long long* total) {
+    constexpr std::int64_t cap = shared_row<Index>;
+    constexpr int group = 8;  // lanes per entry v of the row
+    constexpr int groups = 32 / group;
+    __shared__ Index rows[walk::threads / 32][cap];
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    Index* const s = rows[threadIdx.x / 32];
+    int const g = lane / group, gl = lane % group;
+    unsigned long long found = 0;
+    while (true) {
+        unsigned long long first = 0;
+        if (lane == 0) first = atomicAdd(next_chunk, 1ull);
+        first = __shfl_sync(walk::full_mask, first, 0) * row_chunk;
+        if (std::int64_t(first) >= n) break;
+        std::int64_t const last = std::min<std::int64_t>(n, std::int64_t(first) + row_chunk);
+        for (std::int64_t u = std::int64_t(first); u < last; ++u) {
+            std::int64_t const r0 = ptr[u], len = ptr[u + 1] - r0;
+            if (len < 2 || len > cap) continue;  // the same for the whole warp
+            for (std::int64_t j = lane; j < len; j += 32) s[j] = col[r0 + j];
+            __syncwarp();
+            for (std::int64_t i = g; i + 1 < len; i += groups) {
+                Index const v = s[i];
+                std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
+                if (b1 - b0 <= len - i - 1) {
+                    for (std::int64_t j = b0 + gl; j < b1; j += group)
+                        found += found_in(s, i + 1, len, col[j]);
+                } else {
+                    for (std::int64_t j = i + 1 + gl; j < len; j += group)
+                        found += found_in(col, b0, b1, s[j]);
+                }
+            }
+            __syncwarp();  // every lane is done with s before the next row overwrites it
+        }
+    }
+    unsigned long long const sum = walk::block_sum(found);
+    if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
+}
+
+unsigned grid_for(std::int64_t n) {
+    return detail::blocks_for(std::size_t(n), walk::threads, detail::persistent_blocks(8));
+}
+
+}  // namespace
+
+template <index_type Index>
+tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
+    walk::require_square("triangle_count", a);
+    tc_run run;
+    run.relabelled = relabel;
+    std::int64_t const n = static_cast<std::int64_t>(a.rows());
+    if (n == 0 || a.nnz() == 0) {
+        run.notes.push_back("tc: no edges");
+        return run;
+    }
+    using Key = std::make_unsigned_t<Index>;
+    walk::graph<Index> const g = walk::view_of(a);
+    walk::timer t;
+    t.begin();  // mark 0
+    buffer<Index, device> rank;
+    if (relabel) {
+        buffer<Key, device> deg{std::size_t(n)}, deg_sorted{std::size_t(n)};
+        buffer<Index, device> ids{std::size_t(n)}, order{std::size_t(n)};
+        rank = buffer<Index, device>{std::size_t(n)};
+        tc_degrees<Index, Key>
+            <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, deg.data(), ids.data());
+        KLEENE_CUDA_CHECK_LAUNCH("tc_degrees");
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, bytes, deg.data(), deg_sorted.data(), ids.data(), order.data(), n));
+        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            temp.data(), bytes, deg.data(), deg_sorted.data(), ids.data(), order.data(), n));
+        tc_ranks<Index><<<grid_for(n), walk::threads>>>(order.data(), n, rank.data());
+        KLEENE_CUDA_CHECK_LAUNCH("tc_ranks");
+    }
+    Index const* const r = relabel ? rank.data() : nullptr;
+    t.mark();  // 1: renumbered
+
+    // U: count per row, scan, scatter, sort each row.
+    walk::long_rows<Index> const lr(g, a.nnz());
+    buffer<Index, device> uptr{std::size_t(n) + 1};
+    {
+        buffer<Index, device> per_row{std::size_t(n)};
+        per_row.zero();  // long rows add their slices' counts into it
+        KLEENE_CUDA_CHECK(cudaMemset(uptr.data(), 0, sizeof(Index)));
+        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                   tc_count_upper<Index>{{}, r, per_row.data()});
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(
+            cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(), uptr.data() + 1, n));
+        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(
+            cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(), uptr.data() + 1, n));
+    }
+    std::int64_t const unnz = static_cast<std::int64_t>(walk::read_one(uptr.data() + n));
+    if (unnz == 0) {
+        run.seconds = t.end();
+        run.notes.push_back("tc: no edges off the diagonal");
+        return run;
+    }
+    buffer<Index, device> ucol{std::size_t(unnz)};
+    t.mark();  // 2: U's rows counted
+    {
+        buffer<Index, device> cursor{std::size_t(n)}, scattered{std::size_t(unnz)};
+        KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
+                                     cudaMemcpyDeviceToDevice));
+        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data()});
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+            nullptr, bytes, scattered.data(), ucol.data(), unnz, n, uptr.data(), uptr.data() + 1));
+        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, scattered.data(),
+                                                             ucol.data(), unnz, n, uptr.data(),
+                                                             uptr.data() + 1));
+    }
+    t.mark();  // 3: U filled and sorted
+
+    // Count: rows that fit shared memory by tc_shared_rows, longer ones by the row walk.
+    walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
+    walk::long_rows<Index> const ulr(gu, std::size_t(unnz));
+    buffer<Index, device> heavy_u{std::size_t(unnz)}, heavy_k{std::size_t(unnz)};
+    buffer<unsigned long long, device> counters(3);  // heavy pairs, triangles, row chunks
+    counters.zero();
+    tc_shared_rows<Index><<<detail::persistent_blocks(4), walk::threads>>>(
+        uptr.data(), ucol.data(), n, counters.data() + 2, counters.data() + 1);
+    KLEENE_CUDA_CHECK_LAUNCH("tc_shared_rows");
+    walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
+               tc_intersect<Index>{{},
+                                   uptr.data(),
+                                   ucol.data(),
+                                   heavy_u.data(),
+                                   heavy_k.data(),
+                                   counters.data(),
+                                   counters.data() + 1});
+    tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads>>>(
+        uptr.data(), ucol.data(), heavy_u.data(), heavy_k.data(), counters.data(),
+        counters.data() + 1);
+    KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
+    run.seconds = t.end();
+    unsigned long long host[2] = {0, 0};
+    KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+    run.triangles = host[1];
+    run.notes.push_back("tc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
+                        (relabel ? ", renumbered by increasing degree" : ", original numbering") +
+                        "; upper triangle U with " + std::to_string(unnz) + " entries; " +
+                        std::to_string(host[0]) +
+                        " pairs of long lists intersected by a warp each");
+    run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
+                        walk::ms(t.seconds(1, 2)) + ", U filled and sorted " +
+                        walk::ms(t.seconds(2, 3)) + ", intersections " + walk::ms(t.seconds(3, 4)));
+    run.notes.push_back("tc: " + std::to_string(run.triangles) + " triangles in " +
+                        walk::ms(run.seconds) + " (gpu)");
+    return run;
+}
+
+template tc_run triangle_count<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&, bool);
+template tc_run triangle_count<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&, bool);
+
+}  // namespace kleene::cuda
