@@ -2,7 +2,8 @@
 // sources, LAGraph-style. Sources go in batches of K columns (K = 8, or the next power of two
 // above a smaller remainder; unused columns stay unreached and cost only their loads); per vertex
 // v and column s the device holds depth[v K + s] (-1 unreached), the shortest-path count
-// sigma (double) and the dependency delta, so that one vertex's K columns are adjacent.
+// sigma (double) and, for the backward sweep, coef = (1 + delta) / sigma with delta the
+// dependency, so that one vertex's K columns are adjacent.
 //
 // Forward, level by level: a push step walks the out-edges of the level's vertices (a queue of
 // the vertices at depth d in any column) and claims unreached (v, s) with atomicCAS on depth,
@@ -14,7 +15,8 @@
 // order, for the backward sweep.
 //
 // Backward, from the deepest level up to level 1: every vertex v of the level's queue sums
-// (1 + delta[w]) / sigma[w] over its out-neighbours w one level deeper (per column), so
+// coef[w] = (1 + delta[w]) / sigma[w] over its out-neighbours w one level deeper (per column,
+// one load per edge: coef starts as 1 / sigma, the deepest level's value), so
 // delta[v] = sigma[v] * that sum, and centrality[v] gains delta[v] over the columns where v is at
 // that depth (never a column's source, which is at depth 0). Each vertex is finished by one
 // thread per level, so the sums need no atomics; rows longer than walk::long_min are sliced and
@@ -53,7 +55,7 @@ template <int K>
 struct bc_arrays {
     std::int32_t* depth;
     double* sigma;
-    double* delta;
+    double* coef;  // (1 + delta) / sigma, set once the forward sweep is done
     double* centrality;
     int active;  // columns [0, active) hold sources
 };
@@ -249,7 +251,7 @@ struct bc_back : walk::op_base<Index> {
         for (int c = 0; c < K; ++c)
             if (dv[c] == d && dw[c] == d + 1) {
                 std::int64_t const i = std::int64_t(w) * K + c;
-                acc.v[c] += (1.0 + s.delta[i]) / s.sigma[i];
+                acc.v[c] += s.coef[i];
             }
     }
     __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) const {
@@ -261,7 +263,7 @@ struct bc_back : walk::op_base<Index> {
             if (dv[c] == d) {
                 std::int64_t const i = std::int64_t(v) * K + c;
                 double const dl = s.sigma[i] * acc.v[c];
-                s.delta[i] = dl;
+                s.coef[i] = (1.0 + dl) / s.sigma[i];
                 sum += dl;
             }
         s.centrality[v] += sum;
@@ -298,6 +300,15 @@ __global__ void bc_sources(bc_arrays<K> s, Index const* __restrict__ src,
     }
 }
 
+/// coef = 1 / sigma: (1 + delta) / sigma for the deepest level, whose delta is 0; the backward
+/// sweep overwrites it level by level above.
+__global__ void bc_coef_init(double const* __restrict__ sigma, double* __restrict__ coef,
+                             std::size_t cells) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < cells;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        coef[i] = sigma[i] > 0 ? 1.0 / sigma[i] : 0.0;
+}
+
 template <class Index>
 struct bc_graphs {
     walk::graph<Index> out, in;
@@ -311,7 +322,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     std::int64_t const n = g.out.n;
     std::size_t const cells = std::size_t(n) * K;
     buffer<std::int32_t, device> depth{cells}, stamp{std::size_t(n)};
-    buffer<double, device> sigma{cells}, delta{cells};
+    buffer<double, device> sigma{cells}, coef{cells};
     buffer<Index, device> queue{std::size_t(n) * std::size_t(active)};
     buffer<double, device> side_out{std::size_t(g.out_long.count) * K},
         side_in{std::size_t(g.in_long.count) * K};
@@ -321,11 +332,10 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(std::int32_t)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(delta.data(), 0, cells * sizeof(double)));
     side_out.zero();
     side_in.zero();
     counters.zero();
-    bc_arrays<K> const s{depth.data(), sigma.data(), delta.data(), centrality.data(), active};
+    bc_arrays<K> const s{depth.data(), sigma.data(), coef.data(), centrality.data(), active};
     bc_sources<Index, K>
         <<<1, K>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
     KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
@@ -372,6 +382,9 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
         frontier_edges = host[1];
         start.push_back(start[d + 1] + static_cast<std::int64_t>(host[0]));
     }
+    bc_coef_init<<<detail::blocks_for(cells, walk::threads, detail::persistent_blocks(8)),
+                   walk::threads>>>(sigma.data(), coef.data(), cells);
+    KLEENE_CUDA_CHECK_LAUNCH("bc_coef_init");
     t.mark();
     std::int32_t const levels = static_cast<std::int32_t>(start.size()) - 2;
     // The deepest level's dependencies are 0; level 0 holds only sources.
