@@ -163,8 +163,11 @@ output_file::output_file(std::string const& path, temp_observer* observer)
         links_ = static_cast<std::uint64_t>(st.st_nlink);
         // Owner and group where permitted (root; a group the user is in), then the mode (after
         // chown, which may clear set-id bits). Failures leave the temporary's own.
-        if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)::fchown(fd, uid_t(-1), st.st_gid);
-        (void)::fchmod(fd, st.st_mode & 07777);
+        // (Results tested, not cast to void: newer GCCs warn on a voided warn_unused_result.)
+        bool const owned = ::fchown(fd, st.st_uid, st.st_gid) == 0 ||
+                           ::fchown(fd, uid_t(-1), st.st_gid) == 0;
+        bool const moded = ::fchmod(fd, st.st_mode & 07777) == 0;
+        static_cast<void>(owned && moded);
     }
     try {
         open_stream(fd);
