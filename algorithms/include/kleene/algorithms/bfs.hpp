@@ -88,6 +88,9 @@ struct bfs_options {
     bfs_direction direction = bfs_direction::automatic;
     /// Also return the BFS tree (parent of every reached vertex; the source is its own parent).
     bool parents = false;
+    /// Return the level of every vertex. false, with parents, leaves `level` empty: the parents
+    /// alone (GAP's BFS output) skip writing an array of n int64 that is filled serially.
+    bool levels = true;
     /// The caller promises A == A' (an undirected graph): pull steps read A, no transpose is made.
     bool symmetric = false;
     /// Beamer's switches: push -> pull when the frontier's out-edges exceed (unexplored edges) /
@@ -112,7 +115,8 @@ inline constexpr double cpu_alpha = 15.0;
 inline constexpr double cpu_beta = 512.0;
 
 struct bfs_result {
-    /// Level of every vertex (0 at the source), -1 where unreachable.
+    /// Level of every vertex (0 at the source), -1 where unreachable; empty when options.levels is
+    /// false (parents only).
     std::vector<std::int64_t> level;
     /// Parent in the BFS tree (source: itself), -1 where unreachable; empty unless asked for.
     std::vector<std::int64_t> parent;
@@ -227,11 +231,12 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     auto out_degree = [ap](std::size_t v) { return static_cast<std::int64_t>(ap[v + 1] - ap[v]); };
 
     // level and parent: -1 everywhere but the source (one pass: a std::vector is always filled).
-    r.level.assign(n, -1);
+    bool const levels = opt.levels || !parents;
+    if (levels) r.level.assign(n, -1);
     if (parents) r.parent.assign(n, -1);
-    std::int64_t* level = r.level.data();
+    std::int64_t* level = levels ? r.level.data() : nullptr;
     std::int64_t* parent = parents ? r.parent.data() : nullptr;
-    level[source] = 0;
+    if (levels) level[source] = 0;
     if (parents) parent[source] = static_cast<std::int64_t>(source);
 
     // visited: one bit per vertex; the bits past n are set so that pull steps never look at them.
@@ -348,7 +353,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                                            if (ref.load(std::memory_order_relaxed) & bit) continue;
                                            if (ref.fetch_or(bit, std::memory_order_relaxed) & bit)
                                                continue;
-                                           level[v] = depth;
+                                           if (levels) level[v] = depth;
                                            if (parents) parent[v] = static_cast<std::int64_t>(u);
                                            buf.push_back(static_cast<Index>(v));
                                            edges += out_degree(v);
@@ -395,7 +400,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                         auto const u = static_cast<std::size_t>(tj[k]);
                         if ((front[u >> 6] >> (u & 63)) & 1) {
                             got |= std::uint64_t(1) << b;
-                            level[v] = depth;
+                            if (levels) level[v] = depth;
                             if (parents) parent[v] = static_cast<std::int64_t>(u);
                             found_edges += out_degree(v);
                             break;
@@ -443,6 +448,8 @@ bfs_result bfs(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, s
                                std::to_string(a.rows()) + "-vertex graph");
     if (!(opt.alpha >= 0) || !(opt.beta >= 0))
         throw invalid_argument("bfs: alpha and beta must be positive (or 0: the default)");
+    if (!opt.levels && !opt.parents)
+        throw invalid_argument("bfs: asked for neither levels nor parents");
     std::size_t const n = a.rows();
 
     bool gpu = false;
@@ -513,6 +520,7 @@ bfs_result bfs(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, s
                          (run.device_loop ? " (one cooperative kernel)"
                                           : " (host loop: a launch per step)"));
     }
+    if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none
     return r;
 }
 
