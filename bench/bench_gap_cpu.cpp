@@ -1,9 +1,12 @@
 // kleene's CPU BFS (with parents) and SSSP (delta-stepping) against the GAP Benchmark Suite's
 // published methods (bench/gap_method.hpp: a reimplementation of the method, not GAP's code), on
 // GAP's kron graph: undirected Kronecker, edge factor 16, int32 weights uniform in [1, 255].
-// Sources: K random vertices with at least one edge (fixed seed), the same for both sides; each
+// Sources: K random vertices with at least one edge (fixed seed), the same for every side; each
 // side's time is one call (allocation of its results included; kleene's is the public call with
-// its checks of the input). The order of the two sides alternates from source to source.
+// its checks of the input). The order of the sides rotates from source to source. kleene's BFS
+// runs three ways: levels and parents; parents only (GAP's BFS returns parents only); parents only
+// into a result reused from the previous source (a fresh std::vector of n int64 is filled by one
+// thread, which dominates at 2^22 vertices on 16 threads). SSSP runs fresh and reused.
 //
 //   bench_gap_cpu [--scale 18] [--sources 64] [--threads N] [--seed 1] [--gap-delta 2]
 //                 [--delta 0] [--oracle 2] [--kernels bfs,sssp]
@@ -11,9 +14,15 @@
 // --gap-delta is the peer's bucket width (GAP's benchmark runs kron with -d2); --delta is
 // kleene's (0: its automatic choice, printed). Every answer is verified: BFS levels and SSSP
 // distances by an O(edges) certificate (the source at 0; no edge u->v with d[v] > d[u] + w; every
-// reached vertex has a tight in-edge from a vertex closer to the source), both parent vectors as
-// trees of tight edges, kleene against the peer exactly, and the first --oracle sources also
-// against a serial queue BFS and a binary-heap Dijkstra.
+// reached vertex has a tight in-edge from a vertex closer to the source), every parent vector as
+// a BFS tree against the certified levels, kleene's distances against the peer's exactly, and the
+// first --oracle sources also against a serial queue BFS and a binary-heap Dijkstra.
+
+#include "gap_method.hpp"
+
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/generate.hpp>
+#include <kleene/algorithms/sssp.hpp>
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -25,17 +34,13 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
-#include <kleene/algorithms/bfs.hpp>
-#include <kleene/algorithms/generate.hpp>
-#include <kleene/algorithms/sssp.hpp>
+#include <memory>
 #include <queue>
 #include <random>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "gap_method.hpp"
 
 using namespace kleene;
 namespace gap = kleene::bench::gap;
@@ -242,6 +247,8 @@ int main(int argc, char** argv) {
     bo.device = device_choice::cpu;
     bo.parents = true;
     bo.symmetric = true;
+    bfs_options bo_parents = bo;
+    bo_parents.levels = false;
     sssp_options so;
     so.device = device_choice::cpu;
     so.method = sssp_method::delta_stepping;
@@ -257,59 +264,72 @@ int main(int argc, char** argv) {
                    cfg.gap_delta);
     }
 
-    std::vector<double> bfs_k, bfs_p, sssp_k, sssp_p;
+    // Times per source: bfs {levels + parents, parents only, parents only reused, peer}; sssp
+    // {fresh, reused, peer}. The reused results live across sources, as in a user's loop.
+    std::vector<double> bfs_ms[4], sssp_ms[3];
+    bfs_result bfs_reused;
+    sssp_result<weight> sssp_reused;
     // One untimed run of each first (page faults, the OpenMP pool).
     bool warm = false;
     for (std::size_t i = 0; i < sources.size(); ++i) {
         std::size_t const s = sources[i];
         auto const src = static_cast<std::int32_t>(s);
-        bool const peer_first = i % 2 == 1;
         bool const oracle = static_cast<int>(i) < cfg.oracle;
         if (cfg.run_bfs) {
-            bfs_result kr;
+            // kleene: levels and parents, parents only (GAP's output), parents only into a reused
+            // result; then the peer. The order rotates from source to source.
+            bfs_result kr, ko;
             std::unique_ptr<std::int32_t[]> pr;
-            double tk = 0, tp = 0;
+            double t[4] = {};
             for (int rep = warm ? 1 : 0; rep < 2; ++rep)
-                for (int side = 0; side < 2; ++side) {
+                for (std::size_t side = 0; side < 4; ++side) {
+                    std::size_t const which = (side + i) % 4;
                     auto const t0 = clock_type::now();
-                    if ((side == 0) != peer_first) {
+                    if (which == 0)
                         kr = bfs(a, s, bo);
-                        tk = ms_since(t0);
-                    } else {
+                    else if (which == 1)
+                        ko = bfs(a, s, bo_parents);
+                    else if (which == 2)
+                        bfs(bfs_reused, a, s, bo_parents);
+                    else
                         pr = gap::bfs(g, src);
-                        tp = ms_since(t0);
-                    }
+                    t[which] = ms_since(t0);
                 }
-            bfs_k.push_back(tk);
-            bfs_p.push_back(tp);
+            for (std::size_t w = 0; w < 4; ++w) bfs_ms[w].push_back(t[w]);
             certify(
                 a, s, kr.level, std::int64_t(-1), [](std::size_t) { return std::int64_t(1); },
                 "kleene bfs levels");
             certify_tree(a, s, kr.level, kr.parent.data(), "kleene bfs parents");
+            if (!ko.level.empty() || !bfs_reused.level.empty())
+                fail("kleene bfs returned levels it was not asked for");
+            certify_tree(a, s, kr.level, ko.parent.data(), "kleene bfs parents (no levels)");
+            certify_tree(a, s, kr.level, bfs_reused.parent.data(), "kleene bfs parents (reused)");
             certify_tree(a, s, kr.level, pr.get(), "peer bfs parents");
             if (oracle && serial_bfs(a, s) != kr.level) fail("kleene bfs levels vs serial BFS");
         }
         if (cfg.run_sssp) {
+            // kleene, kleene into a reused result, the peer; the order rotates.
             sssp_result<weight> kr;
             std::unique_ptr<weight[]> pr;
-            double tk = 0, tp = 0;
+            double t[3] = {};
             for (int rep = warm ? 1 : 0; rep < 2; ++rep)
-                for (int side = 0; side < 2; ++side) {
+                for (std::size_t side = 0; side < 3; ++side) {
+                    std::size_t const which = (side + i) % 3;
                     auto const t0 = clock_type::now();
-                    if ((side == 0) != peer_first) {
+                    if (which == 0)
                         kr = sssp(a, s, so);
-                        tk = ms_since(t0);
-                    } else {
+                    else if (which == 1)
+                        sssp(sssp_reused, a, s, so);
+                    else
                         pr = gap::delta_stepping(g, src, cfg.gap_delta);
-                        tp = ms_since(t0);
-                    }
+                    t[which] = ms_since(t0);
                 }
-            sssp_k.push_back(tk);
-            sssp_p.push_back(tp);
+            for (std::size_t w = 0; w < 3; ++w) sssp_ms[w].push_back(t[w]);
             auto const* w = a.values();
             certify(
                 a, s, kr.dist, infinity<weight>(), [w](std::size_t k) { return w[k]; },
                 "kleene sssp distances");
+            if (sssp_reused.dist != kr.dist) fail("kleene sssp into a reused result differs");
             for (std::size_t v = 0; v < n; ++v) {
                 weight const pv = pr[v] == gap::dist_inf<weight> ? infinity<weight>() : pr[v];
                 if (pv != kr.dist[v])
@@ -323,12 +343,19 @@ int main(int argc, char** argv) {
 
     fmt::print("\n| kernel | kleene median ms | peer (GAP method) median ms | kleene / peer |\n");
     fmt::print("|---|---:|---:|---:|\n");
-    if (cfg.run_bfs)
-        fmt::print("| bfs (parents + levels) | {:.2f} | {:.2f} | {:.2f} |\n", median(bfs_k),
-                   median(bfs_p), median(bfs_k) / median(bfs_p));
-    if (cfg.run_sssp)
-        fmt::print("| sssp (delta-stepping) | {:.2f} | {:.2f} | {:.2f} |\n", median(sssp_k),
-                   median(sssp_p), median(sssp_k) / median(sssp_p));
+    auto row = [](char const* what, std::vector<double> const& k, std::vector<double> const& p) {
+        fmt::print("| {} | {:.2f} | {:.2f} | {:.2f} |\n", what, median(k), median(p),
+                   median(k) / median(p));
+    };
+    if (cfg.run_bfs) {
+        row("bfs, levels + parents", bfs_ms[0], bfs_ms[3]);
+        row("bfs, parents only (GAP's output)", bfs_ms[1], bfs_ms[3]);
+        row("bfs, parents only, reused result", bfs_ms[2], bfs_ms[3]);
+    }
+    if (cfg.run_sssp) {
+        row("sssp, delta-stepping", sssp_ms[0], sssp_ms[2]);
+        row("sssp, delta-stepping, reused result", sssp_ms[1], sssp_ms[2]);
+    }
     fmt::print(
         "all answers verified ({} against serial BFS / Dijkstra)\n",
         std::min<std::size_t>(static_cast<std::size_t>(std::max(cfg.oracle, 0)), sources.size()));

@@ -1,23 +1,25 @@
 // The fast CPU paths of sssp() and bfs() against plain references written here (Dijkstra with a
-// binary heap and 64-bit sums, a queue BFS): delta-stepping's once-per-distance expansion, its
-// two-pass edge blocks, long rows shared out by edge ranges, sums with and without saturation,
-// the one-pass weight summary (automatic delta, quick overflow bound, non-finite weights), and
-// BFS returning parents without levels. Random graphs of many sizes on 1 to 4 threads, zero
-// weights, many sources; disconnected graphs, self-loops, duplicate edges, isolated vertices, one
-// vertex and none.
+// binary heap and long double sums, a queue BFS): delta-stepping's once-per-distance expansion and
+// prefetched vertex lists, long rows shared out by edge ranges, sums with and without saturation,
+// the one-pass weight summary (automatic delta, quick overflow bound, non-finite weights), BFS
+// returning parents without levels, and results reused across searches. Random graphs of many
+// sizes on 1 to 4 threads, zero weights, many sources; disconnected graphs, self-loops, duplicate
+// edges, isolated vertices, one vertex and none.
 
 #define BOOST_TEST_MODULE sssp_speedpaths
+#include <boost/test/unit_test.hpp>
+
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/generate.hpp>
+#include <kleene/algorithms/sssp.hpp>
+
 #include <omp.h>
 
 #include <algorithm>
-#include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <kleene/algorithms/bfs.hpp>
-#include <kleene/algorithms/generate.hpp>
-#include <kleene/algorithms/sssp.hpp>
 #include <limits>
 #include <queue>
 #include <random>
@@ -429,4 +431,49 @@ BOOST_AUTO_TEST_CASE(bfs_parents_without_levels) {
     none.parents = false;
     none.levels = false;
     BOOST_CHECK_THROW(bfs(graphs[2], 0, none), kleene::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(results_reused_across_searches) {
+    // One result object through graphs of different sizes (its vectors resized, or refilled in
+    // parallel when the size matches), sources, threads, and with parents on and off.
+    std::vector<csr_matrix<std::int32_t>> graphs;
+    graphs.push_back(kronecker<std::int32_t>(14, 71, 0, 20));
+    graphs.push_back(random_graph<std::int32_t>(500, 2000, 72, 1, 9, false));
+    graphs.push_back(kronecker<std::int32_t>(14, 71, 0, 20));
+    graphs.push_back(random_graph<std::int32_t>(1, 1, 73, 1, 1, false));
+    sssp_result<std::int32_t> sr;
+    bfs_result br;
+    bool parents = false;
+    for (auto const& a : graphs)
+        for (std::size_t s : sources(a, 2, a.rows() + 7)) {
+            parents = !parents;
+            auto const want = dijkstra(a, s);
+            auto const levels = queue_bfs(a, s);
+            for (int threads : {1, 4}) {
+                thread_count tc(threads);
+                sssp_options so;
+                so.device = device_choice::cpu;
+                so.parents = parents;
+                sssp(sr, a, s, so);
+                BOOST_TEST(mismatches(sr.dist, want) == 0u,
+                           "sssp n=" << a.rows() << " source " << s);
+                BOOST_TEST(sr.parent.size() == (parents ? a.rows() : 0u));
+                bfs_options bo;
+                bo.device = device_choice::cpu;
+                bo.parents = parents;
+                bfs(br, a, s, bo);
+                BOOST_TEST((br.level == levels), "bfs n=" << a.rows() << " source " << s);
+                BOOST_TEST(br.parent.size() == (parents ? a.rows() : 0u));
+                for (std::size_t v = 0; parents && v < a.rows(); ++v)
+                    BOOST_TEST((levels[v] < 0 ? br.parent[v] == -1
+                                : v == s      ? br.parent[v] == static_cast<std::int64_t>(s)
+                                              : levels[static_cast<std::size_t>(br.parent[v])] ==
+                                               levels[v] - 1));
+                bo.parents = true;
+                bo.levels = false;
+                bfs(br, a, s, bo);
+                BOOST_TEST(br.level.empty());
+                BOOST_TEST(br.parent.size() == a.rows());
+            }
+        }
 }

@@ -2,15 +2,18 @@
 // Single-source shortest paths.
 //
 //   sssp(A, source, options)        frontier Bellman-Ford or delta-stepping, CPU or GPU
+//   sssp(result, A, source, options)  the same into a result whose vectors are reused
 //   sssp_bellman_ford(A, source)    the plain algebraic form: d = d min (d min.+ A) until nothing
 //                                   changes; a change after n rounds means a negative cycle
 //
 // sssp()'s Bellman-Ford is the same min.+ product restricted to the rows of the vertices whose
 // distance changed in the last round (a sparse frontier, edges split evenly over the threads,
 // atomic min into the distances). Delta-stepping (non-negative weights) keeps vertices in buckets
-// of width delta and settles the lowest bucket before the next; each thread keeps its own ring of
-// buckets and works through a small current bucket alone before it meets the others (fewer
-// barriers). Parents come afterwards from the distances: a BFS from the source over the edges
+// of width delta (by default the mean weight over the mean degree, said in the explain trace) and
+// settles the lowest bucket before the next; each thread keeps its own ring of buckets and works
+// through a small current bucket alone before it meets the others (fewer barriers); a vertex is
+// expanded once per distance it reaches. Before either runs, one pass over the weights picks the
+// method and the width and bounds path weights (path_weights.hpp). Parents come afterwards from the distances: a BFS from the source over the edges
 // that are tight (d[u] + w == d[v]), which gives a tree even where zero-weight cycles exist.
 
 #include <kleene/algorithms/path_weights.hpp>
@@ -102,6 +105,19 @@ struct sssp_result {
 
 namespace detail {
 
+/// d becomes n copies of infinity: refilled by all threads when it already holds n entries (a
+/// reused result), else allocated and filled by std::vector.
+template <class T>
+void reset_distances(std::vector<T>& d, std::size_t n) {
+    if (d.size() != n) {
+        d.assign(n, infinity<T>());
+        return;
+    }
+    T* p = d.data();
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::size_t i = 0; i < n; ++i) p[i] = infinity<T>();
+}
+
 template <class T>
 constexpr bool gpu_sssp_type = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
@@ -121,10 +137,11 @@ T load_relaxed(T const* p) {
     return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
 }
 
-/// The bucket width when none is given: the mean weight over the mean degree. Measured (16 threads
-/// of a Xeon, 2^18 vertices): Kronecker graphs of mean degree 29 are fastest near 0.01-0.03 mean
-/// weights, uniform ones of degree 8 near 0.3; this lands within 10% (Kronecker) and 50% (uniform)
-/// of the best, where 1 mean weight is 1.6x and 1.2x slower. One thread favours smaller widths.
+/// The bucket width when none is given: the mean weight over the mean degree (4.1 on GAP's kron
+/// graph, weights 1..255). Measured with once-per-distance expansion on a 16-core Xeon VM, medians
+/// of 16 sources: Kronecker 2^22 on 16 threads, widths 1 to 4 within 3% (137-141 ms); 2^18 and 2^20
+/// on 2 threads, 1 to 4 within the noise (+-10%); uniform 2^21 of degree 32, 1 to 16 within 7%.
+/// Earlier (without it), 1 mean weight was 1.6x slower on Kronecker graphs.
 inline double automatic_delta(double mean_weight, double mean_degree) {
     double const d = mean_weight / std::max(mean_degree, 1.0);
     return d > 0 ? d : 1.0;
@@ -220,7 +237,7 @@ std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, 
     Index const* aj = a.col_idx();
     T const* av = a.values();
     T const iso = a.iso_value();
-    d.assign(n, infinity<T>());
+    reset_distances(d, n);
     d[source] = T(0);
     T* dist = d.data();
 
@@ -307,20 +324,16 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
     Index const* aj = a.col_idx();
     T const* av = a.values();
     T const iso = a.iso_value();
-    d.assign(n, infinity<T>());
+    reset_distances(d, n);
     d[source] = T(0);
     T* dist = d.data();
 
     constexpr std::uint64_t ring = 1024;
     constexpr std::size_t fuse_limit = 1000;  // a thread settles a current bucket this small alone
     constexpr std::size_t chunk = 64;         // vertices per piece of a shared bucket
-#ifndef KLEENE_X_SPLIT
-#define KLEENE_X_SPLIT 4096
-#endif
-#ifndef KLEENE_X_DEDUPE
-#define KLEENE_X_DEDUPE 1
-#endif
-    constexpr std::size_t split_degree = KLEENE_X_SPLIT, split_piece = 1024;  // edges
+    // Rows past split_degree edges are shared out in pieces (16 threads, Kronecker 2^22: 137 ms
+    // against 186 ms unsplit at delta 2; no difference on 2 threads).
+    constexpr std::size_t split_degree = 4096, split_piece = 1024;  // edges
     constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
     delta_stepping_stats stats;
     // Two barriers a bucket: small graphs run on fewer threads (one per 32k edges).
@@ -369,40 +382,12 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
                 far[b].push_back(v);
             }
         };
-#ifndef KLEENE_X_TWO_PASS
-#define KLEENE_X_TWO_PASS 1
-#endif
-        // Edges in blocks: first the candidates that beat the current distance, found with plain
-        // loads and no branch (many cache misses in flight at once), then the atomic lowering of
-        // those few (a locked instruction stalls the loads behind it).
-        constexpr std::size_t block = 64;
-        std::uint32_t cand[block];
         auto relax = [&](T du, std::size_t k0, std::size_t k1) {
-            if constexpr (KLEENE_X_TWO_PASS) {
-            for (std::size_t b = k0; b < k1; b += block) {
-                std::size_t const e = std::min(k1, b + block);
-                std::uint32_t c = 0;
-                for (std::size_t k = b; k < e; ++k) {
-                    T const nd = Saturate ? plus_sat_op<T>::apply(du, av ? av[k] : iso)
-                                          : T(du + (av ? av[k] : iso));
-                    cand[c] = static_cast<std::uint32_t>(k - b);
-                    c += nd < load_relaxed(dist + static_cast<std::size_t>(aj[k]));
-                }
-                for (std::uint32_t i = 0; i < c; ++i) {
-                    std::size_t const k = b + cand[i];
-                    auto const v = static_cast<std::size_t>(aj[k]);
-                    T const nd = Saturate ? plus_sat_op<T>::apply(du, av ? av[k] : iso)
-                                          : T(du + (av ? av[k] : iso));
-                    if (atomic_lower(dist + v, nd)) file(static_cast<Index>(v), bucket_of(nd));
-                }
-            }
-            } else {
             for (std::size_t k = k0; k < k1; ++k) {
                 auto const v = static_cast<std::size_t>(aj[k]);
                 T const w = av ? av[k] : iso;
                 T const nd = Saturate ? plus_sat_op<T>::apply(du, w) : T(du + w);
                 if (atomic_lower(dist + v, nd)) file(static_cast<Index>(v), bucket_of(nd));
-            }
             }
         };
         // The distance to expand u with, or none (already expanded at that distance or lower;
@@ -414,7 +399,6 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
                 if (bu > current) file(static_cast<Index>(u), bu);  // cannot happen: kept safe
                 return false;
             }
-            if (!KLEENE_X_DEDUPE) return true;
             std::atomic_ref<T> e(expanded[u]);
             if (!(du < e.load(std::memory_order_relaxed))) return false;
             e.store(du, std::memory_order_relaxed);  // a race only repeats an expansion
@@ -424,6 +408,22 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
             T du;
             if (claim(u, du))
                 relax(du, static_cast<std::size_t>(ap[u]), static_cast<std::size_t>(ap[u + 1]));
+        };
+        // A vertex costs a chain of dependent misses (its row pointer, then its row) before its
+        // edges' loads can overlap: fetch the row pointers 8 vertices ahead, the rest 4 ahead
+        // (Kronecker 2^20 on 2 threads: 177 ms against 216 ms without).
+        auto visit_list = [&](Index const* list, std::size_t b, std::size_t e) {
+            for (std::size_t i = b; i < e; ++i) {
+                if (i + 8 < e) __builtin_prefetch(ap + list[i + 8]);
+                if (i + 4 < e) {
+                    auto const w = static_cast<std::size_t>(list[i + 4]);
+                    __builtin_prefetch(dist + w);
+                    __builtin_prefetch(expanded + w);
+                    __builtin_prefetch(aj + ap[w]);
+                    if (av) __builtin_prefetch(av + ap[w]);
+                }
+                visit(static_cast<std::size_t>(list[i]));
+            }
         };
         auto publish = [&](std::vector<Index>& from) {
             part& mine = shared[t];
@@ -481,14 +481,14 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
                 auto const& list = shared[p].vertices;
                 std::size_t const b = (c - piece_of[p]) * chunk;
                 std::size_t const e = std::min(list.size(), b + chunk);
-                for (std::size_t i = b; i < e; ++i) visit(static_cast<std::size_t>(list[i]));
+                visit_list(list.data(), b, e);
             }
             // 2. Bucket fusion: settle a small current bucket without the other threads.
             auto& cur_bin = bins[current % ring];
             while (!cur_bin.empty() && cur_bin.size() < fuse_limit) {
                 work.swap(cur_bin);
                 in_ring -= work.size();
-                for (Index u : work) visit(static_cast<std::size_t>(u));
+                visit_list(work.data(), 0, work.size());
                 work.clear();
             }
             // 3. Vote for the lowest bucket this thread holds.
@@ -556,14 +556,10 @@ std::vector<std::int64_t> tight_edge_tree(csr_matrix<T, Index> const& a, std::si
     return parent;
 }
 
-}  // namespace detail
-
-/// Shortest distances from `source` (0-based), with the method and device chosen by `opt`.
-/// Negative weights: Bellman-Ford only; a negative cycle reachable from the source throws
-/// negative_cycle naming a vertex on it.
-template <class T, index_type Index>
-sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
-                    sssp_options const& opt = {}) {
+/// The search behind both sssp() overloads, into r.
+template <class T, class Index>
+void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
+               sssp_options const& opt) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "sssp needs numeric edge weights");
     if (a.rows() != a.cols())
@@ -635,7 +631,7 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
     if (opt.explain)
         opt.explain->add("sssp: n=" + std::to_string(n) + ", edges=" + std::to_string(a.nnz()) +
                          ", source=" + std::to_string(source) + ", smallest weight " +
-                         std::to_string(w.min) + ": " + to_string(method) +
+                         std::to_string(w.min) + ": " + kleene::to_string(method) +
                          (method == sssp_method::delta_stepping && !gpu
                               ? " (delta " + std::to_string(delta) + ", " + delta_why + ")"
                               : "") +
@@ -643,7 +639,6 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
                          " on " + (gpu ? "gpu" : "cpu") +
                          (opt.device != device_choice::automatic ? " (pinned)" : ""));
 
-    sssp_result<T> r;
     r.method = method;
     if (gpu) {
         if constexpr (detail::gpu_sssp_type<T>) {
@@ -681,7 +676,28 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
     }
     if (may_overflow) detail::check_no_saturated_distance(a, source, r.dist);
     if (opt.parents) r.parent = detail::tight_edge_tree(a, source, r.dist);
+    else r.parent.clear();
+}
+
+}  // namespace detail
+
+/// Shortest distances from `source` (0-based), with the method and device chosen by `opt`.
+/// Negative weights: Bellman-Ford only; a negative cycle reachable from the source throws
+/// negative_cycle naming a vertex on it.
+template <class T, index_type Index>
+sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
+                    sssp_options const& opt = {}) {
+    sssp_result<T> r;
+    detail::sssp_into(r, a, source, opt);
     return r;
+}
+
+/// The same into `r`, for repeated searches on one graph: a distance vector that already holds n
+/// entries is refilled by all threads instead of allocated and filled by one.
+template <class T, index_type Index>
+void sssp(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
+          sssp_options const& opt = {}) {
+    detail::sssp_into(r, a, source, opt);
 }
 
 }  // namespace kleene
