@@ -13,8 +13,9 @@
 // settles the lowest bucket before the next; each thread keeps its own ring of buckets and works
 // through a small current bucket alone before it meets the others (fewer barriers); a vertex is
 // expanded once per distance it reaches. Before either runs, one pass over the weights picks the
-// method and the width and bounds path weights (path_weights.hpp). Parents come afterwards from the distances: a BFS from the source over the edges
-// that are tight (d[u] + w == d[v]), which gives a tree even where zero-weight cycles exist.
+// method and the width and bounds path weights (path_weights.hpp). Parents come afterwards from
+// the distances: a BFS from the source over the edges that are tight (d[u] + w == d[v]), which
+// gives a tree even where zero-weight cycles exist.
 
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/bfs.hpp>
@@ -41,6 +42,7 @@
 #include <vector>
 
 namespace kleene {
+
 
 /// Distances from `source`; unreachable vertices hold infinity<T>().
 template <class T, index_type Index>
@@ -220,12 +222,13 @@ void check_no_saturated_distance(csr_matrix<T, Index> const& a, std::size_t sour
         }
     }
     if (bad >= 0)
-        throw overflow_error(
-            "sssp: the shortest distance from " + std::to_string(source + 1) + " to " +
-            std::to_string(bad + 1) + " is past " + std::string(distance_type_name<T>()) +
-            "'s largest finite value " + long_number(largest_finite_distance<T>()) +
-            " (a path weighs " + long_number(bad_sum) + ")" +
-            (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64" : "; use fp64"));
+        throw overflow_error("sssp: the shortest distance from " + std::to_string(source + 1) +
+                             " to " + std::to_string(bad + 1) + " is past " +
+                             std::string(distance_type_name<T>()) + "'s largest finite value " +
+                             long_number(largest_finite_distance<T>()) + " (a path weighs " +
+                             long_number(bad_sum) + ")" +
+                             (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64"
+                                                                     : "; use fp64"));
 }
 
 /// Bellman-Ford over min.+ from the changed vertices only. Throws negative_cycle.
