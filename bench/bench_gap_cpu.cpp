@@ -1,0 +1,363 @@
+// kleene's CPU BFS (with parents) and SSSP (delta-stepping) against the GAP Benchmark Suite's
+// published methods (bench/gap_method.hpp: a reimplementation of the method, not GAP's code), on
+// GAP's kron graph: undirected Kronecker, edge factor 16, int32 weights uniform in [1, 255].
+// Sources: K random vertices with at least one edge (fixed seed), the same for every side; each
+// side's time is one call (allocation of its results included; kleene's is the public call with
+// its checks of the input). The order of the sides rotates from source to source. kleene's BFS
+// runs three ways: levels and parents; parents only (GAP's BFS returns parents only); parents only
+// into a result reused from the previous source (a fresh std::vector of n int64 is filled by one
+// thread, which dominates at 2^22 vertices on 16 threads). SSSP runs fresh and reused.
+//
+//   bench_gap_cpu [--scale 18] [--sources 64] [--threads N] [--seed 1] [--gap-delta 2]
+//                 [--delta 0] [--oracle 2] [--kernels bfs,sssp]
+//
+// --gap-delta is the peer's bucket width (GAP's benchmark runs kron with -d2); --delta is
+// kleene's (0: its automatic choice, printed). Every answer is verified: BFS levels and SSSP
+// distances by an O(edges) certificate (the source at 0; no edge u->v with d[v] > d[u] + w; every
+// reached vertex has a tight in-edge from a vertex closer to the source), every parent vector as
+// a BFS tree against the certified levels, kleene's distances against the peer's exactly, and the
+// first --oracle sources also against a serial queue BFS and a binary-heap Dijkstra.
+
+#include "gap_method.hpp"
+
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/generate.hpp>
+#include <kleene/algorithms/sssp.hpp>
+
+#include <fmt/core.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <random>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+using namespace kleene;
+namespace gap = kleene::bench::gap;
+
+namespace {
+
+using graph = csr_matrix<std::int32_t, std::int32_t>;
+using weight = std::int32_t;
+
+struct config {
+    int scale = 18;
+    int sources = 64;
+    int threads = omp_get_max_threads();
+    std::uint64_t seed = 1;
+    weight gap_delta = 2;
+    double delta = 0;
+    int oracle = 2;
+    bool run_bfs = true, run_sssp = true;
+};
+
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point t0) {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+double median(std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    if (x.empty()) return 0;
+    std::size_t const h = x.size() / 2;
+    return x.size() % 2 ? x[h] : (x[h - 1] + x[h]) / 2;
+}
+
+[[noreturn]] void fail(std::string const& what) {
+    fmt::print(stderr, "verification failed: {}\n", what);
+    std::exit(1);
+}
+
+bool has_edge(graph const& a, std::size_t u, std::size_t v) {
+    auto const* b = a.col_idx() + a.row_begin(u);
+    auto const* e = a.col_idx() + a.row_end(u);
+    return std::binary_search(b, e, static_cast<std::int32_t>(v));
+}
+
+/// d are exact shortest distances from s under `len(k)` (the length of stored edge k), -1 or
+/// `unreached` marking unreached vertices: d[s] == 0, no edge shortens any distance, every other
+/// reached vertex has a tight in-edge from a strictly closer vertex (lengths are >= 1 here).
+template <class D, class Len>
+void certify(graph const& a, std::size_t s, std::vector<D> const& d, D unreached, Len len,
+             char const* what) {
+    std::size_t const n = a.rows();
+    if (d.size() != n) fail(fmt::format("{}: {} values for {} vertices", what, d.size(), n));
+    if (d[s] != 0) fail(fmt::format("{}: the source is at {}", what, d[s]));
+    std::int64_t bad = -1;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : bad)
+    for (std::size_t v = 0; v < n; ++v) {
+        bool tight = v == s;
+        for (std::size_t k = a.row_begin(v); k < a.row_end(v); ++k) {
+            auto const u = static_cast<std::size_t>(a.col_idx()[k]);
+            // Undirected: row v lists v's in-edges (u -> v) too, with the same length.
+            if (d[u] == unreached) {
+                if (d[v] != unreached) bad = std::max(bad, static_cast<std::int64_t>(u));
+                continue;
+            }
+            if (d[v] == unreached || d[v] > d[u] + len(k)) {
+                bad = std::max(bad, static_cast<std::int64_t>(v));
+                continue;
+            }
+            tight = tight || d[v] == d[u] + len(k);
+        }
+        if (d[v] != unreached && !tight) bad = std::max(bad, static_cast<std::int64_t>(v));
+    }
+    if (bad >= 0) fail(fmt::format("{}: vertex {} from source {}", what, bad, s));
+}
+
+/// parent is a BFS tree over exactly the reached vertices of `level`: each parent is one level up
+/// and joined to its child by an edge.
+template <class P>
+void certify_tree(graph const& a, std::size_t s, std::vector<std::int64_t> const& level,
+                  P const* parent, char const* what) {
+    std::size_t const n = a.rows();
+    if (parent[s] != static_cast<P>(s)) fail(fmt::format("{}: the source is not its own", what));
+    std::int64_t bad = -1;
+#pragma omp parallel for schedule(static) reduction(max : bad)
+    for (std::size_t v = 0; v < n; ++v) {
+        if (v == s) continue;
+        if ((level[v] < 0) != (parent[v] < 0)) {
+            bad = std::max(bad, static_cast<std::int64_t>(v));
+            continue;
+        }
+        if (parent[v] < 0) continue;
+        auto const p = static_cast<std::size_t>(parent[v]);
+        if (!(p < n && level[p] == level[v] - 1 && has_edge(a, p, v)))
+            bad = std::max(bad, static_cast<std::int64_t>(v));
+    }
+    if (bad >= 0) fail(fmt::format("{}: parent of vertex {} from source {}", what, bad, s));
+}
+
+std::vector<std::int64_t> serial_bfs(graph const& a, std::size_t s) {
+    std::vector<std::int64_t> level(a.rows(), -1);
+    std::deque<std::size_t> q{s};
+    level[s] = 0;
+    while (!q.empty()) {
+        std::size_t const u = q.front();
+        q.pop_front();
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+            auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+            if (level[v] < 0) {
+                level[v] = level[u] + 1;
+                q.push_back(v);
+            }
+        }
+    }
+    return level;
+}
+
+std::vector<weight> dijkstra(graph const& a, std::size_t s) {
+    std::vector<weight> d(a.rows(), infinity<weight>());
+    using item = std::pair<weight, std::size_t>;
+    std::priority_queue<item, std::vector<item>, std::greater<>> heap;
+    d[s] = 0;
+    heap.push({0, s});
+    while (!heap.empty()) {
+        auto const [du, u] = heap.top();
+        heap.pop();
+        if (du > d[u]) continue;
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+            auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+            weight const nd = du + a.values()[k];
+            if (nd < d[v]) {
+                d[v] = nd;
+                heap.push({nd, v});
+            }
+        }
+    }
+    return d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    config cfg;
+    for (int i = 1; i < argc; i += 2) {
+        std::string_view const opt = argv[i];
+        if (i + 1 >= argc) {
+            fmt::print(stderr, "{} needs a value\n", opt);
+            return 2;
+        }
+        char const* val = argv[i + 1];
+        if (opt == "--scale")
+            cfg.scale = std::atoi(val);
+        else if (opt == "--sources")
+            cfg.sources = std::atoi(val);
+        else if (opt == "--threads")
+            cfg.threads = std::atoi(val);
+        else if (opt == "--seed")
+            cfg.seed = std::strtoull(val, nullptr, 10);
+        else if (opt == "--gap-delta")
+            cfg.gap_delta = std::atoi(val);
+        else if (opt == "--delta")
+            cfg.delta = std::atof(val);
+        else if (opt == "--oracle")
+            cfg.oracle = std::atoi(val);
+        else if (opt == "--kernels") {
+            std::string_view const k = val;
+            cfg.run_bfs = k.find("bfs") != std::string_view::npos;
+            cfg.run_sssp = k.find("sssp") != std::string_view::npos;
+        } else {
+            fmt::print(stderr, "unknown option {}\n", opt);
+            return 2;
+        }
+    }
+    if (cfg.scale < 1 || cfg.scale > 30 || cfg.sources < 1 || cfg.threads < 1 ||
+        cfg.gap_delta < 1 || cfg.delta < 0) {
+        fmt::print(stderr, "bad option value\n");
+        return 2;
+    }
+    omp_set_num_threads(cfg.threads);
+
+    kronecker_options ko;
+    ko.scale = cfg.scale;
+    ko.edge_factor = 16;
+    ko.seed = cfg.seed;
+    ko.undirected = true;
+    ko.weights = weight_range::integers(1, 255);
+    auto const t_gen = clock_type::now();
+    graph const a = kronecker_graph<weight, std::int32_t>(ko);
+    double const gen_ms = ms_since(t_gen);
+    std::size_t const n = a.rows();
+    gap::graph_view<std::int32_t, weight> const g{n, a.nnz(), a.row_ptr(), a.col_idx(), a.values()};
+
+    std::mt19937_64 rng(cfg.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(cfg.scale));
+    std::vector<std::size_t> sources;
+    while (sources.size() < static_cast<std::size_t>(cfg.sources)) {
+        std::size_t const s = rng() % n;
+        if (a.row_end(s) > a.row_begin(s)) sources.push_back(s);
+    }
+
+    fmt::print(
+        "GAP kron graph: scale {}, {} vertices, {} stored edges (undirected, edge factor 16, int32 "
+        "weights 1..255), generated in {:.0f} ms; {} threads; {} sources\n",
+        cfg.scale, n, a.nnz(), gen_ms, cfg.threads, sources.size());
+
+    bfs_options bo;
+    bo.device = device_choice::cpu;
+    bo.parents = true;
+    bo.symmetric = true;
+    bfs_options bo_parents = bo;
+    bo_parents.levels = false;
+    sssp_options so;
+    so.device = device_choice::cpu;
+    so.method = sssp_method::delta_stepping;
+    so.delta = cfg.delta;
+    {
+        explain_trace why;
+        sssp_options o = so;
+        o.explain = &why;
+        (void)sssp(a, sources[0], o);
+        for (auto const& l : why.lines)
+            if (l.find("delta") != std::string::npos) fmt::print("kleene {}\n", l);
+        fmt::print("peer: GAP delta-stepping, delta {}; GAP BFS, alpha 15, beta 18\n",
+                   cfg.gap_delta);
+    }
+
+    // Times per source: bfs {levels + parents, parents only, parents only reused, peer}; sssp
+    // {fresh, reused, peer}. The reused results live across sources, as in a user's loop.
+    std::vector<double> bfs_ms[4], sssp_ms[3];
+    bfs_result bfs_reused;
+    sssp_result<weight> sssp_reused;
+    // One untimed run of each first (page faults, the OpenMP pool).
+    bool warm = false;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        std::size_t const s = sources[i];
+        auto const src = static_cast<std::int32_t>(s);
+        bool const oracle = static_cast<int>(i) < cfg.oracle;
+        if (cfg.run_bfs) {
+            // kleene: levels and parents, parents only (GAP's output), parents only into a reused
+            // result; then the peer. The order rotates from source to source.
+            bfs_result kr, ko;
+            std::unique_ptr<std::int32_t[]> pr;
+            double t[4] = {};
+            for (int rep = warm ? 1 : 0; rep < 2; ++rep)
+                for (std::size_t side = 0; side < 4; ++side) {
+                    std::size_t const which = (side + i) % 4;
+                    auto const t0 = clock_type::now();
+                    if (which == 0)
+                        kr = bfs(a, s, bo);
+                    else if (which == 1)
+                        ko = bfs(a, s, bo_parents);
+                    else if (which == 2)
+                        bfs(bfs_reused, a, s, bo_parents);
+                    else
+                        pr = gap::bfs(g, src);
+                    t[which] = ms_since(t0);
+                }
+            for (std::size_t w = 0; w < 4; ++w) bfs_ms[w].push_back(t[w]);
+            certify(
+                a, s, kr.level, std::int64_t(-1), [](std::size_t) { return std::int64_t(1); },
+                "kleene bfs levels");
+            certify_tree(a, s, kr.level, kr.parent.data(), "kleene bfs parents");
+            if (!ko.level.empty() || !bfs_reused.level.empty())
+                fail("kleene bfs returned levels it was not asked for");
+            certify_tree(a, s, kr.level, ko.parent.data(), "kleene bfs parents (no levels)");
+            certify_tree(a, s, kr.level, bfs_reused.parent.data(), "kleene bfs parents (reused)");
+            certify_tree(a, s, kr.level, pr.get(), "peer bfs parents");
+            if (oracle && serial_bfs(a, s) != kr.level) fail("kleene bfs levels vs serial BFS");
+        }
+        if (cfg.run_sssp) {
+            // kleene, kleene into a reused result, the peer; the order rotates.
+            sssp_result<weight> kr;
+            std::unique_ptr<weight[]> pr;
+            double t[3] = {};
+            for (int rep = warm ? 1 : 0; rep < 2; ++rep)
+                for (std::size_t side = 0; side < 3; ++side) {
+                    std::size_t const which = (side + i) % 3;
+                    auto const t0 = clock_type::now();
+                    if (which == 0)
+                        kr = sssp(a, s, so);
+                    else if (which == 1)
+                        sssp(sssp_reused, a, s, so);
+                    else
+                        pr = gap::delta_stepping(g, src, cfg.gap_delta);
+                    t[which] = ms_since(t0);
+                }
+            for (std::size_t w = 0; w < 3; ++w) sssp_ms[w].push_back(t[w]);
+            auto const* w = a.values();
+            certify(
+                a, s, kr.dist, infinity<weight>(), [w](std::size_t k) { return w[k]; },
+                "kleene sssp distances");
+            if (sssp_reused.dist != kr.dist) fail("kleene sssp into a reused result differs");
+            for (std::size_t v = 0; v < n; ++v) {
+                weight const pv = pr[v] == gap::dist_inf<weight> ? infinity<weight>() : pr[v];
+                if (pv != kr.dist[v])
+                    fail(fmt::format("sssp from {}: vertex {}: kleene {}, peer {}", s, v,
+                                     kr.dist[v], pr[v]));
+            }
+            if (oracle && dijkstra(a, s) != kr.dist) fail("kleene sssp vs Dijkstra");
+        }
+        warm = true;
+    }
+
+    fmt::print("\n| kernel | kleene median ms | peer (GAP method) median ms | kleene / peer |\n");
+    fmt::print("|---|---:|---:|---:|\n");
+    auto row = [](char const* what, std::vector<double> const& k, std::vector<double> const& p) {
+        fmt::print("| {} | {:.2f} | {:.2f} | {:.2f} |\n", what, median(k), median(p),
+                   median(k) / median(p));
+    };
+    if (cfg.run_bfs) {
+        row("bfs, levels + parents", bfs_ms[0], bfs_ms[3]);
+        row("bfs, parents only (GAP's output)", bfs_ms[1], bfs_ms[3]);
+        row("bfs, parents only, reused result", bfs_ms[2], bfs_ms[3]);
+    }
+    if (cfg.run_sssp) {
+        row("sssp, delta-stepping", sssp_ms[0], sssp_ms[2]);
+        row("sssp, delta-stepping, reused result", sssp_ms[1], sssp_ms[2]);
+    }
+    fmt::print(
+        "all answers verified ({} against serial BFS / Dijkstra)\n",
+        std::min<std::size_t>(static_cast<std::size_t>(std::max(cfg.oracle, 0)), sources.size()));
+    return 0;
+}
