@@ -18,6 +18,8 @@
 // GraphBLAS is reported beside it, not hidden in either number.
 
 #include "commands.hpp"
+
+#ifdef KLEENE_HAVE_GRAPHBLAS
 #include "files.hpp"
 #include "progress.hpp"
 #include "semiring_dispatch.hpp"
@@ -539,3 +541,24 @@ void add_compare_command(CLI::App& app, global_options& g) {
 }
 
 }  // namespace kleene::tools
+
+#else  // built without SuiteSparse:GraphBLAS (KLEENE_GRAPHBLAS=OFF, or not found)
+
+namespace kleene::tools {
+
+// The command stays, so that `kleene compare ...` says what is missing instead of "unknown command".
+void add_compare_command(CLI::App& app, global_options&) {
+    auto* cmd = app.add_subcommand(
+        "compare", "compare with SuiteSparse:GraphBLAS (not built in: see `kleene compare`)");
+    cmd->prefix_command();  // whatever follows belongs to the command that is not there
+    cmd->callback([] {
+        throw command_failed(
+            "compare: this kleene was built without SuiteSparse:GraphBLAS, which `kleene compare` "
+            "runs. To enable it: apt-get install libgraphblas-dev, then reconfigure with "
+            "-DKLEENE_GRAPHBLAS=ON and rebuild (scripts/setup installs it)");
+    });
+}
+
+}  // namespace kleene::tools
+
+#endif
