@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: check_install.sh install BUILD_DIR WORK_DIR CMAKE
-#        check_install.sh cmake   WORK_DIR CMAKE CXX GENERATOR
+#        check_install.sh cmake   WORK_DIR CMAKE CXX GENERATOR [COMPONENTS]
 #        check_install.sh pkg-config WORK_DIR CXX
 # The ctest tests consumer_install, consumer_cmake and consumer_pkgconfig: the build tree installed
 # into WORK_DIR/prefix (cmake --install), then this folder's project configured against it with
@@ -23,11 +23,12 @@ case $mode in
     done
     ;;
   cmake)
-    work=$1 cmake=$2 cxx=$3 gen=$4
+    work=$1 cmake=$2 cxx=$3 gen=$4 components=${5:-}
     rm -rf "$work/cmake"
     # Only the installed prefix is searched for kleene: the build tree is not on any path here.
     "$cmake" -S "$here" -B "$work/cmake" -G "$gen" -DCMAKE_CXX_COMPILER="$cxx" \
       -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+      -DKLEENE_CONSUMER_COMPONENTS="$components" \
       > "$work/cmake.log" || { cat "$work/cmake.log"; exit 1; }
     grep "kleene_DIR:" "$work/cmake/CMakeCache.txt"
     "$cmake" --build "$work/cmake" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
