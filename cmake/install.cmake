@@ -65,6 +65,16 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # time. GraphBLAS's are only for kleene::graphblas, which kleeneConfig.cmake skips without them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libfmt-dev")
+if(KLEENE_HAVE_CUDA)
+  # The CUDA runtime comes from NVIDIA's toolkit in /usr/local/cuda, which no Debian package owns:
+  # dpkg-shlibdeps would stop there, so the Debian part of the list is written out (the CPU
+  # build's shlibdeps result) and the toolkit is the installer's business.
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6, libstdc++6, libgcc-s1, libgomp1, libfmt9")
+  if(KLEENE_HAVE_GRAPHBLAS)
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libgraphblas7")
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++ (>= 4:12), cmake (>= 3.25), pkg-config")
 if(KLEENE_HAVE_GRAPHBLAS)
   string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", libgraphblas-dev")
