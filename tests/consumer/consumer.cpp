@@ -1,13 +1,12 @@
 // Uses an installed kleene (through find_package or pkg-config): reads an embedded Matrix Market
 // graph (kleene::io), runs BFS and APSP on the CPU, and checks them against answers worked out by
 // hand for this graph. Exit 0 when all agree, 1 otherwise.
+#include <cstdint>
+#include <cstdio>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/io/matrix_market.hpp>
 #include <kleene/kleene.hpp>
-
-#include <cstdint>
-#include <cstdio>
 #include <vector>
 
 namespace {
@@ -41,8 +40,9 @@ int main() {
     auto const b = kleene::bfs(a, 0, bo);
     std::vector<std::int64_t> const level{0, 1, 1, 2, -1};
     for (std::size_t v = 0; v < level.size(); ++v)
-        check(b.level.size() == level.size() && b.level[v] == level[v], "level", 0, static_cast<long>(v),
-              v < b.level.size() ? static_cast<double>(b.level[v]) : -2.0, static_cast<double>(level[v]));
+        check(b.level.size() == level.size() && b.level[v] == level[v], "level", 0,
+              static_cast<long>(v), v < b.level.size() ? static_cast<double>(b.level[v]) : -2.0,
+              static_cast<double>(level[v]));
 
     kleene::apsp_options ao;
     ao.device = kleene::device_choice::cpu;
@@ -54,15 +54,18 @@ int main() {
                                {3, 4.5, 6.5, 0, inf},
                                {4, 5.5, 7.5, 1, 0}};
     if (r.dist.rows() != 5 || r.dist.cols() != 5) {
-        std::printf("FAIL: apsp gave a %zu x %zu matrix, want 5 x 5\n", r.dist.rows(), r.dist.cols());
+        std::printf("FAIL: apsp gave a %zu x %zu matrix, want 5 x 5\n", r.dist.rows(),
+                    r.dist.cols());
         return 1;
     }
     for (long i = 0; i < 5; ++i)
-        for (long j = 0; j < 5; ++j) check(r.dist(i, j) == dist[i][j], "dist", i, j, r.dist(i, j), dist[i][j]);
+        for (long j = 0; j < 5; ++j)
+            check(r.dist(i, j) == dist[i][j], "dist", i, j, r.dist(i, j), dist[i][j]);
 
     if (failures) return 1;
-    std::printf("kleene %.*s from an installed tree: BFS and APSP (%.*s) agree with the expected answers\n",
-                static_cast<int>(kleene::version().size()), kleene::version().data(),
-                static_cast<int>(to_string(r.algorithm).size()), to_string(r.algorithm).data());
+    std::printf(
+        "kleene %.*s from an installed tree: BFS and APSP (%.*s) agree with the expected answers\n",
+        static_cast<int>(kleene::version().size()), kleene::version().data(),
+        static_cast<int>(to_string(r.algorithm).size()), to_string(r.algorithm).data());
     return 0;
 }
