@@ -546,7 +546,7 @@ void add_compare_command(CLI::App& app, global_options& g) {
 
 namespace kleene::tools {
 
-// The command stays, so that `kleene compare ...` says what is missing instead of "unknown command".
+// The command stays, so that `kleene compare ...` says what is missing, not "unknown command".
 void add_compare_command(CLI::App& app, global_options&) {
     auto* cmd = app.add_subcommand(
         "compare", "compare with SuiteSparse:GraphBLAS (not built in: see `kleene compare`)");
