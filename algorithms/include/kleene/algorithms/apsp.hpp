@@ -248,7 +248,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
     if (a.rows() != a.cols())
         throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
-    thread_scope const omp_scope(opt.ctx);
+    detail::thread_scope const omp_scope(opt.ctx);
     std::size_t const n = a.rows();
     double const nd = static_cast<double>(n);
     double const m = static_cast<double>(a.nnz());

@@ -450,7 +450,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
 template <class T, class T2, class Index>
 void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at,
               std::size_t source, bfs_options const& opt) {
-    thread_scope const omp_scope(opt.ctx);
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));

@@ -567,7 +567,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
                sssp_options const& opt) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "sssp needs numeric edge weights");
-    thread_scope const omp_scope(opt.ctx);
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
