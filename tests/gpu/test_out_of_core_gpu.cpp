@@ -17,6 +17,7 @@
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/environment.hpp>
 
 #include <cmath>
 #include <array>
@@ -443,14 +444,19 @@ BOOST_AUTO_TEST_CASE(cap_from_environment) {
     std::size_t const n = 240;
     auto const a = random_graph<float>(n, 0.05, 3);
     auto const want = reference(a);
+    // The library reads no environment: the variable reaches apsp through the context that
+    // context_from_environment builds (as the CLI does), and only through it.
     ::setenv("KLEENE_MAX_DEVICE_BYTES", "160K", 1);
+    context ctx = context_from_environment();
+    ::unsetenv("KLEENE_MAX_DEVICE_BYTES");
+    BOOST_TEST(ctx.tune.max_device_bytes == std::size_t(160) << 10);
     explain_trace trace;
     apsp_options opt;
     opt.device = device_choice::gpu;
     opt.algorithm = apsp_algorithm::rkleene;
     opt.explain = &trace;
+    opt.ctx = &ctx;
     auto const r = apsp(a, opt);
-    ::unsetenv("KLEENE_MAX_DEVICE_BYTES");
     check_equal(r.dist, want);
     BOOST_TEST(trace.str().find("cap 160.0 KiB") != std::string::npos, trace.str());
     BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());

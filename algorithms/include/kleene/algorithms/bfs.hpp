@@ -107,6 +107,8 @@ struct bfs_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: the device, the transpose, and per level push/pull with sizes.
     explain_trace* explain = nullptr;
+    /// OpenMP threads and GPU tuning (tuning::bfs_loop_blocks); null: default_context().
+    context* ctx = nullptr;
 };
 
 /// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16
@@ -448,6 +450,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
 template <class T, class T2, class Index>
 void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at,
               std::size_t source, bfs_options const& opt) {
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -511,6 +514,7 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
     tuning.direction = opt.direction;
     if (opt.alpha > 0) tuning.alpha = opt.alpha;
     if (opt.beta > 0) tuning.beta = opt.beta;
+    tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
     cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atd ? *atd : ad, source, opt.parents, tuning);
     r.level = std::move(run.level);
     r.parent = std::move(run.parent);

@@ -93,6 +93,8 @@ struct sssp_options {
     /// process runs many traversals on one graph.
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     explain_trace* explain = nullptr;
+    /// OpenMP threads of the CPU search (context::threads); null: default_context().
+    context* ctx = nullptr;
 };
 
 template <class T>
@@ -565,6 +567,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
                sssp_options const& opt) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "sssp needs numeric edge weights");
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
