@@ -7,12 +7,14 @@
 // traces name the reused properties; bad input is refused.
 
 #define BOOST_TEST_MODULE graph_object
-#include <algorithm>
 #include <boost/test/unit_test.hpp>
-#include <cmath>
-#include <cstdint>
+
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/graph.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <random>
 #include <span>

@@ -12,14 +12,15 @@
 
 #define BOOST_TEST_MODULE graph_object_gpu
 #include <boost/test/unit_test.hpp>
-#include <cmath>
-#include <cstdint>
+#include "gpu/gpu_test.hpp"
+
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/graph.hpp>
+
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
-
-#include "gpu/gpu_test.hpp"
 
 namespace {
 

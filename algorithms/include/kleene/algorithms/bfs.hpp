@@ -39,9 +39,9 @@
 #include <limits>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
-#include <string>
 #include <vector>
 
 namespace kleene {
