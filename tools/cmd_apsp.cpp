@@ -46,6 +46,7 @@ void run_typed(apsp_args const& args, input const& in, output_set& outs, global_
     opt.device = parse_device(args.device);
     opt.predecessors = !args.paths.empty();
     opt.explain = &trace;
+    opt.ctx = &g.context();
     auto const t0 = std::chrono::steady_clock::now();
     apsp_result<T> r;
     try {

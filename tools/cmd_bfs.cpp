@@ -53,6 +53,7 @@ void run_indexed(bfs_args const& args, input const& in, output_set& outs, bool s
     opt.parents = args.parents;
     opt.symmetric = symmetric;
     opt.explain = &trace;
+    opt.ctx = &g.context();
     auto const t0 = std::chrono::steady_clock::now();
     bfs_result const r =
         in_phase(p, "bfs", [&] { return bfs(a, static_cast<std::size_t>(args.source - 1), opt); });

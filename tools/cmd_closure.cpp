@@ -38,6 +38,7 @@ void run_closure(closure_args const& args, global_options const& g) {
     opt.reflexive = args.reflexive;
     opt.device = parse_device(args.device);
     opt.explain = &trace;
+    opt.ctx = &g.context();
     auto const t0 = std::chrono::steady_clock::now();
     auto const r = in_phase(p, "closure", [&] { return closure(a, opt); });
     double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

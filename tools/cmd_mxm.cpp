@@ -58,6 +58,7 @@ void run_mxm(mxm_args const& args, global_options const& g) {
         options opt;
         opt.kernel = parse_kernel(args.kernel);
         opt.explain = &trace;
+        opt.ctx = &g.context();
         auto const t0 = std::chrono::steady_clock::now();
         in_phase(p, "product", [&] { mxm(c, a, b, s, opt); });
         double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

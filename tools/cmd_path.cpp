@@ -22,7 +22,7 @@ struct path_args {
 };
 
 template <class T>
-void run_typed(path_args const& args, input const& in) {
+void run_typed(path_args const& args, input const& in, global_options const& g) {
     io::read_options ro;
     ro.duplicates = duplicate_policy::min;
     auto const a = in.matrix<T>(ro);
@@ -35,6 +35,7 @@ void run_typed(path_args const& args, input const& in) {
     apsp_options opt;
     opt.predecessors = true;
     opt.device = parse_device(args.device);
+    opt.ctx = &g.context();
     apsp_result<T> r;
     try {
         r = apsp(a, opt);
@@ -54,22 +55,21 @@ void run_typed(path_args const& args, input const& in) {
     fmt::print("path: {}\nlength: {}\n", s, r.dist(i, j));
 }
 
-void run_path(path_args const& args) {
+void run_path(path_args const& args, global_options const& g) {
     input const in(args.input);
     std::string type = args.type;
     if (type.empty()) {
         auto const h = in.header();
         type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32" : "fp64";
     }
-    if (type == "fp32") run_typed<float>(args, in);
-    else if (type == "fp64") run_typed<double>(args, in);
-    else run_typed<std::int32_t>(args, in);
+    if (type == "fp32") run_typed<float>(args, in, g);
+    else if (type == "fp64") run_typed<double>(args, in, g);
+    else run_typed<std::int32_t>(args, in, g);
 }
 
 }  // namespace
 
 void add_path_command(CLI::App& app, global_options& g) {
-    (void)g;
     auto* cmd = app.add_subcommand("path", "one shortest path between two vertices");
     auto args = std::make_shared<path_args>();
     cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
@@ -80,7 +80,7 @@ void add_path_command(CLI::App& app, global_options& g) {
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
         ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
-    cmd->callback([args] { run_path(*args); });
+    cmd->callback([args, &g] { run_path(*args, g); });
 }
 
 }  // namespace kleene::tools

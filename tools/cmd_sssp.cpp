@@ -52,6 +52,7 @@ void run_typed(sssp_args const& args, input const& in, output_set& outs, global_
                                                    : sssp_method::automatic;
     opt.delta = args.delta;
     opt.explain = &trace;
+    opt.ctx = &g.context();
     auto const t0 = std::chrono::steady_clock::now();
     sssp_result<T> r;
     try {

@@ -4,8 +4,12 @@
 #include "usage.hpp"
 
 #include <CLI/CLI.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/environment.hpp>
 #include <kleene/options.hpp>
+
+#include <optional>
 
 #include <string>
 
@@ -19,6 +23,16 @@ struct global_options {
     bool json = false;
     /// Where outputs register their temporaries (removed on SIGINT/SIGTERM; see signals.hpp).
     temp_registry* temps = nullptr;
+
+    /// The commands' context, its tuning from the KLEENE_* variables (kleene/environment.hpp),
+    /// built on first use: a bad value fails the command that runs, with the variable's name.
+    kleene::context& context() const {
+        if (!ctx_) ctx_.emplace(kleene::context_from_environment());
+        return *ctx_;
+    }
+
+private:
+    mutable std::optional<kleene::context> ctx_;
 };
 
 /// A usage error found by a command before it reads input (two outputs with one name, stdin

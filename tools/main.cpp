@@ -2,23 +2,24 @@
 // stderr), 2 usage error (checked while the command line is parsed, before any input is read), and
 // "killed by a signal" for SIGINT/SIGTERM/SIGHUP, after removing unfinished outputs (signals.hpp).
 // Standard output is flushed and checked at the end: a command whose report could not be written
-// (a full disk, a closed pipe) fails.
-
-#include "commands.hpp"
-#include "signals.hpp"
-
-#include <kleene/kleene.hpp>
+// (a full disk, a closed pipe) fails. SIGPIPE is ignored, so a closed pipe is such a failure
+// (exit 1, unfinished outputs removed) rather than a death that would leave temporaries behind.
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <kleene/kleene.hpp>
 #include <new>
 #include <optional>
 #include <string>
+
+#include "commands.hpp"
+#include "signals.hpp"
 
 namespace {
 
@@ -67,9 +68,11 @@ int finish_stdout(int rc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    ::signal(SIGPIPE, SIG_IGN);
     // First, before any thread starts (signals.hpp); never destroyed.
     auto* const temps = new kleene::tools::temp_registry;
-    CLI::App app{"kleene: linear algebra over semirings (GraphBLAS-style), on the CPU and NVIDIA GPUs"};
+    CLI::App app{
+        "kleene: linear algebra over semirings (GraphBLAS-style), on the CPU and NVIDIA GPUs"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(kleene::version()));
     kleene::tools::global_options g;

@@ -6,6 +6,7 @@
 // Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES,
 //                                     RKLEENE_BASES, RKLEENE_CONCURRENT, SPLIT_K_BLOCKS)
 
+#include <kleene/environment.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/rkleene.hpp>
@@ -194,7 +195,10 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::printf("device: %s\n", cuda::device_description().c_str());
-    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) cuda::gemm_detail::split_k_blocks = std::atoi(v);
+    // The bench's tuning: the KLEENE_* variables, and SPLIT_K_BLOCKS (0: no split over k), in
+    // this thread's default context, which the calls below use.
+    default_context().tune = context_from_environment().tune;
+    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) default_context().tune.split_k_blocks = std::atoi(v);
     std::vector<std::size_t> sizes;
     for (int i = 1; i < argc; ++i) sizes.push_back(static_cast<std::size_t>(std::atoll(argv[i])));
     if (sizes.empty()) sizes = {512, 1024, 2048, 4096, 8192, 16384};

@@ -15,6 +15,7 @@
 //   GPU n=.. deg=.. rkleene=.. bellman-ford=.. (batch .., step ..) faster=rkleene|bellman-ford
 // CPU=0 skips the CPU runs; REPS=k keeps the best of k runs of each candidate (default 1).
 
+#include <kleene/environment.hpp>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -82,6 +83,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The bench's tuning (KLEENE_OOC_PROFILE, KLEENE_OOC_TIMELINE, KLEENE_OOC_ALGORITHM, ...:
+    // kleene/environment.hpp) in this thread's default context, which the calls below use.
+    default_context().tune = context_from_environment().tune;
     std::vector<std::size_t> sizes;
     for (int i = 1; i < argc; ++i) sizes.push_back(std::stoul(argv[i]));
     if (sizes.empty()) sizes = {2048, 4096, 8192};

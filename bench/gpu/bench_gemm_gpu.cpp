@@ -2,10 +2,11 @@
 // min_plus, the bit-packed Boolean product and plus_times (cuBLAS and the generic kernel), beside
 // the ceilings of /work/shared/GPU.md (fp32 plus_times: the FMA ceiling, no tensor cores).
 // Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384; env SPLIT_K_BLOCKS sets
-// gemm_detail::split_k_blocks, 0 = no split over k)
+// tuning::split_k_blocks, 0 = no split over k)
 // Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
 // 64 entries of every result checked against a host computation.
 
+#include <kleene/environment.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -127,12 +128,12 @@ row bench_plus_times(std::string kind, std::size_t n, bool blas, double ceiling)
     auto const da = fa.to_device();
     auto const db = fb.to_device();
     dense_matrix<T, device> dc(n, n);
-    bool const saved = cuda::gemm_detail::use_cublas;
-    cuda::gemm_detail::use_cublas = blas;
+    context ctx;  // cuBLAS on or off here only
+    ctx.tune = default_context().tune;
+    ctx.tune.use_cublas = blas;
     double const ms = median_ms(n, [&] {
-        cuda::dense_gemm<plus_times<T>>(da.view(), db.view(), dc.view(), false);
+        cuda::dense_gemm<plus_times<T>>(da.view(), db.view(), dc.view(), false, ctx);
     });
-    cuda::gemm_detail::use_cublas = saved;
     auto const hc = dc.to_host();
     std::size_t wrong = 0;
     for (std::uint64_t s = 0; s < 64; ++s) {
@@ -195,7 +196,10 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::printf("device: %s\n", cuda::device_description().c_str());
-    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) cuda::gemm_detail::split_k_blocks = std::atoi(v);
+    // The bench's tuning: the KLEENE_* variables, and SPLIT_K_BLOCKS (0: no split over k), in
+    // this thread's default context, which the products below use.
+    default_context().tune = context_from_environment().tune;
+    if (char const* v = std::getenv("SPLIT_K_BLOCKS")) default_context().tune.split_k_blocks = std::atoi(v);
     std::vector<row> rows;
     for (std::size_t n : sizes) {
         rows.push_back(bench_min_plus<float>("fp32 min_plus", n, 15.1));

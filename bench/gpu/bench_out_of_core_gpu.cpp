@@ -23,6 +23,7 @@
 //
 // Prints RESULT lines: RESULT mode=.. type=.. n=.. ms=.. tups=.. [cap=.. ratio=..] ...
 
+#include <kleene/environment.hpp>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure.hpp>
@@ -418,6 +419,9 @@ int large(std::size_t cap, std::size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The bench's tuning (KLEENE_OOC_PROFILE, KLEENE_OOC_TIMELINE, KLEENE_OOC_ALGORITHM, ...:
+    // kleene/environment.hpp) in this thread's default context, which the calls below use.
+    default_context().tune = context_from_environment().tune;
     if (cuda::device_count() == 0) {
         std::printf("no CUDA device\n");
         return 0;

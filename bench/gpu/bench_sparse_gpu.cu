@@ -339,7 +339,7 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
             t.loop = how == "host"                      ? kc::bfs_loop::host
                      : how == "device" || how == "loop4" ? kc::bfs_loop::device
                                                          : kc::bfs_loop::automatic;
-            if (how == "loop4") setenv("KLEENE_BFS_LOOP_BLOCKS", "4", 1);
+            t.loop_blocks = how == "loop4" ? 4 : 2;
             std::vector<double> sweep_teps, sweep_500, sweep_s;
             for (std::size_t i = 0; i < src.size(); ++i) {
                 auto const run = kc::bfs(a, a, src[i], true, t);
@@ -353,7 +353,6 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
                 sweep_500.push_back(double(m500) / run.seconds);
                 sweep_s.push_back(run.seconds);
             }
-            if (how == "loop4") unsetenv("KLEENE_BFS_LOOP_BLOCKS");
             std::printf(
                 "SWEEP scale=%d alpha=%g beta=%g pull_batch=%d loop=%s median_gteps=%.1f "
                 "g500_gteps=%.1f ms=%.4f\n",

@@ -164,8 +164,8 @@ output_file::output_file(std::string const& path, temp_observer* observer)
         // Owner and group where permitted (root; a group the user is in), then the mode (after
         // chown, which may clear set-id bits). Failures leave the temporary's own.
         // (Results tested, not cast to void: newer GCCs warn on a voided warn_unused_result.)
-        bool const owned = ::fchown(fd, st.st_uid, st.st_gid) == 0 ||
-                           ::fchown(fd, uid_t(-1), st.st_gid) == 0;
+        bool const owned =
+            ::fchown(fd, st.st_uid, st.st_gid) == 0 || ::fchown(fd, uid_t(-1), st.st_gid) == 0;
         bool const moded = ::fchmod(fd, st.st_mode & 07777) == 0;
         static_cast<void>(owned && moded);
     }
@@ -214,6 +214,12 @@ void output_file::finish() {
     errno = 0;
     bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
     int e = errno;
+    // On disk before the rename: otherwise a crash of the machine soon after could leave the
+    // target renamed over but empty. EINVAL: a file that cannot be synced (nothing to lose).
+    if (ok && ::fsync(::fileno(f_)) != 0 && errno != EINVAL) {
+        ok = false;
+        e = errno;
+    }
     if (std::fclose(f_) != 0 && ok) {
         ok = false;
         e = errno;
@@ -239,6 +245,18 @@ void output_file::commit() {
                        ": cannot rename the temporary file into place: " + std::strerror(e));
     }
     drop_temporary(false);
+    // The rename itself is durable once its directory is synced (best effort: the output is
+    // complete either way).
+    auto const slash = target_.rfind('/');
+    std::string const dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : target_.substr(0, slash);
+    int const dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        bool const synced = ::fsync(dfd) == 0;
+        static_cast<void>(synced);
+        ::close(dfd);
+    }
 }
 
 }  // namespace kleene::io

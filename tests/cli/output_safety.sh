@@ -277,5 +277,14 @@ if $compare; then "$K" compare transpose - -q < "$G" || fail "compare transpose 
 "$K" convert -q --from el - "$T/el_stdin.mtx" < "$T/a23.el" && is_mtx "$T/el_stdin.mtx" ||
   fail "convert --from el - < edge list"
 
+# A reader that closes the pipe early: exit 1 with a message (SIGPIPE is ignored), not a death
+# by signal; files written beside stay whole or absent.
+"$K" generate kronecker --scale 12 -q -o "$T/pipe_src.mtx" || fail "generate for the pipe test"
+( cd "$T" && "$K" convert pipe_src.mtx - 2>"$T/pipe.err" | head -c 10 >/dev/null
+  exit "${PIPESTATUS[0]}" )
+rc=$?
+[[ $rc == 1 ]] || fail "convert to a closed pipe: exit $rc, want 1"
+grep -q "Broken pipe" "$T/pipe.err" || fail "closed pipe: no message ($(cat "$T/pipe.err"))"
+
 [[ -z $(temps_in "$T") ]] || fail "temporary files left: $(temps_in "$T")"
 echo OK

@@ -9,9 +9,11 @@
 
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/context.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cmath>
@@ -122,6 +124,8 @@ struct draw {
     bool nonnegative = false;
     std::optional<double> poison_a{};
     std::optional<double> poison_b{};
+    /// The products run with this context's tuning (null: the default context's).
+    context* ctx = nullptr;
 };
 
 /// `aligned_b`: B's rows start 16-byte aligned (its parent's width a multiple of 4, the view at
@@ -145,9 +149,10 @@ void check_one(shape3 s, bool accumulate, std::uint64_t seed, draw d, bool align
     if (aligned_b)
         BOOST_TEST_REQUIRE((reinterpret_cast<std::uintptr_t>(db.block(2, b_col, s.k, s.n).data) % 16 == 0));
 
-    cuda::dense_gemm<S>(dense_view<T const, device>(da.block(1, 2, s.m, s.k)),
-                        dense_view<T const, device>(db.block(2, b_col, s.k, s.n)),
-                        dc.block(1, 3, s.m, s.n), accumulate);
+    dense_view<T const, device> const va(da.block(1, 2, s.m, s.k));
+    dense_view<T const, device> const vb(db.block(2, b_col, s.k, s.n));
+    if (d.ctx) cuda::dense_gemm<S>(va, vb, dc.block(1, 3, s.m, s.n), accumulate, *d.ctx);
+    else cuda::dense_gemm<S>(va, vb, dc.block(1, 3, s.m, s.n), accumulate);
     auto const got = dc.to_host();
 
     auto want = hc;
@@ -193,78 +198,82 @@ void check_shapes(std::vector<shape3> const& shapes, draw d = {}) {
 }
 
 template <template <class> class SR>
-void check_all_numeric(std::vector<shape3> const& shapes) {
-    check_shapes<SR<float>>(shapes);
-    check_shapes<SR<double>>(shapes);
-    check_shapes<SR<std::int32_t>>(shapes);
-    check_shapes<SR<std::int64_t>>(shapes);
+void check_all_numeric(std::vector<shape3> const& shapes, draw d = {}) {
+    check_shapes<SR<float>>(shapes, d);
+    check_shapes<SR<double>>(shapes, d);
+    check_shapes<SR<std::int32_t>>(shapes, d);
+    check_shapes<SR<std::int64_t>>(shapes, d);
 }
 
 }  // namespace
 
-/// plus_times over float and double through cuBLAS (the default) and through the generic kernel.
+/// plus_times over float and double through cuBLAS (the default) and through the generic kernel,
+/// switched in the test's own context.
 template <class F>
-void with_and_without_cublas(F&& f) {
-    bool const saved = cuda::gemm_detail::use_cublas;
+void with_and_without_cublas(context& ctx, F&& f) {
     for (bool blas : {true, false}) {
-        cuda::gemm_detail::use_cublas = blas;
+        ctx.tune.use_cublas = blas;
         BOOST_TEST_CONTEXT("cuBLAS " << (blas ? "on" : "off")) { f(); }
     }
-    cuda::gemm_detail::use_cublas = saved;
 }
 
-/// Small products normally skip the checked policies (launch-bound); these tests want them.
+/// Small products normally skip the checked policies (launch-bound); these tests want them, in
+/// a context of their own.
 struct checked_always {
-    std::size_t saved = cuda::gemm_detail::checked_min_updates;
-    checked_always() { cuda::gemm_detail::checked_min_updates = 0; }
-    ~checked_always() { cuda::gemm_detail::checked_min_updates = saved; }
+    context ctx;
+    checked_always() { ctx.tune.checked_min_updates = 0; }
+    draw with(draw d = {}) {
+        d.ctx = &ctx;
+        return d;
+    }
 };
 
 BOOST_FIXTURE_TEST_SUITE(small, checked_always)
 
 BOOST_AUTO_TEST_CASE(plus_times_all_types) {
-    if (have_gpu()) with_and_without_cublas([] { check_all_numeric<plus_times>(small_shapes); });
+    if (have_gpu())
+        with_and_without_cublas(ctx, [&] { check_all_numeric<plus_times>(small_shapes, with()); });
 }
-BOOST_AUTO_TEST_CASE(min_plus_all_types) { if (have_gpu()) check_all_numeric<min_plus>(small_shapes); }
-BOOST_AUTO_TEST_CASE(max_plus_all_types) { if (have_gpu()) check_all_numeric<max_plus>(small_shapes); }
-BOOST_AUTO_TEST_CASE(max_min_all_types) { if (have_gpu()) check_all_numeric<max_min>(small_shapes); }
-BOOST_AUTO_TEST_CASE(min_max_all_types) { if (have_gpu()) check_all_numeric<min_max>(small_shapes); }
+BOOST_AUTO_TEST_CASE(min_plus_all_types) { if (have_gpu()) check_all_numeric<min_plus>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(max_plus_all_types) { if (have_gpu()) check_all_numeric<max_plus>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(max_min_all_types) { if (have_gpu()) check_all_numeric<max_min>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(min_max_all_types) { if (have_gpu()) check_all_numeric<min_max>(small_shapes, with()); }
 BOOST_AUTO_TEST_CASE(lor_land_all_types) {
     if (!have_gpu()) return;
-    check_all_numeric<lor_land>(small_shapes);
-    check_shapes<lor_land<bool>>(small_shapes);
-    check_shapes<lor_land<std::uint8_t>>(small_shapes);
+    check_all_numeric<lor_land>(small_shapes, with());
+    check_shapes<lor_land<bool>>(small_shapes, with());
+    check_shapes<lor_land<std::uint8_t>>(small_shapes, with());
 }
 BOOST_AUTO_TEST_CASE(any_pair_all_types) {
     if (!have_gpu()) return;
-    check_all_numeric<any_pair>(small_shapes);
-    check_shapes<any_pair<bool>>(small_shapes);
-    check_shapes<any_pair<std::uint8_t>>(small_shapes);
+    check_all_numeric<any_pair>(small_shapes, with());
+    check_shapes<any_pair<bool>>(small_shapes, with());
+    check_shapes<any_pair<std::uint8_t>>(small_shapes, with());
 }
-BOOST_AUTO_TEST_CASE(plus_pair_all_types) { if (have_gpu()) check_all_numeric<plus_pair>(small_shapes); }
-BOOST_AUTO_TEST_CASE(min_first_all_types) { if (have_gpu()) check_all_numeric<min_first>(small_shapes); }
-BOOST_AUTO_TEST_CASE(min_second_all_types) { if (have_gpu()) check_all_numeric<min_second>(small_shapes); }
-BOOST_AUTO_TEST_CASE(plus_min_all_types) { if (have_gpu()) check_all_numeric<plus_min>(small_shapes); }
-BOOST_AUTO_TEST_CASE(max_times_all_types) { if (have_gpu()) check_all_numeric<max_times>(small_shapes); }
+BOOST_AUTO_TEST_CASE(plus_pair_all_types) { if (have_gpu()) check_all_numeric<plus_pair>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(min_first_all_types) { if (have_gpu()) check_all_numeric<min_first>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(min_second_all_types) { if (have_gpu()) check_all_numeric<min_second>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(plus_min_all_types) { if (have_gpu()) check_all_numeric<plus_min>(small_shapes, with()); }
+BOOST_AUTO_TEST_CASE(max_times_all_types) { if (have_gpu()) check_all_numeric<max_times>(small_shapes, with()); }
 
 // Integer min_plus / max_plus with values past the DPX path's range and both sentinels: the
 // exact saturating kernel must take over.
 BOOST_AUTO_TEST_CASE(saturating_fallback) {
     if (!have_gpu()) return;
-    check_shapes<min_plus<std::int32_t>>(small_shapes, {.wide = true});
-    check_shapes<max_plus<std::int32_t>>(small_shapes, {.wide = true});
-    check_shapes<min_plus<std::int64_t>>(small_shapes, {.wide = true});
+    check_shapes<min_plus<std::int32_t>>(small_shapes, with({.wide = true}));
+    check_shapes<max_plus<std::int32_t>>(small_shapes, with({.wide = true}));
+    check_shapes<min_plus<std::int64_t>>(small_shapes, with({.wide = true}));
 }
 
 // fp32 (and fp64) min_plus on non-negative data, the staged kernel's 3-input-min path, and one
 // value it must refuse (negative, -0) in A or in B: the generic policy must take over, exactly.
 BOOST_AUTO_TEST_CASE(nonnegative_min_plus) {
     if (!have_gpu()) return;
-    check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true});
-    check_shapes<min_plus<double>>(small_shapes, {.nonnegative = true});
+    check_shapes<min_plus<float>>(small_shapes, with({.nonnegative = true}));
+    check_shapes<min_plus<double>>(small_shapes, with({.nonnegative = true}));
     for (double poison : {-1.5, -0.0}) {
-        check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true, .poison_a = poison});
-        check_shapes<min_plus<float>>(small_shapes, {.nonnegative = true, .poison_b = poison});
+        check_shapes<min_plus<float>>(small_shapes, with({.nonnegative = true, .poison_a = poison}));
+        check_shapes<min_plus<float>>(small_shapes, with({.nonnegative = true, .poison_b = poison}));
     }
 }
 
@@ -276,19 +285,32 @@ BOOST_AUTO_TEST_CASE(split_k) {
     if (!have_gpu()) return;
     std::vector<shape3> const shapes = {{64, 1000, 64}, {300, 5000, 129}, {129, 300, 1},
                                         {5, 257, 3},    {128, 255, 128},  {640, 2048, 384}};
-    int const saved = cuda::gemm_detail::split_k_blocks;
     for (int blocks : {cuda::gemm_detail::max_split_k_blocks, 0}) {
-        cuda::gemm_detail::split_k_blocks = blocks;
+        ctx.tune.split_k_blocks = blocks;
         BOOST_TEST_CONTEXT("split_k_blocks " << blocks) {
-            check_shapes<min_plus<float>>(shapes);
-            check_shapes<min_plus<float>>(shapes, {.nonnegative = true});
-            check_shapes<min_plus<std::int32_t>>(shapes);
-            check_shapes<min_plus<std::int32_t>>(shapes, {.wide = true});
-            check_shapes<max_plus<std::int32_t>>(shapes);
-            check_shapes<max_plus<float>>(shapes);
+            check_shapes<min_plus<float>>(shapes, with());
+            check_shapes<min_plus<float>>(shapes, with({.nonnegative = true}));
+            check_shapes<min_plus<std::int32_t>>(shapes, with());
+            check_shapes<min_plus<std::int32_t>>(shapes, with({.wide = true}));
+            check_shapes<max_plus<std::int32_t>>(shapes, with());
+            check_shapes<max_plus<float>>(shapes, with());
         }
     }
-    cuda::gemm_detail::split_k_blocks = saved;
+}
+
+// A workspace the caller supplies, sized by dense_gemm_scratch_bytes, serves the staged kernel's
+// packed A and split-k partials; one too small is refused before anything runs.
+BOOST_AUTO_TEST_CASE(caller_workspace) {
+    if (!have_gpu()) return;
+    shape3 const s{300, 5000, 129};
+    buffer<unsigned char, device> ws(cuda::dense_gemm_scratch_bytes(s.m, s.k, s.n, sizeof(float)));
+    ctx.set_workspace(ws.data(), ws.size());
+    check_shapes<min_plus<float>>({s}, with());
+    check_shapes<min_plus<std::int32_t>>({s}, with());
+    BOOST_TEST(ctx.workspace_bytes() == ws.size());
+    ctx.set_workspace(ws.data(), 256);
+    BOOST_CHECK_THROW(check_one<min_plus<float>>(s, false, 1, with(), true), invalid_argument);
+    ctx.set_workspace(nullptr, 0);
 }
 
 BOOST_AUTO_TEST_CASE(bit_views_and_round_trip) {
@@ -376,9 +398,10 @@ BOOST_AUTO_TEST_CASE(max_plus_int32_large) {
 }
 BOOST_AUTO_TEST_CASE(plus_times_large) {
     if (!have_gpu()) return;
-    with_and_without_cublas([] {
-        check_shapes<plus_times<float>>(large_shapes);
-        check_shapes<plus_times<double>>(large_shapes);
+    context ctx;
+    with_and_without_cublas(ctx, [&] {
+        check_shapes<plus_times<float>>(large_shapes, {.ctx = &ctx});
+        check_shapes<plus_times<double>>(large_shapes, {.ctx = &ctx});
     });
 }
 // k deep enough that the staged kernel packs A in several panels of C's rows (64 MiB each).

@@ -411,6 +411,21 @@ BOOST_AUTO_TEST_CASE(disconnected_paths_stars) {
     check_all<std::int64_t>(star(5000, 1.0, g), "star of 5000", g);
 }
 
+// BC keeps depths in 8 bits while a batch has fewer than 255 levels; from an end of a path of
+// 600 it has 599, so the batch must run again with 32-bit depths, and still be right.
+BOOST_AUTO_TEST_CASE(bc_deeper_than_8_bit_depths) {
+    if (!have_gpu()) return;
+    auto const p = pattern<std::int32_t>(path(600).symmetric());
+    auto const pd = p.to_device();
+    auto const run = cuda::betweenness(pd, pd, {0, 599});
+    bool const rerun = std::any_of(run.notes.begin(), run.notes.end(), [](std::string const& s) {
+        return s.find("32-bit depths") != std::string::npos;
+    });
+    BOOST_TEST(rerun, "no rerun with 32-bit depths noted for a 600-vertex path");
+    check_bc(p, p, {0, 599}, "path of 600 from both ends");
+    check_bc(p, p, {300}, "path of 600 from its middle (300 levels)");
+}
+
 BOOST_AUTO_TEST_CASE(bad_input) {
     if (!have_gpu()) return;
     csr_matrix<bool, std::int32_t, device> const rect(3, 4);

@@ -444,7 +444,7 @@ void enqueue_or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> 
 
 template <class T>
 void floyd_warshall_blocked(dense_view<T, device> a) {
-    enqueue_floyd_warshall_blocked<T>(a, nullptr, detail::legacy_stream_flag());
+    enqueue_floyd_warshall_blocked<T>(a, nullptr, detail::context_flag(default_context()));
     sync();
 }
 

@@ -272,6 +272,21 @@ void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a
                                         dense_view<std::uint8_t, device> c, bool accumulate) {
     lor_land_gemm<std::uint8_t>(a, b, c, accumulate);
 }
+// With a context: its stream's earlier work first, then the product on the legacy stream.
+template <>
+void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
+                                dense_view<bool, device> c, bool accumulate, context& ctx) {
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream())));
+    lor_land_gemm<bool>(a, b, c, accumulate);
+}
+template <>
+void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
+                                        dense_view<std::uint8_t const, device> b,
+                                        dense_view<std::uint8_t, device> c, bool accumulate,
+                                        context& ctx) {
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream())));
+    lor_land_gemm<std::uint8_t>(a, b, c, accumulate);
+}
 
 template void dense_gemm<any_pair<bool>>(dense_view<bool const, device>,
                                          dense_view<bool const, device>, dense_view<bool, device>,
@@ -279,5 +294,11 @@ template void dense_gemm<any_pair<bool>>(dense_view<bool const, device>,
 template void dense_gemm<any_pair<std::uint8_t>>(dense_view<std::uint8_t const, device>,
                                                  dense_view<std::uint8_t const, device>,
                                                  dense_view<std::uint8_t, device>, bool);
+template void dense_gemm<any_pair<bool>>(dense_view<bool const, device>,
+                                         dense_view<bool const, device>, dense_view<bool, device>,
+                                         bool, context&);
+template void dense_gemm<any_pair<std::uint8_t>>(dense_view<std::uint8_t const, device>,
+                                                 dense_view<std::uint8_t const, device>,
+                                                 dense_view<std::uint8_t, device>, bool, context&);
 
 }  // namespace kleene::cuda

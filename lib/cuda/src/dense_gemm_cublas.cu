@@ -1,5 +1,5 @@
 // cuBLAS behind the dense plus_times products over float and double (dense_gemm.hpp): row-major
-// C = A B is column-major C' = B' A', one cublas{S,D}gemm call; one handle per host thread.
+// C = A B is column-major C' = B' A', one cublas{S,D}gemm call; the handle is the context's.
 
 // nvcc warns (#554) that dense_view<T const>'s conversion to itself, already excluded by its
 // requires clause, "will not be called"; true and harmless (as in dense_gemm.cuh).
@@ -7,6 +7,7 @@
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
 
 #include <cublas_v2.h>
@@ -26,15 +27,17 @@ void check_cublas(cublasStatus_t s, char const* call, char const* file, int line
 }
 #define KLEENE_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
 
-/// One handle per host thread, created on first use and kept for the life of the process:
-/// destroying it from a static destructor could run after the CUDA runtime has shut down.
-cublasHandle_t handle() {
-    static thread_local cublasHandle_t h = [] {
+/// The context's handle, created on first use and destroyed with the context (default contexts
+/// keep theirs: device_state.hpp).
+cublasHandle_t handle(context& ctx) {
+    auto& x = ctx.state().cublas;
+    if (!x.h) {
         cublasHandle_t made = nullptr;
         KLEENE_CUBLAS_CHECK(cublasCreate(&made));
-        return made;
-    }();
-    return h;
+        x.h = made;
+        x.destroy = [](void* h) noexcept { (void)cublasDestroy(static_cast<cublasHandle_t>(h)); };
+    }
+    return static_cast<cublasHandle_t>(x.h);
 }
 
 int as_int(std::size_t v, char const* what) {
@@ -45,9 +48,9 @@ int as_int(std::size_t v, char const* what) {
 
 template <class T>
 void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_view<T, device> c,
-          bool accumulate, void* st) {
+          bool accumulate, void* st, context& ctx) {
     if (c.rows == 0 || c.cols == 0) return;
-    cublasHandle_t const h = handle();
+    cublasHandle_t const h = handle(ctx);
     KLEENE_CUBLAS_CHECK(cublasSetStream(h, static_cast<cudaStream_t>(st)));
     T const one = 1;
     T const beta = accumulate ? T(1) : T(0);
@@ -67,12 +70,12 @@ void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_vi
 }  // namespace
 
 void blas_gemm(dense_view<float const, device> a, dense_view<float const, device> b,
-               dense_view<float, device> c, bool accumulate, void* stream) {
-    blas<float>(a, b, c, accumulate, stream);
+               dense_view<float, device> c, bool accumulate, void* stream, context& ctx) {
+    blas<float>(a, b, c, accumulate, stream, ctx);
 }
 void blas_gemm(dense_view<double const, device> a, dense_view<double const, device> b,
-               dense_view<double, device> c, bool accumulate, void* stream) {
-    blas<double>(a, b, c, accumulate, stream);
+               dense_view<double, device> c, bool accumulate, void* stream, context& ctx) {
+    blas<double>(a, b, c, accumulate, stream, ctx);
 }
 
 }  // namespace kleene::cuda::gemm_detail

@@ -10,6 +10,10 @@ namespace kleene::cuda {
                                                    dense_view<T, device>, bool);                  \
     template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
                                                    dense_view<T const, device>,                   \
-                                                   dense_view<T, device>, bool, stream const&);
+                                                   dense_view<T, device>, bool, stream const&,   \
+                                                   context*);                                     \
+    template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
+                                                   dense_view<T const, device>,                   \
+                                                   dense_view<T, device>, bool, context&);
 KLEENE_GEMM_NUMERIC_SEMIRINGS(KLEENE_INSTANTIATE, float)
 }  // namespace kleene::cuda

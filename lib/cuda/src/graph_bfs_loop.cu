@@ -34,7 +34,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 namespace kleene::cuda::bfs_detail {
@@ -190,7 +189,8 @@ __device__ tally place(loop_args<Index> const& a, loop_shared& sh,
 }
 
 /// Blocks: 2 a SM (64 registers, no spills) or 4 (32 registers, some spilled; twice the warps to
-/// hide the pull's latency). KLEENE_BFS_LOOP_BLOCKS=4 picks 4, for measuring: on an H200 at
+/// hide the pull's latency). bfs_tuning::loop_blocks = 4 (tuning::bfs_loop_blocks of the
+/// context, KLEENE_BFS_LOOP_BLOCKS) picks 4, for measuring: on an H200 at
 /// scale 22 it took 0.384 ms against 2's 0.344 (docs/PERFORMANCE.md).
 template <class Index, int BlocksPerSm>
 __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
@@ -280,8 +280,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                      bool parents, bfs_tuning const& tuning, bfs_run& run) {
-    char const* const env = std::getenv("KLEENE_BFS_LOOP_BLOCKS");
-    int const wanted = env && std::atoi(env) == 4 ? 4 : 2;
+    int const wanted = tuning.loop_blocks == 4 ? 4 : 2;
     void const* const kernel = wanted == 4
                                    ? reinterpret_cast<void const*>(&bfs_loop<Index, 4>)
                                    : reinterpret_cast<void const*>(&bfs_loop<Index, 2>);

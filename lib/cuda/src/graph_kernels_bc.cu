@@ -22,18 +22,18 @@
 // thread per level, so the sums need no atomics; rows longer than walk::long_min are sliced and
 // their slices meet in a side array.
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/graph_walk.cuh>
 #include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
-
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kleene::cuda {
@@ -51,38 +51,56 @@ struct acc_k {
     double v[K];
 };
 
-template <int K>
+/// Depths are stored as D: std::uint8_t while the levels stay below 255 (one vertex's K depths
+/// then take K bytes, so at Kronecker scale 22 the whole array stays in the L2 cache), or
+/// std::int32_t; the all-ones value of D means unreached and reads as -1.
+template <class D>
+constexpr std::int32_t max_depth = std::is_same_v<D, std::uint8_t> ? 254 : 0x7ffffffe;
+
+template <int K, class D>
 struct bc_arrays {
-    std::int32_t* depth;
+    D* depth;
     double* sigma;
     double* coef;  // (1 + delta) / sigma, set once the forward sweep is done
     double* centrality;
     int active;  // columns [0, active) hold sources
 };
 
+/// K values of D loaded as one (vector) access.
+template <class D, int K>
+struct alignas(sizeof(D) * K <= 16 ? sizeof(D) * K : 16) depth_pack {
+    D v[K];
+};
+
 /// The K depths of vertex v, loaded together (one vertex's columns are adjacent). Plain loads:
 /// a step may be setting other vertices' depths to d + 1 meanwhile, and either value read is
 /// fine, since a step only looks for depths d (or -1 in its own row).
-template <int K>
-__device__ __forceinline__ void load_depths(std::int32_t const* depth, std::int64_t v,
+template <int K, class D>
+__device__ __forceinline__ void load_depths(D const* depth, std::int64_t v,
                                             std::int32_t (&out)[K]) {
-    if constexpr (K % 4 == 0) {
-        auto const* p = reinterpret_cast<int4 const*>(depth + v * K);
+    depth_pack<D, K> const p = *reinterpret_cast<depth_pack<D, K> const*>(depth + v * K);
 #pragma unroll
-        for (int i = 0; i < K / 4; ++i) {
-            int4 const q = p[i];
-            out[4 * i] = q.x;
-            out[4 * i + 1] = q.y;
-            out[4 * i + 2] = q.z;
-            out[4 * i + 3] = q.w;
-        }
-    } else if constexpr (K == 2) {
-        int2 const q = *reinterpret_cast<int2 const*>(depth + v * K);
-        out[0] = q.x;
-        out[1] = q.y;
-    } else {
-#pragma unroll
-        for (int i = 0; i < K; ++i) out[i] = depth[v * K + i];
+    for (int i = 0; i < K; ++i)
+        out[i] = p.v[i] == static_cast<D>(~D(0)) ? -1 : static_cast<std::int32_t>(p.v[i]);
+}
+
+/// Sets an unreached depth to `next`; returns the depth found (-1: it was unreached). Bytes are
+/// claimed by a compare-and-swap of their aligned 32-bit word.
+__device__ __forceinline__ std::int32_t claim_depth(std::int32_t* p, std::int32_t next) {
+    return atomicCAS(p, -1, next);
+}
+__device__ __forceinline__ std::int32_t claim_depth(std::uint8_t* p, std::int32_t next) {
+    auto const addr = reinterpret_cast<std::uintptr_t>(p);
+    auto* const word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t(3));
+    unsigned const shift = 8u * static_cast<unsigned>(addr & 3u);
+    unsigned old = *reinterpret_cast<unsigned volatile*>(word);
+    for (;;) {
+        unsigned const byte = (old >> shift) & 0xffu;
+        if (byte != 0xffu) return static_cast<std::int32_t>(byte);
+        unsigned const want = (old & ~(0xffu << shift)) | (unsigned(next) << shift);
+        unsigned const seen = atomicCAS(word, old, want);
+        if (seen == old) return -1;
+        old = seen;
     }
 }
 
@@ -97,11 +115,11 @@ struct level_queue {
 };
 
 /// A push step from the level-d queue over out-edges.
-template <class Index, int K>
+template <class Index, int K, class D>
 struct bc_push : walk::op_base<Index> {
     using acc_type = walk::no_acc;
     static constexpr bool batch_loads = false;
-    bc_arrays<K> s;
+    bc_arrays<K, D> s;
     std::int32_t d;
     Index const* out_ptr;
     Index* next;
@@ -112,7 +130,7 @@ struct bc_push : walk::op_base<Index> {
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
     __device__ __forceinline__ bool wants(Index u) const {
         std::int32_t du[K];
-        load_depths<K>(s.depth, u, du);
+        load_depths<K, D>(s.depth, u, du);
         bool any = false;
 #pragma unroll
         for (int c = 0; c < K; ++c) any |= du[c] == d;
@@ -120,13 +138,13 @@ struct bc_push : walk::op_base<Index> {
     }
     __device__ __forceinline__ void edge(Index u, Index, Index v, walk::no_acc&) {
         std::int32_t du[K], dv[K];
-        load_depths<K>(s.depth, u, du);
-        load_depths<K>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, u, du);
+        load_depths<K, D>(s.depth, v, dv);
         bool reached = false;
 #pragma unroll
         for (int c = 0; c < K; ++c) {
             if (du[c] != d || (dv[c] != -1 && dv[c] != d + 1)) continue;
-            std::int32_t const old = atomicCAS(s.depth + std::int64_t(v) * K + c, -1, d + 1);
+            std::int32_t const old = claim_depth(s.depth + std::int64_t(v) * K + c, d + 1);
             if (old == -1 || old == d + 1) {
                 atomicAdd(s.sigma + std::int64_t(v) * K + c, s.sigma[std::int64_t(u) * K + c]);
                 reached |= old == -1;
@@ -144,10 +162,10 @@ struct bc_push : walk::op_base<Index> {
 };
 
 /// A pull step over in-edges (rows of the transpose) of the vertices unreached in some column.
-template <class Index, int K>
+template <class Index, int K, class D>
 struct bc_pull : walk::op_base<Index> {
     using acc_type = acc_k<K>;
-    bc_arrays<K> s;
+    bc_arrays<K, D> s;
     std::int32_t d;
     Index const* out_ptr;
     Index* next;
@@ -167,7 +185,7 @@ struct bc_pull : walk::op_base<Index> {
     }
     __device__ __forceinline__ bool wants(Index v) const {
         std::int32_t dv[K];
-        load_depths<K>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, v, dv);
         bool any = false;
 #pragma unroll
         for (int c = 0; c < K; ++c) any |= c < s.active && dv[c] == -1;
@@ -175,20 +193,20 @@ struct bc_pull : walk::op_base<Index> {
     }
     __device__ __forceinline__ void edge(Index v, Index, Index u, acc_k<K>& acc) const {
         std::int32_t du[K], dv[K];
-        load_depths<K>(s.depth, u, du);
-        load_depths<K>(s.depth, v, dv);  // columns v already has need no sigma
+        load_depths<K, D>(s.depth, u, du);
+        load_depths<K, D>(s.depth, v, dv);  // columns v already has need no sigma
 #pragma unroll
         for (int c = 0; c < K; ++c)
             if (du[c] == d && dv[c] == -1) acc.v[c] += s.sigma[std::int64_t(u) * K + c];
     }
     __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) {
         std::int32_t dv[K];
-        load_depths<K>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, v, dv);
         bool reached = false;
 #pragma unroll
         for (int c = 0; c < K; ++c)
             if (c < s.active && dv[c] == -1 && acc.v[c] > 0) {
-                s.depth[std::int64_t(v) * K + c] = d + 1;
+                s.depth[std::int64_t(v) * K + c] = static_cast<D>(d + 1);
                 s.sigma[std::int64_t(v) * K + c] = acc.v[c];
                 reached = true;
             }
@@ -217,10 +235,10 @@ struct bc_pull : walk::op_base<Index> {
 };
 
 /// The backward step of level d over out-edges.
-template <class Index, int K>
+template <class Index, int K, class D>
 struct bc_back : walk::op_base<Index> {
     using acc_type = acc_k<K>;
-    bc_arrays<K> s;
+    bc_arrays<K, D> s;
     std::int32_t d;
     double* side;
 
@@ -237,7 +255,7 @@ struct bc_back : walk::op_base<Index> {
     }
     __device__ __forceinline__ bool wants(Index v) const {
         std::int32_t dv[K];
-        load_depths<K>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, v, dv);
         bool any = false;
 #pragma unroll
         for (int c = 0; c < K; ++c) any |= dv[c] == d;
@@ -245,8 +263,8 @@ struct bc_back : walk::op_base<Index> {
     }
     __device__ __forceinline__ void edge(Index v, Index, Index w, acc_k<K>& acc) const {
         std::int32_t dv[K], dw[K];
-        load_depths<K>(s.depth, v, dv);
-        load_depths<K>(s.depth, w, dw);
+        load_depths<K, D>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, w, dw);
 #pragma unroll
         for (int c = 0; c < K; ++c)
             if (dv[c] == d && dw[c] == d + 1) {
@@ -256,7 +274,7 @@ struct bc_back : walk::op_base<Index> {
     }
     __device__ __forceinline__ void finish(Index v, acc_k<K> const& acc) const {
         std::int32_t dv[K];
-        load_depths<K>(s.depth, v, dv);
+        load_depths<K, D>(s.depth, v, dv);
         double sum = 0;
 #pragma unroll
         for (int c = 0; c < K; ++c)
@@ -285,14 +303,14 @@ struct bc_back : walk::op_base<Index> {
 };
 
 /// Depth 0 and sigma 1 for every column's source; each distinct source queued once.
-template <class Index, int K>
-__global__ void bc_sources(bc_arrays<K> s, Index const* __restrict__ src,
+template <class Index, int K, class D>
+__global__ void bc_sources(bc_arrays<K, D> s, Index const* __restrict__ src,
                            Index const* __restrict__ out_ptr, std::int32_t* stamp, Index* queue,
                            unsigned long long* count) {
     int const c = static_cast<int>(threadIdx.x);
     if (c >= s.active) return;
     Index const v = src[c];
-    s.depth[std::int64_t(v) * K + c] = 0;
+    s.depth[std::int64_t(v) * K + c] = D(0);
     s.sigma[std::int64_t(v) * K + c] = 1.0;
     if (atomicExch(stamp + v, 0) != 0) {
         queue[atomicAdd(count, 1ull)] = v;
@@ -316,12 +334,16 @@ struct bc_graphs {
     std::size_t edges;
 };
 
-template <class Index, int K>
+/// One batch; its seconds. When the levels outgrow D it stops with `outgrown` set and the
+/// centrality untouched (the seconds spent so far still count).
+template <class Index, int K, class D>
 double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
-                buffer<double, device>& centrality, std::vector<std::string>& notes) {
+                buffer<double, device>& centrality, std::vector<std::string>& notes,
+                bool& outgrown) {
     std::int64_t const n = g.out.n;
     std::size_t const cells = std::size_t(n) * K;
-    buffer<std::int32_t, device> depth{cells}, stamp{std::size_t(n)};
+    buffer<D, device> depth{cells};
+    buffer<std::int32_t, device> stamp{std::size_t(n)};
     buffer<double, device> sigma{cells}, coef{cells};
     buffer<Index, device> queue{std::size_t(n) * std::size_t(active)};
     buffer<double, device> side_out{std::size_t(g.out_long.count) * K},
@@ -329,14 +351,14 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     buffer<unsigned long long, device> counters(2);
     walk::timer t;
     t.begin();
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(std::int32_t)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(D)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double)));
     side_out.zero();
     side_in.zero();
     counters.zero();
-    bc_arrays<K> const s{depth.data(), sigma.data(), coef.data(), centrality.data(), active};
-    bc_sources<Index, K>
+    bc_arrays<K, D> const s{depth.data(), sigma.data(), coef.data(), centrality.data(), active};
+    bc_sources<Index, K, D>
         <<<1, K>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
     KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
     unsigned long long host[2];
@@ -348,6 +370,10 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     bool pull = false;
     std::int64_t previous = 0;
     for (std::int32_t d = 0; start[d + 1] > start[d]; ++d) {
+        if (d + 1 > max_depth<D>) {
+            outgrown = true;
+            return t.end();
+        }
         std::int64_t const begin = start[d], size = start[d + 1] - begin;
         explored += frontier_edges;
         double const unexplored = explored < g.edges ? double(g.edges - explored) : 0.0;
@@ -359,7 +385,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
         counters.zero();
         Index* const next = queue.data() + start[d + 1];
         if (pull) {
-            bc_pull<Index, K> op{};
+            bc_pull<Index, K, D> op{};
             op.s = s;
             op.d = d;
             op.out_ptr = g.out.ptr;
@@ -368,7 +394,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
             op.q.count = counters.data();
             walk::walk(g.in, g.in_long, static_cast<Index const*>(nullptr), n, op);
         } else {
-            bc_push<Index, K> op{};
+            bc_push<Index, K, D> op{};
             op.s = s;
             op.d = d;
             op.out_ptr = g.out.ptr;
@@ -389,7 +415,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     std::int32_t const levels = static_cast<std::int32_t>(start.size()) - 2;
     // The deepest level's dependencies are 0; level 0 holds only sources.
     for (std::int32_t d = levels - 2; d >= 1; --d) {
-        bc_back<Index, K> op{};
+        bc_back<Index, K, D> op{};
         op.s = s;
         op.d = d;
         op.side = side_out.data();
@@ -397,10 +423,24 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
     }
     double const seconds = t.end();
     notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
-                    " columns: " + std::to_string(levels) + " levels (p push, P pull: " + steps +
+                    " columns, " + std::to_string(8 * sizeof(D)) +
+                    "-bit depths: " + std::to_string(levels) + " levels (p push, P pull: " + steps +
                     "), forward " + walk::ms(t.seconds(0, 1)) + ", backward " +
                     walk::ms(t.seconds(1, 2)) + ", " + walk::ms(seconds));
     return seconds;
+}
+
+/// 8-bit depths first; 32-bit when a batch has 255 levels or more.
+template <class Index, int K>
+double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
+                    buffer<double, device>& centrality, std::vector<std::string>& notes) {
+    bool outgrown = false;
+    double const s =
+        bc_batch<Index, K, std::uint8_t>(g, sources, active, centrality, notes, outgrown);
+    if (!outgrown) return s;
+    notes.push_back("bc: more than " + std::to_string(max_depth<std::uint8_t>) +
+                    " levels: the batch runs again with 32-bit depths");
+    return s + bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown);
 }
 
 }  // namespace
@@ -443,13 +483,13 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
         int const active = static_cast<int>(std::min<std::size_t>(max_batch, src.size() - first));
         Index const* const batch = src_d.data() + first;
         if (active == 1)
-            run.seconds += bc_batch<Index, 1>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 1>(g, batch, active, centrality, run.notes);
         else if (active == 2)
-            run.seconds += bc_batch<Index, 2>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 2>(g, batch, active, centrality, run.notes);
         else if (active <= 4)
-            run.seconds += bc_batch<Index, 4>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 4>(g, batch, active, centrality, run.notes);
         else
-            run.seconds += bc_batch<Index, 8>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 8>(g, batch, active, centrality, run.notes);
         first += std::size_t(active);
     }
     KLEENE_CUDA_CHECK(cudaMemcpy(run.centrality.data(), centrality.data(),

@@ -13,24 +13,22 @@
 // lanes each (they look the shorter list's elements up in the longer one). The count is exact:
 // 64-bit per thread, summed per block, one atomic per block.
 //
-// Measured on an H100 (Kronecker scale 22, 64M entries in U, 50M of them queued): the count
-// took 99 ms with groups of 8 lanes and binary search, about 106 ms with a warp per pair, 152 ms
-// with the groups merging the two lists split eight ways, and 355 ms with a warp per row of U
-// held in shared memory (rows whose entries have long lists held it back).
+// Groups of 8 lanes with binary search measured fastest among: a warp per pair, groups merging
+// the two lists split eight ways, and a warp per row of U held in shared memory (rows whose
+// entries have long lists held it back); docs/PERFORMANCE.md has the numbers.
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/graph_walk.cuh>
 #include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
-
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -182,29 +180,19 @@ struct tc_intersect : walk::op_base<Index> {
     }
 };
 
-/// Whether x is in the sorted list [lo, hi) of p.
-template <class Index>
-__device__ __forceinline__ unsigned found_in(Index const* p, std::int64_t lo, std::int64_t hi,
-                                             Index x) {
-    std::int64_t const end = hi;
-    while (lo < hi) {
-        std::int64_t const mid = lo + (hi - lo) / 2;
-        if (p[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < end && p[lo] == x ? 1u : 0u;
-}
-
 /// A group of pair_lanes lanes per queued pair: they look the shorter list's elements up in the
-/// longer one.
+/// longer one. The group first loads pair_lanes evenly spaced splitters of the longer list and
+/// shares them through shuffles, so each search starts in one of pair_lanes slices (three levels
+/// of dependent loads fewer); a lane's elements rise, so its next search also starts no earlier
+/// than where its last one ended.
 template <class Index>
 __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     tc_heavy(Index const* __restrict__ ptr, Index const* __restrict__ col,
              Index const* __restrict__ heavy_u, Index const* __restrict__ heavy_k,
              unsigned long long const* heavy_count, unsigned long long* total) {
     int const gl = static_cast<int>(threadIdx.x % pair_lanes);
+    unsigned const group_mask = ((1u << pair_lanes) - 1u)
+                                << (threadIdx.x % 32u / pair_lanes * pair_lanes);
     std::int64_t const count = static_cast<std::int64_t>(*heavy_count);
     std::int64_t const groups = std::int64_t(gridDim.x) * (walk::threads / pair_lanes);
     unsigned long long found = 0;
@@ -222,8 +210,34 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
             a1 = b1;
             b1 = t;
         }
-        for (std::int64_t i = a0 + gl; i < a1; i += pair_lanes)
-            found += found_in(col, b0, b1, col[i]);
+        // Slice j of the longer list is [b0 + j L / pair_lanes, b0 + (j + 1) L / pair_lanes);
+        // lane j holds the first element of slice j (queued pairs have L > merge_max / 2 >
+        // pair_lanes, so no slice is empty).
+        std::int64_t const len = b1 - b0;
+        Index const mine = col[b0 + gl * len / pair_lanes];
+        Index split[pair_lanes];
+#pragma unroll
+        for (int j = 0; j < pair_lanes; ++j)
+            split[j] = __shfl_sync(group_mask, mine, j, pair_lanes);
+        std::int64_t lo_floor = b0;
+        for (std::int64_t i = a0 + gl; i < a1; i += pair_lanes) {
+            Index const x = col[i];
+            int j = 0;
+#pragma unroll
+            for (int s = 1; s < pair_lanes; ++s) j += split[s] <= x ? 1 : 0;
+            std::int64_t lo = b0 + j * len / pair_lanes;
+            std::int64_t hi = j + 1 < pair_lanes ? b0 + (j + 1) * len / pair_lanes : b1;
+            if (lo < lo_floor) lo = lo_floor;
+            while (lo < hi) {
+                std::int64_t const mid = lo + (hi - lo) / 2;
+                if (col[mid] < x)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < b1 && col[lo] == x) ++found;
+            lo_floor = lo;
+        }
     }
     unsigned long long const s = walk::block_sum(found);
     if (threadIdx.x == 0 && s) atomicAdd(total, s);

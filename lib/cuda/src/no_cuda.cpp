@@ -14,6 +14,7 @@ namespace cuda {
 using no_cuda::unavailable;
 bool built_with_cuda() noexcept { return false; }
 int device_count() noexcept { return 0; }
+int current_device() noexcept { return 0; }
 void require_device() { unavailable(); }
 std::string device_description(int) { unavailable(); }
 
@@ -21,6 +22,23 @@ template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device>,
                 dense_view<typename S::value_type const, device>,
                 dense_view<typename S::value_type, device>, bool) {
+    unavailable();
+}
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device>,
+                dense_view<typename S::value_type const, device>,
+                dense_view<typename S::value_type, device>, bool, context&) {
+    unavailable();
+}
+template <>
+void dense_gemm<lor_land<bool>>(dense_view<bool const, device>, dense_view<bool const, device>,
+                                dense_view<bool, device>, bool, context&) {
+    unavailable();
+}
+template <>
+void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device>,
+                                        dense_view<std::uint8_t const, device>,
+                                        dense_view<std::uint8_t, device>, bool, context&) {
     unavailable();
 }
 template <>
@@ -37,7 +55,10 @@ void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device>,
 #define KLEENE_INSTANTIATE(semiring_template, T)                                                   \
     template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
                                                    dense_view<T const, device>,                   \
-                                                   dense_view<T, device>, bool);
+                                                   dense_view<T, device>, bool);                  \
+    template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
+                                                   dense_view<T const, device>,                   \
+                                                   dense_view<T, device>, bool, context&);
 KLEENE_GEMM_INSTANCES(KLEENE_INSTANTIATE)
 #undef KLEENE_INSTANTIATE
 

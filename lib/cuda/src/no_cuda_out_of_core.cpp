@@ -89,13 +89,14 @@ void bool_gemm(bit_view<std::uint64_t const>, bit_view<std::uint64_t const>,
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device>,
                 dense_view<typename S::value_type const, device>,
-                dense_view<typename S::value_type, device>, bool, stream const&) {
+                dense_view<typename S::value_type, device>, bool, stream const&, context*) {
     unavailable();
 }
 #define KLEENE_INSTANTIATE(semiring_template, T)                                                   \
     template void dense_gemm<semiring_template<T>>(dense_view<T const, device>,                   \
                                                    dense_view<T const, device>,                   \
-                                                   dense_view<T, device>, bool, stream const&);
+                                                   dense_view<T, device>, bool, stream const&,    \
+                                                   context*);
 KLEENE_GEMM_INSTANCES(KLEENE_INSTANTIATE)
 #undef KLEENE_INSTANTIATE
 

@@ -19,7 +19,7 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>&, vector_mask c
 template <semiring_type S, index_type Index>
 void spmspv(sparse_vector<typename S::value_type, Index, device>&, vector_mask const&,
             sparse_vector<typename S::value_type, Index, device> const&,
-            csr_matrix<typename S::value_type, Index, device> const&) {
+            csr_matrix<typename S::value_type, Index, device> const&, context*) {
     unavailable();
 }
 template <semiring_type S, index_type Index>

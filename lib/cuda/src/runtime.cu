@@ -28,6 +28,15 @@ int device_count() noexcept {
     return n;
 }
 
+int current_device() noexcept {
+    int d = 0;
+    if (cudaGetDevice(&d) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return d;
+}
+
 void require_device() {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);

@@ -3,6 +3,7 @@
 // hash-table counts, C's row pointers).
 
 #include <kleene/cuda/sparse.cuh>
+#include <kleene/detail/device_state.hpp>
 
 #include <cub/device/device_scan.cuh>
 
@@ -13,19 +14,12 @@
 namespace kleene::cuda {
 namespace sparse_detail {
 
-void* scratch_bytes(int slot, std::size_t bytes) {
-    static thread_local buffer<unsigned char, device> slots[8];
-    auto& b = slots[slot];
-    if (b.size() < bytes) {
-        b = buffer<unsigned char, device>();  // free first: the old and new one need not coexist
-        b = buffer<unsigned char, device>(bytes);
-    }
-    return b.data();
+void* scratch_bytes(context& ctx, int slot, std::size_t bytes) {
+    return kleene::detail::grow(ctx.state().slots[slot], bytes);
 }
 
-void* cub_scratch(std::size_t bytes) {
-    static thread_local detail::cub_temp temp;
-    return temp.get(bytes);
+void* cub_scratch(context& ctx, std::size_t bytes) {
+    return kleene::detail::grow(ctx.state().cub, bytes);
 }
 
 void no_cusparse(char const* op, std::string const& why) {
@@ -166,8 +160,9 @@ std::size_t batch_bytes() {
 }
 
 template <class Index>
-spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int64_t rows,
-                                Index const* b_ptr, Index const* b_col, std::int64_t cols) {
+spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a_col,
+                                std::int64_t rows, Index const* b_ptr, Index const* b_col,
+                                std::int64_t cols) {
     spgemm_plan<Index> plan;
     plan.rows = rows;
     plan.row_ptr = buffer<Index, device>(std::size_t(rows) + 1);
@@ -176,11 +171,11 @@ spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int
         return plan;
     }
     csr_ref<Index> const a{a_ptr, a_col}, b{b_ptr, b_col};
-    auto* prods = scratch<std::int64_t>(0, std::size_t(rows));
-    auto* counts = scratch<unsigned long long>(1, spgemm_tiers + 1);
-    auto* heavy_prods = scratch<std::int64_t>(2, std::size_t(rows));
-    auto* row_nnz = scratch<std::int64_t>(3, std::size_t(rows));
-    auto* offs = scratch<std::int64_t>(4, std::size_t(rows) + 1);
+    auto* prods = scratch<std::int64_t>(ctx, 0, std::size_t(rows));
+    auto* counts = scratch<unsigned long long>(ctx, 1, spgemm_tiers + 1);
+    auto* heavy_prods = scratch<std::int64_t>(ctx, 2, std::size_t(rows));
+    auto* row_nnz = scratch<std::int64_t>(ctx, 3, std::size_t(rows));
+    auto* offs = scratch<std::int64_t>(ctx, 4, std::size_t(rows) + 1);
     plan.tier_rows = buffer<Index, device>(std::size_t(rows) * (spgemm_tiers + 1));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(counts, 0, (spgemm_tiers + 1) * sizeof(unsigned long long)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(row_nnz, 0, std::size_t(rows) * sizeof(std::int64_t)));
@@ -229,7 +224,7 @@ spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int
         plan.heavy_off = buffer<std::int64_t, device>(off.size());
         KLEENE_CUDA_CHECK(cudaMemcpy(plan.heavy_off.data(), off.data(),
                                      off.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice));
-        auto* keys = scratch<Index>(5, plan.max_batch_slots);
+        auto* keys = scratch<Index>(ctx, 5, plan.max_batch_slots);
         for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
             std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
             spgemm_global_count<Index><<<static_cast<unsigned>(j - i), spgemm_global_threads>>>(
@@ -238,7 +233,7 @@ spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int
         }
     }
 
-    exclusive_offsets(row_nnz, offs, rows);
+    exclusive_offsets(ctx, row_nnz, offs, rows);
     KLEENE_CUDA_CHECK(
         cudaMemcpy(&plan.nnz, offs + rows, sizeof(std::int64_t), cudaMemcpyDeviceToHost));
     if (plan.nnz > static_cast<std::int64_t>(std::numeric_limits<Index>::max()))
@@ -251,11 +246,11 @@ spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int
     return plan;
 }
 
-template spgemm_plan<std::int32_t> spgemm_count<std::int32_t>(std::int32_t const*,
+template spgemm_plan<std::int32_t> spgemm_count<std::int32_t>(context&, std::int32_t const*,
                                                               std::int32_t const*, std::int64_t,
                                                               std::int32_t const*,
                                                               std::int32_t const*, std::int64_t);
-template spgemm_plan<std::int64_t> spgemm_count<std::int64_t>(std::int64_t const*,
+template spgemm_plan<std::int64_t> spgemm_count<std::int64_t>(context&, std::int64_t const*,
                                                               std::int64_t const*, std::int64_t,
                                                               std::int64_t const*,
                                                               std::int64_t const*, std::int64_t);

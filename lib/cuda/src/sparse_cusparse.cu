@@ -1,7 +1,8 @@
 // cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
-// through the generic API, one handle per host thread.
+// through the generic API, with the context's handle.
 
 #include <kleene/cuda/sparse.cuh>
+#include <kleene/detail/device_state.hpp>
 
 #include <cusparse.h>
 
@@ -18,15 +19,17 @@ void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int 
 }
 #define KLEENE_CUSPARSE_CHECK(call) check_cusparse((call), #call, __FILE__, __LINE__)
 
-/// One handle per host thread, created on first use and kept for the life of the process:
-/// destroying it from a static destructor could run after the CUDA runtime has shut down.
-cusparseHandle_t handle() {
-    static thread_local cusparseHandle_t h = [] {
+/// The context's handle, created on first use and destroyed with the context (default contexts
+/// keep theirs: device_state.hpp).
+cusparseHandle_t handle(context& ctx) {
+    auto& x = ctx.state().cusparse;
+    if (!x.h) {
         cusparseHandle_t made = nullptr;
         KLEENE_CUSPARSE_CHECK(cusparseCreate(&made));
-        return made;
-    }();
-    return h;
+        x.h = made;
+        x.destroy = [](void* h) noexcept { (void)cusparseDestroy(static_cast<cusparseHandle_t>(h)); };
+    }
+    return static_cast<cusparseHandle_t>(x.h);
 }
 
 template <class T>
@@ -95,8 +98,9 @@ __global__ void columns_sorted(Index const* __restrict__ ptr, Index const* __res
 }  // namespace
 
 template <class T, class Index>
-void cusparse_spmv(csr_matrix<T, Index, device> const& a, T const* u, T* w, bool accumulate) {
-    cusparseHandle_t const h = handle();
+void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const* u, T* w,
+                   bool accumulate) {
+    cusparseHandle_t const h = handle(ctx);
     sp_mat A;
     describe(A, a);
     dn_vec X;
@@ -112,14 +116,14 @@ void cusparse_spmv(csr_matrix<T, Index, device> const& a, T const* u, T* w, bool
                                                   CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
     KLEENE_CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
                                        Y.d, data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT,
-                                       cub_scratch(bytes)));
+                                       cub_scratch(ctx, bytes)));
     KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T, class Index>
-void cusparse_spmm(csr_matrix<T, Index, device> const& a, dense_view<T const, device> b,
+void cusparse_spmm(context& ctx, csr_matrix<T, Index, device> const& a, dense_view<T const, device> b,
                    dense_view<T, device> c, bool accumulate) {
-    cusparseHandle_t const h = handle();
+    cusparseHandle_t const h = handle(ctx);
     sp_mat A;
     describe(A, a);
     dn_mat B;
@@ -137,16 +141,16 @@ void cusparse_spmm(csr_matrix<T, Index, device> const& a, dense_view<T const, de
         &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
     KLEENE_CUSPARSE_CHECK(cusparseSpMM(
         h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
-        &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, cub_scratch(bytes)));
+        &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, cub_scratch(ctx, bytes)));
     KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>
-void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
+void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
                      csr_matrix<T, std::int32_t, device> const& a,
                      csr_matrix<T, std::int32_t, device> const& b) {
     using Index = std::int32_t;
-    cusparseHandle_t const h = handle();
+    cusparseHandle_t const h = handle(ctx);
     sp_mat A, B;
     describe(A, a);
     describe(B, b);
@@ -191,7 +195,7 @@ void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
         cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d));
     // kleene's CSR keeps every row's columns sorted; sort here if cuSPARSE left a row unsorted.
     if (nnz > 0) {
-        int* unsorted = scratch<int>(6, 1);
+        int* unsorted = scratch<int>(ctx, 6, 1);
         KLEENE_CUDA_CHECK(cudaMemsetAsync(unsorted, 0, sizeof(int)));
         columns_sorted<Index><<<detail::blocks_for(a.rows(), 256), 256>>>(
             row_ptr.data(), col.data(), rows, unsorted);
@@ -207,7 +211,7 @@ void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
                 nullptr, bytes, col.data(), col2.data(), val.data(), val2.data(), nnz, rows,
                 row_ptr.data(), row_ptr.data() + 1));
             KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-                cub_scratch(bytes), bytes, col.data(), col2.data(), val.data(), val2.data(), nnz,
+                cub_scratch(ctx, bytes), bytes, col.data(), col2.data(), val.data(), val2.data(), nnz,
                 rows, row_ptr.data(), row_ptr.data() + 1));
             col = std::move(col2);
             val = std::move(val2);
@@ -218,16 +222,16 @@ void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
                                      std::move(val), T(1), true);
 }
 
-template void cusparse_spmv<float, std::int32_t>(csr_matrix<float, std::int32_t, device> const&,
+template void cusparse_spmv<float, std::int32_t>(context&, csr_matrix<float, std::int32_t, device> const&,
                                                  float const*, float*, bool);
-template void cusparse_spmv<float, std::int64_t>(csr_matrix<float, std::int64_t, device> const&,
+template void cusparse_spmv<float, std::int64_t>(context&, csr_matrix<float, std::int64_t, device> const&,
                                                  float const*, float*, bool);
-template void cusparse_spmv<double, std::int32_t>(csr_matrix<double, std::int32_t, device> const&,
+template void cusparse_spmv<double, std::int32_t>(context&, csr_matrix<double, std::int32_t, device> const&,
                                                   double const*, double*, bool);
-template void cusparse_spmv<double, std::int64_t>(csr_matrix<double, std::int64_t, device> const&,
+template void cusparse_spmv<double, std::int64_t>(context&, csr_matrix<double, std::int64_t, device> const&,
                                                   double const*, double*, bool);
 #define KLEENE_SPMM(T, Index)                                                                 \
-    template void cusparse_spmm<T, Index>(csr_matrix<T, Index, device> const&,                \
+    template void cusparse_spmm<T, Index>(context&, csr_matrix<T, Index, device> const&,                \
                                           dense_view<T const, device>, dense_view<T, device>, \
                                           bool);
 KLEENE_SPMM(float, std::int32_t)
@@ -235,10 +239,10 @@ KLEENE_SPMM(float, std::int64_t)
 KLEENE_SPMM(double, std::int32_t)
 KLEENE_SPMM(double, std::int64_t)
 #undef KLEENE_SPMM
-template void cusparse_spgemm<float>(csr_matrix<float, std::int32_t, device>&,
+template void cusparse_spgemm<float>(context&, csr_matrix<float, std::int32_t, device>&,
                                      csr_matrix<float, std::int32_t, device> const&,
                                      csr_matrix<float, std::int32_t, device> const&);
-template void cusparse_spgemm<double>(csr_matrix<double, std::int32_t, device>&,
+template void cusparse_spgemm<double>(context&, csr_matrix<double, std::int32_t, device>&,
                                       csr_matrix<double, std::int32_t, device> const&,
                                       csr_matrix<double, std::int32_t, device> const&);
 

@@ -40,7 +40,7 @@ void apply(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in,
         throw dimension_mismatch("apply: output C is " + detail::describe(c) + " but A is " +
                                  detail::describe_operand(a_in));
     detail::check_mask("apply", mask, c);
-    detail::check_host("apply", opt);
+    auto const omp_scope = detail::check_host("apply", opt);
     T const absent = absent_of(op_in);
     auto const f = [&op](T v) { return T(op.apply(v)); };
     auto&& a = detail::materialize(a_in, opt, "apply");
@@ -88,7 +88,7 @@ void apply(W& w, Mask const& mask, Accum accum, Op const& op_in, U const& u,
         throw dimension_mismatch("apply: output w is " + detail::describe(w) + " but u is " +
                                  detail::describe(u));
     detail::check_mask("apply", mask, w);
-    detail::check_host("apply", opt);
+    auto const omp_scope = detail::check_host("apply", opt);
     T const absent = absent_of(op_in);
     detail::trace(opt, "apply: " + detail::describe(u) + ": vector, entry by entry");
     auto t = detail::load_vector(u, absent);

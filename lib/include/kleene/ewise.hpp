@@ -57,7 +57,7 @@ void ewise_matrix(char const* name, C& c, Mask const& mask, Accum accum, Op cons
     using T = typename C::value_type;
     check_ewise_shapes(name, c, a_in, b_in);
     check_mask(name, mask, c);
-    check_host(name, opt);
+    auto const omp_scope = check_host(name, opt);
     T const absent = absent_of(op_in);
     auto const op = [&] {
         if constexpr (Union)
@@ -99,7 +99,7 @@ void ewise_vector(char const* name, W& w, Mask const& mask, Accum accum, Op cons
     using T = typename W::value_type;
     check_ewise_shapes(name, w, u, v);
     check_mask(name, mask, w);
-    check_host(name, opt);
+    auto const omp_scope = check_host(name, opt);
     T const absent = absent_of(op_in);
     trace(opt, std::string(name) + ": " + describe(u) + ", " + describe(v) +
                    ": vectors, element by element");

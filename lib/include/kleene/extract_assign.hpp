@@ -108,7 +108,7 @@ void extract(C& c, Mask const& mask, Accum accum, A const& a_in, index_selection
     using T = typename C::value_type;
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "extract: the input's value type must equal the output's");
-    detail::check_host("extract", opt);
+    auto const omp_scope = detail::check_host("extract", opt);
     auto const ri = rows.resolve(a_in.rows(), "extract: row indices");
     auto const rj = cols.resolve(a_in.cols(), "extract: column indices");
     if (c.rows() != ri.size || c.cols() != rj.size)
@@ -147,7 +147,7 @@ void extract(W& w, Mask const& mask, Accum accum, U const& u, index_selection co
     using T = typename W::value_type;
     static_assert(std::is_same_v<typename U::value_type, T>,
                   "extract: the input's value type must equal the output's");
-    detail::check_host("extract", opt);
+    auto const omp_scope = detail::check_host("extract", opt);
     auto const ri = rows.resolve(u.size(), "extract: indices");
     if (w.size() != ri.size)
         throw dimension_mismatch("extract: output w has size " + std::to_string(w.size()) +
@@ -178,7 +178,7 @@ void extract(W& w, Mask const& mask, Accum accum, A const& a, index_selection co
     using T = typename W::value_type;
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "extract: the input's value type must equal the output's");
-    detail::check_host("extract", opt);
+    auto const omp_scope = detail::check_host("extract", opt);
     auto const ri = rows.resolve(a.rows(), "extract: row indices");
     if (col >= a.cols())
         throw invalid_argument("extract: column " + std::to_string(col) + " is outside A (" +
@@ -225,7 +225,7 @@ template <class C, class Mask, class Accum, class Src>
 void assign_matrix(C& c, Mask const& mask, Accum, Src const& src, std::size_t src_rows,
                    std::size_t src_cols, index_selection const& rows, index_selection const& cols,
                    options const& opt, typename C::value_type absent, std::string const& what) {
-    check_host("assign", opt);
+    auto const omp_scope = check_host("assign", opt);
     auto const ri = rows.resolve(c.rows(), "assign: row indices");
     auto const rj = cols.resolve(c.cols(), "assign: column indices");
     if (src_rows != ri.size || src_cols != rj.size)
@@ -290,7 +290,7 @@ void assign_vector(W& w, Mask const& mask, Accum, Get const& get, std::size_t sr
                    index_selection const& rows, options const& opt, typename W::value_type absent,
                    std::string const& what) {
     using T = typename W::value_type;
-    check_host("assign", opt);
+    auto const omp_scope = check_host("assign", opt);
     auto const ri = rows.resolve(w.size(), "assign: indices");
     if (src_size != ri.size)
         throw dimension_mismatch("assign: the region w(I) has " + std::to_string(ri.size) +

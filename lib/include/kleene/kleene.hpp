@@ -2,6 +2,7 @@
 // The umbrella header: everything in kleene's public API.
 
 #include <kleene/apply.hpp>
+#include <kleene/context.hpp>
 #include <kleene/convert.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>

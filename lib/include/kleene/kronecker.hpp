@@ -34,7 +34,7 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
             detail::describe_operand(a_in) + ") and B (" + detail::describe_operand(b_in) +
             ") is " + detail::shape(a_in.rows() * b_in.rows(), a_in.cols() * b_in.cols()));
     detail::check_mask("kronecker", mask, c);
-    detail::check_host("kronecker", opt);
+    auto const omp_scope = detail::check_host("kronecker", opt);
     T const absent = absent_of(op_in);
     auto&& a = detail::materialize(a_in, opt, "kronecker");
     auto&& b = detail::materialize(b_in, opt, "kronecker");

@@ -95,11 +95,14 @@ constexpr void check_types() {
                   "kleene: the containers' value types must equal the semiring's value_type");
 }
 
-inline void check_host(char const* op, options const& opt) {
+/// Checks that a host operation was not asked to run on the GPU; the returned scope runs the
+/// operation's OpenMP regions with the context's thread count (context::threads).
+[[nodiscard]] inline thread_scope check_host(char const* op, options const& opt) {
     if (opt.device == device_choice::gpu)
         throw invalid_argument(std::string(op) +
                                ": device=gpu was asked for host containers; move the operands with "
                                "to_device() first");
+    return thread_scope(opt.ctx);
 }
 
 [[noreturn]] inline void bad_pin(char const* op, kernel_choice k, std::string const& operands) {
@@ -131,7 +134,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
         throw dimension_mismatch("mxm: output C is " + detail::shape(c.rows(), c.cols()) +
                                  " but A (+).(x) B is " + detail::shape(a.rows(), b.cols()));
     detail::check_mask("mxm", mask, c);
-    detail::check_host("mxm", opt);
+    auto const omp_scope = detail::check_host("mxm", opt);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     std::string const operands = detail::describe(a) + " x " + detail::describe(b);
     T const zero = S::zero();
@@ -295,12 +298,12 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
                              detail::shape(b.rows(), b.cols()) + " on the GPU: " + why;
     if (dense) {
         dense_matrix<T, device> d(a.rows(), b.cols());
-        cuda::spgemm_dense<S, Index>(d.view(), a, b);
+        cuda::spgemm_dense<S, Index>(d.view(), a, b, {.ctx = opt.ctx});
         detail::trace(opt, head + ", cuda spgemm_dense (a warp per row, dense row accumulator)");
         c = matrix<T, Index, device>(std::move(d), S::zero());
     } else {
         csr_matrix<T, Index, device> r(a.rows(), b.cols());
-        auto const ran = cuda::spgemm<S, Index>(r, a, b);
+        auto const ran = cuda::spgemm<S, Index>(r, a, b, {.ctx = opt.ctx});
         detail::trace(opt, head + ", cuda spgemm (" + std::string(cuda::to_string(ran)) + ")");
         c = matrix<T, Index, device>(std::move(r));
     }
@@ -330,7 +333,7 @@ void mxm(dense_matrix<T, device>& c, Mask const&, Accum, dense_matrix<T, device>
     detail::trace(opt, "mxm: dense " + detail::shape(a.rows(), a.cols()) + " x dense " +
                            detail::shape(b.rows(), b.cols()) + " on the GPU: cuda dense_gemm" +
                            (accumulate ? " (accumulating into C)" : ""));
-    cuda::dense_gemm<S>(a.view(), b.view(), c.view(), accumulate);
+    cuda::dense_gemm<S>(a.view(), b.view(), c.view(), accumulate, resolve(opt.ctx));
 }
 
 template <class T, semiring_type S>
@@ -366,7 +369,7 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S, options
         throw dimension_mismatch("mxv: output w has size " + std::to_string(w.size()) +
                                  " but A has " + std::to_string(a.rows()) + " rows");
     detail::check_mask("mxv", mask, w);
-    detail::check_host("mxv", opt);
+    auto const omp_scope = detail::check_host("mxv", opt);
     std::string const operands = detail::describe(a) + " x " + detail::describe(u);
     if (opt.kernel == kernel_choice::spmspv_push)
         throw invalid_argument("mxv: kernel spmspv_push needs A's transpose; use vxm(u, transpose of A)");
@@ -414,7 +417,7 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S, options
         throw dimension_mismatch("vxm: output w has size " + std::to_string(w.size()) +
                                  " but A has " + std::to_string(a.cols()) + " columns");
     detail::check_mask("vxm", mask, w);
-    detail::check_host("vxm", opt);
+    auto const omp_scope = detail::check_host("vxm", opt);
     std::string const operands = detail::describe(u) + " x " + detail::describe(a);
     if (opt.kernel == kernel_choice::spmv_pull)
         throw invalid_argument("vxm: kernel spmv_pull needs A's transpose; use mxv(transpose of A, u)");

@@ -2,6 +2,7 @@
 // Options shared by every operation, masks and accumulators (GraphBLAS semantics), and the
 // explain trace that reports which kernel ran and why.
 
+#include <kleene/context.hpp>
 #include <kleene/semiring.hpp>
 
 #include <string>
@@ -58,6 +59,9 @@ struct options {
     output_choice output_format = output_choice::automatic;
     /// Frontier density (nnz / n) above which vector products switch from push to pull.
     double pull_threshold = 0.05;
+    /// Where and how it runs: stream, device resources, OpenMP threads, tuning (context.hpp).
+    /// Null: default_context(), the calling thread's.
+    context* ctx = nullptr;
 };
 
 // ---- masks --------------------------------------------------------------------------------------

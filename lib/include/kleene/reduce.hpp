@@ -66,7 +66,7 @@ void reduce(W& w, Mask const& mask, Accum accum, Op const& op, A const& a,
                                  " but A (" + detail::describe_operand(a) + ") has " +
                                  std::to_string(a.rows()) + " rows");
     detail::check_mask("reduce", mask, w);
-    detail::check_host("reduce", opt);
+    auto const omp_scope = detail::check_host("reduce", opt);
     T const absent = absent_of(op);
     cpu::vector_result<T> t;
     if constexpr (is_transposed<A>) {
@@ -105,7 +105,7 @@ requires(detail::matrix_operand<A> || detail::host_vector<A>) typename Op::value
     auto const mon = detail::as_monoid(unwrap_absent(op));
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "reduce: the input's and the monoid's value types must be equal");
-    detail::check_host("reduce", opt);
+    auto const omp_scope = detail::check_host("reduce", opt);
     T const absent = absent_of(op);
     if constexpr (is_transposed<A>) {
         return reduce(op, *a.m, opt);

@@ -118,7 +118,7 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
         throw dimension_mismatch("select: output C is " + detail::describe(c) + " but A is " +
                                  detail::describe_operand(a_in));
     detail::check_mask("select", mask, c);
-    detail::check_host("select", opt);
+    auto const omp_scope = detail::check_host("select", opt);
     auto const keep = [&pred](T v, std::size_t i, std::size_t j) { return bool(pred(v, i, j)); };
     auto&& a = detail::materialize(a_in, opt, "select");
     using MA = std::remove_cvref_t<decltype(a)>;
@@ -169,7 +169,7 @@ void select(W& w, Mask const& mask, Accum accum, Pred const& pred, U const& u,
         throw dimension_mismatch("select: output w is " + detail::describe(w) + " but u is " +
                                  detail::describe(u));
     detail::check_mask("select", mask, w);
-    detail::check_host("select", opt);
+    auto const omp_scope = detail::check_host("select", opt);
     detail::trace(opt, "select: " + detail::describe(u) + ": vector, entry by entry");
     auto t = detail::load_vector(u, T(absent));
     std::size_t const n = t.vals.size();

@@ -86,7 +86,7 @@ void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& o
                                  " but the transpose of A (" + detail::describe_operand(a) +
                                  ") is " + detail::shape(a.cols(), a.rows()));
     detail::check_mask("transpose", mask, c);
-    detail::check_host("transpose", opt);
+    auto const omp_scope = detail::check_host("transpose", opt);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     if constexpr (is_transposed<A>) {
         detail::trace(opt,

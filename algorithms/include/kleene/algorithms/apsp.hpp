@@ -59,11 +59,15 @@ struct apsp_options {
     /// Also return the predecessor matrix (paths.hpp), rebuilt from the distances: on the GPU
     /// when the distances are computed in core there (cuda/paths.hpp), else on the host.
     bool predecessors = false;
-    /// Device bytes the GPU path may use (0: no cap; KLEENE_MAX_DEVICE_BYTES, bytes with an
-    /// optional K/M/G/T suffix in powers of 1024, sets it too). Past it, or past free device
+    /// Device bytes the GPU path may use (0: the context's tune.max_device_bytes, which
+    /// KLEENE_MAX_DEVICE_BYTES sets through context_from_environment; 0 there too: no cap). Past
+    /// it, or past free device
     /// memory, the GPU runs out of core.
     std::size_t max_device_bytes = 0;
     explain_trace* explain = nullptr;
+    /// OpenMP threads, GEMM and out-of-core tuning, and the device cap when max_device_bytes is
+    /// 0 (tuning::max_device_bytes); null: default_context().
+    context* ctx = nullptr;
 };
 
 template <class T>
@@ -244,6 +248,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
     if (a.rows() != a.cols())
         throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
+    detail::thread_scope const omp_scope(opt.ctx);
     std::size_t const n = a.rows();
     double const nd = static_cast<double>(n);
     double const m = static_cast<double>(a.nnz());
@@ -266,7 +271,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
     bool const have_gpu = detail::gpu_apsp_type<T> && cuda::device_count() > 0;
     double const bytes = nd * nd * sizeof(T);
     detail::device_budget const budget =
-        have_gpu ? detail::gpu_budget(opt.max_device_bytes) : detail::device_budget{};
+        have_gpu ? detail::gpu_budget(opt.max_device_bytes, opt.ctx) : detail::device_budget{};
     std::size_t const free_mem = budget.free;
     // In core: the matrix, R-Kleene's workspaces (a quarter of it and more) and the GEMMs' packed
     // operands, under the cap and within free memory; otherwise the GPU runs out of core.
@@ -379,6 +384,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                 ooc_options o;
                 o.device_bytes = budget.bytes;
                 o.explain = opt.explain;
+                o.ctx = opt.ctx;
                 // A pinned algorithm picks its out-of-core form; automatic: the lower model.
                 o.algorithm = opt.algorithm == apsp_algorithm::rkleene ? ooc_algorithm::rkleene
                               : opt.algorithm == apsp_algorithm::automatic
@@ -393,7 +399,8 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
         } else if (gpu) {
             if constexpr (detail::gpu_apsp_type<T>) {
                 detail::round_trip_on_device(r.dist, [&](dense_view<T, device> d) {
-                    if (alg == apsp_algorithm::rkleene) rkleene(d);
+                    if (alg == apsp_algorithm::rkleene)
+                        rkleene(d, rkleene_gpu_base, rkleene_gpu_concurrent, opt.ctx);
                     else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d);
                     else cuda::floyd_warshall_naive<T>(d);
                     neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d));

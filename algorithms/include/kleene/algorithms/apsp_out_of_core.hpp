@@ -7,8 +7,8 @@
 //     matrix in and out once; the only one for the bit-packed Boolean closure;
 //   - R-Kleene (ooc_rkleene.hpp): the recursion with its products streamed in output tiles, whose
 //     traffic falls with the square root of the device memory (min_plus only).
-// apsp_out_of_core runs the one with the lower modelled time unless ooc_options (or
-// KLEENE_OOC_ALGORITHM=fw|rkleene, or a pinned part of one plan) names one; the explain trace
+// apsp_out_of_core runs the one with the lower modelled time unless ooc_options (or the context's
+// tune.ooc_method, or a pinned part of one plan) names one; the explain trace
 // gives both models.
 
 #include <kleene/algorithms/ooc_floyd_warshall.hpp>
@@ -26,23 +26,15 @@ namespace kleene {
 
 namespace detail {
 
-/// The algorithm asked for: the option, else KLEENE_OOC_ALGORITHM, else the one whose plan
-/// parts are pinned (options or environment), else automatic.
+/// The algorithm asked for: the option, else the context's tune.ooc_method, else the one whose
+/// plan parts are pinned (options or the context's tuning), else automatic.
 inline ooc_algorithm ooc_requested(ooc_options const& o) {
     if (o.algorithm != ooc_algorithm::automatic) return o.algorithm;
-    if (char const* v = std::getenv("KLEENE_OOC_ALGORITHM"); v && *v) {
-        std::string_view const s = v;
-        if (s == "fw" || s == "blocked-fw" || s == "floyd-warshall")
-            return ooc_algorithm::floyd_warshall;
-        if (s == "rkleene") return ooc_algorithm::rkleene;
-        if (s != "auto")
-            throw invalid_argument("KLEENE_OOC_ALGORITHM: '" + std::string(s) +
-                                   "' is not fw, rkleene or auto");
-    }
-    if (o.block || o.width || o.pass_width || o.panels || env_size("KLEENE_OOC_BLOCK") ||
-        env_size("KLEENE_OOC_WIDTH"))
+    tuning const& tune = resolve(o.ctx).tune;
+    if (tune.ooc_method != ooc_algorithm::automatic) return tune.ooc_method;
+    if (o.block || o.width || o.pass_width || o.panels || tune.ooc_block || tune.ooc_width)
         return ooc_algorithm::floyd_warshall;
-    if (o.tile || o.depth || env_size("KLEENE_OOC_TILE") || env_size("KLEENE_OOC_DEPTH"))
+    if (o.tile || o.depth || tune.ooc_tile || tune.ooc_depth)
         return ooc_algorithm::rkleene;
     return ooc_algorithm::automatic;
 }
@@ -95,13 +87,13 @@ ooc_report run_ooc_rkleene(T* host, std::size_t n, std::size_t ld, ooc_options c
     rep.plan = p;
     cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(T), o, rep);
     auto const t0 = std::chrono::steady_clock::now();
-    char const* env = std::getenv("KLEENE_OOC_PROFILE");
-    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || (env && *env && *env != '0'));
+    tuning const& tune = resolve(o.ctx).tune;
+    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || tune.ooc_profile);
     run.run();
     rep.rounds = run.closed();
     rep.run_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.profile = run.profile(rep.run_seconds);
+    rep.profile = run.profile(rep.run_seconds, tune.ooc_timeline);
     if (o.explain && !rep.profile.empty()) o.explain->add("out-of-core: busy " + rep.profile);
     return rep;
 }

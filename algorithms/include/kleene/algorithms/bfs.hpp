@@ -40,6 +40,8 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kleene {
@@ -107,6 +109,8 @@ struct bfs_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: the device, the transpose, and per level push/pull with sizes.
     explain_trace* explain = nullptr;
+    /// OpenMP threads and GPU tuning (tuning::bfs_loop_blocks); null: default_context().
+    context* ctx = nullptr;
 };
 
 /// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16
@@ -445,9 +449,13 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
 }
 
 /// The search behind every bfs() overload, into r (see bfs_result_reset for what it reuses).
-template <class T, class T2, class Index>
+/// device_of: null, or a callable (bool need_transpose) -> std::pair of pointers to the device
+/// patterns of A and A' (A' null when not needed) that the GPU path uses instead of copying A to
+/// the device and transposing it on the CPU (kleene::graph lends its cached ones).
+template <class T, class T2, class Index, class DeviceOf = std::nullptr_t>
 void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at,
-              std::size_t source, bfs_options const& opt) {
+              std::size_t source, bfs_options const& opt, DeviceOf device_of = nullptr) {
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -500,18 +508,30 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
                                                m.col_idx_storage().template copy_to<device>(),
                                                buffer<bool, device>{}, true, true);
     };
-    auto const ad = structure_on_device(a);
     bool const same =
         at ? static_cast<void const*>(at) == static_cast<void const*>(&a) : opt.symmetric;
+    bool const need_transpose = !same && opt.direction != bfs_direction::push;
+    std::optional<csr_matrix<bool, Index, device>> ad_made;
     std::optional<csr_matrix<bool, Index, device>> atd;  // A' when pull steps need one of their own
-    if (!same && opt.direction != bfs_direction::push)
-        atd.emplace(at ? structure_on_device(*at)
-                       : structure_on_device(cpu::transpose_csr(pattern_of(a))));
+    csr_matrix<bool, Index, device> const* adp = nullptr;
+    csr_matrix<bool, Index, device> const* atdp = nullptr;
+    if constexpr (!std::is_same_v<DeviceOf, std::nullptr_t>) {
+        auto const lent = device_of(need_transpose);
+        adp = lent.first;
+        atdp = need_transpose ? lent.second : nullptr;
+    } else {
+        adp = &ad_made.emplace(structure_on_device(a));
+        if (need_transpose)
+            atdp = &atd.emplace(at ? structure_on_device(*at)
+                                   : structure_on_device(cpu::transpose_csr(pattern_of(a))));
+    }
+    auto const& ad = *adp;
     cuda::bfs_tuning tuning;
     tuning.direction = opt.direction;
     if (opt.alpha > 0) tuning.alpha = opt.alpha;
     if (opt.beta > 0) tuning.beta = opt.beta;
-    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atd ? *atd : ad, source, opt.parents, tuning);
+    tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
+    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atdp ? *atdp : ad, source, opt.parents, tuning);
     r.level = std::move(run.level);
     r.parent = std::move(run.parent);
     if (opt.explain) {

@@ -72,11 +72,11 @@ inline void closure_cpu(host_bits& a) {
 }
 
 /// R-Kleene on the GPU, in place: a becomes a+ (copies to the device and back). Past the device
-/// budget (free memory, and the cap max_device_bytes or KLEENE_MAX_DEVICE_BYTES when set) it
+/// budget (free memory, and the cap max_device_bytes or the context's when set) it
 /// runs out of core instead; `explain` says which.
 inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
-                        explain_trace* explain = nullptr) {
-    detail::device_budget const budget = detail::gpu_budget(max_device_bytes);
+                        explain_trace* explain = nullptr, context* ctx = nullptr) {
+    detail::device_budget const budget = detail::gpu_budget(max_device_bytes, ctx);
     double const bytes = double(a.words.size()) * sizeof(std::uint64_t);
     // In core: the matrix and R-Kleene's workspace (a quarter of it).
     bool const fits = bytes * 1.25 + (64u << 20) < double(budget.free) &&
@@ -89,6 +89,7 @@ inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
         ooc_options o;
         o.device_bytes = budget.bytes;
         o.explain = explain;
+        o.ctx = ctx;
         closure_out_of_core(a.words.data(), a.n, a.ld, o);
         return;
     }
@@ -105,6 +106,9 @@ struct closure_options {
     /// Device bytes the GPU path may use (0: no cap; see apsp_options::max_device_bytes).
     std::size_t max_device_bytes = 0;
     explain_trace* explain = nullptr;
+    /// The device cap when max_device_bytes is 0 (tuning::max_device_bytes); null:
+    /// default_context().
+    context* ctx = nullptr;
 };
 
 /// The closure as a bit matrix. Device `automatic` takes the GPU when there is one and n >= 2048
@@ -114,7 +118,7 @@ host_bits closure_bits(csr_matrix<T, Index> const& a, closure_options const& opt
     host_bits b = to_host_bits(a);
     bool gpu = opt.device == device_choice::gpu;
     if (opt.device == device_choice::automatic) gpu = b.n >= 2048 && cuda::device_count() > 0;
-    if (gpu) closure_gpu(b, opt.max_device_bytes, opt.explain);
+    if (gpu) closure_gpu(b, opt.max_device_bytes, opt.explain, opt.ctx);
     else closure_cpu(b);
     if (opt.reflexive)
         for (std::size_t i = 0; i < b.n; ++i) b.set(i, i);

@@ -38,6 +38,7 @@
 // diagonal closure's workspace (blocks past 4096 rows only).
 
 #include <kleene/algorithms/rkleene.hpp>
+#include <kleene/context.hpp>
 #include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
@@ -45,6 +46,7 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/parse_bytes.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
@@ -112,10 +114,9 @@ struct ooc_model {
     double row_overhead_s = 19e-9;
 };
 
-/// Which blocked algorithm runs out of core (apsp_out_of_core.hpp): blocked Floyd-Warshall
-/// moves the whole matrix in and out once a round of b; R-Kleene's traffic falls with the side
-/// of the output tiles that fit on the device. `automatic`: the lower modelled time.
-enum class ooc_algorithm { automatic, floyd_warshall, rkleene };
+// ooc_algorithm (kleene/context.hpp, where the context's tuning names it too): blocked
+// Floyd-Warshall moves the whole matrix in and out once a round of b; R-Kleene's traffic falls
+// with the side of the output tiles that fit on the device. `automatic`: the lower modelled time.
 
 /// The shape of one out-of-core run (see the header comment).
 struct ooc_plan {
@@ -160,15 +161,16 @@ struct ooc_options {
     /// Device bytes the run may allocate; 0: free device memory less a reserve.
     std::size_t device_bytes = 0;
     /// Pin parts of the plan (0: chosen by the model). Tests and tuning use these; the
-    /// environment variables KLEENE_OOC_BLOCK and KLEENE_OOC_WIDTH set the first two too.
+    /// context's tune.ooc_block and tune.ooc_width (KLEENE_OOC_BLOCK, KLEENE_OOC_WIDTH through
+    /// context_from_environment) set the first two when these are 0.
     std::size_t block = 0;
     std::size_t width = 0;
     std::size_t pass_width = 0;
     int panels = 0;
     int tiles = 0;
-    /// The algorithm (KLEENE_OOC_ALGORITHM=fw|rkleene when automatic). Pinning block, width,
+    /// The algorithm (the context's tune.ooc_method when automatic). Pinning block, width,
     /// pass_width or panels picks Floyd-Warshall; tile or depth picks R-Kleene (whose `tiles`
-    /// is 1 or 2 output buffers). KLEENE_OOC_TILE and KLEENE_OOC_DEPTH set those two.
+    /// is 1 or 2 output buffers). The context's tune.ooc_tile and tune.ooc_depth set those two.
     ooc_algorithm algorithm = ooc_algorithm::automatic;
     std::size_t tile = 0;
     std::size_t depth = 0;
@@ -176,10 +178,13 @@ struct ooc_options {
     /// by the driver and do not overlap.
     bool pin_host = true;
     /// R-Kleene: time every copy, product and closure with CUDA events and sum them by kind in
-    /// ooc_report::profile (KLEENE_OOC_PROFILE=1 sets it too).
+    /// ooc_report::profile (the context's tune.ooc_profile sets it too; tune.ooc_timeline names
+    /// a file for every span).
     bool profile = false;
     ooc_model model = {};
     explain_trace* explain = nullptr;
+    /// Tuning and the device cap (tune.max_device_bytes); null: default_context().
+    context* ctx = nullptr;
 };
 
 /// What a run did (for benchmarks and the explain trace).
@@ -194,50 +199,10 @@ struct ooc_report {
 
 namespace detail {
 
-/// "4096", "64K", "512M", "60G", "1T" (K, M, G, T: powers of 1024; an optional trailing B or iB).
-inline std::size_t parse_bytes(std::string_view s, char const* what) {
-    auto bad = [&] {
-        return invalid_argument(std::string(what) + ": '" + std::string(s) +
-                                "' is not a byte count (digits with an optional K, M, G or T)");
-    };
-    std::size_t i = 0;
-    unsigned long long v = 0;
-    if (s.empty()) throw bad();
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-        if (v > (std::numeric_limits<unsigned long long>::max() - 9) / 10) throw bad();
-        v = v * 10 + static_cast<unsigned>(s[i] - '0');
-    }
-    if (i == 0) throw bad();
-    std::string_view rest = s.substr(i);
-    int shift = 0;
-    if (!rest.empty()) {
-        switch (rest[0] | 0x20) {
-            case 'k': shift = 10; break;
-            case 'm': shift = 20; break;
-            case 'g': shift = 30; break;
-            case 't': shift = 40; break;
-            case 'b': break;
-            default: throw bad();
-        }
-        if (shift) rest.remove_prefix(1);
-        if (rest == "i" || rest == "iB" || rest == "ib") rest = {};
-        if (rest == "B" || rest == "b") rest = {};
-        if (!rest.empty()) throw bad();
-    }
-    if (shift && v > (std::numeric_limits<unsigned long long>::max() >> shift)) throw bad();
-    return static_cast<std::size_t>(v << shift);
-}
-
-/// The device cap: the option when non-zero, else KLEENE_MAX_DEVICE_BYTES, else 0 (none).
-inline std::size_t device_cap(std::size_t option) {
-    if (option) return option;
-    char const* v = std::getenv("KLEENE_MAX_DEVICE_BYTES");
-    return v && *v ? parse_bytes(v, "KLEENE_MAX_DEVICE_BYTES") : 0;
-}
-
-inline std::size_t env_size(char const* name) {
-    char const* v = std::getenv(name);
-    return v && *v ? parse_bytes(v, name) : 0;
+/// The device cap: the option when non-zero, else the context's tune.max_device_bytes, else 0
+/// (none).
+inline std::size_t device_cap(std::size_t option, context* ctx) {
+    return option ? option : resolve(ctx).tune.max_device_bytes;
 }
 
 /// MemAvailable of /proc/meminfo in bytes; 0 when it cannot be read.
@@ -263,7 +228,7 @@ inline void require_host_memory(char const* what, double bytes) {
                     (avail ? gib(double(avail)) : std::string("less")) + " available");
 }
 
-/// Device memory an operation may use: the cap (option or KLEENE_MAX_DEVICE_BYTES) and the free
+/// Device memory an operation may use: the cap (option or the context's) and the free
 /// memory less a reserve for the CUDA context's growth and small allocations.
 struct device_budget {
     std::size_t free = 0;
@@ -275,10 +240,10 @@ struct device_budget {
                mib(double(bytes));
     }
 };
-inline device_budget gpu_budget(std::size_t cap_option) {
+inline device_budget gpu_budget(std::size_t cap_option, context* ctx) {
     device_budget b;
     b.free = cuda::free_device_memory();
-    b.cap = device_cap(cap_option);
+    b.cap = device_cap(cap_option, ctx);
     std::size_t const reserve = std::size_t{256} << 20;
     std::size_t const usable = b.free > reserve ? b.free - reserve : 0;
     b.bytes = b.cap ? std::min(b.cap, usable) : usable;
@@ -476,8 +441,9 @@ double ooc_model_seconds(ooc_plan& p, ooc_model const& m, int sms, int per_sm) {
 template <class E>
 ooc_plan plan_out_of_core(std::size_t n, std::size_t budget, ooc_options const& o, int sms,
                           int per_sm) {
-    std::size_t const force_b = o.block ? o.block : env_size("KLEENE_OOC_BLOCK");
-    std::size_t const force_w = o.width ? o.width : env_size("KLEENE_OOC_WIDTH");
+    tuning const& tune = resolve(o.ctx).tune;
+    std::size_t const force_b = o.block ? o.block : tune.ooc_block;
+    std::size_t const force_w = o.width ? o.width : tune.ooc_width;
     auto up64 = [](std::size_t v) { return (v + 63) / 64 * 64; };
     std::vector<std::size_t> bs;
     if (force_b) {
@@ -593,7 +559,7 @@ inline cuda::host_registration pin_host_matrix(void* host, std::size_t bytes,
 /// The device memory an out-of-core run may use: free memory less a reserve, under
 /// ooc_options::device_bytes.
 inline device_budget ooc_budget(ooc_options const& o) {
-    device_budget d = gpu_budget(0);
+    device_budget d = gpu_budget(0, o.ctx);
     if (o.device_bytes) d.bytes = std::min(d.bytes, o.device_bytes);
     return d;
 }

@@ -137,11 +137,12 @@ double ooc_rkleene_seconds(ooc_plan& p, ooc_model const& m) {
 }
 
 /// The R-Kleene plan with the lowest modelled time within the budget (pins: ooc_options tile,
-/// depth, tiles; KLEENE_OOC_TILE, KLEENE_OOC_DEPTH). An empty plan (tile 0) when none fits.
+/// depth, tiles; the context's tune.ooc_tile, tune.ooc_depth). An empty plan (tile 0) when none fits.
 template <class T>
 ooc_plan plan_ooc_rkleene(std::size_t n, std::size_t budget, ooc_options const& o) {
-    std::size_t const force_t = o.tile ? o.tile : env_size("KLEENE_OOC_TILE");
-    std::size_t const force_c = o.depth ? o.depth : env_size("KLEENE_OOC_DEPTH");
+    tuning const& tune = resolve(o.ctx).tune;
+    std::size_t const force_t = o.tile ? o.tile : tune.ooc_tile;
+    std::size_t const force_c = o.depth ? o.depth : tune.ooc_depth;
     auto up64 = [](std::size_t v) { return (v + 63) / 64 * 64; };
     std::size_t const most = up64(std::max<std::size_t>(n, 1));
     std::vector<std::size_t> ts, cs;
@@ -226,7 +227,8 @@ public:
 
     /// With profiling on, after run(): the busy time of each kind of work (its spans summed:
     /// a stream runs one thing at a time) and its share of the run.
-    std::string profile(double run_seconds) const {
+    /// `timeline`: a file for every span, start and end in ms from the run's start (empty: none).
+    std::string profile(double run_seconds, std::string const& timeline = {}) const {
         struct sum {
             double ms = 0;
             std::size_t count = 0;
@@ -237,9 +239,8 @@ public:
             x.ms += cuda::event::elapsed_ms(sp.from, sp.to);
             ++x.count;
         }
-        // KLEENE_OOC_TIMELINE=file: every span, start and end in ms from the run's start.
-        if (char const* path = std::getenv("KLEENE_OOC_TIMELINE"); path && *path) {
-            if (std::FILE* f = std::fopen(path, "w")) {
+        if (!timeline.empty()) {
+            if (std::FILE* f = std::fopen(timeline.c_str(), "w")) {
                 for (auto const& sp : spans_)
                     std::fprintf(f, "%.4f %.4f %s\n", cuda::event::elapsed_ms(start_, sp.from),
                                  cuda::event::elapsed_ms(start_, sp.to), sp.label().c_str());

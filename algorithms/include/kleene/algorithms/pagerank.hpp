@@ -232,13 +232,15 @@ pr_device_structure(csr_matrix<T, Index, Space> const& a, bool symmetric) {
 
 }  // namespace detail
 
-/// PageRank of the graph A (host or device CSR; values ignored, row u lists the out-edges of u).
-/// A 0-vertex graph gives an empty rank vector after 0 steps. Throws dimension_mismatch for a
-/// non-square A, invalid_argument for damping outside [0, 1), a tolerance that is not a positive
-/// finite number, max_iterations < 1, or device=cpu with a device graph; no_device for device=gpu
-/// without a GPU.
-template <class T, index_type Index, memory_space Space>
-pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options const& opt = {}) {
+namespace detail {
+/// pagerank() with what a caller may keep between runs (kleene::graph): host_at, the pattern of A'
+/// for the CPU pull (null: made here unless symmetric); device_of, null or a callable
+/// (bool need_transpose) -> std::pair of pointers to the device patterns of A and A'.
+template <class T, index_type Index, memory_space Space, class DeviceOf = std::nullptr_t>
+pagerank_result pagerank_into(
+    csr_matrix<T, Index, Space> const& a, pagerank_options const& opt,
+    std::type_identity_t<csr_matrix<bool, Index> const*> host_at = nullptr,
+    DeviceOf device_of = nullptr) {
     constexpr bool on_device = std::is_same_v<Space, device>;
     if (a.rows() != a.cols())
         throw dimension_mismatch("pagerank: the adjacency matrix must be square, not " +
@@ -298,8 +300,22 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
     if (gpu) {
         r.device = device_choice::gpu;
         auto const t0 = std::chrono::steady_clock::now();
-        auto [ad, atd] = detail::pr_device_structure(a, opt.symmetric);
-        if (opt.explain)
+        std::optional<std::pair<csr_matrix<bool, Index, device>,
+                                std::optional<csr_matrix<bool, Index, device>>>>
+            made;  // empty when the caller lends its device structure
+        csr_matrix<bool, Index, device> const* adp = nullptr;
+        csr_matrix<bool, Index, device> const* atdp = nullptr;
+        if constexpr (!std::is_same_v<DeviceOf, std::nullptr_t>) {
+            auto const lent = device_of(!opt.symmetric);
+            adp = lent.first;
+            atdp = opt.symmetric ? nullptr : lent.second;
+        } else {
+            made.emplace(detail::pr_device_structure(a, opt.symmetric));
+            adp = &made->first;
+            atdp = made->second ? &*made->second : nullptr;
+        }
+        auto const& ad = *adp;
+        if (opt.explain && std::is_same_v<DeviceOf, std::nullptr_t>)
             opt.explain->add(
                 std::string("pagerank: structure on the device") +
                 (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") + " (" +
@@ -309,7 +325,7 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
         p.tolerance = opt.tolerance;
         p.max_iterations = opt.max_iterations;
         p.redistribute_dangling = opt.dangling == pagerank_dangling::redistribute;
-        auto run = cuda::pagerank<Index>(ad, atd ? *atd : ad, p,
+        auto run = cuda::pagerank<Index>(ad, atdp ? *atdp : ad, p,
                                          method == pagerank_method::semiring
                                              ? cuda::pagerank_kernel::semiring
                                              : cuda::pagerank_kernel::fused);
@@ -337,14 +353,18 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
         // A' as a Boolean pattern (made unless symmetric), and for the semiring method as the
         // iso-1 double matrix mxv multiplies with.
         std::optional<csr_matrix<bool, Index>> made;
-        if (!opt.symmetric) made.emplace(cpu::transpose_csr(pattern_of(a)));
-        Index const* tp = made ? made->row_ptr() : a.row_ptr();
-        Index const* tj = made ? made->col_idx() : a.col_idx();
+        if (!opt.symmetric && !host_at) made.emplace(cpu::transpose_csr(pattern_of(a)));
+        csr_matrix<bool, Index> const* at = opt.symmetric ? nullptr : made ? &*made : host_at;
+        Index const* tp = at ? at->row_ptr() : a.row_ptr();
+        Index const* tj = at ? at->col_idx() : a.col_idx();
         std::optional<csr_matrix<double, Index>> at_d;
         if (method == pagerank_method::semiring) {
             if (made)
                 at_d.emplace(n, n, std::move(made->row_ptr_storage()),
                              std::move(made->col_idx_storage()), buffer<double>{}, 1.0, true);
+            else if (at)
+                at_d.emplace(n, n, at->row_ptr_storage(), at->col_idx_storage(), buffer<double>{},
+                             1.0, true);
             else
                 at_d.emplace(n, n, a.row_ptr_storage(), a.col_idx_storage(), buffer<double>{}, 1.0,
                              true);
@@ -354,7 +374,9 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
         if (opt.explain)
             opt.explain->add(
                 std::string("pagerank: ") +
-                (opt.symmetric ? "A symmetric: the pull reads A" : "transposed A for the pull") +
+                (opt.symmetric ? "A symmetric: the pull reads A"
+                 : made        ? "transposed A for the pull"
+                               : "the pull reads the caller's A'") +
                 (method == pagerank_method::semiring ? ", A' as an iso-1 double matrix" : "") +
                 " (" + detail::ms(detail::pr_seconds_since(t0)) + ")");
         auto const t1 = std::chrono::steady_clock::now();
@@ -368,6 +390,17 @@ pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options 
         return r;
     }
     return r;  // not reached: a device graph always runs on the GPU
+}
+}  // namespace detail
+
+/// PageRank of the graph A (host or device CSR; values ignored, row u lists the out-edges of u).
+/// A 0-vertex graph gives an empty rank vector after 0 steps. Throws dimension_mismatch for a
+/// non-square A, invalid_argument for damping outside [0, 1), a tolerance that is not a positive
+/// finite number, max_iterations < 1, or device=cpu with a device graph; no_device for device=gpu
+/// without a GPU.
+template <class T, index_type Index, memory_space Space>
+pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options const& opt = {}) {
+    return detail::pagerank_into(a, opt);
 }
 
 }  // namespace kleene

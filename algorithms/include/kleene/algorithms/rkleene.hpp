@@ -100,17 +100,18 @@ struct rkleene_gpu_backend {
     view side_ws{};
     cuda::event* fork = nullptr;
     cuda::event* join = nullptr;
+    context* ctx = nullptr;  // GEMM tuning (null: default_context())
 
     static std::size_t split(std::size_t n) { return n / 2; }
     void base(view a) const { cuda::floyd_warshall_blocked<T>(a, *s); }
     /// c (+)= x (x) y on stream st, through workspace w unless c shares nothing with x and y.
-    static void product(view c, view x, view y, bool disjoint, view w, cuda::stream const& st) {
+    void product(view c, view x, view y, bool disjoint, view w, cuda::stream const& st) const {
         if (disjoint) {
-            cuda::dense_gemm<min_plus<T>>(x, y, c, true, st);
+            cuda::dense_gemm<min_plus<T>>(x, y, c, true, st, ctx);
             return;
         }
         view const t{w.data, c.rows, c.cols, w.ld};
-        cuda::dense_gemm<min_plus<T>>(x, y, t, false, st);
+        cuda::dense_gemm<min_plus<T>>(x, y, t, false, st, ctx);
         cuda::min_into<T>(c, t, st);
     }
     void mul_add(view c, view x, view y, bool disjoint) const {
@@ -194,7 +195,7 @@ std::size_t rkleene_gpu_extra_bytes(std::size_t n, std::size_t base = rkleene_gp
 /// its own (after the legacy default stream's earlier work), synchronised at the end.
 template <class T>
 void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
-             std::size_t concurrent = rkleene_gpu_concurrent) {
+             std::size_t concurrent = rkleene_gpu_concurrent, context* ctx = nullptr) {
     detail::require_square("rkleene", a.rows, a.cols);
     base = std::max<std::size_t>(base, 64);
     using backend = detail::rkleene_gpu_backend<T>;
@@ -206,6 +207,7 @@ void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
     cuda::stream const s;
     s.wait_default();
     backend be{base, ws.view(), &s};
+    be.ctx = ctx;
     std::optional<cuda::stream> side;
     cuda::event fork, join;
     if (side_w > 0) {

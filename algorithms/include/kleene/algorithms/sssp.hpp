@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -93,6 +94,8 @@ struct sssp_options {
     /// process runs many traversals on one graph.
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     explain_trace* explain = nullptr;
+    /// OpenMP threads of the CPU search (context::threads); null: default_context().
+    context* ctx = nullptr;
 };
 
 template <class T>
@@ -559,12 +562,16 @@ std::vector<std::int64_t> tight_edge_tree(csr_matrix<T, Index> const& a, std::si
     return parent;
 }
 
-/// The search behind both sssp() overloads, into r.
-template <class T, class Index>
+/// The search behind both sssp() overloads, into r. summary: the weights' summary when the
+/// caller keeps one (kleene::graph), else made here; device_of: null, or a callable returning a
+/// pointer to A on the device that the GPU path uses instead of copying A there.
+template <class T, class Index, class DeviceOf = std::nullptr_t>
 void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
-               sssp_options const& opt) {
+               sssp_options const& opt, weight_summary const* summary = nullptr,
+               DeviceOf device_of = nullptr) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "sssp needs numeric edge weights");
+    detail::thread_scope const omp_scope(opt.ctx);
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -576,7 +583,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     std::size_t const n = a.rows();
     // One pass decides the method, the width and (mostly) overflow; weight_bound()'s exact B (one
     // more pass) only when the quick bound does not settle it, or to name a non-finite weight.
-    auto const w = detail::summarise_weights(a);
+    auto const w = summary ? *summary : detail::summarise_weights(a);
     path_weight_bound wb{w.quick_bound, w.negative};
     bool exact_bound = false;
     auto need_exact_bound = [&] {
@@ -649,8 +656,11 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             cuda::sssp_tuning tuning;
             tuning.method = method;
             tuning.delta = opt.delta > 0 ? delta : 0;
-            auto const ad = a.to_device();
-            cuda::sssp_run<T> run = cuda::sssp<T, Index>(ad, source, tuning);
+            std::optional<csr_matrix<T, Index, device>> made;
+            csr_matrix<T, Index, device> const* ad = nullptr;
+            if constexpr (!std::is_same_v<DeviceOf, std::nullptr_t>) ad = device_of();
+            else ad = &made.emplace(a.to_device());
+            cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning);
             r.dist = std::move(run.dist);
             if (opt.explain) opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds));
         }

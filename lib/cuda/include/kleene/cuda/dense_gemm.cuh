@@ -27,7 +27,9 @@
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
@@ -627,7 +629,8 @@ template <semiring_type S>
 void enqueue_staged(dense_view<typename S::value_type const, device> a,
                     dense_view<typename S::value_type const, device> b,
                     dense_view<typename S::value_type, device> c, bool accumulate,
-                    cudaStream_t st, int* flag, void* scratch, k_split ks) {
+                    cudaStream_t st, int* flag, void* scratch, k_split ks,
+                    std::size_t checked_min_updates) {
     using T = typename S::value_type;
     using G = staged_generic_policy<S>;
     using R = checked_staged_t<S>;
@@ -704,30 +707,31 @@ inline constexpr bool has_blas_path =
 
 /// Enqueues the product on st; `flag` is a device int that only this stream's work touches;
 /// `scratch(bytes)` returns device scratch for the packed A (asked for only when it is needed, so
-/// a bad call throws before anything is allocated).
+/// a bad call throws before anything is allocated); ctx gives the tuning and the cuBLAS handle.
 template <semiring_type S, class Scratch>
 void enqueue(dense_view<typename S::value_type const, device> a,
              dense_view<typename S::value_type const, device> b,
              dense_view<typename S::value_type, device> c, bool accumulate, cudaStream_t st,
-             int* flag, Scratch&& scratch) {
+             int* flag, Scratch&& scratch, context& ctx) {
+    tuning const& tune = ctx.tune;
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
     if constexpr (has_blas_path<S>) {
-        if (use_cublas) {
-            blas_gemm(a, b, c, accumulate, st);
+        if (tune.use_cublas) {
+            blas_gemm(a, b, c, accumulate, st, ctx);
             return;
         }
     }
     if constexpr (has_staged_path<T>) {
         if (rows_aligned<T>(b)) {
-            // Few blocks and an add exact in any order: split k (split_k_blocks).
+            // Few blocks and an add exact in any order: split k (tuning::split_k_blocks).
             k_split const ks = splits_k<S> ? plan_k_split(c.rows, a.cols, c.cols, sizeof(T),
-                                                          split_k_blocks)
+                                                          tune.split_k_blocks)
                                            : k_split{};
             void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) +
                                     split_partials_bytes(ks, c.rows, a.cols, c.cols, sizeof(T)));
-            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks);
+            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks, tune.checked_min_updates);
             return;
         }
     }
@@ -747,15 +751,29 @@ void enqueue(dense_view<typename S::value_type const, device> a,
     }
 }
 
+/// The packed A's scratch from ctx: the caller's workspace when it supplied one (too small is
+/// an error: the library never allocates behind a supplied workspace), else the context's own.
+inline void* context_workspace(context& ctx, std::size_t bytes, cudaStream_t st) {
+    if (void* const w = ctx.supplied_workspace()) {
+        if (bytes > ctx.workspace_bytes())
+            throw invalid_argument("dense_gemm: the context's workspace holds " +
+                                   std::to_string(ctx.workspace_bytes()) + " bytes, this product needs " +
+                                   std::to_string(bytes) + " (cuda::dense_gemm_scratch_bytes)");
+        return w;
+    }
+    return grow_scratch(ctx.state().workspace, bytes, st);
+}
+
+/// Synchronous product with ctx's stream, workspace, flag, cuBLAS handle and tuning.
 template <semiring_type S>
 void run(dense_view<typename S::value_type const, device> a,
          dense_view<typename S::value_type const, device> b,
-         dense_view<typename S::value_type, device> c, bool accumulate) {
-    thread_local buffer<unsigned char, device> packed;
-    enqueue<S>(a, b, c, accumulate, nullptr,
-               needs_flag<S> ? kleene::cuda::detail::legacy_stream_flag() : nullptr,
-               [](std::size_t bytes) { return grow_scratch(packed, bytes, nullptr); });
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+         dense_view<typename S::value_type, device> c, bool accumulate, context& ctx) {
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    enqueue<S>(a, b, c, accumulate, st,
+               needs_flag<S> ? kleene::cuda::detail::context_flag(ctx) : nullptr,
+               [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace kleene::cuda::gemm_detail
@@ -768,17 +786,26 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type, device> c, bool accumulate) {
     // Dense storage holds zero() where an entry is absent; where zero does not annihilate mul
     // (pair, first, second) the kernel must not multiply by it, exactly as on the CPU.
-    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate);
+    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate, default_context());
 }
 
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
-                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s) {
+                dense_view<typename S::value_type, device> c, bool accumulate, context& ctx) {
+    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate, ctx);
+}
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s,
+                context* ctx) {
     using P = dense_safe<S>;
     gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
                             gemm_detail::needs_flag<P> ? s.scratch_int() : nullptr,
-                            [&s](std::size_t bytes) { return s.scratch_bytes(bytes); });
+                            [&s](std::size_t bytes) { return s.scratch_bytes(bytes); },
+                            resolve(ctx));
 }
 
 }  // namespace kleene::cuda

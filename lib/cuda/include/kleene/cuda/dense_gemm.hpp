@@ -17,30 +17,37 @@
 // sentinel as 0, so B's sentinel is summed as it is; otherwise both sentinels are re-encoded on
 // load as 2^30 - 1 (2^62 - 1). Results past the finite range decode back to the sentinel. Any
 // other input (larger values, the opposite sentinel) runs the exact saturating kernel instead, so
-// the result always equals the CPU semiring's.
+// the result always equals the CPU semiring's. Below tuning::checked_min_updates updates the
+// exact kernel runs directly.
 //
 // 4-byte types with 16-byte aligned B rows (data and leading dimension) run the staged kernel: A
-// packed k-major into device scratch (dense_gemm_scratch_bytes, at most 64 MiB a call, kept per
-// host thread or per stream and reused), then a cp.async pipeline; other views run the checked
-// kernel. Both give the same results. min_plus and max_plus products of few blocks (a 1024 x 1024
-// product fills half of an H100) split k into partial products, added up by one more kernel
-// (split_k_blocks; up to 8 MiB more scratch).
+// packed k-major into device scratch (dense_gemm_scratch_bytes, at most 64 MiB a call: the
+// context's workspace, caller-supplied or grown and kept, or the stream's own scratch), then a
+// cp.async pipeline; other views run the checked kernel. Both give the same results. min_plus and
+// max_plus products of few blocks (a 1024 x 1024 product fills half of an H100) split k into
+// partial products, added up by one more kernel (tuning::split_k_blocks; up to 8 MiB more
+// scratch).
 //
 // fp32 min_plus on non-negative data (every entry of A and B in [+0, +inf], no NaN) takes two k
 // steps a 3-input integer min on the bit patterns (same results as fminf); a check picks it on
 // the device, as for the integer fast path. plus_times over float and double calls cuBLAS
-// (gemm_detail::use_cublas); its summation order differs from the generic kernel's.
+// (tuning::use_cublas, through the context's handle); its summation order differs from the
+// generic kernel's.
 //
 // lor_land over bool / uint8 runs on bit-packed copies (bit_matrix.hpp); results are 0 or 1.
 //
-// The four-argument calls are synchronous with respect to the host and run on the legacy default
-// stream. The overload that takes a cuda::stream (stream.hpp) only enqueues the work on that
+// The calls without a stream are synchronous with respect to the host: the four-argument one runs
+// with the calling thread's default_context() (context.hpp), the one with a context on that
+// context's stream (null: the legacy default stream), with its workspace, cuBLAS handle and
+// tuning. The overload that takes a cuda::stream (stream.hpp) only enqueues the work on that
 // stream and returns: the views must stay valid, and their memory unchanged by other streams,
 // until the stream has run it (the caller orders that with events). It uses the stream's own
 // scratch int for the integer range check and its own scratch for the packed A, so products on
-// different streams never share them.
+// different streams never share them; tuning and the cuBLAS handle come from `ctx` (null: the
+// default context). lor_land over bool / uint8 runs on the legacy default stream in every form.
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
+#include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
@@ -58,11 +65,18 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
                 dense_view<typename S::value_type, device> c, bool accumulate);
 
+/// The same product with the resources and tuning of `ctx`, on its stream (synchronous).
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, context& ctx);
+
 /// The same product, enqueued on `s` (asynchronous; see above).
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type const, device> b,
-                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s);
+                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s,
+                context* ctx = nullptr);
 
 // Boolean or-and products run on bit-packed copies (bit_matrix.cu).
 template <>
@@ -72,6 +86,14 @@ template <>
 void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
                                         dense_view<std::uint8_t const, device> b,
                                         dense_view<std::uint8_t, device> c, bool accumulate);
+template <>
+void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
+                                dense_view<bool, device> c, bool accumulate, context& ctx);
+template <>
+void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
+                                        dense_view<std::uint8_t const, device> b,
+                                        dense_view<std::uint8_t, device> c, bool accumulate,
+                                        context& ctx);
 
 /// Device scratch of an m x k x n product (4-byte types with 16-byte aligned B rows): A packed
 /// transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products
@@ -100,9 +122,9 @@ inline std::size_t packed_a_bytes(std::size_t m, std::size_t k, std::size_t elem
 /// min_plus and max_plus products (their add is exact in any order) of at most split_k_blocks / 2
 /// blocks of 128 x 128 split k so that about split_k_blocks blocks run: a 1024 x 1024 product
 /// has 64 blocks, half of an H100's 132 SMs. The splits' partial products go to scratch, and one
-/// more kernel adds them up. At most max_split_k_blocks; 0 turns splitting off (tests run both).
+/// more kernel adds them up. The context's tuning::split_k_blocks sets that number, at most
+/// max_split_k_blocks; 0 turns splitting off (tests run both).
 inline constexpr int max_split_k_blocks = 128;
-inline int split_k_blocks = max_split_k_blocks;
 /// How an m x k x n product splits k: `parts` ranges of `tiles` k tiles each (parts == 1: no
 /// split), with at most `cap` blocks in all.
 struct k_split {
@@ -135,18 +157,12 @@ inline std::size_t split_partials_bound(std::size_t m, std::size_t k, std::size_
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     return std::min(most, k_pad / (4 * staged_k) * pad(m) * pad(n)) * elem;
 }
-/// plus_times over float and double runs through cuBLAS (cublasSgemm / cublasDgemm, on the same
-/// stream) unless this is false; tests clear it to reach the generic kernel.
-inline bool use_cublas = true;
-/// The cuBLAS products (dense_gemm_cublas.cu); `stream` is a cudaStream_t (null: legacy).
+/// The cuBLAS products (dense_gemm_cublas.cu) with ctx's handle (created on first use);
+/// `stream` is a cudaStream_t (null: legacy). tuning::use_cublas decides whether they run.
 void blas_gemm(dense_view<float const, device> a, dense_view<float const, device> b,
-               dense_view<float, device> c, bool accumulate, void* stream);
+               dense_view<float, device> c, bool accumulate, void* stream, context& ctx);
 void blas_gemm(dense_view<double const, device> a, dense_view<double const, device> b,
-               dense_view<double, device> c, bool accumulate, void* stream);
-/// Products of fewer updates (m n k) than this skip the checked policies (int32 DPX, fp32
-/// non-negative; dense_gemm.cuh): four more launches would outweigh what they save there. Tests
-/// set it to 0 to reach the checked kernels with small shapes.
-inline std::size_t checked_min_updates = std::size_t(1) << 27;
+               dense_view<double, device> c, bool accumulate, void* stream, context& ctx);
 }  // namespace gemm_detail
 inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::size_t n,
                                             std::size_t elem_size) {

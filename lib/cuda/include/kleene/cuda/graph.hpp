@@ -43,6 +43,8 @@ struct bfs_tuning {
     /// forced push and forced pull, whose levels are large, ran 1.3x and 2.5x slower in it (its
     /// grid holds half the threads of the host loop's pull launches).
     bfs_loop loop = bfs_loop::automatic;
+    /// Device loop: blocks a SM, 2 (measured best) or 4 (kleene::tuning::bfs_loop_blocks).
+    int loop_blocks = 2;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.

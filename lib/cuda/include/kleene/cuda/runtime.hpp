@@ -9,6 +9,8 @@ namespace kleene::cuda {
 bool built_with_cuda() noexcept;
 /// Number of usable CUDA devices (0 when built without CUDA or when no driver/device is present).
 int device_count() noexcept;
+/// The calling thread's current CUDA device (cudaGetDevice; 0 without CUDA or a device).
+int current_device() noexcept;
 /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device when there is none.
 std::string device_description(int device = 0);
 /// Throws no_device with an explanation when no GPU can be used.

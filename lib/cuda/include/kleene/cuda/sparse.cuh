@@ -43,15 +43,15 @@ inline mask_ref ref(vector_mask const& m) {
     return m.active() ? mask_ref{m.flags(), m.complemented()} : mask_ref{};
 }
 
-/// Device scratch reused across calls on one host thread (calls are synchronous). Each product
+/// Device scratch of the context, reused across its calls (calls are synchronous). Each product
 /// names the slots it uses at once; the returned memory is uninitialised.
-void* scratch_bytes(int slot, std::size_t bytes);
+void* scratch_bytes(context& ctx, int slot, std::size_t bytes);
 template <class T>
-T* scratch(int slot, std::size_t n) {
-    return static_cast<T*>(scratch_bytes(slot, std::max<std::size_t>(n, 1) * sizeof(T)));
+T* scratch(context& ctx, int slot, std::size_t n) {
+    return static_cast<T*>(scratch_bytes(ctx, slot, std::max<std::size_t>(n, 1) * sizeof(T)));
 }
-/// CUB temporary storage (its own slot).
-void* cub_scratch(std::size_t bytes);
+/// CUB temporary storage of the context (its own slot).
+void* cub_scratch(context& ctx, std::size_t bytes);
 
 template <class S>
 struct add_fn {
@@ -75,12 +75,13 @@ __device__ __forceinline__ bool stops(typename S::value_type acc) {
 // ---- cuSPARSE (sparse_cusparse.cu) ------------------------------------------------------------
 
 template <class T, class Index>
-void cusparse_spmv(csr_matrix<T, Index, device> const& a, T const* u, T* w, bool accumulate);
+void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const* u, T* w,
+                   bool accumulate);
 template <class T, class Index>
-void cusparse_spmm(csr_matrix<T, Index, device> const& a, dense_view<T const, device> b,
-                   dense_view<T, device> c, bool accumulate);
+void cusparse_spmm(context& ctx, csr_matrix<T, Index, device> const& a,
+                   dense_view<T const, device> b, dense_view<T, device> c, bool accumulate);
 template <class T>
-void cusparse_spgemm(csr_matrix<T, std::int32_t, device>& c,
+void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
                      csr_matrix<T, std::int32_t, device> const& a,
                      csr_matrix<T, std::int32_t, device> const& b);
 
@@ -103,30 +104,31 @@ __global__ void count_slices(Index const* __restrict__ row_ptr, Index const* __r
 }
 
 /// deg[0..count) -> offs[0..count] (offs[0] = 0) with CUB.
-inline void exclusive_offsets(std::int64_t const* deg, std::int64_t* offs, std::int64_t count) {
+inline void exclusive_offsets(context& ctx, std::int64_t const* deg, std::int64_t* offs,
+                              std::int64_t count) {
     KLEENE_CUDA_CHECK(cudaMemsetAsync(offs, 0, sizeof(std::int64_t)));
     if (count == 0) return;
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, deg, offs + 1, count));
     KLEENE_CUDA_CHECK(
-        cub::DeviceScan::InclusiveSum(cub_scratch(bytes), bytes, deg, offs + 1, count));
+        cub::DeviceScan::InclusiveSum(cub_scratch(ctx, bytes), bytes, deg, offs + 1, count));
 }
 
 /// Reads the long-row count, numbers their slices; returns the number of slices (work items).
 template <class Index>
-std::int64_t number_slices(Index const* row_ptr, Index const* rows,
+std::int64_t number_slices(context& ctx, Index const* row_ptr, Index const* rows,
                            unsigned long long const* count_dev, std::int64_t slice,
                            std::int64_t*& offs, std::int64_t& count) {
     unsigned long long c = 0;
     KLEENE_CUDA_CHECK(cudaMemcpy(&c, count_dev, sizeof c, cudaMemcpyDeviceToHost));
     count = static_cast<std::int64_t>(c);
     if (count == 0) return 0;
-    auto* slices = scratch<std::int64_t>(3, std::size_t(count));
-    offs = scratch<std::int64_t>(4, std::size_t(count) + 1);
+    auto* slices = scratch<std::int64_t>(ctx, 3, std::size_t(count));
+    offs = scratch<std::int64_t>(ctx, 4, std::size_t(count) + 1);
     count_slices<Index>
         <<<detail::blocks_for(std::size_t(count), 256), 256>>>(row_ptr, rows, count, slice, slices);
     KLEENE_CUDA_CHECK_LAUNCH("count_slices");
-    exclusive_offsets(slices, offs, count);
+    exclusive_offsets(ctx, slices, offs, count);
     std::int64_t total = 0;
     KLEENE_CUDA_CHECK(cudaMemcpy(&total, offs + count, sizeof total, cudaMemcpyDeviceToHost));
     return total;
@@ -271,7 +273,7 @@ __global__ void spmv_long_finish(spmv_args<S, Index> p, std::int64_t count) {
 }
 
 template <class S, class Index>
-void spmv_generic(dense_vector<typename S::value_type, device>& w, mask_ref mask,
+void spmv_generic(context& ctx, dense_vector<typename S::value_type, device>& w, mask_ref mask,
                   csr_matrix<typename S::value_type, Index, device> const& a,
                   dense_vector<typename S::value_type, device> const& u, bool accumulate,
                   bool replace) {
@@ -283,9 +285,9 @@ void spmv_generic(dense_vector<typename S::value_type, device>& w, mask_ref mask
                           nullptr,     nullptr,     nullptr};
     std::size_t const long_cap = a.nnz() / std::size_t(spmv_long + 1);
     if (long_cap > 0) {
-        p.long_rows = scratch<Index>(0, long_cap);
-        p.long_sum = scratch<T>(1, long_cap);
-        p.long_count = scratch<unsigned long long>(2, 1);
+        p.long_rows = scratch<Index>(ctx, 0, long_cap);
+        p.long_sum = scratch<T>(ctx, 1, long_cap);
+        p.long_count = scratch<unsigned long long>(ctx, 2, 1);
         KLEENE_CUDA_CHECK(cudaMemsetAsync(p.long_count, 0, sizeof(unsigned long long)));
     }
     unsigned const blocks =
@@ -296,7 +298,7 @@ void spmv_generic(dense_vector<typename S::value_type, device>& w, mask_ref mask
         std::int64_t* offs = nullptr;
         std::int64_t count = 0;
         std::int64_t const items =
-            number_slices(a.row_ptr(), p.long_rows, p.long_count, spmv_slice, offs, count);
+            number_slices(ctx, a.row_ptr(), p.long_rows, p.long_count, spmv_slice, offs, count);
         if (items > 0) {
             spmv_long_kernel<S, Index>
                 <<<detail::blocks_for(std::size_t(items), 1, detail::persistent_blocks(8)),
@@ -371,7 +373,8 @@ inline int bits_for(std::size_t n) {
 }
 
 template <class S, class Index>
-void spmspv_generic(sparse_vector<typename S::value_type, Index, device>& w, mask_ref mask,
+void spmspv_generic(context& ctx, sparse_vector<typename S::value_type, Index, device>& w,
+                    mask_ref mask,
                     sparse_vector<typename S::value_type, Index, device> const& u,
                     csr_matrix<typename S::value_type, Index, device> const& a) {
     using T = typename S::value_type;
@@ -382,12 +385,12 @@ void spmspv_generic(sparse_vector<typename S::value_type, Index, device>& w, mas
         w = sparse_vector<T, Index, device>(n);
         return;
     }
-    auto* deg = scratch<std::int64_t>(0, std::size_t(f));
-    auto* offs = scratch<std::int64_t>(1, std::size_t(f) + 1);
+    auto* deg = scratch<std::int64_t>(ctx, 0, std::size_t(f));
+    auto* offs = scratch<std::int64_t>(ctx, 1, std::size_t(f) + 1);
     push_degrees<Index>
         <<<detail::blocks_for(std::size_t(f), 256), 256>>>(a.row_ptr(), u.indices(), f, deg);
     KLEENE_CUDA_CHECK_LAUNCH("push_degrees");
-    exclusive_offsets(deg, offs, f);
+    exclusive_offsets(ctx, deg, offs, f);
     push_args<S, Index> p{a.row_ptr(),
                           a.col_idx(),
                           a.values(),
@@ -397,10 +400,10 @@ void spmspv_generic(sparse_vector<typename S::value_type, Index, device>& w, mas
                           f,
                           offs,
                           mask,
-                          scratch<T>(2, n),
-                          scratch<unsigned>(3, n),
-                          scratch<Index>(4, n),
-                          scratch<unsigned long long>(5, 1)};
+                          scratch<T>(ctx, 2, n),
+                          scratch<unsigned>(ctx, 3, n),
+                          scratch<Index>(ctx, 4, n),
+                          scratch<unsigned long long>(ctx, 5, 1)};
     detail::fill(p.acc, n, S::zero());
     KLEENE_CUDA_CHECK(cudaMemsetAsync(p.touched, 0, n * sizeof(unsigned)));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(p.queued, 0, sizeof(unsigned long long)));
@@ -418,7 +421,7 @@ void spmspv_generic(sparse_vector<typename S::value_type, Index, device>& w, mas
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
             nullptr, bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit));
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-            cub_scratch(bytes), bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit));
+            cub_scratch(ctx, bytes), bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit));
         gather_values<T, Index><<<detail::blocks_for(count, 256), 256>>>(
             idx.data(), static_cast<std::int64_t>(count), p.acc, vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("gather_values");
@@ -542,7 +545,7 @@ __global__ void __launch_bounds__(spmm_threads)
 }
 
 template <class S, class Index>
-void spmm_generic(dense_view<typename S::value_type, device> c,
+void spmm_generic(context& ctx, dense_view<typename S::value_type, device> c,
                   csr_matrix<typename S::value_type, Index, device> const& a,
                   dense_view<typename S::value_type const, device> b, bool accumulate) {
     std::int64_t const rows = static_cast<std::int64_t>(a.rows());
@@ -553,8 +556,8 @@ void spmm_generic(dense_view<typename S::value_type, device> c,
                           nullptr};
     std::size_t const long_cap = a.nnz() / std::size_t(spmm_long + 1);
     if (long_cap > 0) {
-        p.long_rows = scratch<Index>(0, long_cap);
-        p.long_count = scratch<unsigned long long>(2, 1);
+        p.long_rows = scratch<Index>(ctx, 0, long_cap);
+        p.long_count = scratch<unsigned long long>(ctx, 2, 1);
         KLEENE_CUDA_CHECK(cudaMemsetAsync(p.long_count, 0, sizeof(unsigned long long)));
     }
     unsigned const blocks =
@@ -565,7 +568,7 @@ void spmm_generic(dense_view<typename S::value_type, device> c,
         std::int64_t* offs = nullptr;
         std::int64_t count = 0;
         std::int64_t const items =
-            number_slices(a.row_ptr(), p.long_rows, p.long_count, spmm_slice, offs, count);
+            number_slices(ctx, a.row_ptr(), p.long_rows, p.long_count, spmm_slice, offs, count);
         if (items > 0) {
             spmm_long_kernel<S, Index><<<detail::blocks_for(std::size_t(items) * 32, spmm_threads,
                                                             detail::persistent_blocks(16)),
@@ -620,8 +623,9 @@ struct spgemm_plan {
     Index const* tier(int t) const { return tier_rows.data() + t * rows; }
 };
 template <class Index>
-spgemm_plan<Index> spgemm_count(Index const* a_ptr, Index const* a_col, std::int64_t rows,
-                                Index const* b_ptr, Index const* b_col, std::int64_t cols);
+spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a_col,
+                                std::int64_t rows, Index const* b_ptr, Index const* b_col,
+                                std::int64_t cols);
 
 template <class Index>
 struct csr_ref {
@@ -795,18 +799,18 @@ void launch_shared_numeric(spgemm_numeric_args<S, Index> const& p, spgemm_plan<I
 }
 
 template <class S, class Index>
-void spgemm_generic(csr_matrix<typename S::value_type, Index, device>& c,
+void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, device>& c,
                     csr_matrix<typename S::value_type, Index, device> const& a,
                     csr_matrix<typename S::value_type, Index, device> const& b) {
     using T = typename S::value_type;
     auto const rows = static_cast<std::int64_t>(a.rows());
     auto const cols = static_cast<std::int64_t>(b.cols());
-    auto plan = spgemm_count<Index>(a.row_ptr(), a.col_idx(), rows, b.row_ptr(), b.col_idx(), cols);
+    auto plan = spgemm_count<Index>(ctx, a.row_ptr(), a.col_idx(), rows, b.row_ptr(), b.col_idx(), cols);
     buffer<Index, device> col(std::size_t(plan.nnz));
     buffer<T, device> val(std::size_t(plan.nnz));
     if (plan.nnz > 0) {
-        Index* tmp_col = scratch<Index>(0, std::size_t(plan.nnz));
-        T* tmp_val = scratch<T>(1, std::size_t(plan.nnz));
+        Index* tmp_col = scratch<Index>(ctx, 0, std::size_t(plan.nnz));
+        T* tmp_val = scratch<T>(ctx, 1, std::size_t(plan.nnz));
         spgemm_numeric_args<S, Index> p{{a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(),
                                         {b.row_ptr(), b.col_idx()}, b.values(), b.iso_value(),
                                         plan.row_ptr.data(),        tmp_col,    tmp_val};
@@ -815,8 +819,8 @@ void spgemm_generic(csr_matrix<typename S::value_type, Index, device>& c,
         launch_shared_numeric<S, Index, 2>(p, plan);
         // The global tier, in batches of bounded table memory.
         if (!plan.batch_start.empty()) {
-            auto* keys = scratch<Index>(2, plan.max_batch_slots);
-            auto* vals = scratch<T>(3, plan.max_batch_slots);
+            auto* keys = scratch<Index>(ctx, 2, plan.max_batch_slots);
+            auto* vals = scratch<T>(ctx, 3, plan.max_batch_slots);
             for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
                 std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
                 spgemm_global_numeric<S, Index>
@@ -831,7 +835,7 @@ void spgemm_generic(csr_matrix<typename S::value_type, Index, device>& c,
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, bytes, tmp_col, col.data(),
                                                               tmp_val, val.data(), plan.nnz, rows,
                                                               begin, begin + 1));
-        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(cub_scratch(bytes), bytes, tmp_col,
+        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(cub_scratch(ctx, bytes), bytes, tmp_col,
                                                               col.data(), tmp_val, val.data(),
                                                               plan.nnz, rows, begin, begin + 1));
     }
@@ -922,6 +926,7 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask
                     dense_vector<typename S::value_type, device> const& u,
                     sparse_options const& opt) {
     using namespace sparse_detail;
+    context& ctx = resolve(opt.ctx);
     check_vector("spmv", "u", u.size(), a.cols());
     check_vector("spmv", "w", w.size(), a.rows());
     if (mask.active()) check_vector("spmv", "the mask", mask.size(), a.rows());
@@ -933,7 +938,7 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask
         bool const want = opt.backend == sparse_backend::cusparse ||
                           (opt.backend == sparse_backend::automatic && cusparse_default::spmv);
         if (want && plain && a.nnz() > 0 && a.has_values()) {
-            cusparse_spmv<typename S::value_type, Index>(a, u.data(), w.data(), opt.accumulate);
+            cusparse_spmv<typename S::value_type, Index>(ctx, a, u.data(), w.data(), opt.accumulate);
             return sparse_backend::cusparse;
         }
         if (opt.backend == sparse_backend::cusparse)
@@ -941,18 +946,18 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask
     } else if (opt.backend == sparse_backend::cusparse) {
         no_cusparse("spmv", "this semiring");
     }
-    spmv_generic<S, Index>(w, ref(mask), a, u, opt.accumulate, opt.replace);
+    spmv_generic<S, Index>(ctx, w, ref(mask), a, u, opt.accumulate, opt.replace);
     return sparse_backend::generic;
 }
 
 template <semiring_type S, index_type Index>
 void spmspv(sparse_vector<typename S::value_type, Index, device>& w, vector_mask const& mask,
             sparse_vector<typename S::value_type, Index, device> const& u,
-            csr_matrix<typename S::value_type, Index, device> const& a) {
+            csr_matrix<typename S::value_type, Index, device> const& a, context* ctx) {
     using namespace sparse_detail;
     check_vector("spmspv", "u", u.size(), a.rows());
     if (mask.active()) check_vector("spmspv", "the mask", mask.size(), a.cols());
-    spmspv_generic<S, Index>(w, ref(mask), u, a);
+    spmspv_generic<S, Index>(resolve(ctx), w, ref(mask), u, a);
 }
 
 template <semiring_type S, index_type Index>
@@ -960,6 +965,7 @@ sparse_backend spmm(dense_view<typename S::value_type, device> c,
                     csr_matrix<typename S::value_type, Index, device> const& a,
                     dense_view<typename S::value_type const, device> b, sparse_options const& opt) {
     using namespace sparse_detail;
+    context& ctx = resolve(opt.ctx);
     if (a.cols() != b.rows || c.rows != a.rows() || c.cols != b.cols)
         throw dimension_mismatch("spmm: cannot compute C (" +
                                  kleene::detail::shape(c.rows, c.cols) + ") = A (" +
@@ -969,14 +975,14 @@ sparse_backend spmm(dense_view<typename S::value_type, device> c,
         bool const want = opt.backend == sparse_backend::cusparse ||
                           (opt.backend == sparse_backend::automatic && cusparse_default::spmm);
         if (want && a.nnz() > 0 && a.has_values() && c.rows > 0 && c.cols > 0) {
-            cusparse_spmm<typename S::value_type, Index>(a, b, c, opt.accumulate);
+            cusparse_spmm<typename S::value_type, Index>(ctx, a, b, c, opt.accumulate);
             return sparse_backend::cusparse;
         }
         if (opt.backend == sparse_backend::cusparse) no_cusparse("spmm", "an iso or empty matrix");
     } else if (opt.backend == sparse_backend::cusparse) {
         no_cusparse("spmm", "this semiring");
     }
-    spmm_generic<S, Index>(c, a, b, opt.accumulate);
+    spmm_generic<S, Index>(ctx, c, a, b, opt.accumulate);
     return sparse_backend::generic;
 }
 
@@ -986,6 +992,7 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
                       csr_matrix<typename S::value_type, Index, device> const& b,
                       sparse_options const& opt) {
     using namespace sparse_detail;
+    context& ctx = resolve(opt.ctx);
     if (a.cols() != b.rows())
         throw dimension_mismatch("spgemm: cannot multiply A (" +
                                  kleene::detail::shape(a.rows(), a.cols()) + ") by B (" +
@@ -995,11 +1002,11 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
                           (opt.backend == sparse_backend::automatic && cusparse_default::spgemm);
         if (want && a.nnz() > 0 && b.nnz() > 0 && a.has_values() && b.has_values()) {
             if (opt.backend == sparse_backend::cusparse) {
-                cusparse_spgemm<typename S::value_type>(c, a, b);
+                cusparse_spgemm<typename S::value_type>(ctx, c, a, b);
                 return sparse_backend::cusparse;
             }
             try {
-                cusparse_spgemm<typename S::value_type>(c, a, b);
+                cusparse_spgemm<typename S::value_type>(ctx, c, a, b);
                 return sparse_backend::cusparse;
             } catch (device_error const&) {
                 // cuSPARSE's SpGEMM keeps large work buffers; the generic kernel batches its own.
@@ -1010,7 +1017,7 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
     } else if (opt.backend == sparse_backend::cusparse) {
         no_cusparse("spgemm", "this semiring or index type");
     }
-    spgemm_generic<S, Index>(c, a, b);
+    spgemm_generic<S, Index>(ctx, c, a, b);
     return sparse_backend::generic;
 }
 

@@ -28,11 +28,14 @@
 //
 // plus_times over float and double can also run through cuSPARSE's generic API (SpMV, SpMM,
 // SpGEMM) behind the same calls: sparse_options::backend picks; each call returns the backend that
-// ran. Calls are synchronous with respect to the host and run on the legacy default stream; they
+// ran. Scratch and the cuSPARSE handle come from the context (sparse_options::ctx or spmspv's
+// ctx; null: default_context()). Calls are synchronous with respect to the host and run on the
+// legacy default stream (not the context's stream: a product on a stream is still to do); they
 // throw kleene::device_error on CUDA failures, kleene::dimension_mismatch on shapes. In a build
 // without CUDA they throw kleene::no_device. Built-in instances: detail/sparse_instances.hpp; a
 // user-defined semiring needs its translation unit compiled by nvcc with <kleene/cuda/sparse.cuh>.
 
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -87,6 +90,8 @@ struct sparse_options {
     bool accumulate = false;
     /// spmv: entries outside the mask become absent (zero) instead of keeping their value.
     bool replace = false;
+    /// Scratch and the cuSPARSE handle (null: default_context()).
+    context* ctx = nullptr;
 };
 
 // vector_mask (the byte-flag mask over an output vector): kleene/cuda/mask.hpp.
@@ -102,7 +107,7 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask
 template <semiring_type S, index_type Index>
 void spmspv(sparse_vector<typename S::value_type, Index, device>& w, vector_mask const& mask,
             sparse_vector<typename S::value_type, Index, device> const& u,
-            csr_matrix<typename S::value_type, Index, device> const& a);
+            csr_matrix<typename S::value_type, Index, device> const& a, context* ctx = nullptr);
 
 /// C (+)= A (+).(x) B: A CSR m x k, B dense k x n, C dense m x n (row-major views on the device).
 template <semiring_type S, index_type Index>

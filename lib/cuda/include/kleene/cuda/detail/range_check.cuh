@@ -4,8 +4,10 @@
 // unless the flag selects it (no host round trip). Used by the dense GEMM's checked policies
 // (dense_gemm.cuh) and by the int32 blocked Floyd-Warshall (apsp.cu). Include from nvcc code.
 
+#include <kleene/context.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/memory.hpp>
 
 #include <cuda_runtime.h>
@@ -41,9 +43,10 @@ void launch_range_check(dense_view<T const, device> v, InRange in_range, int* fl
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::detail::range_check_kernel");
 }
 
-/// One device int per host thread, for the verdicts of calls on the legacy default stream.
-inline int* legacy_stream_flag() {
-    thread_local buffer<int, device> flag(1);
+/// The context's device int, for the verdicts of range checks on its stream (made on first use).
+inline int* context_flag(context& ctx) {
+    auto& flag = ctx.state().flag;
+    if (flag.size() == 0) flag = buffer<int, device>(1);
     return flag.data();
 }
 

@@ -24,7 +24,7 @@
         dense_vector<T, device> const&, sparse_options const&);                                    \
     template void spmspv<S<T>, Index>(sparse_vector<T, Index, device>&, vector_mask const&,        \
                                       sparse_vector<T, Index, device> const&,                      \
-                                      csr_matrix<T, Index, device> const&);                        \
+                                      csr_matrix<T, Index, device> const&, context*);              \
     template sparse_backend spmm<S<T>, Index>(dense_view<T, device>,                               \
                                               csr_matrix<T, Index, device> const&,                 \
                                               dense_view<T const, device>, sparse_options const&); \

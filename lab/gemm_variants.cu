@@ -1,5 +1,5 @@
 // Tile-depth and integer-instruction variants of the GPU semiring GEMM, built side by side with
-// different -D values (bench/gpu/gemm_variants.sh): KLEENE_GEMM_BLOCK_K (shared-memory stage
+// different -D values (lab/gemm_variants.sh): KLEENE_GEMM_BLOCK_K (shared-memory stage
 // depth for 4-byte types) and KLEENE_GEMM_INT_DPX (int32 min_plus through VIADDMNMX or
 // IADD + IMNMX). Prints time, T updates/s and a checksum that must agree across variants.
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds gemm_variants.cu for each (stage depth, int32 instruction) pair in parallel and runs them
-# one after another on the GPU. Usage: bench/gpu/gemm_variants.sh [n ...]
+# one after another on the GPU. Usage: lab/gemm_variants.sh [n ...]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/kleene-gpu}/variants
 mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -12,7 +12,8 @@ sizes=("$@")
 for v in "${variants[@]}"; do
   set -- $v
   "$nvcc" -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90 "${inc[@]}" -DKLEENE_GEMM_BLOCK_K=$1 \
-    -DKLEENE_GEMM_INT_DPX=$2 "$root/bench/gpu/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
+    -DKLEENE_GEMM_INT_DPX=$2 "$root/lab/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
+    "$root/lib/src/context.cpp" -Xcompiler -fopenmp -lgomp \
     -o "$out/v_$1_$2" > "$out/build_$1_$2.log" 2>&1 &
 done
 wait

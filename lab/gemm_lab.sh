@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds the standalone min-plus GEMM lab (bench/gpu/gemm_lab.cu) with one nvcc call and runs it.
-# Usage: bench/gpu/gemm_lab.sh [--build-only] [n ...]   (default sizes: 4096 8192)
+# Builds the standalone min-plus GEMM lab (lab/gemm_lab.cu) with one nvcc call and runs it.
+# Usage: lab/gemm_lab.sh [--build-only] [n ...]   (default sizes: 4096 8192)
 # Environment for the binary: LAB_VARIANTS=base,asyncT,... (and "ceilings") picks variants,
 # LAB_TYPES=fp32,int32,int16 picks types (default all three; int16 runs asyncT and asyncT32 on
 # __viaddmin_s16x2, n % 256), LAB_REPS=5 sets the timed runs (median reported).
 # Output goes to ${OUT:-/tmp/kleene-gpu}/lab: the binary, build.log (nvcc --resource-usage),
 # run.log, and gemm_lab.sass when cuobjdump is on the PATH.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/kleene-gpu}/lab
 mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -24,7 +24,7 @@ done
 echo "building $out/gemm_lab"
 start=$(date +%s)
 if ! "$nvcc" -std=c++20 -O3 -arch=sm_90 -lineinfo --resource-usage -Xcompiler -Wall,-Wextra \
-    -o "$out/gemm_lab" "$root/bench/gpu/gemm_lab.cu" > "$out/build.log" 2>&1; then
+    -o "$out/gemm_lab" "$root/lab/gemm_lab.cu" > "$out/build.log" 2>&1; then
   cat "$out/build.log"
   echo "build failed"
   exit 1

@@ -1,7 +1,7 @@
 // gemm_lab: standalone experiment for the dense min-plus GEMM (fp32 min(c, a + b), int32
 // __viaddmin_s32 and int16 pairs through __viaddmin_s16x2), n x n x n, row-major, C = A min.+ B
 // (overwrite form). No kleene headers.
-// Built and run by bench/gpu/gemm_lab.sh. Every variant's whole result is compared on the device
+// Built and run by lab/gemm_lab.sh. Every variant's whole result is compared on the device
 // with a naive reference kernel.
 //
 // Variants (all 256 threads; tiles in the comment above each kernel):
@@ -43,7 +43,7 @@
 // entirely infinite (so that "no path" results occur); the reference sums in int32 and compares
 // exactly after the same canonicalization.
 //
-// Measured on an H200 (132 SMs; bench/gpu/gemm_lab.sh 1000 1002 4096 8192; no mismatch anywhere),
+// Measured on an H200 (132 SMs; lab/gemm_lab.sh 1000 1002 4096 8192; no mismatch anywhere),
 // T updates/s, median of 5:
 //   variant   fp32 4096  fp32 8192  int32 4096  int32 8192  regs     spill(B) blocks/SM
 //                                                            (fp32/int32)
