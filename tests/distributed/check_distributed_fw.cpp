@@ -4,6 +4,7 @@
 //   --device cpu: MPI host path; equal bit for bit (floating point too) to floyd_warshall_blocked
 //                 with the same block size, and to kleene::apsp's errors (negative cycle vertex,
 //                 int32 overflow message).
+//   --verbose: a line a case on rank 0.
 //   --device gpu: NCCL, one GPU per rank; int32 and closure equal, fp within a relative 1e-5
 //                 (fp32) / 1e-12 (fp64): the GPU products sum along another order than the CPU
 //                 tiles. Skips (exit 0, message) when a rank has no GPU.
@@ -36,6 +37,7 @@ struct context {
     dist::mpi_control* c;
     dist::device_panels* panels;
     bool gpu;
+    bool verbose = false;
     int failures = 0;
     int cases = 0;
     void report(bool ok, std::string const& what) {
@@ -168,6 +170,9 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     } else {
         ok = ok && same(got.dist, want.dist, !ctx.gpu);
     }
+    if (ctx.verbose)
+        std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(),
+                    got.error.empty() ? "distances equal" : got.error.c_str());
     ctx.report(ok, what);
 }
 
@@ -212,6 +217,7 @@ int main(int argc, char** argv) {
             panels = std::make_unique<dist::nccl_panels>(c);
         }
         context ctx{&c, panels.get(), gpu};
+        for (int i = 1; i < argc; ++i) ctx.verbose = ctx.verbose || std::string(argv[i]) == "--verbose";
         // Sizes around the block and grid: fewer blocks than ranks, a partial last block, odd n.
         for (std::size_t n : {1, 5, 64, 100, 190, 257}) {
             for (std::size_t b : {64, 16, 37}) {

@@ -48,7 +48,7 @@ struct local_result {
 
 namespace detail {
 inline std::size_t choose_block(std::size_t n, process_grid g, bool gpu, std::size_t asked) {
-    if (asked) return asked;
+    if (asked) return std::min(asked, std::max<std::size_t>(n, 1));  // no panel wider than n
     if (!gpu) return 64;
     std::size_t b = 2048;
     while (b > 256 && n / (b * std::size_t(std::max(g.rows, g.cols))) < 4) b /= 2;
@@ -277,7 +277,7 @@ dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control
     }
     c.agree(why.empty(), why);
     if (c.rank() != root) {
-        if (local.rows * local.cols) c.send(local.data, local.rows * local.cols * sizeof(T), root);
+        if (local.rows > 0 && local.cols > 0) c.send(local.data, local.rows * local.cols * sizeof(T), root);
         return full;
     }
     dense_matrix<T> buf;
