@@ -98,13 +98,15 @@ if has bench; then
         echo "$line" | tee -a "$out/bench.log"
         table+=("$line")
         for np in $gpus; do
-            line=$("${mpirun[@]}" -np "$np" "$bench" "$n" "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+            line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
+                "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
             echo "$line"
             table+=("$line")
         done
     done
     if [[ -n $large ]] && ((gpus_here >= 4)); then
-        line=$("${mpirun[@]}" -np 4 "$bench" "$large" "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+        line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / 4)) -np 4 "$bench" "$large" \
+            "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
         echo "$line"
         table+=("$line")
     fi
