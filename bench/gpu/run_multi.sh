@@ -52,9 +52,8 @@ if ! command -v mpirun >/dev/null && [[ -d /opt/kleene-mpi/usr ]]; then
     export LD_LIBRARY_PATH=$p/lib/x86_64-linux-gnu:$p/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     # dpkg -x makes no alternatives links: mpirun is orterun.
     ln -sf "$p/bin/orterun" "$p/bin/mpirun"
-    mpi_cmake=(-DMPIEXEC_EXECUTABLE="$p/bin/orterun" -DMPI_SKIP_COMPILER_WRAPPER=ON
-               -DMPI_CXX_ADDITIONAL_INCLUDE_DIRS="$p/lib/x86_64-linux-gnu/openmpi/include"
-               -DMPI_CXX_LIB_NAMES=mpi -DMPI_mpi_LIBRARY="$p/lib/x86_64-linux-gnu/libmpi.so")
+    # FindMPI asks the compiler wrapper, which OPAL_PREFIX relocates too.
+    mpi_cmake=(-DMPIEXEC_EXECUTABLE="$p/bin/orterun" -DMPI_CXX_COMPILER="$p/bin/mpicxx.openmpi")
 else
     mpi_cmake=()
 fi
