@@ -6,17 +6,16 @@
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s).
 // The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
 
-#include <kleene/algorithms/distributed/apsp.hpp>
-#include <kleene/algorithms/distributed/mpi.hpp>
-#include <kleene/algorithms/distributed/nccl.hpp>
-#include <kleene/algorithms/rkleene.hpp>
-#include <kleene/algorithms/apsp.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/distributed/apsp.hpp>
+#include <kleene/algorithms/distributed/mpi.hpp>
+#include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/algorithms/rkleene.hpp>
 #include <string>
 
 namespace dist = kleene::distributed;
@@ -45,9 +44,12 @@ int run(int argc, char** argv, std::size_t n) {
     std::size_t block = 0;
     for (int i = 2; i < argc; ++i) {
         std::string const a = argv[i];
-        if (a == "--single") single = true;
-        else if (a == "--no-lookahead") lookahead = false;
-        else if (a == "--block" && i + 1 < argc) block = std::strtoull(argv[++i], nullptr, 10);
+        if (a == "--single")
+            single = true;
+        else if (a == "--no-lookahead")
+            lookahead = false;
+        else if (a == "--block" && i + 1 < argc)
+            block = std::strtoull(argv[++i], nullptr, 10);
     }
     char const* type = std::is_same_v<T, float> ? "fp32" : "int32";
     if (single) {
@@ -57,17 +59,20 @@ int run(int argc, char** argv, std::size_t n) {
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) h(i, j) = weight<T>(i, j, n);
         auto const t0 = std::chrono::steady_clock::now();
-        kleene::detail::round_trip_on_device(h, [](kleene::dense_view<T, kleene::device> d) { kleene::rkleene(d); });
-        double const s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene: %.3f s, %.3g updates/s\n", n, type, s,
-                    double(n) * double(n) * double(n) / s);
+        kleene::detail::round_trip_on_device(
+            h, [](kleene::dense_view<T, kleene::device> d) { kleene::rkleene(d); });
+        double const s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene: %.3f s, %.3g updates/s\n", n, type,
+                    s, double(n) * double(n) * double(n) / s);
         return 0;
     }
     dist::mpi_environment env(argc, argv);
     dist::mpi_control c(dist::choose_grid(env.size()));
     dist::use_device(c.local_rank());
     dist::nccl_panels panels(c);
-    dist::block_cyclic const d(n, dist::detail::choose_block(n, c.grid(), true, block), c.grid(), c.rank());
+    dist::block_cyclic const d(n, dist::detail::choose_block(n, c.grid(), true, block), c.grid(),
+                               c.rank());
     kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
 #pragma omp parallel for schedule(static)
     for (std::size_t r = 0; r < d.local_rows(); ++r)
@@ -87,10 +92,10 @@ int run(int argc, char** argv, std::size_t n) {
     bad = c.allreduce_max(bad);
     if (c.rank() == 0) {
         for (auto const& l : trace.lines) std::printf("  %s\n", l.c_str());
-        std::printf("n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d: %.3f s, %.3g updates/s%s\n",
-                    n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(lookahead),
-                    slowest, double(n) * double(n) * double(n) / slowest,
-                    bad ? " CHECK FAILED" : "");
+        std::printf(
+            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d: %.3f s, %.3g updates/s%s\n",
+            n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(lookahead), slowest,
+            double(n) * double(n) * double(n) / slowest, bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
 }
@@ -99,7 +104,9 @@ int run(int argc, char** argv, std::size_t n) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead]\n",
+                     argv[0]);
         return 2;
     }
     std::size_t const n = std::strtoull(argv[1], nullptr, 10);

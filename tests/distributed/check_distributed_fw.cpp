@@ -10,17 +10,16 @@
 //                 tiles. Skips (exit 0, message) when a rank has no GPU.
 // Exit 0 when every case passed on every rank, 1 otherwise.
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/distributed/apsp.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/cuda/runtime.hpp>
-
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -96,7 +95,8 @@ bool same(dense_matrix<T> const& x, dense_matrix<T> const& y, bool exact) {
             T const a = x(i, j), b = y(i, j);
             if (a == b) continue;
             if (std::isinf(a) || std::isinf(b)) return false;
-            if (std::fabs(double(a) - double(b)) > tol * std::max(1.0, std::fabs(double(b)))) return false;
+            if (std::fabs(double(a) - double(b)) > tol * std::max(1.0, std::fabs(double(b))))
+                return false;
         }
     return true;
 }
@@ -133,10 +133,14 @@ outcome<T> reference(csr_matrix<T> const& a, std::size_t block) {
 }
 
 template <class T>
-void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, double lo,
-                double hi, kind k, unsigned seed) {
+void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, double lo, double hi,
+                kind k, unsigned seed) {
     auto const a = random_graph<T>(n, degree, lo, hi, k, seed);
-    std::string const what = std::string("apsp<") + (std::is_same_v<T, float> ? "fp32" : std::is_same_v<T, double> ? "fp64" : std::is_same_v<T, std::int32_t> ? "int32" : "int64") +
+    std::string const what = std::string("apsp<") +
+                             (std::is_same_v<T, float>          ? "fp32"
+                              : std::is_same_v<T, double>       ? "fp64"
+                              : std::is_same_v<T, std::int32_t> ? "int32"
+                                                                : "int64") +
                              "> n=" + std::to_string(n) + " b=" + std::to_string(block) +
                              " kind=" + std::to_string(int(k)) + " w=[" + std::to_string(lo) + "," +
                              std::to_string(hi) + "]";
@@ -161,8 +165,8 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     bool ok = agreed;
     if (!want.error.empty() || !got.error.empty()) {
         // The GPU's negative-cycle vertex may differ (another order of updates): any vertex.
-        bool const neg_both = want.error.rfind("negative cycle", 0) == 0 &&
-                              got.error.rfind("negative cycle", 0) == 0;
+        bool const neg_both =
+            want.error.rfind("negative cycle", 0) == 0 && got.error.rfind("negative cycle", 0) == 0;
         ok = ok && (want.error == got.error || (ctx.gpu && neg_both));
         if (!ok)
             std::printf("  %s: reference error '%s', distributed error '%s'\n", what.c_str(),
@@ -217,7 +221,8 @@ int main(int argc, char** argv) {
             panels = std::make_unique<dist::nccl_panels>(c);
         }
         context ctx{&c, panels.get(), gpu};
-        for (int i = 1; i < argc; ++i) ctx.verbose = ctx.verbose || std::string(argv[i]) == "--verbose";
+        for (int i = 1; i < argc; ++i)
+            ctx.verbose = ctx.verbose || std::string(argv[i]) == "--verbose";
         // Sizes around the block and grid: fewer blocks than ranks, a partial last block, odd n.
         for (std::size_t n : {1, 5, 64, 100, 190, 257}) {
             for (std::size_t b : {64, 16, 37}) {
@@ -226,15 +231,16 @@ int main(int argc, char** argv) {
                 check_apsp<std::int32_t>(ctx, n, b, 6, 0, 50, kind::negative_edges, seed + 1);
                 check_apsp<float>(ctx, n, b, 5, 0.5, 9.5, kind::negative_edges, seed + 2);
                 check_apsp<double>(ctx, n, b, 5, 0.5, 9.5, kind::plain, seed + 3);
-                if (!gpu) check_apsp<std::int64_t>(ctx, n, b, 5, -3, 40, kind::negative_edges, seed + 4);
+                if (!gpu)
+                    check_apsp<std::int64_t>(ctx, n, b, 5, -3, 40, kind::negative_edges, seed + 4);
                 check_closure(ctx, n, b, 1.5, seed + 5);
             }
             // A negative cycle; int32 weights near the top: widened to fp64, fitting (few hops)
             // and not fitting (a long path of large weights).
             check_apsp<std::int32_t>(ctx, n, 64, 3, 0, 30, kind::negative_cycle, unsigned(n) + 7);
             check_apsp<float>(ctx, n, 64, 3, 0, 30, kind::negative_cycle, unsigned(n) + 8);
-            check_apsp<std::int32_t>(ctx, n, 64, double(n) / 2, 1 << 26, (1 << 26) + 1000, kind::plain,
-                                     unsigned(n) + 9);
+            check_apsp<std::int32_t>(ctx, n, 64, double(n) / 2, 1 << 26, (1 << 26) + 1000,
+                                     kind::plain, unsigned(n) + 9);
             check_apsp<std::int32_t>(ctx, n, 64, 1.2, 1 << 29, (1 << 30) - 1, kind::plain,
                                      unsigned(n) + 10);
         }

@@ -1,10 +1,8 @@
 // The 2D block-cyclic index arithmetic (block_cyclic.hpp) against a plain enumeration of blocks.
 #define BOOST_TEST_MODULE block_cyclic
 #include <boost/test/unit_test.hpp>
-
-#include <kleene/algorithms/distributed/block_cyclic.hpp>
-
 #include <cstddef>
+#include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <vector>
 
 using kleene::distributed::block_cyclic;
@@ -12,9 +10,12 @@ using kleene::distributed::choose_grid;
 using kleene::distributed::process_grid;
 
 BOOST_AUTO_TEST_CASE(grids_are_as_square_as_the_count_allows) {
-    struct want { int p, r, c; };
-    for (auto const w : {want{1, 1, 1}, want{2, 1, 2}, want{3, 1, 3}, want{4, 2, 2}, want{6, 2, 3},
-                         want{8, 2, 4}, want{9, 3, 3}, want{12, 3, 4}, want{7, 1, 7}, want{16, 4, 4}}) {
+    struct want {
+        int p, r, c;
+    };
+    for (auto const w :
+         {want{1, 1, 1}, want{2, 1, 2}, want{3, 1, 3}, want{4, 2, 2}, want{6, 2, 3}, want{8, 2, 4},
+          want{9, 3, 3}, want{12, 3, 4}, want{7, 1, 7}, want{16, 4, 4}}) {
         process_grid const g = choose_grid(w.p);
         BOOST_TEST(g.rows == w.r, "p=" << w.p);
         BOOST_TEST(g.cols == w.c, "p=" << w.p);
@@ -30,7 +31,8 @@ BOOST_AUTO_TEST_CASE(every_entry_has_one_owner_and_local_place) {
                 process_grid const g = choose_grid(p);
                 // Enumerate blocks by hand: block I has rows [I b, min(n, (I+1) b)).
                 std::size_t const nb = (n + b - 1) / b;
-                std::vector<std::size_t> rows_of(std::size_t(g.rows), 0), cols_of(std::size_t(g.cols), 0);
+                std::vector<std::size_t> rows_of(std::size_t(g.rows), 0),
+                    cols_of(std::size_t(g.cols), 0);
                 for (std::size_t I = 0; I < nb; ++I) {
                     std::size_t const h = std::min(b, n - I * b);
                     rows_of[I % std::size_t(g.rows)] += h;

@@ -4,11 +4,10 @@
 // Every step that can fail on one rank ends in an agreement, so that all ranks fail together:
 // rank 0 prints the message, every rank exits 1.
 
-#include "distributed.hpp"
+#include <fmt/core.h>
 
-#include "../files.hpp"
-#include "../finite_weights.hpp"
-
+#include <chrono>
+#include <cstdlib>
 #include <kleene/algorithms/distributed/apsp.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
@@ -16,15 +15,14 @@
 #include <kleene/convert.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/io/matrix_market.hpp>
-
-#include <fmt/core.h>
-
-#include <chrono>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "../files.hpp"
+#include "../finite_weights.hpp"
+#include "distributed.hpp"
 
 namespace kleene::tools {
 
@@ -33,16 +31,23 @@ struct mpi_session {
     mpi_session(int& argc, char**& argv) : env(argc, argv) {}
 };
 
-std::unique_ptr<mpi_session, void (*)(mpi_session*)> start_mpi_if_launched(int& argc, char**& argv) {
+std::unique_ptr<mpi_session, void (*)(mpi_session*)> start_mpi_if_launched(int& argc,
+                                                                           char**& argv) {
     auto const del = [](mpi_session* s) { delete s; };
     // Open MPI's mpirun, and PMI / PMIx launchers (srun, MPICH's hydra).
     for (char const* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
         if (std::getenv(v)) return {new mpi_session(argc, argv), del};
     return {nullptr, del};
 }
-int mpi_rank(mpi_session const& s) { return s.env.rank(); }
-int mpi_size(mpi_session const& s) { return s.env.size(); }
-void mpi_abort(int code) { distributed::mpi_environment::abort(code); }
+int mpi_rank(mpi_session const& s) {
+    return s.env.rank();
+}
+int mpi_size(mpi_session const& s) {
+    return s.env.size();
+}
+void mpi_abort(int code) {
+    distributed::mpi_environment::abort(code);
+}
 
 namespace {
 
@@ -73,7 +78,8 @@ csr_matrix<T> share_graph(control& c, csr_matrix<T> a) {
     std::uint64_t dims[3] = {a.rows(), a.cols(), a.nnz()};
     c.broadcast(dims, sizeof dims, 0);
     if (c.rank() == 0) {
-        c.broadcast(const_cast<std::int32_t*>(a.row_ptr()), (dims[0] + 1) * sizeof(std::int32_t), 0);
+        c.broadcast(const_cast<std::int32_t*>(a.row_ptr()), (dims[0] + 1) * sizeof(std::int32_t),
+                    0);
         c.broadcast(const_cast<std::int32_t*>(a.col_idx()), dims[2] * sizeof(std::int32_t), 0);
         buffer<T> v(dims[2]);
         for (std::size_t k = 0; k < dims[2]; ++k) v[k] = a.value(k);
@@ -85,7 +91,8 @@ csr_matrix<T> share_graph(control& c, csr_matrix<T> a) {
     c.broadcast(ptr.data(), (dims[0] + 1) * sizeof(std::int32_t), 0);
     c.broadcast(col.data(), dims[2] * sizeof(std::int32_t), 0);
     c.broadcast(val.data(), dims[2] * sizeof(T), 0);
-    return csr_matrix<T>(dims[0], dims[1], std::move(ptr), std::move(col), std::move(val), T(1), true);
+    return csr_matrix<T>(dims[0], dims[1], std::move(ptr), std::move(col), std::move(val), T(1),
+                         true);
 }
 
 /// The device: gpu when asked, or (auto) when every rank has one; NCCL set up for it.
@@ -153,7 +160,8 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     } catch (std::exception const& e) {
         fail(c, e.what());  // every rank throws the same (agreed, or from the same input)
     }
-    double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double const secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     dense_matrix<T> const full = distributed::gather<T>(r.local.view(), r.dist, c);
     if (c.rank() != 0) return;
     if (args.explain)
@@ -171,10 +179,11 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     outs->commit();
     auto const gr = c.grid();
     if (!g.quiet && args.output != "-")
-        fmt::print("apsp: {} vertices, {} edges, distributed blocked-fw on {} ranks ({} x {}, block "
-                   "{}, {}): {} reachable pairs, {:.3f} ms ({})\n",
-                   a.rows(), a.nnz(), c.size(), gr.rows, gr.cols, r.dist.block(),
-                   dev.gpu ? "gpu, NCCL" : "cpu, MPI", d.nnz(), secs * 1e3, args.output);
+        fmt::print(
+            "apsp: {} vertices, {} edges, distributed blocked-fw on {} ranks ({} x {}, block "
+            "{}, {}): {} reachable pairs, {:.3f} ms ({})\n",
+            a.rows(), a.nnz(), c.size(), gr.rows, gr.cols, r.dist.block(),
+            dev.gpu ? "gpu, NCCL" : "cpu, MPI", d.nnz(), secs * 1e3, args.output);
 }
 
 void apsp_distributed(distributed_args const& args, global_options const& g, control& c);
@@ -210,14 +219,17 @@ void apsp_distributed(distributed_args const& args, global_options const& g, con
         if (type.empty() && c.rank() == 0) {
             auto const h = input(args.input).header();
             type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
-                                                                                           : "fp64";
+                                                                                          : "fp64";
         }
         return type == "fp32" ? 1 : type == "fp64" ? 2 : 0;
     });
     c.broadcast(&code, sizeof code, 0);
-    if (code == 1) apsp_typed<float>(args, g, c);
-    else if (code == 2) apsp_typed<double>(args, g, c);
-    else apsp_typed<std::int32_t>(args, g, c);
+    if (code == 1)
+        apsp_typed<float>(args, g, c);
+    else if (code == 2)
+        apsp_typed<double>(args, g, c);
+    else
+        apsp_typed<std::int32_t>(args, g, c);
 }
 
 void closure_distributed(distributed_args const& args, global_options const& g, control& c) {
@@ -246,8 +258,10 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
     } catch (std::exception const& e) {
         fail(c, e.what());
     }
-    double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    dense_matrix<std::int32_t> const full = distributed::gather<std::int32_t>(r.local.view(), r.dist, c);
+    double const secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    dense_matrix<std::int32_t> const full =
+        distributed::gather<std::int32_t>(r.local.view(), r.dist, c);
     if (c.rank() != 0) return;
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
@@ -263,17 +277,19 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
     }
     buffer<std::int64_t> ci(cols.size());
     std::copy(cols.begin(), cols.end(), ci.data());
-    csr_matrix<bool, std::int64_t> const out(n, n, std::move(ptr), std::move(ci), buffer<bool>(), true, true);
+    csr_matrix<bool, std::int64_t> const out(n, n, std::move(ptr), std::move(ci), buffer<bool>(),
+                                             true, true);
     io::write_options wo;
     wo.pattern = true;
     io::write_matrix_market((*outs)[0], out, wo);
     outs->commit();
     auto const gr = c.grid();
     if (!g.quiet && args.output != "-")
-        fmt::print("closure: {} vertices, {} edges, distributed on {} ranks ({} x {}, block {}, {}): "
-                   "{} pairs, {:.3f} ms ({})\n",
-                   a.rows(), a.nnz(), c.size(), gr.rows, gr.cols, r.dist.block(),
-                   dev.gpu ? "gpu, NCCL" : "cpu, MPI", out.nnz(), secs * 1e3, args.output);
+        fmt::print(
+            "closure: {} vertices, {} edges, distributed on {} ranks ({} x {}, block {}, {}): "
+            "{} pairs, {:.3f} ms ({})\n",
+            a.rows(), a.nnz(), c.size(), gr.rows, gr.cols, r.dist.block(),
+            dev.gpu ? "gpu, NCCL" : "cpu, MPI", out.nnz(), secs * 1e3, args.output);
 }
 }  // namespace
 

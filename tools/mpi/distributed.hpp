@@ -3,11 +3,11 @@
 // (algorithms/include/kleene/algorithms/distributed/). Built when kleene_distributed is
 // (KLEENE_MPI); main() starts MPI only when the program was started by an MPI launcher.
 
-#include "../commands.hpp"
-
 #include <cstddef>
 #include <memory>
 #include <string>
+
+#include "../commands.hpp"
 
 namespace kleene::tools {
 

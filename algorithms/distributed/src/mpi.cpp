@@ -1,11 +1,10 @@
-#include <kleene/algorithms/distributed/mpi.hpp>
-
 #include <mpi.h>
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
+#include <kleene/algorithms/distributed/mpi.hpp>
 #include <string>
 #include <vector>
 
@@ -98,17 +97,29 @@ mpi_control::mpi_control(process_grid g) : p_(std::make_unique<impl>()) {
     p_->hosts = static_cast<int>(distinct.size());
     p_->host.resize(leaders.size());
     for (std::size_t r = 0; r < leaders.size(); ++r)
-        p_->host[r] = static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), leaders[r]) -
-                                       distinct.begin());
+        p_->host[r] = static_cast<int>(
+            std::lower_bound(distinct.begin(), distinct.end(), leaders[r]) - distinct.begin());
 }
 
 mpi_control::~mpi_control() = default;
-int mpi_control::rank() const { return p_->rank; }
-int mpi_control::size() const { return p_->size; }
-process_grid mpi_control::grid() const { return p_->g; }
-int mpi_control::hosts() const { return p_->hosts; }
-int mpi_control::host_of(int r) const { return p_->host.at(static_cast<std::size_t>(r)); }
-int mpi_control::local_rank() const { return p_->local_rank; }
+int mpi_control::rank() const {
+    return p_->rank;
+}
+int mpi_control::size() const {
+    return p_->size;
+}
+process_grid mpi_control::grid() const {
+    return p_->g;
+}
+int mpi_control::hosts() const {
+    return p_->hosts;
+}
+int mpi_control::host_of(int r) const {
+    return p_->host.at(static_cast<std::size_t>(r));
+}
+int mpi_control::local_rank() const {
+    return p_->local_rank;
+}
 
 std::int64_t mpi_control::allreduce_min(std::int64_t x) {
     check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_MIN, p_->world), "MPI_Allreduce");

@@ -1,9 +1,8 @@
-#include <kleene/algorithms/distributed/nccl.hpp>
-#include <kleene/cuda/stream.hpp>
-
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <string>
 
 namespace kleene::distributed {
@@ -33,8 +32,10 @@ struct nccl_panels::impl {
     ~impl() {
         for (ncclComm_t c : {row, col, world})
             if (c) {
-                if (failed) ncclCommAbort(c);
-                else ncclCommDestroy(c);
+                if (failed)
+                    ncclCommAbort(c);
+                else
+                    ncclCommDestroy(c);
             }
     }
 };
@@ -71,7 +72,8 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
 
 nccl_panels::~nccl_panels() = default;
 
-void nccl_panels::broadcast(axis a, void* data, std::size_t bytes, int root, cuda::stream const& s) {
+void nccl_panels::broadcast(axis a, void* data, std::size_t bytes, int root,
+                            cuda::stream const& s) {
     ncclComm_t const comm = a == axis::row ? p_->row : p_->col;
     if (!comm) throw device_error("ncclBroadcast: the communicators were aborted");
     check(ncclBroadcast(data, data, bytes, ncclUint8, root, comm,

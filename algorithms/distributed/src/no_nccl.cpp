@@ -3,7 +3,9 @@
 
 namespace kleene::distributed {
 
-int use_device(int) { throw no_device("distributed: kleene was built without CUDA"); }
+int use_device(int) {
+    throw no_device("distributed: kleene was built without CUDA");
+}
 
 struct nccl_panels::impl {};
 nccl_panels::nccl_panels(control&) {
@@ -14,6 +16,8 @@ void nccl_panels::broadcast(axis, void*, std::size_t, int, cuda::stream const&) 
     throw no_device("distributed: kleene was built without CUDA");
 }
 void nccl_panels::abort() noexcept {}
-std::string nccl_panels::name() const { return "none"; }
+std::string nccl_panels::name() const {
+    return "none";
+}
 
 }  // namespace kleene::distributed

@@ -7,6 +7,11 @@
 // throws negative_cycle naming the smallest vertex whose distance to itself came out negative,
 // the same on every rank. gather() brings the result to one rank.
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/distributed/floyd_warshall.hpp>
@@ -15,12 +20,6 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
 #include <string>
 #include <type_traits>
 
@@ -84,15 +83,14 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     double const diag = b * b * s * (g.rows - 1 + g.cols - 1);
     double const steps = double(d.blocks());
     t.add("distributed: " + std::to_string(c.size()) + " ranks on " + std::to_string(c.hosts()) +
-          " host(s), grid " + std::to_string(g.rows) + " x " + std::to_string(g.cols) +
-          ", block " + std::to_string(d.block()) + ", " + std::to_string(d.blocks()) +
+          " host(s), grid " + std::to_string(g.rows) + " x " + std::to_string(g.cols) + ", block " +
+          std::to_string(d.block()) + ", " + std::to_string(d.blocks()) +
           " steps, local blocks here " + kleene::detail::shape(d.local_rows(), d.local_cols()) +
           ", panels by " + transport + (gpu ? " (device buffers)" : " (host buffers)"));
     t.add("distributed: per step, row panels " + mib(row_panels) + " down the process columns (" +
-          link(col_cross) + "), column panels " + mib(col_panels) +
-          " along the process rows (" + link(row_cross) + "), diagonal block " + mib(diag) +
-          "; in all " + mib(steps * (row_panels + col_panels + diag)) +
-          " over links; each rank receives about " +
+          link(col_cross) + "), column panels " + mib(col_panels) + " along the process rows (" +
+          link(row_cross) + "), diagonal block " + mib(diag) + "; in all " +
+          mib(steps * (row_panels + col_panels + diag)) + " over links; each rank receives about " +
           mib(b * s * (n / g.cols + n / g.rows)) + " a step");
     // Assumed rates (not measured here): broadcast bus bandwidth per rank.
     double const bw = gpu ? (row_cross || col_cross ? 20e9 : 150e9) : 5e9;
@@ -113,9 +111,8 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
                       "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s",
                       c.rank(), st.copy_in, st.copy_out, st.total);
     } else {
-        std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: %.3g s in panel broadcasts of %.3g s", c.rank(),
-                      st.broadcast, st.total);
+        std::snprintf(buf, sizeof buf, "distributed: rank %d: %.3g s in panel broadcasts of %.3g s",
+                      c.rank(), st.broadcast, st.total);
     }
     t.add(buf);
 }
@@ -277,7 +274,8 @@ dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control
     }
     c.agree(why.empty(), why);
     if (c.rank() != root) {
-        if (local.rows > 0 && local.cols > 0) c.send(local.data, local.rows * local.cols * sizeof(T), root);
+        if (local.rows > 0 && local.cols > 0)
+            c.send(local.data, local.rows * local.cols * sizeof(T), root);
         return full;
     }
     dense_matrix<T> buf;

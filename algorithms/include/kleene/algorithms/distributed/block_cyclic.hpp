@@ -6,11 +6,10 @@
 // the grid: rank = prow * pc + pcol. No MPI here: this is the index arithmetic the distributed
 // algorithms and their tests share.
 
-#include <kleene/error.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <kleene/error.hpp>
 #include <string>
 
 namespace kleene::distributed {
@@ -33,7 +32,7 @@ inline process_grid choose_grid(int p) {
 }
 
 class block_cyclic {
-public:
+  public:
     block_cyclic() = default;
     block_cyclic(std::size_t n, std::size_t b, process_grid g, int rank) : n_(n), b_(b), g_(g) {
         if (b == 0) throw invalid_argument("block-cyclic distribution: block size 0");
@@ -70,8 +69,12 @@ public:
     std::size_t local_offset_row(std::size_t I) const { return I / std::size_t(g_.rows) * b_; }
     std::size_t local_offset_col(std::size_t J) const { return J / std::size_t(g_.cols) * b_; }
     /// The global block of the l-th local block row of process row p (column q).
-    std::size_t global_block_row(int p, std::size_t l) const { return l * std::size_t(g_.rows) + std::size_t(p); }
-    std::size_t global_block_col(int q, std::size_t l) const { return l * std::size_t(g_.cols) + std::size_t(q); }
+    std::size_t global_block_row(int p, std::size_t l) const {
+        return l * std::size_t(g_.rows) + std::size_t(p);
+    }
+    std::size_t global_block_col(int q, std::size_t l) const {
+        return l * std::size_t(g_.cols) + std::size_t(q);
+    }
 
     /// Global row i: its owner's process row, and the local row there.
     int owner_of_row(std::size_t i) const { return owner_row(i / b_); }
@@ -86,7 +89,7 @@ public:
         return global_block_col(q, c / b_) * b_ + c % b_;
     }
 
-private:
+  private:
     std::size_t count(int p, int procs) const {
         std::size_t const nb = blocks();
         std::size_t const q = std::size_t(procs);

@@ -8,11 +8,10 @@
 // Neither header includes mpi.h or nccl.h; only the library kleene_distributed and the programs
 // that start MPI link them.
 
-#include <kleene/algorithms/distributed/block_cyclic.hpp>
-#include <kleene/error.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <kleene/algorithms/distributed/block_cyclic.hpp>
+#include <kleene/error.hpp>
 #include <string>
 
 namespace kleene::cuda {
@@ -27,12 +26,12 @@ enum class axis { row, col };
 /// An error that every rank has agreed on (the same message everywhere): callers exit cleanly
 /// rather than abort the job.
 class collective_error : public error {
-public:
+  public:
     using error::error;
 };
 
 class control {
-public:
+  public:
     virtual ~control() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
@@ -70,7 +69,7 @@ public:
 
 /// Broadcasts of device memory along a process row or column, enqueued on a stream.
 class device_panels {
-public:
+  public:
     virtual ~device_panels() = default;
     /// `bytes` at device address `data` from the group member `root` (its index in the group) to
     /// the others of my group along `a`, enqueued on s.

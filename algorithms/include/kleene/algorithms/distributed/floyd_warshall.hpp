@@ -24,6 +24,10 @@
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
 // of leaving the others waiting in a broadcast.
 
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -33,11 +37,6 @@
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
-
-#include <chrono>
-#include <cstddef>
-#include <cstdint>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -199,10 +198,13 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     std::string why;
     try {
         cuda::host_registration pin;
-        if (lr * row_bytes >= (std::size_t(16) << 20)) pin = cuda::host_registration(local.data, lr * row_bytes);
+        if (lr * row_bytes >= (std::size_t(16) << 20))
+            pin = cuda::host_registration(local.data, lr * row_bytes);
         dense_matrix<T, device> A(lr, lc), diag(b, b);
-        dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc), dense_matrix<T, device>(b, lc)};
-        dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b), dense_matrix<T, device>(lr, b)};
+        dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
+                                           dense_matrix<T, device>(b, lc)};
+        dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b),
+                                           dense_matrix<T, device>(lr, b)};
         cuda::stream const cs, ms;  // compute, messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
         auto tc = std::chrono::steady_clock::now();
@@ -240,25 +242,34 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             if ((in_row && g.cols > 1) || (in_col && g.rows > 1)) {
                 d_ready.record(cs);
                 ms.wait(d_ready);
-                if (in_row && g.cols > 1) panels.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc, ms);
-                if (in_col && g.rows > 1) panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
+                if (in_row && g.cols > 1)
+                    panels.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc, ms);
+                if (in_col && g.rows > 1)
+                    panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
                 d_here.record(ms);
                 cs.wait(d_here);
             }
             view const R{rowp[K % 2].data(), bk, lc, lc};
             view const C{colp[K % 2].data(), lr, bk, b};
-            if (in_row) panel_update(Av.block(d.local_offset_row(K), 0, bk, lc), R, D, Av.block(d.local_offset_row(K), 0, bk, lc));
-            if (in_col) panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C, Av.block(0, d.local_offset_col(K), lr, bk), D);
+            if (in_row)
+                panel_update(Av.block(d.local_offset_row(K), 0, bk, lc), R, D,
+                             Av.block(d.local_offset_row(K), 0, bk, lc));
+            if (in_col)
+                panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
+                             Av.block(0, d.local_offset_col(K), lr, bk), D);
             // Receivers overwrite their buffers only after the compute stream is done with them
             // (their last readers, step K-2's updates, were enqueued before this record).
             p_ready.record(cs);
             ms.wait(p_ready);
-            if (g.rows > 1 && lc > 0) panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
-            if (g.cols > 1 && lr > 0) panels.broadcast(axis::row, C.data, lr * b * sizeof(T), kc, ms);
+            if (g.rows > 1 && lc > 0)
+                panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
+            if (g.cols > 1 && lr > 0)
+                panels.broadcast(axis::row, C.data, lr * b * sizeof(T), kc, ms);
             p_here[K % 2].record(ms);
         };
         // Step 5 of block K on rows [r0, r1) x columns [c0, c1) of the local matrix.
-        auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+        auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
+                          std::size_t c1) {
             if (r1 <= r0 || c1 <= c0) return;
             std::size_t const bk = d.block_size(K);
             cview const C{colp[K % 2].data() + r0 * b, r1 - r0, bk, b};

@@ -5,7 +5,6 @@
 // include mpi.h. Messages past 2^31 bytes go in pieces.
 
 #include <kleene/algorithms/distributed/comm.hpp>
-
 #include <memory>
 
 namespace kleene::distributed {
@@ -13,7 +12,7 @@ namespace kleene::distributed {
 /// MPI_Init_thread (funneled) on construction, MPI_Finalize on destruction. The program decides
 /// whether it was started under an MPI launcher; the library reads no environment.
 class mpi_environment {
-public:
+  public:
     mpi_environment(int& argc, char**& argv);
     ~mpi_environment();
     mpi_environment(mpi_environment const&) = delete;
@@ -26,7 +25,7 @@ public:
 };
 
 class mpi_control final : public control {
-public:
+  public:
     /// Every rank of the world, on grid g (g.size() must be the world's size).
     explicit mpi_control(process_grid g);
     ~mpi_control() override;
@@ -44,7 +43,7 @@ public:
     void send(void const* data, std::size_t bytes, int to) override;
     void recv(void* data, std::size_t bytes, int from) override;
 
-private:
+  private:
     struct impl;
     std::unique_ptr<impl> p_;
 };

@@ -7,7 +7,6 @@
 // the launcher keeps NCCL_NVLS_ENABLE=0 where the hosts require it (the kleene CLI does).
 
 #include <kleene/algorithms/distributed/comm.hpp>
-
 #include <memory>
 #include <string>
 
@@ -18,7 +17,7 @@ namespace kleene::distributed {
 int use_device(int local_rank);
 
 class nccl_panels final : public device_panels {
-public:
+  public:
     /// Collective over every rank of c (and its grid).
     explicit nccl_panels(control& c);
     ~nccl_panels() override;
@@ -26,7 +25,7 @@ public:
     void abort() noexcept override;
     std::string name() const override;
 
-private:
+  private:
     struct impl;
     std::unique_ptr<impl> p_;
 };
