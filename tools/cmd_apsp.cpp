@@ -6,6 +6,9 @@
 #include "finite_weights.hpp"
 #include "files.hpp"
 #include "progress.hpp"
+#ifdef KLEENE_HAVE_MPI
+#include "mpi/distributed.hpp"
+#endif
 
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -22,6 +25,8 @@ namespace {
 struct apsp_args {
     std::string input, output, paths, algorithm = "auto", device = "auto", type;
     bool explain = false;
+    bool distributed = false, no_lookahead = false;
+    std::size_t block = 0;
 };
 
 apsp_algorithm parse_algorithm(std::string const& s) {
@@ -77,6 +82,25 @@ void run_typed(apsp_args const& args, input const& in, output_set& outs, global_
 }
 
 void run_apsp(apsp_args const& args, global_options const& g) {
+#ifdef KLEENE_HAVE_MPI
+    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed)) {
+        if (args.algorithm != "auto" && args.algorithm != "blocked-fw")
+            throw usage_error("apsp: under MPI the algorithm is the distributed blocked-fw");
+        distributed_args d;
+        d.input = args.input;
+        d.output = args.output;
+        d.paths = args.paths;
+        d.type = args.type;
+        d.device = args.device;
+        d.block = args.block;
+        d.lookahead = !args.no_lookahead;
+        d.explain = args.explain;
+        run_apsp_distributed(d, g);
+        return;
+    }
+#endif
+    if (args.distributed)
+        throw usage_error("apsp: --distributed needs an MPI launcher (mpirun) and a build with MPI");
     // Both outputs are opened before the input is read (a bad path fails first) and appear
     // together: a failure on one leaves neither.
     output_set outs(g.temps);
@@ -124,6 +148,15 @@ void add_apsp_command(CLI::App& app, global_options& g) {
                     "with the distances, or neither is")
         ->check(output_name());
     cmd->add_flag("--explain", args->explain, "print the algorithm and device choice on stderr");
+    cmd->add_flag("--distributed", args->distributed,
+                  "under mpirun: the distributed path also with one rank (it runs whenever there "
+                  "are more)");
+    cmd->add_option("--block", args->block,
+                    "distributed: block size of the 2D block-cyclic layout (default: 64 on the "
+                    "CPU, up to 2048 on GPUs)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    cmd->add_flag("--no-lookahead", args->no_lookahead,
+                  "distributed on GPUs: run the steps one after the other (for comparison)");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

@@ -4,6 +4,9 @@
 #include "commands.hpp"
 #include "files.hpp"
 #include "progress.hpp"
+#ifdef KLEENE_HAVE_MPI
+#include "mpi/distributed.hpp"
+#endif
 
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/io/matrix_market.hpp>
@@ -21,9 +24,27 @@ struct closure_args {
     std::string input, output, device = "auto";
     bool reflexive = false;
     bool explain = false;
+    bool distributed = false, no_lookahead = false;
+    std::size_t block = 0;
 };
 
 void run_closure(closure_args const& args, global_options const& g) {
+#ifdef KLEENE_HAVE_MPI
+    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed)) {
+        distributed_args d;
+        d.input = args.input;
+        d.output = args.output;
+        d.device = args.device;
+        d.block = args.block;
+        d.lookahead = !args.no_lookahead;
+        d.explain = args.explain;
+        d.reflexive = args.reflexive;
+        run_closure_distributed(d, g);
+        return;
+    }
+#endif
+    if (args.distributed)
+        throw usage_error("closure: --distributed needs an MPI launcher (mpirun) and a build with MPI");
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
@@ -70,6 +91,12 @@ void add_closure_command(CLI::App& app, global_options& g) {
         ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
     cmd->add_flag("--explain", args->explain, "print the device choice on stderr");
+    cmd->add_flag("--distributed", args->distributed,
+                  "under mpirun: the distributed path also with one rank");
+    cmd->add_option("--block", args->block, "distributed: block size of the 2D block-cyclic layout")
+        ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
+    cmd->add_flag("--no-lookahead", args->no_lookahead,
+                  "distributed on GPUs: run the steps one after the other");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_closure(*args, g); });
 }

@@ -16,6 +16,7 @@
 namespace kleene::tools {
 
 class temp_registry;
+struct mpi_session;
 
 /// Options every command shares, and what main() sets up for all of them.
 struct global_options {
@@ -23,6 +24,8 @@ struct global_options {
     bool json = false;
     /// Where outputs register their temporaries (removed on SIGINT/SIGTERM; see signals.hpp).
     temp_registry* temps = nullptr;
+    /// Set when an MPI launcher started the program (mpi/distributed.hpp).
+    mpi_session* mpi = nullptr;
 
     /// The commands' context, its tuning from the KLEENE_* variables (kleene/environment.hpp),
     /// built on first use: a bad value fails the command that runs, with the variable's name.
@@ -45,6 +48,16 @@ struct usage_error : CLI::ValidationError {
 /// (kleene::error from the library is treated the same way.)
 struct command_failed : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+/// A failure of an MPI run that every rank agreed on (rank 0 reports it): exit code 1, no abort.
+struct agreed_failure : command_failed {
+    using command_failed::command_failed;
+};
+
+/// A failure that another rank of an MPI run reports: exit code 1 without a message here.
+struct reported_elsewhere : command_failed {
+    reported_elsewhere() : command_failed("reported by rank 0") {}
 };
 
 /// The value of a `--device auto|cpu|gpu` option (CLI11 has already checked it is one of them).

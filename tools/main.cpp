@@ -5,6 +5,14 @@
 // (a full disk, a closed pipe) fails. SIGPIPE is ignored, so a closed pipe is such a failure
 // (exit 1, unfinished outputs removed) rather than a death that would leave temporaries behind.
 
+#include "commands.hpp"
+#include "signals.hpp"
+#ifdef KLEENE_HAVE_MPI
+#include "mpi/distributed.hpp"
+#endif
+
+#include <kleene/kleene.hpp>
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -13,13 +21,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <kleene/kleene.hpp>
 #include <new>
 #include <optional>
 #include <string>
-
-#include "commands.hpp"
-#include "signals.hpp"
 
 namespace {
 
@@ -77,6 +81,14 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string(kleene::version()));
     kleene::tools::global_options g;
     g.temps = temps;
+#ifdef KLEENE_HAVE_MPI
+    // Under mpirun (or another MPI launcher) MPI starts here and ends after the command.
+    auto const mpi = kleene::tools::start_mpi_if_launched(argc, argv);
+    g.mpi = mpi.get();
+    bool const many_ranks = mpi && kleene::tools::mpi_size(*mpi) > 1;
+#else
+    [[maybe_unused]] bool const many_ranks = false;
+#endif
     kleene::tools::add_demo_command(app, g);
     kleene::tools::add_info_command(app, g);
     kleene::tools::add_convert_command(app, g);
@@ -110,6 +122,12 @@ int main(int argc, char** argv) {
         command_of(app, argc, argv, path);
         fmt::print(stderr, "{}: {}\nRun '{} --help' for the options.\n", path, e.what(), path);
         rc = 2;
+    } catch (kleene::tools::reported_elsewhere const&) {
+        rc = 1;  // another rank of this MPI run printed the message
+    } catch (kleene::tools::agreed_failure const& e) {
+        std::fflush(stdout);
+        fmt::print(stderr, "kleene: error: {}\n", e.what());
+        rc = 1;
     } catch (std::bad_alloc const&) {
         // An allocation the library did not name (kernels name theirs: exception_carrier).
         std::fflush(stdout);
@@ -120,6 +138,13 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         fmt::print(stderr, "kleene: error: {}\n", e.what());
         rc = 1;
+#ifdef KLEENE_HAVE_MPI
+        // A failure the other ranks took no part in: they may be waiting for this one.
+        if (many_ranks) {
+            std::fflush(stderr);
+            kleene::tools::mpi_abort(1);
+        }
+#endif
     }
     return finish_stdout(rc);
 }

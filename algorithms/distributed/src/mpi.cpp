@@ -1,0 +1,168 @@
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <kleene/algorithms/distributed/mpi.hpp>
+#include <string>
+#include <vector>
+
+namespace kleene::distributed {
+
+namespace {
+void check(int rc, char const* what) {
+    if (rc == MPI_SUCCESS) return;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    throw error(std::string(what) + " failed: " + std::string(msg, static_cast<std::size_t>(len)));
+}
+// MPI counts are int: large messages go in pieces of at most 1 GiB.
+constexpr std::size_t piece = std::size_t(1) << 30;
+}  // namespace
+
+mpi_environment::mpi_environment(int& argc, char**& argv) {
+    int provided = 0;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    // Errors come back as codes (and become exceptions) instead of aborting the job.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+mpi_environment::~mpi_environment() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+}
+
+int mpi_environment::rank() const {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+int mpi_environment::size() const {
+    int s = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+}
+
+void mpi_environment::abort(int code) noexcept {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+}
+
+struct mpi_control::impl {
+    process_grid g;
+    int rank = 0, size = 1;
+    MPI_Comm world = MPI_COMM_NULL, row = MPI_COMM_NULL, col = MPI_COMM_NULL;
+    std::vector<int> host;  // host index of every rank
+    int hosts = 1, local_rank = 0;
+
+    ~impl() {
+        for (MPI_Comm* c : {&row, &col, &world})
+            if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+    }
+    MPI_Comm of(axis a) const { return a == axis::row ? row : col; }
+};
+
+mpi_control::mpi_control(process_grid g) : p_(std::make_unique<impl>()) {
+    p_->g = g;
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &p_->world), "MPI_Comm_dup");
+    MPI_Comm_set_errhandler(p_->world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(p_->world, &p_->rank);
+    MPI_Comm_size(p_->world, &p_->size);
+    if (g.size() != p_->size)
+        throw invalid_argument("mpi_control: a " + std::to_string(g.rows) + " x " +
+                               std::to_string(g.cols) + " grid for " + std::to_string(p_->size) +
+                               " ranks");
+    check(MPI_Comm_split(p_->world, g.row_of(p_->rank), g.col_of(p_->rank), &p_->row),
+          "MPI_Comm_split (process rows)");
+    check(MPI_Comm_split(p_->world, g.col_of(p_->rank), g.row_of(p_->rank), &p_->col),
+          "MPI_Comm_split (process columns)");
+    // Hosts: the ranks that share memory with each other; a host is named by its lowest rank.
+    MPI_Comm node = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(p_->world, MPI_COMM_TYPE_SHARED, p_->rank, MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
+    MPI_Comm_rank(node, &p_->local_rank);
+    int leader = p_->rank;
+    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+    std::vector<int> leaders(static_cast<std::size_t>(p_->size));
+    check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, p_->world),
+          "MPI_Allgather");
+    std::vector<int> distinct = leaders;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    p_->hosts = static_cast<int>(distinct.size());
+    p_->host.resize(leaders.size());
+    for (std::size_t r = 0; r < leaders.size(); ++r)
+        p_->host[r] = static_cast<int>(
+            std::lower_bound(distinct.begin(), distinct.end(), leaders[r]) - distinct.begin());
+}
+
+mpi_control::~mpi_control() = default;
+int mpi_control::rank() const {
+    return p_->rank;
+}
+int mpi_control::size() const {
+    return p_->size;
+}
+process_grid mpi_control::grid() const {
+    return p_->g;
+}
+int mpi_control::hosts() const {
+    return p_->hosts;
+}
+int mpi_control::host_of(int r) const {
+    return p_->host.at(static_cast<std::size_t>(r));
+}
+int mpi_control::local_rank() const {
+    return p_->local_rank;
+}
+
+std::int64_t mpi_control::allreduce_min(std::int64_t x) {
+    check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_MIN, p_->world), "MPI_Allreduce");
+    return x;
+}
+std::int64_t mpi_control::allreduce_max(std::int64_t x) {
+    check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_MAX, p_->world), "MPI_Allreduce");
+    return x;
+}
+double mpi_control::allreduce_max(double x) {
+    check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, p_->world), "MPI_Allreduce");
+    return x;
+}
+
+namespace {
+void bcast(MPI_Comm c, void* data, std::size_t bytes, int root) {
+    auto* p = static_cast<unsigned char*>(data);
+    for (std::size_t off = 0; off < bytes; off += piece) {
+        int const len = static_cast<int>(std::min(piece, bytes - off));
+        check(MPI_Bcast(p + off, len, MPI_BYTE, root, c), "MPI_Bcast");
+    }
+}
+}  // namespace
+
+void mpi_control::broadcast(void* data, std::size_t bytes, int root) {
+    bcast(p_->world, data, bytes, root);
+}
+void mpi_control::broadcast(axis a, void* data, std::size_t bytes, int root) {
+    bcast(p_->of(a), data, bytes, root);
+}
+void mpi_control::send(void const* data, std::size_t bytes, int to) {
+    auto const* p = static_cast<unsigned char const*>(data);
+    for (std::size_t off = 0; off < bytes; off += piece) {
+        int const len = static_cast<int>(std::min(piece, bytes - off));
+        check(MPI_Send(p + off, len, MPI_BYTE, to, 0, p_->world), "MPI_Send");
+    }
+}
+void mpi_control::recv(void* data, std::size_t bytes, int from) {
+    auto* p = static_cast<unsigned char*>(data);
+    for (std::size_t off = 0; off < bytes; off += piece) {
+        int const len = static_cast<int>(std::min(piece, bytes - off));
+        check(MPI_Recv(p + off, len, MPI_BYTE, from, 0, p_->world, MPI_STATUS_IGNORE), "MPI_Recv");
+    }
+}
+
+}  // namespace kleene::distributed

@@ -1,0 +1,98 @@
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <string>
+
+namespace kleene::distributed {
+
+namespace {
+void check(ncclResult_t rc, char const* what) {
+    if (rc == ncclSuccess || rc == ncclInProgress) return;
+    throw device_error(std::string(what) + " failed: " + ncclGetErrorString(rc));
+}
+}  // namespace
+
+int use_device(int local_rank) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+        throw no_device("distributed: rank needs a CUDA device and found none");
+    int const d = local_rank % count;
+    cudaError_t const e = cudaSetDevice(d);
+    if (e != cudaSuccess)
+        throw device_error(std::string("cudaSetDevice(") + std::to_string(d) +
+                           ") failed: " + cudaGetErrorString(e));
+    return d;
+}
+
+struct nccl_panels::impl {
+    ncclComm_t world = nullptr, row = nullptr, col = nullptr;
+    bool failed = false;  // set when the set-up failed on some rank: abort, don't destroy
+    ~impl() {
+        for (ncclComm_t c : {row, col, world})
+            if (c) {
+                if (failed)
+                    ncclCommAbort(c);
+                else
+                    ncclCommDestroy(c);
+            }
+    }
+};
+
+nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
+    ncclUniqueId id{};
+    std::string why;
+    if (c.rank() == 0) {
+        ncclResult_t const rc = ncclGetUniqueId(&id);
+        if (rc != ncclSuccess) why = std::string("ncclGetUniqueId: ") + ncclGetErrorString(rc);
+    }
+    c.agree(why.empty(), why);
+    c.broadcast(&id, sizeof id, 0);
+    try {
+        check(ncclCommInitRank(&p_->world, c.size(), id, c.rank()), "ncclCommInitRank");
+        process_grid const g = c.grid();
+        int const r = c.rank();
+        check(ncclCommSplit(p_->world, g.row_of(r), g.col_of(r), &p_->row, nullptr),
+              "ncclCommSplit (process rows)");
+        check(ncclCommSplit(p_->world, g.col_of(r), g.row_of(r), &p_->col, nullptr),
+              "ncclCommSplit (process columns)");
+        why.clear();
+    } catch (std::exception const& e) {
+        why = e.what();
+        p_->failed = true;
+    }
+    try {
+        c.agree(why.empty(), why);
+    } catch (collective_error const&) {
+        p_->failed = true;
+        throw;
+    }
+}
+
+nccl_panels::~nccl_panels() = default;
+
+void nccl_panels::broadcast(axis a, void* data, std::size_t bytes, int root,
+                            cuda::stream const& s) {
+    ncclComm_t const comm = a == axis::row ? p_->row : p_->col;
+    if (!comm) throw device_error("ncclBroadcast: the communicators were aborted");
+    check(ncclBroadcast(data, data, bytes, ncclUint8, root, comm,
+                        static_cast<cudaStream_t>(s.native())),
+          "ncclBroadcast");
+}
+
+void nccl_panels::abort() noexcept {
+    // ncclCommAbort ends the communicators' kernels still queued or waiting.
+    for (ncclComm_t* c : {&p_->row, &p_->col, &p_->world})
+        if (*c) {
+            ncclCommAbort(*c);
+            *c = nullptr;
+        }
+}
+
+std::string nccl_panels::name() const {
+    return "NCCL " + std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." +
+           std::to_string(NCCL_PATCH);
+}
+
+}  // namespace kleene::distributed

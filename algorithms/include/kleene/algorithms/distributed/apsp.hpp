@@ -1,0 +1,306 @@
+#pragma once
+// All-pairs shortest paths and transitive closure over several processes (MPI ranks, one GPU each
+// on the device path): every rank holds the graph (CSR), builds its blocks of the dense start in
+// the 2D block-cyclic layout, and runs the distributed blocked Floyd-Warshall
+// (floyd_warshall.hpp). The same rules as the single-process apsp (apsp.hpp): distances past the
+// type's range are computed in fp64 and narrowed (int32, fp32), or refused; a negative cycle
+// throws negative_cycle naming the smallest vertex whose distance to itself came out negative,
+// the same on every rank. gather() brings the result to one rank.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <kleene/algorithms/distributed/block_cyclic.hpp>
+#include <kleene/algorithms/distributed/comm.hpp>
+#include <kleene/algorithms/distributed/floyd_warshall.hpp>
+#include <kleene/algorithms/path_weights.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/options.hpp>
+#include <string>
+#include <type_traits>
+
+namespace kleene::distributed {
+
+struct options {
+    /// Block size b of the distribution (0: 64 on the CPU, where b = 64 reproduces
+    /// floyd_warshall_blocked bit for bit; on the GPU 2048, or less so that every process row
+    /// holds at least four blocks).
+    std::size_t block = 0;
+    /// Device path: panels through this transport (NCCL), one GPU per rank already chosen
+    /// (use_device). Null: the host path (MPI, CPU kernels).
+    device_panels* panels = nullptr;
+    bool lookahead = true;
+    explain_trace* explain = nullptr;
+};
+
+/// This rank's part of a distributed result.
+template <class T>
+struct local_result {
+    block_cyclic dist;
+    dense_matrix<T> local;  ///< dist.local_rows() x dist.local_cols()
+    fw_stats stats;
+};
+
+namespace detail {
+inline std::size_t choose_block(std::size_t n, process_grid g, bool gpu, std::size_t asked) {
+    if (asked) return std::min(asked, std::max<std::size_t>(n, 1));  // no panel wider than n
+    if (!gpu) return 64;
+    std::size_t b = 2048;
+    while (b > 256 && n / (b * std::size_t(std::max(g.rows, g.cols))) < 4) b /= 2;
+    return b;
+}
+
+inline std::string mib(double bytes) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1 << 20));
+    return buf;
+}
+
+/// The communication model of one run, for the explain trace: bytes that cross links per step
+/// (a broadcast to g ranks moves its bytes g - 1 times), which links each axis uses, and the
+/// times those bytes and the products take at assumed rates, beside the measured time.
+inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std::size_t elem,
+                        bool gpu, std::string const& transport, fw_stats const& st) {
+    process_grid const g = d.grid();
+    double const n = double(d.n()), b = double(d.block()), s = double(elem);
+    // Does any process row (column) span several hosts?
+    bool row_cross = false, col_cross = false;
+    for (int r = 0; r < c.size(); ++r) {
+        int const pr = g.row_of(r), pc = g.col_of(r);
+        if (c.host_of(r) != c.host_of(g.rank_of(pr, 0))) row_cross = true;
+        if (c.host_of(r) != c.host_of(g.rank_of(0, pc))) col_cross = true;
+    }
+    auto link = [&](bool cross) {
+        if (cross) return std::string("network between hosts");
+        return std::string(gpu ? "NVLink/PCIe within a host" : "shared memory within a host");
+    };
+    double const row_panels = b * n * s * (g.rows - 1);  // b x n/pc to each column's pr - 1
+    double const col_panels = n * b * s * (g.cols - 1);
+    double const diag = b * b * s * (g.rows - 1 + g.cols - 1);
+    double const steps = double(d.blocks());
+    t.add("distributed: " + std::to_string(c.size()) + " ranks on " + std::to_string(c.hosts()) +
+          " host(s), grid " + std::to_string(g.rows) + " x " + std::to_string(g.cols) + ", block " +
+          std::to_string(d.block()) + ", " + std::to_string(d.blocks()) +
+          " steps, local blocks here " + kleene::detail::shape(d.local_rows(), d.local_cols()) +
+          ", panels by " + transport + (gpu ? " (device buffers)" : " (host buffers)"));
+    t.add("distributed: per step, row panels " + mib(row_panels) + " down the process columns (" +
+          link(col_cross) + "), column panels " + mib(col_panels) + " along the process rows (" +
+          link(row_cross) + "), diagonal block " + mib(diag) + "; in all " +
+          mib(steps * (row_panels + col_panels + diag)) + " over links; each rank receives about " +
+          mib(b * s * (n / g.cols + n / g.rows)) + " a step");
+    // Assumed rates (not measured here): broadcast bus bandwidth per rank.
+    double const bw = gpu ? (row_cross || col_cross ? 20e9 : 150e9) : 5e9;
+    double const rate = gpu ? (elem == 8 ? 2.2e12 : 14e12) : 1.2e10;  // updates/s, apsp_cost_model
+    double const t_comm = steps * b * s * (n / g.cols + n / g.rows) / bw;
+    double const t_comp = n * n * n / (rate * g.size());
+    double const measured = c.allreduce_max(st.total);
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "distributed: model %.3g s of products per rank (at %.3g updates/s) and %.3g s "
+                  "of broadcasts (at an assumed %.0f GB/s a rank)%s; measured %.3g s (slowest "
+                  "rank)",
+                  t_comp, rate, t_comm, bw / 1e9,
+                  gpu ? ", overlapped by look-ahead" : ", one after the other", measured);
+    t.add(buf);
+    if (gpu) {
+        std::snprintf(buf, sizeof buf,
+                      "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s",
+                      c.rank(), st.copy_in, st.copy_out, st.total);
+    } else {
+        std::snprintf(buf, sizeof buf, "distributed: rank %d: %.3g s in panel broadcasts of %.3g s",
+                      c.rank(), st.broadcast, st.total);
+    }
+    t.add(buf);
+}
+
+/// The local blocks of the dense start: absent entries +inf, stored entries their weight (or
+/// `edge` when given: closure), the diagonal min(a(i,i), 0) when `zero_diagonal`.
+template <class T, class U, index_type Index>
+dense_matrix<T> local_start(csr_matrix<U, Index> const& a, block_cyclic const& d,
+                            bool zero_diagonal, bool use_edge = false, T edge = T(0)) {
+    dense_matrix<T> m(d.local_rows(), d.local_cols());
+    std::size_t const lr = d.local_rows();
+#pragma omp parallel for schedule(static) if (lr >= 1024)
+    for (std::size_t r = 0; r < lr; ++r) {
+        std::size_t const i = d.global_row(d.prow(), r);
+        T* row = m.data() + r * m.ld();
+        std::fill(row, row + m.cols(), infinity<T>());
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            std::size_t const j = static_cast<std::size_t>(a.col_idx()[k]);
+            if (d.owner_of_col(j) != d.pcol()) continue;
+            row[d.local_col(j)] = use_edge ? edge : static_cast<T>(a.value(k));
+        }
+        if (zero_diagonal && d.owner_of_col(i) == d.pcol()) {
+            T& x = row[d.local_col(i)];
+            x = std::min(x, T(0));
+        }
+    }
+    return m;
+}
+
+template <class T>
+fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, options const& opt) {
+    if (opt.panels) {
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::int32_t>)
+            return floyd_warshall_device<T>(local.view(), d, c, *opt.panels, opt.lookahead);
+        else
+            throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
+    }
+    return floyd_warshall_host<T>(local.view(), d, c);
+}
+}  // namespace detail
+
+template <class T, index_type Index>
+local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& opt = {}) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
+                                 kleene::detail::shape(a.rows(), a.cols()));
+    std::size_t const n = a.rows();
+    process_grid const g = c.grid();
+    bool const gpu = opt.panels != nullptr;
+    block_cyclic const d(n, detail::choose_block(n, g, gpu, opt.block), g, c.rank());
+    path_weight_bound const wb = weight_bound(a, "apsp");
+    local_result<T> r;
+    r.dist = d;
+    if (!distances_fit<T>(wb)) {
+        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+            // As the single-process apsp_widened: fp64, exact for int32 path sums, then narrowed.
+            if (2 * wb.bound >= 0x1p53L)
+                throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                     ", and past what fp64 holds exactly");
+            if (opt.explain)
+                opt.explain->add("apsp: " + distance_range_note<T>(wb) +
+                                 ": computing in fp64 and narrowing the distances back");
+            buffer<Index> rp(n + 1), ci(a.nnz());
+            buffer<double> v(a.has_values() ? a.nnz() : 0);
+            std::copy(a.row_ptr(), a.row_ptr() + n + 1, rp.data());
+            std::copy(a.col_idx(), a.col_idx() + a.nnz(), ci.data());
+            if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), v.data());
+            csr_matrix<double, Index> const wide_a(n, n, std::move(rp), std::move(ci), std::move(v),
+                                                   static_cast<double>(a.iso_value()), true);
+            local_result<double> wide = apsp(wide_a, c, opt);
+            r.stats = wide.stats;
+            r.local = dense_matrix<T>(d.local_rows(), d.local_cols());
+            long double const top = largest_finite_distance<T>();
+            std::int64_t bad = -1;  // the largest global linear index, as apsp_widened reports
+            for (std::size_t i = 0; i < r.local.rows(); ++i)
+                for (std::size_t j = 0; j < r.local.cols(); ++j) {
+                    double const x = wide.local(i, j);
+                    if (x == infinity<double>()) {
+                        r.local(i, j) = infinity<T>();
+                    } else if (std::fabs(static_cast<long double>(x)) > top) {
+                        bad = std::max(bad, std::int64_t(d.global_row(d.prow(), i) * n +
+                                                         d.global_col(d.pcol(), j)));
+                    } else {
+                        r.local(i, j) = static_cast<T>(x);
+                    }
+                }
+            bad = c.allreduce_max(bad);
+            if (bad >= 0) {
+                std::size_t const i = std::size_t(bad) / n, j = std::size_t(bad) % n;
+                int const owner = g.rank_of(d.owner_of_row(i), d.owner_of_col(j));
+                double x = 0;
+                if (c.rank() == owner) x = wide.local(d.local_row(i), d.local_col(j));
+                c.broadcast(&x, sizeof x, owner);
+                throw_distance_overflow<T>("apsp", i, j, static_cast<long double>(x));
+            }
+            return r;
+        } else {
+            throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                 (std::is_integral_v<T> ? "; use fp64 (inexact past 2^53)" : ""));
+        }
+    }
+    std::string why;
+    try {
+        r.local = detail::local_start<T>(a, d, true);
+    } catch (std::exception const& e) {
+        why = e.what();
+    }
+    c.agree(why.empty(), why);
+    r.stats = detail::run_fw(r.local, d, c, opt);
+    if (opt.explain)
+        detail::explain_run(*opt.explain, d, c, sizeof(T), gpu,
+                            opt.panels ? opt.panels->name() : std::string("MPI"), r.stats);
+    std::int64_t const neg = first_negative_diagonal<T>(r.local.view(), d, c);
+    if (neg >= 0) throw negative_cycle(neg);
+    return r;
+}
+
+/// Transitive closure A+ (paths of one edge or more): min_plus over int32 with every edge 0 and
+/// no diagonal set, so entry (i,j) is 0 where a path joins i to j and +inf elsewhere (exact, and
+/// the int32 GEMM's fast path on the GPU; 32 times the memory of a bit matrix).
+template <class U, index_type Index>
+local_result<std::int32_t> closure(csr_matrix<U, Index> const& a, control& c,
+                                   options const& opt = {}) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("closure: the adjacency matrix must be square, not " +
+                                 kleene::detail::shape(a.rows(), a.cols()));
+    process_grid const g = c.grid();
+    bool const gpu = opt.panels != nullptr;
+    block_cyclic const d(a.rows(), detail::choose_block(a.rows(), g, gpu, opt.block), g, c.rank());
+    local_result<std::int32_t> r;
+    r.dist = d;
+    std::string why;
+    try {
+        r.local = detail::local_start<std::int32_t>(a, d, false, true, 0);
+    } catch (std::exception const& e) {
+        why = e.what();
+    }
+    c.agree(why.empty(), why);
+    r.stats = detail::run_fw(r.local, d, c, opt);
+    if (opt.explain)
+        detail::explain_run(*opt.explain, d, c, sizeof(std::int32_t), gpu,
+                            opt.panels ? opt.panels->name() : std::string("MPI"), r.stats);
+    return r;
+}
+
+/// The whole n x n matrix on rank `root` (empty elsewhere): every rank sends its local blocks.
+template <class T>
+dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control& c, int root = 0) {
+    process_grid const g = d.grid();
+    std::string why;
+    dense_matrix<T> full;
+    if (c.rank() == root) {
+        try {
+            full = dense_matrix<T>(d.n(), d.n());
+        } catch (std::exception const& e) {
+            why = e.what();
+        }
+    }
+    c.agree(why.empty(), why);
+    if (c.rank() != root) {
+        if (local.rows > 0 && local.cols > 0)
+            c.send(local.data, local.rows * local.cols * sizeof(T), root);
+        return full;
+    }
+    dense_matrix<T> buf;
+    for (int r = 0; r < c.size(); ++r) {
+        int const p = g.row_of(r), q = g.col_of(r);
+        std::size_t const lr = d.local_rows(p), lc = d.local_cols(q);
+        if (lr * lc == 0) continue;
+        dense_view<T const> src = local;
+        if (r != root) {
+            if (buf.rows() != lr || buf.cols() != lc) buf = dense_matrix<T>(lr, lc);
+            c.recv(buf.data(), lr * lc * sizeof(T), r);
+            src = dense_view<T const>{buf.data(), lr, lc, lc};
+        }
+#pragma omp parallel for schedule(static) if (lr >= 1024)
+        for (std::size_t i = 0; i < lr; ++i) {
+            T* out = full.data() + d.global_row(p, i) * full.ld();
+            for (std::size_t lb = 0; lb * d.block() < lc; ++lb) {
+                std::size_t const c0 = lb * d.block();
+                std::size_t const w = std::min(d.block(), lc - c0);
+                std::size_t const j0 = d.global_block_col(q, lb) * d.block();
+                std::copy(src.row(i) + c0, src.row(i) + c0 + w, out + j0);
+            }
+        }
+    }
+    return full;
+}
+
+}  // namespace kleene::distributed

@@ -1,0 +1,83 @@
+#pragma once
+// What the distributed algorithms need from the processes they run on, as two small interfaces:
+// - control: the host-side plane, always MPI (mpi.hpp): ranks, agreement on errors, small
+//   reductions, broadcasts and point-to-point moves of host memory (the CPU path's panels, the
+//   gather of the result).
+// - device_panels: broadcasts of device buffers along a process row or column, enqueued on a CUDA
+//   stream (NCCL: nccl.hpp).
+// Neither header includes mpi.h or nccl.h; only the library kleene_distributed and the programs
+// that start MPI link them.
+
+#include <cstddef>
+#include <cstdint>
+#include <kleene/algorithms/distributed/block_cyclic.hpp>
+#include <kleene/error.hpp>
+#include <string>
+
+namespace kleene::cuda {
+class stream;
+}
+
+namespace kleene::distributed {
+
+/// row: the processes of my process row (ranked by process column); col: of my process column.
+enum class axis { row, col };
+
+/// An error that every rank has agreed on (the same message everywhere): callers exit cleanly
+/// rather than abort the job.
+class collective_error : public error {
+  public:
+    using error::error;
+};
+
+class control {
+  public:
+    virtual ~control() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    /// The grid the row and column groups were built for.
+    virtual process_grid grid() const = 0;
+    /// Distinct hosts among the ranks, and the host of a rank (0-based, by first rank).
+    virtual int hosts() const = 0;
+    virtual int host_of(int rank) const = 0;
+    /// Rank among the ranks of this host (for the GPU each rank takes).
+    virtual int local_rank() const = 0;
+
+    virtual std::int64_t allreduce_min(std::int64_t x) = 0;
+    virtual std::int64_t allreduce_max(std::int64_t x) = 0;
+    virtual double allreduce_max(double x) = 0;
+    /// Host bytes from `root` of the world (of the axis group, by its index there) to all.
+    virtual void broadcast(void* data, std::size_t bytes, int root) = 0;
+    virtual void broadcast(axis a, void* data, std::size_t bytes, int root) = 0;
+    virtual void send(void const* data, std::size_t bytes, int to) = 0;
+    virtual void recv(void* data, std::size_t bytes, int from) = 0;
+
+    /// Every rank passes whether its part went well (and why not); if any failed, every rank
+    /// throws collective_error with the message of the lowest failed rank.
+    void agree(bool ok, std::string const& why = {}) {
+        std::int64_t const bad = allreduce_min(ok ? std::int64_t(size()) : std::int64_t(rank()));
+        if (bad >= size()) return;
+        std::uint64_t len = why.size();
+        int const root = static_cast<int>(bad);
+        broadcast(&len, sizeof len, root);
+        std::string msg(len, '\0');
+        if (rank() == root) msg = why;
+        if (len) broadcast(msg.data(), len, root);
+        throw collective_error(size() > 1 ? "rank " + std::to_string(root) + ": " + msg : msg);
+    }
+};
+
+/// Broadcasts of device memory along a process row or column, enqueued on a stream.
+class device_panels {
+  public:
+    virtual ~device_panels() = default;
+    /// `bytes` at device address `data` from the group member `root` (its index in the group) to
+    /// the others of my group along `a`, enqueued on s.
+    virtual void broadcast(axis a, void* data, std::size_t bytes, int root,
+                           cuda::stream const& s) = 0;
+    /// Ends every pending operation (after a failure on some rank: nothing else will match them).
+    virtual void abort() noexcept = 0;
+    virtual std::string name() const = 0;
+};
+
+}  // namespace kleene::distributed

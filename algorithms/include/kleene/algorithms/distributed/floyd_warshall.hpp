@@ -1,0 +1,342 @@
+#pragma once
+// Distributed blocked Floyd-Warshall over min_plus on a 2D block-cyclic matrix (block_cyclic.hpp),
+// in place on each rank's local blocks. Step K (one per block of the diagonal):
+//   1. the owner of block (K,K) closes it (D = D+ by Floyd-Warshall on the block);
+//   2. D goes along its process row and its process column;
+//   3. the pivot row panel A(K,:) becomes A(K,:) (+) D A(K,:) on its process row, the pivot
+//      column panel A(:,K) becomes A(:,K) (+) A(:,K) D on its process column;
+//   4. the row panel goes down every process column, the column panel along every process row;
+//   5. every rank updates its blocks: A(I,J) (+)= A(I,K) A(K,J).
+// Why Floyd-Warshall and not R-Kleene: R-Kleene's recursion halves the matrix, so its top-level
+// products involve the whole grid but its inner levels (and the closures at the leaves) run on
+// ever fewer processes and serialise them; blocked Floyd-Warshall has the same n^3 work, keeps
+// every rank busy with one rank-b product per step, and its communication is two panel
+// broadcasts per step (Sao et al., HPDC 2020, pipeline blocked Floyd-Warshall the same way).
+//
+// Host (MPI, CPU kernels): the same tile kernels in the same order as floyd_warshall_blocked
+// (floyd_warshall.hpp), so with the same block size the result equals it bit for bit, floating
+// point included. Device (NCCL, GPU GEMM): one compute stream and one communication stream; with
+// look-ahead, step K first updates block row and column K+1, closes and broadcasts their panels,
+// and only then runs the rest of step K's update, so that the broadcasts of step K+1 travel while
+// the large product of step K runs.
+//
+// Errors: every step ends with an agreement (control::agree) on whether each rank's part went
+// well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
+// of leaving the others waiting in a broadcast.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <kleene/algorithms/distributed/block_cyclic.hpp>
+#include <kleene/algorithms/distributed/comm.hpp>
+#include <kleene/algorithms/floyd_warshall.hpp>
+#include <kleene/cuda/apsp.hpp>
+#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/out_of_core.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/semiring.hpp>
+#include <string>
+#include <vector>
+
+namespace kleene::distributed {
+
+/// What one rank measured (seconds).
+struct fw_stats {
+    double total = 0;      ///< the whole call on this rank
+    double broadcast = 0;  ///< host path: time inside the panel broadcasts
+    double copy_in = 0;    ///< device path: host blocks to the device
+    double copy_out = 0;   ///< device path: back to the host
+    std::size_t steps = 0;
+};
+
+namespace detail {
+inline double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The local tile of global blocks (I, J) owned here.
+template <class V>
+V local_tile(V local, block_cyclic const& d, std::size_t I, std::size_t J) {
+    return local.block(d.local_offset_row(I), d.local_offset_col(J), d.block_size(I),
+                       d.block_size(J));
+}
+}  // namespace detail
+
+/// Host path: local is this rank's lrows x lcols matrix (d.local_rows() x d.local_cols()).
+template <class T>
+fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control& c) {
+    auto const t0 = std::chrono::steady_clock::now();
+    fw_stats st;
+    if (local.rows != d.local_rows() || local.cols != d.local_cols())
+        throw dimension_mismatch("distributed floyd_warshall: local matrix " +
+                                 kleene::detail::shape(local.rows, local.cols) + ", expected " +
+                                 kleene::detail::shape(d.local_rows(), d.local_cols()));
+    process_grid const g = d.grid();
+    std::size_t const nb = d.blocks(), b = d.block();
+    std::size_t const lbr = d.local_block_rows(d.prow()), lbc = d.local_block_cols(d.pcol());
+    dense_matrix<T> diag(b, b), rowp(b, std::max<std::size_t>(local.cols, 1)),
+        colp(std::max<std::size_t>(local.rows, 1), b);
+    for (std::size_t K = 0; K < nb; ++K) {
+        std::string why;
+        try {
+            std::size_t const bk = d.block_size(K);
+            int const kr = d.owner_row(K), kc = d.owner_col(K);
+            bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
+            dense_view<T> const D{diag.data(), bk, bk, b};
+            // 1-2. Close D on its owner; send it along the owner's row and column.
+            if (in_row && in_col) {
+                auto const t = detail::local_tile(local, d, K, K);
+                kleene::detail::fw_dependent(t, t, t);
+                for (std::size_t i = 0; i < bk; ++i) std::copy(t.row(i), t.row(i) + bk, D.row(i));
+            }
+            auto tb = std::chrono::steady_clock::now();
+            if (in_row && g.cols > 1) c.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc);
+            if (in_col && g.rows > 1) c.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr);
+            st.broadcast += detail::since(tb);
+            // 3. Panels, tile by tile as floyd_warshall_blocked does.
+            if (in_row) {
+#pragma omp parallel for schedule(dynamic, 1) if (lbc > 2)
+                for (std::size_t l = 0; l < lbc; ++l) {
+                    std::size_t const J = d.global_block_col(d.pcol(), l);
+                    if (J == K) continue;
+                    auto const s = detail::local_tile(local, d, K, J);
+                    kleene::detail::fw_dependent(s, D, s);
+                }
+            }
+            if (in_col) {
+#pragma omp parallel for schedule(dynamic, 1) if (lbr > 2)
+                for (std::size_t l = 0; l < lbr; ++l) {
+                    std::size_t const I = d.global_block_row(d.prow(), l);
+                    if (I == K) continue;
+                    auto const s = detail::local_tile(local, d, I, K);
+                    kleene::detail::fw_dependent(s, s, D);
+                }
+            }
+            // 4. The row panel (bk x lcols) down the columns, the column panel (lrows x bk) along
+            // the rows.
+            dense_view<T> const R{rowp.data(), bk, local.cols, rowp.ld()};
+            dense_view<T> const C{colp.data(), local.rows, bk, b};
+            if (in_row) {
+                auto const src = local.block(d.local_offset_row(K), 0, bk, local.cols);
+                for (std::size_t i = 0; i < bk; ++i)
+                    std::copy(src.row(i), src.row(i) + local.cols, R.row(i));
+            }
+            if (in_col) {
+                auto const src = local.block(0, d.local_offset_col(K), local.rows, bk);
+                for (std::size_t i = 0; i < local.rows; ++i)
+                    std::copy(src.row(i), src.row(i) + bk, C.row(i));
+            }
+            tb = std::chrono::steady_clock::now();
+            if (g.rows > 1 && local.cols > 0)
+                c.broadcast(axis::col, rowp.data(), bk * rowp.ld() * sizeof(T), kr);
+            if (g.cols > 1 && local.rows > 0)
+                c.broadcast(axis::row, colp.data(), local.rows * b * sizeof(T), kc);
+            st.broadcast += detail::since(tb);
+            // 5. Every other tile.
+            std::size_t const tiles = lbr * lbc;
+#pragma omp parallel for schedule(dynamic, 1) if (tiles > 2)
+            for (std::size_t t = 0; t < tiles; ++t) {
+                std::size_t const I = d.global_block_row(d.prow(), t / lbc);
+                std::size_t const J = d.global_block_col(d.pcol(), t % lbc);
+                if (I == K || J == K) continue;
+                std::size_t const ri = d.local_offset_row(I), cj = d.local_offset_col(J);
+                kleene::detail::fw_independent<T>(
+                    detail::local_tile(local, d, I, J),
+                    dense_view<T const>{C.row(ri), d.block_size(I), bk, b},
+                    dense_view<T const>{R.data + cj, bk, d.block_size(J), R.ld});
+            }
+        } catch (std::exception const& e) {
+            why = e.what();
+        }
+        c.agree(why.empty(), why);
+        ++st.steps;
+    }
+    st.total = detail::since(t0);
+    return st;
+}
+
+/// The global index of the first vertex whose local diagonal entry here is negative, or -1;
+/// agreed over every rank (the smallest, as the single-process search finds).
+template <class T>
+std::int64_t first_negative_diagonal(dense_view<T const> local, block_cyclic const& d, control& c) {
+    std::int64_t first = std::int64_t(d.n());
+    for (std::size_t I = 0; I < d.blocks() && first == std::int64_t(d.n()); ++I) {
+        if (d.owner_row(I) != d.prow() || d.owner_col(I) != d.pcol()) continue;
+        std::size_t const r0 = d.local_offset_row(I), c0 = d.local_offset_col(I);
+        for (std::size_t i = 0; i < d.block_size(I); ++i)
+            if (local(r0 + i, c0 + i) < T(0)) {
+                first = std::int64_t(I * d.block() + i);
+                break;
+            }
+    }
+    first = c.allreduce_min(first);
+    return first == std::int64_t(d.n()) ? -1 : first;
+}
+
+/// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
+/// copied from and back to the host view `local` (page-locked for the call), panels broadcast by
+/// `panels`. lookahead = false runs the steps one after the other (for comparison).
+template <class T>
+fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, control& c,
+                               device_panels& panels, bool lookahead = true) {
+    auto const t0 = std::chrono::steady_clock::now();
+    fw_stats st;
+    if (local.rows != d.local_rows() || local.cols != d.local_cols() || local.ld != local.cols)
+        throw dimension_mismatch("distributed floyd_warshall: local matrix " +
+                                 kleene::detail::shape(local.rows, local.cols) + ", expected " +
+                                 kleene::detail::shape(d.local_rows(), d.local_cols()) +
+                                 " without padding");
+    using view = dense_view<T, device>;
+    using cview = dense_view<T const, device>;
+    using S = min_plus<T>;
+    process_grid const g = d.grid();
+    std::size_t const nb = d.blocks(), b = d.block();
+    std::size_t const lr = local.rows, lc = local.cols;
+    std::size_t const row_bytes = lc * sizeof(T);
+    std::string why;
+    try {
+        cuda::host_registration pin;
+        if (lr * row_bytes >= (std::size_t(16) << 20))
+            pin = cuda::host_registration(local.data, lr * row_bytes);
+        dense_matrix<T, device> A(lr, lc), diag(b, b);
+        dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
+                                           dense_matrix<T, device>(b, lc)};
+        dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b),
+                                           dense_matrix<T, device>(lr, b)};
+        cuda::stream const cs, ms;  // compute, messages
+        cuda::event d_ready, d_here, p_ready, p_here[2];
+        auto tc = std::chrono::steady_clock::now();
+        if (lr * lc > 0) {
+            cuda::copy_rows_async(A.data(), row_bytes, local.data, row_bytes, row_bytes, lr,
+                                  cuda::copy_kind::host_to_device, cs);
+            cs.synchronize();
+        }
+        st.copy_in = detail::since(tc);
+        view const Av = A.view();
+        auto copy2d = [&](view dst, cview src) {
+            if (dst.rows && dst.cols)
+                cuda::copy_rows_async(dst.data, dst.ld * sizeof(T), src.data, src.ld * sizeof(T),
+                                      dst.cols * sizeof(T), dst.rows,
+                                      cuda::copy_kind::device_to_device, cs);
+        };
+        // c (+)= x y where x or y may share c's storage: through the buffer `buf` (c's shape).
+        auto panel_update = [&](view target, view buf, cview x, cview y) {
+            if (!target.rows || !target.cols) return;
+            copy2d(buf, target);
+            cuda::dense_gemm<S>(x, y, buf, true, cs);
+            copy2d(target, buf);
+        };
+        // Steps 1-4 of block K: leaves the panels of K in rowp[K % 2] and colp[K % 2].
+        auto prepare = [&](std::size_t K) {
+            std::size_t const bk = d.block_size(K);
+            int const kr = d.owner_row(K), kc = d.owner_col(K);
+            bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
+            view const D{diag.data(), bk, bk, b};
+            if (in_row && in_col) {
+                view const t = detail::local_tile(Av, d, K, K);
+                cuda::floyd_warshall_blocked<T>(t, cs);
+                copy2d(D, t);
+            }
+            if ((in_row && g.cols > 1) || (in_col && g.rows > 1)) {
+                d_ready.record(cs);
+                ms.wait(d_ready);
+                if (in_row && g.cols > 1)
+                    panels.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc, ms);
+                if (in_col && g.rows > 1)
+                    panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
+                d_here.record(ms);
+                cs.wait(d_here);
+            }
+            view const R{rowp[K % 2].data(), bk, lc, lc};
+            view const C{colp[K % 2].data(), lr, bk, b};
+            if (in_row)
+                panel_update(Av.block(d.local_offset_row(K), 0, bk, lc), R, D,
+                             Av.block(d.local_offset_row(K), 0, bk, lc));
+            if (in_col)
+                panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
+                             Av.block(0, d.local_offset_col(K), lr, bk), D);
+            // Receivers overwrite their buffers only after the compute stream is done with them
+            // (their last readers, step K-2's updates, were enqueued before this record).
+            p_ready.record(cs);
+            ms.wait(p_ready);
+            if (g.rows > 1 && lc > 0)
+                panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
+            if (g.cols > 1 && lr > 0)
+                panels.broadcast(axis::row, C.data, lr * b * sizeof(T), kc, ms);
+            p_here[K % 2].record(ms);
+        };
+        // Step 5 of block K on rows [r0, r1) x columns [c0, c1) of the local matrix.
+        auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
+                          std::size_t c1) {
+            if (r1 <= r0 || c1 <= c0) return;
+            std::size_t const bk = d.block_size(K);
+            cview const C{colp[K % 2].data() + r0 * b, r1 - r0, bk, b};
+            cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
+            cuda::dense_gemm<S>(C, R, Av.block(r0, c0, r1 - r0, c1 - c0), true, cs);
+        };
+        if (nb > 0) prepare(0);
+        for (std::size_t K = 0; K < nb; ++K) {
+            try {
+                cs.wait(p_here[K % 2]);
+                if (lookahead && K + 1 < nb) {
+                    // Block row and column K+1 first (where they live here), then their panels.
+                    std::size_t const N = K + 1;
+                    std::size_t r0 = lr, r1 = lr, c0 = lc, c1 = lc;
+                    if (d.owner_row(N) == d.prow()) {
+                        r0 = d.local_offset_row(N);
+                        r1 = r0 + d.block_size(N);
+                        update(K, r0, r1, 0, lc);
+                    }
+                    if (d.owner_col(N) == d.pcol()) {
+                        c0 = d.local_offset_col(N);
+                        c1 = c0 + d.block_size(N);
+                        update(K, 0, r0, c0, c1);
+                        update(K, r1, lr, c0, c1);
+                    }
+                    prepare(N);
+                    // The rest: around the row band [r0, r1) and the column band [c0, c1).
+                    update(K, 0, r0, 0, c0);
+                    update(K, 0, r0, c1, lc);
+                    update(K, r1, lr, 0, c0);
+                    update(K, r1, lr, c1, lc);
+                } else {
+                    update(K, 0, lr, 0, lc);
+                    if (K + 1 < nb) prepare(K + 1);
+                }
+            } catch (std::exception const& e) {
+                why = e.what();
+            }
+            // Host-side agreement only: the device work stays queued. On a failure anywhere,
+            // every rank aborts its NCCL communicators before the buffers are freed (a broadcast
+            // that nothing will match would otherwise hold the device).
+            try {
+                c.agree(why.empty(), why);
+            } catch (collective_error const&) {
+                panels.abort();
+                throw;
+            }
+            ++st.steps;
+        }
+        cs.synchronize();
+        ms.synchronize();
+        tc = std::chrono::steady_clock::now();
+        if (lr * lc > 0) {
+            cuda::copy_rows_async(local.data, row_bytes, A.data(), row_bytes, row_bytes, lr,
+                                  cuda::copy_kind::device_to_host, cs);
+            cs.synchronize();
+        }
+        st.copy_out = detail::since(tc);
+    } catch (collective_error const&) {
+        throw;
+    } catch (std::exception const& e) {
+        why = e.what();
+        panels.abort();
+    }
+    c.agree(why.empty(), why);
+    st.total = detail::since(t0);
+    return st;
+}
+
+}  // namespace kleene::distributed

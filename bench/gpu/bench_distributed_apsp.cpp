@@ -1,0 +1,122 @@
+// Distributed APSP on several GPUs, whole call: each rank's host blocks of a random dense fp32
+// (or int32) matrix go to its GPU, the distributed blocked Floyd-Warshall runs with NCCL panel
+// broadcasts, and the blocks come back to host memory. Run under mpirun, one rank per GPU:
+//   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
+//   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
+// Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s).
+// The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/distributed/apsp.hpp>
+#include <kleene/algorithms/distributed/mpi.hpp>
+#include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/algorithms/rkleene.hpp>
+#include <string>
+
+namespace dist = kleene::distributed;
+
+namespace {
+
+inline std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+template <class T>
+T weight(std::size_t i, std::size_t j, std::size_t n) {
+    if (i == j) return T(0);
+    double const u = double(mix(i * n + j) >> 11) * 0x1p-53;
+    return static_cast<T>(1 + 99 * u);
+}
+
+template <class T>
+int run(int argc, char** argv, std::size_t n) {
+    bool single = false, lookahead = true;
+    std::size_t block = 0;
+    for (int i = 2; i < argc; ++i) {
+        std::string const a = argv[i];
+        if (a == "--single")
+            single = true;
+        else if (a == "--no-lookahead")
+            lookahead = false;
+        else if (a == "--block" && i + 1 < argc)
+            block = std::strtoull(argv[++i], nullptr, 10);
+    }
+    char const* type = std::is_same_v<T, float> ? "fp32" : "int32";
+    if (single) {
+        // The one-GPU baseline: the host matrix in, R-Kleene in core, the host matrix out.
+        kleene::dense_matrix<T> h(n, n);
+#pragma omp parallel for schedule(static)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) h(i, j) = weight<T>(i, j, n);
+        auto const t0 = std::chrono::steady_clock::now();
+        kleene::detail::round_trip_on_device(
+            h, [](kleene::dense_view<T, kleene::device> d) { kleene::rkleene(d); });
+        double const s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene: %.3f s, %.3g updates/s\n", n, type,
+                    s, double(n) * double(n) * double(n) / s);
+        return 0;
+    }
+    dist::mpi_environment env(argc, argv);
+    dist::mpi_control c(dist::choose_grid(env.size()));
+    dist::use_device(c.local_rank());
+    dist::nccl_panels panels(c);
+    dist::block_cyclic const d(n, dist::detail::choose_block(n, c.grid(), true, block), c.grid(),
+                               c.rank());
+    kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
+#pragma omp parallel for schedule(static)
+    for (std::size_t r = 0; r < d.local_rows(); ++r)
+        for (std::size_t q = 0; q < d.local_cols(); ++q)
+            local(r, q) = weight<T>(d.global_row(d.prow(), r), d.global_col(d.pcol(), q), n);
+    kleene::explain_trace trace;
+    dist::fw_stats const st = dist::floyd_warshall_device<T>(local.view(), d, c, panels, lookahead);
+    dist::detail::explain_run(trace, d, c, sizeof(T), true, panels.name(), st);
+    double const slowest = c.allreduce_max(st.total);
+    // A check that costs nothing: the diagonal stays 0 and no entry grew.
+    std::int64_t bad = 0;
+    for (std::size_t r = 0; r < d.local_rows(); ++r)
+        for (std::size_t q = 0; q < d.local_cols(); ++q) {
+            std::size_t const i = d.global_row(d.prow(), r), j = d.global_col(d.pcol(), q);
+            if (local(r, q) > weight<T>(i, j, n) || (i == j && local(r, q) != T(0))) ++bad;
+        }
+    bad = c.allreduce_max(bad);
+    if (c.rank() == 0) {
+        for (auto const& l : trace.lines) std::printf("  %s\n", l.c_str());
+        std::printf(
+            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d: %.3f s, %.3g updates/s%s\n",
+            n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(lookahead), slowest,
+            double(n) * double(n) * double(n) / slowest, bad ? " CHECK FAILED" : "");
+    }
+    return bad ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr,
+                     "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead]\n",
+                     argv[0]);
+        return 2;
+    }
+    std::size_t const n = std::strtoull(argv[1], nullptr, 10);
+    bool int32 = false;
+    for (int i = 2; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--type") int32 = std::string(argv[i + 1]) == "int32";
+    try {
+        return int32 ? run<std::int32_t>(argc, argv, n) : run<float>(argc, argv, n);
+    } catch (std::exception const& e) {
+        std::fprintf(stderr, "bench_distributed_apsp: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Multi-GPU runs on one host (device tool kinds nvidia-h200-x2 / -x4): Open MPI from the carried
+# .deb files when mpirun is missing, the build, the distributed GPU tests, then the timings of
+# issue 24, a short table last. Every step has a time limit, so a hang cannot eat the lease.
+#
+#   bench/gpu/fetch_debs.sh          # once, on the build machine: .deps/debs and .deps/mpi
+#   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
+#   STAGES="deps build test" bench/gpu/run_multi.sh
+#   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh
+#
+# Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
+
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${OUT:-/tmp/kleene-multi}
+build=${BUILD:-/tmp/build-multi}
+stages=${STAGES:-"deps build test bench"}
+sizes=${SIZES:-"32768 65536"}
+large=${LARGE:-131072}
+block_arg=()
+[[ -n ${BLOCK:-} ]] && block_arg=(--block "$BLOCK")
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$out"
+has() { [[ " $stages " == *" $1 "* ]]; }
+note() { printf '\n== %s\n' "$*"; }
+status=0
+
+# NVLink multicast must stay off on these shared hosts, in every process.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# Single-host runs: shared memory between ranks; no ptrace-based single copy inside the VM.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
+gpus=${GPUS:-$(for g in 1 2 4; do ((g <= gpus_here)) && printf '%s ' $g; done)}
+note "host: $gpus_here GPUs, $(nproc) cores; runs on: $gpus GPUs"
+nvidia-smi topo -m 2>/dev/null | head -8
+
+if has deps; then
+    # The libraries bench/gpu/run.sh unpacks (Boost.Test, fmt, CLI11, GraphBLAS).
+    STAGES=deps timeout 300 bash "$root/bench/gpu/run.sh" || status=1
+    if ! command -v mpirun >/dev/null; then
+        # Debian's Open MPI in a prefix of its own; OPAL_PREFIX relocates it.
+        prefix=/opt/kleene-mpi
+        mkdir -p "$prefix"
+        for d in "$root"/.deps/mpi/*.deb; do dpkg -x "$d" "$prefix" || status=1; done
+        note "Open MPI unpacked into $prefix"
+    fi
+fi
+if ! command -v mpirun >/dev/null && [[ -d /opt/kleene-mpi/usr ]]; then
+    p=/opt/kleene-mpi/usr
+    export OPAL_PREFIX=$p
+    export PATH=$p/bin:$PATH
+    export LD_LIBRARY_PATH=$p/lib/x86_64-linux-gnu:$p/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # dpkg -x makes no alternatives links: mpirun is orterun.
+    ln -sf "$p/bin/orterun" "$p/bin/mpirun"
+    # FindMPI asks the compiler wrapper, which OPAL_PREFIX relocates too.
+    mpi_cmake=(-DMPIEXEC_EXECUTABLE="$p/bin/orterun" -DMPI_CXX_COMPILER="$p/bin/mpicxx.openmpi")
+else
+    mpi_cmake=()
+fi
+mpirun=(timeout 600 mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE
+        -x OMPI_MCA_btl_vader_single_copy_mechanism)
+[[ -n ${OPAL_PREFIX:-} ]] && mpirun+=(-x OPAL_PREFIX -x LD_LIBRARY_PATH -x PATH)
+timeout 30 mpirun --version 2>&1 | head -1
+
+if has build; then
+    note "configure and build (CUDA arch 90, -j$jobs)"
+    export PATH=/usr/local/cuda/bin:$PATH
+    boost_arg=()
+    cfg=/usr/lib/x86_64-linux-gnu/cmake
+    [[ $(ls -d "$cfg"/boost_unit_test_framework-* 2>/dev/null) == "$cfg/boost_unit_test_framework-1.74.0" ]] &&
+        boost_arg=(-DBoost_DIR="$cfg/Boost-1.74.0")
+    timeout 300 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_BENCH=OFF \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DKLEENE_MPI=ON "${boost_arg[@]}" "${mpi_cmake[@]}" \
+        >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+    timeout 1200 cmake --build "$build" --parallel "$jobs" --target kleene check_distributed_fw \
+        bench_distributed_apsp test_block_cyclic >"$out/build.log" 2>&1 ||
+        { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
+fi
+
+if has test; then
+    note "distributed GPU tests (1, 2, 4 ranks) and the CLI script"
+    for np in $gpus; do
+        "${mpirun[@]}" -np "$np" "$build/check_distributed_fw" --device gpu 2>&1 | tail -4 |
+            tee "$out/test_np$np.log" || status=1
+        grep -q "^OK" "$out/test_np$np.log" || status=1
+    done
+    timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
+        "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
+fi
+
+if has bench; then
+    note "timings: whole call, host matrix in and out (fp32)"
+    bench=$build/bench_distributed_apsp
+    table=()
+    for n in $sizes; do
+        line=$(timeout 600 "$bench" "$n" --single 2>&1 | tail -1)
+        echo "$line" | tee -a "$out/bench.log"
+        table+=("$line")
+        for np in $gpus; do
+            line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
+                "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+            echo "$line"
+            table+=("$line")
+        done
+    done
+    if [[ -n $large ]] && ((gpus_here >= 4)); then
+        line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / 4)) -np 4 "$bench" "$large" \
+            "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+        echo "$line"
+        table+=("$line")
+    fi
+    note "table (goals: 2 GPUs >= 1.85x, 4 GPUs >= 3.6x one GPU at n = 65536; 131072 on 4 in < 60 s)"
+    printf '%s\n' "${table[@]}" | tee "$out/table.txt"
+fi
+exit $status

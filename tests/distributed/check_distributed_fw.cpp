@@ -1,0 +1,255 @@
+// Run under mpirun (1 to 4 ranks): the distributed APSP and closure against the single-process
+// answers on random graphs, every rank building the same graph from the same seed, the result
+// gathered to rank 0 and compared there.
+//   --device cpu: MPI host path; equal bit for bit (floating point too) to floyd_warshall_blocked
+//                 with the same block size, and to kleene::apsp's errors (negative cycle vertex,
+//                 int32 overflow message).
+//   --verbose: a line a case on rank 0.
+//   --device gpu: NCCL, one GPU per rank; int32 and closure equal, fp within a relative 1e-5
+//                 (fp32) / 1e-12 (fp64): the GPU products sum along another order than the CPU
+//                 tiles. Skips (exit 0, message) when a rank has no GPU.
+// Exit 0 when every case passed on every rank, 1 otherwise.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/closure.hpp>
+#include <kleene/algorithms/distributed/apsp.hpp>
+#include <kleene/algorithms/distributed/mpi.hpp>
+#include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace dist = kleene::distributed;
+using kleene::csr_matrix;
+using kleene::dense_matrix;
+
+namespace {
+
+struct context {
+    dist::mpi_control* c;
+    dist::device_panels* panels;
+    bool gpu;
+    bool verbose = false;
+    int failures = 0;
+    int cases = 0;
+    void report(bool ok, std::string const& what) {
+        ++cases;
+        if (!ok) ++failures;
+        if (c->rank() == 0 && !ok) std::printf("FAIL %s\n", what.c_str());
+    }
+};
+
+enum class kind { plain, negative_edges, negative_cycle };
+
+/// A random graph of about `degree` edges a vertex; weights in [lo, hi]. negative_edges: weights
+/// w + p(u) - p(v) (no negative cycle); negative_cycle: plus a cycle of total weight -1.
+template <class T>
+csr_matrix<T> random_graph(std::size_t n, double degree, double lo, double hi, kind k,
+                           unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<double> pot(n);
+    for (auto& p : pot) p = std::floor(u(rng) * 20);
+    kleene::buffer<std::int32_t> ptr(n + 1);
+    std::vector<std::int32_t> cols;
+    std::vector<T> vals;
+    ptr[0] = 0;
+    double const p = n ? std::min(1.0, degree / double(n)) : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            bool edge = u(rng) < p;
+            bool const on_cycle = k == kind::negative_cycle && n >= 3 && i >= n / 2 &&
+                                  i < n / 2 + 3 && j == (i + 1 - n / 2) % 3 + n / 2;
+            if (!edge && !on_cycle) continue;
+            double w = lo + std::floor(u(rng) * (hi - lo + 1));
+            if (std::is_floating_point_v<T>) w = lo + u(rng) * (hi - lo);
+            if (k != kind::plain) w += pot[i] - pot[j];
+            if (on_cycle) w = i == n / 2 ? -5 : 2;
+            cols.push_back(static_cast<std::int32_t>(j));
+            vals.push_back(static_cast<T>(w));
+        }
+        ptr[i + 1] = static_cast<std::int32_t>(cols.size());
+    }
+    kleene::buffer<std::int32_t> ci(cols.size());
+    kleene::buffer<T> v(vals.size());
+    std::copy(cols.begin(), cols.end(), ci.data());
+    std::copy(vals.begin(), vals.end(), v.data());
+    return csr_matrix<T>(n, n, std::move(ptr), std::move(ci), std::move(v), T(1), true);
+}
+
+template <class T>
+bool same(dense_matrix<T> const& x, dense_matrix<T> const& y, bool exact) {
+    if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
+    if (exact || !std::is_floating_point_v<T>)
+        return std::memcmp(x.data(), y.data(), x.rows() * x.cols() * sizeof(T)) == 0;
+    double const tol = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    for (std::size_t i = 0; i < x.rows(); ++i)
+        for (std::size_t j = 0; j < x.cols(); ++j) {
+            T const a = x(i, j), b = y(i, j);
+            if (a == b) continue;
+            if (std::isinf(a) || std::isinf(b)) return false;
+            if (std::fabs(double(a) - double(b)) > tol * std::max(1.0, std::fabs(double(b))))
+                return false;
+        }
+    return true;
+}
+
+/// What a single-process run gives: distances, or the error's message.
+template <class T>
+struct outcome {
+    dense_matrix<T> dist;
+    std::string error;
+};
+
+template <class T>
+outcome<T> reference(csr_matrix<T> const& a, std::size_t block) {
+    outcome<T> r;
+    try {
+        if (block == 64) {
+            kleene::apsp_options o;
+            o.algorithm = kleene::apsp_algorithm::blocked_fw;
+            o.device = kleene::device_choice::cpu;
+            r.dist = kleene::apsp(a, o).dist;
+        } else {
+            // Same rules, other tile size: the dense start, floyd_warshall_blocked(b), the check.
+            kleene::path_weight_bound const wb = kleene::weight_bound(a, "apsp");
+            if (!kleene::distances_fit<T>(wb)) throw kleene::error("reference: needs widening");
+            r.dist = kleene::detail::apsp_start(a);
+            kleene::floyd_warshall_blocked(r.dist.view(), block);
+            std::int64_t const neg = kleene::detail::first_negative_diagonal(r.dist);
+            if (neg >= 0) throw kleene::negative_cycle(neg);
+        }
+    } catch (std::exception const& e) {
+        r.error = e.what();
+    }
+    return r;
+}
+
+template <class T>
+void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, double lo, double hi,
+                kind k, unsigned seed) {
+    auto const a = random_graph<T>(n, degree, lo, hi, k, seed);
+    std::string const what = std::string("apsp<") +
+                             (std::is_same_v<T, float>          ? "fp32"
+                              : std::is_same_v<T, double>       ? "fp64"
+                              : std::is_same_v<T, std::int32_t> ? "int32"
+                                                                : "int64") +
+                             "> n=" + std::to_string(n) + " b=" + std::to_string(block) +
+                             " kind=" + std::to_string(int(k)) + " w=[" + std::to_string(lo) + "," +
+                             std::to_string(hi) + "]";
+    outcome<T> got;
+    dist::options o;
+    o.block = block;
+    o.panels = ctx.panels;
+    try {
+        auto r = dist::apsp(a, *ctx.c, o);
+        got.dist = dist::gather<T>(r.local.view(), r.dist, *ctx.c);
+    } catch (std::exception const& e) {
+        got.error = e.what();
+    }
+    // Every rank must have the same outcome (error or not).
+    std::int64_t const err = got.error.empty() ? 0 : 1;
+    bool const agreed = ctx.c->allreduce_min(err) == ctx.c->allreduce_max(err);
+    if (ctx.c->rank() != 0) {
+        ctx.report(agreed, what);
+        return;
+    }
+    outcome<T> const want = reference(a, block);
+    bool ok = agreed;
+    if (!want.error.empty() || !got.error.empty()) {
+        // The GPU's negative-cycle vertex may differ (another order of updates): any vertex.
+        bool const neg_both =
+            want.error.rfind("negative cycle", 0) == 0 && got.error.rfind("negative cycle", 0) == 0;
+        ok = ok && (want.error == got.error || (ctx.gpu && neg_both));
+        if (!ok)
+            std::printf("  %s: reference error '%s', distributed error '%s'\n", what.c_str(),
+                        want.error.c_str(), got.error.c_str());
+    } else {
+        ok = ok && same(got.dist, want.dist, !ctx.gpu);
+    }
+    if (ctx.verbose)
+        std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(),
+                    got.error.empty() ? "distances equal" : got.error.c_str());
+    ctx.report(ok, what);
+}
+
+void check_closure(context& ctx, std::size_t n, std::size_t block, double degree, unsigned seed) {
+    auto const a = random_graph<std::int32_t>(n, degree, 1, 1, kind::plain, seed);
+    std::string const what = "closure n=" + std::to_string(n) + " b=" + std::to_string(block);
+    dist::options o;
+    o.block = block;
+    o.panels = ctx.panels;
+    auto r = dist::closure(a, *ctx.c, o);
+    auto const full = dist::gather<std::int32_t>(r.local.view(), r.dist, *ctx.c);
+    if (ctx.c->rank() != 0) {
+        ctx.report(true, what);
+        return;
+    }
+    kleene::closure_options co;
+    co.device = kleene::device_choice::cpu;
+    kleene::host_bits const want = kleene::closure_bits(a, co);
+    bool ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i)
+        for (std::size_t j = 0; j < n && ok; ++j)
+            ok = want.test(i, j) == (full(i, j) != kleene::infinity<std::int32_t>());
+    ctx.report(ok, what);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    dist::mpi_environment env(argc, argv);
+    bool gpu = argc > 2 && std::string(argv[1]) == "--device" && std::string(argv[2]) == "gpu";
+    int failures = 0, cases = 0;
+    {
+        dist::mpi_control c(dist::choose_grid(env.size()));
+        std::unique_ptr<dist::nccl_panels> panels;
+        if (gpu) {
+            bool const have = kleene::cuda::device_count() > 0;
+            if (c.allreduce_min(have ? 1 : 0) == 0) {
+                if (c.rank() == 0) std::printf("SKIP: no CUDA device on some rank\n");
+                return 0;
+            }
+            dist::use_device(c.local_rank());
+            panels = std::make_unique<dist::nccl_panels>(c);
+        }
+        context ctx{&c, panels.get(), gpu};
+        for (int i = 1; i < argc; ++i)
+            ctx.verbose = ctx.verbose || std::string(argv[i]) == "--verbose";
+        // Sizes around the block and grid: fewer blocks than ranks, a partial last block, odd n.
+        for (std::size_t n : {1, 5, 64, 100, 190, 257}) {
+            for (std::size_t b : {64, 16, 37}) {
+                unsigned const seed = static_cast<unsigned>(n * 131 + b);
+                check_apsp<std::int32_t>(ctx, n, b, 4, 1, 100, kind::plain, seed);
+                check_apsp<std::int32_t>(ctx, n, b, 6, 0, 50, kind::negative_edges, seed + 1);
+                check_apsp<float>(ctx, n, b, 5, 0.5, 9.5, kind::negative_edges, seed + 2);
+                check_apsp<double>(ctx, n, b, 5, 0.5, 9.5, kind::plain, seed + 3);
+                if (!gpu)
+                    check_apsp<std::int64_t>(ctx, n, b, 5, -3, 40, kind::negative_edges, seed + 4);
+                check_closure(ctx, n, b, 1.5, seed + 5);
+            }
+            // A negative cycle; int32 weights near the top: widened to fp64, fitting (few hops)
+            // and not fitting (a long path of large weights).
+            check_apsp<std::int32_t>(ctx, n, 64, 3, 0, 30, kind::negative_cycle, unsigned(n) + 7);
+            check_apsp<float>(ctx, n, 64, 3, 0, 30, kind::negative_cycle, unsigned(n) + 8);
+            check_apsp<std::int32_t>(ctx, n, 64, double(n) / 2, 1 << 26, (1 << 26) + 1000,
+                                     kind::plain, unsigned(n) + 9);
+            check_apsp<std::int32_t>(ctx, n, 64, 1.2, 1 << 29, (1 << 30) - 1, kind::plain,
+                                     unsigned(n) + 10);
+        }
+        failures = static_cast<int>(c.allreduce_max(std::int64_t(ctx.failures)));
+        cases = ctx.cases;
+        if (c.rank() == 0)
+            std::printf("%s: %d ranks (grid %d x %d), %s: %d cases, %d failed\n",
+                        failures ? "FAILED" : "OK", c.size(), c.grid().rows, c.grid().cols,
+                        gpu ? ("gpu, " + panels->name()).c_str() : "cpu, MPI", cases, failures);
+    }
+    return failures ? 1 : 0;
+}
