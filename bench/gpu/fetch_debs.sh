@@ -16,6 +16,6 @@ mkdir -p "$root/.deps/mpi"
   libpmix2 libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 \
   ibverbs-providers librdmacm1 libnl-3-200 libnl-route-3-200 libpsm2-2 libpsm-infinipath1 \
   libnuma1 libmunge2 libatomic1)
-exclude=$(git -C "$root" rev-parse --git-path info/exclude)  # also right in a worktree
+exclude=$(git -C "$root" rev-parse --path-format=absolute --git-path info/exclude)  # also right in a worktree
 grep -qx '/.deps/' "$exclude" 2>/dev/null || echo '/.deps/' >> "$exclude"
 ls -1 "$root/.deps/debs" "$root/.deps/mpi"
