@@ -64,6 +64,8 @@ struct apsp_options {
     /// memory, the GPU runs out of core.
     std::size_t max_device_bytes = 0;
     explain_trace* explain = nullptr;
+    /// CPU R-Kleene and Floyd-Warshall call it between steps (options.hpp); it may throw.
+    step_hook on_step;
 };
 
 template <class T>
@@ -409,9 +411,9 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                 });
             }
         } else {
-            if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view());
-            else if (alg == apsp_algorithm::blocked_fw) floyd_warshall_blocked(r.dist.view());
-            else floyd_warshall(r.dist.view());
+            if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view(), rkleene_cpu_base, opt.on_step);
+            else if (alg == apsp_algorithm::blocked_fw) floyd_warshall_blocked(r.dist.view(), 64, opt.on_step);
+            else floyd_warshall(r.dist.view(), opt.on_step);
             neg = detail::first_negative_diagonal(r.dist);
         }
         if (neg >= 0) throw negative_cycle(neg);

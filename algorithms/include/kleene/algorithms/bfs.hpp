@@ -107,6 +107,8 @@ struct bfs_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: the device, the transpose, and per level push/pull with sizes.
     explain_trace* explain = nullptr;
+    /// The CPU search calls it before each level (options.hpp); it may throw.
+    step_hook on_step;
 };
 
 /// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16
@@ -309,6 +311,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     bool frontier_is_list = true;
 
     for (std::int64_t depth = 1; nf > 0; ++depth) {
+        detail::step(opt.on_step);
         if (opt.direction == bfs_direction::automatic) {
             if (push)
                 push = !(static_cast<double>(mf) > static_cast<double>(mu) / alpha &&
