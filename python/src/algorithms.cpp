@@ -5,6 +5,16 @@
 
 #include "kleene_py.hpp"
 
+#include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/centrality.hpp>
+#include <kleene/algorithms/closure.hpp>
+#include <kleene/algorithms/components.hpp>
+#include <kleene/algorithms/pagerank.hpp>
+#include <kleene/algorithms/paths.hpp>
+#include <kleene/algorithms/sssp.hpp>
+#include <kleene/algorithms/triangles.hpp>
+
 #include <span>
 
 namespace kleene::python {

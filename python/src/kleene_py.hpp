@@ -8,6 +8,7 @@
 // in-place product (out=) or deleted. kleene's buffers own their (64-byte aligned) memory and
 // cannot adopt NumPy's, so NumPy -> kleene copies once; kleene -> NumPy copies nothing.
 
+#include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 
 #include <pybind11/numpy.h>

@@ -183,7 +183,7 @@ matrix_handle from_dense(py::handle array, std::string const& dtype) {
         auto const r = static_cast<std::size_t>(a.shape(0)), c = static_cast<std::size_t>(a.shape(1));
         dense_matrix<T> d(r, c);
         py::gil_scoped_release release;
-        if (r * c) std::memcpy(static_cast<void*>(d.data()), a.data(), r * c * sizeof(T));
+        if (r * c != 0) std::memcpy(static_cast<void*>(d.data()), a.data(), r * c * sizeof(T));
         return matrix_handle::of(std::move(d));
     });
 }
