@@ -2,8 +2,9 @@
 // mxm / mxv / vxm for one value type T. Each products_<type>.cpp instantiates products<T> (one
 // translation unit per type, so that the semiring instantiations build in parallel).
 //
-// Instantiated combinations, to keep the module's build time bounded: CSR x CSR products with
-// int32 or int64 indices, masks as Boolean CSR (structural or valued, complemented or not), the
+// Instantiated combinations, to keep the module's build time bounded (each semiring costs about a
+// CPU-minute to compile): CSR x CSR products on int32 indices (int64-indexed operands are narrowed
+// when their offsets fit, else InvalidArgument; the result has int32 indices), masks as Boolean CSR (structural or valued, complemented or not), the
 // accumulator either none or the semiring's own add (fused by kleene::mxm); any other accumulator
 // runs as kleene's mxm into a temporary and an ewise_add of C and it under the same mask, which is
 // GraphBLAS's definition of C<M, replace> accum= T. Dense x dense without mask or accumulator is

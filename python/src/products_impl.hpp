@@ -19,7 +19,8 @@ buffer<I> narrow_indices(J const* p, std::size_t n) {
     for (std::size_t k = 0; k < n; ++k) {
         if constexpr (sizeof(J) > sizeof(I))
             if (p[k] > static_cast<J>(std::numeric_limits<I>::max()))
-                throw invalid_argument("index " + std::to_string(p[k]) + " does not fit int32 indices");
+                throw invalid_argument("products run on int32 indices, and an int64 index or "
+                                       "offset (" + std::to_string(p[k]) + ") does not fit them");
         out[k] = static_cast<I>(p[k]);
     }
     return out;
@@ -110,26 +111,6 @@ inline bool is_dense_host(matrix_handle const& h) {
     return h.visit([](auto const& m) { return is_host_dense<std::decay_t<decltype(m)>>; });
 }
 
-/// The index width of a product: A's, else B's, else int64 past int32's reach.
-inline bool wide_index(matrix_handle const& a, matrix_handle const& b) {
-    auto width = [](matrix_handle const& h) -> int {
-        return h.visit([](auto const& m) -> int {
-            using M = std::decay_t<decltype(m)>;
-            if constexpr (is_host_csr<M>) return sizeof(typename M::index_type) == 8 ? 2 : 1;
-            else return 0;
-        });
-    };
-    int const wa = width(a), wb = width(b);
-    if (wa) return wa == 2;
-    if (wb) return wb == 2;
-    auto big = [](matrix_handle const& h) {
-        return h.visit([](auto const& m) {
-            return m.rows() * m.cols() > static_cast<std::size_t>(std::numeric_limits<i32>::max());
-        });
-    };
-    return big(a) || big(b);
-}
-
 template <class T, class I, class S>
 matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh, product_args const& args,
                       options opt) {
@@ -194,8 +175,7 @@ py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b, produ
             result = matrix_handle::of(std::move(c));
             return;
         }
-        if (wide_index(a, b)) result = mxm_csr<T, i64>(s, a, b, args, opt);
-        else result = mxm_csr<T, i32>(s, a, b, args, opt);
+        result = mxm_csr<T, i32>(s, a, b, args, opt);
         (void)sizeof(S);
     });
     return py::make_tuple(*result, args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
@@ -240,8 +220,7 @@ py::tuple vector_product(matrix_handle const& ah, py::handle uh, vector_args con
             }
             out = adopt_vector(std::move(w));
         };
-        if (wide_index(ah, ah)) run(*csr_operand<T, i64>(ah, S::zero(), "A").p);
-        else run(*csr_operand<T, i32>(ah, S::zero(), "A").p);
+        run(*csr_operand<T, i32>(ah, S::zero(), "A").p);
     });
     return py::make_tuple(out, args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
 }

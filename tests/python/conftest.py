@@ -30,12 +30,10 @@ def random_graph(n, density, seed, weights=(1, 10), dtype=np.float64, symmetric=
     rng = np.random.default_rng(seed)
     a = sp.random(n, n, density=density, random_state=rng, format="coo")
     w = rng.integers(weights[0], weights[1] + 1, size=a.nnz)
-    a = sp.coo_matrix((w.astype(dtype), (a.row, a.col)), shape=(n, n)).tocsr()
+    keep = self_loops | (a.row != a.col)
+    a = sp.coo_matrix((w[keep].astype(dtype), (a.row[keep], a.col[keep])), shape=(n, n)).tocsr()
     if symmetric:
         a = a.maximum(a.T).tocsr()
-    if not self_loops:
-        a.setdiag(0)
-        a.eliminate_zeros()
     a.sort_indices()
     return a
 
