@@ -17,12 +17,17 @@ def _out(result, trace, explain):
 
 
 def bfs(a, source, *, parents=False, levels=True, direction="auto", device="auto",
-        symmetric=False, explain=False):
+        symmetric=False, transpose=None, explain=False):
     """Breadth-first search from ``source``: the level of every vertex (0 at the source, -1 where
     unreachable), int64. ``parents=True``: (levels, parents) with the source its own parent and -1
-    where unreachable; ``levels=False`` with parents: parents only."""
-    lv, pa, trace = _kleene._bfs(as_matrix(a)._s, source, levels, parents, direction, device,
-                                 symmetric, explain)
+    where unreachable; ``levels=False`` with parents: parents only. Pull steps read A': pass
+    ``symmetric=True`` for an undirected graph, or ``transpose=`` A' (a Matrix of A's dtype and
+    index dtype) for many searches on one graph; otherwise each call transposes A when it first
+    pulls."""
+    m = as_matrix(a)
+    t = None if transpose is None else as_matrix(transpose, dtype=m.dtype)
+    lv, pa, trace = _kleene._bfs(m._s, source, levels, parents, direction, device, symmetric,
+                                 None if t is None else t._s, explain)
     if parents and levels:
         result = (lv, pa)
     else:

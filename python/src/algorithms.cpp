@@ -3,8 +3,6 @@
 // without the GIL, and returns NumPy arrays that own the result vectors (no copy). bfs, sssp
 // (Bellman-Ford) and apsp (CPU R-Kleene / Floyd-Warshall) poll for Ctrl-C between their steps.
 
-#include "kleene_py.hpp"
-
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/centrality.hpp>
@@ -14,8 +12,10 @@
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
-
+#include <optional>
 #include <span>
+
+#include "kleene_py.hpp"
 
 namespace kleene::python {
 
@@ -51,7 +51,8 @@ bfs_direction parse_direction(std::string_view d) {
 }
 
 py::tuple bfs_py(matrix_handle const& m, std::size_t source, bool levels, bool parents,
-                 std::string const& direction, std::string const& device, bool symmetric, bool explain) {
+                 std::string const& direction, std::string const& device, bool symmetric,
+                 std::optional<matrix_handle> const& transpose, bool explain) {
     explain_trace trace;
     bfs_options o;
     o.levels = levels;
@@ -62,11 +63,19 @@ py::tuple bfs_py(matrix_handle const& m, std::size_t source, bool levels, bool p
     if (explain) o.explain = &trace;
     o.on_step = interrupt_hook();
     bfs_result r = with_csr(m, "bfs", [&](auto const& a) {
+        using M = std::decay_t<decltype(a)>;
+        // A' given: pull steps read it instead of transposing A on every call.
+        M const* at = transpose ? std::get_if<M>(transpose->s.get()) : nullptr;
+        if (transpose && !at)
+            throw invalid_argument(
+                "bfs: the transpose must be a host CSR matrix of A's dtype and "
+                "index dtype");
         py::gil_scoped_release release;
-        return kleene::bfs(a, source, o);
+        return at ? kleene::bfs(a, *at, source, o) : kleene::bfs(a, source, o);
     });
     py::object lv = levels ? py::object(adopt_vector(std::move(r.level))) : py::object(py::none());
-    py::object pa = parents ? py::object(adopt_vector(std::move(r.parent))) : py::object(py::none());
+    py::object pa =
+        parents ? py::object(adopt_vector(std::move(r.parent))) : py::object(py::none());
     return py::make_tuple(lv, pa, trace_of(explain, trace));
 }
 
@@ -77,8 +86,9 @@ sssp_method parse_sssp_method(std::string_view s) {
     throw invalid_argument("method must be auto, bellman-ford or delta-stepping");
 }
 
-py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents, std::string const& method,
-                  double delta, std::string const& device, bool explain) {
+py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents,
+                  std::string const& method, double delta, std::string const& device,
+                  bool explain) {
     explain_trace trace;
     sssp_options o;
     o.parents = parents;
@@ -90,14 +100,16 @@ py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents, std:
     return with_csr(m, "sssp", [&](auto const& a) -> py::tuple {
         using T = value_of<std::decay_t<decltype(a)>>;
         if constexpr (std::is_same_v<T, bool>) {
-            throw invalid_argument("sssp: needs numeric weights, not bool (astype(\"int32\") or use bfs)");
+            throw invalid_argument(
+                "sssp: needs numeric weights, not bool (astype(\"int32\") or use bfs)");
         } else {
             sssp_result<T> r;
             {
                 py::gil_scoped_release release;
                 kleene::sssp(r, a, source, o);
             }
-            py::object pa = parents ? py::object(adopt_vector(std::move(r.parent))) : py::object(py::none());
+            py::object pa =
+                parents ? py::object(adopt_vector(std::move(r.parent))) : py::object(py::none());
             return py::make_tuple(adopt_vector(std::move(r.dist)), pa, trace_of(explain, trace));
         }
     });
@@ -110,7 +122,8 @@ apsp_algorithm parse_apsp_algorithm(std::string_view s) {
     if (s == "fw") return apsp_algorithm::fw;
     if (s == "johnson") return apsp_algorithm::johnson;
     if (s == "bellman-ford") return apsp_algorithm::bellman_ford;
-    throw invalid_argument("algorithm must be auto, rkleene, blocked-fw, fw, johnson or bellman-ford");
+    throw invalid_argument(
+        "algorithm must be auto, rkleene, blocked-fw, fw, johnson or bellman-ford");
 }
 
 py::tuple apsp_py(matrix_handle const& m, std::string const& algorithm, std::string const& device,
@@ -126,21 +139,25 @@ py::tuple apsp_py(matrix_handle const& m, std::string const& algorithm, std::str
     return with_csr(m, "apsp", [&](auto const& a) -> py::tuple {
         using T = value_of<std::decay_t<decltype(a)>>;
         if constexpr (std::is_same_v<T, bool>) {
-            throw invalid_argument("apsp: needs numeric weights, not bool (astype(\"int32\"), or closure())");
+            throw invalid_argument(
+                "apsp: needs numeric weights, not bool (astype(\"int32\"), or closure())");
         } else {
             apsp_result<T> r;
             {
                 py::gil_scoped_release release;
                 r = kleene::apsp(a, o);
             }
-            py::object pred = predecessors ? py::object(adopt_dense(std::move(r.pred))) : py::object(py::none());
-            return py::make_tuple(adopt_dense(std::move(r.dist)), pred, std::string(to_string(r.algorithm)),
-                                  r.device == device_choice::gpu ? "gpu" : "cpu", trace_of(explain, trace));
+            py::object pred =
+                predecessors ? py::object(adopt_dense(std::move(r.pred))) : py::object(py::none());
+            return py::make_tuple(
+                adopt_dense(std::move(r.dist)), pred, std::string(to_string(r.algorithm)),
+                r.device == device_choice::gpu ? "gpu" : "cpu", trace_of(explain, trace));
         }
     });
 }
 
-py::tuple closure_py(matrix_handle const& m, bool reflexive, std::string const& device, bool explain) {
+py::tuple closure_py(matrix_handle const& m, bool reflexive, std::string const& device,
+                     bool explain) {
     explain_trace trace;
     closure_options o;
     o.reflexive = reflexive;
@@ -153,8 +170,8 @@ py::tuple closure_py(matrix_handle const& m, bool reflexive, std::string const& 
     return py::make_tuple(matrix_handle::of(std::move(c)), trace_of(explain, trace));
 }
 
-py::array path_py(py::array_t<i32, py::array::c_style | py::array::forcecast> pred, std::size_t from,
-                  std::size_t to) {
+py::array path_py(py::array_t<i32, py::array::c_style | py::array::forcecast> pred,
+                  std::size_t from, std::size_t to) {
     if (pred.ndim() != 2 || pred.shape(0) != pred.shape(1))
         throw invalid_argument("path: the predecessors must be a square matrix");
     auto const n = static_cast<std::size_t>(pred.shape(0));
@@ -162,14 +179,18 @@ py::array path_py(py::array_t<i32, py::array::c_style | py::array::forcecast> pr
     return adopt_vector(kleene::path(v, from, to));
 }
 
-py::tuple components_py(matrix_handle const& m, std::string const& method, std::string const& device,
-                        bool symmetric, bool explain) {
+py::tuple components_py(matrix_handle const& m, std::string const& method,
+                        std::string const& device, bool symmetric, bool explain) {
     explain_trace trace;
     cc_options o;
-    if (method == "auto") o.method = cc_method::automatic;
-    else if (method == "afforest") o.method = cc_method::afforest;
-    else if (method == "fastsv") o.method = cc_method::fastsv;
-    else throw invalid_argument("method must be auto, afforest or fastsv");
+    if (method == "auto")
+        o.method = cc_method::automatic;
+    else if (method == "afforest")
+        o.method = cc_method::afforest;
+    else if (method == "fastsv")
+        o.method = cc_method::fastsv;
+    else
+        throw invalid_argument("method must be auto, afforest or fastsv");
     o.device = parse_device(device);
     o.symmetric = symmetric;
     if (explain) o.explain = &trace;
@@ -181,20 +202,27 @@ py::tuple components_py(matrix_handle const& m, std::string const& method, std::
 }
 
 py::tuple pagerank_py(matrix_handle const& m, double damping, double tolerance, int max_iterations,
-                      std::string const& dangling, std::string const& method, std::string const& device,
-                      bool symmetric, bool explain) {
+                      std::string const& dangling, std::string const& method,
+                      std::string const& device, bool symmetric, bool explain) {
     explain_trace trace;
     pagerank_options o;
     o.damping = damping;
     o.tolerance = tolerance;
     o.max_iterations = max_iterations;
-    if (dangling == "gap") o.dangling = pagerank_dangling::gap;
-    else if (dangling == "redistribute") o.dangling = pagerank_dangling::redistribute;
-    else throw invalid_argument("dangling must be gap or redistribute");
-    if (method == "auto") o.method = pagerank_method::automatic;
-    else if (method == "fused") o.method = pagerank_method::fused;
-    else if (method == "semiring") o.method = pagerank_method::semiring;
-    else throw invalid_argument("method must be auto, fused or semiring");
+    if (dangling == "gap")
+        o.dangling = pagerank_dangling::gap;
+    else if (dangling == "redistribute")
+        o.dangling = pagerank_dangling::redistribute;
+    else
+        throw invalid_argument("dangling must be gap or redistribute");
+    if (method == "auto")
+        o.method = pagerank_method::automatic;
+    else if (method == "fused")
+        o.method = pagerank_method::fused;
+    else if (method == "semiring")
+        o.method = pagerank_method::semiring;
+    else
+        throw invalid_argument("method must be auto, fused or semiring");
     o.device = parse_device(device);
     o.symmetric = symmetric;
     if (explain) o.explain = &trace;
@@ -210,10 +238,14 @@ py::tuple triangles_py(matrix_handle const& m, std::string const& method, std::s
                        bool explain) {
     explain_trace trace;
     tc_options o;
-    if (method == "auto") o.method = tc_method::automatic;
-    else if (method == "fused") o.method = tc_method::fused;
-    else if (method == "mxm") o.method = tc_method::mxm;
-    else throw invalid_argument("method must be auto, fused or mxm");
+    if (method == "auto")
+        o.method = tc_method::automatic;
+    else if (method == "fused")
+        o.method = tc_method::fused;
+    else if (method == "mxm")
+        o.method = tc_method::mxm;
+    else
+        throw invalid_argument("method must be auto, fused or mxm");
     o.device = parse_device(device);
     if (explain) o.explain = &trace;
     tc_result r = with_csr(m, "triangle_count", [&](auto const& a) {
@@ -228,10 +260,14 @@ py::tuple betweenness_py(matrix_handle const& m, std::vector<std::int64_t> sourc
                          bool explain) {
     explain_trace trace;
     bc_options o;
-    if (method == "auto") o.method = bc_method::automatic;
-    else if (method == "direct") o.method = bc_method::direct;
-    else if (method == "semiring") o.method = bc_method::semiring;
-    else throw invalid_argument("method must be auto, direct or semiring");
+    if (method == "auto")
+        o.method = bc_method::automatic;
+    else if (method == "direct")
+        o.method = bc_method::direct;
+    else if (method == "semiring")
+        o.method = bc_method::semiring;
+    else
+        throw invalid_argument("method must be auto, direct or semiring");
     o.normalize = normalize;
     o.device = parse_device(device);
     o.symmetric = symmetric;
@@ -247,15 +283,17 @@ py::tuple betweenness_py(matrix_handle const& m, std::vector<std::int64_t> sourc
 
 void bind_algorithms(py::module_& m) {
     m.def("_bfs", &bfs_py, py::arg("a"), py::arg("source"), py::arg("levels"), py::arg("parents"),
-          py::arg("direction"), py::arg("device"), py::arg("symmetric"), py::arg("explain"));
+          py::arg("direction"), py::arg("device"), py::arg("symmetric"), py::arg("transpose"),
+          py::arg("explain"));
     m.def("_sssp", &sssp_py, py::arg("a"), py::arg("source"), py::arg("parents"), py::arg("method"),
           py::arg("delta"), py::arg("device"), py::arg("explain"));
     m.def("_apsp", &apsp_py, py::arg("a"), py::arg("algorithm"), py::arg("device"),
           py::arg("predecessors"), py::arg("max_device_bytes"), py::arg("explain"));
-    m.def("_closure", &closure_py, py::arg("a"), py::arg("reflexive"), py::arg("device"), py::arg("explain"));
+    m.def("_closure", &closure_py, py::arg("a"), py::arg("reflexive"), py::arg("device"),
+          py::arg("explain"));
     m.def("_path", &path_py, py::arg("pred"), py::arg("source"), py::arg("target"));
-    m.def("_connected_components", &components_py, py::arg("a"), py::arg("method"), py::arg("device"),
-          py::arg("symmetric"), py::arg("explain"));
+    m.def("_connected_components", &components_py, py::arg("a"), py::arg("method"),
+          py::arg("device"), py::arg("symmetric"), py::arg("explain"));
     m.def("_pagerank", &pagerank_py, py::arg("a"), py::arg("damping"), py::arg("tolerance"),
           py::arg("max_iterations"), py::arg("dangling"), py::arg("method"), py::arg("device"),
           py::arg("symmetric"), py::arg("explain"));

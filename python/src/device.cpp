@@ -4,9 +4,9 @@
 // __cuda_array_interface__ and copies once on the device: kleene's buffers own their memory.
 // Everything here compiles without CUDA; the calls then raise kleene.NoDevice.
 
-#include "kleene_py.hpp"
-
 #include <cstring>
+
+#include "kleene_py.hpp"
 
 namespace kleene::python {
 
@@ -48,7 +48,8 @@ struct device_array {
 };
 
 template <class T>
-device_array device_array_of(T const* p, std::vector<std::int64_t> shape, std::shared_ptr<void const> owner) {
+device_array device_array_of(T const* p, std::vector<std::int64_t> shape,
+                             std::shared_ptr<void const> owner) {
     device_array a;
     a.data = p;
     a.shape = std::move(shape);
@@ -57,7 +58,8 @@ device_array device_array_of(T const* p, std::vector<std::int64_t> shape, std::s
         a.typestr = "|b1";
         a.dtype = {6, 8, 1};
     } else {
-        a.typestr = std::string("<") + (std::is_floating_point_v<T> ? "f" : "i") + std::to_string(sizeof(T));
+        a.typestr = std::string("<") + (std::is_floating_point_v<T> ? "f" : "i") +
+                    std::to_string(sizeof(T));
         a.dtype = {static_cast<std::uint8_t>(std::is_floating_point_v<T> ? 2 : 0),
                    static_cast<std::uint8_t>(8 * sizeof(T)), 1};
     }
@@ -71,7 +73,7 @@ py::dict cuda_array_interface(device_array const& a) {
     d["shape"] = shape;
     d["typestr"] = a.typestr;
     d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.data), true);  // read-only
-    d["strides"] = py::none();  // C-contiguous
+    d["strides"] = py::none();                                                   // C-contiguous
     d["version"] = 3;
     d["stream"] = py::none();  // kleene's work on the array has finished (synchronous calls)
     return d;
@@ -117,7 +119,8 @@ py::tuple device_arrays(matrix_handle const& m) {
         using M = std::decay_t<decltype(a)>;
         using T = typename M::value_type;
         if constexpr (is_device_dense<M>) {
-            return py::make_tuple(device_array_of<T>(a.data(), {std::int64_t(a.rows()), std::int64_t(a.cols())}, m.s));
+            return py::make_tuple(device_array_of<T>(
+                a.data(), {std::int64_t(a.rows()), std::int64_t(a.cols())}, m.s));
         } else if constexpr (is_device_csr<M>) {
             using I = typename M::index_type;
             auto const nnz = static_cast<std::int64_t>(a.nnz());
@@ -125,14 +128,17 @@ py::tuple device_arrays(matrix_handle const& m) {
             if (a.has_values() || nnz == 0) {
                 data = py::cast(device_array_of<T>(a.values(), {nnz}, m.s));
             } else {  // iso: the values are made once on the device
-                auto v = std::make_shared<buffer<T, device>>(buffer<T>(a.nnz(), a.iso_value()).template copy_to<device>());
+                auto v = std::make_shared<buffer<T, device>>(
+                    buffer<T>(a.nnz(), a.iso_value()).template copy_to<device>());
                 data = py::cast(device_array_of<T>(v->data(), {nnz}, v));
             }
-            return py::make_tuple(device_array_of<I>(a.row_ptr(), {std::int64_t(a.rows() + 1)}, m.s),
-                                  device_array_of<I>(a.col_idx(), {nnz}, m.s), data);
+            return py::make_tuple(
+                device_array_of<I>(a.row_ptr(), {std::int64_t(a.rows() + 1)}, m.s),
+                device_array_of<I>(a.col_idx(), {nnz}, m.s), data);
         } else {
-            throw invalid_argument("the matrix is in host memory: call to_device() first (or use "
-                                   "to_numpy() / to_scipy())");
+            throw invalid_argument(
+                "the matrix is in host memory: call to_device() first (or use "
+                "to_numpy() / to_scipy())");
         }
     });
 }
@@ -146,8 +152,9 @@ struct foreign_array {
 
 foreign_array read_interface(py::handle obj, char const* what) {
     if (!py::hasattr(obj, "__cuda_array_interface__"))
-        throw invalid_argument(std::string(what) + " has no __cuda_array_interface__ (a CuPy array or a "
-                                                   "CUDA PyTorch tensor is needed)");
+        throw invalid_argument(std::string(what) +
+                               " has no __cuda_array_interface__ (a CuPy array or a "
+                               "CUDA PyTorch tensor is needed)");
     py::dict d = obj.attr("__cuda_array_interface__");
     foreign_array f;
     py::tuple data = d["data"];
@@ -161,7 +168,8 @@ foreign_array read_interface(py::handle obj, char const* what) {
         std::size_t expect = item;
         for (std::size_t k = f.shape.size(); k-- > 0;) {
             if (f.shape[k] > 1 && strides[k] != expect)
-                throw invalid_argument(std::string(what) + " is not C-contiguous: make a contiguous copy first");
+                throw invalid_argument(std::string(what) +
+                                       " is not C-contiguous: make a contiguous copy first");
             expect *= f.shape[k];
         }
     }
@@ -175,7 +183,8 @@ void check_type(foreign_array const& f, char const* what) {
     std::string const want = device_array_of<T>(nullptr, {}, nullptr).typestr;
     // '|' and '<' both mean "no byte swapping" for these types.
     if (f.typestr.substr(1) != want.substr(1))
-        throw invalid_argument(std::string(what) + " has element type " + f.typestr + ", expected " + want);
+        throw invalid_argument(std::string(what) + " has element type " + f.typestr +
+                               ", expected " + want);
 }
 
 template <class T>
@@ -197,8 +206,9 @@ matrix_handle from_cuda_dense(py::handle obj, std::string const& dtype) {
     });
 }
 
-matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indptr, py::handle indices,
-                            py::handle data, std::string const& dtype, std::string const& index) {
+matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indptr,
+                            py::handle indices, py::handle data, std::string const& dtype,
+                            std::string const& index) {
     foreign_array p = read_interface(indptr, "indptr"), j = read_interface(indices, "indices"),
                   v = read_interface(data, "data");
     return dispatch_dtype(dtype, [&](auto t) {
@@ -216,7 +226,8 @@ matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indpt
             auto bp = copy_in<I>(p, rows + 1);
             auto bj = copy_in<I>(j, nnz);
             // The structure is checked on the host once (a malformed one would fault in a kernel).
-            host_csr<bool, I>(rows, cols, bp.template copy_to<host>(), bj.template copy_to<host>(), buffer<bool>{});
+            host_csr<bool, I>(rows, cols, bp.template copy_to<host>(), bj.template copy_to<host>(),
+                              buffer<bool>{});
             return matrix_handle::of(device_csr<T, I>(rows, cols, std::move(bp), std::move(bj),
                                                       copy_in<T>(v, nnz), T(1), true));
         });
@@ -226,15 +237,18 @@ matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indpt
 }  // namespace
 
 void bind_device(py::module_& m) {
-    py::class_<device_array>(m, "DeviceArray",
-                             "A read-only view of kleene device memory for CuPy / PyTorch "
-                             "(__cuda_array_interface__, __dlpack__); it keeps the matrix's storage "
-                             "alive.")
+    py::class_<device_array>(
+        m, "DeviceArray",
+        "A read-only view of kleene device memory for CuPy / PyTorch "
+        "(__cuda_array_interface__, __dlpack__); it keeps the matrix's storage "
+        "alive.")
         .def_property_readonly("__cuda_array_interface__", &cuda_array_interface)
-        .def_property_readonly("shape", [](device_array const& a) { return py::tuple(py::cast(a.shape)); })
+        .def_property_readonly("shape",
+                               [](device_array const& a) { return py::tuple(py::cast(a.shape)); })
         .def_property_readonly("typestr", [](device_array const& a) { return a.typestr; })
-        .def("__dlpack__", [](device_array const& a, py::object /*stream*/) { return to_dlpack(a); },
-             py::arg("stream") = py::none())
+        .def(
+            "__dlpack__", [](device_array const& a, py::object /*stream*/) { return to_dlpack(a); },
+            py::arg("stream") = py::none())
         .def("__dlpack_device__", [](device_array const&) { return py::make_tuple(dl_cuda, 0); });
     m.def("_device_arrays", &device_arrays);
     m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"));

@@ -8,14 +8,13 @@
 // in-place product (out=) or deleted. kleene's buffers own their (64-byte aligned) memory and
 // cannot adopt NumPy's, so NumPy -> kleene copies once; kleene -> NumPy copies nothing.
 
-#include <kleene/cuda/runtime.hpp>
-#include <kleene/kleene.hpp>
-
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/kleene.hpp>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -81,11 +80,16 @@ struct matrix_handle {
 /// NumPy's name of T ("float32", ..., "bool").
 template <class T>
 constexpr char const* dtype_name() {
-    if constexpr (std::is_same_v<T, float>) return "float32";
-    else if constexpr (std::is_same_v<T, double>) return "float64";
-    else if constexpr (std::is_same_v<T, i32>) return "int32";
-    else if constexpr (std::is_same_v<T, i64>) return "int64";
-    else return "bool";
+    if constexpr (std::is_same_v<T, float>)
+        return "float32";
+    else if constexpr (std::is_same_v<T, double>)
+        return "float64";
+    else if constexpr (std::is_same_v<T, i32>)
+        return "int32";
+    else if constexpr (std::is_same_v<T, i64>)
+        return "int64";
+    else
+        return "bool";
 }
 
 /// Calls f(T{}) for the value type a NumPy dtype name names; invalid_argument otherwise.
@@ -105,7 +109,8 @@ template <class F>
 decltype(auto) dispatch_index(std::string_view name, F&& f) {
     if (name == "int32") return f(i32{});
     if (name == "int64") return f(i64{});
-    throw invalid_argument("kleene: index dtype " + std::string(name) + " is not offered (int32, int64)");
+    throw invalid_argument("kleene: index dtype " + std::string(name) +
+                           " is not offered (int32, int64)");
 }
 
 // ---- NumPy views of kleene storage --------------------------------------------------------------
@@ -137,9 +142,10 @@ py::array adopt_dense(dense_matrix<T>&& d) {
     auto* owned = new dense_matrix<T>(std::move(d));
     py::capsule base(owned, [](void* p) { delete static_cast<dense_matrix<T>*>(p); });
     static T const empty{};
-    return py::array(py::dtype::of<T>(),
-                     {static_cast<py::ssize_t>(owned->rows()), static_cast<py::ssize_t>(owned->cols())},
-                     {}, owned->data() ? owned->data() : &empty, base);
+    return py::array(
+        py::dtype::of<T>(),
+        {static_cast<py::ssize_t>(owned->rows()), static_cast<py::ssize_t>(owned->cols())}, {},
+        owned->data() ? owned->data() : &empty, base);
 }
 
 /// A C-contiguous array of T from any array-like, converting the dtype if need be (one copy at

@@ -1,21 +1,21 @@
 // kleene._kleene: the Matrix container, NumPy / SciPy exchange, Matrix Market files and the
 // exception family. Products, algorithms and device exchange are bound in their own files.
 
-#include "kleene_py.hpp"
-
-#include <kleene/io/matrix_market.hpp>
-
 #include <Python.h>
 
 #include <algorithm>
 #include <cstring>
+#include <kleene/io/matrix_market.hpp>
 #include <sstream>
+
+#include "kleene_py.hpp"
 
 namespace kleene::python {
 
 namespace {
 
-// ---- exceptions ----------------------------------------------------------------------------------
+// ---- exceptions
+// ----------------------------------------------------------------------------------
 
 struct exception_types {
     py::object base, dimension_mismatch, invalid_argument, parse_error, io_error, out_of_memory,
@@ -59,11 +59,12 @@ void register_errors(py::module_& m) {
     };
     t.base = new_exception(m, "Error", bases({builtins.attr("RuntimeError")}),
                            "Base class of every error kleene raises (kleene::error).");
-    t.dimension_mismatch = new_exception(m, "DimensionMismatch",
-                                         bases({t.base, builtins.attr("ValueError")}),
-                                         "Operand shapes do not fit the operation.");
-    t.invalid_argument = new_exception(m, "InvalidArgument", bases({t.base, builtins.attr("ValueError")}),
-                                       "An argument is out of range or otherwise invalid.");
+    t.dimension_mismatch =
+        new_exception(m, "DimensionMismatch", bases({t.base, builtins.attr("ValueError")}),
+                      "Operand shapes do not fit the operation.");
+    t.invalid_argument =
+        new_exception(m, "InvalidArgument", bases({t.base, builtins.attr("ValueError")}),
+                      "An argument is out of range or otherwise invalid.");
     t.parse_error = new_exception(m, "ParseError", bases({t.base, builtins.attr("ValueError")}),
                                   "A file could not be parsed; .file and .line say where.");
     t.io_error = new_exception(m, "IOError", bases({t.base, builtins.attr("OSError")}),
@@ -74,11 +75,13 @@ void register_errors(py::module_& m) {
     t.no_device = new_exception(m, "NoDevice", bases({t.device_error}),
                                 "The GPU was asked for but there is none (or kleene was built "
                                 "without CUDA).");
-    t.overflow_error = new_exception(m, "OverflowError", bases({t.base, builtins.attr("OverflowError")}),
-                                     "A result does not fit its value type.");
-    t.negative_cycle = new_exception(m, "NegativeCycle", bases({t.base}),
-                                     "A shortest-path input has a cycle of negative weight; .vertex "
-                                     "lies on it.");
+    t.overflow_error =
+        new_exception(m, "OverflowError", bases({t.base, builtins.attr("OverflowError")}),
+                      "A result does not fit its value type.");
+    t.negative_cycle =
+        new_exception(m, "NegativeCycle", bases({t.base}),
+                      "A shortest-path input has a cycle of negative weight; .vertex "
+                      "lies on it.");
 
     py::register_exception_translator([](std::exception_ptr p) {
         if (!p) return;
@@ -129,12 +132,14 @@ device_choice parse_device(std::string_view d) {
     if (d == "auto") return device_choice::automatic;
     if (d == "cpu") return device_choice::cpu;
     if (d == "gpu") return device_choice::gpu;
-    throw invalid_argument("device must be \"auto\", \"cpu\" or \"gpu\", not \"" + std::string(d) + "\"");
+    throw invalid_argument("device must be \"auto\", \"cpu\" or \"gpu\", not \"" + std::string(d) +
+                           "\"");
 }
 
 namespace {
 
-// ---- building matrices ---------------------------------------------------------------------------
+// ---- building matrices
+// ---------------------------------------------------------------------------
 
 template <class T, class I>
 matrix_handle csr_from_arrays(std::size_t rows, std::size_t cols, py::handle indptr,
@@ -165,10 +170,12 @@ matrix_handle csr_from_arrays(std::size_t rows, std::size_t cols, py::handle ind
 }
 
 matrix_handle from_csr(std::size_t rows, std::size_t cols, py::handle indptr, py::handle indices,
-                       py::handle data, std::string const& dtype, std::string const& index, bool check) {
+                       py::handle data, std::string const& dtype, std::string const& index,
+                       bool check) {
     return dispatch_dtype(dtype, [&](auto t) {
         return dispatch_index(index, [&](auto i) {
-            return csr_from_arrays<decltype(t), decltype(i)>(rows, cols, indptr, indices, data, check);
+            return csr_from_arrays<decltype(t), decltype(i)>(rows, cols, indptr, indices, data,
+                                                             check);
         });
     });
 }
@@ -180,7 +187,8 @@ matrix_handle from_dense(py::handle array, std::string const& dtype) {
         if (a.ndim() != 2)
             throw invalid_argument("Matrix.from_numpy: a two-dimensional array is needed, not " +
                                    std::to_string(a.ndim()) + "-dimensional");
-        auto const r = static_cast<std::size_t>(a.shape(0)), c = static_cast<std::size_t>(a.shape(1));
+        auto const r = static_cast<std::size_t>(a.shape(0)),
+                   c = static_cast<std::size_t>(a.shape(1));
         dense_matrix<T> d(r, c);
         py::gil_scoped_release release;
         if (r * c != 0) std::memcpy(static_cast<void*>(d.data()), a.data(), r * c * sizeof(T));
@@ -188,15 +196,22 @@ matrix_handle from_dense(py::handle array, std::string const& dtype) {
     });
 }
 
-matrix_handle from_coo(std::size_t rows, std::size_t cols, py::handle ii, py::handle jj, py::handle vv,
-                       std::string const& dtype, std::string const& index, std::string const& dup) {
+matrix_handle from_coo(std::size_t rows, std::size_t cols, py::handle ii, py::handle jj,
+                       py::handle vv, std::string const& dtype, std::string const& index,
+                       std::string const& dup) {
     duplicate_policy policy;
-    if (dup == "error") policy = duplicate_policy::error;
-    else if (dup == "sum") policy = duplicate_policy::sum;
-    else if (dup == "min") policy = duplicate_policy::min;
-    else if (dup == "max") policy = duplicate_policy::max;
-    else if (dup == "last") policy = duplicate_policy::last;
-    else throw invalid_argument("from_coo: duplicates must be error, sum, min, max or last");
+    if (dup == "error")
+        policy = duplicate_policy::error;
+    else if (dup == "sum")
+        policy = duplicate_policy::sum;
+    else if (dup == "min")
+        policy = duplicate_policy::min;
+    else if (dup == "max")
+        policy = duplicate_policy::max;
+    else if (dup == "last")
+        policy = duplicate_policy::last;
+    else
+        throw invalid_argument("from_coo: duplicates must be error, sum, min, max or last");
     return dispatch_dtype(dtype, [&](auto t) {
         using T = decltype(t);
         return dispatch_index(index, [&](auto i) {
@@ -213,7 +228,8 @@ matrix_handle from_coo(std::size_t rows, std::size_t cols, py::handle ii, py::ha
     });
 }
 
-// ---- reading matrices ----------------------------------------------------------------------------
+// ---- reading matrices
+// ----------------------------------------------------------------------------
 
 template <class M>
 using value_of = typename M::value_type;
@@ -223,14 +239,18 @@ py::tuple shape_of(matrix_handle const& m) {
 }
 
 std::string dtype_of(matrix_handle const& m) {
-    return m.visit([](auto const& a) -> std::string { return dtype_name<value_of<std::decay_t<decltype(a)>>>(); });
+    return m.visit([](auto const& a) -> std::string {
+        return dtype_name<value_of<std::decay_t<decltype(a)>>>();
+    });
 }
 
 py::object index_dtype_of(matrix_handle const& m) {
     return m.visit([](auto const& a) -> py::object {
         using M = std::decay_t<decltype(a)>;
-        if constexpr (is_host_csr<M> || is_device_csr<M>) return py::str(dtype_name<typename M::index_type>());
-        else return py::none();
+        if constexpr (is_host_csr<M> || is_device_csr<M>)
+            return py::str(dtype_name<typename M::index_type>());
+        else
+            return py::none();
     });
 }
 
@@ -251,8 +271,10 @@ std::string device_of(matrix_handle const& m) {
 std::size_t nnz_of(matrix_handle const& m) {
     return m.visit([](auto const& a) -> std::size_t {
         using M = std::decay_t<decltype(a)>;
-        if constexpr (is_host_csr<M> || is_device_csr<M>) return a.nnz();
-        else return a.rows() * a.cols();  // dense storage holds every entry
+        if constexpr (is_host_csr<M> || is_device_csr<M>)
+            return a.nnz();
+        else
+            return a.rows() * a.cols();  // dense storage holds every entry
     });
 }
 
@@ -275,7 +297,8 @@ py::tuple csr_arrays(matrix_handle const& m) {
             }
             return py::make_tuple(ptr, idx, val);
         } else if constexpr (is_host_dense<M>) {
-            throw invalid_argument("Matrix: dense storage has no CSR arrays; use to_numpy() or to_csr()");
+            throw invalid_argument(
+                "Matrix: dense storage has no CSR arrays; use to_numpy() or to_csr()");
         } else {
             throw invalid_argument("Matrix: the matrix is in device memory; call to_host() first");
         }
@@ -289,7 +312,9 @@ py::array to_numpy(matrix_handle const& m, py::object absent) {
         using M = std::decay_t<decltype(a)>;
         using T = value_of<M>;
         if constexpr (is_host_dense<M>) {
-            return view_of(a.data(), {static_cast<py::ssize_t>(a.rows()), static_cast<py::ssize_t>(a.cols())}, m.s);
+            return view_of(a.data(),
+                           {static_cast<py::ssize_t>(a.rows()), static_cast<py::ssize_t>(a.cols())},
+                           m.s);
         } else if constexpr (is_host_csr<M>) {
             T const fill = absent.is_none() ? T(0) : absent.cast<T>();
             dense_matrix<T> d = to_dense(a, fill);
@@ -307,7 +332,8 @@ matrix_handle to_csr_storage(matrix_handle const& m, py::object absent, std::str
         if constexpr (is_host_csr<M>) {
             return dispatch_index(index, [&](auto i) -> matrix_handle {
                 using I = decltype(i);
-                if constexpr (std::is_same_v<I, typename M::index_type>) return m;
+                if constexpr (std::is_same_v<I, typename M::index_type>)
+                    return m;
                 else {
                     if (a.nnz() > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
                         a.rows() > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
@@ -318,8 +344,9 @@ matrix_handle to_csr_storage(matrix_handle const& m, py::object absent, std::str
                     buffer<I> p(a.rows() + 1), j(a.nnz());
                     std::copy(a.row_ptr(), a.row_ptr() + a.rows() + 1, p.begin());
                     std::copy(a.col_idx(), a.col_idx() + a.nnz(), j.begin());
-                    return matrix_handle::of(host_csr<T, I>(a.rows(), a.cols(), std::move(p), std::move(j),
-                                                            buffer<T>(a.values_storage()), a.iso_value(), true));
+                    return matrix_handle::of(
+                        host_csr<T, I>(a.rows(), a.cols(), std::move(p), std::move(j),
+                                       buffer<T>(a.values_storage()), a.iso_value(), true));
                 }
             });
         } else if constexpr (is_host_dense<M>) {
@@ -338,10 +365,12 @@ matrix_handle to_dense_storage(matrix_handle const& m, py::object absent) {
     return m.visit([&](auto const& a) -> matrix_handle {
         using M = std::decay_t<decltype(a)>;
         using T = value_of<M>;
-        if constexpr (is_host_dense<M>) return m;
+        if constexpr (is_host_dense<M>)
+            return m;
         else if constexpr (is_host_csr<M>)
             return matrix_handle::of(to_dense(a, absent.is_none() ? T(0) : absent.cast<T>()));
-        else throw invalid_argument("Matrix: the matrix is in device memory; call to_host() first");
+        else
+            throw invalid_argument("Matrix: the matrix is in device memory; call to_host() first");
     });
 }
 
@@ -354,15 +383,17 @@ matrix_handle astype(matrix_handle const& m, std::string const& dtype) {
                 using I = typename M::index_type;
                 buffer<U> v(a.nnz());
                 for (std::size_t k = 0; k < a.nnz(); ++k) v[k] = static_cast<U>(a.value(k));
-                return matrix_handle::of(host_csr<U, I>(a.rows(), a.cols(), buffer<I>(a.row_ptr_storage()),
-                                                        buffer<I>(a.col_idx_storage()), std::move(v),
-                                                        U(1), true));
+                return matrix_handle::of(
+                    host_csr<U, I>(a.rows(), a.cols(), buffer<I>(a.row_ptr_storage()),
+                                   buffer<I>(a.col_idx_storage()), std::move(v), U(1), true));
             } else if constexpr (is_host_dense<M>) {
                 dense_matrix<U> d(a.rows(), a.cols());
-                for (std::size_t k = 0; k < a.rows() * a.cols(); ++k) d.data()[k] = static_cast<U>(a.data()[k]);
+                for (std::size_t k = 0; k < a.rows() * a.cols(); ++k)
+                    d.data()[k] = static_cast<U>(a.data()[k]);
                 return matrix_handle::of(std::move(d));
             } else {
-                throw invalid_argument("Matrix.astype: the matrix is in device memory; call to_host() first");
+                throw invalid_argument(
+                    "Matrix.astype: the matrix is in device memory; call to_host() first");
             }
         });
     });
@@ -396,26 +427,34 @@ std::string repr(matrix_handle const& m) {
     std::ostringstream s;
     auto sh = m.visit([](auto const& a) { return detail::shape(a.rows(), a.cols()); });
     s << "<kleene.Matrix " << sh << " " << dtype_of(m) << ", " << format_of(m);
-    if (format_of(m) == "csr") s << " (" << nnz_of(m) << " entries, " << index_dtype_of(m).cast<std::string>() << " indices)";
+    if (format_of(m) == "csr")
+        s << " (" << nnz_of(m) << " entries, " << index_dtype_of(m).cast<std::string>()
+          << " indices)";
     s << ", " << device_of(m) << ">";
     return s.str();
 }
 
-// ---- Matrix Market -------------------------------------------------------------------------------
+// ---- Matrix Market
+// -------------------------------------------------------------------------------
 
 /// The dtype a file's values read into when none is asked for: bool for pattern, int64 for
 /// integer, float64 for real (float32 and the narrower integers when a %%GraphBLAS line says so).
 std::string natural_dtype(io::mm_header const& h) {
     switch (h.natural_type()) {
-        case io::value_type::bool_: return "bool";
-        case io::value_type::float32: return "float32";
-        case io::value_type::float64: return "float64";
+        case io::value_type::bool_:
+            return "bool";
+        case io::value_type::float32:
+            return "float32";
+        case io::value_type::float64:
+            return "float64";
         case io::value_type::int8:
         case io::value_type::int16:
         case io::value_type::int32:
         case io::value_type::uint8:
-        case io::value_type::uint16: return "int32";
-        default: return "int64";
+        case io::value_type::uint16:
+            return "int32";
+        default:
+            return "int64";
     }
 }
 
@@ -423,12 +462,18 @@ matrix_handle read_mtx(std::string const& path, py::object dtype, std::string co
                        std::string const& format, std::string const& duplicates, int threads) {
     io::read_options o;
     o.threads = threads;
-    if (duplicates == "error") o.duplicates = duplicate_policy::error;
-    else if (duplicates == "sum") o.duplicates = duplicate_policy::sum;
-    else if (duplicates == "min") o.duplicates = duplicate_policy::min;
-    else if (duplicates == "max") o.duplicates = duplicate_policy::max;
-    else if (duplicates == "last") o.duplicates = duplicate_policy::last;
-    else throw invalid_argument("read_mtx: duplicates must be error, sum, min, max or last");
+    if (duplicates == "error")
+        o.duplicates = duplicate_policy::error;
+    else if (duplicates == "sum")
+        o.duplicates = duplicate_policy::sum;
+    else if (duplicates == "min")
+        o.duplicates = duplicate_policy::min;
+    else if (duplicates == "max")
+        o.duplicates = duplicate_policy::max;
+    else if (duplicates == "last")
+        o.duplicates = duplicate_policy::last;
+    else
+        throw invalid_argument("read_mtx: duplicates must be error, sum, min, max or last");
     std::string const type = dtype.is_none()
                                  ? [&] {
                                        py::gil_scoped_release release;
@@ -454,10 +499,14 @@ matrix_handle read_mtx(std::string const& path, py::object dtype, std::string co
 void write_mtx(std::string const& path, matrix_handle const& m, std::string const& symmetry,
                bool pattern, std::string const& comment, bool type_line) {
     io::write_options o;
-    if (symmetry == "general") o.symmetry = io::mm_symmetry::general;
-    else if (symmetry == "symmetric") o.symmetry = io::mm_symmetry::symmetric;
-    else if (symmetry == "skew-symmetric") o.symmetry = io::mm_symmetry::skew_symmetric;
-    else throw invalid_argument("write_mtx: symmetry must be general, symmetric or skew-symmetric");
+    if (symmetry == "general")
+        o.symmetry = io::mm_symmetry::general;
+    else if (symmetry == "symmetric")
+        o.symmetry = io::mm_symmetry::symmetric;
+    else if (symmetry == "skew-symmetric")
+        o.symmetry = io::mm_symmetry::skew_symmetric;
+    else
+        throw invalid_argument("write_mtx: symmetry must be general, symmetric or skew-symmetric");
     o.pattern = pattern;
     o.comment = comment;
     o.graphblas_type_line = type_line;
@@ -467,7 +516,8 @@ void write_mtx(std::string const& path, matrix_handle const& m, std::string cons
             py::gil_scoped_release release;
             io::write_matrix_market(path, a, o);
         } else {
-            throw invalid_argument("write_mtx: the matrix is in device memory; call to_host() first");
+            throw invalid_argument(
+                "write_mtx: the matrix is in device memory; call to_host() first");
         }
     });
 }
@@ -495,7 +545,8 @@ py::dict mtx_info(std::string const& path) {
 
 PYBIND11_MODULE(_kleene, m) {
     using namespace kleene::python;
-    m.doc() = "kleene: linear algebra over semirings (C++20/CUDA), the compiled part of the package";
+    m.doc() =
+        "kleene: linear algebra over semirings (C++20/CUDA), the compiled part of the package";
     register_errors(m);
 
     py::class_<matrix_handle>(m, "_Storage", "Storage of a kleene.Matrix (use kleene.Matrix)")
@@ -515,7 +566,8 @@ PYBIND11_MODULE(_kleene, m) {
         .def("__repr__", &repr);
 
     m.def("_from_csr", &from_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),
-          py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"), py::arg("check") = true);
+          py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"),
+          py::arg("check") = true);
     m.def("_from_dense", &from_dense, py::arg("array"), py::arg("dtype"));
     m.def("_from_coo", &from_coo, py::arg("rows"), py::arg("cols"), py::arg("i"), py::arg("j"),
           py::arg("v"), py::arg("dtype"), py::arg("index"), py::arg("duplicates"));
@@ -524,8 +576,9 @@ PYBIND11_MODULE(_kleene, m) {
     m.def("_write_mtx", &write_mtx, py::arg("path"), py::arg("matrix"), py::arg("symmetry"),
           py::arg("pattern"), py::arg("comment"), py::arg("type_line"));
     m.def("_mtx_info", &mtx_info, py::arg("path"));
-    m.def("device_count", [] { return kleene::cuda::device_count(); },
-          "Number of CUDA devices kleene sees (0 without a GPU or without the CUDA backend).");
+    m.def(
+        "device_count", [] { return kleene::cuda::device_count(); },
+        "Number of CUDA devices kleene sees (0 without a GPU or without the CUDA backend).");
 
     bind_products(m);
     bind_algorithms(m);

@@ -34,11 +34,11 @@ void bind_products(py::module_& m) {
         [](matrix_handle const& a, matrix_handle const& b, std::string semiring,
            std::optional<matrix_handle> out, std::optional<matrix_handle> mask, bool structural,
            bool complemented, std::string accum, bool replace, std::string kernel, bool explain) {
-            product_args args{std::move(semiring), std::move(out), std::move(mask), structural,
-                              complemented, std::move(accum), replace, std::move(kernel), explain};
-            return dispatch_dtype(value_dtype(a), [&](auto t) {
-                return products<decltype(t)>::mxm(a, b, args);
-            });
+            product_args args{
+                std::move(semiring), std::move(out), std::move(mask),   structural, complemented,
+                std::move(accum),    replace,        std::move(kernel), explain};
+            return dispatch_dtype(value_dtype(a),
+                                  [&](auto t) { return products<decltype(t)>::mxm(a, b, args); });
         },
         py::arg("a"), py::arg("b"), py::arg("semiring"), py::arg("out"), py::arg("mask"),
         py::arg("structural"), py::arg("complemented"), py::arg("accum"), py::arg("replace"),
@@ -47,8 +47,8 @@ void bind_products(py::module_& m) {
         return [pull](matrix_handle const& a, py::object u, std::string semiring, py::object out,
                       py::object mask, bool complemented, std::string accum, bool replace,
                       std::string kernel, bool explain) {
-            vector_args args{std::move(semiring), std::move(out), std::move(mask), complemented,
-                             std::move(accum), replace, std::move(kernel), explain};
+            vector_args args{std::move(semiring), std::move(out), std::move(mask),   complemented,
+                             std::move(accum),    replace,        std::move(kernel), explain};
             return dispatch_dtype(value_dtype(a), [&](auto t) {
                 using T = decltype(t);
                 return pull ? products<T>::mxv(a, u, args) : products<T>::vxm(u, a, args);

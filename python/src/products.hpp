@@ -4,17 +4,18 @@
 //
 // Instantiated combinations, to keep the module's build time bounded (each semiring costs about a
 // CPU-minute to compile): CSR x CSR products on int32 indices (int64-indexed operands are narrowed
-// when their offsets fit, else InvalidArgument; the result has int32 indices), masks as Boolean CSR (structural or valued, complemented or not), the
-// accumulator either none or the semiring's own add (fused by kleene::mxm); any other accumulator
-// runs as kleene's mxm into a temporary and an ewise_add of C and it under the same mask, which is
-// GraphBLAS's definition of C<M, replace> accum= T. Dense x dense without mask or accumulator is
-// the dense GEMM; a dense operand of a masked or accumulated product becomes CSR (entries equal to
-// the semiring's zero are absent, as in dense storage). Vectors are dense NumPy arrays.
-
-#include "kleene_py.hpp"
+// when their offsets fit, else InvalidArgument; the result has int32 indices), masks as Boolean CSR
+// (structural or valued, complemented or not), the accumulator either none or the semiring's own
+// add (fused by kleene::mxm); any other accumulator runs as kleene's mxm into a temporary and an
+// ewise_add of C and it under the same mask, which is GraphBLAS's definition of C<M, replace>
+// accum= T. Dense x dense without mask or accumulator is the dense GEMM; a dense operand of a
+// masked or accumulated product becomes CSR (entries equal to the semiring's zero are absent, as in
+// dense storage). Vectors are dense NumPy arrays.
 
 #include <optional>
 #include <string>
+
+#include "kleene_py.hpp"
 
 namespace kleene::python {
 
@@ -80,11 +81,16 @@ template <class S>
 std::string add_name() {
     using T = typename S::value_type;
     using op = typename S::add_monoid::op_type;
-    if constexpr (std::is_same_v<op, plus_op<T>>) return "plus";
-    else if constexpr (std::is_same_v<op, min_op<T>>) return "min";
-    else if constexpr (std::is_same_v<op, max_op<T>>) return "max";
-    else if constexpr (std::is_same_v<op, lor_op<T>>) return "lor";
-    else return "any";
+    if constexpr (std::is_same_v<op, plus_op<T>>)
+        return "plus";
+    else if constexpr (std::is_same_v<op, min_op<T>>)
+        return "min";
+    else if constexpr (std::is_same_v<op, max_op<T>>)
+        return "max";
+    else if constexpr (std::is_same_v<op, lor_op<T>>)
+        return "lor";
+    else
+        return "any";
 }
 
 /// Calls f(Op{}) for an accumulator name other than the semiring's add.

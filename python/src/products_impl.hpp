@@ -1,10 +1,10 @@
 #pragma once
 // The bodies of products<T> (products.hpp), included by one products_<type>.cpp per value type.
 
-#include "products.hpp"
-
 #include <cstring>
 #include <limits>
+
+#include "products.hpp"
 
 namespace kleene::python {
 
@@ -19,8 +19,10 @@ buffer<I> narrow_indices(J const* p, std::size_t n) {
     for (std::size_t k = 0; k < n; ++k) {
         if constexpr (sizeof(J) > sizeof(I))
             if (p[k] > static_cast<J>(std::numeric_limits<I>::max()))
-                throw invalid_argument("products run on int32 indices, and an int64 index or "
-                                       "offset (" + std::to_string(p[k]) + ") does not fit them");
+                throw invalid_argument(
+                    "products run on int32 indices, and an int64 index or "
+                    "offset (" +
+                    std::to_string(p[k]) + ") does not fit them");
         out[k] = static_cast<I>(p[k]);
     }
     return out;
@@ -44,8 +46,8 @@ struct csr_operand {
                                        ": convert it with astype(\"" + dtype_name<T>() + "\")");
             } else if constexpr (is_host_csr<M>) {
                 owned.emplace(m.rows(), m.cols(), narrow_indices<I>(m.row_ptr(), m.rows() + 1),
-                              narrow_indices<I>(m.col_idx(), m.nnz()), buffer<T>(m.values_storage()),
-                              m.iso_value(), true);
+                              narrow_indices<I>(m.col_idx(), m.nnz()),
+                              buffer<T>(m.values_storage()), m.iso_value(), true);
             } else if constexpr (is_host_dense<M>) {
                 owned.emplace(kleene::to_csr<T, I>(m, absent));
             } else {
@@ -68,12 +70,18 @@ host_csr<bool, I> mask_of(matrix_handle const& h) {
         if constexpr (is_host_csr<M>) {
             buffer<bool> v(m.nnz());
             for (std::size_t k = 0; k < m.nnz(); ++k) v[k] = !(m.value(k) == U(0));
-            return {m.rows(), m.cols(), narrow_indices<I>(m.row_ptr(), m.rows() + 1),
-                    narrow_indices<I>(m.col_idx(), m.nnz()), std::move(v), true, true};
+            return {m.rows(),
+                    m.cols(),
+                    narrow_indices<I>(m.row_ptr(), m.rows() + 1),
+                    narrow_indices<I>(m.col_idx(), m.nnz()),
+                    std::move(v),
+                    true,
+                    true};
         } else if constexpr (is_host_dense<M>) {
             std::size_t const r = m.rows(), c = m.cols();
             if (r * c > static_cast<std::size_t>(std::numeric_limits<I>::max()))
-                throw invalid_argument("mask: a dense " + detail::shape(r, c) + " mask does not fit int32 indices");
+                throw invalid_argument("mask: a dense " + detail::shape(r, c) +
+                                       " mask does not fit int32 indices");
             buffer<I> ptr(r + 1), col(r * c);
             buffer<bool> v(r * c);
             for (std::size_t i = 0; i <= r; ++i) ptr[i] = static_cast<I>(i * c);
@@ -94,7 +102,9 @@ dense_vector<T> vector_of(py::handle h, char const* what) {
     if (a.ndim() != 1)
         throw invalid_argument(std::string(what) + " must be a one-dimensional array");
     dense_vector<T> v(static_cast<std::size_t>(a.size()));
-    if (a.size()) std::memcpy(static_cast<void*>(v.data()), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T));
+    if (a.size())
+        std::memcpy(static_cast<void*>(v.data()), a.data(),
+                    static_cast<std::size_t>(a.size()) * sizeof(T));
     return v;
 }
 
@@ -112,8 +122,8 @@ inline bool is_dense_host(matrix_handle const& h) {
 }
 
 template <class T, class I, class S>
-matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh, product_args const& args,
-                      options opt) {
+matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh,
+                      product_args const& args, options opt) {
     T const zero = S::zero();
     csr_operand<T, I> a(ah, zero, "A"), b(bh, zero, "B");
     host_csr<T, I> c = args.out ? host_csr<T, I>(*csr_operand<T, I>(*args.out, zero, "out").p)
@@ -122,9 +132,12 @@ matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh, pro
     if (args.mask) m = mask_of<I>(*args.mask);
     py::gil_scoped_release release;
     auto product = [&](auto& target, auto accum, options const& o) {
-        if (m) kleene::mxm(target, mask_view<host_csr<bool, I>>{&*m, args.structural, args.complemented},
-                           accum, *a.p, *b.p, s, o);
-        else kleene::mxm(target, no_mask, accum, *a.p, *b.p, s, o);
+        if (m)
+            kleene::mxm(target,
+                        mask_view<host_csr<bool, I>>{&*m, args.structural, args.complemented},
+                        accum, *a.p, *b.p, s, o);
+        else
+            kleene::mxm(target, no_mask, accum, *a.p, *b.p, s, o);
     };
     if (args.accum.empty()) {
         product(c, no_accum, opt);
@@ -139,9 +152,12 @@ matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh, pro
             inner.replace = false;
             product(z, no_accum, inner);
             host_csr<T, I> next = c;
-            if (m) kleene::ewise_add(next, mask_view<host_csr<bool, I>>{&*m, args.structural, args.complemented},
-                                     no_accum, op, c, z, opt);
-            else kleene::ewise_add(next, no_mask, no_accum, op, c, z, opt);
+            if (m)
+                kleene::ewise_add(
+                    next, mask_view<host_csr<bool, I>>{&*m, args.structural, args.complemented},
+                    no_accum, op, c, z, opt);
+            else
+                kleene::ewise_add(next, no_mask, no_accum, op, c, z, opt);
             c = std::move(next);
         });
     }
@@ -151,7 +167,8 @@ matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh, pro
 }  // namespace product_detail
 
 template <class T>
-py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b, product_args const& args) {
+py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b,
+                           product_args const& args) {
     using namespace product_detail;
     explain_trace trace;
     options opt;
@@ -165,7 +182,8 @@ py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b, produ
             auto const& da = std::get<dense_matrix<T>>(*a.s);
             auto const* db = std::get_if<dense_matrix<T>>(b.s.get());
             if (!db)
-                throw invalid_argument("B's value type differs from A's (" + std::string(dtype_name<T>()) +
+                throw invalid_argument("B's value type differs from A's (" +
+                                       std::string(dtype_name<T>()) +
                                        "): convert it with astype()");
             dense_matrix<T> c(da.rows(), db->cols());
             {
@@ -178,7 +196,8 @@ py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b, produ
         result = mxm_csr<T, i32>(s, a, b, args, opt);
         (void)sizeof(S);
     });
-    return py::make_tuple(*result, args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
+    return py::make_tuple(*result,
+                          args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
 }
 
 namespace product_detail {
@@ -199,7 +218,8 @@ py::tuple vector_product(matrix_handle const& ah, py::handle uh, vector_args con
         using S = decltype(s);
         bool const accumulate = !args.accum.empty();
         if (accumulate && args.accum != add_name<S>())
-            throw invalid_argument(std::string(name) + ": vectors accumulate with the semiring's add (" +
+            throw invalid_argument(std::string(name) +
+                                   ": vectors accumulate with the semiring's add (" +
                                    add_name<S>() + ") only, not " + args.accum);
         auto run = [&](auto const& a) {
             std::size_t const out_size = Pull ? a.rows() : a.cols();
@@ -208,21 +228,28 @@ py::tuple vector_product(matrix_handle const& ah, py::handle uh, vector_args con
             {
                 py::gil_scoped_release release;
                 auto call = [&](auto const& mask, auto accum) {
-                    if constexpr (Pull) kleene::mxv(w, mask, accum, a, u, s, opt);
-                    else kleene::vxm(w, mask, accum, u, a, s, opt);
+                    if constexpr (Pull)
+                        kleene::mxv(w, mask, accum, a, u, s, opt);
+                    else
+                        kleene::vxm(w, mask, accum, u, a, s, opt);
                 };
                 auto with_mask = [&](auto accum) {
-                    if (m) call(mask_view<dense_vector<bool>>{&*m, false, args.complemented}, accum);
-                    else call(no_mask, accum);
+                    if (m)
+                        call(mask_view<dense_vector<bool>>{&*m, false, args.complemented}, accum);
+                    else
+                        call(no_mask, accum);
                 };
-                if (accumulate) with_mask(typename S::add_monoid::op_type{});
-                else with_mask(no_accum);
+                if (accumulate)
+                    with_mask(typename S::add_monoid::op_type{});
+                else
+                    with_mask(no_accum);
             }
             out = adopt_vector(std::move(w));
         };
         run(*csr_operand<T, i32>(ah, S::zero(), "A").p);
     });
-    return py::make_tuple(out, args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
+    return py::make_tuple(out,
+                          args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
 }
 
 }  // namespace product_detail

@@ -137,3 +137,14 @@ def test_errors_and_explain():
     if kleene.device_count() == 0:
         with pytest.raises(kleene.NoDevice):
             kleene.bfs(a, 0, device="gpu")
+
+
+def test_bfs_with_a_given_transpose():
+    a = random_graph(300, 0.02, 8)
+    at = kleene.Matrix.from_scipy(a.T.tocsr())
+    hops = csgraph.shortest_path(a, directed=True, unweighted=True, indices=0)
+    want = np.where(np.isfinite(hops), hops, -1).astype(np.int64)
+    for direction in ["auto", "pull"]:
+        np.testing.assert_array_equal(kleene.bfs(a, 0, transpose=at, direction=direction), want)
+    with pytest.raises(kleene.InvalidArgument, match="transpose must be"):
+        kleene.bfs(a, 0, transpose=kleene.Matrix.from_scipy(a.T.tocsr(), index="int64"))

@@ -411,9 +411,12 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                 });
             }
         } else {
-            if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view(), rkleene_cpu_base, opt.on_step);
-            else if (alg == apsp_algorithm::blocked_fw) floyd_warshall_blocked(r.dist.view(), 64, opt.on_step);
-            else floyd_warshall(r.dist.view(), opt.on_step);
+            if (alg == apsp_algorithm::rkleene)
+                rkleene(r.dist.view(), rkleene_cpu_base, opt.on_step);
+            else if (alg == apsp_algorithm::blocked_fw)
+                floyd_warshall_blocked(r.dist.view(), 64, opt.on_step);
+            else
+                floyd_warshall(r.dist.view(), opt.on_step);
             neg = detail::first_negative_diagonal(r.dist);
         }
         if (neg >= 0) throw negative_cycle(neg);

@@ -664,7 +664,8 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
         auto const t0 = std::chrono::steady_clock::now();
         std::string what;
         if (method == sssp_method::bellman_ford) {
-            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist, opt.on_step)) + " rounds";
+            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist, opt.on_step)) +
+                   " rounds";
         } else {
             // Without saturation when no candidate sum can leave T: a simple path weighs at most
             // B, one more edge at most B + the largest weight.
