@@ -178,11 +178,4 @@ void bind_products(py::module_& m);
 void bind_algorithms(py::module_& m);
 void bind_device(py::module_& m);
 
-/// The host CSR the algorithms and products take; dense host storage is converted (entries equal
-/// to `absent` are absent), device storage is refused with a message.
-template <class T, class I>
-host_csr<T, I> const* csr_if(storage const& s) {
-    return std::get_if<host_csr<T, I>>(&s);
-}
-
 }  // namespace kleene::python
