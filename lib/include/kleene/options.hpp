@@ -5,6 +5,7 @@
 #include <kleene/context.hpp>
 #include <kleene/semiring.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,17 @@ enum class kernel_choice {
 };
 
 std::string_view to_string(kernel_choice k);
+
+/// Called by long CPU work between its steps (apsp's R-Kleene products and Floyd-Warshall rounds,
+/// BFS levels, Bellman-Ford rounds), never inside a parallel region. It may throw to abandon the
+/// call (the Python bindings raise KeyboardInterrupt through it on Ctrl-C). Empty: not called.
+using step_hook = std::function<void()>;
+
+namespace detail {
+inline void step(step_hook const& hook) {
+    if (hook) hook();
+}
+}  // namespace detail
 
 /// Storage of a product written into a kleene::matrix: chosen by density, or pinned.
 enum class output_choice { automatic, csr, dense };

@@ -68,6 +68,8 @@ struct apsp_options {
     /// OpenMP threads, GEMM and out-of-core tuning, and the device cap when max_device_bytes is
     /// 0 (tuning::max_device_bytes); null: default_context().
     context* ctx = nullptr;
+    /// CPU R-Kleene and Floyd-Warshall call it between steps (options.hpp); it may throw.
+    step_hook on_step;
 };
 
 template <class T>
@@ -416,9 +418,12 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                 });
             }
         } else {
-            if (alg == apsp_algorithm::rkleene) rkleene(r.dist.view());
-            else if (alg == apsp_algorithm::blocked_fw) floyd_warshall_blocked(r.dist.view());
-            else floyd_warshall(r.dist.view());
+            if (alg == apsp_algorithm::rkleene)
+                rkleene(r.dist.view(), rkleene_cpu_base, opt.on_step);
+            else if (alg == apsp_algorithm::blocked_fw)
+                floyd_warshall_blocked(r.dist.view(), 64, opt.on_step);
+            else
+                floyd_warshall(r.dist.view(), opt.on_step);
             neg = detail::first_negative_diagonal(r.dist);
         }
         if (neg >= 0) throw negative_cycle(neg);

@@ -111,6 +111,8 @@ struct bfs_options {
     explain_trace* explain = nullptr;
     /// OpenMP threads and GPU tuning (tuning::bfs_loop_blocks); null: default_context().
     context* ctx = nullptr;
+    /// The CPU search calls it before each level (options.hpp); it may throw.
+    step_hook on_step;
 };
 
 /// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16
@@ -313,6 +315,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     bool frontier_is_list = true;
 
     for (std::int64_t depth = 1; nf > 0; ++depth) {
+        detail::step(opt.on_step);
         if (opt.direction == bfs_direction::automatic) {
             if (push)
                 push = !(static_cast<double>(mf) > static_cast<double>(mu) / alpha &&

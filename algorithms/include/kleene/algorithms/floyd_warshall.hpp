@@ -6,6 +6,7 @@
 
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
 
 #include <algorithm>
@@ -57,10 +58,11 @@ void fw_independent(dense_view<T> c, dense_view<T const> a, dense_view<T const> 
 
 /// Plain Floyd-Warshall. Row k is relaxed first in round k, then the other rows in parallel.
 template <class T>
-void floyd_warshall(dense_view<T> a) {
+void floyd_warshall(dense_view<T> a, step_hook const& on_step = {}) {
     detail::require_square("floyd_warshall", a.rows, a.cols);
     std::size_t const n = a.rows;
     for (std::size_t k = 0; k < n; ++k) {
+        detail::step(on_step);
         T* rk = a.row(k);
         T const akk = rk[k];
         for (std::size_t j = 0; j < n; ++j) rk[j] = detail::relax(rk[j], akk, rk[j]);
@@ -76,9 +78,9 @@ void floyd_warshall(dense_view<T> a) {
 }
 
 /// Blocked Floyd-Warshall with b x b tiles: per round, the diagonal tile, then its row and
-/// column of tiles, then every other tile (in parallel).
+/// column of tiles, then every other tile (in parallel). on_step runs before each round.
 template <class T>
-void floyd_warshall_blocked(dense_view<T> a, std::size_t b = 64) {
+void floyd_warshall_blocked(dense_view<T> a, std::size_t b = 64, step_hook const& on_step = {}) {
     detail::require_square("floyd_warshall_blocked", a.rows, a.cols);
     std::size_t const n = a.rows;
     if (b == 0) throw invalid_argument("floyd_warshall_blocked: tile size 0");
@@ -87,6 +89,7 @@ void floyd_warshall_blocked(dense_view<T> a, std::size_t b = 64) {
         return a.block(ti * b, tj * b, std::min(b, n - ti * b), std::min(b, n - tj * b));
     };
     for (std::size_t r = 0; r < tiles; ++r) {
+        detail::step(on_step);
         auto const d = tile(r, r);
         detail::fw_dependent(d, d, d);
 #pragma omp parallel for schedule(dynamic, 1) if (tiles > 2)

@@ -72,9 +72,14 @@ struct rkleene_cpu_backend {
     using S = min_plus<T>;
     std::size_t base_size;
     dense_matrix<T> ws;
+    step_hook const* on_step = nullptr;  // before each base case and product
     static std::size_t split(std::size_t n) { return n / 2; }
-    void base(dense_view<T> a) const { floyd_warshall_blocked(a); }
+    void base(dense_view<T> a) const {
+        if (on_step) detail::step(*on_step);
+        floyd_warshall_blocked(a);
+    }
     void mul_add(dense_view<T> c, dense_view<T> x, dense_view<T> y, bool disjoint) {
+        if (on_step) detail::step(*on_step);
         if (disjoint) {
             cpu::dense_gemm<S>(x, y, c, true);
             return;
@@ -166,13 +171,13 @@ inline constexpr std::size_t rkleene_gpu_base = 1024;
 inline constexpr std::size_t rkleene_gpu_concurrent = 16384;
 
 /// min_plus closure in place on the CPU, over the CPU GEMM. The diagonal must already hold
-/// min(a(i,i), 0).
+/// min(a(i,i), 0). on_step runs before each product and base case.
 template <class T>
-void rkleene(dense_view<T> a, std::size_t base = rkleene_cpu_base) {
+void rkleene(dense_view<T> a, std::size_t base = rkleene_cpu_base, step_hook const& on_step = {}) {
     detail::require_square("rkleene", a.rows, a.cols);
     base = std::max<std::size_t>(base, 1);
     std::size_t const w = detail::rkleene_workspace_side<detail::rkleene_cpu_backend<T>>(a.rows, base);
-    detail::rkleene_cpu_backend<T> be{base, dense_matrix<T>(w, w)};
+    detail::rkleene_cpu_backend<T> be{base, dense_matrix<T>(w, w), &on_step};
     detail::rkleene_recurse(be, a);
 }
 

@@ -96,6 +96,9 @@ struct sssp_options {
     explain_trace* explain = nullptr;
     /// OpenMP threads of the CPU search (context::threads); null: default_context().
     context* ctx = nullptr;
+    /// CPU Bellman-Ford calls it before each round (options.hpp; delta-stepping's rounds run
+    /// inside one parallel region and do not); it may throw.
+    step_hook on_step;
 };
 
 template <class T>
@@ -236,7 +239,8 @@ void check_no_saturated_distance(csr_matrix<T, Index> const& a, std::size_t sour
 
 /// Bellman-Ford over min.+ from the changed vertices only. Throws negative_cycle.
 template <class T, class Index>
-std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, std::vector<T>& d) {
+std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, std::vector<T>& d,
+                             step_hook const& on_step = {}) {
     std::size_t const n = a.rows();
     int const threads = cpu::max_threads();
     Index const* ap = a.row_ptr();
@@ -256,6 +260,7 @@ std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, 
     queue[0] = static_cast<Index>(source);
     std::size_t nf = 1, round = 1;
     for (; nf > 0; ++round) {
+        detail::step(on_step);
         // Past n rounds there is a negative cycle; from 64 rounds on, each power of two looks
         // for one among the parents of a few serial rounds (a long run is usually a cycle).
         if (round > n || (round >= 64 && (round & (round - 1)) == 0)) {
@@ -669,7 +674,8 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
         auto const t0 = std::chrono::steady_clock::now();
         std::string what;
         if (method == sssp_method::bellman_ford) {
-            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist)) + " rounds";
+            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist, opt.on_step)) +
+                   " rounds";
         } else {
             // Without saturation when no candidate sum can leave T: a simple path weighs at most
             // B, one more edge at most B + the largest weight.

@@ -1,0 +1,259 @@
+// Device memory to and from CuPy / PyTorch: DeviceArray exposes a kleene device buffer through
+// __cuda_array_interface__ (version 3) and DLPack (__dlpack__ / __dlpack_device__), keeping the
+// kleene storage alive while the consumer holds it. Import (from_cuda) reads another library's
+// __cuda_array_interface__ and copies once on the device: kleene's buffers own their memory.
+// Everything here compiles without CUDA; the calls then raise kleene.NoDevice.
+
+#include <cstring>
+
+#include "kleene_py.hpp"
+
+namespace kleene::python {
+
+namespace {
+
+// DLPack's C ABI (dlpack.h, version 0.8), declared here from its specification.
+struct dl_device {
+    std::int32_t device_type;  // 2: kDLCUDA
+    std::int32_t device_id;
+};
+struct dl_data_type {
+    std::uint8_t code;  // 0 int, 1 uint, 2 float, 6 bool
+    std::uint8_t bits;
+    std::uint16_t lanes;
+};
+struct dl_tensor {
+    void* data;
+    dl_device device;
+    std::int32_t ndim;
+    dl_data_type dtype;
+    std::int64_t* shape;
+    std::int64_t* strides;
+    std::uint64_t byte_offset;
+};
+struct dl_managed_tensor {
+    dl_tensor dl;
+    void* manager_ctx;
+    void (*deleter)(dl_managed_tensor*);
+};
+constexpr std::int32_t dl_cuda = 2;
+
+/// A one- or two-dimensional C-contiguous array in device memory, owned by `owner`.
+struct device_array {
+    void const* data = nullptr;
+    std::vector<std::int64_t> shape;
+    std::string typestr;  // "<f4", "<i8", "|b1", ...
+    dl_data_type dtype{};
+    std::shared_ptr<void const> owner;
+};
+
+template <class T>
+device_array device_array_of(T const* p, std::vector<std::int64_t> shape,
+                             std::shared_ptr<void const> owner) {
+    device_array a;
+    a.data = p;
+    a.shape = std::move(shape);
+    a.owner = std::move(owner);
+    if constexpr (std::is_same_v<T, bool>) {
+        a.typestr = "|b1";
+        a.dtype = {6, 8, 1};
+    } else {
+        a.typestr = std::string("<") + (std::is_floating_point_v<T> ? "f" : "i") +
+                    std::to_string(sizeof(T));
+        a.dtype = {static_cast<std::uint8_t>(std::is_floating_point_v<T> ? 2 : 0),
+                   static_cast<std::uint8_t>(8 * sizeof(T)), 1};
+    }
+    return a;
+}
+
+py::dict cuda_array_interface(device_array const& a) {
+    py::dict d;
+    py::tuple shape(a.shape.size());
+    for (std::size_t k = 0; k < a.shape.size(); ++k) shape[k] = a.shape[k];
+    d["shape"] = shape;
+    d["typestr"] = a.typestr;
+    d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.data), true);  // read-only
+    d["strides"] = py::none();                                                   // C-contiguous
+    d["version"] = 3;
+    d["stream"] = py::none();  // kleene's work on the array has finished (synchronous calls)
+    return d;
+}
+
+struct dl_context {
+    dl_managed_tensor t{};
+    std::vector<std::int64_t> shape;
+    std::shared_ptr<void const> owner;
+};
+
+py::capsule to_dlpack(device_array const& a) {
+    auto* ctx = new dl_context;
+    ctx->shape = a.shape;
+    ctx->owner = a.owner;
+    ctx->t.dl.data = const_cast<void*>(a.data);
+    ctx->t.dl.device = {dl_cuda, 0};
+    ctx->t.dl.ndim = static_cast<std::int32_t>(a.shape.size());
+    ctx->t.dl.dtype = a.dtype;
+    ctx->t.dl.shape = ctx->shape.data();
+    ctx->t.dl.strides = nullptr;
+    ctx->t.dl.byte_offset = 0;
+    ctx->t.manager_ctx = ctx;
+    ctx->t.deleter = [](dl_managed_tensor* t) { delete static_cast<dl_context*>(t->manager_ctx); };
+    // A consumer renames the capsule "used_dltensor" and calls the deleter itself; an unused one
+    // is freed here.
+    PyObject* cap = PyCapsule_New(&ctx->t, "dltensor", [](PyObject* c) {
+        if (PyCapsule_IsValid(c, "dltensor")) {
+            auto* t = static_cast<dl_managed_tensor*>(PyCapsule_GetPointer(c, "dltensor"));
+            t->deleter(t);
+        }
+    });
+    if (!cap) {
+        delete ctx;
+        throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::capsule>(cap);
+}
+
+/// The device arrays of a device matrix: (indptr, indices, data) for CSR, (values,) for dense.
+py::tuple device_arrays(matrix_handle const& m) {
+    return m.visit([&](auto const& a) -> py::tuple {
+        using M = std::decay_t<decltype(a)>;
+        using T = typename M::value_type;
+        if constexpr (is_device_dense<M>) {
+            return py::make_tuple(device_array_of<T>(
+                a.data(), {std::int64_t(a.rows()), std::int64_t(a.cols())}, m.s));
+        } else if constexpr (is_device_csr<M>) {
+            using I = typename M::index_type;
+            auto const nnz = static_cast<std::int64_t>(a.nnz());
+            py::object data;
+            if (a.has_values() || nnz == 0) {
+                data = py::cast(device_array_of<T>(a.values(), {nnz}, m.s));
+            } else {  // iso: the values are made once on the device
+                auto v = std::make_shared<buffer<T, device>>(
+                    buffer<T>(a.nnz(), a.iso_value()).template copy_to<device>());
+                data = py::cast(device_array_of<T>(v->data(), {nnz}, v));
+            }
+            return py::make_tuple(
+                device_array_of<I>(a.row_ptr(), {std::int64_t(a.rows() + 1)}, m.s),
+                device_array_of<I>(a.col_idx(), {nnz}, m.s), data);
+        } else {
+            throw invalid_argument(
+                "the matrix is in host memory: call to_device() first (or use "
+                "to_numpy() / to_scipy())");
+        }
+    });
+}
+
+/// Pointer, shape and element type of an object with __cuda_array_interface__.
+struct foreign_array {
+    void const* data;
+    std::vector<std::size_t> shape;
+    std::string typestr;
+};
+
+foreign_array read_interface(py::handle obj, char const* what) {
+    if (!py::hasattr(obj, "__cuda_array_interface__"))
+        throw invalid_argument(std::string(what) +
+                               " has no __cuda_array_interface__ (a CuPy array or a "
+                               "CUDA PyTorch tensor is needed)");
+    py::dict d = obj.attr("__cuda_array_interface__");
+    foreign_array f;
+    py::tuple data = d["data"];
+    f.data = reinterpret_cast<void const*>(data[0].cast<std::uintptr_t>());
+    for (auto s : d["shape"].cast<py::tuple>()) f.shape.push_back(s.cast<std::size_t>());
+    f.typestr = d["typestr"].cast<std::string>();
+    std::size_t const item = std::stoul(f.typestr.substr(2));
+    if (d.contains("strides") && !d["strides"].is_none()) {
+        // Accept C-contiguous strides given explicitly.
+        auto strides = d["strides"].cast<std::vector<std::size_t>>();
+        std::size_t expect = item;
+        for (std::size_t k = f.shape.size(); k-- > 0;) {
+            if (f.shape[k] > 1 && strides[k] != expect)
+                throw invalid_argument(std::string(what) +
+                                       " is not C-contiguous: make a contiguous copy first");
+            expect *= f.shape[k];
+        }
+    }
+    if (d.contains("mask") && !d["mask"].is_none())
+        throw invalid_argument(std::string(what) + ": masked arrays are not accepted");
+    return f;
+}
+
+template <class T>
+void check_type(foreign_array const& f, char const* what) {
+    std::string const want = device_array_of<T>(nullptr, {}, nullptr).typestr;
+    // '|' and '<' both mean "no byte swapping" for these types.
+    if (f.typestr.substr(1) != want.substr(1))
+        throw invalid_argument(std::string(what) + " has element type " + f.typestr +
+                               ", expected " + want);
+}
+
+template <class T>
+buffer<T, device> copy_in(foreign_array const& f, std::size_t count) {
+    buffer<T, device> b(count);
+    detail::copy_bytes<device, device>(b.data(), f.data, count * sizeof(T));
+    return b;
+}
+
+matrix_handle from_cuda_dense(py::handle obj, std::string const& dtype) {
+    foreign_array f = read_interface(obj, "from_cuda");
+    if (f.shape.size() != 2) throw invalid_argument("from_cuda: a two-dimensional array is needed");
+    return dispatch_dtype(dtype, [&](auto t) {
+        using T = decltype(t);
+        check_type<T>(f, "from_cuda");
+        dense_matrix<T, device> d;
+        d.adopt(f.shape[0], f.shape[1], copy_in<T>(f, f.shape[0] * f.shape[1]));
+        return matrix_handle::of(std::move(d));
+    });
+}
+
+matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indptr,
+                            py::handle indices, py::handle data, std::string const& dtype,
+                            std::string const& index) {
+    foreign_array p = read_interface(indptr, "indptr"), j = read_interface(indices, "indices"),
+                  v = read_interface(data, "data");
+    return dispatch_dtype(dtype, [&](auto t) {
+        using T = decltype(t);
+        return dispatch_index(index, [&](auto i) {
+            using I = decltype(i);
+            check_type<I>(p, "indptr");
+            check_type<I>(j, "indices");
+            check_type<T>(v, "data");
+            if (p.shape.size() != 1 || p.shape[0] != rows + 1)
+                throw invalid_argument("from_cuda_csr: indptr must hold rows + 1 entries");
+            std::size_t const nnz = j.shape.at(0);
+            if (v.shape.at(0) != nnz)
+                throw invalid_argument("from_cuda_csr: data and indices differ in length");
+            auto bp = copy_in<I>(p, rows + 1);
+            auto bj = copy_in<I>(j, nnz);
+            // The structure is checked on the host once (a malformed one would fault in a kernel).
+            host_csr<bool, I>(rows, cols, bp.template copy_to<host>(), bj.template copy_to<host>(),
+                              buffer<bool>{});
+            return matrix_handle::of(device_csr<T, I>(rows, cols, std::move(bp), std::move(bj),
+                                                      copy_in<T>(v, nnz), T(1), true));
+        });
+    });
+}
+
+}  // namespace
+
+void bind_device(py::module_& m) {
+    py::class_<device_array>(
+        m, "DeviceArray",
+        "A read-only view of kleene device memory for CuPy / PyTorch "
+        "(__cuda_array_interface__, __dlpack__); it keeps the matrix's storage "
+        "alive.")
+        .def_property_readonly("__cuda_array_interface__", &cuda_array_interface)
+        .def_property_readonly("shape",
+                               [](device_array const& a) { return py::tuple(py::cast(a.shape)); })
+        .def_property_readonly("typestr", [](device_array const& a) { return a.typestr; })
+        .def(
+            "__dlpack__", [](device_array const& a, py::object /*stream*/) { return to_dlpack(a); },
+            py::arg("stream") = py::none())
+        .def("__dlpack_device__", [](device_array const&) { return py::make_tuple(dl_cuda, 0); });
+    m.def("_device_arrays", &device_arrays);
+    m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"));
+    m.def("_from_cuda_csr", &from_cuda_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),
+          py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"));
+}
+
+}  // namespace kleene::python

@@ -1,0 +1,114 @@
+#pragma once
+// mxm / mxv / vxm for one value type T. Each products_<type>.cpp instantiates products<T> (one
+// translation unit per type, so that the semiring instantiations build in parallel).
+//
+// Instantiated combinations, to keep the module's build time bounded (each semiring costs about a
+// CPU-minute to compile): CSR x CSR products on int32 indices (int64-indexed operands are narrowed
+// when their offsets fit, else InvalidArgument; the result has int32 indices), masks as Boolean CSR
+// (structural or valued, complemented or not), the accumulator either none or the semiring's own
+// add (fused by kleene::mxm); any other accumulator runs as kleene's mxm into a temporary and an
+// ewise_add of C and it under the same mask, which is GraphBLAS's definition of C<M, replace>
+// accum= T. Dense x dense without mask or accumulator is the dense GEMM; a dense operand of a
+// masked or accumulated product becomes CSR (entries equal to the semiring's zero are absent, as in
+// dense storage). Vectors are dense NumPy arrays.
+
+#include <optional>
+#include <string>
+
+#include "kleene_py.hpp"
+
+namespace kleene::python {
+
+struct product_args {
+    std::string semiring;
+    std::optional<matrix_handle> out;
+    std::optional<matrix_handle> mask;
+    bool structural = false;
+    bool complemented = false;
+    std::string accum;  // "" for none
+    bool replace = false;
+    std::string kernel = "auto";
+    bool explain = false;
+};
+
+struct vector_args {
+    std::string semiring;
+    py::object out;   // None or a 1-D array (the existing w)
+    py::object mask;  // None or a 1-D array (valued)
+    bool complemented = false;
+    std::string accum;
+    bool replace = false;
+    std::string kernel = "auto";
+    bool explain = false;
+};
+
+template <class T>
+struct products {
+    static py::tuple mxm(matrix_handle const& a, matrix_handle const& b, product_args const& args);
+    static py::tuple mxv(matrix_handle const& a, py::handle u, vector_args const& args);
+    static py::tuple vxm(py::handle u, matrix_handle const& a, vector_args const& args);
+};
+
+kernel_choice parse_kernel(std::string_view k);
+
+/// Calls f(S{}) for the semiring named `name` over T ("min_plus", ...).
+template <class T, class F>
+void dispatch_semiring(std::string_view name, F&& f) {
+    if constexpr (std::is_same_v<T, bool>) {
+        if (name == "lor_land") return f(lor_land<bool>{});
+        if (name == "any_pair") return f(any_pair<bool>{});
+        throw invalid_argument("semiring " + std::string(name) +
+                               " is not offered over bool (lor_land, any_pair)");
+    } else {
+        if (name == "plus_times") return f(plus_times<T>{});
+        if (name == "min_plus") return f(min_plus<T>{});
+        if (name == "max_plus") return f(max_plus<T>{});
+        if (name == "max_min") return f(max_min<T>{});
+        if (name == "min_max") return f(min_max<T>{});
+        if (name == "lor_land") return f(lor_land<T>{});
+        if (name == "any_pair") return f(any_pair<T>{});
+        if (name == "plus_pair") return f(plus_pair<T>{});
+        if (name == "min_first") return f(min_first<T>{});
+        if (name == "min_second") return f(min_second<T>{});
+        if (name == "plus_min") return f(plus_min<T>{});
+        if (name == "max_times") return f(max_times<T>{});
+        throw invalid_argument("unknown semiring " + std::string(name));
+    }
+}
+
+/// The name of S's add operator ("plus", "min", "max", "lor", "any").
+template <class S>
+std::string add_name() {
+    using T = typename S::value_type;
+    using op = typename S::add_monoid::op_type;
+    if constexpr (std::is_same_v<op, plus_op<T>>)
+        return "plus";
+    else if constexpr (std::is_same_v<op, min_op<T>>)
+        return "min";
+    else if constexpr (std::is_same_v<op, max_op<T>>)
+        return "max";
+    else if constexpr (std::is_same_v<op, lor_op<T>>)
+        return "lor";
+    else
+        return "any";
+}
+
+/// Calls f(Op{}) for an accumulator name other than the semiring's add.
+template <class T, class F>
+void dispatch_accum(std::string_view name, F&& f) {
+    if (name == "plus") return f(plus_op<T>{});
+    if (name == "times") return f(times_op<T>{});
+    if (name == "min") return f(min_op<T>{});
+    if (name == "max") return f(max_op<T>{});
+    if (name == "first") return f(first_op<T>{});
+    if (name == "second") return f(second_op<T>{});
+    if constexpr (std::is_same_v<T, bool>) {
+        if (name == "lor") return f(lor_op<T>{});
+        if (name == "land") return f(land_op<T>{});
+    }
+    throw invalid_argument("accumulator " + std::string(name) +
+                           " is not offered over this type (plus, times, min, max, first, second; "
+                           "lor, land over bool)");
+}
+
+}  // namespace kleene::python

@@ -1,0 +1,4 @@
+// products<double>: the semiring products over this value type (products.hpp).
+#include "products_impl.hpp"
+
+template struct kleene::python::products<double>;

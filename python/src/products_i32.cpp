@@ -1,0 +1,4 @@
+// products<std::int32_t>: the semiring products over this value type (products.hpp).
+#include "products_impl.hpp"
+
+template struct kleene::python::products<std::int32_t>;
