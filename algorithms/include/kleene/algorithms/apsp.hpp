@@ -98,7 +98,8 @@ struct apsp_cost_model {
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
     /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs of degree 4-256):
     /// a cost an entry of the n x n result plus one a (source, edge) pair. R-Kleene's model is
-    /// the lower on all but the sparsest graphs (docs/performance.md, "APSP ... in core").
+    /// the lower on all but the sparsest graphs (docs/performance.md, "APSP and transitive
+    /// closure in core").
     double gpu_bf_s_per_entry = 3.8e-9;
     double gpu_bf_s_per_source_edge = 4e-12;
 };
