@@ -1,8 +1,8 @@
 // Direction-optimising BFS as one cooperative kernel (graph.hpp, bfs_tuning::loop): every
 // block runs the same level loop and applies Beamer's rule to the same counters, read after a grid
 // barrier, so a search costs one launch and no host round trip. The host loop (graph_bfs.cu) paid
-// a launch per step and a read-back every few levels: about a quarter of a millisecond a search,
-// more than the edges of a scale-22 Kronecker graph take (docs/PERFORMANCE.md, issue 7).
+// a launch per step and a read-back every few levels, which cost more than the edges of a
+// scale-22 Kronecker graph take (docs/performance.md, "BFS and SSSP on the GPU").
 //
 // A level is one of
 // - pull: a warp per bitmap word of unvisited vertices (pull_words), one grid barrier;
@@ -190,8 +190,8 @@ __device__ tally place(loop_args<Index> const& a, loop_shared& sh,
 
 /// Blocks: 2 a SM (64 registers, no spills) or 4 (32 registers, some spilled; twice the warps to
 /// hide the pull's latency). bfs_tuning::loop_blocks = 4 (tuning::bfs_loop_blocks of the
-/// context, KLEENE_BFS_LOOP_BLOCKS) picks 4, for measuring: on an H200 at
-/// scale 22 it took 0.384 ms against 2's 0.344 (docs/PERFORMANCE.md).
+/// context, KLEENE_BFS_LOOP_BLOCKS) picks 4, for measuring: 2 measured faster up to scale 22
+/// (docs/lab/performance-history.md, issue 7).
 template <class Index, int BlocksPerSm>
 __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     bfs_loop(__grid_constant__ loop_args<Index> const a) {

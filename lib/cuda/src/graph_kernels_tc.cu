@@ -15,7 +15,7 @@
 //
 // Groups of 8 lanes with binary search measured fastest among: a warp per pair, groups merging
 // the two lists split eight ways, and a warp per row of U held in shared memory (rows whose
-// entries have long lists held it back); docs/PERFORMANCE.md has the numbers.
+// entries have long lists held it back); docs/lab/header-measurements.md has the numbers.
 
 #include <cuda_runtime.h>
 

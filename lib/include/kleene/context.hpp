@@ -29,7 +29,7 @@ namespace kleene {
 enum class ooc_algorithm { automatic, floyd_warshall, rkleene };
 
 /// Settings that change how, never what, the library computes. The defaults are the measured
-/// choices (docs/PERFORMANCE.md); tests and benchmarks change them on a context of their own.
+/// choices (docs/performance.md); tests and benchmarks change them on a context of their own.
 struct tuning {
     /// plus_times over float and double runs through cuBLAS (false: the generic GEMM kernel).
     bool use_cublas = true;

@@ -303,7 +303,7 @@ struct absent_aware : S {
     }
 };
 
-/// The semiring a dense kernel should run: S itself when zero annihilates, else absent_aware<S>.
+/// The semiring a dense kernel should run: S itself when zero annihilates, else `absent_aware<S>`.
 template <semiring_type S>
 using dense_safe = std::conditional_t<zero_annihilates<S>(), S, absent_aware<S>>;
 

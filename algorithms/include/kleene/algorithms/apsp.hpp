@@ -1,6 +1,6 @@
 #pragma once
 // All-pairs shortest paths: apsp(A, options) picks the algorithm and the device with a small cost
-// model (constants measured, docs/PERFORMANCE.md "APSP and closure (issue 6)"), says why in the
+// model (constants fitted to measurements, docs/lab/performance-history.md), says why in the
 // explain trace, and lets the caller pin both. Distances are min_plus closures A* (0 on the
 // diagonal); unreachable pairs hold infinity<T>(). A negative cycle raises kleene::negative_cycle
 // naming a vertex whose distance to itself came out negative (Johnson: a vertex on the cycle).
@@ -81,26 +81,25 @@ struct apsp_result {
     device_choice device = device_choice::cpu;
 };
 
-/// Cost model constants (GPU: measured on an H100 and its 16-core host, 2026-11-21, fifth session;
-/// CPU and Johnson: the H200's host; see docs/PERFORMANCE.md).
+/// Cost model constants, fitted to kernel and whole-call measurements (bench_apsp_gpu,
+/// bench_apsp_sparse; the runs: docs/lab/performance-history.md, "APSP and closure").
 struct apsp_cost_model {
     double gpu_updates_per_s_fp32 = 14.0e12;  ///< R-Kleene on the GPU at n = 16384 (kernels)
     double gpu_updates_per_s_int32 = 14.2e12;
     double gpu_updates_per_s_fp64 = 2.2e12;
     double gpu_fixed_s = 8e-3;                ///< context, allocation, launches of the recursion
     /// Per byte of the matrix each way: the dense start on the host and the copies there and back
-    /// through the page-locked host matrix (bench_apsp_sparse whole calls at n = 2048 / 8192:
-    /// 14 / 98 ms against 3 / 46 ms of kernels).
+    /// through the page-locked host matrix (whole calls of bench_apsp_sparse against their
+    /// kernel times).
     double gpu_copy_bytes_per_s = 12e9;
     double cpu_updates_per_s_per_thread = 1.2e10;  ///< CPU R-Kleene (GEMM) fp32 / int32; fp64 half
     double johnson_s_per_edge = 4e-9;  ///< Dijkstra relax + heap, per edge per source (bench_apsp_sparse)
     double gpu_out_of_core_efficiency = 0.8;  ///< out-of-core rate / in-core kernels (0.55-0.95)
     double host_pin_bytes_per_s = 25e9;        ///< cudaHostRegister of the host matrix
-    /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs, n 2048-8192,
-    /// degree 4-256, H100): about 3.8 ns an entry of the n x n result, plus 4 ps a (source,
-    /// edge) pair. Since R-Kleene's speed-ups of the fifth session, R-Kleene wins at every
-    /// degree measured from n = 2048 (degree 16) up; Bellman-Ford only on the sparsest small
-    /// graphs (n = 2048, degree 4: 18 ms against 43).
+    /// GPU batched Bellman-Ford, whole calls (bench_apsp_sparse, random graphs of degree 4-256):
+    /// a cost an entry of the n x n result plus one a (source, edge) pair. R-Kleene's model is
+    /// the lower on all but the sparsest graphs (docs/performance.md, "APSP and transitive
+    /// closure in core").
     double gpu_bf_s_per_entry = 3.8e-9;
     double gpu_bf_s_per_source_edge = 4e-12;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// APSP and transitive closure past the GPU's memory (docs/PERFORMANCE.md, "Out-of-core APSP"):
+// APSP and transitive closure past the GPU's memory (docs/performance.md, "APSP out of core"):
 // the n x n matrix stays in (page-locked) host memory and streams through the device in blocks.
 // Two algorithms, each with a plan chosen by a model of its products and its traffic over the
 // host link within the device budget:
@@ -65,8 +65,7 @@ ooc_plan choose_ooc_plan(std::size_t n, device_budget const& budget, ooc_options
     if (rk.tile == 0) return fw;
     // The two models on one basis: Floyd-Warshall's was fitted with the GEMM's general rate,
     // R-Kleene's takes the in-core R-Kleene's (fast paths included); compare both at the
-    // latter. (n = 16384 fp32 on the H200, measured / this: 2x 0.324 / 0.36 s against R-Kleene
-    // 0.388 / 0.393, 4x 0.357 against 0.421, 8x 0.519 against 0.436.)
+    // latter (checked against runs at n = 16384: docs/lab/performance-history.md).
     ooc_model same = o.model;
     same.gemm_fp32 = same.rkleene_fp32 / same.pipeline_efficiency;
     same.gemm_int32 = same.rkleene_int32 / same.pipeline_efficiency;

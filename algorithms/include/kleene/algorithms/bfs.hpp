@@ -103,9 +103,8 @@ struct bfs_options {
     double beta = 0;
     /// automatic runs on the GPU when there is one and A has at least this many entries. The
     /// default keeps host graphs on the CPU: one traversal does not repay copying the graph to the
-    /// device (Kronecker scale 20 from the CLI on the GPU host: CPU 4.7 ms end to end; GPU 303 ms
-    /// with the context start and the copy, 0.43 ms of which is the traversal). Lower it when the
-    /// process runs many traversals on one graph.
+    /// device (from the CLI at Kronecker scale 20, the context start and the copy took 60 times
+    /// the whole CPU search). Lower it when the process runs many traversals on one graph.
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: the device, the transpose, and per level push/pull with sizes.
     explain_trace* explain = nullptr;
@@ -576,8 +575,8 @@ bfs_result bfs(csr_matrix<T, Index> const& a, std::size_t source, bfs_options co
 
 /// The same search into `r`, for repeated searches on one graph: its vectors that already hold n
 /// entries are refilled by all threads instead of allocated and filled by one. A fresh
-/// std::vector of n int64 costs more than the search on large graphs (2^22 vertices, 16 threads
-/// of a Xeon VM: 21 ms for the vector, mostly page faults, against 10 ms for the search).
+/// std::vector of n int64 costs more than the search on large graphs (2^22 vertices, 16 threads:
+/// twice the search, mostly page faults; docs/performance.md, "Graph-analytics kernels").
 template <class T, index_type Index>
 void bfs(bfs_result& r, csr_matrix<T, Index> const& a, std::size_t source,
          bfs_options const& opt = {}) {

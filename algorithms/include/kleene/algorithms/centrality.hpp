@@ -67,9 +67,8 @@ enum class bc_method : std::uint8_t {
 };
 
 struct bc_options {
-    /// automatic: direct. 4 sources on undirected Kronecker graphs (edge factor 16), 2 threads
-    /// of the 2-core build machine, symmetric: scale 16 direct 25 ms, semiring 83 ms; scale 18
-    /// direct 0.22 s, semiring 0.65 s (2026-11-24; the machine was shared, best of 7).
+    /// automatic: direct, measured about 3x faster than semiring on the CPU (4 sources,
+    /// undirected Kronecker graphs of scale 16 and 18).
     bc_method method = bc_method::automatic;
     /// false: the raw sums (LAGraph). true: divided by the largest score (GAP's reference).
     bool normalize = false;

@@ -383,9 +383,9 @@ void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_
             ms(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
 }
 
-/// The CPU's automatic choice: Afforest. One core, 2^18 vertices: Kronecker edge factor 16 13.6 ms
-/// vs FastSV 44.8 (4 rounds); uniform degree 0.5..16 3.5..10.2 vs 15..33; a scrambled path 2.5 vs
-/// 26.6 (20 rounds); only disjoint 8-cliques favoured FastSV (4.5 vs 5.1, 2 rounds).
+/// The CPU's automatic choice: Afforest, measured 3-10x faster than FastSV on one core (2^18
+/// vertices: Kronecker, uniform of degree 0.5 to 16, a scrambled path); only disjoint 8-cliques
+/// favoured FastSV, slightly.
 inline constexpr cc_method cpu_automatic_cc = cc_method::afforest;
 
 inline void cc_trace_device(cc_options const& opt, std::size_t n, std::size_t edges, bool gpu,
@@ -411,8 +411,8 @@ inline void cc_trace_device(cc_options const& opt, std::size_t n, std::size_t ed
 /// The GPU run on a symmetric device pattern.
 template <class Index>
 void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_result& r) {
-    // Afforest on the GPU too unless pinned. H100, Kronecker scale 22 (128M entries): Afforest
-    // 1.6 ms, FastSV 7.2 ms (5 rounds), the same labels.
+    // Afforest on the GPU too unless pinned: 3.5-4.5x faster than FastSV at Kronecker scale 22,
+    // the same labels (docs/performance.md, "Graph-analytics kernels").
     cc_method const m = opt.method == cc_method::fastsv ? cc_method::fastsv : cc_method::afforest;
     auto run = cuda::connected_components<Index>(
         p, m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest);

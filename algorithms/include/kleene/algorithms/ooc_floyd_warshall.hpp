@@ -1,7 +1,7 @@
 #pragma once
 // APSP and transitive closure past the GPU's memory, by blocked Floyd-Warshall (the plan types
 // and device budget here are shared with the out-of-core R-Kleene, ooc_rkleene.hpp;
-// apsp_out_of_core.hpp chooses between them; docs/PERFORMANCE.md, "Out-of-core APSP").
+// apsp_out_of_core.hpp chooses between them; docs/performance.md, "APSP out of core").
 //
 // Blocked Floyd-Warshall (papers/blocked-apsp-hybrid-cpu-gpu-out-of-core.txt, Algorithm 2) on
 // the caller's n x n host matrix, in place, in N = ceil(n / b) rounds of b x b blocks. Round K:
@@ -20,10 +20,10 @@
 // finished block row K + 1 (processed first). Loads of a block row wait for the stores of the
 // same row from the round before (one event per block row).
 //
-// Block size b (derivation, docs/PERFORMANCE.md): a round moves every entry in and out once
+// Block size b (derivation, docs/lab/): a round moves every entry in and out once
 // (n^2 s bytes each way, s = bytes per entry) for n^2 b updates: b / s updates per byte and
 // direction (the paper's b / 4 for fp32 with both directions counted). With B = 51 GB/s each way
-// (pinned, both directions at once; 55.5 for one alone, measured on the H200) and the GEMM's G
+// (pinned, both directions at once; 55.5 for one alone) and the GEMM's G
 // updates/s (fp32 11.5e12, int32 12.0e12, fp64 2.95e12, bits 412e12), transfers hide behind
 // the products when
 //   b >= b_min = s G / B:  fp32 902, int32 941, fp64 463, bits (s = 1/8) 1010.
@@ -87,7 +87,7 @@ inline std::string mib(double bytes) {
 }
 }  // namespace detail
 
-/// Rates the out-of-core plan is built on (H200, docs/PERFORMANCE.md "Out-of-core APSP"):
+/// Rates the out-of-core plan is built on (docs/lab/performance-history.md, "Out-of-core APSP"):
 /// measured ones, and three fitted to the n = 16384 runs of seven plans.
 struct ooc_model {
     /// Pinned host <-> device, each direction while both run (55.5 GB/s for one alone).
@@ -108,9 +108,8 @@ struct ooc_model {
     double rkleene_int32 = 14.8e12;
     double rkleene_fp64 = 3.0e12;
     double chunk_overhead = 48;
-    /// Cost of each row of a strided copy beside its bytes: 16 MiB blocks of a page-locked
-    /// matrix with 64 KiB rows load at 26.9, 34.5, 45.7 and 53.4 GB/s with rows of 1, 2, 4 and
-    /// 8 KiB (H200, bench_out_of_core_gpu), which a row costing 19 ns more fits.
+    /// Cost of each row of a strided copy beside its bytes, fitted to loads of 16 MiB blocks of
+    /// a page-locked matrix with rows of 1 to 8 KiB (bench_out_of_core_gpu mode=copy2d).
     double row_overhead_s = 19e-9;
 };
 
@@ -267,7 +266,7 @@ struct rkleene_bits_stream_backend {
 };
 
 /// min_plus over T: one entry a word. Diagonal blocks up to 4096 close by blocked Floyd-Warshall
-/// (faster than R-Kleene there, docs/PERFORMANCE.md issue 6), larger ones by R-Kleene over it.
+/// (faster than R-Kleene there, docs/performance.md), larger ones by R-Kleene over it.
 template <class T>
 struct ooc_dense {
     using word = T;

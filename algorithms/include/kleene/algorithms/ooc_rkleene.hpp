@@ -10,8 +10,8 @@
 // Why: a round of blocked Floyd-Warshall moves the whole matrix in and out for n^2 b updates,
 // and b is bounded by the device (b x n panels); a product streamed in t x t tiles moves
 // 2 / t bytes in per update and per entry size, so the traffic falls with the square root of the
-// device memory. At n = 16384 fp32 with a 128 MiB cap (8x, H200): tiles of 4096, 478-486 ms
-// against blocked Floyd-Warshall's 593 (docs/PERFORMANCE.md, "Out-of-core R-Kleene").
+// device memory. With a cap of an eighth of the matrix it beats blocked Floyd-Warshall
+// (docs/performance.md, "APSP out of core").
 //
 // Products that read their own output (A12 (+)= A11 A12 and the three like it) run in place:
 // the other factor is closed, so whether a chunk holds an entry before or after its tile's

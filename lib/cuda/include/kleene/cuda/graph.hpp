@@ -28,20 +28,17 @@ enum class bfs_loop : std::uint8_t { automatic, device, host };
 struct bfs_tuning {
     bfs_direction direction = bfs_direction::automatic;
     /// Push -> pull when the frontier's out-edges exceed (unvisited edges) / alpha; pull -> push when
-    /// the frontier has fewer than n / beta vertices (Beamer's rule). Measured on an H200
-    /// (bench_sparse_gpu KLEENE_BFS_SWEEP, Kronecker scales 20-22, 64 sources, docs/PERFORMANCE.md):
-    /// beta 512 over 18 gave +8% at scale 20, +2% at 22, -0.5% at 21; alpha 4..30 within 4%.
+    /// the frontier has fewer than n / beta vertices (Beamer's rule). The best of a sweep of
+    /// both on Kronecker graphs (bench_sparse_gpu KLEENE_BFS_SWEEP; docs/lab/).
     double alpha = 15.0;
     double beta = 512.0;
     /// Host loop only: pull steps enqueued per host round trip; the device applies the switching
-    /// rule between them and later ones return at once (1: a round trip every level). Measured on
-    /// an H200 (same sweep, 64 sources): 3 over 1 gave +5.6% GTEPS at scale 22, +5.4% at 23,
-    /// -0.3% at 21; 6 and 12 no better than 3.
+    /// rule between them and later ones return at once (1: a round trip every level). 3 was the
+    /// best of 1, 3, 6 and 12 in the same sweep.
     int pull_batch = 3;
-    /// Where the level loop runs (bfs_loop). Measured on an H200 (bench_sparse_gpu, Kronecker,
-    /// 64 sources, docs/PERFORMANCE.md): the device loop took scale 22 from 0.477 to 0.344 ms;
-    /// forced push and forced pull, whose levels are large, ran 1.3x and 2.5x slower in it (its
-    /// grid holds half the threads of the host loop's pull launches).
+    /// Where the level loop runs (bfs_loop). The device loop saves a search's launches and round
+    /// trips; forced push and forced pull, whose levels are large, ran slower in it (its grid
+    /// holds half the threads of the host loop's pull launches; docs/performance.md).
     bfs_loop loop = bfs_loop::automatic;
     /// Device loop: blocks a SM, 2 (measured best) or 4 (kleene::tuning::bfs_loop_blocks).
     int loop_blocks = 2;

@@ -73,10 +73,9 @@ template <class S>
 inline constexpr bool cusparse_has =
     std::is_same_v<S, plus_times<float>> || std::is_same_v<S, plus_times<double>>;
 
-/// Whether `automatic` picks cuSPARSE where it can run the call. Measured by bench_sparse_gpu on
-/// an H200 (Graph500 Kronecker graphs, plus_times float): SpMV cuSPARSE 274 vs generic 172 GFLOP/s
-/// (scale 22); SpMM with 32 columns 985 vs 871 (scale 22; the generic kernel wins at scale 23);
-/// SpGEMM A x A 15.3 vs 11.1 (scale 14; the generic one wins at scale 12). An automatic SpGEMM
+/// Whether `automatic` picks cuSPARSE where it can run the call: cuSPARSE measured faster for
+/// plus_times SpMV, for SpMM up to Kronecker scale 22 and for SpGEMM at scale 14 (bench_sparse_gpu;
+/// docs/performance.md, "Sparse operations on the GPU against cuSPARSE"). An automatic SpGEMM
 /// that cuSPARSE cannot finish (its work buffers do not fit) runs the generic kernel instead.
 struct cusparse_default {
     static constexpr bool spmv = true;
