@@ -80,7 +80,7 @@ fi
 if has test; then
     note "distributed GPU tests (1, 2, 4 ranks) and the CLI script"
     for np in $gpus; do
-        "${mpirun[@]}" -np "$np" "$build/check_distributed_fw" --device gpu 2>&1 | tail -4 |
+        "${mpirun[@]}" -np "$np" "$build/algorithms/distributed/check_distributed_fw" --device gpu 2>&1 | tail -4 |
             tee "$out/test_np$np.log" || status=1
         grep -q "^OK" "$out/test_np$np.log" || status=1
     done
@@ -90,7 +90,7 @@ fi
 
 if has bench; then
     note "timings: whole call, host matrix in and out (fp32)"
-    bench=$build/bench_distributed_apsp
+    bench=$build/algorithms/distributed/bench_distributed_apsp
     table=()
     for n in $sizes; do
         line=$(timeout 600 "$bench" "$n" --single 2>&1 | tail -1)
