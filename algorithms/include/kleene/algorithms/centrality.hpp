@@ -67,8 +67,7 @@ enum class bc_method : std::uint8_t {
 };
 
 struct bc_options {
-    /// automatic: direct, measured about 3x faster than semiring on the CPU (4 sources,
-    /// undirected Kronecker graphs of scale 16 and 18).
+    /// automatic: direct, measured faster than semiring on the CPU (docs/performance.md).
     bc_method method = bc_method::automatic;
     /// false: the raw sums (LAGraph). true: divided by the largest score (GAP's reference).
     bool normalize = false;
@@ -510,8 +509,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
                 std::string("betweenness: method ") + to_string(method) +
                 (opt.method != bc_method::automatic
                      ? " (pinned)"
-                     : " (automatic: the direct searches measured about 3x faster than the "
-                       "semiring products on Kronecker scale 16-18, 2 threads)"));
+                     : " (automatic: the direct searches, measured faster than the semiring "
+                       "products on the CPU; docs/performance.md)"));
     }
     bc_result r;
     r.method = gpu ? bc_method::automatic : method;

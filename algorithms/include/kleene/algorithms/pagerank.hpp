@@ -284,9 +284,10 @@ pagerank_result pagerank_into(
         opt.explain->add(std::string("pagerank: method ") + to_string(method) +
                          (opt.method != pagerank_method::automatic ? " (pinned)"
                           : gpu
-                              ? " (automatic: fused; H100, Kronecker scale 22: 12.7 ms vs the semiring steps' 13.8 ms)"
-                              : " (automatic: the fused pull pass measured 5-15% faster than "
-                                "the semiring steps on Kronecker scale 16-18, 2 threads)"));
+                              ? " (automatic: the fused kernel, measured faster than the semiring "
+                                "steps on the GPU; docs/performance.md)"
+                              : " (automatic: the fused pull pass, measured faster than the "
+                                "semiring steps on the CPU; docs/performance.md)"));
     }
     pagerank_result r;
     r.method = method;
