@@ -105,6 +105,19 @@ struct tc_fill_upper : walk::op_base<Index> {
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
 };
 
+/// Swaps the ranges [a0, a1) and [b0, b1) so that the first is the shorter.
+__device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1, std::int64_t& b0,
+                                              std::int64_t& b1) {
+    if (a1 - a0 > b1 - b0) {
+        std::int64_t t = a0;
+        a0 = b0;
+        b0 = t;
+        t = a1;
+        a1 = b1;
+        b1 = t;
+    }
+}
+
 /// |list a ∩ list b|, both sorted, by one thread: a merge, or binary searches of the shorter.
 template <class Index>
 __device__ __forceinline__ unsigned long long intersect_lane(Index const* __restrict__ col,
@@ -120,14 +133,7 @@ __device__ __forceinline__ unsigned long long intersect_lane(Index const* __rest
         }
         return c;
     }
-    if (a1 - a0 > b1 - b0) {
-        std::int64_t t = a0;
-        a0 = b0;
-        b0 = t;
-        t = a1;
-        a1 = b1;
-        b1 = t;
-    }
+    shorter_first(a0, a1, b0, b1);
     // The shorter list's elements rise, so each search starts where the last one ended.
     for (; a0 < a1 && b0 < b1; ++a0) {
         Index const x = col[a0];
@@ -202,14 +208,7 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
         std::int64_t a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
         Index const v = col[k];
         std::int64_t b0 = ptr[v], b1 = ptr[v + 1];
-        if (a1 - a0 > b1 - b0) {
-            std::int64_t t = a0;
-            a0 = b0;
-            b0 = t;
-            t = a1;
-            a1 = b1;
-            b1 = t;
-        }
+        shorter_first(a0, a1, b0, b1);
         // Slice j of the longer list is [b0 + j L / pair_lanes, b0 + (j + 1) L / pair_lanes);
         // lane j holds the first element of slice j (queued pairs have L > merge_max / 2 >
         // pair_lanes, so no slice is empty).

@@ -176,14 +176,7 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
             if (opt.explain)
                 opt.explain->add("apsp: " + distance_range_note<T>(wb) +
                                  ": computing in fp64 and narrowing the distances back");
-            buffer<Index> rp(n + 1), ci(a.nnz());
-            buffer<double> v(a.has_values() ? a.nnz() : 0);
-            std::copy(a.row_ptr(), a.row_ptr() + n + 1, rp.data());
-            std::copy(a.col_idx(), a.col_idx() + a.nnz(), ci.data());
-            if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), v.data());
-            csr_matrix<double, Index> const wide_a(n, n, std::move(rp), std::move(ci), std::move(v),
-                                                   static_cast<double>(a.iso_value()), true);
-            local_result<double> wide = apsp(wide_a, c, opt);
+            local_result<double> wide = apsp(kleene::detail::as_fp64(a), c, opt);
             r.stats = wide.stats;
             r.local = dense_matrix<T>(d.local_rows(), d.local_cols());
             long double const top = largest_finite_distance<T>();
