@@ -69,7 +69,7 @@ struct apsp_options {
     /// 0 (tuning::max_device_bytes); null: default_context().
     context* ctx = nullptr;
     /// CPU R-Kleene and Floyd-Warshall call it between steps (options.hpp); it may throw.
-    step_hook on_step;
+    step_hook on_step{};
 };
 
 template <class T>

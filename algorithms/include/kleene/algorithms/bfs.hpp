@@ -111,7 +111,7 @@ struct bfs_options {
     /// OpenMP threads and GPU tuning (tuning::bfs_loop_blocks); null: default_context().
     context* ctx = nullptr;
     /// The CPU search calls it before each level (options.hpp); it may throw.
-    step_hook on_step;
+    step_hook on_step{};
 };
 
 /// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16

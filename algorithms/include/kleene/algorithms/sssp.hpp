@@ -97,7 +97,7 @@ struct sssp_options {
     context* ctx = nullptr;
     /// CPU Bellman-Ford calls it before each round (options.hpp; delta-stepping's rounds run
     /// inside one parallel region and do not); it may throw.
-    step_hook on_step;
+    step_hook on_step{};
 };
 
 template <class T>
