@@ -158,4 +158,19 @@ template <class T>
                                                                  : "; use fp64"));
 }
 
+namespace detail {
+/// A's structure with its values as fp64 (the widened problem of apsp and distributed::apsp).
+template <class T, index_type Index>
+csr_matrix<double, Index> as_fp64(csr_matrix<T, Index> const& a) {
+    buffer<Index> rp(a.rows() + 1), ci(a.nnz());
+    buffer<double> v(a.has_values() ? a.nnz() : 0);
+    std::copy(a.row_ptr(), a.row_ptr() + a.rows() + 1, rp.data());
+    std::copy(a.col_idx(), a.col_idx() + a.nnz(), ci.data());
+    if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), v.data());
+    return csr_matrix<double, Index>(a.rows(), a.cols(), std::move(rp), std::move(ci),
+                                     std::move(v), static_cast<double>(a.iso_value()), true);
+}
+
+}  // namespace detail
+
 }  // namespace kleene
