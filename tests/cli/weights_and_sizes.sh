@@ -83,14 +83,14 @@ timeout 20 "$k" convert "$dir/kr.mtx" "$dir/kr.kbin" --threads 100000 -q || fail
 printf '%%%%MatrixMarket matrix coordinate integer general\n1518500250 1518500250 0\n' >"$dir/wrap.mtx"
 expect_fail 1 "of host memory" timeout 10 "$k" apsp "$dir/wrap.mtx" -o "$dir/d.mtx"
 
-# An mxm whose result does not fit (address space capped at 1.6 GB, of which the CUDA libraries
-# map about 1.1 GB; the product has about 150M entries, 1.8 GB): exit 1 with a message, no output
-# (it used to abort: std::bad_alloc escaped an OpenMP region).
+# An mxm whose result does not fit (address space capped at 2.4 GB, of which the CUDA, NCCL and
+# MPI libraries map about 1.5 GB; the product is nearly dense, 400M entries, 4.8 GB): exit 1 with
+# a message, no output (it used to abort: std::bad_alloc escaped an OpenMP region).
 if [[ -n ${KLEENE_TEST_ASAN:-} ]]; then
     echo "skipped under ASan: mxm out of memory (its allocator aborts instead of throwing)"
 else
-    "$k" generate uniform --vertices 20000 --edges 2000000 --weights 1,2 -t fp64 -o "$dir/u.mtx" -q || fail "generate u"
-    msg=$( (ulimit -v 1600000; timeout 120 "$k" mxm "$dir/u.mtx" "$dir/u.mtx" -s plus_times -t fp64 -o "$dir/c.mtx" -q) 2>&1)
+    "$k" generate uniform --vertices 20000 --edges 3000000 --weights 1,2 -t fp64 -o "$dir/u.mtx" -q || fail "generate u"
+    msg=$( (ulimit -v 2400000; timeout 120 "$k" mxm "$dir/u.mtx" "$dir/u.mtx" -s plus_times -t fp64 -o "$dir/c.mtx" -q) 2>&1)
     rc=$?
     [[ $rc == 1 ]] || fail "mxm out of memory: exit $rc (want 1): $msg"
     [[ $msg == *"out of memory"* ]] || fail "mxm out of memory message: $msg"
