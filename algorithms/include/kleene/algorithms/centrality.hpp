@@ -28,6 +28,7 @@
 // On the GPU: cuda::betweenness (lib/cuda/include/kleene/cuda/graph_kernels.hpp).
 
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/device_structure.hpp>
 #include <kleene/apply.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
@@ -430,29 +431,6 @@ void betweenness_semiring(std::size_t n, csr_matrix<double, Index> const& a,
     for (std::size_t v = 0; v < n; ++v) score[v] += sums[v] - static_cast<double>(ns);
 }
 
-/// The structure of A on the device and, unless symmetric, that of A' (transposed there).
-template <class T, index_type Index, memory_space Space>
-std::pair<csr_matrix<bool, Index, device>, std::optional<csr_matrix<bool, Index, device>>>
-bc_device_structure(csr_matrix<T, Index, Space> const& a, bool symmetric) {
-    std::size_t const n = a.rows();
-    buffer<Index, device> rp = a.row_ptr_storage().template copy_to<device>();
-    buffer<Index, device> cj = a.col_idx_storage().template copy_to<device>();
-    std::optional<csr_matrix<bool, Index, device>> at;
-    if (!symmetric) {
-        // The device transpose is built for the arithmetic types: run it on an iso float shell.
-        csr_matrix<float, Index, device> shell(n, n, std::move(rp), std::move(cj),
-                                               buffer<float, device>{}, 1.0f, true);
-        csr_matrix<float, Index, device> t(n, n);
-        cuda::transpose(t, shell);
-        rp = std::move(shell.row_ptr_storage());
-        cj = std::move(shell.col_idx_storage());
-        at.emplace(n, n, std::move(t.row_ptr_storage()), std::move(t.col_idx_storage()),
-                   buffer<bool, device>{}, true, true);
-    }
-    return {csr_matrix<bool, Index, device>(n, n, std::move(rp), std::move(cj),
-                                            buffer<bool, device>{}, true, true),
-            std::move(at)};
-}
 
 inline double bc_seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -527,7 +505,7 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
         r.device = device_choice::gpu;
         if (n == 0) return r;
         auto const t0 = std::chrono::steady_clock::now();
-        auto [ad, atd] = detail::bc_device_structure(a, opt.symmetric);
+        auto [ad, atd] = detail::device_structure(a, opt.symmetric);
         if (opt.explain)
             opt.explain->add(
                 std::string("betweenness: structure on the device") +

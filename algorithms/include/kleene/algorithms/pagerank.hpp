@@ -24,6 +24,7 @@
 // (lib/cuda/include/kleene/cuda/graph_kernels.hpp) with the same two kernels.
 
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/device_structure.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -204,30 +205,6 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
     }
 }
 
-/// The structure of A on the device (values dropped) and, unless A is symmetric, that of A'
-/// (transposed on the device).
-template <class T, index_type Index, memory_space Space>
-std::pair<csr_matrix<bool, Index, device>, std::optional<csr_matrix<bool, Index, device>>>
-pr_device_structure(csr_matrix<T, Index, Space> const& a, bool symmetric) {
-    std::size_t const n = a.rows();
-    buffer<Index, device> rp = a.row_ptr_storage().template copy_to<device>();
-    buffer<Index, device> cj = a.col_idx_storage().template copy_to<device>();
-    std::optional<csr_matrix<bool, Index, device>> at;
-    if (!symmetric) {
-        // The device transpose is built for the arithmetic types: run it on an iso float shell.
-        csr_matrix<float, Index, device> shell(n, n, std::move(rp), std::move(cj),
-                                               buffer<float, device>{}, 1.0f, true);
-        csr_matrix<float, Index, device> t(n, n);
-        cuda::transpose(t, shell);
-        rp = std::move(shell.row_ptr_storage());
-        cj = std::move(shell.col_idx_storage());
-        at.emplace(n, n, std::move(t.row_ptr_storage()), std::move(t.col_idx_storage()),
-                   buffer<bool, device>{}, true, true);
-    }
-    return {csr_matrix<bool, Index, device>(n, n, std::move(rp), std::move(cj),
-                                            buffer<bool, device>{}, true, true),
-            std::move(at)};
-}
 
 }  // namespace detail
 
@@ -310,7 +287,7 @@ pagerank_result pagerank_into(
             adp = lent.first;
             atdp = opt.symmetric ? nullptr : lent.second;
         } else {
-            made.emplace(detail::pr_device_structure(a, opt.symmetric));
+            made.emplace(detail::device_structure(a, opt.symmetric));
             adp = &made->first;
             atdp = made->second ? &*made->second : nullptr;
         }
