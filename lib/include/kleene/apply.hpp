@@ -103,4 +103,69 @@ void apply(W& w, Op const& op, U const& u, options const& opt = {}) {
     apply(w, no_mask, no_accum, op, u, opt);
 }
 
+// ---- on device containers -----------------------------------------------------------------------
+
+namespace detail {
+/// The unary operators the CUDA backend's apply is built for (operations_instances.hpp).
+template <class F, class T>
+inline constexpr bool gpu_apply_op =
+    std::is_same_v<F, identity_op<T>> || std::is_same_v<F, ainv_op<T>> ||
+    std::is_same_v<F, abs_op<T>> || std::is_same_v<F, one_op<T>> ||
+    std::is_same_v<F, minv_op<T>> || std::is_same_v<F, bound_second<plus_op<T>>> ||
+    std::is_same_v<F, bound_second<times_op<T>>> || std::is_same_v<F, bound_second<min_op<T>>> ||
+    std::is_same_v<F, bound_second<max_op<T>>>;
+
+template <class C, class Mask, class Accum, class Op, class A>
+void apply_device(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in,
+                  options const& opt) {
+    using T = typename C::value_type;
+    using F = std::remove_cvref_t<decltype(unwrap_absent(op_in))>;
+    static_assert(std::is_same_v<typename A::value_type, T> && std::is_same_v<typename F::value_type, T>,
+                  "apply: the input's, the output's and the operator's value types must be equal");
+    static_assert(gpu_apply_op<F, T>,
+                  "kleene: apply on the device is built for identity, ainv, abs, one, minv and "
+                  "plus, times, min, max bound to a second operand");
+    check_device_output<C, Accum>();
+    if (rows_of(c) != rows_of(a_in) || cols_of(c) != cols_of(a_in))
+        throw dimension_mismatch("apply: output is " + describe_device(c) + " but the input is " +
+                                 describe_device(a_in));
+    check_mask("apply", mask, c);
+    device_call("apply", opt, "on the GPU");
+    if constexpr (device_vector<C>) {
+        static_assert(is_device_dense_vec<C> && is_device_dense_vec<A>,
+                      "kleene: apply on device vectors takes dense vectors");
+        cuda::apply(c, device_mask<C>(mask), accum, op_in, a_in, opt);
+    } else {
+        auto&& a = materialize_device(a_in, opt, "apply");
+        using MA = std::remove_cvref_t<decltype(a)>;
+        static_assert((is_device_csr<C> && is_device_csr<MA>) ||
+                          (is_device_dense<C> && is_device_dense<MA>),
+                      "kleene: apply on the device takes a CSR input into a CSR output (one index "
+                      "type) or a dense one into a dense one");
+        trace(opt, "apply: " + describe_device(a) +
+                       (is_device_csr<MA> ? ": cuda, values mapped, structure shared"
+                                          : ": cuda, entry by entry"));
+        cuda::apply(c, device_mask<C>(mask), accum, op_in, a, opt);
+    }
+}
+}  // namespace detail
+
+/// C<mask, replace> accum= op(A) on device containers (CSR into CSR, dense into dense, dense
+/// vectors): the host's call and semantics, run by the CUDA backend.
+template <class C, mask_type Mask, accumulator_type Accum, apply_operator Op, class A>
+    requires(detail::device_matrix<C> || detail::device_vector<C>) &&
+            (detail::device_operand<A> || detail::device_vector<A>)
+void apply(C& c, Mask const& mask, Accum accum, Op const& op, A const& a,
+           options const& opt = {}) {
+    detail::apply_device(c, mask, accum, op, a, opt);
+}
+template <class C, apply_operator Op, class A>
+    requires(detail::device_matrix<C> || detail::device_vector<C>) &&
+            (detail::device_operand<A> || detail::device_vector<A>)
+void apply(C& c, Op const& op, A const& a, options const& opt = {}) {
+    detail::apply_device(c, no_mask, no_accum, op, a, opt);
+}
+
+KLEENE_NO_MIXED_SPACES(apply)
+
 }  // namespace kleene

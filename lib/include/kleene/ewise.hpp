@@ -165,4 +165,99 @@ void ewise_mult(W& w, Op const& op, U const& u, V const& v, options const& opt =
     detail::ewise_vector<false>("ewise_mult", w, no_mask, no_accum, op, u, v, opt);
 }
 
+// ---- on device containers -----------------------------------------------------------------------
+
+namespace detail {
+template <bool Union, class C, class Mask, class Accum, class Op, class A, class B>
+void ewise_device(char const* name, C& c, Mask const& mask, Accum accum, Op const& op,
+                  A const& a_in, B const& b_in, options const& opt) {
+    check_value_types<C, A, B>(unwrap_absent(op));
+    check_device_output<C, Accum>();
+    if (rows_of(a_in) != rows_of(b_in) || cols_of(a_in) != cols_of(b_in))
+        throw dimension_mismatch(std::string(name) + ": A (" + describe_device(a_in) +
+                                 ") and B (" + describe_device(b_in) + ") differ in shape");
+    if (rows_of(c) != rows_of(a_in) || cols_of(c) != cols_of(a_in))
+        throw dimension_mismatch(std::string(name) + ": output is " + describe_device(c) +
+                                 " but A and B are " + shape(rows_of(a_in), cols_of(a_in)));
+    check_mask(name, mask, c);
+    device_call(name, opt, "on the GPU");
+    auto const& op0 = unwrap_absent(op);
+    using T = typename C::value_type;
+    // The backend takes the binary operator: a monoid's or a semiring's own (add for the union,
+    // mul for the intersection), the absent value kept.
+    auto const bin = [&] {
+        using O = std::remove_cvref_t<decltype(op0)>;
+        if constexpr (Union && requires { typename O::add_monoid::op_type; })
+            return typename O::add_monoid::op_type{};
+        else if constexpr (!Union && requires { typename O::mul_op; })
+            return typename O::mul_op{};
+        else if constexpr (monoid_type<O> && requires { typename O::op_type; })
+            return typename O::op_type{};
+        else if constexpr (Union)
+            return add_operator(op0);
+        else
+            return mul_operator(op0);
+    }();
+    using Bin = std::remove_cvref_t<decltype(bin)>;
+    static_assert(std::is_same_v<Bin, plus_op<T>> || std::is_same_v<Bin, times_op<T>> ||
+                      std::is_same_v<Bin, min_op<T>> || std::is_same_v<Bin, max_op<T>> ||
+                      std::is_same_v<Bin, first_op<T>> || std::is_same_v<Bin, second_op<T>>,
+                  "kleene: element-wise operations on the device are built for plus, times, min, "
+                  "max, first and second");
+    auto const wrapped = with_absent(bin, T(absent_of(op)));
+    if constexpr (device_vector<C>) {
+        static_assert(is_device_dense_vec<C> && is_device_dense_vec<A> && is_device_dense_vec<B>,
+                      "kleene: element-wise operations on device vectors take dense vectors");
+        trace(opt, std::string(name) + ": device dense vectors, element by element");
+        if constexpr (Union) cuda::ewise_add(c, device_mask<C>(mask), accum, wrapped, a_in, b_in, opt);
+        else cuda::ewise_mult(c, device_mask<C>(mask), accum, wrapped, a_in, b_in, opt);
+    } else {
+        auto&& a = materialize_device(a_in, opt, name);
+        auto&& b = materialize_device(b_in, opt, name);
+        using MA = std::remove_cvref_t<decltype(a)>;
+        using MB = std::remove_cvref_t<decltype(b)>;
+        static_assert((is_device_csr<C> && is_device_csr<MA> && is_device_csr<MB>) ||
+                          (is_device_dense<C> && is_device_dense<MA> && is_device_dense<MB>),
+                      "kleene: element-wise operations on the device take operands and an output "
+                      "that are all CSR (with one index type) or all dense");
+        trace(opt, std::string(name) + ": " + describe_device(a) + ", " + describe_device(b) +
+                       (is_device_csr<MA> ? ": cuda row merge (count, then fill)"
+                                          : ": cuda element by element"));
+        if constexpr (Union) cuda::ewise_add(c, device_mask<C>(mask), accum, wrapped, a, b, opt);
+        else cuda::ewise_mult(c, device_mask<C>(mask), accum, wrapped, a, b, opt);
+    }
+}
+template <class X>
+concept device_container = device_operand<X> || device_vector<X>;
+}  // namespace detail
+
+/// C<mask, replace> accum= A (+) B on device containers (all CSR, all dense, or dense vectors):
+/// the same call and semantics as on the host, run by the CUDA backend (cuda/operations.hpp).
+template <detail::device_container C, mask_type Mask, accumulator_type Accum, ewise_operator Op,
+          detail::device_container A, detail::device_container B>
+void ewise_add(C& c, Mask const& mask, Accum accum, Op const& op, A const& a, B const& b,
+               options const& opt = {}) {
+    detail::ewise_device<true>("ewise_add", c, mask, accum, op, a, b, opt);
+}
+template <detail::device_container C, ewise_operator Op, detail::device_container A,
+          detail::device_container B>
+void ewise_add(C& c, Op const& op, A const& a, B const& b, options const& opt = {}) {
+    detail::ewise_device<true>("ewise_add", c, no_mask, no_accum, op, a, b, opt);
+}
+/// C<mask, replace> accum= A (x) B on device containers.
+template <detail::device_container C, mask_type Mask, accumulator_type Accum, ewise_operator Op,
+          detail::device_container A, detail::device_container B>
+void ewise_mult(C& c, Mask const& mask, Accum accum, Op const& op, A const& a, B const& b,
+                options const& opt = {}) {
+    detail::ewise_device<false>("ewise_mult", c, mask, accum, op, a, b, opt);
+}
+template <detail::device_container C, ewise_operator Op, detail::device_container A,
+          detail::device_container B>
+void ewise_mult(C& c, Op const& op, A const& a, B const& b, options const& opt = {}) {
+    detail::ewise_device<false>("ewise_mult", c, no_mask, no_accum, op, a, b, opt);
+}
+
+KLEENE_NO_MIXED_SPACES(ewise_add)
+KLEENE_NO_MIXED_SPACES(ewise_mult)
+
 }  // namespace kleene

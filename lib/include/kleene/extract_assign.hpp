@@ -18,6 +18,8 @@
 #include <initializer_list>
 #include <kleene/cpu/extract_assign.hpp>
 #include <kleene/cpu/write_back.hpp>
+#include <kleene/cuda/extract_assign.hpp>
+#include <kleene/index_selection.hpp>
 #include <kleene/mxm.hpp>
 #include <kleene/transpose.hpp>
 #include <span>
@@ -27,74 +29,7 @@
 
 namespace kleene {
 
-struct all_indices_t {};
-/// Every index of the dimension (GrB_ALL).
-inline constexpr all_indices_t all_indices{};
-
-/// The indices begin, begin + 1, ..., end - 1.
-struct index_range {
-    std::size_t begin = 0;
-    std::size_t end = 0;
-};
-
-/// An index list, a range, or all indices; resolved against a dimension by each operation.
-class index_selection {
-  public:
-    index_selection(all_indices_t) {}
-    index_selection(index_range r) : all_(false), begin_(r.begin), end_(r.end) {}
-    template <std::integral I>
-    index_selection(std::span<I const> list)
-        : all_(false), is_list_(true), list_(list.begin(), list.end()) {}
-    template <std::integral I>
-    index_selection(std::span<I> list) : index_selection(std::span<I const>(list)) {}
-    template <std::integral I>
-    index_selection(std::vector<I> const& list) : index_selection(std::span<I const>(list)) {}
-    index_selection(std::initializer_list<std::int64_t> list)
-        : all_(false), is_list_(true), list_(list) {}
-
-    /// The indices against a dimension n; throws invalid_argument for an index past n.
-    cpu::resolved_indices resolve(std::size_t n, std::string const& where) const {
-        cpu::resolved_indices r;
-        if (all_) {
-            r.size = n;
-        } else if (!is_list_) {
-            if (begin_ > end_ || end_ > n)
-                throw invalid_argument(where + ": range [" + std::to_string(begin_) + ", " +
-                                       std::to_string(end_) + ") does not fit a dimension of " +
-                                       std::to_string(n));
-            r.begin = begin_;
-            r.size = end_ - begin_;
-        } else {
-            for (std::size_t k = 0; k < list_.size(); ++k) {
-                if (list_[k] < 0 || static_cast<std::size_t>(list_[k]) >= n)
-                    throw invalid_argument(where + ": index " + std::to_string(list_[k]) +
-                                           " is outside 0.." + std::to_string(std::int64_t(n) - 1));
-                if (k > 0 && list_[k] < list_[k - 1]) r.sorted = false;
-            }
-            r.size = list_.size();
-            r.list = list_.data();
-        }
-        return r;
-    }
-
-  private:
-    bool all_ = true;
-    bool is_list_ = false;
-    std::size_t begin_ = 0, end_ = 0;
-    std::vector<std::int64_t> list_;
-};
-
 namespace detail {
-inline void check_unique(cpu::resolved_indices const& r, std::size_t n, std::string const& where) {
-    if (!r.list) return;
-    std::vector<std::uint8_t> seen(n, 0);
-    for (std::size_t k = 0; k < r.size; ++k) {
-        if (seen[r[k]])
-            throw invalid_argument(where + ": index " + std::to_string(r[k]) +
-                                   " appears twice (assign needs distinct indices)");
-        seen[r[k]] = 1;
-    }
-}
 
 template <class C>
 using result_index_t = typename std::conditional_t<is_csr<C>, C, csr_matrix<int>>::index_type;
@@ -357,5 +292,169 @@ void assign(W& w, std::type_identity_t<typename W::value_type> x, index_selectio
             options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
     assign(w, no_mask, no_accum, x, rows, opt, absent);
 }
+
+// ---- on device containers -----------------------------------------------------------------------
+// The host's calls and semantics, run by the CUDA backend (cuda/extract_assign.hpp): index
+// selections are resolved and checked on the host, then copied to the device.
+
+namespace detail {
+template <class C>
+void extract_assign_device_checks(char const* name, options const& opt) {
+    device_call(name, opt, "on the GPU");
+    static_assert(gpu_value<typename C::value_type>,
+                  "kleene: operations on device containers are built for float, double, int32 and "
+                  "int64 values");
+}
+}  // namespace detail
+
+/// C<mask, replace> accum= A(I, J) on device matrices (CSR from CSR, dense from dense).
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum,
+          detail::device_operand A>
+void extract(C& c, Mask const& mask, Accum accum, A const& a_in, index_selection const& rows,
+             index_selection const& cols, options const& opt = {},
+             std::type_identity_t<typename C::value_type> absent = {}) {
+    static_assert(std::is_same_v<typename A::value_type, typename C::value_type>,
+                  "extract: the input's value type must equal the output's");
+    detail::check_device_output<C, Accum>();
+    detail::check_mask("extract", mask, c);
+    detail::extract_assign_device_checks<C>("extract", opt);
+    auto&& a = detail::materialize_device(a_in, opt, "extract");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    static_assert((detail::is_device_csr<C> && std::is_same_v<C, MA>) ||
+                      (detail::is_device_dense<C> && detail::is_device_dense<MA>),
+                  "kleene: extract on the device takes a CSR input into a CSR output (one index "
+                  "type) or a dense one into a dense one");
+    if constexpr (detail::is_device_csr<C>)
+        cuda::extract(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt);
+    else
+        cuda::extract(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt, absent);
+}
+template <detail::device_matrix C, detail::device_operand A>
+void extract(C& c, A const& a, index_selection const& rows, index_selection const& cols,
+             options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
+    extract(c, no_mask, no_accum, a, rows, cols, opt, absent);
+}
+
+/// w<mask, replace> accum= u(I) on dense device vectors.
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum, detail::device_vector U>
+void extract(W& w, Mask const& mask, Accum accum, U const& u, index_selection const& rows,
+             options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    static_assert(detail::is_device_dense_vec<W> && std::is_same_v<W, U>,
+                  "kleene: extract on device vectors takes dense vectors of one value type");
+    detail::check_device_output<W, Accum>();
+    detail::check_mask("extract", mask, w);
+    detail::extract_assign_device_checks<W>("extract", opt);
+    cuda::extract(w, detail::device_mask<W>(mask), accum, u, rows, opt, absent);
+}
+template <detail::device_vector W, detail::device_vector U>
+void extract(W& w, U const& u, index_selection const& rows, options const& opt = {},
+             std::type_identity_t<typename W::value_type> absent = {}) {
+    extract(w, no_mask, no_accum, u, rows, opt, absent);
+}
+
+/// w<mask, replace> accum= A(I, j) (A' (I, j): part of row j) on device containers.
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum,
+          detail::device_operand A>
+void extract(W& w, Mask const& mask, Accum accum, A const& a, index_selection const& rows,
+             std::size_t col, options const& opt = {},
+             std::type_identity_t<typename W::value_type> absent = {}) {
+    static_assert(detail::is_device_dense_vec<W>,
+                  "kleene: extract of a column on the device writes a dense device vector");
+    static_assert(std::is_same_v<typename A::value_type, typename W::value_type>,
+                  "extract: the input's value type must equal the output's");
+    detail::check_device_output<W, Accum>();
+    detail::check_mask("extract", mask, w);
+    detail::extract_assign_device_checks<W>("extract", opt);
+    cuda::extract(w, detail::device_mask<W>(mask), accum, a, rows, col, opt, absent);
+}
+template <detail::device_vector W, detail::device_operand A>
+void extract(W& w, A const& a, index_selection const& rows, std::size_t col,
+             options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    extract(w, no_mask, no_accum, a, rows, col, opt, absent);
+}
+
+/// C<mask, replace>(I, J) accum= A on device matrices (CSR into CSR, dense into dense).
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum,
+          detail::device_operand A>
+void assign(C& c, Mask const& mask, Accum accum, A const& a_in, index_selection const& rows,
+            index_selection const& cols, options const& opt = {},
+            std::type_identity_t<typename C::value_type> absent = {}) {
+    static_assert(std::is_same_v<typename A::value_type, typename C::value_type>,
+                  "assign: the input's value type must equal the output's");
+    detail::check_device_output<C, Accum>();
+    detail::check_mask("assign", mask, c);
+    detail::extract_assign_device_checks<C>("assign", opt);
+    auto&& a = detail::materialize_device(a_in, opt, "assign");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    static_assert((detail::is_device_csr<C> && std::is_same_v<C, MA>) ||
+                      (detail::is_device_dense<C> && detail::is_device_dense<MA>),
+                  "kleene: assign on the device takes a CSR source into a CSR output (one index "
+                  "type) or a dense one into a dense one");
+    if constexpr (detail::is_device_csr<C>)
+        cuda::assign(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt);
+    else
+        cuda::assign(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt, absent);
+}
+/// C<mask, replace>(I, J) accum= x on a device matrix.
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum>
+void assign(C& c, Mask const& mask, Accum accum, std::type_identity_t<typename C::value_type> x,
+            index_selection const& rows, index_selection const& cols, options const& opt = {},
+            std::type_identity_t<typename C::value_type> absent = {}) {
+    detail::check_device_output<C, Accum>();
+    detail::check_mask("assign", mask, c);
+    detail::extract_assign_device_checks<C>("assign", opt);
+    if constexpr (detail::is_device_csr<C>)
+        cuda::assign(c, detail::device_mask<C>(mask), accum, x, rows, cols, opt);
+    else
+        cuda::assign(c, detail::device_mask<C>(mask), accum, x, rows, cols, opt, absent);
+}
+template <detail::device_matrix C, detail::device_operand A>
+void assign(C& c, A const& a, index_selection const& rows, index_selection const& cols,
+            options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
+    assign(c, no_mask, no_accum, a, rows, cols, opt, absent);
+}
+template <detail::device_matrix C>
+void assign(C& c, std::type_identity_t<typename C::value_type> x, index_selection const& rows,
+            index_selection const& cols, options const& opt = {},
+            std::type_identity_t<typename C::value_type> absent = {}) {
+    assign(c, no_mask, no_accum, x, rows, cols, opt, absent);
+}
+
+/// w<mask, replace>(I) accum= u on dense device vectors.
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum, detail::device_vector U>
+void assign(W& w, Mask const& mask, Accum accum, U const& u, index_selection const& rows,
+            options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    static_assert(detail::is_device_dense_vec<W> && std::is_same_v<W, U>,
+                  "kleene: assign on device vectors takes dense vectors of one value type");
+    detail::check_device_output<W, Accum>();
+    detail::check_mask("assign", mask, w);
+    detail::extract_assign_device_checks<W>("assign", opt);
+    cuda::assign(w, detail::device_mask<W>(mask), accum, u, rows, opt, absent);
+}
+/// w<mask, replace>(I) accum= x on a dense device vector.
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum>
+void assign(W& w, Mask const& mask, Accum accum, std::type_identity_t<typename W::value_type> x,
+            index_selection const& rows, options const& opt = {},
+            std::type_identity_t<typename W::value_type> absent = {}) {
+    static_assert(detail::is_device_dense_vec<W>,
+                  "kleene: assign on device vectors takes dense vectors");
+    detail::check_device_output<W, Accum>();
+    detail::check_mask("assign", mask, w);
+    detail::extract_assign_device_checks<W>("assign", opt);
+    cuda::assign(w, detail::device_mask<W>(mask), accum, x, rows, opt, absent);
+}
+template <detail::device_vector W, detail::device_vector U>
+void assign(W& w, U const& u, index_selection const& rows, options const& opt = {},
+            std::type_identity_t<typename W::value_type> absent = {}) {
+    assign(w, no_mask, no_accum, u, rows, opt, absent);
+}
+template <detail::device_vector W>
+void assign(W& w, std::type_identity_t<typename W::value_type> x, index_selection const& rows,
+            options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
+    assign(w, no_mask, no_accum, x, rows, opt, absent);
+}
+
+KLEENE_NO_MIXED_SPACES(extract)
+KLEENE_NO_MIXED_SPACES(assign)
 
 }  // namespace kleene

@@ -16,8 +16,10 @@
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/spaces.hpp>
 #include <kleene/error.hpp>
 #include <kleene/matrix.hpp>
 #include <kleene/options.hpp>
@@ -83,9 +85,18 @@ std::size_t cols_of(M const& m) {
 template <class Mask, class C>
 void check_mask(char const* op, Mask const& mask, C const& c) {
     if constexpr (!std::is_same_v<Mask, no_mask_t>) {
-        if (rows_of(*mask.m) != rows_of(c) || cols_of(*mask.m) != cols_of(c))
-            throw dimension_mismatch(std::string(op) + ": mask is " + describe(*mask.m) +
-                                     " but the output is " + describe(c));
+        static_assert(std::is_same_v<space_of_t<Mask>, space_of_t<C>>,
+                      "kleene: the mask and the output live in different memory spaces (host and "
+                      "device); move the mask with to_device() or to_host() first");
+        if (rows_of(*mask.m) != rows_of(c) || cols_of(*mask.m) != cols_of(c)) {
+            if constexpr (std::is_same_v<space_of_t<C>, device>)
+                throw dimension_mismatch(std::string(op) + ": mask is " +
+                                         describe_device(*mask.m) + " but the output is " +
+                                         describe_device(c));
+            else
+                throw dimension_mismatch(std::string(op) + ": mask is " + describe(*mask.m) +
+                                         " but the output is " + describe(c));
+        }
     }
 }
 
@@ -309,38 +320,165 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
     }
 }
 
-/// C accum= A (+).(x) B for dense matrices in device memory: the GPU semiring GEMM
-/// (lib/cuda/dense_gemm.cuh). Built-in semirings are compiled into the library; a user-defined
-/// semiring needs its translation unit compiled by nvcc with <kleene/cuda/dense_gemm.cuh>.
-template <mask_type Mask, accumulator_type Accum, class T, semiring_type S>
-void mxm(dense_matrix<T, device>& c, Mask const&, Accum, dense_matrix<T, device> const& a,
-         dense_matrix<T, device> const& b, S, options const& opt = {}) {
-    static_assert(std::is_same_v<T, typename S::value_type>,
-                  "kleene: the containers' value types must equal the semiring's value_type");
-    static_assert(std::is_same_v<Mask, no_mask_t>,
-                  "mxm on device matrices takes no mask yet: mask on the host, or apply it after");
-    static_assert(std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>(),
-                  "mxm on device matrices accumulates only with the semiring's own add");
-    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-        throw dimension_mismatch("mxm: cannot compute C (" + detail::shape(c.rows(), c.cols()) +
-                                 ") = A (" + detail::shape(a.rows(), a.cols()) + ") x B (" +
-                                 detail::shape(b.rows(), b.cols()) + ")");
-    if (opt.device == device_choice::cpu)
-        throw invalid_argument("mxm: device=cpu was asked for device containers; copy them with to_host() first");
-    if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::dense_gemm)
-        detail::bad_pin("mxm", opt.kernel, "dense device matrices");
-    constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
-    detail::trace(opt, "mxm: dense " + detail::shape(a.rows(), a.cols()) + " x dense " +
-                           detail::shape(b.rows(), b.cols()) + " on the GPU: cuda dense_gemm" +
-                           (accumulate ? " (accumulating into C)" : ""));
-    cuda::dense_gemm<S>(a.view(), b.view(), c.view(), accumulate, resolve(opt.ctx));
+namespace detail {
+/// A device operand as a device matrix: itself, or the transpose a view names, made on the device
+/// (O(nnz) for CSR, a tiled copy for dense) and said in the trace.
+template <class M>
+decltype(auto) materialize_device(M const& m, options const& opt, char const* op) {
+    if constexpr (device_matrix<M>) {
+        return (m);
+    } else {
+        using A = std::remove_cvref_t<decltype(*m.m)>;
+        trace(opt, std::string(op) + ": " + describe_device(m) + ": transpose made on the device");
+        if constexpr (is_device_csr<A>) {
+            return cuda::detail::transpose_csr(*m.m);
+        } else {
+            A t(m.rows(), m.cols());
+            cuda::transpose(t, *m.m);
+            return t;
+        }
+    }
 }
 
-template <class T, semiring_type S>
-void mxm(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
-         dense_matrix<T, device> const& b, S s, options const& opt = {}) {
+/// C<mask, replace> accum= T for a dense device C and a dense device T whose entries equal to
+/// `absent` are no entry: the backend's masked apply of the identity.
+template <class C, class Mask, class Accum, class T>
+void write_back_device(C& c, Mask const& mask, Accum accum, T const& t,
+                       typename C::value_type absent, options const& opt) {
+    using V = typename C::value_type;
+    check_device_output<C, Accum>();
+    cuda::apply(c, device_mask<C>(mask), accum, with_absent(identity_op<V>{}, absent), t,
+                options{.replace = opt.replace});
+}
+}  // namespace detail
+
+/// C<mask, replace> accum= A (+).(x) B on device containers, the same call as on the host. The
+/// storage picks the CUDA kernel: dense x dense -> the semiring GEMM (dense_gemm.cuh), CSR x
+/// dense -> SpMM, CSR x CSR -> SpGEMM into a CSR C or a dense C (sparse.cuh). Without a mask, and
+/// with no accumulator or the semiring's own add, the product goes straight into C; otherwise
+/// into a temporary that the backend's masked write-back merges into C (CSR: row merge; dense:
+/// element by element), as on the host. A transpose(A) operand is made on the device first.
+/// Not on the device (compile-time errors): a dense x CSR product, a dense product into a CSR C.
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum,
+          detail::device_operand A, detail::device_operand B, semiring_type S>
+void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
+         options const& opt = {}) {
+    using T = typename S::value_type;
+    static_assert(std::is_same_v<typename C::value_type, T> &&
+                      std::is_same_v<typename A::value_type, T> &&
+                      std::is_same_v<typename B::value_type, T>,
+                  "kleene: the containers' value types must equal the semiring's value_type");
+    if (a_in.cols() != b_in.rows())
+        throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe_device(a_in) +
+                                 ") by B (" + detail::describe_device(b_in) + "): A has " +
+                                 std::to_string(a_in.cols()) + " columns, B has " +
+                                 std::to_string(b_in.rows()) + " rows");
+    if (c.rows() != a_in.rows() || c.cols() != b_in.cols())
+        throw dimension_mismatch("mxm: output C is " + detail::shape(c.rows(), c.cols()) +
+                                 " but A (+).(x) B is " + detail::shape(a_in.rows(), b_in.cols()));
+    detail::check_mask("mxm", mask, c);
+    detail::device_call("mxm", opt, "on the GPU");
+    auto&& a = detail::materialize_device(a_in, opt, "mxm");
+    auto&& b = detail::materialize_device(b_in, opt, "mxm");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    using MB = std::remove_cvref_t<decltype(b)>;
+    constexpr bool no_mask_given = std::is_same_v<Mask, no_mask_t>;
+    constexpr bool plain = no_mask_given && std::is_same_v<Accum, no_accum_t>;
+    constexpr bool fused = no_mask_given && (std::is_same_v<Accum, no_accum_t> ||
+                                             detail::accum_is_add<Accum, S>());
+    constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
+    std::string const operands = detail::describe_device(a) + " x " + detail::describe_device(b);
+    kernel_choice const pin = opt.kernel;
+    T const zero = S::zero();
+    cuda::sparse_options sopt{.ctx = opt.ctx};
+
+    if constexpr (detail::is_device_dense<MA> && detail::is_device_dense<MB>) {
+        static_assert(detail::is_device_dense<C>,
+                      "kleene::mxm on the device: a dense x dense product goes into a dense C");
+        if (pin != kernel_choice::automatic && pin != kernel_choice::dense_gemm)
+            detail::bad_pin("mxm", pin, operands);
+        if constexpr (fused) {
+            detail::trace(opt, "mxm: " + operands + ": cuda dense_gemm" +
+                                   (accumulate ? " (accumulating into C)" : ""));
+            cuda::dense_gemm<S>(a.view(), b.view(), c.view(), accumulate, resolve(opt.ctx));
+        } else {
+            detail::trace(opt, "mxm: " + operands +
+                                   ": cuda dense_gemm into a temporary, then the masked write-back");
+            dense_matrix<T, device> t(a.rows(), b.cols());
+            cuda::dense_gemm<S>(a.view(), b.view(), t.view(), false, resolve(opt.ctx));
+            detail::write_back_device(c, mask, accum, t, zero, opt);
+        }
+    } else if constexpr (detail::is_device_csr<MA> && detail::is_device_dense<MB>) {
+        static_assert(detail::is_device_dense<C>,
+                      "kleene::mxm on the device: a CSR x dense product goes into a dense C");
+        if (pin != kernel_choice::automatic && pin != kernel_choice::csr_dense)
+            detail::bad_pin("mxm", pin, operands);
+        using Index = typename MA::index_type;
+        if constexpr (fused) {
+            sopt.accumulate = accumulate;
+            auto const ran = cuda::spmm<S, Index>(c.view(), a, b.view(), sopt);
+            detail::trace(opt, "mxm: " + operands + ": cuda spmm (" +
+                                   std::string(cuda::to_string(ran)) + ")" +
+                                   (accumulate ? ", accumulating into C" : ""));
+        } else {
+            dense_matrix<T, device> t(a.rows(), b.cols());
+            auto const ran = cuda::spmm<S, Index>(t.view(), a, b.view(), sopt);
+            detail::trace(opt, "mxm: " + operands + ": cuda spmm (" +
+                                   std::string(cuda::to_string(ran)) +
+                                   ") into a temporary, then the masked write-back");
+            detail::write_back_device(c, mask, accum, t, zero, opt);
+        }
+    } else if constexpr (detail::is_device_dense<MA>) {
+        static_assert(detail::never<MA, MB>,
+                      "kleene::mxm on the device has no dense x CSR kernel: use a dense B "
+                      "(to_dense on the host) or compute (B' A')' with a CSR B'");
+    } else {
+        static_assert(std::is_same_v<typename MA::index_type, typename MB::index_type>,
+                      "mxm: CSR operands must share an index type");
+        using Index = typename MA::index_type;
+        if (pin != kernel_choice::automatic)
+            detail::bad_pin("mxm", pin, operands + " on the GPU (its kernel choice is its own)");
+        if constexpr (detail::is_device_dense<C>) {
+            if constexpr (fused) {
+                sopt.accumulate = accumulate;
+                cuda::spgemm_dense<S, Index>(c.view(), a, b, sopt);
+                detail::trace(opt, "mxm: " + operands +
+                                       ": cuda spgemm_dense (a warp per row, dense row accumulator)" +
+                                       (accumulate ? ", accumulating into C" : ""));
+            } else {
+                dense_matrix<T, device> t(a.rows(), b.cols());
+                cuda::spgemm_dense<S, Index>(t.view(), a, b, sopt);
+                detail::trace(opt, "mxm: " + operands +
+                                       ": cuda spgemm_dense into a temporary, then the masked "
+                                       "write-back");
+                detail::write_back_device(c, mask, accum, t, zero, opt);
+            }
+        } else {
+            static_assert(std::is_same_v<typename C::index_type, Index>,
+                          "kleene::mxm on the device: a CSR C has its operands' index type");
+            csr_matrix<T, Index, device> t(a.rows(), b.cols());
+            auto const ran = cuda::spgemm<S, Index>(t, a, b, sopt);
+            detail::trace(opt, "mxm: " + operands + ": cuda spgemm (" +
+                                   std::string(cuda::to_string(ran)) + ")" +
+                                   (plain ? "" : ", then the masked row merge into C"));
+            if constexpr (plain) {
+                c = std::move(t);
+            } else {
+                detail::check_device_output<C, Accum>();
+                cuda::detail::write_back_csr("mxm", c, detail::device_mask<C>(mask), accum,
+                                             std::move(t), opt.replace);
+            }
+        }
+    }
+}
+
+template <detail::device_matrix C, detail::device_operand A, detail::device_operand B,
+          semiring_type S>
+void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
     mxm(c, no_mask, no_accum, a, b, s, opt);
 }
+
+KLEENE_NO_MIXED_SPACES(mxm)
 
 namespace detail {
 template <class T, class V>
@@ -454,5 +592,192 @@ template <detail::host_vector W, detail::host_vector U, detail::host_matrix A, s
 void vxm(W& w, U const& u, A const& a, S s, options const& opt = {}) {
     vxm(w, no_mask, no_accum, u, a, s, opt);
 }
+
+// ---- mxv and vxm on device containers ----------------------------------------------------------
+
+namespace detail {
+template <class T>
+dense_view<T, device> column_view(dense_vector<T, device>& v) {
+    return {v.data(), v.size(), 1, 1};
+}
+template <class T>
+dense_view<T const, device> column_view(dense_vector<T, device> const& v) {
+    return {v.data(), v.size(), 1, 1};
+}
+template <class T>
+dense_view<T, device> row_view(dense_vector<T, device>& v) {
+    return {v.data(), 1, v.size(), v.size()};
+}
+template <class T>
+dense_view<T const, device> row_view(dense_vector<T, device> const& v) {
+    return {v.data(), 1, v.size(), v.size()};
+}
+
+/// w<mask, replace> accum= A (+).(x) u for a device A (CSR or dense) and dense u, w.
+template <class S, class W, class Mask, class Accum, class A, class U>
+void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& a, U const& u,
+                options const& opt, std::string const& operands) {
+    using T = typename S::value_type;
+    constexpr bool fused = std::is_same_v<Mask, no_mask_t> &&
+                           (std::is_same_v<Accum, no_accum_t> || accum_is_add<Accum, S>());
+    constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
+    if constexpr (is_device_csr<A>) {
+        using Index = typename A::index_type;
+        cuda::sparse_options sopt{.ctx = opt.ctx};
+        if constexpr (std::is_same_v<Accum, no_accum_t> || accum_is_add<Accum, S>()) {
+            // spmv applies the mask, replace and the semiring's add itself.
+            sopt.accumulate = accumulate;
+            sopt.replace = opt.replace;
+            auto const ran = cuda::spmv<S, Index>(w, device_mask<W>(mask), a, u, sopt);
+            trace(opt, std::string(name) + ": " + operands + ": cuda spmv (" +
+                           std::string(cuda::to_string(ran)) + ")");
+        } else {
+            dense_vector<T, device> t(w.size());
+            auto const ran = cuda::spmv<S, Index>(t, cuda::vector_mask{}, a, u, sopt);
+            trace(opt, std::string(name) + ": " + operands + ": cuda spmv (" +
+                           std::string(cuda::to_string(ran)) +
+                           ") into a temporary, then the masked write-back");
+            write_back_device(w, mask, accum, t, S::zero(), opt);
+        }
+    } else if constexpr (fused) {
+        trace(opt, std::string(name) + ": " + operands + ": cuda dense_gemm with one column");
+        cuda::dense_gemm<S>(a.view(), column_view(u), column_view(w), accumulate,
+                            resolve(opt.ctx));
+    } else {
+        trace(opt, std::string(name) + ": " + operands +
+                       ": cuda dense_gemm with one column into a temporary, then the masked "
+                       "write-back");
+        dense_vector<T, device> t(w.size());
+        cuda::dense_gemm<S>(a.view(), column_view(u), column_view(t), false, resolve(opt.ctx));
+        write_back_device(w, mask, accum, t, S::zero(), opt);
+    }
+}
+}  // namespace detail
+
+/// w<mask, replace> accum= A (+).(x) u on device containers: A device CSR (cuda spmv, a pull:
+/// one segmented dot product per row) or dense (the GEMM with one column), u and w dense device
+/// vectors. The accumulator is applied by spmv when it is the semiring's add, otherwise through
+/// a temporary and the masked write-back. A sparse u or w: use vxm with A's transpose (push).
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum,
+          detail::device_operand A, detail::device_vector U, semiring_type S>
+void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S,
+         options const& opt = {}) {
+    using T = typename S::value_type;
+    static_assert(std::is_same_v<typename W::value_type, T> &&
+                      std::is_same_v<typename A::value_type, T> &&
+                      std::is_same_v<typename U::value_type, T>,
+                  "kleene: the containers' value types must equal the semiring's value_type");
+    static_assert(detail::is_device_dense_vec<W> && detail::is_device_dense_vec<U>,
+                  "kleene::mxv on the device takes dense vectors; for a sparse u use "
+                  "vxm(w, u, A') (a push over the rows of A')");
+    if (a_in.cols() != u.size())
+        throw dimension_mismatch("mxv: cannot multiply A (" + detail::describe_device(a_in) +
+                                 ") by u (" + detail::describe_device(u) + ")");
+    if (w.size() != a_in.rows())
+        throw dimension_mismatch("mxv: output w has size " + std::to_string(w.size()) +
+                                 " but A has " + std::to_string(a_in.rows()) + " rows");
+    detail::check_mask("mxv", mask, w);
+    detail::device_call("mxv", opt, "on the GPU");
+    if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmv_pull)
+        detail::bad_pin("mxv", opt.kernel, "device operands");
+    auto&& a = detail::materialize_device(a_in, opt, "mxv");
+    detail::mxv_device<S>("mxv", w, mask, accum, a, u, opt,
+                          detail::describe_device(a) + " x " + detail::describe_device(u));
+}
+
+template <detail::device_vector W, detail::device_operand A, detail::device_vector U,
+          semiring_type S>
+void mxv(W& w, A const& a, U const& u, S s, options const& opt = {}) {
+    mxv(w, no_mask, no_accum, a, u, s, opt);
+}
+
+/// w<mask, replace> accum= u (+).(x) A on device containers:
+/// - u and w device sparse vectors, A device CSR: cuda spmspv, a push over the rows of A that u
+///   names (load-balanced over their edges). It writes all of w, so it takes no accumulator, and
+///   a mask with replace or an empty w (an entry of w outside the mask cannot be kept);
+/// - u and w dense: A dense runs the GEMM with one row; A CSR runs spmv on A', which the call
+///   makes on the device (O(nnz); keep A' and call mxv to make it once).
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum,
+          detail::device_vector U, detail::device_operand A, semiring_type S>
+void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a_in, S,
+         options const& opt = {}) {
+    using T = typename S::value_type;
+    static_assert(std::is_same_v<typename W::value_type, T> &&
+                      std::is_same_v<typename A::value_type, T> &&
+                      std::is_same_v<typename U::value_type, T>,
+                  "kleene: the containers' value types must equal the semiring's value_type");
+    static_assert(detail::is_device_sparse_vec<U> == detail::is_device_sparse_vec<W>,
+                  "kleene::vxm on the device: u and w are both sparse (push) or both dense");
+    if (u.size() != a_in.rows())
+        throw dimension_mismatch("vxm: cannot multiply u (" + detail::describe_device(u) +
+                                 ") by A (" + detail::describe_device(a_in) + ")");
+    if (w.size() != a_in.cols())
+        throw dimension_mismatch("vxm: output w has size " + std::to_string(w.size()) +
+                                 " but A has " + std::to_string(a_in.cols()) + " columns");
+    detail::check_mask("vxm", mask, w);
+    detail::device_call("vxm", opt, "on the GPU");
+    auto&& a = detail::materialize_device(a_in, opt, "vxm");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    std::string const operands = detail::describe_device(u) + " x " + detail::describe_device(a);
+    if constexpr (detail::is_device_sparse_vec<U>) {
+        static_assert(detail::is_device_csr<MA>,
+                      "kleene::vxm on the device: a sparse u multiplies a CSR A");
+        static_assert(std::is_same_v<Accum, no_accum_t>,
+                      "kleene::vxm on the device into a sparse w takes no accumulator");
+        static_assert(std::is_same_v<typename W::index_type, typename MA::index_type> &&
+                          std::is_same_v<typename U::index_type, typename MA::index_type>,
+                      "kleene::vxm on the device: u, w and A share an index type");
+        if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmspv_push)
+            detail::bad_pin("vxm", opt.kernel, operands);
+        if constexpr (!std::is_same_v<Mask, no_mask_t>)
+            if (!opt.replace && w.nnz() > 0)
+                throw invalid_argument(
+                    "vxm: on the device a sparse w is written whole, so its entries outside the "
+                    "mask cannot be kept: pass replace = true or an empty w");
+        detail::trace(opt, "vxm: " + operands + ": cuda spmspv (push over the rows u names)");
+        cuda::spmspv<S, typename MA::index_type>(w, detail::device_mask<W>(mask), u, a, opt.ctx);
+    } else if constexpr (detail::is_device_dense<MA>) {
+        if (opt.kernel != kernel_choice::automatic)
+            detail::bad_pin("vxm", opt.kernel, operands);
+        constexpr bool fused = std::is_same_v<Mask, no_mask_t> &&
+                               (std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>());
+        if constexpr (fused) {
+            detail::trace(opt, "vxm: " + operands + ": cuda dense_gemm with one row");
+            cuda::dense_gemm<S>(detail::row_view(u), a.view(), detail::row_view(w),
+                                !std::is_same_v<Accum, no_accum_t>, resolve(opt.ctx));
+        } else {
+            detail::trace(opt, "vxm: " + operands +
+                                   ": cuda dense_gemm with one row into a temporary, then the "
+                                   "masked write-back");
+            dense_vector<T, device> t(w.size());
+            cuda::dense_gemm<S>(detail::row_view(u), a.view(), detail::row_view(t), false,
+                                resolve(opt.ctx));
+            detail::write_back_device(w, mask, accum, t, S::zero(), opt);
+        }
+    } else {
+        if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmv_pull)
+            detail::bad_pin("vxm", opt.kernel, operands);
+        detail::trace(opt, "vxm: " + operands +
+                               ": A' made on the device (keep it and call mxv to make it once)");
+        auto const at = cuda::detail::transpose_csr(a);
+        // u (+).(x) A is A' (+).(x) u only where mul commutes; the semirings whose mul does not
+        // (first, second) are refused.
+        static_assert(!requires { typename S::mul_op; } ||
+                          (!std::is_same_v<typename S::mul_op, first_op<T>> &&
+                           !std::is_same_v<typename S::mul_op, second_op<T>>),
+                      "kleene::vxm on the device with a dense u and a CSR A needs a commutative "
+                      "multiply; use a sparse u (push)");
+        detail::mxv_device<S>("vxm", w, mask, accum, at, u, opt, operands);
+    }
+}
+
+template <detail::device_vector W, detail::device_vector U, detail::device_operand A,
+          semiring_type S>
+void vxm(W& w, U const& u, A const& a, S s, options const& opt = {}) {
+    vxm(w, no_mask, no_accum, u, a, s, opt);
+}
+
+KLEENE_NO_MIXED_SPACES(mxv)
+KLEENE_NO_MIXED_SPACES(vxm)
 
 }  // namespace kleene

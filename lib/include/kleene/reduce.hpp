@@ -12,6 +12,7 @@
 
 #include <kleene/cpu/reduce.hpp>
 #include <kleene/cpu/write_back.hpp>
+#include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/mxm.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/transpose.hpp>
@@ -142,5 +143,53 @@ requires(detail::matrix_operand<A> ||
     else
         s = Accum::apply(s, r);
 }
+
+// ---- on device containers -----------------------------------------------------------------------
+
+/// w<mask, replace> accum= the (+) of each row of a device A (of each column for transpose(A)):
+/// the host's call and semantics, run by the CUDA backend (a warp per row; columns through A' for
+/// CSR, per-column partials for dense; no atomics, so float sums repeat run to run). Monoids plus,
+/// times, min and max, or a semiring whose add is one of them.
+template <detail::device_vector W, mask_type Mask, accumulator_type Accum, reduce_operator Op,
+          detail::device_operand A>
+void reduce(W& w, Mask const& mask, Accum accum, Op const& op, A const& a,
+            options const& opt = {}) {
+    static_assert(detail::is_device_dense_vec<W>,
+                  "kleene: reduce on the device writes a dense device vector");
+    detail::check_device_output<W, Accum>();
+    if (w.size() != a.rows())
+        throw dimension_mismatch("reduce: output w has size " + std::to_string(w.size()) +
+                                 " but A (" + detail::describe_device(a) + ") has " +
+                                 std::to_string(a.rows()) + " rows");
+    detail::check_mask("reduce", mask, w);
+    detail::device_call("reduce", opt,
+                        std::string(is_transposed<A> ? "columns" : "rows") + " of " +
+                            detail::describe_device(a) + " on the GPU");
+    cuda::reduce(w, detail::device_mask<W>(mask), accum, op, a, opt);
+}
+template <detail::device_vector W, reduce_operator Op, detail::device_operand A>
+void reduce(W& w, Op const& op, A const& a, options const& opt = {}) {
+    reduce(w, no_mask, no_accum, op, a, opt);
+}
+
+/// The (+) of every entry of a device matrix (or its transpose) or dense device vector.
+template <reduce_operator Op, class A>
+    requires detail::device_operand<A> || detail::is_device_dense_vec<A>
+typename Op::value_type reduce(Op const& op, A const& a, options const& opt = {}) {
+    detail::device_call("reduce", opt, "every entry of " + detail::describe_device(a) +
+                                           " to a scalar on the GPU");
+    return cuda::reduce(op, a, opt);
+}
+
+/// s accum= the (+) of every entry of a device container.
+template <accumulator_type Accum, reduce_operator Op, class A>
+    requires detail::device_operand<A> || detail::is_device_dense_vec<A>
+void reduce(typename Op::value_type& s, Accum, Op const& op, A const& a, options const& opt = {}) {
+    auto const r = reduce(op, a, opt);
+    if constexpr (std::is_same_v<Accum, no_accum_t>) s = r;
+    else s = Accum::apply(s, r);
+}
+
+KLEENE_NO_MIXED_SPACES(reduce)
 
 }  // namespace kleene

@@ -185,4 +185,36 @@ void select(W& w, Pred const& pred, U const& u, options const& opt = {},
     select(w, no_mask, no_accum, pred, u, opt, absent);
 }
 
+// ---- on device containers -----------------------------------------------------------------------
+
+/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j) on device CSR
+/// matrices: the host's call and semantics, run by the CUDA backend for the built-in predicates
+/// (tril, triu, diag, offdiag, value_eq ... value_ge).
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum, class Pred,
+          detail::device_operand A>
+void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in,
+            options const& opt = {}) {
+    using T = typename C::value_type;
+    static_assert(std::is_same_v<typename A::value_type, T>,
+                  "select: the input's value type must equal the output's");
+    detail::check_device_output<C, Accum>();
+    if (c.rows() != a_in.rows() || c.cols() != a_in.cols())
+        throw dimension_mismatch("select: output C is " + detail::describe_device(c) +
+                                 " but A is " + detail::describe_device(a_in));
+    detail::check_mask("select", mask, c);
+    detail::device_call("select", opt, "on the GPU");
+    auto&& a = detail::materialize_device(a_in, opt, "select");
+    using MA = std::remove_cvref_t<decltype(a)>;
+    static_assert(detail::is_device_csr<C> && detail::is_device_csr<MA>,
+                  "kleene: select on the device takes a CSR input into a CSR output");
+    detail::trace(opt, "select: " + detail::describe_device(a) + ": cuda filter (count then fill)");
+    cuda::select(c, detail::device_mask<C>(mask), accum, pred, a, opt);
+}
+template <detail::device_matrix C, class Pred, detail::device_operand A>
+void select(C& c, Pred const& pred, A const& a, options const& opt = {}) {
+    select(c, no_mask, no_accum, pred, a, opt);
+}
+
+KLEENE_NO_MIXED_SPACES(select)
+
 }  // namespace kleene

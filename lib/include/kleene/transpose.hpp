@@ -190,4 +190,42 @@ void vxm(W& w, U const& u, transposed<M> const& a, S s, options const& opt = {})
     vxm(w, no_mask, no_accum, u, a, s, opt);
 }
 
+// ---- on device containers -----------------------------------------------------------------------
+
+/// C<mask, replace> accum= A' on device containers (CSR into CSR: a stable CUB sort of the
+/// entries by column; dense into dense: 32 x 32 shared-memory tiles; a dense C may be A itself
+/// when square): the host's call and semantics, run by the CUDA backend.
+template <detail::device_matrix C, mask_type Mask, accumulator_type Accum, detail::device_matrix A>
+void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& opt = {},
+               std::type_identity_t<typename C::value_type> absent = {}) {
+    static_assert(std::is_same_v<typename A::value_type, typename C::value_type>,
+                  "transpose: the input's value type must equal the output's");
+    static_assert((detail::is_device_csr<C> && std::is_same_v<C, A>) ||
+                      (detail::is_device_dense<C> && detail::is_device_dense<A>),
+                  "kleene: transpose on the device takes a CSR input into a CSR output (one index "
+                  "type) or a dense one into a dense one");
+    detail::check_device_output<C, Accum>();
+    if (c.rows() != a.cols() || c.cols() != a.rows())
+        throw dimension_mismatch("transpose: output C is " + detail::shape(c.rows(), c.cols()) +
+                                 " but the transpose of A (" + detail::describe_device(a) +
+                                 ") is " + detail::shape(a.cols(), a.rows()));
+    detail::check_mask("transpose", mask, c);
+    detail::device_call("transpose", opt,
+                        detail::describe_device(a) +
+                            (detail::is_device_csr<A> ? ": cuda csr transpose (sort by column)"
+                                                      : ": cuda tiled transpose"));
+    if constexpr (detail::is_device_csr<C>)
+        cuda::transpose(c, detail::device_mask<C>(mask), accum, a, opt);
+    else
+        cuda::transpose(c, detail::device_mask<C>(mask), accum, a, opt, absent);
+}
+/// C = A' on device containers.
+template <detail::device_matrix C, detail::device_matrix A>
+void transpose(C& c, A const& a, options const& opt = {},
+               std::type_identity_t<typename C::value_type> absent = {}) {
+    transpose(c, no_mask, no_accum, a, opt, absent);
+}
+
+KLEENE_NO_MIXED_SPACES(transpose)
+
 }  // namespace kleene

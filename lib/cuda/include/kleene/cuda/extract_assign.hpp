@@ -38,7 +38,7 @@
 #include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
-#include <kleene/extract_assign.hpp>
+#include <kleene/index_selection.hpp>
 #include <kleene/options.hpp>
 #include <kleene/transposed.hpp>
 #include <kleene/vector.hpp>

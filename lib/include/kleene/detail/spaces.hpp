@@ -1,0 +1,207 @@
+#pragma once
+// Where the public operations (mxm.hpp, ewise.hpp, apply.hpp, select.hpp, reduce.hpp,
+// transpose.hpp, extract_assign.hpp, kronecker.hpp) send a call: host containers to the CPU
+// kernels (lib/cpu), device containers to the CUDA backend (lib/cuda, kleene::cuda::), chosen at
+// compile time from the containers' memory space. What is here:
+//
+//   space_of_t<X>            host, device, or void (X is not a container: an operator, a scalar)
+//   device_matrix / device_vector / device_operand   the device containers an operation takes
+//   device_mask<C>(mask)     a mask view of device containers as the backend reads it
+//   KLEENE_NO_MIXED_SPACES   a compile-time error, naming the operation, when one call mixes
+//                            host and device containers (no operation copies behind your back)
+
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/mask.hpp>
+#include <kleene/cuda/operations.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/matrix.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/operators.hpp>
+#include <kleene/options.hpp>
+#include <kleene/transposed.hpp>
+#include <kleene/vector.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace kleene::detail {
+
+template <class X>
+struct space_of {
+    using type = void;
+};
+template <class T, class I, class S>
+struct space_of<csr_matrix<T, I, S>> {
+    using type = S;
+};
+template <class T, class S>
+struct space_of<dense_matrix<T, S>> {
+    using type = S;
+};
+template <class T, class S>
+struct space_of<dense_vector<T, S>> {
+    using type = S;
+};
+template <class T, class I, class S>
+struct space_of<sparse_vector<T, I, S>> {
+    using type = S;
+};
+template <class T, class I, class S>
+struct space_of<matrix<T, I, S>> {
+    using type = S;
+};
+template <class M>
+struct space_of<transposed<M>> : space_of<M> {};
+template <class M>
+struct space_of<mask_view<M>> : space_of<M> {};
+
+template <class X>
+using space_of_t = typename space_of<std::remove_cvref_t<X>>::type;
+
+template <class... X>
+inline constexpr bool any_host = (std::is_same_v<space_of_t<X>, host> || ...);
+template <class... X>
+inline constexpr bool any_device = (std::is_same_v<space_of_t<X>, device> || ...);
+
+/// One call names containers in host memory and in device memory.
+template <class... X>
+concept mixed_spaces = any_host<X...> && any_device<X...>;
+
+template <class...>
+inline constexpr bool never = false;
+
+template <class M>
+inline constexpr bool is_device_csr = false;
+template <class T, class I>
+inline constexpr bool is_device_csr<csr_matrix<T, I, device>> = true;
+template <class M>
+inline constexpr bool is_device_dense = false;
+template <class T>
+inline constexpr bool is_device_dense<dense_matrix<T, device>> = true;
+template <class V>
+inline constexpr bool is_device_dense_vec = false;
+template <class T>
+inline constexpr bool is_device_dense_vec<dense_vector<T, device>> = true;
+template <class V>
+inline constexpr bool is_device_sparse_vec = false;
+template <class T, class I>
+inline constexpr bool is_device_sparse_vec<sparse_vector<T, I, device>> = true;
+
+template <class M>
+concept device_matrix = is_device_csr<M> || is_device_dense<M>;
+template <class V>
+concept device_vector = is_device_dense_vec<V> || is_device_sparse_vec<V>;
+/// A device matrix or the view transpose(A) of one.
+template <class M>
+concept device_operand = device_matrix<M> || (is_transposed<M> && requires {
+    requires device_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>;
+});
+
+/// The value types the CUDA backend's operations are built for (operations_instances.hpp).
+template <class T>
+inline constexpr bool gpu_value =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
+    std::is_same_v<T, std::int64_t>;
+
+/// The accumulators of a dense output on the device: none, plus, min.
+template <class Accum, class T>
+inline constexpr bool gpu_dense_accum = std::is_same_v<Accum, no_accum_t> ||
+                                        std::is_same_v<Accum, plus_op<T>> ||
+                                        std::is_same_v<Accum, min_op<T>>;
+/// The accumulators of a CSR output on the device: none or an ewise operator.
+template <class Accum, class T>
+inline constexpr bool gpu_csr_accum =
+    gpu_dense_accum<Accum, T> || std::is_same_v<Accum, times_op<T>> ||
+    std::is_same_v<Accum, max_op<T>> || std::is_same_v<Accum, first_op<T>> ||
+    std::is_same_v<Accum, second_op<T>>;
+
+/// The static checks every device operation makes on its output, value type and accumulator.
+template <class C, class Accum>
+constexpr void check_device_output() {
+    using T = typename C::value_type;
+    static_assert(gpu_value<T>,
+                  "kleene: operations on device containers are built for float, double, int32 and "
+                  "int64 values");
+    if constexpr (is_device_csr<C>)
+        static_assert(gpu_csr_accum<Accum, T>,
+                      "kleene: on the device a CSR output accumulates with none, plus, times, min, "
+                      "max, first or second");
+    else
+        static_assert(gpu_dense_accum<Accum, T>,
+                      "kleene: on the device a dense output accumulates with none, plus or min");
+}
+
+template <class M>
+std::string describe_device(M const& m) {
+    if constexpr (is_device_csr<M>)
+        return "device csr " + shape(m.rows(), m.cols()) + " (" + std::to_string(m.nnz()) +
+               " entries)";
+    else if constexpr (is_device_dense<M>)
+        return "device dense " + shape(m.rows(), m.cols());
+    else if constexpr (is_device_sparse_vec<M>)
+        return "device sparse vector " + std::to_string(m.size()) + " (" +
+               std::to_string(m.nnz()) + " entries)";
+    else if constexpr (is_device_dense_vec<M>)
+        return "device dense vector " + std::to_string(m.size());
+    else
+        return "the transpose of the " + describe_device(*m.m);
+}
+
+/// Refuses device=cpu for device containers (the CPU never reads device memory behind the
+/// caller's back) and records the backend call in the explain trace.
+inline void device_call(char const* op, options const& opt, std::string const& what) {
+    if (opt.device == device_choice::cpu)
+        throw invalid_argument(std::string(op) +
+                               ": device=cpu was asked for device containers; copy them with "
+                               "to_host() first");
+    if (opt.explain) opt.explain->add(std::string(op) + ": " + what);
+}
+
+/// The mask view `mask` of device containers as the CUDA backend reads it for output C: a
+/// csr_mask (a device CSR mask with C's index type) for a CSR C, a dense_mask (a dense device
+/// matrix or vector, or a device sparse vector) for a dense C.
+template <class C, class Mask>
+auto device_mask(Mask const& mask) {
+    if constexpr (is_device_csr<C>) {
+        using I = typename C::index_type;
+        if constexpr (std::is_same_v<Mask, no_mask_t>) {
+            return cuda::csr_mask<I>{};
+        } else {
+            using M = std::remove_cvref_t<decltype(*mask.m)>;
+            static_assert(is_device_csr<M>,
+                          "kleene: a CSR output on the device takes a mask that is a device CSR "
+                          "matrix");
+            if constexpr (is_device_csr<M>)
+                static_assert(std::is_same_v<typename M::index_type, I>,
+                              "kleene: the mask of a CSR output on the device has the output's "
+                              "index type");
+            return cuda::csr_mask<I>(mask);
+        }
+    } else {
+        if constexpr (std::is_same_v<Mask, no_mask_t>) {
+            return cuda::dense_mask{};
+        } else {
+            using M = std::remove_cvref_t<decltype(*mask.m)>;
+            static_assert(is_device_dense<M> || is_device_dense_vec<M> || is_device_sparse_vec<M>,
+                          "kleene: a dense output on the device takes a mask that is a dense "
+                          "device matrix or vector or a device sparse vector");
+            return cuda::dense_mask(mask);
+        }
+    }
+}
+
+}  // namespace kleene::detail
+
+/// Declares the catch-all overload of operation NAME that matches only calls mixing host and
+/// device containers, and refuses them at compile time with a message naming NAME.
+#define KLEENE_NO_MIXED_SPACES(NAME)                                                          \
+    template <class... Args>                                                                  \
+        requires ::kleene::detail::mixed_spaces<Args...>                                      \
+    void NAME(Args&&...) {                                                                    \
+        static_assert(::kleene::detail::never<Args...>,                             \
+                      "kleene::" #NAME ": the containers of one call live in different memory " \
+                      "spaces (host and device); move them with to_device() or to_host() "     \
+                      "first: no operation copies behind your back");                         \
+    }

@@ -1,0 +1,298 @@
+// One operation set for host and device (issue 21): every kleene:: operation called with device
+// containers runs on the GPU and gives the host's answer. Each case is one generic function
+// written once and called twice, with host containers and with their device copies, with the
+// same mask views (mask, structure, complement), accumulators and replace; the device result
+// must equal the host's exactly (small integer values). Also: the explain trace names the CUDA
+// kernel, device=cpu is refused for device containers, shapes are checked.
+
+#define BOOST_TEST_MODULE dispatch_gpu
+
+#include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
+#include "gpu/ops_gpu_common.hpp"
+
+#include <kleene/apply.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/ewise.hpp>
+#include <kleene/extract_assign.hpp>
+#include <kleene/mxm.hpp>
+#include <kleene/reduce.hpp>
+#include <kleene/select.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/transpose.hpp>
+#include <kleene/vector.hpp>
+
+#include <boost/mpl/list.hpp>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using namespace kleene;
+using namespace kleene::test;
+using kleene::test::have_gpu;
+
+using dispatch_types = boost::mpl::list<float, std::int64_t>;
+
+template <class X>
+auto dev(X const& x) {
+    return x.to_device();
+}
+
+/// Runs body(C, mask view, accum, replace) on the host output and on a device copy, for every
+/// mask kind, accumulator and replace, and compares.
+template <class T, class CH, class MH, class Body>
+void host_and_device(std::string const& name, CH const& c0, MH const& m, Body&& body) {
+    auto const md = dev(m);
+    for_all_write_backs<T>([&](mask_kind k, auto accum, bool replace) {
+        options opt;
+        opt.replace = replace;
+        CH ch = c0;
+        auto cd = dev(c0);
+        with_mask(k, m, [&](auto mh) { body(ch, mh, accum, opt); });
+        with_mask(k, md, [&](auto mdv) { body(cd, mdv, accum, opt); });
+        check_same(ch, cd, name + describe(k, accum, replace));
+    });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(mxm_every_storage_with_masks, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(11);
+    using I = std::int32_t;
+    std::size_t const m = 37, k = 29, n = 41;
+    auto const a = random_csr<T, I>(m, k, 4, g);
+    auto const b = random_csr<T, I>(k, n, 4, g);
+    auto const ad = random_dense<T>(m, k, T(0), g);
+    auto const bd = random_dense<T>(k, n, T(0), g);
+    auto const a_d = dev(a), b_d = dev(b), ad_d = dev(ad), bd_d = dev(bd);
+    auto const c_csr = random_csr<T, I>(m, n, 3, g);
+    auto const c_dense = random_dense<T>(m, n, T(0), g);
+    auto const mask_csr = random_csr_mask<I>(m, n, g);
+    auto const mask_dense = random_mask(m, n, g);
+    // The same code for both spaces: the containers' space picks the kernels.
+    auto const product = [&](auto& c, auto const& mk, auto accum, options const& opt,
+                             auto const& x, auto const& y) {
+        mxm(c, mk, accum, x, y, plus_times<T>{}, opt);
+    };
+    host_and_device<T>("mxm csr x csr -> csr", c_csr, mask_csr,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+                               product(c, mk, accum, opt, a, b);
+                           else
+                               product(c, mk, accum, opt, a_d, b_d);
+                       });
+    host_and_device<T>("mxm csr x csr -> dense", c_dense, mask_dense,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               product(c, mk, accum, opt, a, b);
+                           else
+                               product(c, mk, accum, opt, a_d, b_d);
+                       });
+    host_and_device<T>("mxm dense x dense -> dense", c_dense, mask_dense,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               mxm(c, mk, accum, ad, bd, min_plus<T>{}, opt);
+                           else
+                               mxm(c, mk, accum, ad_d, bd_d, min_plus<T>{}, opt);
+                       });
+    host_and_device<T>("mxm csr x dense -> dense", c_dense, mask_dense,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               product(c, mk, accum, opt, a, bd);
+                           else
+                               product(c, mk, accum, opt, a_d, bd_d);
+                       });
+    // A transposed operand is made on the device.
+    auto const bt = random_csr<T, I>(n, k, 4, g);
+    csr_matrix<T, I> ch(m, n);
+    mxm(ch, a, transpose(bt), plus_times<T>{});
+    csr_matrix<T, I, device> cd(m, n);
+    explain_trace trace;
+    mxm(cd, a_d, transpose(dev(bt)), plus_times<T>{}, {.explain = &trace});
+    check_same(ch, cd, "mxm with a transposed device operand");
+    BOOST_TEST(trace.str().find("transpose made on the device") != std::string::npos);
+    BOOST_TEST(trace.str().find("cuda spgemm") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(mxv_and_vxm, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(12);
+    using I = std::int32_t;
+    std::size_t const m = 300, n = 200;
+    auto const a = random_csr<T, I>(m, n, 5, g);
+    auto const ad = random_dense<T>(m, n, T(0), g);
+    auto const u = random_vector<T>(n, T(0), g);
+    auto const ut = random_vector<T>(m, T(0), g);
+    auto const w0 = random_vector<T>(m, T(0), g);
+    auto const wt0 = random_vector<T>(n, T(0), g);
+    auto const mk = random_mask(m, g);
+    auto const mkt = random_mask(n, g);
+    auto const a_d = dev(a), ad_d = dev(ad), u_d = dev(u), ut_d = dev(ut);
+    host_and_device<T>("mxv csr", w0, mk, [&](auto& w, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+            mxv(w, msk, accum, a, u, plus_times<T>{}, opt);
+        else
+            mxv(w, msk, accum, a_d, u_d, plus_times<T>{}, opt);
+    });
+    host_and_device<T>("mxv dense", w0, mk, [&](auto& w, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+            mxv(w, msk, accum, ad, u, min_plus<T>{}, opt);
+        else
+            mxv(w, msk, accum, ad_d, u_d, min_plus<T>{}, opt);
+    });
+    host_and_device<T>("vxm dense u, csr A", wt0, mkt,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               vxm(w, msk, accum, ut, a, plus_times<T>{}, opt);
+                           else
+                               vxm(w, msk, accum, ut_d, a_d, plus_times<T>{}, opt);
+                       });
+    host_and_device<T>("vxm dense u, dense A", wt0, mkt,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               vxm(w, msk, accum, ut, ad, min_plus<T>{}, opt);
+                           else
+                               vxm(w, msk, accum, ut_d, ad_d, min_plus<T>{}, opt);
+                       });
+    // The push: a sparse frontier times CSR, into a sparse vector, with a mask and replace.
+    buffer<I> fi(4);
+    buffer<T> fv(4);
+    I const at[] = {1, 7, 50, 299};
+    for (std::size_t q = 0; q < 4; ++q) {
+        fi[q] = at[q];
+        fv[q] = T(q + 1);
+    }
+    sparse_vector<T, I> f(m, std::move(fi), std::move(fv));
+    auto const vm = random_mask(n, g);
+    sparse_vector<T, I> wh(n);
+    vxm(wh, complement(mask(vm)), no_accum, f, a, min_plus<T>{}, {.replace = true});
+    sparse_vector<T, I, device> wd(n);
+    vxm(wd, complement(mask(dev(vm))), no_accum, dev(f), a_d, min_plus<T>{}, {.replace = true});
+    auto const got = wd.to_host();
+    BOOST_TEST_REQUIRE(got.nnz() == wh.nnz());
+    for (std::size_t q = 0; q < wh.nnz(); ++q) {
+        BOOST_TEST(got.indices()[q] == wh.indices()[q]);
+        BOOST_TEST(got.values()[q] == wh.values()[q]);
+    }
+    // Entries of a sparse w outside the mask cannot be kept on the device: refused, not dropped.
+    BOOST_CHECK_THROW(vxm(wd, mask(dev(vm)), no_accum, dev(f), a_d, min_plus<T>{}), invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(elementwise_apply_select, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(13);
+    using I = std::int64_t;
+    std::size_t const m = 45, n = 38;
+    auto const a = random_csr<T, I>(m, n, 6, g), b = random_csr<T, I>(m, n, 6, g);
+    auto const ad = random_dense<T>(m, n, T(0), g), bd = random_dense<T>(m, n, T(0), g);
+    auto const a_d = dev(a), b_d = dev(b), ad_d = dev(ad), bd_d = dev(bd);
+    auto const c0 = random_csr<T, I>(m, n, 3, g);
+    auto const cd0 = random_dense<T>(m, n, T(0), g);
+    auto const mcsr = random_csr_mask<I>(m, n, g);
+    auto const mdense = random_mask(m, n, g);
+    host_and_device<T>("ewise_add csr", c0, mcsr, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+            ewise_add(c, msk, accum, max_op<T>{}, a, b, opt);
+        else
+            ewise_add(c, msk, accum, max_op<T>{}, a_d, b_d, opt);
+    });
+    host_and_device<T>("ewise_mult dense", cd0, mdense, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+            ewise_mult(c, msk, accum, plus_times<T>{}, ad, bd, opt);
+        else
+            ewise_mult(c, msk, accum, plus_times<T>{}, ad_d, bd_d, opt);
+    });
+    host_and_device<T>("apply csr", c0, mcsr, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+            apply(c, msk, accum, bind_second(times_op<T>{}, T(3)), a, opt);
+        else
+            apply(c, msk, accum, bind_second(times_op<T>{}, T(3)), a_d, opt);
+    });
+    host_and_device<T>("apply dense", cd0, mdense, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+            apply(c, msk, accum, ainv_op<T>{}, ad, opt);
+        else
+            apply(c, msk, accum, ainv_op<T>{}, ad_d, opt);
+    });
+    host_and_device<T>("select csr", c0, mcsr, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+            select(c, msk, accum, value_gt<T>{T(4)}, a, opt);
+        else
+            select(c, msk, accum, value_gt<T>{T(4)}, a_d, opt);
+    });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_transpose_extract_assign, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(14);
+    using I = std::int32_t;
+    std::size_t const m = 52, n = 31;
+    auto const a = random_csr<T, I>(m, n, 5, g);
+    auto const ad = random_dense<T>(m, n, T(0), g);
+    auto const a_d = dev(a), ad_d = dev(ad);
+    auto const w0 = random_vector<T>(m, T(0), g);
+    auto const mk = random_mask(m, g);
+    host_and_device<T>("reduce rows csr", w0, mk, [&](auto& w, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+            reduce(w, msk, accum, plus_monoid<T>{}, a, opt);
+        else
+            reduce(w, msk, accum, plus_monoid<T>{}, a_d, opt);
+    });
+    BOOST_TEST(reduce(max_monoid<T>{}, a_d) == reduce(max_monoid<T>{}, a));
+    BOOST_TEST(reduce(plus_monoid<T>{}, ad_d) == reduce(plus_monoid<T>{}, ad));
+
+    auto const ct0 = random_csr<T, I>(n, m, 3, g);
+    auto const mt = random_csr_mask<I>(n, m, g);
+    host_and_device<T>("transpose csr", ct0, mt, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+            transpose(c, msk, accum, a, opt);
+        else
+            transpose(c, msk, accum, a_d, opt);
+    });
+
+    std::vector<std::int64_t> rows{3, 0, 17, 17, 40}, cols{2, 9, 30};
+    auto const ce0 = random_csr<T, I>(5, 3, 1, g);
+    auto const me = random_csr_mask<I>(5, 3, g);
+    host_and_device<T>("extract csr", ce0, me, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+            extract(c, msk, accum, a, rows, cols, opt);
+        else
+            extract(c, msk, accum, a_d, rows, cols, opt);
+    });
+    auto const src = random_dense<T>(3, 2, T(0), g);
+    auto const src_d = dev(src);
+    auto const mdense = random_mask(m, n, g);
+    std::vector<std::int64_t> ar{5, 1, 44}, ac{30, 0};
+    host_and_device<T>("assign dense", ad, mdense, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+            assign(c, msk, accum, src, ar, ac, opt);
+        else
+            assign(c, msk, accum, src_d, ar, ac, opt);
+    });
+}
+
+BOOST_AUTO_TEST_CASE(refusals_and_trace) {
+    if (!have_gpu()) return;
+    rng g(15);
+    auto const a = random_csr<float, std::int32_t>(20, 30, 3, g).to_device();
+    auto const b = random_csr<float, std::int32_t>(30, 10, 3, g).to_device();
+    csr_matrix<float, std::int32_t, device> c(20, 10);
+    BOOST_CHECK_THROW(mxm(c, a, b, plus_times<float>{}, {.device = device_choice::cpu}),
+                      invalid_argument);
+    csr_matrix<float, std::int32_t, device> wrong(20, 11);
+    BOOST_CHECK_THROW(mxm(wrong, a, b, plus_times<float>{}), dimension_mismatch);
+    BOOST_CHECK_THROW(ewise_add(c, plus_op<float>{}, a, a), dimension_mismatch);
+    auto const mk = random_csr_mask<std::int32_t>(21, 10, g).to_device();
+    BOOST_CHECK_THROW(mxm(c, mask(mk), no_accum, a, b, plus_times<float>{}), dimension_mismatch);
+    explain_trace trace;
+    dense_vector<float, device> w(20);
+    dense_vector<float, device> u = dense_vector<float>(30, 1.0f).to_device();
+    mxv(w, a, u, plus_times<float>{}, {.explain = &trace});
+    BOOST_TEST(trace.str().find("cuda spmv") != std::string::npos);
+}
+
+}  // namespace
