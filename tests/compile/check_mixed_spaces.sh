@@ -30,7 +30,7 @@ if "$cxx" "${flags[@]}" "$src" >"$log" 2>&1; then
   exit 1
 fi
 status=0
-for op in mxm mxv ewise_add ewise_mult apply select transpose extract assign reduce; do
+for op in mxm mxv ewise_add ewise_mult apply select transpose extract assign reduce kronecker; do
   if grep -q "kleene::$op: the containers of one call live in different memory spaces" "$log"; then
     echo "$op: refused with kleene's message"
   else

@@ -5,6 +5,7 @@
 #include <kleene/apply.hpp>
 #include <kleene/ewise.hpp>
 #include <kleene/extract_assign.hpp>
+#include <kleene/kronecker.hpp>
 #include <kleene/mxm.hpp>
 #include <kleene/reduce.hpp>
 #include <kleene/select.hpp>
@@ -39,6 +40,7 @@ void calls(d_csr& c, d_csr const& a, other_csr const& b, d_vec& w, other_vec con
     extract(c, b, all_indices, all_indices);
     assign(c, b, all_indices, all_indices);
     reduce(w, plus_monoid<float>{}, b);
+    kronecker(c, times_op<float>{}, a, b);
     (void)m;
 }
 

@@ -16,6 +16,7 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/ewise.hpp>
 #include <kleene/extract_assign.hpp>
+#include <kleene/kronecker.hpp>
 #include <kleene/mxm.hpp>
 #include <kleene/reduce.hpp>
 #include <kleene/select.hpp>
@@ -273,6 +274,29 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_transpose_extract_assign, T, dispatch_types
         else
             assign(c, msk, accum, src_d, ar, ac, opt);
     });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(16);
+    using I = std::int64_t;
+    auto const a = random_csr<T, I>(7, 5, 2, g), b = random_csr<T, I>(6, 9, 3, g);
+    auto const ad = random_dense<T>(4, 3, T(0), g), bd = random_dense<T>(5, 6, T(0), g);
+    auto const a_d = dev(a), b_d = dev(b), ad_d = dev(ad), bd_d = dev(bd);
+    host_and_device<T>("kronecker csr", random_csr<T, I>(42, 45, 4, g), random_csr_mask<I>(42, 45, g),
+                       [&](auto& c, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+                               kronecker(c, msk, accum, times_op<T>{}, a, b, opt);
+                           else
+                               kronecker(c, msk, accum, times_op<T>{}, a_d, b_d, opt);
+                       });
+    host_and_device<T>("kronecker dense", random_dense<T>(20, 18, T(0), g), random_mask(20, 18, g),
+                       [&](auto& c, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               kronecker(c, msk, accum, plus_times<T>{}, ad, bd, opt);
+                           else
+                               kronecker(c, msk, accum, plus_times<T>{}, ad_d, bd_d, opt);
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(refusals_and_trace) {

@@ -43,6 +43,16 @@ template <class T, class Index>
 csr_matrix<T, Index, device> select_csr(select_spec<T>, csr_matrix<T, Index, device> const&) {
     unavailable();
 }
+template <class Op, class Accum, class T>
+void kronecker_dense(T*, dense_mask const&, Accum, Op, T const*, std::size_t, std::size_t,
+                     T const*, std::size_t, std::size_t, T, bool) {
+    unavailable();
+}
+template <class Op, class T, class Index>
+csr_matrix<T, Index, device> kronecker_csr(Op, csr_matrix<T, Index, device> const&,
+                                           csr_matrix<T, Index, device> const&) {
+    unavailable();
+}
 }  // namespace detail
 
 KLEENE_MASK_VALUE_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)
@@ -50,5 +60,6 @@ KLEENE_OPS_TYPES(KLEENE_OPS_MASK_MERGE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_APPLY_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_SELECT_INSTANCES)
+KLEENE_OPS_TYPES(KLEENE_OPS_KRONECKER_INSTANCES)
 
 }  // namespace kleene::cuda

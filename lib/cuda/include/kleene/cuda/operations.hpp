@@ -125,6 +125,18 @@ void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a, std
 template <class F, class T, class Index>
 csr_matrix<T, Index, device> apply_csr(F f, csr_matrix<T, Index, device> const& a);
 
+/// c (ma mb x na nb)<mask, replace> accum= kron(a, b) for dense row-major a (ma x na) and b
+/// (mb x nb): op(x, y) where neither is absent.
+template <class Op, class Accum, class T>
+void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
+                     std::size_t ma, std::size_t na, T const* b, std::size_t mb, std::size_t nb,
+                     T absent, bool replace);
+
+/// kron(A, B) on device CSR (sorted columns); the caller checks that its sizes fit Index.
+template <class Op, class T, class Index>
+csr_matrix<T, Index, device> kronecker_csr(Op op, csr_matrix<T, Index, device> const& a,
+                                           csr_matrix<T, Index, device> const& b);
+
 /// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
 template <class T>
 struct select_spec {

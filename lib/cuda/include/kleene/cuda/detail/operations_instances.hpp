@@ -90,3 +90,22 @@
         detail::select_spec<T>, csr_matrix<T, std::int32_t, device> const&);                     \
     template csr_matrix<T, std::int64_t, device> detail::select_csr<T, std::int64_t>(            \
         detail::select_spec<T>, csr_matrix<T, std::int64_t, device> const&);
+
+/// kronecker (operations_kronecker.cu): the ewise operators, dense with the dense accumulators.
+#define KLEENE_OPS_DECLARE_KRONECKER_DENSE(Accum, T, Op)                                       \
+    template void detail::kronecker_dense<Op<T>, Accum, T>(T*, dense_mask const&, Accum, Op<T>,  \
+                                                           T const*, std::size_t, std::size_t,   \
+                                                           T const*, std::size_t, std::size_t,   \
+                                                           T, bool);
+#define KLEENE_OPS_DECLARE_KRONECKER_CSR(Unused, T, Op)                                           \
+    template csr_matrix<T, std::int32_t, device> detail::kronecker_csr<Op<T>, T, std::int32_t>(   \
+        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                         \
+        csr_matrix<T, std::int32_t, device> const&);                                               \
+    template csr_matrix<T, std::int64_t, device> detail::kronecker_csr<Op<T>, T, std::int64_t>(   \
+        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                         \
+        csr_matrix<T, std::int64_t, device> const&);
+#define KLEENE_OPS_KRONECKER_DENSE_ACCUM(Accum, T) \
+    KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_KRONECKER_DENSE, Accum, T)
+#define KLEENE_OPS_KRONECKER_INSTANCES(T)                     \
+    KLEENE_OPS_ACCUMS(KLEENE_OPS_KRONECKER_DENSE_ACCUM, T)    \
+    KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_KRONECKER_CSR, void, T)
