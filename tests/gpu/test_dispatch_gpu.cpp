@@ -12,6 +12,7 @@
 #include "gpu/ops_gpu_common.hpp"
 
 #include <kleene/apply.hpp>
+#include <kleene/convert.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/ewise.hpp>
@@ -107,6 +108,27 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mxm_every_storage_with_masks, T, dispatch_types) {
                            else
                                product(c, mk, accum, opt, a_d, bd_d);
                        });
+    host_and_device<T>("mxm dense x csr -> dense", c_dense, mask_dense,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               product(c, mk, accum, opt, ad, b);
+                           else
+                               product(c, mk, accum, opt, ad_d, b_d);
+                       });
+    host_and_device<T>("mxm dense x dense -> csr", c_csr, mask_csr,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+                               mxm(c, mk, accum, ad, bd, min_plus<T>{}, opt);
+                           else
+                               mxm(c, mk, accum, ad_d, bd_d, min_plus<T>{}, opt);
+                       });
+    host_and_device<T>("mxm csr x dense -> csr", c_csr, mask_csr,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+                               product(c, mk, accum, opt, a, bd);
+                           else
+                               product(c, mk, accum, opt, a_d, bd_d);
+                       });
     // A transposed operand is made on the device.
     auto const bt = random_csr<T, I>(n, k, 4, g);
     csr_matrix<T, I> ch(m, n);
@@ -159,6 +181,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mxv_and_vxm, T, dispatch_types) {
                            else
                                vxm(w, msk, accum, ut_d, ad_d, min_plus<T>{}, opt);
                        });
+    // A sparse u is made dense on the device.
+    auto const us = to_sparse<T, I>(u, T(0));
+    auto const us_d = us.to_device();
+    host_and_device<T>("mxv csr, sparse u", w0, mk, [&](auto& w, auto const& msk, auto accum, options const& opt) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+            mxv(w, msk, accum, a, us, plus_times<T>{}, opt);
+        else
+            mxv(w, msk, accum, a_d, us_d, plus_times<T>{}, opt);
+    });
     // The push: a sparse frontier times CSR, into a sparse vector, with a mask and replace.
     buffer<I> fi(4);
     buffer<T> fv(4);
@@ -297,6 +328,22 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
                            else
                                kronecker(c, msk, accum, plus_times<T>{}, ad_d, bd_d, opt);
                        });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(conversions_on_the_device, T, dispatch_types) {
+    if (!have_gpu()) return;
+    rng g(17);
+    for (auto [rows, cols] : shape_list{{0, 0}, {1, 1}, {7, 0}, {33, 31}, {5, 700}, {300, 65}}) {
+        auto const a = random_csr<T, std::int64_t>(rows, cols, 4, g);
+        auto const d = to_dense(a.to_device(), T(0));
+        check_same(to_dense(a, T(0)), d, "to_dense " + dims(rows, cols));
+        auto const back = to_csr<T, std::int64_t>(d, T(0));
+        check_same(to_csr<T, std::int64_t>(to_dense(a, T(0)), T(0)), back,
+                   "to_csr " + dims(rows, cols));
+        auto const v = to_sparse<T, std::int32_t>(random_vector<T>(rows, T(0), g), T(0));
+        check_same(to_dense(v, T(-1)), to_dense(v.to_device(), T(-1)),
+                   "sparse vector to_dense " + std::to_string(rows));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(refusals_and_trace) {

@@ -48,6 +48,18 @@ void kronecker_dense(T*, dense_mask const&, Accum, Op, T const*, std::size_t, st
                      T const*, std::size_t, std::size_t, T, bool) {
     unavailable();
 }
+template <class T, class Index>
+void csr_to_dense(T*, csr_matrix<T, Index, device> const&, T) {
+    unavailable();
+}
+template <class T, class Index>
+csr_matrix<T, Index, device> dense_to_csr(T const*, std::size_t, std::size_t, T) {
+    unavailable();
+}
+template <class T, class Index>
+void sparse_to_dense(T*, std::size_t, Index const*, T const*, std::size_t, T) {
+    unavailable();
+}
 template <class Op, class T, class Index>
 csr_matrix<T, Index, device> kronecker_csr(Op, csr_matrix<T, Index, device> const&,
                                            csr_matrix<T, Index, device> const&) {
@@ -61,5 +73,6 @@ KLEENE_OPS_TYPES(KLEENE_OPS_EWISE_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_APPLY_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_SELECT_INSTANCES)
 KLEENE_OPS_TYPES(KLEENE_OPS_KRONECKER_INSTANCES)
+KLEENE_OPS_TYPES(KLEENE_OPS_CONVERT_INSTANCES)
 
 }  // namespace kleene::cuda

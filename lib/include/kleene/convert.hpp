@@ -3,6 +3,7 @@
 // conversion names the value that stands for an absent entry: a semiring (its zero) or a value.
 
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
@@ -82,6 +83,43 @@ sparse_vector<T, Index> to_sparse(dense_vector<T> const& d, T absent) {
 template <semiring_type S, class T, index_type Index = std::int32_t>
 sparse_vector<T, Index> to_sparse(dense_vector<T> const& d) {
     return to_sparse<T, Index>(d, T(S::zero()));
+}
+
+// ---- on device containers (CUDA kernels; no_device in a build without CUDA) -----------------------
+
+/// Dense device copy of a device CSR matrix; entries it does not store hold `absent`.
+template <class T, index_type Index>
+dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a, T absent) {
+    dense_matrix<T, device> d(a.rows(), a.cols());
+    cuda::detail::csr_to_dense(d.data(), a, absent);
+    return d;
+}
+template <semiring_type S, class T, index_type Index>
+dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a) {
+    return to_dense(a, T(S::zero()));
+}
+
+/// Device CSR copy of a dense device matrix, storing every entry that differs from `absent`
+/// (overflow_error when they do not fit Index).
+template <class T, index_type Index = std::int32_t>
+csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d, T absent) {
+    return cuda::detail::dense_to_csr<T, Index>(d.data(), d.rows(), d.cols(), absent);
+}
+template <semiring_type S, class T, index_type Index = std::int32_t>
+csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d) {
+    return to_csr<T, Index>(d, T(S::zero()));
+}
+
+/// Dense device copy of a device sparse vector; entries it does not store hold `absent`.
+template <class T, index_type Index>
+dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v, T absent) {
+    dense_vector<T, device> d(v.size());
+    cuda::detail::sparse_to_dense(d.data(), v.size(), v.indices(), v.values(), v.nnz(), absent);
+    return d;
+}
+template <semiring_type S, class T, index_type Index>
+dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v) {
+    return to_dense(v, T(S::zero()));
 }
 
 }  // namespace kleene

@@ -14,6 +14,7 @@
 #include <kleene/cpu/dense_gemm.hpp>
 #include <kleene/cpu/sparse_products.hpp>
 #include <kleene/cpu/write_back.hpp>
+#include <kleene/convert.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
@@ -358,7 +359,8 @@ void write_back_device(C& c, Mask const& mask, Accum accum, T const& t,
 /// with no accumulator or the semiring's own add, the product goes straight into C; otherwise
 /// into a temporary that the backend's masked write-back merges into C (CSR: row merge; dense:
 /// element by element), as on the host. A transpose(A) operand is made on the device first.
-/// Not on the device (compile-time errors): a dense x CSR product, a dense product into a CSR C.
+/// A dense x CSR product makes B dense on the device first; a dense product into a CSR C is made
+/// CSR on the device (to_csr), entries equal to the semiring's zero dropped as on the host.
 template <detail::device_matrix C, mask_type Mask, accumulator_type Accum,
           detail::device_operand A, detail::device_operand B, semiring_type S>
 void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
@@ -392,9 +394,32 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
     T const zero = S::zero();
     cuda::sparse_options sopt{.ctx = opt.ctx};
 
-    if constexpr (detail::is_device_dense<MA> && detail::is_device_dense<MB>) {
-        static_assert(detail::is_device_dense<C>,
-                      "kleene::mxm on the device: a dense x dense product goes into a dense C");
+    if constexpr (detail::is_device_csr<C> &&
+                  !(detail::is_device_csr<MA> && detail::is_device_csr<MB>)) {
+        // A product computed densely into a CSR C: made CSR on the device (entries equal to the
+        // semiring's zero dropped, as on the host), then written back.
+        using Index = typename C::index_type;
+        dense_matrix<T, device> d(a.rows(), b.cols());
+        options inner = opt;
+        inner.replace = false;
+        mxm(d, no_mask, no_accum, a, b, S{}, inner);
+        auto t = to_csr<T, Index>(d, zero);
+        detail::trace(opt, "mxm: the dense product made CSR on the device (" +
+                               std::to_string(t.nnz()) + " entries)" +
+                               (plain ? "" : ", then the masked row merge into C"));
+        if constexpr (plain) {
+            c = std::move(t);
+        } else {
+            detail::check_device_output<C, Accum>();
+            cuda::detail::write_back_csr("mxm", c, detail::device_mask<C>(mask), accum,
+                                         std::move(t), opt.replace);
+        }
+    } else if constexpr (detail::is_device_dense<MA> && detail::is_device_csr<MB>) {
+        // No dense x CSR kernel: B is made dense on the device (k x n), then the GEMM.
+        detail::trace(opt, "mxm: " + operands + ": B made dense on the device for the GEMM");
+        dense_matrix<T, device> const bd = to_dense(b, zero);
+        mxm(c, mask, accum, a, bd, S{}, opt);
+    } else if constexpr (detail::is_device_dense<MA> && detail::is_device_dense<MB>) {
         if (pin != kernel_choice::automatic && pin != kernel_choice::dense_gemm)
             detail::bad_pin("mxm", pin, operands);
         if constexpr (fused) {
@@ -409,8 +434,6 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
             detail::write_back_device(c, mask, accum, t, zero, opt);
         }
     } else if constexpr (detail::is_device_csr<MA> && detail::is_device_dense<MB>) {
-        static_assert(detail::is_device_dense<C>,
-                      "kleene::mxm on the device: a CSR x dense product goes into a dense C");
         if (pin != kernel_choice::automatic && pin != kernel_choice::csr_dense)
             detail::bad_pin("mxm", pin, operands);
         using Index = typename MA::index_type;
@@ -428,10 +451,6 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
                                    ") into a temporary, then the masked write-back");
             detail::write_back_device(c, mask, accum, t, zero, opt);
         }
-    } else if constexpr (detail::is_device_dense<MA>) {
-        static_assert(detail::never<MA, MB>,
-                      "kleene::mxm on the device has no dense x CSR kernel: use a dense B "
-                      "(to_dense on the host) or compute (B' A')' with a CSR B'");
     } else {
         static_assert(std::is_same_v<typename MA::index_type, typename MB::index_type>,
                       "mxm: CSR operands must share an index type");
@@ -656,8 +675,9 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
 
 /// w<mask, replace> accum= A (+).(x) u on device containers: A device CSR (cuda spmv, a pull:
 /// one segmented dot product per row) or dense (the GEMM with one column), u and w dense device
-/// vectors. The accumulator is applied by spmv when it is the semiring's add, otherwise through
-/// a temporary and the masked write-back. A sparse u or w: use vxm with A's transpose (push).
+/// vectors (a sparse u is made dense on the device). The accumulator is applied by spmv when it is
+/// the semiring's add, otherwise through a temporary and the masked write-back. For a sparse
+/// frontier, vxm with A's transpose (push) touches only its rows.
 template <detail::device_vector W, mask_type Mask, accumulator_type Accum,
           detail::device_operand A, detail::device_vector U, semiring_type S>
 void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S,
@@ -667,8 +687,8 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S,
                       std::is_same_v<typename A::value_type, T> &&
                       std::is_same_v<typename U::value_type, T>,
                   "kleene: the containers' value types must equal the semiring's value_type");
-    static_assert(detail::is_device_dense_vec<W> && detail::is_device_dense_vec<U>,
-                  "kleene::mxv on the device takes dense vectors; for a sparse u use "
+    static_assert(detail::is_device_dense_vec<W>,
+                  "kleene::mxv on the device writes a dense w; for a sparse frontier use "
                   "vxm(w, u, A') (a push over the rows of A')");
     if (a_in.cols() != u.size())
         throw dimension_mismatch("mxv: cannot multiply A (" + detail::describe_device(a_in) +
@@ -681,8 +701,13 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S,
     if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmv_pull)
         detail::bad_pin("mxv", opt.kernel, "device operands");
     auto&& a = detail::materialize_device(a_in, opt, "mxv");
-    detail::mxv_device<S>("mxv", w, mask, accum, a, u, opt,
-                          detail::describe_device(a) + " x " + detail::describe_device(u));
+    std::string const operands = detail::describe_device(a) + " x " + detail::describe_device(u);
+    if constexpr (detail::is_device_sparse_vec<U>) {
+        detail::trace(opt, "mxv: " + operands + ": u made dense on the device");
+        detail::mxv_device<S>("mxv", w, mask, accum, a, to_dense(u, T(S::zero())), opt, operands);
+    } else {
+        detail::mxv_device<S>("mxv", w, mask, accum, a, u, opt, operands);
+    }
 }
 
 template <detail::device_vector W, detail::device_operand A, detail::device_vector U,

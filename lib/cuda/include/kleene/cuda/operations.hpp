@@ -132,6 +132,21 @@ void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* 
                      std::size_t ma, std::size_t na, T const* b, std::size_t mb, std::size_t nb,
                      T absent, bool replace);
 
+/// out (rows x cols, row-major) = A, `absent` where A has no entry.
+template <class T, class Index>
+void csr_to_dense(T* out, csr_matrix<T, Index, device> const& a, T absent);
+
+/// The entries of a dense rows x cols d that differ from `absent`, as CSR (sorted columns);
+/// overflow_error when they do not fit Index.
+template <class T, class Index>
+csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows, std::size_t cols,
+                                          T absent);
+
+/// out[0..n) = the sparse vector (idx, vals), `absent` elsewhere.
+template <class T, class Index>
+void sparse_to_dense(T* out, std::size_t n, Index const* idx, T const* vals, std::size_t nnz,
+                     T absent);
+
 /// kron(A, B) on device CSR (sorted columns); the caller checks that its sizes fit Index.
 template <class Op, class T, class Index>
 csr_matrix<T, Index, device> kronecker_csr(Op op, csr_matrix<T, Index, device> const& a,

@@ -109,3 +109,14 @@
 #define KLEENE_OPS_KRONECKER_INSTANCES(T)                     \
     KLEENE_OPS_ACCUMS(KLEENE_OPS_KRONECKER_DENSE_ACCUM, T)    \
     KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_KRONECKER_CSR, void, T)
+
+/// Dense <-> sparse conversions (operations_convert.cu), for both index types.
+#define KLEENE_OPS_DECLARE_CONVERT(T, Index)                                                    \
+    template void detail::csr_to_dense<T, Index>(T*, csr_matrix<T, Index, device> const&, T);  \
+    template csr_matrix<T, Index, device> detail::dense_to_csr<T, Index>(T const*, std::size_t, \
+                                                                         std::size_t, T);       \
+    template void detail::sparse_to_dense<T, Index>(T*, std::size_t, Index const*, T const*,     \
+                                                    std::size_t, T);
+#define KLEENE_OPS_CONVERT_INSTANCES(T)                \
+    KLEENE_OPS_DECLARE_CONVERT(T, std::int32_t)        \
+    KLEENE_OPS_DECLARE_CONVERT(T, std::int64_t)
