@@ -1,6 +1,7 @@
 #pragma once
-// The CPU's extract and assign (extract_assign.hpp) on device containers, with the CPU's
-// semantics: checked against the CPU path by tests/gpu/test_structure_gpu.cpp.
+// The CUDA backend of kleene::extract and kleene::assign (extract_assign.hpp), which call these
+// for device containers: use those. The CPU's semantics, checked against the CPU path by
+// tests/gpu/test_structure_gpu.cpp.
 //
 //   extract(C, mask, accum, A, I, J, opt[, absent])    C<mask, replace> accum= A(I, J)
 //   extract(w, mask, accum, u, I, opt[, absent])       w<mask, replace> accum= u(I)

@@ -1,6 +1,7 @@
 #pragma once
-// The CPU's element-wise operations on device containers, with the CPU's semantics (ewise.hpp,
-// apply.hpp, select.hpp): checked against the CPU path by tests/gpu/test_operations_gpu.cpp.
+// The CUDA backend of kleene::ewise_add, ewise_mult, apply and select (ewise.hpp, apply.hpp,
+// select.hpp), which call these for device containers: use those, with the usual mask views.
+// The CPU's semantics, checked against the CPU path by tests/gpu/test_operations_gpu.cpp.
 //
 //   ewise_add(C, mask, accum, op, A, B, opt)     C<mask, replace> accum= A (+) B   (union)
 //   ewise_mult(C, mask, accum, op, A, B, opt)    C<mask, replace> accum= A (x) B   (intersection)

@@ -1,6 +1,7 @@
 #pragma once
-// The CPU's reduce and transpose (reduce.hpp, transpose.hpp) on device containers, with the CPU's
-// semantics: checked against the CPU path by tests/gpu/test_structure_gpu.cpp.
+// The CUDA backend of kleene::reduce and kleene::transpose (reduce.hpp, transpose.hpp), which
+// call these for device containers: use those. The CPU's semantics, checked against the CPU path
+// by tests/gpu/test_structure_gpu.cpp.
 //
 //   reduce(w, mask, accum, monoid, A, opt)        w<mask, replace> accum= (+) of each row of A
 //   reduce(w, mask, accum, monoid, transpose(A), opt)  ... of each column of A

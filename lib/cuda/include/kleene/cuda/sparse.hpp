@@ -1,5 +1,7 @@
 #pragma once
-// Sparse products on the GPU over any semiring, on device containers:
+// Sparse products on the GPU over any semiring, on device containers: the CUDA backend that
+// kleene::mxm, mxv and vxm (mxm.hpp) call for device operands (use those; these stay callable for
+// code that wants one kernel and its sparse_options):
 //
 //   spmv    w<mask, replace> (+)= A (+).(x) u     CSR x dense vector (pull: a dot product per row)
 //   spmspv  w<mask>           = u (+).(x) A        sparse vector x CSR (push: the rows of A that u
