@@ -16,17 +16,6 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
-#include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/check.cuh>
-#include <kleene/cuda/graph.hpp>
-#include <kleene/cuda/runtime.hpp>
-#include <kleene/cuda/sparse.hpp>
-#include <kleene/dense_matrix.hpp>
-#include <kleene/semiring.hpp>
-#include <kleene/vector.hpp>
-
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -35,8 +24,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 #include <deque>
 #include <exception>
+#include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/sparse.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
 #include <limits>
 #include <random>
 #include <sstream>

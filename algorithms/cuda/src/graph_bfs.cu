@@ -21,22 +21,21 @@
 // device loop (graph_bfs_loop.cu: the same levels in one cooperative kernel) where cooperative
 // launch is missing, and is the reference the device loop is tested against.
 
-#include "graph_bfs_common.cuh"
-
-#include <kleene/cuda/check.cuh>
-#include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/graph.hpp>
-#include <kleene/cuda/stream.hpp>
-#include <kleene/error.hpp>
-
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/error.hpp>
 #include <string>
 #include <vector>
+
+#include "graph_bfs_common.cuh"
 
 namespace kleene::cuda {
 namespace {
@@ -208,7 +207,8 @@ __global__ void __launch_bounds__(small_threads)
         if (t == 0) {
             total = sum;
             stop = f > small_cap || std::int64_t(sum) > small_edges ||
-                   (alpha > 0 && double(sum) > double(in_total - visited_in) / alpha);
+                   (alpha > 0 &&
+                    beamer::pull_pays(double(sum), double(in_total - visited_in), alpha));
             next_count = 0;
         }
         __syncthreads();

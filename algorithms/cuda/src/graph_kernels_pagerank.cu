@@ -13,20 +13,19 @@
 // contribution vector, between a kernel that forms the contributions and one that applies the
 // damping and sums the change.
 
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <kleene/algorithms/cuda/detail/graph_walk.cuh>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/detail/graph_walk.cuh>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
-
-#include <cuda_runtime.h>
-
-#include <cmath>
-#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -8,7 +8,14 @@
 // KLEENE_MAX_DEVICE_BYTES) runs out of core, blocked in pinned host memory
 // (apsp_out_of_core.hpp); the explain trace says which and why.
 
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
+#include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/algorithms/cuda/apsp_batched.hpp>
+#include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/johnson.hpp>
 #include <kleene/algorithms/path_weights.hpp>
@@ -17,18 +24,10 @@
 #include <kleene/convert.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/apsp.hpp>
-#include <kleene/cuda/apsp_batched.hpp>
-#include <kleene/cuda/paths.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
-
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <new>
 #include <string>

@@ -26,27 +26,26 @@
 // place of what they would otherwise recompute on every call; their explain traces say which
 // property was reused ("graph: cached ... reused") and which was computed for this call.
 
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/centrality.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/components.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/pagerank.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
-
-#include <array>
-#include <atomic>
-#include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>

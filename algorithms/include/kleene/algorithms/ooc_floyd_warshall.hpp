@@ -37,9 +37,18 @@
 // t b w (t = 3 tile buffers, or 2) + 2 b^2 (column blocks) + b^2 (the diagonal block) + the
 // diagonal closure's workspace (blocks past 4096 rows only).
 
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/context.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/out_of_core.hpp>
@@ -51,16 +60,6 @@
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
-
-#include <algorithm>
-#include <array>
-#include <chrono>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <new>
 #include <string>

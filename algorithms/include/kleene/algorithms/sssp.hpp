@@ -17,17 +17,6 @@
 // the distances: a BFS from the source over the edges that are tight (d[u] + w == d[v]), which
 // gives a tree even where zero-weight cycles exist.
 
-#include <kleene/algorithms/path_weights.hpp>
-#include <kleene/algorithms/bfs.hpp>
-#include <kleene/algorithms/negative_cycle.hpp>
-#include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
-#include <kleene/cuda/runtime.hpp>
-#include <kleene/error.hpp>
-#include <kleene/mxm.hpp>
-#include <kleene/options.hpp>
-#include <kleene/vector.hpp>
-
 #include <omp.h>
 
 #include <algorithm>
@@ -35,6 +24,16 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/algorithms/negative_cycle.hpp>
+#include <kleene/algorithms/path_weights.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <kleene/error.hpp>
+#include <kleene/mxm.hpp>
+#include <kleene/options.hpp>
+#include <kleene/vector.hpp>
 #include <limits>
 #include <map>
 #include <optional>

@@ -24,7 +24,7 @@
 // entry computed by op is present whatever its value (an accumulator then sees it).
 // reduce and transpose are in reduce_transpose.hpp, extract and assign in extract_assign.hpp.
 //
-// Built-in instances (no_cuda_operations.cpp / operations_*.cu): value types float, double,
+// Built-in instances (operations_*.cu): value types float, double,
 // int32, int64; index types int32, int64; ewise ops plus, times, min, max, first, second;
 // accumulators none, plus, min (dense) and none or any ewise op (CSR); apply ops identity, ainv,
 // abs, one, minv and plus, times, min, max bound to a second operand; select predicates tril,
@@ -36,6 +36,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/operators.hpp>
@@ -63,6 +64,7 @@ template <class T> struct value_ge;
 }  // namespace kleene
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 // dense_mask: kleene/cuda/mask.hpp.
 
@@ -77,7 +79,8 @@ public:
     /// No mask: every entry may be written.
     csr_mask() = default;
     template <class M>
-    csr_mask(mask_view<csr_matrix<M, Index, device>> m);  // NOLINT: implicit from a mask view
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m)
+        KLEENE_DEVICE_BODY;  // NOLINT: implicit from a mask view
     csr_mask(csr_mask const&) = delete;
     csr_mask& operator=(csr_mask const&) = delete;
     csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
@@ -104,26 +107,29 @@ namespace detail {
 /// The CSR output of C<mask, replace> = Z (Z already holds the accumulated values): row by row,
 /// Z's entries where the mask allows a write, C's elsewhere unless replace.
 template <class T, class Index>
-csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& c,
-                                            csr_matrix<T, Index, device> const& z,
-                                            csr_mask<Index> const& mask, bool replace);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> mask_merge_csr(
+    csr_matrix<T, Index, device> const& c, csr_matrix<T, Index, device> const& z,
+    csr_mask<Index> const& mask, bool replace) KLEENE_DEVICE_BODY;
 
 /// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
 template <bool Union, class Op, class Accum, class T>
-void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a, T const* b,
-                 std::size_t n, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
+                                     T const* b, std::size_t n, T absent,
+                                     bool replace) KLEENE_DEVICE_BODY;
 
 template <bool Union, class Op, class T, class Index>
-csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const& a,
-                                       csr_matrix<T, Index, device> const& b);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> ewise_csr(
+    Op op, csr_matrix<T, Index, device> const& a,
+    csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_BODY;
 
 /// c[0..n)<mask, replace> accum= f(a) (entries of a equal to absent are absent).
 template <class F, class Accum, class T>
-void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a, std::size_t n,
-                 T absent, bool replace);
+KLEENE_DEVICE_ENTRY void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a,
+                                     std::size_t n, T absent, bool replace) KLEENE_DEVICE_BODY;
 
 template <class F, class T, class Index>
-csr_matrix<T, Index, device> apply_csr(F f, csr_matrix<T, Index, device> const& a);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> apply_csr(
+    F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_BODY;
 
 /// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
 template <class T>
@@ -150,7 +156,8 @@ select_spec<T> to_select_spec(Pred const& p) {
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> select_csr(select_spec<T> spec, csr_matrix<T, Index, device> const& a);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> select_csr(
+    select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_BODY;
 
 inline void check_dense_mask(char const* name, dense_mask const& mask, std::size_t n) {
     if (mask.active() && mask.size() != n)
@@ -347,4 +354,5 @@ void select(csr_matrix<T, Index, device>& c, Pred const& pred,
     select(c, csr_mask<Index>{}, no_accum, pred, a);
 }
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
