@@ -68,8 +68,9 @@ private:
 };
 
 /// Packs a dense Boolean matrix (an entry is true when non-zero).
-KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<bool const, device> a) KLEENE_DEVICE_BODY;
-KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<std::uint8_t const, device> a) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<bool const, device> a) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<std::uint8_t const, device> a)
+    KLEENE_DEVICE_VALUE;
 /// Writes every entry of dst (0 or 1); shapes must match.
 KLEENE_DEVICE_ENTRY void from_bits(bit_view<std::uint64_t const> src,
                                    dense_view<bool, device> dst) KLEENE_DEVICE_BODY;

@@ -109,7 +109,7 @@ namespace detail {
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> mask_merge_csr(
     csr_matrix<T, Index, device> const& c, csr_matrix<T, Index, device> const& z,
-    csr_mask<Index> const& mask, bool replace) KLEENE_DEVICE_BODY;
+    csr_mask<Index> const& mask, bool replace) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
 template <bool Union, class Op, class Accum, class T>
@@ -120,7 +120,7 @@ KLEENE_DEVICE_ENTRY void ewise_dense(T* c, dense_mask const& mask, Accum accum, 
 template <bool Union, class Op, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> ewise_csr(
     Op op, csr_matrix<T, Index, device> const& a,
-    csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_BODY;
+    csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= f(a) (entries of a equal to absent are absent).
 template <class F, class Accum, class T>
@@ -129,7 +129,7 @@ KLEENE_DEVICE_ENTRY void apply_dense(T* c, dense_mask const& mask, Accum accum, 
 
 template <class F, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> apply_csr(
-    F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_BODY;
+    F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
 template <class T>
@@ -157,7 +157,7 @@ select_spec<T> to_select_spec(Pred const& p) {
 
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> select_csr(
-    select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_BODY;
+    select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 inline void check_dense_mask(char const* name, dense_mask const& mask, std::size_t n) {
     if (mask.active() && mask.size() != n)

@@ -76,12 +76,12 @@ KLEENE_DEVICE_ENTRY void negative_diagonal_async(dense_view<T const, device> a, 
                                                  stream const& s) KLEENE_DEVICE_BODY;
 
 /// Multiprocessors of the current device.
-KLEENE_DEVICE_ENTRY int multiprocessor_count() KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY int multiprocessor_count() KLEENE_DEVICE_VALUE;
 /// Blocks of the dense min_plus GEMM kernel over T that one multiprocessor runs at once
 /// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): a product keeps the GPU full when its
 /// 128 x 128 output blocks come in whole multiples of this times multiprocessor_count().
 template <class T>
-KLEENE_DEVICE_ENTRY int min_plus_gemm_blocks_per_sm() KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY int min_plus_gemm_blocks_per_sm() KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -103,7 +103,7 @@ KLEENE_DEVICE_ENTRY sparse_backend spmv(dense_vector<typename S::value_type, dev
                                         vector_mask const& mask,
                                         csr_matrix<typename S::value_type, Index, device> const& a,
                                         dense_vector<typename S::value_type, device> const& u,
-                                        sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+                                        sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// w<mask> = u (+).(x) A, sparse u and w (push; w's indices sorted). w is replaced.
 template <semiring_type S, index_type Index>
@@ -118,7 +118,7 @@ template <semiring_type S, index_type Index>
 KLEENE_DEVICE_ENTRY sparse_backend spmm(dense_view<typename S::value_type, device> c,
                                         csr_matrix<typename S::value_type, Index, device> const& a,
                                         dense_view<typename S::value_type const, device> b,
-                                        sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+                                        sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// C = A (+).(x) B, CSR x CSR -> CSR with sorted columns; C is replaced. cuSPARSE runs only for
 /// 32-bit indices (its SpGEMM has no others).
@@ -127,7 +127,7 @@ KLEENE_DEVICE_ENTRY sparse_backend
 spgemm(csr_matrix<typename S::value_type, Index, device>& c,
        csr_matrix<typename S::value_type, Index, device> const& a,
        csr_matrix<typename S::value_type, Index, device> const& b,
-       sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+       sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// C (+)= A (+).(x) B: A and B CSR, C dense m x n (row-major view on the device; entries with
 /// no product are zero(), or keep their value with opt.accumulate). A warp per row of A adds the
@@ -138,13 +138,14 @@ KLEENE_DEVICE_ENTRY sparse_backend
 spgemm_dense(dense_view<typename S::value_type, device> c,
              csr_matrix<typename S::value_type, Index, device> const& a,
              csr_matrix<typename S::value_type, Index, device> const& b,
-             sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+             sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// The mean over A's rows of 1 - exp(-f_i / n), f_i the multiplications of row i of A B and n its
 /// columns: the expected share of a row of a random product that is stored (patterns only).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
-                                           Index const* b_ptr, std::size_t cols) KLEENE_DEVICE_BODY;
+                                           Index const* b_ptr,
+                                           std::size_t cols) KLEENE_DEVICE_VALUE;
 template <class T, index_type Index>
 double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
     if (a.cols() != b.rows())

@@ -36,10 +36,10 @@ public:
   void wait_default() const KLEENE_DEVICE_BODY;
   /// One device int that belongs to this stream, for kernels that leave a verdict for a later
   /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
-  int* scratch_int() const KLEENE_DEVICE_BODY;
+  int* scratch_int() const KLEENE_DEVICE_VALUE;
   /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
   /// growing it first waits for the stream's earlier work, which may still read the old one.
-  void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_BODY;
+  void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_VALUE;
 
 private:
     void* handle_ = nullptr;
@@ -62,7 +62,7 @@ public:
   /// Blocks the host until the most recent record has completed.
   void synchronize() const KLEENE_DEVICE_BODY;
   /// Milliseconds between two recorded timing events.
-  static float elapsed_ms(event const& from, event const& to) KLEENE_DEVICE_BODY;
+  static float elapsed_ms(event const& from, event const& to) KLEENE_DEVICE_VALUE;
 
 private:
     void* handle_ = nullptr;

@@ -45,7 +45,7 @@ KLEENE_DEVICE_ENTRY void closure_diagonal(dense_view<T, device> a) KLEENE_DEVICE
 /// The smallest i with a(i,i) < 0, or -1.
 template <class T>
 KLEENE_DEVICE_ENTRY std::int64_t first_negative_diagonal(dense_view<T const, device> a)
-    KLEENE_DEVICE_BODY;
+    KLEENE_DEVICE_VALUE;
 
 /// Warshall's algorithm on one bit-packed square block of at most 512 x 512 (one thread block):
 /// a becomes a+ (paths of one edge or more).

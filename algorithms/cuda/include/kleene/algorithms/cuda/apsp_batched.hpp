@@ -63,7 +63,7 @@ struct bellman_ford_options {
 /// Distances between all pairs of vertices of the square graph `a` (row u lists u's out-edges).
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY dense_matrix<T> apsp_bellman_ford(
-    csr_matrix<T, Index> const& a, bellman_ford_options const& opt) KLEENE_DEVICE_BODY;
+    csr_matrix<T, Index> const& a, bellman_ford_options const& opt) KLEENE_DEVICE_VALUE;
 
 /// The same with the frontier step: `batch` sources per batch (0: chosen).
 template <class T, index_type Index>

@@ -59,7 +59,7 @@ struct bfs_run {
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY bfs_run bfs(csr_matrix<T, Index, device> const& a,
                                 csr_matrix<T, Index, device> const& at, std::size_t source,
-                                bool parents, bfs_tuning const& tuning = {}) KLEENE_DEVICE_BODY;
+                                bool parents, bfs_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
 
 enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping };
 
@@ -79,7 +79,7 @@ struct sssp_run {
 };
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
-                                     sssp_tuning const& tuning = {}) KLEENE_DEVICE_BODY;
+                                     sssp_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

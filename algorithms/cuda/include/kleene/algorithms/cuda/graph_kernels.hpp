@@ -38,7 +38,7 @@ struct cc_run {
 /// graph first, which gives its weakly connected components).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY cc_run connected_components(csr_matrix<bool, Index, device> const& a,
-                                                cc_kernel kernel) KLEENE_DEVICE_BODY;
+                                                cc_kernel kernel) KLEENE_DEVICE_VALUE;
 
 // ---- PageRank -------------------------------------------------------------------------------------
 
@@ -66,7 +66,7 @@ template <index_type Index>
 KLEENE_DEVICE_ENTRY pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                                           csr_matrix<bool, Index, device> const& at,
                                           pagerank_params const& params,
-                                          pagerank_kernel kernel) KLEENE_DEVICE_BODY;
+                                          pagerank_kernel kernel) KLEENE_DEVICE_VALUE;
 
 // ---- triangle counting ----------------------------------------------------------------------------
 
@@ -81,7 +81,7 @@ struct tc_run {
 /// ignored). relabel: renumber vertices by increasing degree first (Sandia / LAGraph's sort).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY tc_run triangle_count(csr_matrix<bool, Index, device> const& a,
-                                          bool relabel) KLEENE_DEVICE_BODY;
+                                          bool relabel) KLEENE_DEVICE_VALUE;
 
 // ---- betweenness centrality ----------------------------------------------------------------------
 
@@ -96,9 +96,9 @@ struct bc_run {
 /// Betweenness centrality from a batch of sources (unweighted shortest paths). `at` is the
 /// transpose of `a` (pass `a` again when the graph is symmetric).
 template <index_type Index>
-KLEENE_DEVICE_ENTRY bc_run betweenness(csr_matrix<bool, Index, device> const& a,
-                                       csr_matrix<bool, Index, device> const& at,
-                                       std::vector<std::int64_t> const& sources) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY bc_run
+betweenness(csr_matrix<bool, Index, device> const& a, csr_matrix<bool, Index, device> const& at,
+            std::vector<std::int64_t> const& sources) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -63,14 +63,14 @@ KLEENE_DEVICE_ENTRY void reduce_cols_dense(T* w, dense_mask const& mask, Accum a
 /// skip_absent; the identity when nothing is left.
 template <class Mon, class T>
 KLEENE_DEVICE_ENTRY T reduce_values(Mon mon, T const* v, T iso, std::size_t n, T absent,
-                                    bool skip_absent) KLEENE_DEVICE_BODY;
+                                    bool skip_absent) KLEENE_DEVICE_VALUE;
 
 // ---- transpose ----------------------------------------------------------------------------------
 
 /// A' with sorted columns (an iso A gives an iso A').
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> transpose_csr(
-    csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_BODY;
+    csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// c (cols x rows)<mask, replace> accum= a' for a dense rows x cols a.
 template <class Accum, class T>
@@ -121,7 +121,7 @@ inline buffer<std::int64_t, device> vector_to_device(std::vector<std::int64_t> c
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> extract_csr(
     csr_matrix<T, Index, device> const& a, index_spec rows, index_spec cols,
-    std::int64_t const* inv_head, std::int64_t const* inv_pos) KLEENE_DEVICE_BODY;
+    std::int64_t const* inv_head, std::int64_t const* inv_pos) KLEENE_DEVICE_VALUE;
 
 /// w[0..rows.size)<mask, replace> accum= A(I, fixed) (by_row: A(fixed, I), a row of A) for a
 /// device CSR A; an entry A lacks is absent in w.
@@ -158,7 +158,7 @@ template <class Accum, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> assign_csr(
     csr_matrix<T, Index, device> const& c, Accum accum, csr_matrix<T, Index, device> const* a, T x,
     index_spec rj, std::int64_t const* rinv, std::int64_t const* cinv,
-    std::int64_t const* jsorted) KLEENE_DEVICE_BODY;
+    std::int64_t const* jsorted) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda::detail
