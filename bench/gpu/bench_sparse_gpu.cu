@@ -16,18 +16,6 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
-#include <deque>
-#include <exception>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/check.cuh>
@@ -36,6 +24,19 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <exception>
 #include <limits>
 #include <random>
 #include <sstream>

@@ -6,15 +6,18 @@
 // the compute-sanitizer runs use.
 
 #define BOOST_TEST_MODULE graph_gpu
-#include <algorithm>
 #include <boost/test/unit_test.hpp>
-#include <cstdint>
-#include <deque>
+#include "gpu/gpu_test.hpp"
+
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
 #include <queue>
 #include <random>
 #include <span>
@@ -22,8 +25,6 @@
 #include <typeinfo>
 #include <utility>
 #include <vector>
-
-#include "gpu/gpu_test.hpp"
 
 namespace {
 

@@ -8,23 +8,24 @@
 // for PageRank and betweenness; the empty graph, one vertex, and bad input.
 
 #define BOOST_TEST_MODULE graph_kernels_gpu
-#include <algorithm>
 #include <boost/test/unit_test.hpp>
-#include <cmath>
-#include <cstdint>
-#include <deque>
+#include "gpu/gpu_test.hpp"
+
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <span>
 #include <string>
 #include <vector>
-
-#include "gpu/gpu_test.hpp"
 
 namespace {
 

@@ -5,18 +5,19 @@
 
 #define BOOST_TEST_MODULE paths_gpu
 #include <boost/test/unit_test.hpp>
-#include <cmath>
-#include <cstdint>
+#include "gpu/gpu_test.hpp"
+
 #include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/convert.hpp>
 #include <kleene/cuda/runtime.hpp>
+
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <random>
 #include <vector>
-
-#include "gpu/gpu_test.hpp"
 
 namespace {
 

@@ -3,16 +3,17 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>

@@ -21,21 +21,22 @@
 // device loop (graph_bfs_loop.cu: the same levels in one cooperative kernel) where cooperative
 // launch is missing, and is the reference the device loop is tested against.
 
-#include <cuda_runtime.h>
+#include "graph_bfs_common.cuh"
 
-#include <cstdint>
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
-
-#include "graph_bfs_common.cuh"
 
 namespace kleene::cuda {
 namespace {

@@ -4,13 +4,14 @@
 // Beamer's switching rule on them, the per-block counter sums and the pull step's scan of one vertex's
 // in-neighbours.
 
+#include <kleene/algorithms/beamer.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/cuda/check.cuh>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <kleene/algorithms/beamer.hpp>
-#include <kleene/algorithms/cuda/graph.hpp>
-#include <kleene/cuda/check.cuh>
 
 namespace kleene::cuda::bfs_detail {
 

@@ -20,20 +20,21 @@
 // Arrays written during the kernel are read through plain pointers, never the read-only path:
 // the grid barrier's fences order them, the non-coherent cache would not.
 
-#include <cooperative_groups.h>
-#include <cuda_runtime.h>
+#include "graph_bfs_common.cuh"
 
-#include <cstdint>
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
-#include <vector>
 
-#include "graph_bfs_common.cuh"
+#include <cooperative_groups.h>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
 
 namespace kleene::cuda::bfs_detail {
 namespace {

@@ -17,15 +17,16 @@
 // c's tree. Skipping c's vertices is safe because the graph is symmetric: an edge from c's tree to
 // a vertex w outside it is linked from w's side, and trees only merge.
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <kleene/algorithms/cuda/detail/graph_walk.cuh>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <unordered_map>

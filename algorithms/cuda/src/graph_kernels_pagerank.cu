@@ -13,10 +13,6 @@
 // contribution vector, between a kernel that forms the contributions and one that applies the
 // damping and sums the change.
 
-#include <cuda_runtime.h>
-
-#include <cmath>
-#include <cstdint>
 #include <kleene/algorithms/cuda/detail/graph_walk.cuh>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
@@ -26,6 +22,11 @@
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 

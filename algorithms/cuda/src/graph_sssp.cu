@@ -12,20 +12,21 @@
 // at once; the others wait in the far pile (each vertex once). When the near pile empties the
 // threshold moves to (smallest far distance) + delta and the far pile is split.
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cub/block/block_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-#include <deque>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <vector>

@@ -4,15 +4,16 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/tight.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 

@@ -8,10 +8,6 @@
 // KLEENE_MAX_DEVICE_BYTES) runs out of core, blocked in pinned host memory
 // (apsp_out_of_core.hpp); the explain trace says which and why.
 
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/cuda/apsp_batched.hpp>
@@ -28,6 +24,11 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <new>
 #include <string>

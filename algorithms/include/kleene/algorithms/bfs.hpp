@@ -18,15 +18,6 @@
 //
 // On the GPU (kleene::cuda::bfs, algorithms/cuda/src/graph*.cu) the same two steps run as kernels.
 
-#include <omp.h>
-
-#include <algorithm>
-#include <atomic>
-#include <bit>
-#include <chrono>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/convert.hpp>
@@ -38,7 +29,17 @@
 #include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <type_traits>

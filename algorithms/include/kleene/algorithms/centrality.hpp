@@ -27,14 +27,6 @@
 //   sources, side by side (one per thread, each with its own arrays).
 // On the GPU: cuda::betweenness (algorithms/cuda/include/kleene/algorithms/cuda/graph_kernels.hpp).
 
-#include <omp.h>
-
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/device_structure.hpp>
@@ -50,6 +42,15 @@
 #include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/reduce.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>

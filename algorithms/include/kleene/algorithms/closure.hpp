@@ -7,9 +7,6 @@
 // cap: max_device_bytes, KLEENE_MAX_DEVICE_BYTES), the out-of-core blocked algorithm on bit
 // tiles streamed from pinned host memory (apsp_out_of_core.hpp).
 
-#include <bit>
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/rkleene.hpp>
@@ -19,6 +16,10 @@
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <vector>

@@ -26,10 +26,6 @@
 // place of what they would otherwise recompute on every call; their explain traces say which
 // property was reused ("graph: cached ... reused") and which was computed for this call.
 
-#include <array>
-#include <atomic>
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/centrality.hpp>
@@ -46,6 +42,11 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -37,15 +37,6 @@
 // t b w (t = 3 tile buffers, or 2) + 2 b^2 (column blocks) + b^2 (the diagonal block) + the
 // diagonal closure's workspace (blocks past 4096 rows only).
 
-#include <algorithm>
-#include <array>
-#include <chrono>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/context.hpp>
@@ -60,6 +51,16 @@
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <new>
 #include <string>

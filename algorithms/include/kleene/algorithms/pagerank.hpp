@@ -23,14 +23,6 @@
 // its part of the change and of the dangling sum: no atomics). On the GPU: cuda::pagerank
 // (algorithms/cuda/include/kleene/algorithms/cuda/graph_kernels.hpp) with the same two kernels.
 
-#include <omp.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/device_structure.hpp>
@@ -43,6 +35,15 @@
 #include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>

@@ -14,9 +14,6 @@
 // top of the matrix itself. The GPU recursion enqueues everything on one stream (no host
 // synchronisation until the end).
 
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/cpu/dense_gemm.hpp>
@@ -25,6 +22,10 @@
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace kleene {

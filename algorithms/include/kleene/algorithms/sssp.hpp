@@ -17,13 +17,6 @@
 // the distances: a BFS from the source over the edges that are tight (d[u] + w == d[v]), which
 // gives a tree even where zero-weight cycles exist.
 
-#include <omp.h>
-
-#include <algorithm>
-#include <atomic>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/negative_cycle.hpp>
@@ -34,6 +27,14 @@
 #include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>

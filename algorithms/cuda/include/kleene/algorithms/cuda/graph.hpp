@@ -7,11 +7,12 @@
 // Graphs are square CSR adjacency matrices on the device (row u lists the out-neighbours of u).
 // Pull steps need the in-neighbours: pass the transpose (for a symmetric graph, the same matrix).
 
-#include <cstddef>
-#include <cstdint>
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace kleene::cuda {
