@@ -24,12 +24,12 @@
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/centrality.hpp>
 #include <kleene/algorithms/components.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/pagerank.hpp>
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
-#include <kleene/cuda/graph.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <optional>
 #include <string>

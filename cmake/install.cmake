@@ -5,8 +5,9 @@ set(KLEENE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kleene)
 
 # Every public include tree lands in one include/ (each holds kleene/...), as <kleene/...> expects.
 foreach(dir semirings/include lib/include lib/cpu/include lib/cuda/include matrix_io/include
-            algorithms/include)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+            algorithms/include algorithms/cuda/include ${PROJECT_BINARY_DIR}/generated/include)
+  cmake_path(ABSOLUTE_PATH dir BASE_DIRECTORY ${PROJECT_SOURCE_DIR})
+  install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(TARGETS kleene_headers kleene_core kleene_io kleene_cuda kleene_lib EXPORT kleeneTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

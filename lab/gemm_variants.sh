@@ -12,7 +12,7 @@ sizes=("$@")
 for v in "${variants[@]}"; do
   set -- $v
   "$nvcc" -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90 "${inc[@]}" -DKLEENE_GEMM_BLOCK_K=$1 \
-    -DKLEENE_GEMM_INT_DPX=$2 "$root/lab/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
+    -DKLEENE_GEMM_INT_DPX=$2 -DKLEENE_HAVE_CUDA=1 "$root/lab/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
     "$root/lib/src/context.cpp" -Xcompiler -fopenmp -lgomp \
     -o "$out/v_$1_$2" > "$out/build_$1_$2.log" 2>&1 &
 done

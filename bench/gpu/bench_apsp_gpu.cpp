@@ -6,12 +6,12 @@
 // Usage: bench_apsp_gpu [sizes...]   (env: CPU_MAX, NAIVE_MAX, FP64_MAX, CLOSURE_SIZES,
 //                                     RKLEENE_BASES, RKLEENE_CONCURRENT, SPLIT_K_BLOCKS)
 
-#include <kleene/environment.hpp>
 #include <kleene/algorithms/closure.hpp>
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/rkleene.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/environment.hpp>
 
 #include <cuda_runtime.h>
 

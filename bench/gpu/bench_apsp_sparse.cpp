@@ -15,10 +15,10 @@
 //   GPU n=.. deg=.. rkleene=.. bellman-ford=.. (batch .., step ..) faster=rkleene|bellman-ford
 // CPU=0 skips the CPU runs; REPS=k keeps the best of k runs of each candidate (default 1).
 
-#include <kleene/environment.hpp>
 #include <kleene/algorithms/apsp.hpp>
-#include <kleene/cuda/apsp_batched.hpp>
+#include <kleene/algorithms/cuda/apsp_batched.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/environment.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -16,9 +16,9 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/check.cuh>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>

@@ -5,6 +5,10 @@
 
 namespace kleene::detail {
 
+void device_unavailable() {
+    throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
+}
+
 std::uint64_t available_host_memory() noexcept {
     try {
         std::ifstream in("/proc/meminfo");

@@ -18,7 +18,9 @@ case $mode in
     "$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log" ||
       { cat "$work/install.log"; exit 1; }
     echo "installed into $work/prefix: $(find "$work/prefix" -type f | wc -l) files"
-    for f in bin/kleene include/kleene/kleene.hpp include/kleene/io/matrix_market.hpp; do
+    # config.hpp is generated (the build's KLEENE_HAVE_CUDA); algorithms/cuda: the GPU kernels'.
+    for f in bin/kleene include/kleene/kleene.hpp include/kleene/io/matrix_market.hpp \
+             include/kleene/config.hpp include/kleene/algorithms/cuda/graph.hpp; do
       [[ -e $work/prefix/$f ]] || { echo "FAIL: $f is not installed"; exit 1; }
     done
     ;;

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <kleene/algorithms/apsp.hpp>
+#include <kleene/algorithms/cuda/apsp_batched.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/convert.hpp>
-#include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <random>
 #include <type_traits>

@@ -1,5 +1,5 @@
-// GPU BFS and SSSP (kleene/cuda/graph.hpp) against plain host code written here: a queue BFS for
-// the levels (every parent checked: one level up and joined by an edge), Dijkstra and
+// GPU BFS and SSSP (kleene/algorithms/cuda/graph.hpp) against plain host code written here: a queue
+// BFS for the levels (every parent checked: one level up and joined by an edge), Dijkstra and
 // Bellman-Ford for the distances. Directed graphs (with their transpose) and undirected ones,
 // disconnected graphs, self-loops, deep paths, stars, power-law (Kronecker) graphs; forced push,
 // forced pull and the automatic switch; negative weights and negative cycles. Suite `small` is what
@@ -9,8 +9,8 @@
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>

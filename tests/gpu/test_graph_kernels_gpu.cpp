@@ -1,19 +1,19 @@
-// GPU graph-analytics kernels (kleene/cuda/graph_kernels.hpp) against plain host code written
-// here: a union-find for the components, the PageRank power iteration in double (pushing along
-// the out-edges, so the transpose the GPU pulls from is checked too), the node-iterator triangle
-// count over sorted rows, and textbook Brandes (queue, predecessors, stack) for betweenness.
-// Graphs: random ones of many sizes with self-loops, duplicate coordinates and isolated vertices,
-// disconnected unions, paths, a star whose hub row is long enough to be sliced over warps, and
-// Graph500 Kronecker graphs of scales 10-14; directed graphs (with their transpose) for PageRank
-// and betweenness; the empty graph, one vertex, and bad input.
+// GPU graph-analytics kernels (kleene/algorithms/cuda/graph_kernels.hpp) against plain host code
+// written here: a union-find for the components, the PageRank power iteration in double (pushing
+// along the out-edges, so the transpose the GPU pulls from is checked too), the node-iterator
+// triangle count over sorted rows, and textbook Brandes (queue, predecessors, stack) for
+// betweenness. Graphs: random ones of many sizes with self-loops, duplicate coordinates and
+// isolated vertices, disconnected unions, paths, a star whose hub row is long enough to be sliced
+// over warps, and Graph500 Kronecker graphs of scales 10-14; directed graphs (with their transpose)
+// for PageRank and betweenness; the empty graph, one vertex, and bad input.
 
 #define BOOST_TEST_MODULE graph_kernels_gpu
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
 
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
 
 #include <algorithm>

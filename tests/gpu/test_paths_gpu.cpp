@@ -7,10 +7,10 @@
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
 
+#include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/convert.hpp>
-#include <kleene/cuda/paths.hpp>
 #include <kleene/cuda/runtime.hpp>
 
 #include <cmath>

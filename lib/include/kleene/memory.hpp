@@ -2,6 +2,7 @@
 // Memory spaces and the one owning buffer every container uses. Moving data between spaces is
 // always explicit (to_device / to_host); no operation copies behind the caller's back.
 
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/error.hpp>
 
 #include <algorithm>
@@ -26,13 +27,18 @@ template <class Space>
 concept memory_space = std::same_as<Space, host> || std::same_as<Space, device>;
 
 namespace detail {
-// Implemented in lib/cuda (or, in a build without CUDA, by functions that throw no_device).
-void* device_allocate(std::size_t bytes);
-void device_deallocate(void* p) noexcept;
-void copy_host_to_device(void* dst, void const* src, std::size_t bytes);
-void copy_device_to_host(void* dst, void const* src, std::size_t bytes);
-void copy_device_to_device(void* dst, void const* src, std::size_t bytes);
-void device_zero(void* dst, std::size_t bytes);
+// Implemented in lib/cuda (without CUDA: inline, throwing no_device; detail/device_entry.hpp).
+KLEENE_DEVICE_ENTRIES_BEGIN
+KLEENE_DEVICE_ENTRY void* device_allocate(std::size_t bytes) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY void device_deallocate(void* p) noexcept KLEENE_DEVICE_RETURNS();
+KLEENE_DEVICE_ENTRY void copy_host_to_device(void* dst, void const* src,
+                                             std::size_t bytes) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void copy_device_to_host(void* dst, void const* src,
+                                             std::size_t bytes) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void copy_device_to_device(void* dst, void const* src,
+                                               std::size_t bytes) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void device_zero(void* dst, std::size_t bytes) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRIES_END
 
 inline constexpr std::size_t host_alignment = 64;
 

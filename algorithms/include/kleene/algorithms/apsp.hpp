@@ -9,6 +9,9 @@
 // (apsp_out_of_core.hpp); the explain trace says which and why.
 
 #include <kleene/algorithms/apsp_out_of_core.hpp>
+#include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/algorithms/cuda/apsp_batched.hpp>
+#include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/algorithms/johnson.hpp>
 #include <kleene/algorithms/path_weights.hpp>
@@ -17,9 +20,6 @@
 #include <kleene/convert.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/apsp.hpp>
-#include <kleene/cuda/apsp_batched.hpp>
-#include <kleene/cuda/paths.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>

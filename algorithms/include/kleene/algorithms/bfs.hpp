@@ -10,18 +10,20 @@
 // bfs() is that same product specialised for the Boolean case. A level is a push step (the
 // frontier's out-edges scattered into a bitmap of visited vertices: SpMSpV under a complemented
 // mask) or a pull step (every unvisited vertex scans its in-neighbours, i.e. a row of A', and stops
-// at the first one in the frontier: masked SpMV with an early exit). Beamer's rule picks: pull once
-// the frontier's out-edges exceed the unexplored edges / alpha, push again once the frontier is
-// shrinking and holds fewer than n / beta vertices. The frontier is a compact vertex list in push
-// steps and a bitmap in pull steps; all work arrays are allocated once per search.
+// at the first one in the frontier: masked SpMV with an early exit). Beamer's rule (beamer.hpp, the
+// same on the GPU) picks: pull once the frontier's out-edges exceed the unexplored edges / alpha
+// while the frontier grows, push again once it no longer grows and holds fewer than n / beta
+// vertices. The frontier is a compact vertex list in push steps and a bitmap in pull steps; all
+// work arrays are allocated once per search.
 //
-// On the GPU (kleene::cuda::bfs, lib/cuda/src/graph*.cu) the same two steps run as kernels.
+// On the GPU (kleene::cuda::bfs, algorithms/cuda/src/graph*.cu) the same two steps run as kernels.
 
+#include <kleene/algorithms/beamer.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/convert.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/mxm.hpp>
@@ -114,11 +116,12 @@ struct bfs_options {
     step_hook on_step{};
 };
 
-/// CPU defaults of alpha and beta, measured on undirected Kronecker graphs (edge factor 16, 16
-/// sources): 16 threads of a Xeon at scale 20, alpha 15..30 with beta 64..512 within 5% of the
-/// best, alpha 4 or beta 18 10-40% slower; one thread at scale 18, all within 10%.
-inline constexpr double cpu_alpha = 15.0;
-inline constexpr double cpu_beta = 512.0;
+/// CPU defaults of alpha and beta: Beamer's rule and its defaults are shared with the GPU
+/// (beamer.hpp). On undirected Kronecker graphs (edge factor 16, 16 sources, 16 threads of a Xeon
+/// at scale 20) alpha 15..30 with beta 64..512 came within 5% of the best, alpha 4 or beta 18
+/// 10-40% slower; one thread at scale 18, all within 10%.
+inline constexpr double cpu_alpha = beamer::default_alpha;
+inline constexpr double cpu_beta = beamer::default_beta;
 
 struct bfs_result {
     /// Level of every vertex (0 at the source), -1 where unreachable; empty when options.levels is
@@ -315,13 +318,10 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
 
     for (std::int64_t depth = 1; nf > 0; ++depth) {
         detail::step(opt.on_step);
-        if (opt.direction == bfs_direction::automatic) {
-            if (push)
-                push = !(static_cast<double>(mf) > static_cast<double>(mu) / alpha &&
-                         mu >= static_cast<std::int64_t>(n / 8));
-            else
-                push = nf < last_nf && static_cast<double>(nf) < static_cast<double>(n) / beta;
-        }
+        if (opt.direction == bfs_direction::automatic)
+            push = !beamer::next_pulls(!push, nf, last_nf, static_cast<double>(mf),
+                                       static_cast<double>(mu), alpha,
+                                       static_cast<double>(n) / beta);
         if (!push && !pull_ready) prepare_pull();
         auto const step_start = std::chrono::steady_clock::now();
 

@@ -25,15 +25,15 @@
 //   level by level, each vertex sums (1 + delta(w)) / sigma(w) over its out-neighbours w one level
 //   deeper (no atomics). Searches run one after another, each over all threads, or, with enough
 //   sources, side by side (one per thread, each with its own arrays).
-// On the GPU: cuda::betweenness (lib/cuda/include/kleene/cuda/graph_kernels.hpp).
+// On the GPU: cuda::betweenness (algorithms/cuda/include/kleene/algorithms/cuda/graph_kernels.hpp).
 
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/device_structure.hpp>
 #include <kleene/apply.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>

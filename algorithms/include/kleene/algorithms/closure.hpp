@@ -8,9 +8,9 @@
 // tiles streamed from pinned host memory (apsp_out_of_core.hpp).
 
 #include <kleene/algorithms/apsp_out_of_core.hpp>
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>

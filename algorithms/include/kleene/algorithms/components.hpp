@@ -31,10 +31,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>

@@ -31,13 +31,13 @@
 #include <kleene/algorithms/centrality.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/components.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/pagerank.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // Finding a vertex on a negative cycle once Bellman-Ford has shown there is one: host code
 // without OpenMP, shared by the CPU SSSP (sssp.hpp) and the GPU batched Bellman-Ford
-// (lib/cuda/src/apsp_batched.cu).
+// (algorithms/cuda/src/apsp_batched.cu).
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/operators.hpp>

@@ -37,9 +37,9 @@
 // t b w (t = 3 tile buffers, or 2) + 2 b^2 (column blocks) + b^2 (the diagonal block) + the
 // diagonal closure's workspace (blocks past 4096 rows only).
 
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/context.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/out_of_core.hpp>

@@ -21,14 +21,14 @@
 // kleene's mxv, then the update; `fused` is one hand-written pull pass over A' per step (each
 // vertex sums its in-neighbours' contributions, writes its new rank, its next contribution, and
 // its part of the change and of the dangling sum: no atomics). On the GPU: cuda::pagerank
-// (lib/cuda/include/kleene/cuda/graph_kernels.hpp) with the same two kernels.
+// (algorithms/cuda/include/kleene/algorithms/cuda/graph_kernels.hpp) with the same two kernels.
 
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/algorithms/device_structure.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>

@@ -14,9 +14,9 @@
 // top of the matrix itself. The GPU recursion enqueues everything on one stream (no host
 // synchronisation until the end).
 
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/cpu/dense_gemm.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>

@@ -17,11 +17,11 @@
 // the distances: a BFS from the source over the edges that are tight (d[u] + w == d[v]), which
 // gives a tree even where zero-weight cycles exist.
 
-#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/negative_cycle.hpp>
+#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/mxm.hpp>

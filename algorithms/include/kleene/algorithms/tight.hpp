@@ -1,6 +1,6 @@
 #pragma once
 // The tight-edge test of predecessor reconstruction, shared by the host (paths.hpp) and the device
-// (lib/cuda/src/paths.cu): edge (u, v) of weight w lies on a shortest s -> v path when
+// (algorithms/cuda/src/paths.cu): edge (u, v) of weight w lies on a shortest s -> v path when
 // d(s,u) + w == d(s,v). Integers compare exactly (saturating min_plus); floating-point sums count
 // as tight within a relative 1e-5 (fp32: 1e-4).
 

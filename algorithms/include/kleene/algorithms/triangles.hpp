@@ -26,10 +26,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <kleene/algorithms/bfs.hpp>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>

@@ -28,10 +28,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
-#include <kleene/cuda/apsp.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/stream.hpp>

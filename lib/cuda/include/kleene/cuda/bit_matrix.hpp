@@ -7,6 +7,7 @@
 // never read the bits of a view's last word past its cols as data, and never change them.
 
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 
@@ -16,6 +17,7 @@
 #include <type_traits>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 class stream;
 
@@ -47,7 +49,7 @@ class bit_matrix {
 public:
     bit_matrix() = default;
     /// All bits clear.
-    bit_matrix(std::size_t rows, std::size_t cols);
+    bit_matrix(std::size_t rows, std::size_t cols) KLEENE_DEVICE_BODY;
 
     std::size_t rows() const noexcept { return rows_; }
     std::size_t cols() const noexcept { return cols_; }
@@ -66,11 +68,14 @@ private:
 };
 
 /// Packs a dense Boolean matrix (an entry is true when non-zero).
-bit_matrix to_bits(dense_view<bool const, device> a);
-bit_matrix to_bits(dense_view<std::uint8_t const, device> a);
+KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<bool const, device> a) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<std::uint8_t const, device> a)
+    KLEENE_DEVICE_VALUE;
 /// Writes every entry of dst (0 or 1); shapes must match.
-void from_bits(bit_view<std::uint64_t const> src, dense_view<bool, device> dst);
-void from_bits(bit_view<std::uint64_t const> src, dense_view<std::uint8_t, device> dst);
+KLEENE_DEVICE_ENTRY void from_bits(bit_view<std::uint64_t const> src,
+                                   dense_view<bool, device> dst) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void from_bits(bit_view<std::uint64_t const> src,
+                                   dense_view<std::uint8_t, device> dst) KLEENE_DEVICE_BODY;
 
 template <class T>
     requires(std::is_same_v<T, bool> || std::is_same_v<T, std::uint8_t>)
@@ -82,13 +87,15 @@ dense_matrix<T, device> to_dense(bit_matrix const& a) {
 
 /// C = A or.and B, or C = C or (A or.and B) when accumulating. Synchronous; C must not overlap A
 /// or B.
-void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
-               bit_view<std::uint64_t> c, bool accumulate);
+KLEENE_DEVICE_ENTRY void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+                                   bit_view<std::uint64_t> c, bool accumulate) KLEENE_DEVICE_BODY;
 /// The same, only enqueued on s (stream.hpp).
-void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
-               bit_view<std::uint64_t> c, bool accumulate, stream const& s);
+KLEENE_DEVICE_ENTRY void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+                                   bit_view<std::uint64_t> c, bool accumulate,
+                                   stream const& s) KLEENE_DEVICE_BODY;
 inline void bool_gemm(bit_matrix const& a, bit_matrix const& b, bit_matrix& c, bool accumulate) {
     bool_gemm(a.view(), b.view(), c.view(), accumulate);
 }
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -49,6 +49,7 @@
 
 #include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
 
@@ -57,43 +58,49 @@
 #include <cstdint>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 class stream;
 
 template <semiring_type S>
-void dense_gemm(dense_view<typename S::value_type const, device> a,
-                dense_view<typename S::value_type const, device> b,
-                dense_view<typename S::value_type, device> c, bool accumulate);
+KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
+                                    dense_view<typename S::value_type const, device> b,
+                                    dense_view<typename S::value_type, device> c,
+                                    bool accumulate) KLEENE_DEVICE_BODY;
 
 /// The same product with the resources and tuning of `ctx`, on its stream (synchronous).
 template <semiring_type S>
-void dense_gemm(dense_view<typename S::value_type const, device> a,
-                dense_view<typename S::value_type const, device> b,
-                dense_view<typename S::value_type, device> c, bool accumulate, context& ctx);
+KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
+                                    dense_view<typename S::value_type const, device> b,
+                                    dense_view<typename S::value_type, device> c, bool accumulate,
+                                    context& ctx) KLEENE_DEVICE_BODY;
 
 /// The same product, enqueued on `s` (asynchronous; see above).
 template <semiring_type S>
-void dense_gemm(dense_view<typename S::value_type const, device> a,
-                dense_view<typename S::value_type const, device> b,
-                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s,
-                context* ctx = nullptr);
+KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
+                                    dense_view<typename S::value_type const, device> b,
+                                    dense_view<typename S::value_type, device> c, bool accumulate,
+                                    stream const& s, context* ctx = nullptr) KLEENE_DEVICE_BODY;
 
 // Boolean or-and products run on bit-packed copies (bit_matrix.cu).
 template <>
-void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
-                                dense_view<bool, device> c, bool accumulate);
+KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a,
+                                                    dense_view<bool const, device> b,
+                                                    dense_view<bool, device> c,
+                                                    bool accumulate) KLEENE_DEVICE_BODY;
 template <>
-void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
-                                        dense_view<std::uint8_t const, device> b,
-                                        dense_view<std::uint8_t, device> c, bool accumulate);
+KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<std::uint8_t>>(
+    dense_view<std::uint8_t const, device> a, dense_view<std::uint8_t const, device> b,
+    dense_view<std::uint8_t, device> c, bool accumulate) KLEENE_DEVICE_BODY;
 template <>
-void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
-                                dense_view<bool, device> c, bool accumulate, context& ctx);
+KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a,
+                                                    dense_view<bool const, device> b,
+                                                    dense_view<bool, device> c, bool accumulate,
+                                                    context& ctx) KLEENE_DEVICE_BODY;
 template <>
-void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
-                                        dense_view<std::uint8_t const, device> b,
-                                        dense_view<std::uint8_t, device> c, bool accumulate,
-                                        context& ctx);
+KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<std::uint8_t>>(
+    dense_view<std::uint8_t const, device> a, dense_view<std::uint8_t const, device> b,
+    dense_view<std::uint8_t, device> c, bool accumulate, context& ctx) KLEENE_DEVICE_BODY;
 
 /// Device scratch of an m x k x n product (4-byte types with 16-byte aligned B rows): A packed
 /// transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products
@@ -171,4 +178,5 @@ inline std::size_t dense_gemm_scratch_bytes(std::size_t m, std::size_t k, std::s
            gemm_detail::split_partials_bound(m, k, n, elem_size);
 }
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

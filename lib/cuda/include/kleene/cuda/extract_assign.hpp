@@ -26,7 +26,7 @@
 // CSR outputs, a dense_mask for dense ones). Dense objects hold `absent` (T{} by default) where
 // an entry is absent, as on the CPU.
 //
-// Built-in instances (no_cuda_structure.cpp / operations_extract.cu, operations_assign.cu):
+// Built-in instances (operations_extract.cu, operations_assign.cu):
 // value types float, double, int32, int64; index types int32, int64; accumulators none, plus,
 // min (dense outputs, A(I, j) included) and none or any ewise op of operations.hpp (CSR extract
 // and assign: plus, times, min, max, first, second). Calls are synchronous, on the legacy default

@@ -8,6 +8,7 @@
 // CUDA the constructors throw kleene::no_device.
 
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
@@ -16,17 +17,19 @@
 #include <cstdint>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 class dense_mask {
 public:
     /// No mask: every entry may be written.
     dense_mask() = default;
     template <class M>
-    dense_mask(mask_view<dense_matrix<M, device>> m);  // NOLINT: implicit from a mask view
+    dense_mask(mask_view<dense_matrix<M, device>> m)
+        KLEENE_DEVICE_BODY;  // NOLINT: implicit from a mask view
     template <class M>
-    dense_mask(mask_view<dense_vector<M, device>> m);  // NOLINT
+    dense_mask(mask_view<dense_vector<M, device>> m) KLEENE_DEVICE_BODY;  // NOLINT
     template <class M, class I>
-    dense_mask(mask_view<sparse_vector<M, I, device>> m);  // NOLINT
+    dense_mask(mask_view<sparse_vector<M, I, device>> m) KLEENE_DEVICE_BODY;  // NOLINT
 
     bool active() const noexcept { return active_; }
     std::size_t size() const noexcept { return flags_.size(); }
@@ -42,9 +45,10 @@ private:
 /// The name the sparse products use for a mask over an output vector.
 using vector_mask = dense_mask;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
 
-/// The mask value types lib/cuda instantiates the constructors for (mask.cu, no_cuda_mask.cpp).
+/// The mask value types lib/cuda instantiates the constructors for (mask.cu).
 #define KLEENE_MASK_VALUE_TYPES(X) \
     X(bool) X(std::uint8_t) X(float) X(double) X(std::int32_t) X(std::int64_t)
 #define KLEENE_MASK_DECLARE(M)                                                             \

@@ -25,7 +25,7 @@
 // entry computed by op is present whatever its value (an accumulator then sees it).
 // reduce and transpose are in reduce_transpose.hpp, extract and assign in extract_assign.hpp.
 //
-// Built-in instances (no_cuda_operations.cpp / operations_*.cu): value types float, double,
+// Built-in instances (operations_*.cu): value types float, double,
 // int32, int64; index types int32, int64; ewise ops plus, times, min, max, first, second;
 // accumulators none, plus, min (dense) and none or any ewise op (CSR); apply ops identity, ainv,
 // abs, one, minv and plus, times, min, max bound to a second operand; select predicates tril,
@@ -37,6 +37,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/operators.hpp>
@@ -64,6 +65,7 @@ template <class T> struct value_ge;
 }  // namespace kleene
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 // dense_mask: kleene/cuda/mask.hpp.
 
@@ -78,7 +80,8 @@ public:
     /// No mask: every entry may be written.
     csr_mask() = default;
     template <class M>
-    csr_mask(mask_view<csr_matrix<M, Index, device>> m);  // NOLINT: implicit from a mask view
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m)
+        KLEENE_DEVICE_BODY;  // NOLINT: implicit from a mask view
     csr_mask(csr_mask const&) = delete;
     csr_mask& operator=(csr_mask const&) = delete;
     csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
@@ -105,53 +108,60 @@ namespace detail {
 /// The CSR output of C<mask, replace> = Z (Z already holds the accumulated values): row by row,
 /// Z's entries where the mask allows a write, C's elsewhere unless replace.
 template <class T, class Index>
-csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& c,
-                                            csr_matrix<T, Index, device> const& z,
-                                            csr_mask<Index> const& mask, bool replace);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> mask_merge_csr(
+    csr_matrix<T, Index, device> const& c, csr_matrix<T, Index, device> const& z,
+    csr_mask<Index> const& mask, bool replace) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
 template <bool Union, class Op, class Accum, class T>
-void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a, T const* b,
-                 std::size_t n, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
+                                     T const* b, std::size_t n, T absent,
+                                     bool replace) KLEENE_DEVICE_BODY;
 
 template <bool Union, class Op, class T, class Index>
-csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const& a,
-                                       csr_matrix<T, Index, device> const& b);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> ewise_csr(
+    Op op, csr_matrix<T, Index, device> const& a,
+    csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= f(a) (entries of a equal to absent are absent).
 template <class F, class Accum, class T>
-void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a, std::size_t n,
-                 T absent, bool replace);
+KLEENE_DEVICE_ENTRY void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a,
+                                     std::size_t n, T absent, bool replace) KLEENE_DEVICE_BODY;
 
 template <class F, class T, class Index>
-csr_matrix<T, Index, device> apply_csr(F f, csr_matrix<T, Index, device> const& a);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> apply_csr(
+    F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// c (ma mb x na nb)<mask, replace> accum= kron(a, b) for dense row-major a (ma x na) and b
 /// (mb x nb): op(x, y) where neither is absent.
 template <class Op, class Accum, class T>
-void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
-                     std::size_t ma, std::size_t na, T const* b, std::size_t mb, std::size_t nb,
-                     T absent, bool replace);
+KLEENE_DEVICE_ENTRY void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op,
+                                         T const* a, std::size_t ma, std::size_t na, T const* b,
+                                         std::size_t mb, std::size_t nb, T absent,
+                                         bool replace) KLEENE_DEVICE_BODY;
 
 /// out (rows x cols, row-major) = A, `absent` where A has no entry.
 template <class T, class Index>
-void csr_to_dense(T* out, csr_matrix<T, Index, device> const& a, T absent);
+KLEENE_DEVICE_ENTRY void csr_to_dense(T* out, csr_matrix<T, Index, device> const& a,
+                                      T absent) KLEENE_DEVICE_BODY;
 
 /// The entries of a dense rows x cols d that differ from `absent`, as CSR (sorted columns);
 /// overflow_error when they do not fit Index.
 template <class T, class Index>
-csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows, std::size_t cols,
-                                          T absent);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows,
+                                                              std::size_t cols,
+                                                              T absent) KLEENE_DEVICE_VALUE;
 
 /// out[0..n) = the sparse vector (idx, vals), `absent` elsewhere.
 template <class T, class Index>
-void sparse_to_dense(T* out, std::size_t n, Index const* idx, T const* vals, std::size_t nnz,
-                     T absent);
+KLEENE_DEVICE_ENTRY void sparse_to_dense(T* out, std::size_t n, Index const* idx, T const* vals,
+                                         std::size_t nnz, T absent) KLEENE_DEVICE_BODY;
 
 /// kron(A, B) on device CSR (sorted columns); the caller checks that its sizes fit Index.
 template <class Op, class T, class Index>
-csr_matrix<T, Index, device> kronecker_csr(Op op, csr_matrix<T, Index, device> const& a,
-                                           csr_matrix<T, Index, device> const& b);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> kronecker_csr(
+    Op op, csr_matrix<T, Index, device> const& a,
+    csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_VALUE;
 
 /// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
 template <class T>
@@ -178,7 +188,8 @@ select_spec<T> to_select_spec(Pred const& p) {
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> select_csr(select_spec<T> spec, csr_matrix<T, Index, device> const& a);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> select_csr(
+    select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 inline void check_dense_mask(char const* name, dense_mask const& mask, std::size_t n) {
     if (mask.active() && mask.size() != n)
@@ -375,4 +386,5 @@ void select(csr_matrix<T, Index, device>& c, Pred const& pred,
     select(c, csr_mask<Index>{}, no_accum, pred, a);
 }
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -7,6 +7,7 @@
 
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <string>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// Page-locks [p, p + bytes) with cudaHostRegister for the object's lifetime, so that copies from
 /// and to it run by DMA at the link's rate and overlap kernels. A failure (no memory to lock, a
@@ -22,10 +24,10 @@ namespace kleene::cuda {
 class host_registration {
 public:
     host_registration() = default;
-    host_registration(void* p, std::size_t bytes);
-    ~host_registration();
-    host_registration(host_registration&& o) noexcept;
-    host_registration& operator=(host_registration&& o) noexcept;
+    host_registration(void* p, std::size_t bytes) KLEENE_DEVICE_BODY;
+    ~host_registration() KLEENE_DEVICE_DEFAULT;
+    host_registration(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
+    host_registration& operator=(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
     host_registration(host_registration const&) = delete;
     host_registration& operator=(host_registration const&) = delete;
 
@@ -44,10 +46,10 @@ private:
 class pinned_memory {
 public:
     pinned_memory() = default;
-    explicit pinned_memory(std::size_t bytes);
-    ~pinned_memory();
-    pinned_memory(pinned_memory&& o) noexcept;
-    pinned_memory& operator=(pinned_memory&& o) noexcept;
+    explicit pinned_memory(std::size_t bytes) KLEENE_DEVICE_BODY;
+    ~pinned_memory() KLEENE_DEVICE_DEFAULT;
+    pinned_memory(pinned_memory&& o) noexcept KLEENE_DEVICE_DEFAULT;
+    pinned_memory& operator=(pinned_memory&& o) noexcept KLEENE_DEVICE_DEFAULT;
     pinned_memory(pinned_memory const&) = delete;
     pinned_memory& operator=(pinned_memory const&) = delete;
     void* data() const noexcept { return p_; }
@@ -60,22 +62,26 @@ enum class copy_kind { host_to_device, device_to_host, device_to_device };
 
 /// Copies `rows` rows of `width` bytes, `src_pitch` and `dst_pitch` bytes apart, on s
 /// (cudaMemcpy2DAsync). Host memory that is not page-locked makes the call synchronous.
-void copy_rows_async(void* dst, std::size_t dst_pitch, void const* src, std::size_t src_pitch,
-                     std::size_t width, std::size_t rows, copy_kind kind, stream const& s);
+KLEENE_DEVICE_ENTRY void copy_rows_async(void* dst, std::size_t dst_pitch, void const* src,
+                                         std::size_t src_pitch, std::size_t width, std::size_t rows,
+                                         copy_kind kind, stream const& s) KLEENE_DEVICE_BODY;
 /// Sets `bytes` bytes at device address p to `value`, on s.
-void fill_bytes_async(void* p, int value, std::size_t bytes, stream const& s);
+KLEENE_DEVICE_ENTRY void fill_bytes_async(void* p, int value, std::size_t bytes,
+                                          stream const& s) KLEENE_DEVICE_BODY;
 
 /// *first = min(*first, offset + i) for every i with a(i,i) < 0 (a square), on s.
 template <class T>
-void negative_diagonal_async(dense_view<T const, device> a, std::int64_t offset,
-                             unsigned long long* first, stream const& s);
+KLEENE_DEVICE_ENTRY void negative_diagonal_async(dense_view<T const, device> a, std::int64_t offset,
+                                                 unsigned long long* first,
+                                                 stream const& s) KLEENE_DEVICE_BODY;
 
 /// Multiprocessors of the current device.
-int multiprocessor_count();
+KLEENE_DEVICE_ENTRY int multiprocessor_count() KLEENE_DEVICE_VALUE;
 /// Blocks of the dense min_plus GEMM kernel over T that one multiprocessor runs at once
 /// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): a product keeps the GPU full when its
 /// 128 x 128 output blocks come in whole multiples of this times multiprocessor_count().
 template <class T>
-int min_plus_gemm_blocks_per_sm();
+KLEENE_DEVICE_ENTRY int min_plus_gemm_blocks_per_sm() KLEENE_DEVICE_VALUE;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -27,7 +27,7 @@
 // partials from coalesced reads, then the row kernel over the partials: no atomics, so float
 // results are the same from run to run.
 //
-// Built-in instances (no_cuda_structure.cpp / operations_reduce.cu, operations_transpose.cu):
+// Built-in instances (operations_reduce.cu, operations_transpose.cu):
 // value types float, double, int32, int64; index types int32, int64; monoids plus, times, min,
 // max (or a semiring whose additive monoid is one of them); accumulators none, plus, min (dense)
 // and none or any ewise op of operations.hpp (CSR). Calls are synchronous, on the legacy default

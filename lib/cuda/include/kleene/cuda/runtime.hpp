@@ -1,19 +1,23 @@
 #pragma once
 // What the host code needs to know about the CUDA runtime, without including CUDA headers.
 
+#include <kleene/detail/device_entry.hpp>
+
 #include <string>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// True when kleene was built with CUDA support.
-bool built_with_cuda() noexcept;
+KLEENE_DEVICE_ENTRY bool built_with_cuda() noexcept KLEENE_DEVICE_RETURNS(false);
 /// Number of usable CUDA devices (0 when built without CUDA or when no driver/device is present).
-int device_count() noexcept;
+KLEENE_DEVICE_ENTRY int device_count() noexcept KLEENE_DEVICE_RETURNS(0);
 /// The calling thread's current CUDA device (cudaGetDevice; 0 without CUDA or a device).
-int current_device() noexcept;
+KLEENE_DEVICE_ENTRY int current_device() noexcept KLEENE_DEVICE_RETURNS(0);
 /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device when there is none.
-std::string device_description(int device = 0);
+KLEENE_DEVICE_ENTRY std::string device_description(int device = 0) KLEENE_DEVICE_VALUE;
 /// Throws no_device with an explanation when no GPU can be used.
-void require_device();
+KLEENE_DEVICE_ENTRY void require_device() KLEENE_DEVICE_BODY;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -41,6 +41,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
@@ -53,6 +54,7 @@
 #include <type_traits>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// Which implementation computes a product.
 enum class sparse_backend : std::uint8_t {
@@ -99,47 +101,53 @@ struct sparse_options {
 
 /// w<mask, replace> (+)= A (+).(x) u, dense u and w (pull). Returns the backend that ran.
 template <semiring_type S, index_type Index>
-sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask const& mask,
-                    csr_matrix<typename S::value_type, Index, device> const& a,
-                    dense_vector<typename S::value_type, device> const& u,
-                    sparse_options const& opt = {});
+KLEENE_DEVICE_ENTRY sparse_backend spmv(dense_vector<typename S::value_type, device>& w,
+                                        vector_mask const& mask,
+                                        csr_matrix<typename S::value_type, Index, device> const& a,
+                                        dense_vector<typename S::value_type, device> const& u,
+                                        sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// w<mask> = u (+).(x) A, sparse u and w (push; w's indices sorted). w is replaced.
 template <semiring_type S, index_type Index>
-void spmspv(sparse_vector<typename S::value_type, Index, device>& w, vector_mask const& mask,
-            sparse_vector<typename S::value_type, Index, device> const& u,
-            csr_matrix<typename S::value_type, Index, device> const& a, context* ctx = nullptr);
+KLEENE_DEVICE_ENTRY void spmspv(sparse_vector<typename S::value_type, Index, device>& w,
+                                vector_mask const& mask,
+                                sparse_vector<typename S::value_type, Index, device> const& u,
+                                csr_matrix<typename S::value_type, Index, device> const& a,
+                                context* ctx = nullptr) KLEENE_DEVICE_BODY;
 
 /// C (+)= A (+).(x) B: A CSR m x k, B dense k x n, C dense m x n (row-major views on the device).
 template <semiring_type S, index_type Index>
-sparse_backend spmm(dense_view<typename S::value_type, device> c,
-                    csr_matrix<typename S::value_type, Index, device> const& a,
-                    dense_view<typename S::value_type const, device> b,
-                    sparse_options const& opt = {});
+KLEENE_DEVICE_ENTRY sparse_backend spmm(dense_view<typename S::value_type, device> c,
+                                        csr_matrix<typename S::value_type, Index, device> const& a,
+                                        dense_view<typename S::value_type const, device> b,
+                                        sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// C = A (+).(x) B, CSR x CSR -> CSR with sorted columns; C is replaced. cuSPARSE runs only for
 /// 32-bit indices (its SpGEMM has no others).
 template <semiring_type S, index_type Index>
-sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
-                      csr_matrix<typename S::value_type, Index, device> const& a,
-                      csr_matrix<typename S::value_type, Index, device> const& b,
-                      sparse_options const& opt = {});
+KLEENE_DEVICE_ENTRY sparse_backend
+spgemm(csr_matrix<typename S::value_type, Index, device>& c,
+       csr_matrix<typename S::value_type, Index, device> const& a,
+       csr_matrix<typename S::value_type, Index, device> const& b,
+       sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// C (+)= A (+).(x) B: A and B CSR, C dense m x n (row-major view on the device; entries with
 /// no product are zero(), or keep their value with opt.accumulate). A warp per row of A adds the
 /// products into C's row in place (Gustavson with the dense row as accumulator). Generic kernel
 /// only: asking for cuSPARSE is an error.
 template <semiring_type S, index_type Index>
-sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
-                            csr_matrix<typename S::value_type, Index, device> const& a,
-                            csr_matrix<typename S::value_type, Index, device> const& b,
-                            sparse_options const& opt = {});
+KLEENE_DEVICE_ENTRY sparse_backend
+spgemm_dense(dense_view<typename S::value_type, device> c,
+             csr_matrix<typename S::value_type, Index, device> const& a,
+             csr_matrix<typename S::value_type, Index, device> const& b,
+             sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
 
 /// The mean over A's rows of 1 - exp(-f_i / n), f_i the multiplications of row i of A B and n its
 /// columns: the expected share of a row of a random product that is stored (patterns only).
 template <index_type Index>
-double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
-                       Index const* b_ptr, std::size_t cols);
+KLEENE_DEVICE_ENTRY double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
+                                           Index const* b_ptr,
+                                           std::size_t cols) KLEENE_DEVICE_VALUE;
 template <class T, index_type Index>
 double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
     if (a.cols() != b.rows())
@@ -148,4 +156,5 @@ double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Inde
     return product_density<Index>(a.row_ptr(), a.col_idx(), a.rows(), b.row_ptr(), b.cols());
 }
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -7,37 +7,39 @@
 // which kleene's synchronous calls run, so work on it orders only through events. Every failure
 // throws kleene::device_error (no_device in a build without CUDA).
 
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 class event;
 
 class stream {
 public:
-    stream();
-    ~stream();
-    stream(stream&& o) noexcept;
-    stream& operator=(stream&& o) noexcept;
-    stream(stream const&) = delete;
-    stream& operator=(stream const&) = delete;
+  stream() KLEENE_DEVICE_BODY;
+  ~stream() KLEENE_DEVICE_DEFAULT;
+  stream(stream&& o) noexcept KLEENE_DEVICE_DEFAULT;
+  stream& operator=(stream&& o) noexcept KLEENE_DEVICE_DEFAULT;
+  stream(stream const&) = delete;
+  stream& operator=(stream const&) = delete;
 
-    /// The cudaStream_t, as a pointer.
-    void* native() const noexcept { return handle_; }
-    /// Blocks the host until everything queued on the stream has finished.
-    void synchronize() const;
-    /// Later work on this stream waits for the most recent record of e (a no-op if e was never
-    /// recorded).
-    void wait(event const& e) const;
-    /// Later work on this stream waits for everything queued so far on the legacy default stream
-    /// (where the library's synchronous calls and plain cudaMemcpy run).
-    void wait_default() const;
-    /// One device int that belongs to this stream, for kernels that leave a verdict for a later
-    /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
-    int* scratch_int() const;
-    /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
-    /// growing it first waits for the stream's earlier work, which may still read the old one.
-    void* scratch_bytes(std::size_t bytes) const;
+  /// The cudaStream_t, as a pointer.
+  void* native() const noexcept { return handle_; }
+  /// Blocks the host until everything queued on the stream has finished.
+  void synchronize() const KLEENE_DEVICE_BODY;
+  /// Later work on this stream waits for the most recent record of e (a no-op if e was never
+  /// recorded).
+  void wait(event const& e) const KLEENE_DEVICE_BODY;
+  /// Later work on this stream waits for everything queued so far on the legacy default stream
+  /// (where the library's synchronous calls and plain cudaMemcpy run).
+  void wait_default() const KLEENE_DEVICE_BODY;
+  /// One device int that belongs to this stream, for kernels that leave a verdict for a later
+  /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
+  int* scratch_int() const KLEENE_DEVICE_VALUE;
+  /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
+  /// growing it first waits for the stream's earlier work, which may still read the old one.
+  void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_VALUE;
 
 private:
     void* handle_ = nullptr;
@@ -48,22 +50,23 @@ private:
 class event {
 public:
     /// Timing is off (cheaper records and waits) unless asked for.
-    explicit event(bool timing = false);
-    ~event();
-    event(event&& o) noexcept;
-    event& operator=(event&& o) noexcept;
-    event(event const&) = delete;
-    event& operator=(event const&) = delete;
+  explicit event(bool timing = false) KLEENE_DEVICE_BODY;
+  ~event() KLEENE_DEVICE_DEFAULT;
+  event(event&& o) noexcept KLEENE_DEVICE_DEFAULT;
+  event& operator=(event&& o) noexcept KLEENE_DEVICE_DEFAULT;
+  event(event const&) = delete;
+  event& operator=(event const&) = delete;
 
-    void* native() const noexcept { return handle_; }
-    void record(stream const& s);
-    /// Blocks the host until the most recent record has completed.
-    void synchronize() const;
-    /// Milliseconds between two recorded timing events.
-    static float elapsed_ms(event const& from, event const& to);
+  void* native() const noexcept { return handle_; }
+  void record(stream const& s) KLEENE_DEVICE_BODY;
+  /// Blocks the host until the most recent record has completed.
+  void synchronize() const KLEENE_DEVICE_BODY;
+  /// Milliseconds between two recorded timing events.
+  static float elapsed_ms(event const& from, event const& to) KLEENE_DEVICE_VALUE;
 
 private:
     void* handle_ = nullptr;
 };
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

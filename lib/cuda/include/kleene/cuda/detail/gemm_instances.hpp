@@ -1,5 +1,5 @@
 #pragma once
-// The semiring x type pairs for which lib/cuda instantiates dense_gemm (and no_cuda.cpp stubs).
+// The semiring x type pairs for which lib/cuda instantiates dense_gemm.
 // X(semiring template, value type). lor_land over bool and uint8 are explicit specialisations
 // (dense_gemm.hpp) and are not listed.
 

@@ -1,6 +1,6 @@
 #pragma once
-// The operator x type sets for which lib/cuda instantiates operations.hpp (operations_*.cu) and
-// no_cuda_operations.cpp stubs it. X(...) macros, one list per family.
+// The operator x type sets for which lib/cuda instantiates operations.hpp (operations_*.cu).
+// X(...) macros, one list per family.
 
 #include <kleene/operators.hpp>
 #include <kleene/options.hpp>

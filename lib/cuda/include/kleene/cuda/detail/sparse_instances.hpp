@@ -1,6 +1,6 @@
 #pragma once
-// The semiring x type pairs for which lib/cuda instantiates the sparse products (sparse.hpp), and
-// no_cuda_sparse.cpp stubs. X(semiring template, value type); each pair for both index types.
+// The semiring x type pairs for which lib/cuda instantiates the sparse products (sparse.hpp).
+// X(semiring template, value type); each pair for both index types.
 
 #include <cstdint>
 

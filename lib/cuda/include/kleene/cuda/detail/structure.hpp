@@ -6,6 +6,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 namespace kleene::cuda::detail {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 // ---- reduce -------------------------------------------------------------------------------------
 
@@ -40,35 +42,41 @@ constexpr auto gpu_monoid_of(Op const&) {
 
 /// w[0..rows)<mask, replace> accum= the (+) of each row of A (a row without entries: no entry).
 template <class Mon, class Accum, class T, class Index>
-void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon mon,
-                     csr_matrix<T, Index, device> const& a, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon mon,
+                                         csr_matrix<T, Index, device> const& a, T absent,
+                                         bool replace) KLEENE_DEVICE_BODY;
 
 /// The same for a dense rows x cols A (entries equal to absent are absent).
 template <class Mon, class Accum, class T>
-void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon mon, T const* a,
-                       std::size_t rows, std::size_t cols, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon mon,
+                                           T const* a, std::size_t rows, std::size_t cols, T absent,
+                                           bool replace) KLEENE_DEVICE_BODY;
 
 /// w[0..cols)<mask, replace> accum= the (+) of each column of a dense rows x cols A (entries
 /// equal to absent are absent; a column without entries: no entry).
 template <class Mon, class Accum, class T>
-void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon mon, T const* a,
-                       std::size_t rows, std::size_t cols, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon mon,
+                                           T const* a, std::size_t rows, std::size_t cols, T absent,
+                                           bool replace) KLEENE_DEVICE_BODY;
 
 /// The (+) of v[0..n) (v == nullptr: n copies of iso), entries equal to absent skipped when
 /// skip_absent; the identity when nothing is left.
 template <class Mon, class T>
-T reduce_values(Mon mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent);
+KLEENE_DEVICE_ENTRY T reduce_values(Mon mon, T const* v, T iso, std::size_t n, T absent,
+                                    bool skip_absent) KLEENE_DEVICE_VALUE;
 
 // ---- transpose ----------------------------------------------------------------------------------
 
 /// A' with sorted columns (an iso A gives an iso A').
 template <class T, class Index>
-csr_matrix<T, Index, device> transpose_csr(csr_matrix<T, Index, device> const& a);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> transpose_csr(
+    csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// c (cols x rows)<mask, replace> accum= a' for a dense rows x cols a.
 template <class Accum, class T>
-void transpose_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t rows,
-                     std::size_t cols, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void transpose_dense(T* c, dense_mask const& mask, Accum accum, T const* a,
+                                         std::size_t rows, std::size_t cols, T absent,
+                                         bool replace) KLEENE_DEVICE_BODY;
 
 // ---- extract / assign ---------------------------------------------------------------------------
 
@@ -111,30 +119,34 @@ inline buffer<std::int64_t, device> vector_to_device(std::vector<std::int64_t> c
 /// A(I, J) with sorted columns. For a column list, inv_head (a.cols() + 1 offsets) and inv_pos
 /// give, for each column j of A, the positions l with J[l] == j in increasing order.
 template <class T, class Index>
-csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const& a, index_spec rows,
-                                         index_spec cols, std::int64_t const* inv_head,
-                                         std::int64_t const* inv_pos);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> extract_csr(
+    csr_matrix<T, Index, device> const& a, index_spec rows, index_spec cols,
+    std::int64_t const* inv_head, std::int64_t const* inv_pos) KLEENE_DEVICE_VALUE;
 
 /// w[0..rows.size)<mask, replace> accum= A(I, fixed) (by_row: A(fixed, I), a row of A) for a
 /// device CSR A; an entry A lacks is absent in w.
 template <class Accum, class T, class Index>
-void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
-                        csr_matrix<T, Index, device> const& a, index_spec rows, std::size_t fixed,
-                        bool by_row, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
+                                            csr_matrix<T, Index, device> const& a, index_spec rows,
+                                            std::size_t fixed, bool by_row, T absent,
+                                            bool replace) KLEENE_DEVICE_BODY;
 
 /// c (rows.size x cols.size)<mask, replace> accum= a(I, J) for a dense a with a_cols columns
 /// (a vector: a_cols 1, cols a range of size 1).
 template <class Accum, class T>
-void extract_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t a_cols,
-                   index_spec rows, index_spec cols, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void extract_dense(T* c, dense_mask const& mask, Accum accum, T const* a,
+                                       std::size_t a_cols, index_spec rows, index_spec cols,
+                                       T absent, bool replace) KLEENE_DEVICE_BODY;
 
 /// C<mask, replace>(I, J) accum= A (a: dense, region-shaped) or x (a == nullptr) for a dense
 /// rows x cols C; rinv[i] / cinv[j] are the region position of row i / column j, or -1 (cinv ==
 /// nullptr: a vector, column 0 in the region).
 template <class Accum, class T>
-void assign_dense(T* c, std::size_t rows, std::size_t cols, dense_mask const& mask, Accum accum,
-                  T const* a, T x, std::int64_t const* rinv, std::int64_t const* cinv,
-                  std::size_t region_cols, T absent, bool replace);
+KLEENE_DEVICE_ENTRY void assign_dense(T* c, std::size_t rows, std::size_t cols,
+                                      dense_mask const& mask, Accum accum, T const* a, T x,
+                                      std::int64_t const* rinv, std::int64_t const* cinv,
+                                      std::size_t region_cols, T absent,
+                                      bool replace) KLEENE_DEVICE_BODY;
 
 /// Z = C with the region I x J replaced (Accum no_accum_t: C's region entries that the source
 /// lacks deleted) or accumulated, for a device CSR C: the source is a (|I| x |J| CSR) or, where a
@@ -143,9 +155,10 @@ void assign_dense(T* c, std::size_t rows, std::size_t cols, dense_mask const& ma
 /// device; jsorted (scalar form only) holds J's indices in increasing order. Z has sorted columns;
 /// the caller writes C<mask, replace> = Z.
 template <class Accum, class T, class Index>
-csr_matrix<T, Index, device> assign_csr(csr_matrix<T, Index, device> const& c, Accum accum,
-                                        csr_matrix<T, Index, device> const* a, T x, index_spec rj,
-                                        std::int64_t const* rinv, std::int64_t const* cinv,
-                                        std::int64_t const* jsorted);
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> assign_csr(
+    csr_matrix<T, Index, device> const& c, Accum accum, csr_matrix<T, Index, device> const* a, T x,
+    index_spec rj, std::int64_t const* rinv, std::int64_t const* cinv,
+    std::int64_t const* jsorted) KLEENE_DEVICE_VALUE;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda::detail

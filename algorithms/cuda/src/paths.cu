@@ -4,9 +4,9 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
+#include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/tight.hpp>
 #include <kleene/cuda/check.cuh>
-#include <kleene/cuda/paths.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
-// What the graph-analytics kernels (lib/cuda/src/graph_kernels_*.cu) share: a load-balanced walk
-// over the rows of a device CSR pattern that hands every stored entry to an op and reduces per
+// What the graph-analytics kernels (algorithms/cuda/src/graph_kernels_*.cu) share: a load-balanced
+// walk over the rows of a device CSR pattern that hands every stored entry to an op and reduces per
 // row, plus small device helpers (relaxed loads, index atomics, block sums) and the event timer.
 // Include only from code compiled by nvcc.
 //

@@ -9,15 +9,19 @@
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 
 #include <cstdint>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// pred(s, v) = the vertex before v on a shortest s -> v path, -1 for v == s and unreachable v.
 /// `a` is the graph on the device (row u: out-edges of u); dist and pred are n x n device views.
 template <class T>
-void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T const, device> dist,
-                  dense_view<std::int32_t, device> pred);
+KLEENE_DEVICE_ENTRY void predecessors(csr_matrix<T, std::int32_t, device> const& a,
+                                      dense_view<T const, device> dist,
+                                      dense_view<std::int32_t, device> pred) KLEENE_DEVICE_BODY;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -23,10 +23,12 @@
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/options.hpp>
 #include <string_view>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// How one Bellman-Ford round is computed.
 enum class bellman_ford_step : std::uint8_t {
@@ -60,7 +62,8 @@ struct bellman_ford_options {
 
 /// Distances between all pairs of vertices of the square graph `a` (row u lists u's out-edges).
 template <class T, index_type Index>
-dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_options const& opt);
+KLEENE_DEVICE_ENTRY dense_matrix<T> apsp_bellman_ford(
+    csr_matrix<T, Index> const& a, bellman_ford_options const& opt) KLEENE_DEVICE_VALUE;
 
 /// The same with the frontier step: `batch` sources per batch (0: chosen).
 template <class T, index_type Index>
@@ -72,7 +75,7 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, std::size_t bat
     return apsp_bellman_ford<T, Index>(a, opt);
 }
 
-/// The instances lib/cuda builds (apsp_batched.cu) and stubs (no_cuda_apsp_batched.cpp).
+/// The instances apsp_batched.cu builds.
 #define KLEENE_APSP_BF_INSTANCE(T, Index)                                             \
     template dense_matrix<T> apsp_bellman_ford<T, Index>(csr_matrix<T, Index> const&, \
                                                          bellman_ford_options const&);
@@ -84,4 +87,5 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, std::size_t bat
     KLEENE_APSP_BF_INSTANCE(std::int32_t, std::int32_t)                              \
     KLEENE_APSP_BF_INSTANCE(std::int32_t, std::int64_t)
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

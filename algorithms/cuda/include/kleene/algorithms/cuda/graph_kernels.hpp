@@ -1,8 +1,9 @@
 #pragma once
 // GPU kernels of the graph-analytics set (the GAP benchmark's CC, PageRank, triangle counting and
-// betweenness centrality) on device CSR patterns. Implemented in lib/cuda/src/graph_kernels*.cu; in
-// a build without CUDA every entry point throws kleene::no_device (no_cuda_graph_kernels.cpp), never
-// a silent CPU run. The host front ends with options, method choice and explain traces live in
+// betweenness centrality) on device CSR patterns. Implemented in
+// algorithms/cuda/src/graph_kernels*.cu; in a build without CUDA every entry point throws
+// kleene::no_device (kleene/detail/device_entry.hpp), never a silent CPU run. The host front ends with
+// options, method choice and explain traces live in
 // algorithms/include/kleene/algorithms/{components,pagerank,triangles,centrality}.hpp.
 //
 // Graphs are square Boolean CSR patterns on the device (row u lists the out-neighbours of u; values
@@ -10,6 +11,7 @@
 // graph pass the same matrix twice). Results come back as host vectors.
 
 #include <kleene/csr_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <vector>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 // ---- connected components -------------------------------------------------------------------------
 
@@ -34,7 +37,8 @@ struct cc_run {
 /// Components of the undirected graph `a` (a symmetric pattern: the caller symmetrises a directed
 /// graph first, which gives its weakly connected components).
 template <index_type Index>
-cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel);
+KLEENE_DEVICE_ENTRY cc_run connected_components(csr_matrix<bool, Index, device> const& a,
+                                                cc_kernel kernel) KLEENE_DEVICE_VALUE;
 
 // ---- PageRank -------------------------------------------------------------------------------------
 
@@ -59,9 +63,10 @@ struct pagerank_run {
 
 /// PageRank of `a` (row u: out-edges of u); `at` its transpose (the in-edges each vertex pulls).
 template <index_type Index>
-pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
-                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
-                      pagerank_kernel kernel);
+KLEENE_DEVICE_ENTRY pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                                          csr_matrix<bool, Index, device> const& at,
+                                          pagerank_params const& params,
+                                          pagerank_kernel kernel) KLEENE_DEVICE_VALUE;
 
 // ---- triangle counting ----------------------------------------------------------------------------
 
@@ -75,7 +80,8 @@ struct tc_run {
 /// Triangles of the undirected graph `a` (symmetric pattern; self-loops and the diagonal are
 /// ignored). relabel: renumber vertices by increasing degree first (Sandia / LAGraph's sort).
 template <index_type Index>
-tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel);
+KLEENE_DEVICE_ENTRY tc_run triangle_count(csr_matrix<bool, Index, device> const& a,
+                                          bool relabel) KLEENE_DEVICE_VALUE;
 
 // ---- betweenness centrality ----------------------------------------------------------------------
 
@@ -90,8 +96,9 @@ struct bc_run {
 /// Betweenness centrality from a batch of sources (unweighted shortest paths). `at` is the
 /// transpose of `a` (pass `a` again when the graph is symmetric).
 template <index_type Index>
-bc_run betweenness(csr_matrix<bool, Index, device> const& a,
-                   csr_matrix<bool, Index, device> const& at,
-                   std::vector<std::int64_t> const& sources);
+KLEENE_DEVICE_ENTRY bc_run
+betweenness(csr_matrix<bool, Index, device> const& a, csr_matrix<bool, Index, device> const& at,
+            std::vector<std::int64_t> const& sources) KLEENE_DEVICE_VALUE;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

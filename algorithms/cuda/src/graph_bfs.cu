@@ -23,9 +23,9 @@
 
 #include "graph_bfs_common.cuh"
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 
@@ -208,7 +208,8 @@ __global__ void __launch_bounds__(small_threads)
         if (t == 0) {
             total = sum;
             stop = f > small_cap || std::int64_t(sum) > small_edges ||
-                   (alpha > 0 && double(sum) > double(in_total - visited_in) / alpha);
+                   (alpha > 0 &&
+                    beamer::pull_pays(double(sum), double(in_total - visited_in), alpha));
             next_count = 0;
         }
         __syncthreads();

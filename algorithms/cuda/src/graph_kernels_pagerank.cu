@@ -13,10 +13,10 @@
 // contribution vector, between a kernel that forms the contributions and one that applies the
 // damping and sums the change.
 
+#include <kleene/algorithms/cuda/detail/graph_walk.cuh>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/detail/graph_walk.cuh>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>

@@ -15,9 +15,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/algorithms/cuda/apsp_batched.hpp>
 #include <kleene/algorithms/negative_cycle.hpp>
-#include <kleene/cuda/apsp.hpp>
-#include <kleene/cuda/apsp_batched.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/reduce_transpose.hpp>

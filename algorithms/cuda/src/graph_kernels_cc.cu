@@ -17,10 +17,10 @@
 // c's tree. Skipping c's vertices is safe because the graph is symmetric: an edge from c's tree to
 // a vertex w outside it is linked from w's side, and trees only merge.
 
+#include <kleene/algorithms/cuda/detail/graph_walk.cuh>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/detail/graph_walk.cuh>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
 
 #include <cuda_runtime.h>

@@ -22,9 +22,9 @@
 
 #include "graph_bfs_common.cuh"
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 

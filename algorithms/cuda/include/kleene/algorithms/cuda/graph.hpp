@@ -1,19 +1,22 @@
 #pragma once
 // GPU traversals on device CSR graphs: BFS (levels and parents, direction-optimising) and SSSP
-// (frontier Bellman-Ford, delta-stepping). Implemented in lib/cuda/src/graph*.cu; in a build
+// (frontier Bellman-Ford, delta-stepping). Implemented in algorithms/cuda/src/graph*.cu; in a build
 // without CUDA every entry point throws kleene::no_device. The host-side front ends with options
 // and explain traces live in algorithms/include/kleene/algorithms/{bfs,sssp}.hpp.
 //
 // Graphs are square CSR adjacency matrices on the device (row u lists the out-neighbours of u).
 // Pull steps need the in-neighbours: pass the transpose (for a symmetric graph, the same matrix).
 
+#include <kleene/algorithms/beamer.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// How a BFS level expands the frontier.
 enum class bfs_direction : std::uint8_t { automatic, push, pull };
@@ -30,8 +33,8 @@ struct bfs_tuning {
     /// Push -> pull when the frontier's out-edges exceed (unvisited edges) / alpha; pull -> push when
     /// the frontier has fewer than n / beta vertices (Beamer's rule). The best of a sweep of
     /// both on Kronecker graphs (bench_sparse_gpu KLEENE_BFS_SWEEP; docs/lab/).
-    double alpha = 15.0;
-    double beta = 512.0;
+    double alpha = beamer::default_alpha;
+    double beta = beamer::default_beta;
     /// Host loop only: pull steps enqueued per host round trip; the device applies the switching
     /// rule between them and later ones return at once (1: a round trip every level). 3 was the
     /// best of 1, 3, 6 and 12 in the same sweep.
@@ -55,8 +58,9 @@ struct bfs_run {
 
 /// BFS from `source`. `at` is the transpose of `a` (pass `a` again when the graph is symmetric).
 template <class T, index_type Index>
-bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
-            std::size_t source, bool parents, bfs_tuning const& tuning = {});
+KLEENE_DEVICE_ENTRY bfs_run bfs(csr_matrix<T, Index, device> const& a,
+                                csr_matrix<T, Index, device> const& at, std::size_t source,
+                                bool parents, bfs_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
 
 enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping };
 
@@ -75,7 +79,8 @@ struct sssp_run {
     double seconds = 0;
 };
 template <class T, index_type Index>
-sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
-                 sssp_tuning const& tuning = {});
+KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                                     sssp_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -1,11 +1,12 @@
 #pragma once
 // What the two GPU BFS drivers share (graph_bfs.cu: the host-driven level loop; graph_bfs_loop.cu:
 // the whole search in one cooperative kernel): the graph and state views, the frontier counters,
-// Beamer's switching rule, the per-block counter sums and the pull step's scan of one vertex's
+// Beamer's switching rule on them, the per-block counter sums and the pull step's scan of one vertex's
 // in-neighbours.
 
+#include <kleene/algorithms/beamer.hpp>
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
-#include <kleene/cuda/graph.hpp>
 
 #include <cuda_runtime.h>
 
@@ -21,28 +22,18 @@ struct counters {
     unsigned long long ran;        // gated pull steps (host loop): 1 once the step passed its gate
 };
 
-/// Beamer's pull -> push rule, one definition for the host loop, its device gate and the device
-/// loop: the frontier is small (below min_frontier, n / beta) and no longer growing.
-__host__ __device__ __forceinline__ bool pull_gives_way(unsigned long long frontier,
-                                                        unsigned long long previous,
-                                                        double min_frontier) {
-    return double(frontier) < min_frontier && frontier <= previous;
-}
-
-/// Beamer's rule, one definition for both loops: whether the next level pulls, given whether this
-/// one pulled. Push -> pull once the frontier's out-edges pass a share (1 / alpha) of the edges
-/// into the unvisited set while the frontier grows; pull -> push by pull_gives_way.
+/// Beamer's rule (kleene/algorithms/beamer.hpp) as both loops read their counters: the unexplored
+/// edges are the in-edges of the unvisited set, in_total - visited_in.
 __host__ __device__ __forceinline__ bool next_pulls(bool pull, unsigned long long frontier,
                                                     unsigned long long previous,
                                                     unsigned long long frontier_edges,
                                                     unsigned long long in_total,
                                                     unsigned long long visited_in, double alpha,
                                                     double min_frontier) {
-    if (!pull)
-        return double(frontier_edges) > (double(in_total) - double(visited_in)) / alpha &&
-               frontier > previous;
-    return !pull_gives_way(frontier, previous, min_frontier);
+    return beamer::next_pulls(pull, frontier, previous, double(frontier_edges),
+                              double(in_total) - double(visited_in), alpha, min_frontier);
 }
+using beamer::pull_gives_way;
 
 template <class Index>
 struct bfs_graph {

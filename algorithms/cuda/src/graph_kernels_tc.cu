@@ -24,10 +24,10 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <kleene/algorithms/cuda/detail/graph_walk.cuh>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/detail/graph_walk.cuh>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
 #include <string>
 #include <type_traits>

@@ -12,9 +12,9 @@
 // at once; the others wait in the far pile (each vertex once). When the near pile empties the
 // threshold moves to (smallest far distance) + delta and the far pile is split.
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/graph.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>

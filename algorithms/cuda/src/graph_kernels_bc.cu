@@ -26,10 +26,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <kleene/algorithms/beamer.hpp>
+#include <kleene/algorithms/cuda/detail/graph_walk.cuh>
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
-#include <kleene/cuda/detail/graph_walk.cuh>
-#include <kleene/cuda/graph_kernels.hpp>
 #include <kleene/error.hpp>
 #include <optional>
 #include <string>
@@ -40,10 +41,9 @@ namespace kleene::cuda {
 namespace {
 
 constexpr int max_batch = 8;
-/// Beamer's rule: push -> pull once the frontier's out-edges exceed (unexplored edges) / alpha
-/// while it grows; pull -> push once it has fewer than n / beta vertices and no longer grows
-/// (GAP's values).
-constexpr double alpha = 15.0;
+/// Beamer's rule (kleene/algorithms/beamer.hpp) with the BFS's alpha and GAP's beta: the BFS's
+/// beta of 512 has not been measured for this sweep.
+constexpr double alpha = beamer::default_alpha;
 constexpr double beta = 18.0;
 
 template <int K>
@@ -377,10 +377,9 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
         std::int64_t const begin = start[d], size = start[d + 1] - begin;
         explored += frontier_edges;
         double const unexplored = explored < g.edges ? double(g.edges - explored) : 0.0;
-        if (!pull)
-            pull = double(frontier_edges) > unexplored / alpha && size > previous;
-        else
-            pull = !(double(size) < double(n) / beta && size <= previous);
+        pull = beamer::next_pulls(pull, static_cast<unsigned long long>(size),
+                                  static_cast<unsigned long long>(previous),
+                                  double(frontier_edges), unexplored, alpha, double(n) / beta);
         previous = size;
         counters.zero();
         Index* const next = queue.data() + start[d + 1];

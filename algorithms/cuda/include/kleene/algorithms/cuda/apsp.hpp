@@ -12,47 +12,57 @@
 
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 class stream;
 
 /// Blocked Floyd-Warshall in place (64 x 64 tiles for 4-byte types, 32 x 32 for 8-byte, three phases per round, any n).
 template <class T>
-void floyd_warshall_blocked(dense_view<T, device> a);
+KLEENE_DEVICE_ENTRY void floyd_warshall_blocked(dense_view<T, device> a) KLEENE_DEVICE_BODY;
 template <class T>
-void floyd_warshall_blocked(dense_view<T, device> a, stream const& s);
+KLEENE_DEVICE_ENTRY void floyd_warshall_blocked(dense_view<T, device> a,
+                                                stream const& s) KLEENE_DEVICE_BODY;
 /// One launch per k, one thread per entry: the textbook GPU version, for comparison.
 template <class T>
-void floyd_warshall_naive(dense_view<T, device> a);
+KLEENE_DEVICE_ENTRY void floyd_warshall_naive(dense_view<T, device> a) KLEENE_DEVICE_BODY;
 /// dst(i,j) = min(dst(i,j), src(i,j)); shapes must match.
 template <class T>
-void min_into(dense_view<T, device> dst, dense_view<T const, device> src);
+KLEENE_DEVICE_ENTRY void min_into(dense_view<T, device> dst,
+                                  dense_view<T const, device> src) KLEENE_DEVICE_BODY;
 template <class T>
-void min_into(dense_view<T, device> dst, dense_view<T const, device> src, stream const& s);
+KLEENE_DEVICE_ENTRY void min_into(dense_view<T, device> dst, dense_view<T const, device> src,
+                                  stream const& s) KLEENE_DEVICE_BODY;
 /// a(i,i) = min(a(i,i), 0) for the square view a.
 template <class T>
-void closure_diagonal(dense_view<T, device> a);
+KLEENE_DEVICE_ENTRY void closure_diagonal(dense_view<T, device> a) KLEENE_DEVICE_BODY;
 /// The smallest i with a(i,i) < 0, or -1.
 template <class T>
-std::int64_t first_negative_diagonal(dense_view<T const, device> a);
+KLEENE_DEVICE_ENTRY std::int64_t first_negative_diagonal(dense_view<T const, device> a)
+    KLEENE_DEVICE_VALUE;
 
 /// Warshall's algorithm on one bit-packed square block of at most 512 x 512 (one thread block):
 /// a becomes a+ (paths of one edge or more).
-void bit_warshall(bit_view<std::uint64_t> a);
-void bit_warshall(bit_view<std::uint64_t> a, stream const& s);
+KLEENE_DEVICE_ENTRY void bit_warshall(bit_view<std::uint64_t> a) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void bit_warshall(bit_view<std::uint64_t> a,
+                                      stream const& s) KLEENE_DEVICE_BODY;
 inline constexpr std::size_t bit_warshall_max = 512;
 /// dst |= src on the bits of the view (bits past cols untouched).
-void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src);
-void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src, stream const& s);
+KLEENE_DEVICE_ENTRY void or_into(bit_view<std::uint64_t> dst,
+                                 bit_view<std::uint64_t const> src) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src,
+                                 stream const& s) KLEENE_DEVICE_BODY;
 /// Sets every a(i,i) of the square view.
-void set_bit_diagonal(bit_view<std::uint64_t> a);
+KLEENE_DEVICE_ENTRY void set_bit_diagonal(bit_view<std::uint64_t> a) KLEENE_DEVICE_BODY;
 
 /// Free device memory in bytes (cudaMemGetInfo); 0 when there is no device.
-std::size_t free_device_memory() noexcept;
+KLEENE_DEVICE_ENTRY std::size_t free_device_memory() noexcept KLEENE_DEVICE_RETURNS(0);
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
