@@ -1,7 +1,7 @@
 // cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
 // through the generic API, with the context's handle.
 
-#include <kleene/cuda/sparse.cuh>
+#include <kleene/cuda/sparse/common.cuh>
 #include <kleene/detail/device_state.hpp>
 
 #include <cusparse.h>
