@@ -4,6 +4,7 @@
 #include <kleene/cuda/sparse/common.cuh>
 #include <kleene/detail/device_state.hpp>
 
+#include <cub/device/device_segmented_sort.cuh>
 #include <cusparse.h>
 
 #include <string>
