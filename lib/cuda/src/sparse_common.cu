@@ -2,7 +2,7 @@
 // checks, the output density estimate, and the SpGEMM count pass (products per row, tiers,
 // hash-table counts, C's row pointers).
 
-#include <kleene/cuda/sparse.cuh>
+#include <kleene/cuda/sparse/spgemm.cuh>
 #include <kleene/detail/device_state.hpp>
 
 #include <cub/device/device_scan.cuh>

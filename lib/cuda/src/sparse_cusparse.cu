@@ -1,9 +1,10 @@
 // cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
 // through the generic API, with the context's handle.
 
-#include <kleene/cuda/sparse.cuh>
+#include <kleene/cuda/sparse/common.cuh>
 #include <kleene/detail/device_state.hpp>
 
+#include <cub/device/device_segmented_sort.cuh>
 #include <cusparse.h>
 
 #include <string>

@@ -9,12 +9,11 @@
 //     traffic falls with the square root of the device memory (min_plus only).
 // apsp_out_of_core runs the one with the lower modelled time unless ooc_options (or the context's
 // tune.ooc_method, or a pinned part of one plan) names one; the explain trace
-// gives both models.
+// gives both models. The plan, its options and the device budget: ooc_plan.hpp.
 
 #include <kleene/algorithms/ooc_floyd_warshall.hpp>
 #include <kleene/algorithms/ooc_rkleene.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -77,24 +76,6 @@ ooc_plan choose_ooc_plan(std::size_t n, device_budget const& budget, ooc_options
         o.explain->add("out-of-core: modelled R-Kleene " + std::to_string(rk.seconds).substr(0, 6) +
                        " s, blocked Floyd-Warshall " + std::to_string(fw_s).substr(0, 6) + " s");
     return rk.seconds < fw_s ? rk : fw;
-}
-
-template <class T>
-ooc_report run_ooc_rkleene(T* host, std::size_t n, std::size_t ld, ooc_options const& o,
-                           ooc_plan const& p) {
-    ooc_report rep;
-    rep.plan = p;
-    cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(T), o, rep);
-    auto const t0 = std::chrono::steady_clock::now();
-    tuning const& tune = resolve(o.ctx).tune;
-    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || tune.ooc_profile);
-    run.run();
-    rep.rounds = run.closed();
-    rep.run_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.profile = run.profile(rep.run_seconds, tune.ooc_timeline);
-    if (o.explain && !rep.profile.empty()) o.explain->add("out-of-core: busy " + rep.profile);
-    return rep;
 }
 
 }  // namespace detail

@@ -521,4 +521,23 @@ private:
     held resident_, pending_;
 };
 
+/// Runs plan p (R-Kleene) on the n x n host matrix at `host`, page-locked for the run.
+template <class T>
+ooc_report run_ooc_rkleene(T* host, std::size_t n, std::size_t ld, ooc_options const& o,
+                           ooc_plan const& p) {
+    ooc_report rep;
+    rep.plan = p;
+    cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(T), o, rep);
+    auto const t0 = std::chrono::steady_clock::now();
+    tuning const& tune = resolve(o.ctx).tune;
+    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || tune.ooc_profile);
+    run.run();
+    rep.rounds = run.closed();
+    rep.run_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.profile = run.profile(rep.run_seconds, tune.ooc_timeline);
+    if (o.explain && !rep.profile.empty()) o.explain->add("out-of-core: busy " + rep.profile);
+    return rep;
+}
+
 }  // namespace kleene::detail

@@ -1,0 +1,287 @@
+#pragma once
+// The dense GEMM's host side (dense_gemm.cuh): shape checks, the choice of kernel and policy,
+// scratch, the launches (enqueue, run) and the public kleene::cuda::dense_gemm templates.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/dense_gemm/kernels.cuh>
+#include <kleene/cuda/dense_gemm/policies.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/range_check.cuh>
+#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/context.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_state.hpp>
+#include <kleene/error.hpp>
+#include <kleene/memory.hpp>
+#include <kleene/semiring.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace kleene::cuda::gemm_detail {
+
+template <class T>
+void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
+                  dense_view<T, device> c) {
+    if (a.cols != b.rows || a.rows != c.rows || b.cols != c.cols)
+        throw dimension_mismatch("dense_gemm: A is " + kleene::detail::shape(a.rows, a.cols) +
+                                 ", B is " + kleene::detail::shape(b.rows, b.cols) + ", C is " +
+                                 kleene::detail::shape(c.rows, c.cols));
+    constexpr std::size_t int_max = std::numeric_limits<int>::max();
+    if (a.rows > int_max || a.cols > int_max || b.cols > int_max)
+        throw invalid_argument("dense_gemm: dimensions past 2^31 - 1 are not supported");
+    if (kleene::detail::views_overlap(c, a) || kleene::detail::views_overlap(c, b))
+        throw invalid_argument("dense_gemm: C shares entries with A or B (write into a separate "
+                               "matrix)");
+}
+
+template <class S, class P>
+void launch_gemm(dense_view<typename S::value_type const, device> a,
+                 dense_view<typename S::value_type const, device> b,
+                 dense_view<typename S::value_type, device> c, bool accumulate, int const* run_flag,
+                 int run_when, cudaStream_t st) {
+    dim3 const grid(static_cast<unsigned>((c.cols + block_n - 1) / block_n),
+                    static_cast<unsigned>((c.rows + block_m - 1) / block_m));
+    if (grid.y > 65535)
+        throw invalid_argument("dense_gemm: more than 65535 * 128 rows are not supported");
+    gemm_kernel<S, P><<<grid, threads, 0, st>>>(
+        a.data, static_cast<std::int64_t>(a.ld), b.data, static_cast<std::int64_t>(b.ld), c.data,
+        static_cast<std::int64_t>(c.ld), static_cast<int>(c.rows), static_cast<int>(c.cols),
+        static_cast<int>(a.cols), accumulate, run_flag, run_when);
+    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::gemm_kernel");
+}
+
+/// P's range (P::in_range) as the shared range check's predicate.
+template <class P>
+struct in_policy_range {
+    template <class T>
+    __device__ bool operator()(T v) const {
+        return P::in_range(v);
+    }
+};
+template <class P, class T>
+void launch_range_check(dense_view<T const, device> v, int* flag, cudaStream_t st) {
+    kleene::cuda::detail::launch_range_check(v, in_policy_range<P>{}, flag, st);
+}
+
+/// The staged kernel over S with policy P, its shared-memory attribute set. Set on every call,
+/// not once per process: each translation unit that instantiates the kernel registers its own
+/// copy, and an attribute set on one copy does not reach the others (a static "done" flag shared
+/// between them let ooc's launches fail with cudaErrorInvalidValue).
+template <class S, class P>
+auto staged_kernel_ready() {
+    using T = typename S::value_type;
+    auto kernel = staged_kernel<S, P>;
+    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(staged_smem_bytes<T>())));
+    return kernel;
+}
+
+/// Whether B can be copied 16 bytes at a time: every row 16-byte aligned.
+template <class T>
+bool rows_aligned(dense_view<T const, device> v) {
+    return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.ld * sizeof(T)) % 16 == 0;
+}
+
+/// Device scratch that grows on demand; the stream is synchronised before a buffer that earlier
+/// products may still read is freed.
+inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, cudaStream_t st) {
+    if (b.size() < bytes) {
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+        b = buffer<unsigned char, device>();
+        b = buffer<unsigned char, device>(bytes);
+    }
+    return b.data();
+}
+
+/// The staged path: per panel of C's rows, pack A, then the product. Integer min_plus / max_plus
+/// checks B's range first and A's while packing; out of range, a repacked A and the generic
+/// policy run instead (the flag picks on the device, no host round trip). With ks.parts > 1 the
+/// product splits k, its partial products after the packed A in scratch.
+template <semiring_type S>
+void enqueue_staged(dense_view<typename S::value_type const, device> a,
+                    dense_view<typename S::value_type const, device> b,
+                    dense_view<typename S::value_type, device> c, bool accumulate,
+                    cudaStream_t st, int* flag, void* scratch, k_split ks,
+                    std::size_t checked_min_updates) {
+    using T = typename S::value_type;
+    using G = staged_generic_policy<S>;
+    using R = checked_staged_t<S>;
+    constexpr bool checked = !std::is_void_v<R>;
+    std::size_t const m = c.rows, n = c.cols, k = a.cols;
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    std::size_t const pr = panel_rows(m, k, sizeof(T));
+    T* const at = static_cast<T*>(scratch);
+    int const split = ks.parts;
+    T* const partials = split > 1 ? reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
+                                                        packed_a_bytes(m, k, sizeof(T)))
+                                  : nullptr;
+    // The checked path costs four launches more (flag, B's check, two kernels that return at
+    // once); below checked_min_updates they would outweigh what it saves.
+    bool const use_checked = checked && double(m) * double(n) * double(k) >=
+                                            static_cast<double>(checked_min_updates);
+    if constexpr (checked) {
+        if (use_checked) {
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+            launch_range_check<R, T>(b, flag, st);
+        }
+    }
+    for (std::size_t r0 = 0; r0 < m; r0 += pr) {
+        std::size_t const rows = std::min(pr, m - r0);
+        std::size_t const pitch = (rows + block_m - 1) / block_m * block_m;
+        auto pack = [&](auto policy, int* set_flag, int const* run_flag) {
+            using P = decltype(policy);
+            if (k_pad == 0) return;
+            dim3 const grid(static_cast<unsigned>(k_pad / 32), static_cast<unsigned>(pitch / 32));
+            pack_a_kernel<P, T><<<grid, dim3(32, 8), 0, st>>>(
+                a.data + r0 * a.ld, static_cast<std::int64_t>(a.ld), static_cast<int>(rows),
+                static_cast<int>(k), at, static_cast<std::int64_t>(pitch), set_flag, run_flag, 1);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::pack_a_kernel");
+        };
+        auto product = [&](auto policy, int const* run_flag, int run_when) {
+            using P = decltype(policy);
+            auto kernel = staged_kernel_ready<S, P>();
+            dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
+                            static_cast<unsigned>(pitch / block_m), static_cast<unsigned>(split));
+            kernel<<<grid, threads, staged_smem_bytes<T>(), st>>>(
+                at, static_cast<std::int64_t>(pitch), b.data, static_cast<std::int64_t>(b.ld),
+                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), static_cast<int>(rows),
+                static_cast<int>(n), static_cast<int>(k), static_cast<int>(k_pad), accumulate,
+                run_flag, run_when, partials, ks.tiles);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
+        };
+        auto combine = [&] {
+            if (!partials) return;
+            std::size_t const entries = rows * n;
+            combine_partials<S><<<kleene::cuda::detail::blocks_for(entries, threads, 4096), threads, 0, st>>>(
+                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), partials, split,
+                static_cast<int>(rows), static_cast<int>(n), accumulate);
+            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::combine_partials");
+        };
+        if constexpr (checked) {
+            if (use_checked) {
+                pack(R{}, flag, nullptr);
+                pack(G{}, nullptr, flag);  // runs only when a range check failed
+                product(R{}, flag, 0);
+                product(G{}, flag, 1);
+                combine();
+                continue;
+            }
+        }
+        pack(G{}, nullptr, nullptr);
+        product(G{}, nullptr, 0);
+        combine();
+    }
+}
+
+/// Enqueues the product on st; `flag` is a device int that only this stream's work touches;
+/// `scratch(bytes)` returns device scratch for the packed A (asked for only when it is needed, so
+/// a bad call throws before anything is allocated); ctx gives the tuning and the cuBLAS handle.
+template <semiring_type S, class Scratch>
+void enqueue(dense_view<typename S::value_type const, device> a,
+             dense_view<typename S::value_type const, device> b,
+             dense_view<typename S::value_type, device> c, bool accumulate, cudaStream_t st,
+             int* flag, Scratch&& scratch, context& ctx) {
+    tuning const& tune = ctx.tune;
+    using T = typename S::value_type;
+    check_shapes<T>(a, b, c);
+    if (c.rows == 0 || c.cols == 0) return;
+    if constexpr (has_blas_path<S>) {
+        if (tune.use_cublas) {
+            blas_gemm(a, b, c, accumulate, st, ctx);
+            return;
+        }
+    }
+    if constexpr (has_staged_path<T>) {
+        if (rows_aligned<T>(b)) {
+            // Few blocks and an add exact in any order: split k (tuning::split_k_blocks).
+            k_split const ks = splits_k<S> ? plan_k_split(c.rows, a.cols, c.cols, sizeof(T),
+                                                          tune.split_k_blocks)
+                                           : k_split{};
+            void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) +
+                                    split_partials_bytes(ks, c.rows, a.cols, c.cols, sizeof(T)));
+            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks, tune.checked_min_updates);
+            return;
+        }
+    }
+    if constexpr (has_ranged_path<S>) {
+        constexpr bool is_max = std::is_same_v<S, max_plus<T>>;
+        using ranged = ranged_policy<T, is_max>;
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+        launch_range_check<ranged, T>(a, flag, st);
+        launch_range_check<ranged, T>(b, flag, st);
+        if (accumulate) launch_range_check<ranged, T>(dense_view<T const, device>(c), flag, st);
+        // Both launch; each returns at once unless the flag selects it. No host round trip.
+        launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0, st);
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1, st);
+    } else {
+        (void)flag;
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, nullptr, 0, st);
+    }
+}
+
+/// The packed A's scratch from ctx: the caller's workspace when it supplied one (too small is
+/// an error: the library never allocates behind a supplied workspace), else the context's own.
+inline void* context_workspace(context& ctx, std::size_t bytes, cudaStream_t st) {
+    if (void* const w = ctx.supplied_workspace()) {
+        if (bytes > ctx.workspace_bytes())
+            throw invalid_argument("dense_gemm: the context's workspace holds " +
+                                   std::to_string(ctx.workspace_bytes()) + " bytes, this product needs " +
+                                   std::to_string(bytes) + " (cuda::dense_gemm_scratch_bytes)");
+        return w;
+    }
+    return grow_scratch(ctx.state().workspace, bytes, st);
+}
+
+/// Synchronous product with ctx's stream, workspace, flag, cuBLAS handle and tuning.
+template <semiring_type S>
+void run(dense_view<typename S::value_type const, device> a,
+         dense_view<typename S::value_type const, device> b,
+         dense_view<typename S::value_type, device> c, bool accumulate, context& ctx) {
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    enqueue<S>(a, b, c, accumulate, st,
+               needs_flag<S> ? kleene::cuda::detail::context_flag(ctx) : nullptr,
+               [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+}
+
+}  // namespace kleene::cuda::gemm_detail
+
+namespace kleene::cuda {
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate) {
+    // Dense storage holds zero() where an entry is absent; where zero does not annihilate mul
+    // (pair, first, second) the kernel must not multiply by it, exactly as on the CPU.
+    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate, default_context());
+}
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, context& ctx) {
+    gemm_detail::run<dense_safe<S>>(a, b, c, accumulate, ctx);
+}
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, bool accumulate, stream const& s,
+                context* ctx) {
+    using P = dense_safe<S>;
+    gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
+                            gemm_detail::needs_flag<P> ? s.scratch_int() : nullptr,
+                            [&s](std::size_t bytes) { return s.scratch_bytes(bytes); },
+                            resolve(ctx));
+}
+
+}  // namespace kleene::cuda

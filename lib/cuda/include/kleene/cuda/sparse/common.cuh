@@ -1,0 +1,133 @@
+#pragma once
+// What the sparse products share (sparse.cuh includes them all): the mask as a kernel reads it, the
+// context's scratch, the semiring helpers, the cuSPARSE entry points (sparse_cusparse.cu), the
+// long-row slicing of SpMV and SpMM, and the argument checks (sparse_common.cu).
+
+#pragma nv_diag_suppress 554  // see dense_gemm.cuh
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/sparse.hpp>
+#include <kleene/error.hpp>
+
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace kleene::cuda {
+namespace sparse_detail {
+
+using detail::atomic_add;
+using detail::value_at;
+
+/// The mask as a kernel reads it (flags == nullptr: no mask).
+struct mask_ref {
+    std::uint8_t const* flags = nullptr;
+    bool complemented = false;
+    __device__ __forceinline__ bool allows(std::int64_t i) const {
+        return !flags || ((flags[i] != 0) != complemented);
+    }
+};
+inline mask_ref ref(vector_mask const& m) {
+    return m.active() ? mask_ref{m.flags(), m.complemented()} : mask_ref{};
+}
+
+/// Device scratch of the context, reused across its calls (calls are synchronous). Each product
+/// names the slots it uses at once; the returned memory is uninitialised.
+void* scratch_bytes(context& ctx, int slot, std::size_t bytes);
+template <class T>
+T* scratch(context& ctx, int slot, std::size_t n) {
+    return static_cast<T*>(scratch_bytes(ctx, slot, std::max<std::size_t>(n, 1) * sizeof(T)));
+}
+/// CUB temporary storage of the context (its own slot).
+void* cub_scratch(context& ctx, std::size_t bytes);
+
+template <class S>
+struct add_fn {
+    using T = typename S::value_type;
+    __device__ __forceinline__ T operator()(T a, T b) const { return S::add(a, b); }
+};
+
+template <class S>
+__device__ __forceinline__ bool skip_operand(typename S::value_type x) {
+    // Dense operands hold zero() where absent; that matters only where zero does not annihilate.
+    if constexpr (zero_annihilates<S>()) return false;
+    else return x == S::zero();
+}
+
+template <class S>
+__device__ __forceinline__ bool stops(typename S::value_type acc) {
+    if constexpr (!S::has_terminal) return false;
+    else return !(acc == S::zero()) && is_terminal<S>(acc);
+}
+
+// ---- cuSPARSE (sparse_cusparse.cu) ------------------------------------------------------------
+
+template <class T, class Index>
+void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const* u, T* w,
+                   bool accumulate);
+template <class T, class Index>
+void cusparse_spmm(context& ctx, csr_matrix<T, Index, device> const& a,
+                   dense_view<T const, device> b, dense_view<T, device> c, bool accumulate);
+template <class T>
+void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
+                     csr_matrix<T, std::int32_t, device> const& a,
+                     csr_matrix<T, std::int32_t, device> const& b);
+
+// ---- long rows (SpMV, SpMM) ------------------------------------------------------------------
+//
+// The row kernels leave rows longer than a threshold in a list; those rows are cut into slices of
+// equal length, numbered through a scan of each row's slice count, so that a few hubs spread over
+// many blocks (or warps) and no work item is empty.
+
+/// slices[k] = number of slices of long row k.
+template <class Index>
+__global__ void count_slices(Index const* __restrict__ row_ptr, Index const* __restrict__ rows,
+                             std::int64_t count, std::int64_t slice,
+                             std::int64_t* __restrict__ slices) {
+    for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < count;
+         k += std::int64_t(gridDim.x) * blockDim.x) {
+        Index const r = rows[k];
+        slices[k] = (std::int64_t(row_ptr[r + 1] - row_ptr[r]) + slice - 1) / slice;
+    }
+}
+
+/// deg[0..count) -> offs[0..count] (offs[0] = 0) with CUB.
+inline void exclusive_offsets(context& ctx, std::int64_t const* deg, std::int64_t* offs,
+                              std::int64_t count) {
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(offs, 0, sizeof(std::int64_t)));
+    if (count == 0) return;
+    std::size_t bytes = 0;
+    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, deg, offs + 1, count));
+    KLEENE_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(cub_scratch(ctx, bytes), bytes, deg, offs + 1, count));
+}
+
+/// Reads the long-row count, numbers their slices; returns the number of slices (work items).
+template <class Index>
+std::int64_t number_slices(context& ctx, Index const* row_ptr, Index const* rows,
+                           unsigned long long const* count_dev, std::int64_t slice,
+                           std::int64_t*& offs, std::int64_t& count) {
+    unsigned long long c = 0;
+    KLEENE_CUDA_CHECK(cudaMemcpy(&c, count_dev, sizeof c, cudaMemcpyDeviceToHost));
+    count = static_cast<std::int64_t>(c);
+    if (count == 0) return 0;
+    auto* slices = scratch<std::int64_t>(ctx, 3, std::size_t(count));
+    offs = scratch<std::int64_t>(ctx, 4, std::size_t(count) + 1);
+    count_slices<Index>
+        <<<detail::blocks_for(std::size_t(count), 256), 256>>>(row_ptr, rows, count, slice, slices);
+    KLEENE_CUDA_CHECK_LAUNCH("count_slices");
+    exclusive_offsets(ctx, slices, offs, count);
+    std::int64_t total = 0;
+    KLEENE_CUDA_CHECK(cudaMemcpy(&total, offs + count, sizeof total, cudaMemcpyDeviceToHost));
+    return total;
+}
+
+[[noreturn]] void no_cusparse(char const* op, std::string const& why);
+void check_vector(char const* op, char const* what, std::size_t got, std::size_t want);
+
+}  // namespace sparse_detail
+}  // namespace kleene::cuda

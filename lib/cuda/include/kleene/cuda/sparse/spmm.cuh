@@ -1,0 +1,190 @@
+#pragma once
+// SpMM, C = [C (+)] A B for CSR A and dense B: a warp per row over 128 columns a pass, long rows
+// split over warps.
+
+#include <kleene/cuda/sparse/common.cuh>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kleene::cuda {
+namespace sparse_detail {
+
+// ---- SpMM (CSR x dense) -----------------------------------------------------------------------
+
+inline constexpr int spmm_threads = 256;
+inline constexpr int spmm_cols = 4;              // columns per lane per pass (32 * 4 per warp)
+inline constexpr std::int64_t spmm_long = 1024;  // rows longer than this are split
+inline constexpr std::int64_t spmm_slice = 256;  // entries per warp on a split row
+
+template <class S, class Index>
+struct spmm_args {
+    using T = typename S::value_type;
+    Index const* row_ptr;
+    Index const* col;
+    T const* val;
+    T iso;
+    T const* b;
+    std::int64_t ldb;
+    T* c;
+    std::int64_t ldc;
+    std::int64_t rows;
+    std::int64_t n;
+    bool accumulate;
+    Index* long_rows;
+    unsigned long long* long_count;
+};
+
+/// acc[v] (+)= sum over entries [lo, hi) of A(row, :) times B(col, cb + lane + 32 v). The warp's
+/// lanes load 32 entries at once and broadcast them with shuffles.
+template <class S, class Index>
+__device__ __forceinline__ void spmm_segment(spmm_args<S, Index> const& p, std::int64_t lo,
+                                             std::int64_t hi, std::int64_t cb, int lane,
+                                             typename S::value_type (&acc)[spmm_cols]) {
+    using T = typename S::value_type;
+    for (std::int64_t kb = lo; kb < hi; kb += 32) {
+        Index my_col = 0;
+        T my_val = S::zero();
+        if (kb + lane < hi) {
+            my_col = p.col[kb + lane];
+            my_val = value_at(p.val, p.iso, kb + lane);
+        }
+        int const cnt = static_cast<int>(std::min<std::int64_t>(32, hi - kb));
+        for (int t = 0; t < cnt; ++t) {
+            Index const kk = detail::shfl(0xffffffffu, my_col, t);
+            T const av = detail::shfl(0xffffffffu, my_val, t);
+            T const* brow = p.b + std::int64_t(kk) * p.ldb;
+#pragma unroll
+            for (int v = 0; v < spmm_cols; ++v) {
+                std::int64_t const j = cb + lane + 32 * v;
+                if (j < p.n) {
+                    T const bv = brow[j];
+                    if (!skip_operand<S>(bv)) acc[v] = S::add(acc[v], S::mul(av, bv));
+                }
+            }
+        }
+    }
+}
+
+template <class S, class Index>
+__global__ void __launch_bounds__(spmm_threads) spmm_rows_kernel(spmm_args<S, Index> p) {
+    using T = typename S::value_type;
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warps = std::int64_t(gridDim.x) * (spmm_threads / 32);
+    for (std::int64_t row = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+         row < p.rows; row += warps) {
+        std::int64_t const b = p.row_ptr[row], e = p.row_ptr[row + 1];
+        T* crow = p.c + row * p.ldc;
+        if (e - b > spmm_long) {
+            if (!p.accumulate)
+                for (std::int64_t j = lane; j < p.n; j += 32) crow[j] = S::zero();
+            if (lane == 0) p.long_rows[atomicAdd(p.long_count, 1ull)] = Index(row);
+            continue;
+        }
+        for (std::int64_t cb = 0; cb < p.n; cb += 32 * spmm_cols) {
+            T acc[spmm_cols];
+#pragma unroll
+            for (int v = 0; v < spmm_cols; ++v) acc[v] = S::zero();
+            spmm_segment(p, b, e, cb, lane, acc);
+#pragma unroll
+            for (int v = 0; v < spmm_cols; ++v) {
+                std::int64_t const j = cb + lane + 32 * v;
+                if (j < p.n) crow[j] = p.accumulate ? S::add(crow[j], acc[v]) : acc[v];
+            }
+        }
+    }
+}
+
+/// A warp per slice of a long row; slices add into C with a semiring atomic.
+template <class S, class Index>
+__global__ void __launch_bounds__(spmm_threads)
+    spmm_long_kernel(spmm_args<S, Index> p, std::int64_t const* __restrict__ offs,
+                     std::int64_t count, std::int64_t items) {
+    using T = typename S::value_type;
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warps = std::int64_t(gridDim.x) * (spmm_threads / 32);
+    for (std::int64_t item = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+         item < items; item += warps) {
+        std::int64_t const k = detail::last_at_most(offs, 0, count - 1, item);
+        Index const row = p.long_rows[k];
+        std::int64_t const lo = std::int64_t(p.row_ptr[row]) + (item - offs[k]) * spmm_slice;
+        std::int64_t const hi = std::min<std::int64_t>(p.row_ptr[row + 1], lo + spmm_slice);
+        T* crow = p.c + std::int64_t(row) * p.ldc;
+        for (std::int64_t cb = 0; cb < p.n; cb += 32 * spmm_cols) {
+            T acc[spmm_cols];
+#pragma unroll
+            for (int v = 0; v < spmm_cols; ++v) acc[v] = S::zero();
+            spmm_segment(p, lo, hi, cb, lane, acc);
+#pragma unroll
+            for (int v = 0; v < spmm_cols; ++v) {
+                std::int64_t const j = cb + lane + 32 * v;
+                if (j < p.n && !(acc[v] == S::zero())) atomic_add<S>(&crow[j], acc[v]);
+            }
+        }
+    }
+}
+
+template <class S, class Index>
+void spmm_generic(context& ctx, dense_view<typename S::value_type, device> c,
+                  csr_matrix<typename S::value_type, Index, device> const& a,
+                  dense_view<typename S::value_type const, device> b, bool accumulate) {
+    std::int64_t const rows = static_cast<std::int64_t>(a.rows());
+    if (rows == 0 || c.cols == 0) return;
+    spmm_args<S, Index> p{a.row_ptr(), a.col_idx(),          a.values(), a.iso_value(),
+                          b.data,      std::int64_t(b.ld),   c.data,     std::int64_t(c.ld),
+                          rows,        std::int64_t(c.cols), accumulate, nullptr,
+                          nullptr};
+    std::size_t const long_cap = a.nnz() / std::size_t(spmm_long + 1);
+    if (long_cap > 0) {
+        p.long_rows = scratch<Index>(ctx, 0, long_cap);
+        p.long_count = scratch<unsigned long long>(ctx, 2, 1);
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(p.long_count, 0, sizeof(unsigned long long)));
+    }
+    unsigned const blocks =
+        detail::blocks_for(std::size_t(rows) * 32, spmm_threads, detail::persistent_blocks(16));
+    spmm_rows_kernel<S, Index><<<blocks, spmm_threads>>>(p);
+    KLEENE_CUDA_CHECK_LAUNCH("spmm_rows_kernel");
+    if (long_cap > 0) {
+        std::int64_t* offs = nullptr;
+        std::int64_t count = 0;
+        std::int64_t const items =
+            number_slices(ctx, a.row_ptr(), p.long_rows, p.long_count, spmm_slice, offs, count);
+        if (items > 0) {
+            spmm_long_kernel<S, Index><<<detail::blocks_for(std::size_t(items) * 32, spmm_threads,
+                                                            detail::persistent_blocks(16)),
+                                         spmm_threads>>>(p, offs, count, items);
+            KLEENE_CUDA_CHECK_LAUNCH("spmm_long_kernel");
+        }
+    }
+    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace sparse_detail
+
+template <semiring_type S, index_type Index>
+sparse_backend spmm(dense_view<typename S::value_type, device> c,
+                    csr_matrix<typename S::value_type, Index, device> const& a,
+                    dense_view<typename S::value_type const, device> b, sparse_options const& opt) {
+    using namespace sparse_detail;
+    context& ctx = resolve(opt.ctx);
+    if (a.cols() != b.rows || c.rows != a.rows() || c.cols != b.cols)
+        throw dimension_mismatch("spmm: cannot compute C (" +
+                                 kleene::detail::shape(c.rows, c.cols) + ") = A (" +
+                                 kleene::detail::shape(a.rows(), a.cols()) + ") x B (" +
+                                 kleene::detail::shape(b.rows, b.cols) + ")");
+    if constexpr (cusparse_has<S>) {
+        bool const want = opt.backend == sparse_backend::cusparse ||
+                          (opt.backend == sparse_backend::automatic && cusparse_default::spmm);
+        if (want && a.nnz() > 0 && a.has_values() && c.rows > 0 && c.cols > 0) {
+            cusparse_spmm<typename S::value_type, Index>(ctx, a, b, c, opt.accumulate);
+            return sparse_backend::cusparse;
+        }
+        if (opt.backend == sparse_backend::cusparse) no_cusparse("spmm", "an iso or empty matrix");
+    } else if (opt.backend == sparse_backend::cusparse) {
+        no_cusparse("spmm", "this semiring");
+    }
+    spmm_generic<S, Index>(ctx, c, a, b, opt.accumulate);
+    return sparse_backend::generic;
+}
+
+}  // namespace kleene::cuda
