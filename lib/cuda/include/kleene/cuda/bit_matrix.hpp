@@ -33,8 +33,8 @@ struct bit_view {
     /// The nr x nc block at (r0, c0); c0 must be a multiple of 64.
     bit_view block(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc) const {
         if (r0 + nr > rows || c0 + nc > cols)
-            throw dimension_mismatch("bit_view::block: block " + detail::shape(nr, nc) +
-                                     " does not fit in a " + detail::shape(rows, cols) + " view");
+            throw dimension_mismatch("bit_view::block: block " + kleene::detail::shape(nr, nc) +
+                                     " does not fit in a " + kleene::detail::shape(rows, cols) + " view");
         if (c0 % bits_per_word != 0)
             throw invalid_argument("bit_view::block: column offset " + std::to_string(c0) +
                                    " is not a multiple of 64");
