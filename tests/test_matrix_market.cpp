@@ -709,14 +709,15 @@ BOOST_AUTO_TEST_CASE(edge_list_keeps_the_value_type) {
     BOOST_TEST((io::read_edge_list_type(p) == io::value_type::int64));
     BOOST_TEST((io::read_edge_list_info(p).type == io::value_type::int64));
     auto const back = io::read_edge_list<std::int64_t>(p);
-    check_equal(a, back);
+    BOOST_TEST_REQUIRE(back.nnz() == 2u);
     BOOST_TEST(back.value(back.find(0, 1)) == big);
+    BOOST_TEST(back.value(back.find(3, 2)) == -7);
 
     auto const f = csr_matrix<float>::from_coo(2, 2, std::vector<int>{1}, std::vector<int>{0},
                                                std::vector<float>{0.25f});
     io::write_edge_list(p, f);
     BOOST_TEST((io::read_edge_list_type(p) == io::value_type::float32));
-    csr_matrix<double> const pat(2, 2, buffer<int>{0, 1, 1}, buffer<int>{1}, buffer<double>{}, 1.0);
+    auto const pat = io::read_edge_list_from_memory<double>("1 2\n");  // no weights: a pattern
     io::write_edge_list(p, pat);
     BOOST_TEST(!io::read_edge_list_type(p).has_value());
     // Another program's file: no shape line, no type.

@@ -326,6 +326,8 @@ std::vector<chunk<T, Index>> parse_edges(std::string_view text, std::string cons
     s.kind = body_kind::edges;
     s.has_value = true;
     s.parse_value = !opt.pattern_only;
+    // Integer weights parse as integers: through double, int64 weights past 2^53 would round.
+    s.integer_field = std::is_integral_v<T> && !std::is_same_v<T, bool>;
     s.rows = opt.vertices != 0 ? opt.vertices : unbounded;
     s.cols = s.rows;
     if (shape.given) {

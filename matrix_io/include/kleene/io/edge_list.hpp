@@ -11,7 +11,7 @@
 // outside it is an error naming file and line, as is a count of edge lines other than N (a cut
 // file). `vertices`, when given, must then agree with a square shape. The TYPE is a hint to the
 // caller, like Matrix Market's field (read_edge_list_type); the reader parses into the T it is
-// asked for.
+// asked for; an integer T takes integer weights only ("3", not "3.0"), read exactly.
 
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
