@@ -643,10 +643,11 @@ BOOST_AUTO_TEST_CASE(edge_list_shape_line) {
         io::write_edge_list(p, a);
         std::ifstream in(p);
         std::getline(in, s);
-        BOOST_TEST(s == "# kleene edge list: 5 x 7, 1 entries");
+        BOOST_TEST(s == "# kleene edge list: 5 x 7, 1 entries, double values");
         check_equal(a, io::read_edge_list<double>(p));
         auto const info = io::read_edge_list_info(p);
         BOOST_TEST((info.rows == 5u && info.cols == 7u && info.edges == 1u));
+        BOOST_TEST((info.type == io::value_type::float64));
     }
     std::uint64_t line = 0;
     BOOST_TEST((error_of([&] {
@@ -673,10 +674,65 @@ BOOST_AUTO_TEST_CASE(edge_list_shape_line) {
                     io::read_edge_list_from_memory<double>(
                         "# kleene edge list: 2 x 3, 1 entries\n1 1 1\n", u);
                 }) == io::mm_errc::not_square));
+    // A TYPE that is not one, or words after it, make the line malformed.
+    for (char const* bad : {"# kleene edge list: 2 x 3, 1 entries, int33_t values\n1 1 1\n",
+                            "# kleene edge list: 2 x 3, 1 entries, int32_t\n1 1 1\n",
+                            "# kleene edge list: 2 x 3, 1 entries int32_t values\n1 1 1\n",
+                            "# kleene edge list: 2 x 3, 1 entries, int32_t values x\n1 1 1\n"}) {
+        BOOST_TEST((error_of([&] { io::read_edge_list_from_memory<double>(bad); }, &line) ==
+                    io::mm_errc::bad_size_line), bad);
+        BOOST_TEST(line == 1u);
+        BOOST_TEST((error_of([&] { io::read_edge_list_type_from_memory(bad); }) ==
+                    io::mm_errc::bad_size_line), bad);
+    }
     // Only among the comments before the first edge; other comments are comments.
     auto const b = io::read_edge_list_from_memory<double>(
         "# a graph\n1 2 1\n# kleene edge list: 9 x 9, 1 entries\n");
     BOOST_TEST(b.rows() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(edge_list_keeps_the_value_type) {
+    // The shape line names the type; read back as that type, integers past 2^53 survive (as
+    // double they would not), and a pattern matrix names none.
+    auto dir = temp_dir();
+    std::int64_t const big = (std::int64_t(1) << 53) + 1;
+    auto const a = csr_matrix<std::int64_t>::from_coo(
+        4, 4, std::vector<int>{0, 3}, std::vector<int>{1, 2}, std::vector<std::int64_t>{big, -7});
+    std::string const p = (dir / "i.el").string();
+    io::write_edge_list(p, a);
+    std::string s;
+    {
+        std::ifstream in(p);
+        std::getline(in, s);
+    }
+    BOOST_TEST(s == "# kleene edge list: 4 x 4, 2 entries, int64_t values");
+    BOOST_TEST((io::read_edge_list_type(p) == io::value_type::int64));
+    BOOST_TEST((io::read_edge_list_info(p).type == io::value_type::int64));
+    auto const back = io::read_edge_list<std::int64_t>(p);
+    BOOST_TEST_REQUIRE(back.nnz() == 2u);
+    BOOST_TEST(back.value(back.find(0, 1)) == big);
+    BOOST_TEST(back.value(back.find(3, 2)) == -7);
+
+    auto const f = csr_matrix<float>::from_coo(2, 2, std::vector<int>{1}, std::vector<int>{0},
+                                               std::vector<float>{0.25f});
+    io::write_edge_list(p, f);
+    BOOST_TEST((io::read_edge_list_type(p) == io::value_type::float32));
+    auto const pat = io::read_edge_list_from_memory<double>("1 2\n");  // no weights: a pattern
+    io::write_edge_list(p, pat);
+    BOOST_TEST(!io::read_edge_list_type(p).has_value());
+    // Another program's file: no shape line, no type.
+    BOOST_TEST(!io::read_edge_list_type_from_memory("1 2 3\n").has_value());
+    BOOST_TEST((io::read_edge_list_type_from_memory(
+                    "% from kleene\n# kleene edge list: 2 x 2, 1 entries, GrB_INT32 values\n1 2 3\n") ==
+                io::value_type::int32));
+    // The type is a hint: a value that is not one is refused by the integer reader.
+    std::uint64_t line = 0;
+    BOOST_TEST((error_of([&] {
+                    io::read_edge_list_from_memory<std::int32_t>(
+                        "# kleene edge list: 2 x 2, 1 entries, int32_t values\n1 2 2.5\n");
+                }, &line) == io::mm_errc::bad_value));
+    BOOST_TEST(line == 2u);
+    fs::remove_all(dir);
 }
 
 namespace {

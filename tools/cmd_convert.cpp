@@ -125,9 +125,14 @@ std::string run(convert_options const& o, global_options const& g, progress& p) 
         eo.duplicates = parse_duplicates(o.duplicates);
         eo.zero_based = o.zero_based;
         eo.undirected = o.undirected;
-        auto a = in.edges<double, std::int64_t>(eo);
-        note(a.rows(), a.cols(), a.nnz());
-        write_sparse(o, out, to, a, o.symmetric ? mm_symmetry::symmetric : mm_symmetry::general);
+        // The values as the type kleene's shape line names (real without one).
+        visit_value_type(in.edges_type().value_or(value_type::float64), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            auto a = in.edges<T, std::int64_t>(eo);
+            note(a.rows(), a.cols(), a.nnz());
+            write_sparse(o, out, to, a,
+                         o.symmetric ? mm_symmetry::symmetric : mm_symmetry::general);
+        });
         outs.commit();
         return summary;
     }

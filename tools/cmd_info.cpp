@@ -71,13 +71,16 @@ file_info info_of(info_options const& o) {
         eo.threads = o.threads;
         eo.zero_based = o.zero_based;
         eo.duplicates = parse_duplicates(o.duplicates);
-        auto a = in.edges<double, std::int64_t>(eo);
+        value_type const type = in.edges_type().value_or(value_type::float64);
         fi.format = "edge-list";
-        fi.field = a.has_values() ? "real" : "pattern";
-        fi.value_type = a.has_values() ? "double" : "bool";
-        fi.rows = a.rows();
-        fi.cols = a.cols();
-        fi.entries = a.nnz();
+        visit_value_type(type, [&](auto tag) {
+            auto a = in.edges<typename decltype(tag)::type, std::int64_t>(eo);
+            fi.field = !a.has_values() ? "pattern" : is_integral(type) ? "integer" : "real";
+            fi.value_type = a.has_values() ? std::string(to_string(type)) : "bool";
+            fi.rows = a.rows();
+            fi.cols = a.cols();
+            fi.entries = a.nnz();
+        });
         fi.file_entries = in.edges_info(eo).edges;
         return fi;
     }

@@ -34,6 +34,10 @@ io::edge_list_info input::edges_info(io::edge_list_options eo) const {
     return io::read_edge_list_info_from_memory(text_, eo);
 }
 
+std::optional<io::value_type> input::edges_type() const {
+    return stdin_ ? io::read_edge_list_type_from_memory(text_, name_) : io::read_edge_list_type(path_);
+}
+
 io::output_file& output_set::add(std::string const& path) {
     auto f = std::make_unique<io::output_file>(path, temps_);
     for (auto const& o : files_) {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,8 @@ class input {
         return io::read_edge_list_from_memory<T, Index>(text_, eo);
     }
     io::edge_list_info edges_info(io::edge_list_options eo = {}) const;
+    /// The value type an edge list's shape line names (read_edge_list_type).
+    std::optional<io::value_type> edges_type() const;
 
   private:
     std::string path_, name_;

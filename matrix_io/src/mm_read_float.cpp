@@ -18,6 +18,7 @@ edge_list_info edge_info(std::string_view text, std::string const& name,
         info.edges += c.count;
     }
     info.rows = info.cols = info.vertices;
+    info.type = shape.type;
     if (shape.given) {
         info.rows = shape.rows;
         info.cols = shape.cols;
@@ -34,5 +35,13 @@ edge_list_info read_edge_list_info(std::string const& path, edge_list_options co
 edge_list_info read_edge_list_info_from_memory(std::string_view text,
                                                edge_list_options const& opt) {
     return edge_info(text, opt.name.empty() ? "<memory>" : opt.name, opt);
+}
+std::optional<value_type> read_edge_list_type(std::string const& path) {
+    detail::input_file f(path);
+    return detail::parse_edge_shape(f.text(), f.name()).type;
+}
+std::optional<value_type> read_edge_list_type_from_memory(std::string_view text,
+                                                          std::string const& name) {
+    return detail::parse_edge_shape(text, name).type;
 }
 }  // namespace kleene::io

@@ -252,10 +252,12 @@ sparse_vector<T, Index> csr_to_vector(csr_matrix<T, Index> const& a, std::string
                            " matrix is not a vector");
 }
 
-/// The `# kleene edge list: ROWS x COLS, N entries` line among the comments before the first edge.
+/// The `# kleene edge list: ROWS x COLS, N entries[, TYPE values]` line among the comments before
+/// the first edge.
 struct edge_shape {
     bool given = false;
     std::uint64_t rows = 0, cols = 0, entries = 0, line = 0;
+    std::optional<value_type> type;
 };
 
 inline edge_shape parse_edge_shape(std::string_view text, std::string const& name) {
@@ -293,11 +295,23 @@ inline edge_shape parse_edge_shape(std::string_view text, std::string const& nam
         if (ok) word(",");
         if (ok) number(v[2]);
         if (ok) word("entries");
+        std::optional<value_type> type;
+        if (ok && skip_space(p, end) != end) {  // the writer's value type, when it had values
+            word(",");
+            p = skip_space(p, end);
+            char const* const t = p;
+            while (p != end && *p != ' ' && *p != '\t' && *p != '\r') ++p;
+            value_type vt{};
+            ok = ok && parse_value_type(std::string_view(t, static_cast<std::size_t>(p - t)), vt);
+            if (ok) word("values");
+            if (ok) type = vt;
+        }
         if (!ok || skip_space(p, end) != end)
             fail(name, line, mm_errc::bad_size_line,
                  "malformed shape line (expected '" + std::string(head) +
-                     " ROWS x COLS, N entries')");
-        out = {true, v[0], v[1], v[2], line};
+                     " ROWS x COLS, N entries' or '... N entries, TYPE values', TYPE one of "
+                     "bool, int8_t .. int64_t, uint8_t .. uint64_t, float, double)");
+        out = {true, v[0], v[1], v[2], line, type};
         break;
     }
     return out;
@@ -312,6 +326,8 @@ std::vector<chunk<T, Index>> parse_edges(std::string_view text, std::string cons
     s.kind = body_kind::edges;
     s.has_value = true;
     s.parse_value = !opt.pattern_only;
+    // Integer weights parse as integers: through double, int64 weights past 2^53 would round.
+    s.integer_field = std::is_integral_v<T> && !std::is_same_v<T, bool>;
     s.rows = opt.vertices != 0 ? opt.vertices : unbounded;
     s.cols = s.rows;
     if (shape.given) {

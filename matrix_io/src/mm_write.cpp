@@ -211,8 +211,11 @@ void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, b
     std::size_t const nblocks = rows == 0 ? 0 : (rows + per_block - 1) / per_block;
     std::uint64_t const base = zero_based ? 0 : 1;
     // The shape, which the ids alone do not give (empty rows and columns at the end, rectangles).
+    // The value type too, so that a reader can read the values back as what they were.
     out.write(std::string(edge_list_header) + " " + std::to_string(a.rows()) + " x " +
-              std::to_string(a.cols()) + ", " + std::to_string(a.nnz()) + " entries\n");
+              std::to_string(a.cols()) + ", " + std::to_string(a.nnz()) + " entries" +
+              (pattern ? std::string() : ", " + std::string(to_string(value_type_of<T>())) + " values") +
+              "\n");
     write_blocks(out, nblocks, threads, [&](std::size_t b, std::string& buf) {
         std::size_t const r0 = b * per_block, r1 = std::min(rows, r0 + per_block);
         std::size_t const n = a.row_begin(r1) - a.row_begin(r0);

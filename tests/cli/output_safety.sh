@@ -201,7 +201,32 @@ for m in a55 a23; do
   got=$(grep -v '^%' "$T/$m.back.mtx" | head -1)
   [[ $got == "$want" ]] || fail "$m round trip through an edge list: '$got', want '$want'"
 done
-[[ $(head -1 "$T/a23.el") == "# kleene edge list: 2 x 3, 1 entries" ]] || fail "shape line: $(head -1 "$T/a23.el")"
+[[ $(head -1 "$T/a23.el") == "# kleene edge list: 2 x 3, 1 entries, double values" ]] || fail "shape line: $(head -1 "$T/a23.el")"
+# The value type survives too: integer stays integer (2^53 + 1 would not survive as real), a
+# %%GraphBLAS int32_t file stays int32_t, a pattern stays a pattern.
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 9007199254740993\n3 1 -4\n' > "$T/int.mtx"
+"$K" convert -q "$T/int.mtx" "$T/int.el" || fail "integer to an edge list"
+[[ $(head -1 "$T/int.el") == "# kleene edge list: 3 x 3, 2 entries, int64_t values" ]] || fail "integer shape line: $(head -1 "$T/int.el")"
+"$K" convert -q "$T/int.el" "$T/int.back.mtx" || fail "integer back from an edge list"
+head -1 "$T/int.back.mtx" | grep -q "coordinate integer general" || fail "integer round trip: $(head -1 "$T/int.back.mtx")"
+grep -q "^1 2 9007199254740993$" "$T/int.back.mtx" || fail "integer round trip values: $(cat "$T/int.back.mtx")"
+out=$("$K" info "$T/int.el" --json) || fail "info integer edge list"
+[[ $out == *'"field": "integer"'* && $out == *'"value_type": "int64_t"'* ]] || fail "info integer edge list: $out"
+printf '%%%%MatrixMarket matrix coordinate integer general\n%%%%GraphBLAS type int32_t\n2 2 1\n2 1 -3\n' > "$T/i32.mtx"
+"$K" convert -q "$T/i32.mtx" "$T/i32.el" || fail "int32 to an edge list"
+[[ $(head -1 "$T/i32.el") == *", int32_t values" ]] || fail "int32 shape line: $(head -1 "$T/i32.el")"
+"$K" convert -q "$T/i32.el" "$T/i32.kbin" && "$K" info "$T/i32.kbin" --json | grep -q '"value_type": "int32_t"' ||
+  fail "int32 edge list to kbin: $("$K" info "$T/i32.kbin" --json 2>&1)"
+printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n' > "$T/pat.mtx"
+"$K" convert -q "$T/pat.mtx" "$T/pat.el" && "$K" convert -q "$T/pat.el" "$T/pat.back.mtx" || fail "pattern round trip"
+[[ $(head -1 "$T/pat.el") == "# kleene edge list: 2 x 2, 1 entries" ]] || fail "pattern shape line: $(head -1 "$T/pat.el")"
+head -1 "$T/pat.back.mtx" | grep -q "coordinate pattern general" || fail "pattern round trip: $(head -1 "$T/pat.back.mtx")"
+printf '# kleene edge list: 2 x 2, 1 entries, int32_t values\n1 2 2.5\n' > "$T/notint.el"
+msg=$("$K" convert -q "$T/notint.el" "$T/notint.mtx" 2>&1)
+[[ $? == 1 && $msg == *"notint.el:2:"* && ! -e $T/notint.mtx ]] || fail "a real value in an int32_t edge list: $msg"
+printf '# kleene edge list: 2 x 2, 1 entries, int33_t values\n1 2 2\n' > "$T/badtype.el"
+msg=$("$K" info "$T/badtype.el" 2>&1)
+[[ $? == 1 && $msg == *"badtype.el:1: malformed shape line"* ]] || fail "unknown type on the shape line: $msg"
 printf '# kleene edge list: 2 x 3, 1 entries\n1 4 2\n' > "$T/out.el"
 msg=$("$K" info "$T/out.el" 2>&1)
 [[ $? == 1 && $msg == *"out.el:2: target vertex 4 is outside 1..3"* ]] || fail "id outside the shape: $msg"

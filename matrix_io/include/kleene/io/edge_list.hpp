@@ -4,15 +4,20 @@
 // largest id (or `vertices`). Without weights the result is a pattern (iso) matrix. Errors are
 // mm_error.
 //
-// The writer starts with a shape line, `# kleene edge list: ROWS x COLS, N entries`, a comment
-// to other readers. Among the comment lines before the first edge, the reader takes that line
-// (exactly that form; a malformed one is an error) as the shape: an id outside it is an error
-// naming file and line, as is a count of edge lines other than N (a cut file). `vertices`, when
-// given, must then agree with a square shape.
+// The writer starts with a shape line, `# kleene edge list: ROWS x COLS, N entries`, followed by
+// `, TYPE values` when the matrix has values (TYPE as value_type's to_string names it: int32_t,
+// double, ...), a comment to other readers. Among the comment lines before the first edge, the
+// reader takes that line (exactly that form; a malformed one is an error) as the shape: an id
+// outside it is an error naming file and line, as is a count of edge lines other than N (a cut
+// file). `vertices`, when given, must then agree with a square shape. The TYPE is a hint to the
+// caller, like Matrix Market's field (read_edge_list_type); the reader parses into the T it is
+// asked for; an integer T takes integer weights only ("3", not "3.0"), read exactly.
 
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/io/matrix_market.hpp>
+#include <kleene/io/value_type.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +40,7 @@ struct edge_list_info {
     std::uint64_t rows = 0, cols = 0;
     std::uint64_t edges = 0;  ///< edge lines in the file
     bool weighted = false;
+    std::optional<value_type> type;  ///< the TYPE on the shape line, if any
 };
 
 /// Scans the file (parses every line) and reports what it holds.
@@ -42,14 +48,20 @@ edge_list_info read_edge_list_info(std::string const& path, edge_list_options co
 edge_list_info read_edge_list_info_from_memory(std::string_view text,
                                                edge_list_options const& opt = {});
 
+/// The TYPE on the writer's shape line; empty without a shape line or without a TYPE on it (a
+/// pattern, or another program's file). Reads only the comment lines before the first edge.
+std::optional<value_type> read_edge_list_type(std::string const& path);
+std::optional<value_type> read_edge_list_type_from_memory(std::string_view text,
+                                                          std::string const& name = "<memory>");
+
 template <class T, index_type Index = std::int32_t>
 csr_matrix<T, Index> read_edge_list(std::string const& path, edge_list_options const& opt = {});
 template <class T, index_type Index = std::int32_t>
 csr_matrix<T, Index> read_edge_list_from_memory(std::string_view text,
                                                 edge_list_options const& opt = {});
 
-/// The shape line, then one "u v w" line per stored entry (1-based ids; "u v" for pattern
-/// matrices).
+/// The shape line (with the value type, unless a pattern), then one "u v w" line per stored
+/// entry (1-based ids; "u v" for pattern matrices).
 template <class T, index_type Index>
 void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int threads = 0,
                      bool zero_based = false);

@@ -1,12 +1,10 @@
-#define BOOST_TEST_MODULE apply_select
+#pragma once
+// apply and select against SuiteSparse:GraphBLAS: the drivers shared by test_apply_*.cpp and
+// test_select_*.cpp (one suite was one translation unit too heavy to build under the sanitizers).
+
 #include "ops_common.hpp"
 
-// apply (unary operators, bound binary operators, user operators) and select (positional and
-// value predicates, user predicates) against SuiteSparse:GraphBLAS, every storage and mask case.
-
-using namespace ops_test;
-
-namespace {
+namespace ops_test {
 
 template <class T>
 struct square_op {  // a user unary operator
@@ -109,84 +107,4 @@ void select_case(P const& p, std::mt19937& g, bool all_masks) {
     }
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(unary_operators) {
-    std::mt19937 g(1);
-    apply_case(identity_op<double>{}, g, false);
-    apply_case(ainv_op<i32>{}, g, false);
-    apply_case(abs_op<float>{}, g, false);
-    apply_case(minv_op<double>{}, g, false);
-    apply_case(lnot_op<bool>{}, g, false);
-    apply_case(one_op<i64>{}, g, false);
-    apply_case(square_op<i64>{}, g, false);
-}
-
-BOOST_AUTO_TEST_CASE(bound_binary_operators) {
-    std::mt19937 g(2);
-    apply_case(bind_first(plus_op<double>{}, 2.5), g, false);
-    apply_case(bind_second(min_op<i32>{}, 3), g, false);
-    apply_case(bind_first(second_op<float>{}, 7.f), g, false);
-    apply_case(bind_second(first_op<i64>{}, i64(-4)), g, false);
-    apply_case(with_absent(bind_second(times_op<double>{}, 0.5), 0.0), g, false);
-}
-
-BOOST_AUTO_TEST_CASE(apply_every_mask_accumulator_and_replace) {
-    std::mt19937 g(3);
-    apply_case(ainv_op<double>{}, g, true);
-    apply_case(bind_second(max_op<i32>{}, 0), g, true);
-}
-
-struct odd_sum {  // a user predicate: (i + j) odd and a positive value
-    template <class T>
-    bool operator()(T v, std::size_t i, std::size_t j) const {
-        return (i + j) % 2 == 1 && v > T(0);
-    }
-};
-
-BOOST_AUTO_TEST_CASE(positional_predicates) {
-    std::mt19937 g(4);
-    for (std::int64_t k : {0, 2, -3}) {
-        select_case<double>(tril{k}, g, false);
-        select_case<i32>(triu{k}, g, false);
-        select_case<float>(diag{k}, g, false);
-        select_case<i64>(offdiag{k}, g, false);
-    }
-    select_case<double>(row_le{5}, g, false);
-    select_case<double>(row_gt{5}, g, false);
-    select_case<i32>(col_le{3}, g, false);
-    select_case<i32>(col_gt{3}, g, false);
-}
-
-BOOST_AUTO_TEST_CASE(value_and_user_predicates) {
-    std::mt19937 g(5);
-    select_case<double>(value_gt{0.5}, g, false);
-    select_case<i32>(value_eq{3}, g, false);
-    select_case<i32>(value_ne{3}, g, false);
-    select_case<float>(value_lt{-1.f}, g, false);
-    select_case<i64>(value_le{i64(2)}, g, false);
-    select_case<i64>(value_ge{i64(2)}, g, false);
-    select_case<bool>(value_eq{true}, g, false);
-    select_case<double>(odd_sum{}, g, false);
-    auto upper_positive = [](i32 v, std::size_t i, std::size_t j) { return j > i && v > 0; };
-    select_case<i32>(upper_positive, g, false);
-}
-
-BOOST_AUTO_TEST_CASE(select_every_mask_accumulator_and_replace) {
-    std::mt19937 g(6);
-    select_case<double>(tril{-1}, g, true);
-    select_case<i32>(value_ge{0}, g, true);
-}
-
-BOOST_AUTO_TEST_CASE(iso_input_stays_iso_and_shapes_are_checked) {
-    buffer<i32> p{0, 2, 3}, c{0, 2, 1};
-    csr_matrix<double> iso(2, 3, p, c, buffer<double>{}, 4.0);
-    csr_matrix<double> out;
-    out = csr_matrix<double>(2, 3);
-    apply(out, bind_second(times_op<double>{}, 0.5), iso);
-    BOOST_TEST(out.is_iso());
-    BOOST_TEST(out.iso_value() == 2.0);
-    csr_matrix<double> wrong(3, 3);
-    BOOST_CHECK_THROW(apply(wrong, ainv_op<double>{}, iso), dimension_mismatch);
-    BOOST_CHECK_THROW(select(wrong, tril{}, iso), dimension_mismatch);
-}
+}  // namespace ops_test

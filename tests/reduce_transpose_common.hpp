@@ -1,12 +1,10 @@
-#define BOOST_TEST_MODULE reduce_transpose
+#pragma once
+// reduce and transpose against SuiteSparse:GraphBLAS: the drivers shared by test_reduce.cpp and
+// test_transpose.cpp (one suite was one translation unit too heavy to build under the sanitizers).
+
 #include "ops_common.hpp"
 
-// reduce (rows, columns through a transposed view, to a scalar) and transpose (as an operation
-// and as a view feeding mxm, mxv and vxm) against SuiteSparse:GraphBLAS.
-
-using namespace ops_test;
-
-namespace {
+namespace ops_test {
 
 template <class Mon>
 void reduce_case(Mon const& mon, std::mt19937& g, bool all_masks) {
@@ -151,83 +149,4 @@ void product_views(std::mt19937& g) {
     }
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(reduce_with_every_monoid) {
-    std::mt19937 g(1);
-    reduce_case(plus_monoid<double>{}, g, false);
-    reduce_case(plus_monoid<i64>{}, g, false);
-    reduce_case(times_monoid<i32>{}, g, false);
-    reduce_case(min_monoid<float>{}, g, false);
-    reduce_case(max_monoid<i32>{}, g, false);
-    reduce_case(lor_monoid<bool>{}, g, false);
-    reduce_case(land_monoid<bool>{}, g, false);
-    reduce_case(min_plus<double>{}, g, false);  // a semiring reduces with its add
-}
-
-struct max_abs_monoid {  // a user monoid: max of absolute values
-    using value_type = i32;
-    static constexpr bool idempotent = true;
-    static constexpr bool has_terminal = false;
-    static constexpr i32 identity() { return 0; }
-    static constexpr i32 terminal() { return 0; }
-    static constexpr i32 apply(i32 a, i32 b) {
-        i32 const x = a < 0 ? -a : a, y = b < 0 ? -b : b;
-        return x < y ? y : x;
-    }
-};
-
-BOOST_AUTO_TEST_CASE(reduce_user_monoid_and_every_mask) {
-    std::mt19937 g(2);
-    reduce_case(max_abs_monoid{}, g, false);
-    reduce_case(plus_monoid<double>{}, g, true);
-    reduce_case(min_monoid<i64>{}, g, true);
-}
-
-BOOST_AUTO_TEST_CASE(reduce_scalar_accumulates_and_empty_gives_identity) {
-    csr_matrix<double> e(3, 4);
-    BOOST_TEST(reduce(plus_monoid<double>{}, e) == 0.0);
-    BOOST_TEST(reduce(min_monoid<double>{}, e) == infinity<double>());
-    double s = 5;
-    std::mt19937 g(3);
-    auto const a = random_csr<double>(20, 30, 0.3, false, g);
-    reduce(s, plus_op<double>{}, plus_monoid<double>{}, a);
-    BOOST_TEST(s == 5 + grb::reduce(plus_monoid<double>{}, a), boost::test_tools::tolerance(1e-12));
-    dense_vector<double> w(4, 0.0);
-    BOOST_CHECK_THROW(reduce(w, plus_monoid<double>{}, a), dimension_mismatch);
-}
-
-BOOST_AUTO_TEST_CASE(transpose_every_storage_and_mask) {
-    std::mt19937 g(4);
-    transpose_case<double>(g, false);
-    transpose_case<i32>(g, false);
-    transpose_case<bool>(g, false);
-    transpose_case<float>(g, true);
-}
-
-BOOST_AUTO_TEST_CASE(transposed_views_in_products) {
-    std::mt19937 g(5);
-    product_views<plus_times<double>>(g);
-    product_views<min_first<i32>>(g);  // first/second: the operand order matters
-    product_views<min_second<i64>>(g);
-    product_views<lor_land<bool>>(g);
-}
-
-BOOST_AUTO_TEST_CASE(views_are_traced_and_not_materialised_for_vectors) {
-    std::mt19937 g(6);
-    auto const a = random_csr<double>(30, 20, 0.2, false, g);
-    sparse_vector<double> u(30), w(20);
-    explain_trace t;
-    options o;
-    o.explain = &t;
-    mxv(w, transpose(a), u, plus_times<double>{}, o);
-    BOOST_TEST(t.str().find("no transpose materialised") != std::string::npos, t.str());
-    BOOST_TEST(t.str().find("spmspv_push") != std::string::npos, t.str());
-    csr_matrix<double> c(20, 20);
-    t.lines.clear();
-    mxm(c, transpose(a), a, plus_times<double>{}, o);
-    BOOST_TEST(t.str().find("transpose materialised") != std::string::npos, t.str());
-    BOOST_TEST(&transpose(transpose(a)) == &a);
-    csr_matrix<double> wrong(30, 20);
-    BOOST_CHECK_THROW(transpose(wrong, a), dimension_mismatch);
-}
+}  // namespace ops_test
