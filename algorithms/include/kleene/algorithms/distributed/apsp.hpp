@@ -117,6 +117,30 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
 }
 
+/// The I/O model of the result, for the explain trace: a gather moves every other rank's blocks to
+/// rank 0 (over the links of the row above) and one process writes n^2 entries; a layout
+/// (layout.hpp) moves nothing between ranks and each rank writes its n^2 / P entries to the
+/// shared file system at once. `seconds`: the measured time of either (slowest rank).
+inline void explain_output(explain_trace& t, block_cyclic const& d, control& c, std::size_t elem,
+                           bool layout, double seconds) {
+    double const n = double(d.n()), s = double(elem), p = double(c.size());
+    double const local = double(d.local_rows()) * double(d.local_cols()) * s;
+    char buf[320];
+    if (layout)
+        std::snprintf(buf, sizeof buf,
+                      "distributed output: no gather; each rank writes its blocks as one .kbin "
+                      "(%s here, %s in all, about %s a rank), rank 0 then the manifest; %.3g s "
+                      "(slowest rank, the agreement included)",
+                      mib(local).c_str(), mib(n * n * s + 128 * p).c_str(),
+                      mib(n * n * s / p).c_str(), seconds);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "distributed output: gather of %s to rank 0 (%s from other ranks), which "
+                      "holds the whole matrix and writes it alone; gather %.3g s",
+                      mib(n * n * s).c_str(), mib(n * n * s * (p - 1) / p).c_str(), seconds);
+    t.add(buf);
+}
+
 /// The local blocks of the dense start: absent entries +inf, stored entries their weight (or
 /// `edge` when given: closure), the diagonal min(a(i,i), 0) when `zero_diagonal`.
 template <class T, class U, index_type Index>
@@ -151,7 +175,7 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
     }
-    return floyd_warshall_host<T>(local.view(), d, c);
+    return floyd_warshall_host<T>(local.view(), d, c, opt.lookahead);
 }
 }  // namespace detail
 
