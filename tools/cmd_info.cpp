@@ -48,10 +48,11 @@ file_info info_of(info_options const& o) {
         // A block layout (--distributed-output DIR): every file read and checked.
         layout_facts const l = check_layout(o.file, o.threads);
         file_info fi;
-        fi.format = fmt::format("block layout ({} parts, grid {}, block {}, {}{})", l.parts,
-                                l.grid, l.block, l.result, l.reflexive ? ", reflexive" : "");
-        fi.field = l.result == "reachability" ? "pattern"
-                   : (l.value_type.rfind("int", 0) == 0 ? "integer" : "real");
+        fi.format = fmt::format("block layout ({} parts, grid {}, block {}, {}{})", l.parts, l.grid,
+                                l.block, l.result, l.reflexive ? ", reflexive" : "");
+        fi.field = l.result == "reachability"
+                       ? "pattern"
+                       : (l.value_type.rfind("int", 0) == 0 ? "integer" : "real");
         fi.value_type = l.value_type;
         fi.rows = fi.cols = l.n;
         fi.entries = fi.file_entries = l.entries;
@@ -126,7 +127,8 @@ void add_info_command(CLI::App& app, global_options& g) {
     auto o = std::make_shared<info_options>();
     auto* cmd = app.add_subcommand(
         "info", "Shape, stored entries, field, symmetry and format of a matrix file");
-    cmd->add_option("file", o->file, "Matrix file (.mtx, .kbin, .el/.txt; - reads stdin) or block layout directory")
+    cmd->add_option("file", o->file,
+                    "Matrix file (.mtx, .kbin, .el/.txt; - reads stdin) or block layout directory")
         ->required();
     cmd->add_flag("--json", g.json, "Print one JSON object");
     cmd->add_flag("-q,--quiet", g.quiet, "No progress messages");

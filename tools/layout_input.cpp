@@ -30,7 +30,8 @@ decltype(auto) visit_layout_type(io::value_type t, std::string const& dir, F&& f
             return f(io::type_tag<double>{});
         default:
             throw io_error(dir + "/" + dist::manifest_name + ": a layout of " +
-                           std::string(io::to_string(t)) + " values (kleene writes int32, int64, "
+                           std::string(io::to_string(t)) +
+                           " values (kleene writes int32, int64, "
                            "float and double)");
     }
 }
@@ -41,7 +42,8 @@ csr_matrix<T, std::int64_t> distances(dense_matrix<T> const& full) {
     return to_csr<T, std::int64_t>(full, infinity<T>());
 }
 
-csr_matrix<bool, std::int64_t> reachability(dense_matrix<std::int32_t> const& full, bool reflexive) {
+csr_matrix<bool, std::int64_t> reachability(dense_matrix<std::int32_t> const& full,
+                                            bool reflexive) {
     std::size_t const n = full.rows();
     buffer<std::int64_t> ptr(n + 1);
     std::vector<std::int64_t> cols;

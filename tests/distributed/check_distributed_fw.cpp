@@ -14,6 +14,8 @@
 //                 tiles. Skips (exit 0, message) when a rank has no GPU.
 // Exit 0 when every case passed on every rank, 1 otherwise.
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -21,7 +23,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <stdlib.h>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/distributed/apsp.hpp>
@@ -259,8 +260,9 @@ void check_layout(context& ctx, std::size_t n, std::size_t block, unsigned seed)
                 auto const m = dist::read_layout(dir);
                 auto const joined = dist::join_layout<std::int32_t>(dir, m);
                 bool const eq = same(joined, full, true);
-                if (!eq) std::printf("  %s round %d: joined layout differs from the gather\n",
-                                     what.c_str(), round);
+                if (!eq)
+                    std::printf("  %s round %d: joined layout differs from the gather\n",
+                                what.c_str(), round);
                 ok = ok && eq && m.parts.size() == std::size_t(c.size());
             } catch (std::exception const& e) {
                 std::printf("  %s: %s\n", what.c_str(), e.what());

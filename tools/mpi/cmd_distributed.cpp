@@ -142,18 +142,18 @@ void write_layout(distributed_args const& args, global_options const& g, control
             mine += keep(r.local(i, j), r.dist.global_row(r.dist.prow(), i) ==
                                             r.dist.global_col(r.dist.pcol(), j));
     std::int64_t const entries = c.allreduce_sum(mine);
-    if (args.explain)
-        distributed::detail::explain_output(trace, r.dist, c, sizeof(T), true, wsecs);
+    if (args.explain) distributed::detail::explain_output(trace, r.dist, c, sizeof(T), true, wsecs);
     if (c.rank() != 0) return;
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
     auto const gr = c.grid();
     if (!g.quiet)
-        fmt::print("{}: {} vertices, distributed on {} ranks ({} x {}, block {}, {}): {} {}, "
-                   "{:.3f} ms, written as {} block files ({}/{})\n",
-                   command, r.dist.n(), c.size(), gr.rows, gr.cols, r.dist.block(), how, entries,
-                   std::string(command) == "apsp" ? "reachable pairs" : "pairs", secs * 1e3,
-                   c.size(), args.layout_dir, distributed::manifest_name);
+        fmt::print(
+            "{}: {} vertices, distributed on {} ranks ({} x {}, block {}, {}): {} {}, "
+            "{:.3f} ms, written as {} block files ({}/{})\n",
+            command, r.dist.n(), c.size(), gr.rows, gr.cols, r.dist.block(), how, entries,
+            std::string(command) == "apsp" ? "reachable pairs" : "pairs", secs * 1e3, c.size(),
+            args.layout_dir, distributed::manifest_name);
 }
 
 template <class T>
@@ -200,9 +200,9 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     if (lw) {
         distributed::layout_manifest meta;
         meta.result = "distances";
-        write_layout(args, g, c, *lw, r, meta, trace,
-                     [](T x, bool) { return x != infinity<T>(); }, "apsp", secs,
-                     dev.gpu ? "gpu, NCCL" : "cpu, MPI");
+        write_layout(
+            args, g, c, *lw, r, meta, trace, [](T x, bool) { return x != infinity<T>(); }, "apsp",
+            secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
         return;
     }
     auto const tg = std::chrono::steady_clock::now();
@@ -315,11 +315,12 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
         meta.result = "reachability";
         meta.reflexive = args.reflexive;
         bool const refl = args.reflexive;
-        write_layout(args, g, c, *lw, r, meta, trace,
-                     [refl](std::int32_t x, bool diag) {
-                         return x != infinity<std::int32_t>() || (refl && diag);
-                     },
-                     "closure", secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
+        write_layout(
+            args, g, c, *lw, r, meta, trace,
+            [refl](std::int32_t x, bool diag) {
+                return x != infinity<std::int32_t>() || (refl && diag);
+            },
+            "closure", secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
         return;
     }
     auto const tg = std::chrono::steady_clock::now();

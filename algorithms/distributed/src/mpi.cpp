@@ -174,8 +174,7 @@ class mpi_pending final : public pending {
     ~mpi_pending() override { wait_quietly(); }
     bool test() override {
         int done = 0;
-        check(MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done,
-                          MPI_STATUSES_IGNORE),
+        check(MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE),
               "MPI_Testall");
         return done != 0;
     }

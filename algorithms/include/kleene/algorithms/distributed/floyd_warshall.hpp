@@ -16,10 +16,10 @@
 // Host (MPI, CPU kernels): the same tile kernels in the same order as floyd_warshall_blocked
 // (floyd_warshall.hpp), so with the same block size the result equals it bit for bit, floating
 // point included; with look-ahead (as on the device) the panel broadcasts of step K+1 are
-// nonblocking and travel during the rest of step K's update. Device (NCCL, GPU GEMM): one compute stream and one communication stream; with
-// look-ahead, step K first updates block row and column K+1, closes and broadcasts their panels,
-// and only then runs the rest of step K's update, so that the broadcasts of step K+1 travel while
-// the large product of step K runs.
+// nonblocking and travel during the rest of step K's update. Device (NCCL, GPU GEMM): one compute
+// stream and one communication stream; with look-ahead, step K first updates block row and column
+// K+1, closes and broadcasts their panels, and only then runs the rest of step K's update, so that
+// the broadcasts of step K+1 travel while the large product of step K runs.
 //
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
@@ -29,7 +29,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <memory>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -39,6 +38,7 @@
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 #ifdef _OPENMP

@@ -138,14 +138,15 @@ class manifest_parser {
         auto const [p, ec] = std::from_chars(b, s.data() + s.size(), v, base);
         if (ec != std::errc() || p != s.data() + s.size() || b == p)
             fail(std::string(what) + " '" + s + "' is not a number");
-        if (v > max) fail(std::string(what) + " " + s + " is out of range (at most " +
-                          std::to_string(max) + ")");
+        if (v > max)
+            fail(std::string(what) + " " + s + " is out of range (at most " + std::to_string(max) +
+                 ")");
         return v;
     }
     std::vector<std::string> words(std::string_view key, std::size_t count) {
         auto w = next(key);
-        if (w.size() != count) fail("'" + std::string(key) + "' takes " +
-                                    std::to_string(count - 1) + " value(s)");
+        if (w.size() != count)
+            fail("'" + std::string(key) + "' takes " + std::to_string(count - 1) + " value(s)");
         return w;
     }
     bool done() const { return line_ >= lines_.size(); }
@@ -170,8 +171,8 @@ inline layout_manifest parse_manifest(std::string const& text, std::string const
     layout_manifest m;
     auto w = p.words("kleene-blocks", 2);
     if (p.number(w[1], 1u << 30, "version") != layout_version)
-        p.fail("version " + w[1] + " (this kleene reads version " +
-               std::to_string(layout_version) + ")");
+        p.fail("version " + w[1] + " (this kleene reads version " + std::to_string(layout_version) +
+               ")");
     m.n = p.number(p.words("n", 2)[1], layout_max_n, "n");
     w = p.words("value_type", 2);
     if (!io::parse_value_type(w[1], m.type) ||
@@ -231,7 +232,7 @@ inline layout_manifest parse_manifest(std::string const& text, std::string const
 
 namespace detail {
 inline std::string read_small_file(std::string const& path, std::size_t limit) {
-    struct stat st{};
+    struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) {
         if (errno == ENOENT)
             throw io_error(path + ": missing: not a complete kleene block layout (no manifest)");
@@ -239,7 +240,8 @@ inline std::string read_small_file(std::string const& path, std::size_t limit) {
     }
     if (!S_ISREG(st.st_mode)) throw io_error(path + ": not a regular file");
     if (std::uint64_t(st.st_size) > limit)
-        throw io_error(path + ": " + std::to_string(st.st_size) + " bytes, too large for a manifest");
+        throw io_error(path + ": " + std::to_string(st.st_size) +
+                       " bytes, too large for a manifest");
     std::ifstream f(path, std::ios::binary);
     std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     if (!f.good() && !f.eof()) throw io_error(path + ": cannot read");
@@ -254,13 +256,15 @@ inline layout_manifest read_layout(std::string const& dir) {
     namespace fs = std::filesystem;
     std::string const mpath = (fs::path(dir) / manifest_name).string();
     // Parts: 2^16 lines of ~120 bytes.
-    layout_manifest m = parse_manifest(detail::read_small_file(mpath, std::size_t(16) << 20), mpath);
+    layout_manifest m =
+        parse_manifest(detail::read_small_file(mpath, std::size_t(16) << 20), mpath);
     for (auto const& p : m.parts) {
         std::string const f = (fs::path(dir) / p.file).string();
-        struct stat st{};
+        struct stat st {};
         if (::lstat(f.c_str(), &st) != 0)
-            throw io_error(f + ": " + (errno == ENOENT ? std::string("missing (the manifest lists it)")
-                                                       : std::string(std::strerror(errno))));
+            throw io_error(f + ": " +
+                           (errno == ENOENT ? std::string("missing (the manifest lists it)")
+                                            : std::string(std::strerror(errno))));
         if (!S_ISREG(st.st_mode)) throw io_error(f + ": not a regular file (links are refused)");
         if (std::uint64_t(st.st_size) != p.bytes)
             throw io_error(f + ": " + std::to_string(st.st_size) + " bytes, the manifest says " +
@@ -278,8 +282,9 @@ inline layout_manifest read_layout(std::string const& dir) {
         std::uint64_t sum = 0;
         for (int i = 7; i >= 0; --i) sum = (sum << 8) | head[56 + i];
         if (sum != p.checksum)
-            throw io_error(f + ": checksum mismatch with the manifest (the file is corrupt or from "
-                               "another run)");
+            throw io_error(f +
+                           ": checksum mismatch with the manifest (the file is corrupt or from "
+                           "another run)");
     }
     return m;
 }
@@ -346,8 +351,7 @@ class layout_writer {
     /// failure on any rank throws collective_error on every rank and DIR is left as it was.
     /// Returns the bytes this rank wrote.
     template <class T>
-    std::uint64_t write(dense_matrix<T> const& local, block_cyclic const& d,
-                        layout_manifest meta) {
+    std::uint64_t write(dense_matrix<T> const& local, block_cyclic const& d, layout_manifest meta) {
         namespace fs = std::filesystem;
         std::string why;
         layout_part me;
@@ -368,7 +372,8 @@ class layout_writer {
             f.commit();
             mine_ = path;
             me.bytes = 128 + local.rows() * local.cols() * sizeof(T);
-            me.checksum = io::binary_checksum(local.data(), local.rows() * local.cols() * sizeof(T));
+            me.checksum =
+                io::binary_checksum(local.data(), local.rows() * local.cols() * sizeof(T));
         } catch (std::exception const& e) {
             why = e.what();
         }
@@ -417,7 +422,7 @@ class layout_writer {
             throw invalid_argument("distributed output '" + dir_ +
                                    "': name a directory to create (not '.', '..' or '/')");
         target_ = target.string();
-        struct stat st{};
+        struct stat st {};
         if (::lstat(target_.c_str(), &st) == 0) {
             if (!S_ISDIR(st.st_mode))
                 throw io_error(dir_ + ": exists and is not a directory; refusing to replace it");
@@ -441,8 +446,8 @@ class layout_writer {
         fs::path const parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
         std::string tmpl = (parent / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
         if (!::mkdtemp(tmpl.data()))
-            throw io_error(dir_ + ": cannot create a directory beside it (" + tmpl + "): " +
-                           std::strerror(errno));
+            throw io_error(dir_ + ": cannot create a directory beside it (" + tmpl +
+                           "): " + std::strerror(errno));
         staging_ = tmpl;
     }
 
@@ -464,14 +469,14 @@ class layout_writer {
         if (!replace_) {
             if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(),
                             RENAME_NOREPLACE) != 0)
-                throw io_error(dir_ + ": cannot move the finished layout into place: " +
-                               std::strerror(errno));
+                throw io_error(
+                    dir_ + ": cannot move the finished layout into place: " + std::strerror(errno));
             return;
         }
         if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) !=
             0)
-            throw io_error(dir_ + ": cannot swap the finished layout into place: " +
-                           std::strerror(errno));
+            throw io_error(dir_ +
+                           ": cannot swap the finished layout into place: " + std::strerror(errno));
         // The earlier layout now sits at the staging name: only its own files go.
         published_ = true;
         std::error_code ec;
