@@ -26,6 +26,7 @@ struct apsp_args {
     std::string input, output, paths, algorithm = "auto", device = "auto", type;
     bool explain = false;
     bool distributed = false, no_lookahead = false;
+    std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
 };
 
@@ -83,12 +84,18 @@ void run_typed(apsp_args const& args, input const& in, output_set& outs, global_
 
 void run_apsp(apsp_args const& args, global_options const& g) {
 #ifdef KLEENE_HAVE_MPI
-    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed)) {
+    if (args.output.empty() == args.layout_dir.empty())
+        throw usage_error("apsp: name the output: -o FILE, or --distributed-output DIR under mpirun");
+    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed || !args.layout_dir.empty())) {
+        if (!args.layout_dir.empty() && !args.paths.empty())
+            throw usage_error("apsp: --paths needs -o (the predecessors come from the gathered "
+                              "distances), not --distributed-output");
         if (args.algorithm != "auto" && args.algorithm != "blocked-fw")
             throw usage_error("apsp: under MPI the algorithm is the distributed blocked-fw");
         distributed_args d;
         d.input = args.input;
         d.output = args.output;
+        d.layout_dir = args.layout_dir;
         d.paths = args.paths;
         d.type = args.type;
         d.device = args.device;
@@ -99,8 +106,8 @@ void run_apsp(apsp_args const& args, global_options const& g) {
         return;
     }
 #endif
-    if (args.distributed)
-        throw usage_error("apsp: --distributed needs an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty())
+        throw usage_error("apsp: --distributed and --distributed-output need an MPI launcher (mpirun) and a build with MPI");
     // Both outputs are opened before the input is read (a bad path fails first) and appear
     // together: a failure on one leaves neither.
     output_set outs(g.temps);
@@ -133,7 +140,7 @@ void add_apsp_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("apsp", "all-pairs shortest paths (min_plus closure) of a graph");
     auto args = std::make_shared<apsp_args>();
     cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
-    cmd->add_option("-o,--output", args->output, "distances (.mtx)")->required()->check(output_name());
+    cmd->add_option("-o,--output", args->output, "distances (.mtx)")->check(output_name());
     cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw, johnson (CPU) or bellman-ford (GPU)")
         ->check(one_of({"auto", "rkleene", "blocked-fw", "fw", "johnson", "bellman-ford"}))
         ->capture_default_str();
@@ -151,12 +158,15 @@ void add_apsp_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--distributed", args->distributed,
                   "under mpirun: the distributed path also with one rank (it runs whenever there "
                   "are more)");
+    cmd->add_option("--distributed-output", args->layout_dir,
+                    "under mpirun: instead of -o, every rank writes its own blocks to the new "
+                    "directory DIR (a manifest and one .kbin a rank; kleene convert DIR joins it)");
     cmd->add_option("--block", args->block,
                     "distributed: block size of the 2D block-cyclic layout (default: 64 on the "
                     "CPU, up to 2048 on GPUs)")
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     cmd->add_flag("--no-lookahead", args->no_lookahead,
-                  "distributed on GPUs: run the steps one after the other (for comparison)");
+                  "distributed: run the steps one after the other (for comparison)");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

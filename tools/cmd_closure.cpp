@@ -25,15 +25,19 @@ struct closure_args {
     bool reflexive = false;
     bool explain = false;
     bool distributed = false, no_lookahead = false;
+    std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
 };
 
 void run_closure(closure_args const& args, global_options const& g) {
 #ifdef KLEENE_HAVE_MPI
-    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed)) {
+    if (args.output.empty() == args.layout_dir.empty())
+        throw usage_error("closure: name the output: -o FILE, or --distributed-output DIR under mpirun");
+    if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed || !args.layout_dir.empty())) {
         distributed_args d;
         d.input = args.input;
         d.output = args.output;
+        d.layout_dir = args.layout_dir;
         d.device = args.device;
         d.block = args.block;
         d.lookahead = !args.no_lookahead;
@@ -43,8 +47,8 @@ void run_closure(closure_args const& args, global_options const& g) {
         return;
     }
 #endif
-    if (args.distributed)
-        throw usage_error("closure: --distributed needs an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty())
+        throw usage_error("closure: --distributed and --distributed-output need an MPI launcher (mpirun) and a build with MPI");
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
@@ -84,7 +88,6 @@ void add_closure_command(CLI::App& app, global_options& g) {
     cmd->add_option("FILE", args->input, "adjacency matrix (.mtx, - for stdin; values are ignored)")
         ->required();
     cmd->add_option("-o,--output", args->output, "closure (.mtx, pattern)")
-        ->required()
         ->check(output_name());
     cmd->add_flag("--reflexive", args->reflexive, "also every (i, i)");
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
@@ -93,10 +96,13 @@ void add_closure_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--explain", args->explain, "print the device choice on stderr");
     cmd->add_flag("--distributed", args->distributed,
                   "under mpirun: the distributed path also with one rank");
+    cmd->add_option("--distributed-output", args->layout_dir,
+                    "under mpirun: instead of -o, every rank writes its own blocks to the new "
+                    "directory DIR (a manifest and one .kbin a rank; kleene convert DIR joins it)");
     cmd->add_option("--block", args->block, "distributed: block size of the 2D block-cyclic layout")
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     cmd->add_flag("--no-lookahead", args->no_lookahead,
-                  "distributed on GPUs: run the steps one after the other");
+                  "distributed: run the steps one after the other");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_closure(*args, g); });
 }

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "layout_input.hpp"
 #include "progress.hpp"
 
 namespace kleene::tools {
@@ -88,6 +89,15 @@ io::mm_symmetry out_symmetry(convert_options const& o, io::mm_symmetry in) {
 /// Returns "rows x cols, n entries" for the summary line.
 std::string run(convert_options const& o, global_options const& g, progress& p) {
     using namespace kleene::io;
+    if (is_directory_input(o.in)) {
+        // A block layout (--distributed-output DIR): every file checked, then joined.
+        output_set outs(g.temps);
+        io::output_file& out = outs.add(o.out);
+        p.phase("joining " + o.in);
+        std::string const s = convert_layout(o.in, out, pick(o.out, o.to), o.threads, o.zero_based);
+        outs.commit();
+        return s;
+    }
     file_format const from = pick(o.in, o.from), to = pick(o.out, o.to);
     if (from == file_format::binary && o.in == "-")
         throw usage_error("binary (.kbin) input cannot come from stdin ('-'); name the file");
@@ -168,7 +178,9 @@ void add_convert_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand(
         "convert",
         "Convert between Matrix Market (.mtx), binary (.kbin) and edge lists (.el/.txt)");
-    cmd->add_option("in", o->in, "Input file (- reads stdin: Matrix Market, or --from el)")
+    cmd->add_option("in", o->in,
+                    "Input file (- reads stdin: Matrix Market, or --from el), or the directory "
+                    "that --distributed-output wrote")
         ->required();
     cmd->add_option("out", o->out, "Output file (- writes stdout as Matrix Market)")
         ->required()

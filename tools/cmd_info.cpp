@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "files.hpp"
+#include "layout_input.hpp"
 #include "progress.hpp"
 
 namespace kleene::tools {
@@ -43,6 +44,20 @@ std::string json_string(std::string_view s) {
 
 file_info info_of(info_options const& o) {
     using namespace kleene::io;
+    if (is_directory_input(o.file)) {
+        // A block layout (--distributed-output DIR): every file read and checked.
+        layout_facts const l = check_layout(o.file, o.threads);
+        file_info fi;
+        fi.format = fmt::format("block layout ({} parts, grid {}, block {}, {}{})", l.parts, l.grid,
+                                l.block, l.result, l.reflexive ? ", reflexive" : "");
+        fi.field = l.result == "reachability"
+                       ? "pattern"
+                       : (l.value_type.rfind("int", 0) == 0 ? "integer" : "real");
+        fi.value_type = l.value_type;
+        fi.rows = fi.cols = l.n;
+        fi.entries = fi.file_entries = l.entries;
+        return fi;
+    }
     auto fmt_kind = o.from.empty() ? format_from_extension(o.file) : format_from_name(o.from);
     file_info fi;
     if (fmt_kind == file_format::binary) {
@@ -115,7 +130,8 @@ void add_info_command(CLI::App& app, global_options& g) {
     auto o = std::make_shared<info_options>();
     auto* cmd = app.add_subcommand(
         "info", "Shape, stored entries, field, symmetry and format of a matrix file");
-    cmd->add_option("file", o->file, "Matrix file (.mtx, .kbin, .el/.txt; - reads stdin)")
+    cmd->add_option("file", o->file,
+                    "Matrix file (.mtx, .kbin, .el/.txt; - reads stdin) or block layout directory")
         ->required();
     cmd->add_flag("--json", g.json, "Print one JSON object");
     cmd->add_flag("-q,--quiet", g.quiet, "No progress messages");

@@ -80,7 +80,7 @@ int run(int argc, char** argv, std::size_t n) {
             local(r, q) = weight<T>(d.global_row(d.prow(), r), d.global_col(d.pcol(), q), n);
     kleene::explain_trace trace;
     dist::fw_stats const st = dist::floyd_warshall_device<T>(local.view(), d, c, panels, lookahead);
-    dist::detail::explain_run(trace, d, c, sizeof(T), true, panels.name(), st);
+    dist::detail::explain_run(trace, d, c, sizeof(T), true, lookahead, panels.name(), st);
     double const slowest = c.allreduce_max(st.total);
     // A check that costs nothing: the diagonal stays 0 and no entry grew.
     std::int64_t bad = 0;

@@ -5,18 +5,28 @@
 //                 with the same block size, and to kleene::apsp's errors (negative cycle vertex,
 //                 int32 overflow message).
 //   --verbose: a line a case on rank 0.
+//   Both devices: the host path with look-ahead (the default) and without; the block layout
+//   (layout.hpp) written by every rank, joined on rank 0 and compared with the gather, written
+//   again over itself, refused over a directory that is not a layout, and left nowhere when the
+//   writer is dropped unpublished.
 //   --device gpu: NCCL, one GPU per rank; int32 and closure equal, fp within a relative 1e-5
 //                 (fp32) / 1e-12 (fp64): the GPU products sum along another order than the CPU
 //                 tiles. Skips (exit 0, message) when a rank has no GPU.
 // Exit 0 when every case passed on every rank, 1 otherwise.
 
+#include <stdlib.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/distributed/apsp.hpp>
+#include <kleene/algorithms/distributed/layout.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -36,6 +46,7 @@ struct context {
     dist::mpi_control* c;
     dist::device_panels* panels;
     bool gpu;
+    bool lookahead = true;
     bool verbose = false;
     int failures = 0;
     int cases = 0;
@@ -143,11 +154,12 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
                                                                 : "int64") +
                              "> n=" + std::to_string(n) + " b=" + std::to_string(block) +
                              " kind=" + std::to_string(int(k)) + " w=[" + std::to_string(lo) + "," +
-                             std::to_string(hi) + "]";
+                             std::to_string(hi) + "]" + (ctx.lookahead ? "" : " no-lookahead");
     outcome<T> got;
     dist::options o;
     o.block = block;
     o.panels = ctx.panels;
+    o.lookahead = ctx.lookahead;
     try {
         auto r = dist::apsp(a, *ctx.c, o);
         got.dist = dist::gather<T>(r.local.view(), r.dist, *ctx.c);
@@ -202,6 +214,90 @@ void check_closure(context& ctx, std::size_t n, std::size_t block, double degree
     ctx.report(ok, what);
 }
 
+/// Files of a directory (names), sorted.
+std::vector<std::string> listing(std::string const& dir) {
+    std::vector<std::string> v;
+    std::error_code ec;
+    for (auto const& e : std::filesystem::directory_iterator(dir, ec))
+        v.push_back(e.path().filename().string());
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+void check_layout(context& ctx, std::size_t n, std::size_t block, unsigned seed) {
+    namespace fs = std::filesystem;
+    auto& c = *ctx.c;
+    std::string const what = "layout n=" + std::to_string(n) + " b=" + std::to_string(block);
+    // A fresh directory from rank 0 (every rank here shares /tmp).
+    std::string base(64, '\0');
+    if (c.rank() == 0) {
+        char tmpl[] = "/tmp/kleene-layout-XXXXXX";
+        if (!mkdtemp(tmpl)) {
+            ctx.report(false, what + ": mkdtemp");
+            std::strcpy(tmpl, "/nonexistent");
+        }
+        base = tmpl;
+        base.resize(64);
+    }
+    c.broadcast(base.data(), base.size(), 0);
+    base = base.c_str();
+    std::string const dir = base + "/out";
+    bool ok = true;
+    auto const a = random_graph<std::int32_t>(n, 4, 1, 100, kind::plain, seed);
+    dist::options o;
+    o.block = block;
+    o.panels = ctx.panels;
+    for (int round = 0; round < 2; ++round) {  // the second replaces the first
+        auto r = dist::apsp(a, c, o);
+        if (round == 1 && r.local.rows() * r.local.cols() > 0) r.local(0, 0) = -round;  // differs
+        auto const full = dist::gather<std::int32_t>(r.local.view(), r.dist, c);
+        {
+            dist::layout_writer w(dir, c);
+            w.write(r.local, r.dist, dist::layout_manifest{});
+        }
+        if (c.rank() == 0) {
+            try {
+                auto const m = dist::read_layout(dir);
+                auto const joined = dist::join_layout<std::int32_t>(dir, m);
+                bool const eq = same(joined, full, true);
+                if (!eq)
+                    std::printf("  %s round %d: joined layout differs from the gather\n",
+                                what.c_str(), round);
+                ok = ok && eq && m.parts.size() == std::size_t(c.size());
+            } catch (std::exception const& e) {
+                std::printf("  %s: %s\n", what.c_str(), e.what());
+                ok = false;
+            }
+            // Nothing but DIR beside it: the staging directory is gone.
+            ok = ok && listing(base) == std::vector<std::string>{"out"};
+            ok = ok && listing(dir).size() == std::size_t(c.size()) + 1;
+        }
+    }
+    // Dropped before write() (the work failed): no DIR change, no staging left.
+    std::string const fresh = base + "/never";
+    { dist::layout_writer w(fresh, c); }
+    c.agree(true);
+    if (c.rank() == 0) ok = ok && listing(base) == std::vector<std::string>{"out"};
+    // A directory that is not a layout is refused on every rank, and left as it was.
+    if (c.rank() == 0) std::ofstream(base + "/out/notes.txt") << "mine\n";
+    c.agree(true);
+    std::string err;
+    try {
+        dist::layout_writer w(dir, c);
+    } catch (dist::collective_error const& e) {
+        err = e.what();
+    }
+    ok = ok && err.find("notes.txt") != std::string::npos;
+    if (c.rank() == 0) {
+        ok = ok && listing(base) == std::vector<std::string>{"out"} &&
+             listing(dir).size() == std::size_t(c.size()) + 2;
+        std::error_code ec;
+        fs::remove_all(base, ec);
+    }
+    ctx.report(ok, what);
+    if (ctx.verbose && c.rank() == 0) std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -243,7 +339,13 @@ int main(int argc, char** argv) {
                                      kind::plain, unsigned(n) + 9);
             check_apsp<std::int32_t>(ctx, n, 64, 1.2, 1 << 29, (1 << 30) - 1, kind::plain,
                                      unsigned(n) + 10);
+            // The same steps without look-ahead (the comparison the CLI's --no-lookahead makes).
+            ctx.lookahead = false;
+            check_apsp<std::int32_t>(ctx, n, 16, 4, 1, 100, kind::plain, unsigned(n) + 11);
+            check_apsp<float>(ctx, n, 37, 5, 0.5, 9.5, kind::negative_edges, unsigned(n) + 12);
+            ctx.lookahead = true;
         }
+        for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);
         failures = static_cast<int>(c.allreduce_max(std::int64_t(ctx.failures)));
         cases = ctx.cases;
         if (c.rank() == 0)

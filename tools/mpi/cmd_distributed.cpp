@@ -1,6 +1,7 @@
 // The distributed apsp and closure commands: rank 0 reads the graph and sends it to every rank,
 // all ranks run the distributed blocked Floyd-Warshall (MPI on the CPU, NCCL between GPUs), the
-// result is gathered to rank 0, which writes it (atomically, as the single-process commands do).
+// result is gathered to rank 0, which writes it (atomically, as the single-process commands do),
+// or, with --distributed-output DIR, every rank writes its own blocks (layout.hpp: no gather).
 // Every step that can fail on one rank ends in an agreement, so that all ranks fail together:
 // rank 0 prints the message, every rank exits 1.
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <kleene/algorithms/distributed/apsp.hpp>
+#include <kleene/algorithms/distributed/layout.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/algorithms/paths.hpp>
@@ -123,15 +125,48 @@ distributed::process_grid grid_of(mpi_session const& s) {
     return distributed::choose_grid(mpi_size(s));
 }
 
+/// --distributed-output: the blocks written by every rank, the manifest by rank 0; the summary
+/// and the trace on rank 0. `entries`: what counts as a stored entry of the result.
+template <class T, class Keep>
+void write_layout(distributed_args const& args, global_options const& g, control& c,
+                  distributed::layout_writer& lw, distributed::local_result<T> const& r,
+                  distributed::layout_manifest meta, explain_trace& trace, Keep keep,
+                  char const* command, double secs, std::string const& how) {
+    auto const t0 = std::chrono::steady_clock::now();
+    lw.write(r.local, r.dist, std::move(meta));
+    double const wsecs = c.allreduce_max(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::int64_t mine = 0;
+    for (std::size_t i = 0; i < r.local.rows(); ++i)
+        for (std::size_t j = 0; j < r.local.cols(); ++j)
+            mine += keep(r.local(i, j), r.dist.global_row(r.dist.prow(), i) ==
+                                            r.dist.global_col(r.dist.pcol(), j));
+    std::int64_t const entries = c.allreduce_sum(mine);
+    if (args.explain) distributed::detail::explain_output(trace, r.dist, c, sizeof(T), true, wsecs);
+    if (c.rank() != 0) return;
+    if (args.explain)
+        for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
+    auto const gr = c.grid();
+    if (!g.quiet)
+        fmt::print(
+            "{}: {} vertices, distributed on {} ranks ({} x {}, block {}, {}): {} {}, "
+            "{:.3f} ms, written as {} block files ({}/{})\n",
+            command, r.dist.n(), c.size(), gr.rows, gr.cols, r.dist.block(), how, entries,
+            std::string(command) == "apsp" ? "reachable pairs" : "pairs", secs * 1e3, c.size(),
+            args.layout_dir, distributed::manifest_name);
+}
+
 template <class T>
 void apsp_typed(distributed_args const& args, global_options const& g, control& c) {
-    // Outputs first on rank 0 (a bad path fails before any work), as the single-process command.
+    // Outputs first (a bad path fails before any work), as the single-process command.
+    std::optional<distributed::layout_writer> lw;
+    if (!args.layout_dir.empty()) lw.emplace(args.layout_dir, c, g.temps);
     std::optional<output_set> outs;
     std::optional<input> in;
     csr_matrix<T> a = together(c, [&] {
         if (c.rank() != 0) return csr_matrix<T>();
         outs.emplace(g.temps);
-        outs->add(args.output);
+        if (!lw) outs->add(args.output);
         if (!args.paths.empty()) outs->add(args.paths);
         in.emplace(args.input);
         io::read_options ro;
@@ -162,7 +197,20 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     }
     double const secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (lw) {
+        distributed::layout_manifest meta;
+        meta.result = "distances";
+        write_layout(
+            args, g, c, *lw, r, meta, trace, [](T x, bool) { return x != infinity<T>(); }, "apsp",
+            secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
+        return;
+    }
+    auto const tg = std::chrono::steady_clock::now();
     dense_matrix<T> const full = distributed::gather<T>(r.local.view(), r.dist, c);
+    if (args.explain)
+        distributed::detail::explain_output(
+            trace, r.dist, c, sizeof(T), false,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - tg).count());
     if (c.rank() != 0) return;
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);
@@ -233,11 +281,13 @@ void apsp_distributed(distributed_args const& args, global_options const& g, con
 }
 
 void closure_distributed(distributed_args const& args, global_options const& g, control& c) {
+    std::optional<distributed::layout_writer> lw;
+    if (!args.layout_dir.empty()) lw.emplace(args.layout_dir, c, g.temps);
     std::optional<output_set> outs;
     csr_matrix<std::int32_t> a = together(c, [&] {
         if (c.rank() != 0) return csr_matrix<std::int32_t>();
         outs.emplace(g.temps);
-        outs->add(args.output);
+        if (!lw) outs->add(args.output);
         io::read_options ro;
         ro.pattern_only = true;
         ro.duplicates = duplicate_policy::last;
@@ -260,8 +310,26 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
     }
     double const secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (lw) {
+        distributed::layout_manifest meta;
+        meta.result = "reachability";
+        meta.reflexive = args.reflexive;
+        bool const refl = args.reflexive;
+        write_layout(
+            args, g, c, *lw, r, meta, trace,
+            [refl](std::int32_t x, bool diag) {
+                return x != infinity<std::int32_t>() || (refl && diag);
+            },
+            "closure", secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
+        return;
+    }
+    auto const tg = std::chrono::steady_clock::now();
     dense_matrix<std::int32_t> const full =
         distributed::gather<std::int32_t>(r.local.view(), r.dist, c);
+    if (args.explain)
+        distributed::detail::explain_output(
+            trace, r.dist, c, sizeof(std::int32_t), false,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - tg).count());
     if (c.rank() != 0) return;
     if (args.explain)
         for (auto const& line : trace.lines) fmt::print(stderr, "{}\n", line);

@@ -22,6 +22,8 @@ int mpi_size(mpi_session const& s);
 
 struct distributed_args {
     std::string input, output, paths, type, device = "auto";
+    /// --distributed-output: each rank writes its blocks there (layout.hpp) instead of a gather.
+    std::string layout_dir;
     std::size_t block = 0;
     bool lookahead = true;
     bool explain = false;

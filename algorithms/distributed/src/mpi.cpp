@@ -129,6 +129,10 @@ std::int64_t mpi_control::allreduce_max(std::int64_t x) {
     check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_MAX, p_->world), "MPI_Allreduce");
     return x;
 }
+std::int64_t mpi_control::allreduce_sum(std::int64_t x) {
+    check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_SUM, p_->world), "MPI_Allreduce");
+    return x;
+}
 double mpi_control::allreduce_max(double x) {
     check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, p_->world), "MPI_Allreduce");
     return x;
@@ -150,6 +154,48 @@ void mpi_control::broadcast(void* data, std::size_t bytes, int root) {
 void mpi_control::broadcast(axis a, void* data, std::size_t bytes, int root) {
     bcast(p_->of(a), data, bytes, root);
 }
+namespace {
+/// MPI_Ibcast in pieces, completed together.
+class mpi_pending final : public pending {
+  public:
+    mpi_pending(MPI_Comm c, void* data, std::size_t bytes, int root) {
+        auto* p = static_cast<unsigned char*>(data);
+        for (std::size_t off = 0; off < bytes; off += piece) {
+            int const len = static_cast<int>(std::min(piece, bytes - off));
+            reqs_.push_back(MPI_REQUEST_NULL);
+            int const rc = MPI_Ibcast(p + off, len, MPI_BYTE, root, c, &reqs_.back());
+            if (rc != MPI_SUCCESS) {
+                reqs_.pop_back();
+                wait_quietly();
+                check(rc, "MPI_Ibcast");
+            }
+        }
+    }
+    ~mpi_pending() override { wait_quietly(); }
+    bool test() override {
+        int done = 0;
+        check(MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE),
+              "MPI_Testall");
+        return done != 0;
+    }
+    void wait() override {
+        check(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
+    }
+
+  private:
+    void wait_quietly() noexcept {
+        if (!reqs_.empty())
+            MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE);
+    }
+    std::vector<MPI_Request> reqs_;
+};
+}  // namespace
+
+std::unique_ptr<pending> mpi_control::ibroadcast(axis a, void* data, std::size_t bytes, int root) {
+    return std::make_unique<mpi_pending>(p_->of(a), data, bytes, root);
+}
+
 void mpi_control::send(void const* data, std::size_t bytes, int to) {
     auto const* p = static_cast<unsigned char const*>(data);
     for (std::size_t off = 0; off < bytes; off += piece) {

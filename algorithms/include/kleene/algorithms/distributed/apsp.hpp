@@ -64,7 +64,8 @@ inline std::string mib(double bytes) {
 /// (a broadcast to g ranks moves its bytes g - 1 times), which links each axis uses, and the
 /// times those bytes and the products take at assumed rates, beside the measured time.
 inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std::size_t elem,
-                        bool gpu, std::string const& transport, fw_stats const& st) {
+                        bool gpu, bool lookahead, std::string const& transport,
+                        fw_stats const& st) {
     process_grid const g = d.grid();
     double const n = double(d.n()), b = double(d.block()), s = double(elem);
     // Does any process row (column) span several hosts?
@@ -104,16 +105,44 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
                   "of broadcasts (at an assumed %.0f GB/s a rank)%s; measured %.3g s (slowest "
                   "rank)",
                   t_comp, rate, t_comm, bw / 1e9,
-                  gpu ? ", overlapped by look-ahead" : ", one after the other", measured);
+                  !lookahead ? ", one after the other"
+                  : gpu      ? ", overlapped by look-ahead"
+                             : ", overlapped by look-ahead (MPI_Ibcast)",
+                  measured);
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s",
                       c.rank(), st.copy_in, st.copy_out, st.total);
     } else {
-        std::snprintf(buf, sizeof buf, "distributed: rank %d: %.3g s in panel broadcasts of %.3g s",
+        std::snprintf(buf, sizeof buf,
+                      "distributed: rank %d: %.3g s waiting in panel broadcasts of %.3g s",
                       c.rank(), st.broadcast, st.total);
     }
+    t.add(buf);
+}
+
+/// The I/O model of the result, for the explain trace: a gather moves every other rank's blocks to
+/// rank 0 (over the links of the row above) and one process writes n^2 entries; a layout
+/// (layout.hpp) moves nothing between ranks and each rank writes its n^2 / P entries to the
+/// shared file system at once. `seconds`: the measured time of either (slowest rank).
+inline void explain_output(explain_trace& t, block_cyclic const& d, control& c, std::size_t elem,
+                           bool layout, double seconds) {
+    double const n = double(d.n()), s = double(elem), p = double(c.size());
+    double const local = double(d.local_rows()) * double(d.local_cols()) * s;
+    char buf[320];
+    if (layout)
+        std::snprintf(buf, sizeof buf,
+                      "distributed output: no gather; each rank writes its blocks as one .kbin "
+                      "(%s here, %s in all, about %s a rank), rank 0 then the manifest; %.3g s "
+                      "(slowest rank, the agreement included)",
+                      mib(local).c_str(), mib(n * n * s + 128 * p).c_str(),
+                      mib(n * n * s / p).c_str(), seconds);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "distributed output: gather of %s to rank 0 (%s from other ranks), which "
+                      "holds the whole matrix and writes it alone; gather %.3g s",
+                      mib(n * n * s).c_str(), mib(n * n * s * (p - 1) / p).c_str(), seconds);
     t.add(buf);
 }
 
@@ -151,7 +180,7 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
     }
-    return floyd_warshall_host<T>(local.view(), d, c);
+    return floyd_warshall_host<T>(local.view(), d, c, opt.lookahead);
 }
 }  // namespace detail
 
@@ -217,7 +246,7 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
     c.agree(why.empty(), why);
     r.stats = detail::run_fw(r.local, d, c, opt);
     if (opt.explain)
-        detail::explain_run(*opt.explain, d, c, sizeof(T), gpu,
+        detail::explain_run(*opt.explain, d, c, sizeof(T), gpu, opt.lookahead,
                             opt.panels ? opt.panels->name() : std::string("MPI"), r.stats);
     std::int64_t const neg = first_negative_diagonal<T>(r.local.view(), d, c);
     if (neg >= 0) throw negative_cycle(neg);
@@ -247,7 +276,7 @@ local_result<std::int32_t> closure(csr_matrix<U, Index> const& a, control& c,
     c.agree(why.empty(), why);
     r.stats = detail::run_fw(r.local, d, c, opt);
     if (opt.explain)
-        detail::explain_run(*opt.explain, d, c, sizeof(std::int32_t), gpu,
+        detail::explain_run(*opt.explain, d, c, sizeof(std::int32_t), gpu, opt.lookahead,
                             opt.panels ? opt.panels->name() : std::string("MPI"), r.stats);
     return r;
 }

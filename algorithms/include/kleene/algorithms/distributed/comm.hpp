@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/error.hpp>
+#include <memory>
 #include <string>
 
 namespace kleene::cuda {
@@ -30,6 +31,16 @@ class collective_error : public error {
     using error::error;
 };
 
+/// A nonblocking broadcast in flight (control::ibroadcast). Destroyed before it completed, it
+/// waits for it (a collective cannot be abandoned).
+class pending {
+  public:
+    virtual ~pending() = default;
+    /// Lets it progress; true once complete. Cheap: call it between pieces of work.
+    virtual bool test() = 0;
+    virtual void wait() = 0;
+};
+
 class control {
   public:
     virtual ~control() = default;
@@ -45,10 +56,15 @@ class control {
 
     virtual std::int64_t allreduce_min(std::int64_t x) = 0;
     virtual std::int64_t allreduce_max(std::int64_t x) = 0;
+    virtual std::int64_t allreduce_sum(std::int64_t x) = 0;
     virtual double allreduce_max(double x) = 0;
     /// Host bytes from `root` of the world (of the axis group, by its index there) to all.
     virtual void broadcast(void* data, std::size_t bytes, int root) = 0;
     virtual void broadcast(axis a, void* data, std::size_t bytes, int root) = 0;
+    /// The same, started and left in flight: `data` must stay untouched until it completes.
+    /// Every member of the group starts its broadcasts in the same order.
+    virtual std::unique_ptr<pending> ibroadcast(axis a, void* data, std::size_t bytes,
+                                                int root) = 0;
     virtual void send(void const* data, std::size_t bytes, int to) = 0;
     virtual void recv(void* data, std::size_t bytes, int from) = 0;
 

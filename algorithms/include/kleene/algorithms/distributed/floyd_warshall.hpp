@@ -15,10 +15,11 @@
 //
 // Host (MPI, CPU kernels): the same tile kernels in the same order as floyd_warshall_blocked
 // (floyd_warshall.hpp), so with the same block size the result equals it bit for bit, floating
-// point included. Device (NCCL, GPU GEMM): one compute stream and one communication stream; with
-// look-ahead, step K first updates block row and column K+1, closes and broadcasts their panels,
-// and only then runs the rest of step K's update, so that the broadcasts of step K+1 travel while
-// the large product of step K runs.
+// point included; with look-ahead (as on the device) the panel broadcasts of step K+1 are
+// nonblocking and travel during the rest of step K's update. Device (NCCL, GPU GEMM): one compute
+// stream and one communication stream; with look-ahead, step K first updates block row and column
+// K+1, closes and broadcasts their panels, and only then runs the rest of step K's update, so that
+// the broadcasts of step K+1 travel while the large product of step K runs.
 //
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
@@ -37,8 +38,12 @@
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
+#include <memory>
 #include <string>
 #include <vector>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace kleene::distributed {
 
@@ -56,6 +61,14 @@ inline double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+inline bool on_thread_0() {
+#ifdef _OPENMP
+    return omp_get_thread_num() == 0;
+#else
+    return true;
+#endif
+}
+
 /// The local tile of global blocks (I, J) owned here.
 template <class V>
 V local_tile(V local, block_cyclic const& d, std::size_t I, std::size_t J) {
@@ -65,8 +78,15 @@ V local_tile(V local, block_cyclic const& d, std::size_t I, std::size_t J) {
 }  // namespace detail
 
 /// Host path: local is this rank's lrows x lcols matrix (d.local_rows() x d.local_cols()).
+/// With look-ahead, step K first updates the local tiles of block row and column K+1, prepares
+/// step K+1 (closes its diagonal block, updates its panels) and starts their broadcasts
+/// (control::ibroadcast), and only then runs the rest of step K's update, testing the broadcasts
+/// between tiles so that MPI moves them meanwhile; step K+1 waits for them first. Each tile goes
+/// through the same operations in the same order either way, so the result is the same bit for
+/// bit.
 template <class T>
-fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control& c) {
+fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control& c,
+                             bool lookahead = true) {
     auto const t0 = std::chrono::steady_clock::now();
     fw_stats st;
     if (local.rows != d.local_rows() || local.cols != d.local_cols())
@@ -76,76 +96,122 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
     process_grid const g = d.grid();
     std::size_t const nb = d.blocks(), b = d.block();
     std::size_t const lbr = d.local_block_rows(d.prow()), lbc = d.local_block_cols(d.pcol());
-    dense_matrix<T> diag(b, b), rowp(b, std::max<std::size_t>(local.cols, 1)),
-        colp(std::max<std::size_t>(local.rows, 1), b);
-    for (std::size_t K = 0; K < nb; ++K) {
-        std::string why;
-        try {
-            std::size_t const bk = d.block_size(K);
-            int const kr = d.owner_row(K), kc = d.owner_col(K);
-            bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
-            dense_view<T> const D{diag.data(), bk, bk, b};
-            // 1-2. Close D on its owner; send it along the owner's row and column.
-            if (in_row && in_col) {
-                auto const t = detail::local_tile(local, d, K, K);
-                kleene::detail::fw_dependent(t, t, t);
-                for (std::size_t i = 0; i < bk; ++i) std::copy(t.row(i), t.row(i) + bk, D.row(i));
+    std::size_t const lr = local.rows, lc = local.cols;
+    dense_matrix<T> diag(b, b);
+    dense_matrix<T> rowp[2] = {dense_matrix<T>(b, std::max<std::size_t>(lc, 1)),
+                               dense_matrix<T>(b, std::max<std::size_t>(lc, 1))};
+    dense_matrix<T> colp[2] = {dense_matrix<T>(std::max<std::size_t>(lr, 1), b),
+                               dense_matrix<T>(std::max<std::size_t>(lr, 1), b)};
+    // The panel broadcasts of step K, in flight (row panel, column panel).
+    std::unique_ptr<pending> inflight[2][2];
+    auto wait_panels = [&](std::size_t K) {
+        auto const tb = std::chrono::steady_clock::now();
+        for (auto& p : inflight[K % 2])
+            if (p) {
+                p->wait();
+                p.reset();
             }
-            auto tb = std::chrono::steady_clock::now();
-            if (in_row && g.cols > 1) c.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc);
-            if (in_col && g.rows > 1) c.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr);
-            st.broadcast += detail::since(tb);
-            // 3. Panels, tile by tile as floyd_warshall_blocked does.
-            if (in_row) {
+        st.broadcast += detail::since(tb);
+    };
+    // Steps 1-4 of block K: panels of K in rowp[K % 2], colp[K % 2], their broadcasts started.
+    auto prepare = [&](std::size_t K) {
+        std::size_t const bk = d.block_size(K);
+        int const kr = d.owner_row(K), kc = d.owner_col(K);
+        bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
+        dense_view<T> const D{diag.data(), bk, bk, b};
+        // 1-2. Close D on its owner; send it along the owner's row and column.
+        if (in_row && in_col) {
+            auto const t = detail::local_tile(local, d, K, K);
+            kleene::detail::fw_dependent(t, t, t);
+            for (std::size_t i = 0; i < bk; ++i) std::copy(t.row(i), t.row(i) + bk, D.row(i));
+        }
+        auto const tb = std::chrono::steady_clock::now();
+        if (in_row && g.cols > 1) c.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc);
+        if (in_col && g.rows > 1) c.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr);
+        st.broadcast += detail::since(tb);
+        // 3. Panels, tile by tile as floyd_warshall_blocked does.
+        if (in_row) {
 #pragma omp parallel for schedule(dynamic, 1) if (lbc > 2)
-                for (std::size_t l = 0; l < lbc; ++l) {
-                    std::size_t const J = d.global_block_col(d.pcol(), l);
-                    if (J == K) continue;
-                    auto const s = detail::local_tile(local, d, K, J);
-                    kleene::detail::fw_dependent(s, D, s);
-                }
+            for (std::size_t l = 0; l < lbc; ++l) {
+                std::size_t const J = d.global_block_col(d.pcol(), l);
+                if (J == K) continue;
+                auto const s = detail::local_tile(local, d, K, J);
+                kleene::detail::fw_dependent(s, D, s);
             }
-            if (in_col) {
+        }
+        if (in_col) {
 #pragma omp parallel for schedule(dynamic, 1) if (lbr > 2)
-                for (std::size_t l = 0; l < lbr; ++l) {
-                    std::size_t const I = d.global_block_row(d.prow(), l);
-                    if (I == K) continue;
-                    auto const s = detail::local_tile(local, d, I, K);
-                    kleene::detail::fw_dependent(s, s, D);
-                }
+            for (std::size_t l = 0; l < lbr; ++l) {
+                std::size_t const I = d.global_block_row(d.prow(), l);
+                if (I == K) continue;
+                auto const s = detail::local_tile(local, d, I, K);
+                kleene::detail::fw_dependent(s, s, D);
             }
-            // 4. The row panel (bk x lcols) down the columns, the column panel (lrows x bk) along
-            // the rows.
-            dense_view<T> const R{rowp.data(), bk, local.cols, rowp.ld()};
-            dense_view<T> const C{colp.data(), local.rows, bk, b};
-            if (in_row) {
-                auto const src = local.block(d.local_offset_row(K), 0, bk, local.cols);
-                for (std::size_t i = 0; i < bk; ++i)
-                    std::copy(src.row(i), src.row(i) + local.cols, R.row(i));
-            }
-            if (in_col) {
-                auto const src = local.block(0, d.local_offset_col(K), local.rows, bk);
-                for (std::size_t i = 0; i < local.rows; ++i)
-                    std::copy(src.row(i), src.row(i) + bk, C.row(i));
-            }
-            tb = std::chrono::steady_clock::now();
-            if (g.rows > 1 && local.cols > 0)
-                c.broadcast(axis::col, rowp.data(), bk * rowp.ld() * sizeof(T), kr);
-            if (g.cols > 1 && local.rows > 0)
-                c.broadcast(axis::row, colp.data(), local.rows * b * sizeof(T), kc);
-            st.broadcast += detail::since(tb);
-            // 5. Every other tile.
-            std::size_t const tiles = lbr * lbc;
+        }
+        // 4. The row panel (bk x lc) down the columns, the column panel (lr x bk) along the rows.
+        dense_matrix<T>& rp = rowp[K % 2];
+        dense_matrix<T>& cp = colp[K % 2];
+        if (in_row) {
+            auto const src = local.block(d.local_offset_row(K), 0, bk, lc);
+            for (std::size_t i = 0; i < bk; ++i)
+                std::copy(src.row(i), src.row(i) + lc, rp.data() + i * rp.ld());
+        }
+        if (in_col) {
+            auto const src = local.block(0, d.local_offset_col(K), lr, bk);
+            for (std::size_t i = 0; i < lr; ++i)
+                std::copy(src.row(i), src.row(i) + bk, cp.data() + i * b);
+        }
+        if (g.rows > 1 && lc > 0)
+            inflight[K % 2][0] = c.ibroadcast(axis::col, rp.data(), bk * rp.ld() * sizeof(T), kr);
+        if (g.cols > 1 && lr > 0)
+            inflight[K % 2][1] = c.ibroadcast(axis::row, cp.data(), lr * b * sizeof(T), kc);
+        if (!lookahead) wait_panels(K);
+    };
+    // 5. The tiles (I, J) outside block row and column K that `pick` selects: A(I,J) (+)=
+    // C(I,K) R(K,J). Thread 0 (MPI's thread) tests the broadcasts of step `next` between tiles.
+    auto update = [&](std::size_t K, auto pick, std::size_t next) {
+        std::size_t const bk = d.block_size(K);
+        dense_view<T const> const R{rowp[K % 2].data(), bk, lc, rowp[K % 2].ld()};
+        dense_view<T const> const C{colp[K % 2].data(), lr, bk, b};
+        auto& poke = inflight[next % 2];
+        bool const any = next != K && (poke[0] || poke[1]);
+        std::size_t const tiles = lbr * lbc;
 #pragma omp parallel for schedule(dynamic, 1) if (tiles > 2)
-            for (std::size_t t = 0; t < tiles; ++t) {
-                std::size_t const I = d.global_block_row(d.prow(), t / lbc);
-                std::size_t const J = d.global_block_col(d.pcol(), t % lbc);
-                if (I == K || J == K) continue;
-                std::size_t const ri = d.local_offset_row(I), cj = d.local_offset_col(J);
-                kleene::detail::fw_independent<T>(
-                    detail::local_tile(local, d, I, J),
-                    dense_view<T const>{C.row(ri), d.block_size(I), bk, b},
-                    dense_view<T const>{R.data + cj, bk, d.block_size(J), R.ld});
+        for (std::size_t t = 0; t < tiles; ++t) {
+            std::size_t const I = d.global_block_row(d.prow(), t / lbc);
+            std::size_t const J = d.global_block_col(d.pcol(), t % lbc);
+            if (I == K || J == K || !pick(I, J)) continue;
+            std::size_t const ri = d.local_offset_row(I), cj = d.local_offset_col(J);
+            kleene::detail::fw_independent<T>(
+                detail::local_tile(local, d, I, J),
+                dense_view<T const>{C.row(ri), d.block_size(I), bk, b},
+                dense_view<T const>{R.data + cj, bk, d.block_size(J), R.ld});
+            if (any && detail::on_thread_0())
+                for (auto& p : poke)
+                    if (p) p->test();
+        }
+    };
+    auto const all = [](std::size_t, std::size_t) { return true; };
+    std::string why;
+    try {
+        if (nb > 0) prepare(0);
+    } catch (std::exception const& e) {
+        why = e.what();
+    }
+    c.agree(why.empty(), why);
+    for (std::size_t K = 0; K < nb; ++K) {
+        try {
+            wait_panels(K);
+            std::size_t const N = K + 1;
+            if (lookahead && N < nb) {
+                auto const band = [&](std::size_t I, std::size_t J) { return I == N || J == N; };
+                auto const rest = [&](std::size_t I, std::size_t J) { return I != N && J != N; };
+                update(K, band, K);
+                prepare(N);
+                update(K, rest, N);
+            } else {
+                update(K, all, K);
+                if (N < nb) prepare(N);
             }
         } catch (std::exception const& e) {
             why = e.what();

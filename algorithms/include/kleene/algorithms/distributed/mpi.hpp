@@ -37,9 +37,12 @@ class mpi_control final : public control {
     int local_rank() const override;
     std::int64_t allreduce_min(std::int64_t x) override;
     std::int64_t allreduce_max(std::int64_t x) override;
+    std::int64_t allreduce_sum(std::int64_t x) override;
     double allreduce_max(double x) override;
     void broadcast(void* data, std::size_t bytes, int root) override;
     void broadcast(axis a, void* data, std::size_t bytes, int root) override;
+    std::unique_ptr<pending> ibroadcast(axis a, void* data, std::size_t bytes,
+                                        int root) override;
     void send(void const* data, std::size_t bytes, int to) override;
     void recv(void* data, std::size_t bytes, int from) override;
 
