@@ -2,6 +2,7 @@
 // what parses holds the CSR invariants and survives a Matrix Market write / read unchanged.
 // The last byte picks the options (0- or 1-based ids, directed or not, a duplicate policy, values
 // or pattern, 32- or 64-bit indices, and whether the largest id or a fixed count gives the size).
+// The TYPE on the shape line is sniffed first, as kleene convert and info do.
 
 #include <cstdint>
 #include <cstring>
@@ -70,6 +71,10 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     o.duplicates = static_cast<kleene::duplicate_policy>((mode >> 3) % 5);
     o.vertices = (mode & 64) ? 0 : 4096;
     if (o.vertices == 0 && has_mid_sized_number(text)) o.vertices = 4096;
+    try {
+        (void)kleene::io::read_edge_list_type_from_memory(text);  // the shape line's TYPE
+    } catch (kleene::error const&) {
+    }
     if (mode & 128) {
         read<double, std::int64_t>(text, o);
         read<std::int64_t, std::int32_t>(text, o);
