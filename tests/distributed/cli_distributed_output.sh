@@ -102,6 +102,18 @@ grep -q "notes.txt" "$tmp/mine.err" || fail "refusal does not name the foreign f
 mpi 2 apsp "$tmp/int.mtx" --distributed-output "$o/file" --device cpu -q 2>/dev/null && fail "a file was replaced by a layout"
 [ "$(cat "$o/file")" = keep ] || fail "the file changed"
 only "L file mine"
+# A symlink to a directory, a device node, a missing parent: refused (exit 1), nothing written
+# through the link or over the device.
+mkdir "$tmp/target" && ln -s "$tmp/target" "$o/link"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/link" --device cpu -q 2>/dev/null
+[ $? = 1 ] || fail "a symlink to a directory was not refused"
+[ -L "$o/link" ] && [ -z "$(ls -A "$tmp/target")" ] || fail "the symlink or its target changed"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output /dev/null --device cpu -q 2>/dev/null
+[ $? = 1 ] || fail "/dev/null was not refused"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/missing/L" --device cpu -q 2>/dev/null
+[ $? = 1 ] || fail "a missing parent directory was not refused"
+only "L file link mine"
 # Usage: -o or --distributed-output, exactly one; --paths needs -o; no launcher, no layout.
 mpi 1 apsp "$tmp/int.mtx" --device cpu -q 2>/dev/null
 [ $? = 2 ] || fail "apsp without an output: not a usage error"
