@@ -181,27 +181,11 @@ void ewise_device(char const* name, C& c, Mask const& mask, Accum accum, Op cons
                                  " but A and B are " + shape(rows_of(a_in), cols_of(a_in)));
     check_mask(name, mask, c);
     device_call(name, opt, "on the GPU");
-    auto const& op0 = unwrap_absent(op);
     using T = typename C::value_type;
     // The backend takes the binary operator: a monoid's or a semiring's own (add for the union,
     // mul for the intersection), the absent value kept.
-    auto const bin = [&] {
-        using O = std::remove_cvref_t<decltype(op0)>;
-        if constexpr (Union && requires { typename O::add_monoid::op_type; })
-            return typename O::add_monoid::op_type{};
-        else if constexpr (!Union && requires { typename O::mul_op; })
-            return typename O::mul_op{};
-        else if constexpr (monoid_type<O> && requires { typename O::op_type; })
-            return typename O::op_type{};
-        else if constexpr (Union)
-            return add_operator(op0);
-        else
-            return mul_operator(op0);
-    }();
-    using Bin = std::remove_cvref_t<decltype(bin)>;
-    static_assert(std::is_same_v<Bin, plus_op<T>> || std::is_same_v<Bin, times_op<T>> ||
-                      std::is_same_v<Bin, min_op<T>> || std::is_same_v<Bin, max_op<T>> ||
-                      std::is_same_v<Bin, first_op<T>> || std::is_same_v<Bin, second_op<T>>,
+    auto const bin = backend_binary_op<Union>(op);
+    static_assert(gpu_ewise_op<std::remove_cvref_t<decltype(bin)>, T>,
                   "kleene: element-wise operations on the device are built for plus, times, min, "
                   "max, first and second");
     auto const wrapped = with_absent(bin, T(absent_of(op)));

@@ -70,19 +70,13 @@ template <detail::device_matrix C, mask_type Mask, accumulator_type Accum, ewise
 void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in, B const& b_in,
                options const& opt = {}) {
     using T = typename C::value_type;
-    auto const op0 = [&] {
-        using O = std::remove_cvref_t<decltype(unwrap_absent(op_in))>;
-        if constexpr (requires { typename O::mul_op; }) return typename O::mul_op{};
-        else return detail::mul_operator(unwrap_absent(op_in));
-    }();
+    auto const op0 = detail::backend_binary_op<false>(op_in);
     using Op0 = std::remove_cvref_t<decltype(op0)>;
     static_assert(std::is_same_v<typename A::value_type, T> &&
                       std::is_same_v<typename B::value_type, T> &&
                       std::is_same_v<typename Op0::value_type, T>,
                   "kronecker: the inputs', the output's and the operator's value types must be equal");
-    static_assert(std::is_same_v<Op0, plus_op<T>> || std::is_same_v<Op0, times_op<T>> ||
-                      std::is_same_v<Op0, min_op<T>> || std::is_same_v<Op0, max_op<T>> ||
-                      std::is_same_v<Op0, first_op<T>> || std::is_same_v<Op0, second_op<T>>,
+    static_assert(detail::gpu_ewise_op<Op0, T>,
                   "kleene: kronecker on the device is built for plus, times, min, max, first and "
                   "second");
     detail::check_device_output<C, Accum>();

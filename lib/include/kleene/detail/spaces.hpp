@@ -105,6 +105,31 @@ inline constexpr bool gpu_value =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
     std::is_same_v<T, std::int64_t>;
 
+/// The binary operator the CUDA backend runs for an ewise or kronecker operator: a semiring's add
+/// (Add) or mul, a monoid's operator, or the operator itself (with_absent unwrapped).
+template <bool Add, class Op>
+constexpr auto backend_binary_op(Op const& op_in) {
+    auto const& op = unwrap_absent(op_in);
+    using O = std::remove_cvref_t<decltype(op)>;
+    if constexpr (Add && requires { typename O::add_monoid::op_type; })
+        return typename O::add_monoid::op_type{};
+    else if constexpr (!Add && requires { typename O::mul_op; })
+        return typename O::mul_op{};
+    else if constexpr (monoid_type<O> && requires { typename O::op_type; })
+        return typename O::op_type{};
+    else if constexpr (Add)
+        return add_operator(op);
+    else
+        return mul_operator(op);
+}
+
+/// The binary operators the backend's ewise and kronecker kernels are built for.
+template <class Bin, class T>
+inline constexpr bool gpu_ewise_op =
+    std::is_same_v<Bin, plus_op<T>> || std::is_same_v<Bin, times_op<T>> ||
+    std::is_same_v<Bin, min_op<T>> || std::is_same_v<Bin, max_op<T>> ||
+    std::is_same_v<Bin, first_op<T>> || std::is_same_v<Bin, second_op<T>>;
+
 /// The accumulators of a dense output on the device: none, plus, min.
 template <class Accum, class T>
 inline constexpr bool gpu_dense_accum = std::is_same_v<Accum, no_accum_t> ||
