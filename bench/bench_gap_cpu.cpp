@@ -37,6 +37,7 @@
 #include <memory>
 #include <queue>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,8 +88,8 @@ bool has_edge(graph const& a, std::size_t u, std::size_t v) {
 /// d are exact shortest distances from s under `len(k)` (the length of stored edge k), -1 or
 /// `unreached` marking unreached vertices: d[s] == 0, no edge shortens any distance, every other
 /// reached vertex has a tight in-edge from a strictly closer vertex (lengths are >= 1 here).
-template <class D, class Len>
-void certify(graph const& a, std::size_t s, std::vector<D> const& d, D unreached, Len len,
+template <class D, class Alloc, class Len>
+void certify(graph const& a, std::size_t s, std::vector<D, Alloc> const& d, D unreached, Len len,
              char const* what) {
     std::size_t const n = a.rows();
     if (d.size() != n) fail(fmt::format("{}: {} values for {} vertices", what, d.size(), n));
@@ -118,7 +119,7 @@ void certify(graph const& a, std::size_t s, std::vector<D> const& d, D unreached
 /// parent is a BFS tree over exactly the reached vertices of `level`: each parent is one level up
 /// and joined to its child by an edge.
 template <class P>
-void certify_tree(graph const& a, std::size_t s, std::vector<std::int64_t> const& level,
+void certify_tree(graph const& a, std::size_t s, std::span<std::int64_t const> level,
                   P const* parent, char const* what) {
     std::size_t const n = a.rows();
     if (parent[s] != static_cast<P>(s)) fail(fmt::format("{}: the source is not its own", what));

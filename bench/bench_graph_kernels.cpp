@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
                 bfs_result r;
                 t.push_back(ms_of([&] { r = bfs(a, src[k], o); }));
                 if (k == 0) {
-                    cpu_levels = r.level;
+                    cpu_levels.assign(r.level.begin(), r.level.end());
                     reached = static_cast<std::size_t>(std::count_if(
                         r.level.begin(), r.level.end(), [](auto l) { return l >= 0; }));
                 }

@@ -296,6 +296,37 @@ BOOST_AUTO_TEST_CASE(bfs_disconnected_self_loops_tiny) {
     bfs_all_ways(path, 299, false, "path");
 }
 
+BOOST_AUTO_TEST_CASE(bfs_into_a_reused_result) {
+    // bfs(r, ...) into a result left by a larger graph, a smaller one and the same one: every
+    // entry is rewritten (a fresh result's values start uninitialised: vector_for_overwrite).
+    auto const big = uniform(100000, 400000, 5, true);
+    auto const small = uniform(3000, 9000, 6, true);
+    bfs_options o;
+    o.parents = true;
+    bfs_result r;
+    for (auto const* g : {&big, &small, &small, &big, &big}) {
+        std::size_t const s = busy_vertex(*g);
+        bfs(r, *g, s, o);
+        bfs_result const fresh = bfs(*g, s, o);
+        BOOST_TEST(r.level.size() == g->rows());
+        BOOST_TEST((r.level == fresh.level));
+        std::vector<std::int64_t> const copy(r.level.begin(), r.level.end());
+        BOOST_TEST((copy == r.level));  // std::vector == vector_for_overwrite, both ways
+        BOOST_TEST((r.level == copy));
+        BOOST_TEST(std::count(r.parent.begin(), r.parent.end(), -1) ==
+                   std::count(r.level.begin(), r.level.end(), -1));
+        BOOST_TEST(r.parent[s] == static_cast<std::int64_t>(s));
+    }
+    // Parents only: the levels are left empty, and filled again when asked for.
+    o.levels = false;
+    bfs(r, big, busy_vertex(big), o);
+    BOOST_TEST(r.level.empty());
+    BOOST_TEST(r.parent.size() == big.rows());
+    o.levels = true;
+    bfs(r, big, busy_vertex(big), o);
+    BOOST_TEST((r.level == bfs(big, busy_vertex(big), o).level));
+}
+
 BOOST_AUTO_TEST_CASE(bfs_and_bellman_ford_large_frontiers) {
     // Levels of tens of thousands of vertices: the parallel prefix sums and list <-> bitmap
     // conversions of the frontier.

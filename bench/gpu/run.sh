@@ -6,7 +6,8 @@
 #   bench/gpu/fetch_debs.sh                # once, on the build machine: the .deb files to carry
 #   bench/gpu/run.sh                       # all stages (device tool: carry [".deps"])
 #   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench (cpusan:
-#                                          # the CPU suite under ASan + UBSan, not by default)
+#                                          # the CPU suite under ASan + UBSan, and python: the
+#                                          # Python package and its gpu tests; not by default)
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
@@ -20,12 +21,14 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse)
+benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu)
 # Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
 # Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores), sparse (BFS
 # GTEPS on Kronecker graphs, SpMV / SpMM / SpGEMM beside cuSPARSE; SPARSE_SCALES, default 20 21 22),
 # ooc (out-of-core APSP at 2x, 4x, 8x the device cap against in core; OOC_SIZES, default 16384
-# 32768; OOC_LARGE="60G 150000" adds the large run), johnson (Johnson vs R-Kleene on sparse graphs,
+# 32768; OOC_LARGE="60G 150000" adds the large run), graph (the six GAP kernels on CPU and GPU,
+# bench_graph_kernels, and the CPU against the GAP-method peers, bench_gap_cpu; GRAPH_SCALE,
+# default 22), johnson (Johnson vs R-Kleene on sparse graphs,
 # average degree 4..64; JOHNSON_SIZES, default 2048 4096 8192).
 bench_set=${BENCH_SET:-"gemm apsp io sparse ooc"}
 in_set() { [[ " $bench_set " == *" $1 "* ]]; }
@@ -73,6 +76,7 @@ if has build; then
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
         tail -30 "$out/configure.log"; exit 1; }
     cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
+        bench_graph_kernels bench_gap_cpu \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
     grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
 fi
@@ -107,6 +111,30 @@ if has cpusan; then
     KLEENE_SKIP_SETUP=1 KLEENE_BUILD=/tmp/build-asan KLEENE_CMAKE_ARGS=$extra \
         "$root/scripts/sanitize" address >"$out/cpusan.log" 2>&1 || status=1
     grep -E "tests passed|tests failed|Failed|ERROR: AddressSanitizer|runtime error" "$out/cpusan.log" | head -20
+fi
+
+if has python; then
+    # The Python package against this host's python3 (the image's, with numpy, scipy, pybind11,
+    # CuPy and PyTorch) and its tests: `ctest -R python` (python_gpu runs the gpu-marked cases:
+    # device products, DLPack, __cuda_array_interface__). When that interpreter has no Python.h,
+    # the headers of the same minor version carried in .deps/python-include are used.
+    note "Python package: build and ctest -R python"
+    export PATH=/usr/local/cuda/bin:$PATH
+    py_args=(-DKLEENE_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
+             -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+    py_inc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    py_ver=$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+    if [[ ! -f $py_inc/Python.h && -f $root/.deps/python-include/python$py_ver/Python.h ]]; then
+        note "no Python.h in $py_inc: using the carried python$py_ver headers"
+        py_args+=(-DPython3_INCLUDE_DIR="$root/.deps/python-include/python$py_ver")
+    fi
+    cmake "$build" "${py_args[@]}" >"$out/configure_python.log" 2>&1 || {
+        tail -30 "$out/configure_python.log"; exit 1; }
+    grep "kleene: Python" "$out/configure_python.log"
+    cmake --build "$build" --parallel "$jobs" --target kleene_python >"$out/build_python.log" 2>&1 || {
+        grep -E "error|Error" -A3 "$out/build_python.log" | head -40; exit 1; }
+    (cd "$build" && ctest -R python --output-on-failure --timeout 900) >"$out/ctest_python.log" 2>&1 || status=1
+    grep -E "passed|failed|skipped|SKIP|Error|tests passed" "$out/ctest_python.log" | tail -15
 fi
 
 if has sanitize; then
@@ -148,6 +176,18 @@ if has bench && in_set sparse; then
     note "CPU BFS: kleene vs SuiteSparse:GraphBLAS, scales $scales"
     "$build/bench/bench_bfs_cpu_vs_graphblas" --scales "${scales// /,}" --sources ${CPU_BFS_SOURCES:-64} 2>&1 |
         tee "$out/bench_bfs_cpu.txt" || status=1
+fi
+
+if has bench && in_set graph; then
+    gs=${GRAPH_SCALE:-22}
+    note "GPU triangle counting choices (cuda::tc_tuning), scale $gs"
+    "$build/bench/gpu/bench_tc_gpu" --scale "$gs" --runs 5 2>&1 | tee "$out/bench_tc_gpu.txt" || status=1
+    note "graph kernels at Kronecker scale $gs: CPU ($(nproc) threads) and GPU"
+    "$build/bench/bench_graph_kernels" --scale "$gs" --runs 3 --sources 16 --device both --explain 2>&1 |
+        tee "$out/bench_graph_kernels.txt" || status=1
+    note "CPU against the GAP-method peers, scale $gs, $(nproc) threads"
+    "$build/bench/bench_gap_cpu" --scale "$gs" --threads "$(nproc)" 2>&1 |
+        tee "$out/bench_gap_cpu.txt" || status=1
 fi
 
 if has bench && in_set johnson; then

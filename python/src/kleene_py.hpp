@@ -128,10 +128,10 @@ py::array view_of(T const* p, std::vector<py::ssize_t> shape, std::shared_ptr<vo
 }
 
 /// Moves a std::vector into a NumPy array without copying (the array owns the vector).
-template <class T>
-py::array adopt_vector(std::vector<T>&& v) {
-    auto* owned = new std::vector<T>(std::move(v));
-    py::capsule base(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+template <class T, class Alloc>
+py::array adopt_vector(std::vector<T, Alloc>&& v) {
+    auto* owned = new std::vector<T, Alloc>(std::move(v));
+    py::capsule base(owned, [](void* p) { delete static_cast<std::vector<T, Alloc>*>(p); });
     return py::array(py::dtype::of<T>(), {static_cast<py::ssize_t>(owned->size())}, {},
                      owned->data(), base);
 }

@@ -7,11 +7,13 @@
 // upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
 // still larger hubs.
 //
-// Intersections, one per entry of U, in the row walk (graph_walk.cuh): a lane merges the two
-// sorted lists when they are short, or looks the shorter one's (at most 8) elements up in the
-// longer by binary search; other pairs go to a queue that a second kernel gives a group of 8
-// lanes each (they look the shorter list's elements up in the longer one). The count is exact:
-// 64-bit per thread, summed per block, one atomic per block.
+// Intersections, one per entry of U, a thread per entry (tc_tuning::entry_parallel; or the row
+// walk of graph_walk.cuh, a lane per short row): a thread merges the two sorted lists when they
+// are short, or looks the shorter one's (at most 8) elements up in the longer by binary search;
+// other pairs go to a queue, sorted by the entry's column v so that neighbouring lane groups
+// search the same U(v) (tc_tuning::sort_queue), which a second kernel gives a group of 8 lanes
+// each (they look the shorter list's elements up in the longer one). The count is exact: 64-bit
+// per thread, summed per block, one atomic per block.
 //
 // Groups of 8 lanes with binary search measured fastest among: a warp per pair, groups merging
 // the two lists split eight ways, and a warp per row of U held in shared memory (rows whose
@@ -20,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -34,11 +37,6 @@
 
 namespace kleene::cuda {
 namespace {
-
-/// Lists up to this many entries in all are merged by one lane.
-constexpr std::int64_t merge_max = 96;
-/// Otherwise a lane takes the pair when the shorter list has at most this many entries.
-constexpr std::int64_t search_max = 8;
 
 /// Lanes that share one queued pair: most queued pairs have a shorter list of 9 to 40 entries, so
 /// a whole warp per pair would leave most lanes idle.
@@ -87,7 +85,8 @@ struct tc_count_upper : walk::op_base<Index> {
     }
 };
 
-/// U's entries, each row in any order (sorted afterwards).
+/// U's entries, each row in any order (sorted afterwards), and the row of every entry (sorting
+/// within rows leaves it right).
 template <class Index>
 struct tc_fill_upper : walk::op_base<Index> {
     using acc_type = walk::no_acc;
@@ -95,12 +94,17 @@ struct tc_fill_upper : walk::op_base<Index> {
     Index const* rank;
     Index* cursor;
     Index* ucol;
+    Index* urow;
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
     __device__ __forceinline__ void edge(Index u, Index, Index v, walk::no_acc&) const {
         Index const nu = new_id(rank, u), nv = new_id(rank, v);
-        if (nv > nu) ucol[walk::atomic_add_index(cursor + nu, Index(1))] = nv;
+        if (nv > nu) {
+            Index const at = walk::atomic_add_index(cursor + nu, Index(1));
+            ucol[at] = nv;
+            urow[at] = nu;
+        }
     }
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
 };
@@ -122,7 +126,8 @@ __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1
 template <class Index>
 __device__ __forceinline__ unsigned long long intersect_lane(Index const* __restrict__ col,
                                                              std::int64_t a0, std::int64_t a1,
-                                                             std::int64_t b0, std::int64_t b1) {
+                                                             std::int64_t b0, std::int64_t b1,
+                                                             std::int64_t merge_max) {
     unsigned long long c = 0;
     if ((a1 - a0) + (b1 - b0) <= merge_max) {
         while (a0 < a1 && b0 < b1) {
@@ -151,33 +156,55 @@ __device__ __forceinline__ unsigned long long intersect_lane(Index const* __rest
     return c;
 }
 
-/// Per entry (u, v) of U: |U(u) after v ∩ U(v)|, or the pair queued for a warp.
+/// A queued pair: entry k of row u of U.
+template <class Index>
+struct tc_pair {
+    Index u, k;
+};
+
+/// The queue of pairs of long lists, keyed by the entry's column v (for the sort).
+template <class Index>
+struct tc_queue {
+    std::make_unsigned_t<Index>* v;
+    tc_pair<Index>* pair;
+    unsigned long long* count;
+};
+
+/// Entry k = (u, v) of U: |U(u) after v ∩ U(v)| when one thread does it cheaply, else the pair
+/// is queued for a group of lanes.
+template <class Index>
+__device__ __forceinline__ unsigned long long tc_entry(Index const* __restrict__ ptr,
+                                                       Index const* __restrict__ col, Index u,
+                                                       Index k, Index v, tc_tuning const& tune,
+                                                       tc_queue<Index> const& queue) {
+    std::int64_t const a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
+    std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
+    std::int64_t const la = a1 - a0, lb = b1 - b0;
+    if (la <= 0 || lb <= 0) return 0;
+    if (la + lb <= tune.merge_max || (la < lb ? la : lb) <= tune.search_max)
+        return intersect_lane(col, a0, a1, b0, b1, tune.merge_max);
+    auto const slot = detail::aggregated_slot(queue.count);
+    queue.v[slot] = static_cast<std::make_unsigned_t<Index>>(v);
+    queue.pair[slot] = tc_pair<Index>{u, k};
+    return 0;
+}
+
+/// The row walk's op: tc_entry for each entry of U.
 template <class Index>
 struct tc_intersect : walk::op_base<Index> {
     using acc_type = walk::no_acc;
     static constexpr bool batch_loads = false;
     Index const* ptr;
     Index const* col;
-    Index* heavy_u;
-    Index* heavy_k;
-    unsigned long long* heavy_count;
+    tc_tuning tune;
+    tc_queue<Index> queue;
     unsigned long long* total;
     unsigned long long found = 0;
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
     __device__ __forceinline__ void edge(Index u, Index k, Index v, walk::no_acc&) {
-        std::int64_t const a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
-        std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
-        std::int64_t const la = a1 - a0, lb = b1 - b0;
-        if (la <= 0 || lb <= 0) return;
-        if (la + lb <= merge_max || (la < lb ? la : lb) <= search_max) {
-            found += intersect_lane(col, a0, a1, b0, b1);
-        } else {
-            auto const slot = detail::aggregated_slot(heavy_count);
-            heavy_u[slot] = u;
-            heavy_k[slot] = k;
-        }
+        found += tc_entry(ptr, col, u, k, v, tune, queue);
     }
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
     __device__ void end_block() {
@@ -185,6 +212,20 @@ struct tc_intersect : walk::op_base<Index> {
         if (threadIdx.x == 0 && s) atomicAdd(total, s);
     }
 };
+
+/// tc_entry with one thread per entry of U (urow: the row of each entry).
+template <class Index>
+__global__ void __launch_bounds__(walk::threads, walk::min_blocks)
+    tc_entries(Index const* __restrict__ ptr, Index const* __restrict__ col,
+               Index const* __restrict__ urow, std::int64_t entries, tc_tuning tune,
+               tc_queue<Index> queue, unsigned long long* total) {
+    unsigned long long found = 0;
+    for (std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < entries;
+         e += std::int64_t(gridDim.x) * blockDim.x)
+        found += tc_entry(ptr, col, urow[e], static_cast<Index>(e), col[e], tune, queue);
+    unsigned long long const s = walk::block_sum(found);
+    if (threadIdx.x == 0 && s) atomicAdd(total, s);
+}
 
 /// A group of pair_lanes lanes per queued pair: they look the shorter list's elements up in the
 /// longer one. The group first loads pair_lanes evenly spaced splitters of the longer list and
@@ -194,8 +235,8 @@ struct tc_intersect : walk::op_base<Index> {
 template <class Index>
 __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     tc_heavy(Index const* __restrict__ ptr, Index const* __restrict__ col,
-             Index const* __restrict__ heavy_u, Index const* __restrict__ heavy_k,
-             unsigned long long const* heavy_count, unsigned long long* total) {
+             tc_pair<Index> const* __restrict__ pairs, unsigned long long const* heavy_count,
+             unsigned long long* total) {
     int const gl = static_cast<int>(threadIdx.x % pair_lanes);
     unsigned const group_mask = ((1u << pair_lanes) - 1u)
                                 << (threadIdx.x % 32u / pair_lanes * pair_lanes);
@@ -204,14 +245,14 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     unsigned long long found = 0;
     for (std::int64_t q = (std::int64_t(blockIdx.x) * walk::threads + threadIdx.x) / pair_lanes;
          q < count; q += groups) {
-        Index const u = heavy_u[q], k = heavy_k[q];
+        Index const u = pairs[q].u, k = pairs[q].k;
         std::int64_t a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
         Index const v = col[k];
         std::int64_t b0 = ptr[v], b1 = ptr[v + 1];
         shorter_first(a0, a1, b0, b1);
         // Slice j of the longer list is [b0 + j L / pair_lanes, b0 + (j + 1) L / pair_lanes);
-        // lane j holds the first element of slice j (queued pairs have L > merge_max / 2 >
-        // pair_lanes, so no slice is empty).
+        // lane j holds the first element of slice j (queued pairs have L > merge_max / 2 >=
+        // pair_lanes, so no slice is empty; triangle_count checks merge_max).
         std::int64_t const len = b1 - b0;
         Index const mine = col[b0 + gl * len / pair_lanes];
         Index split[pair_lanes];
@@ -249,8 +290,14 @@ unsigned grid_for(std::int64_t n) {
 }  // namespace
 
 template <index_type Index>
-tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
+tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
+                      tc_tuning const& tune) {
     walk::require_square("triangle_count", a);
+    if (tune.merge_max < 2 * pair_lanes || tune.search_max < 0)
+        throw invalid_argument("triangle_count: tc_tuning needs merge_max >= " +
+                               std::to_string(2 * pair_lanes) + " and search_max >= 0, not " +
+                               std::to_string(tune.merge_max) + " and " +
+                               std::to_string(tune.search_max));
     tc_run run;
     run.relabelled = relabel;
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -304,14 +351,15 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
         run.notes.push_back("tc: no edges off the diagonal");
         return run;
     }
-    buffer<Index, device> ucol{std::size_t(unnz)};
+    buffer<Index, device> ucol{std::size_t(unnz)}, urow{std::size_t(unnz)};
     t.mark();  // 2: U's rows counted
     {
         buffer<Index, device> cursor{std::size_t(n)}, scattered{std::size_t(unnz)};
         KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
                                      cudaMemcpyDeviceToDevice));
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data()});
+                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data(), urow.data()});
+        t.mark();  // 3: U filled
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
             nullptr, bytes, scattered.data(), ucol.data(), unnz, n, uptr.data(), uptr.data() + 1));
@@ -320,44 +368,75 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel) {
                                                              ucol.data(), unnz, n, uptr.data(),
                                                              uptr.data() + 1));
     }
-    t.mark();  // 3: U filled and sorted
+    t.mark();  // 4: U's rows sorted
 
-    // Count over U's entries.
-    walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
-    walk::long_rows<Index> const ulr(gu, std::size_t(unnz));
-    buffer<Index, device> heavy_u{std::size_t(unnz)}, heavy_k{std::size_t(unnz)};
+    // Count over U's entries: cheap pairs at once, the others queued.
+    buffer<Key, device> queue_v{std::size_t(unnz)};
+    buffer<tc_pair<Index>, device> queue_pair{std::size_t(unnz)};
     buffer<unsigned long long, device> counters(2);  // queued pairs, triangles
     counters.zero();
-    walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
-               tc_intersect<Index>{{},
-                                   uptr.data(),
-                                   ucol.data(),
-                                   heavy_u.data(),
-                                   heavy_k.data(),
-                                   counters.data(),
-                                   counters.data() + 1});
+    tc_queue<Index> const queue{queue_v.data(), queue_pair.data(), counters.data()};
+    if (tune.entry_parallel) {
+        tc_entries<Index><<<grid_for(unnz), walk::threads>>>(
+            uptr.data(), ucol.data(), urow.data(), unnz, tune, queue, counters.data() + 1);
+        KLEENE_CUDA_CHECK_LAUNCH("tc_entries");
+    } else {
+        walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
+        walk::long_rows<Index> const ulr(gu, std::size_t(unnz));
+        walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
+                   tc_intersect<Index>{{}, uptr.data(), ucol.data(), tune, queue,
+                                       counters.data() + 1});
+    }
+    t.mark();  // 5: cheap pairs counted, the others queued
+    std::int64_t const queued = static_cast<std::int64_t>(walk::read_one(counters.data()));
+    tc_pair<Index> const* pairs = queue_pair.data();
+    buffer<Key, device> sorted_v;
+    buffer<tc_pair<Index>, device> sorted_pair;
+    if (tune.sort_queue && queued > 1) {
+        sorted_v = buffer<Key, device>{std::size_t(queued)};
+        sorted_pair = buffer<tc_pair<Index>, device>{std::size_t(queued)};
+        int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(n - 1))));
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, bytes, queue_v.data(), sorted_v.data(), queue_pair.data(), sorted_pair.data(),
+            queued, 0, end_bit));
+        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            temp.data(), bytes, queue_v.data(), sorted_v.data(), queue_pair.data(),
+            sorted_pair.data(), queued, 0, end_bit));
+        pairs = sorted_pair.data();
+    }
+    t.mark();  // 6: queue sorted
     tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads>>>(
-        uptr.data(), ucol.data(), heavy_u.data(), heavy_k.data(), counters.data(),
-        counters.data() + 1);
+        uptr.data(), ucol.data(), pairs, counters.data(), counters.data() + 1);
     KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
-    run.seconds = t.end();
+    run.seconds = t.end();  // 7
     unsigned long long host[2] = {0, 0};
     KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
     run.triangles = host[1];
-    run.notes.push_back("tc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
-                        (relabel ? ", renumbered by increasing degree" : ", original numbering") +
-                        "; upper triangle U with " + std::to_string(unnz) + " entries; " +
-                        std::to_string(host[0]) + " pairs of long lists queued for groups of " +
-                        std::to_string(pair_lanes) + " lanes");
+    run.notes.push_back(
+        "tc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
+        (relabel ? ", renumbered by increasing degree" : ", original numbering") +
+        "; upper triangle U with " + std::to_string(unnz) + " entries, " +
+        (tune.entry_parallel ? "a thread per entry" : "the row walk") + " (merge <= " +
+        std::to_string(tune.merge_max) + ", search <= " + std::to_string(tune.search_max) +
+        "); " + std::to_string(host[0]) + " pairs of long lists queued" +
+        (tune.sort_queue ? ", sorted by v," : "") + " for groups of " +
+        std::to_string(pair_lanes) + " lanes");
     run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
-                        walk::ms(t.seconds(1, 2)) + ", U filled and sorted " +
-                        walk::ms(t.seconds(2, 3)) + ", intersections " + walk::ms(t.seconds(3, 4)));
+                        walk::ms(t.seconds(1, 2)) + ", U filled " + walk::ms(t.seconds(2, 3)) +
+                        ", rows sorted " + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
+                        walk::ms(t.seconds(4, 5)) + ", queue sorted " +
+                        walk::ms(t.seconds(5, 6)) + ", queued pairs " +
+                        walk::ms(t.seconds(6, 7)));
     run.notes.push_back("tc: " + std::to_string(run.triangles) + " triangles in " +
                         walk::ms(run.seconds) + " (gpu)");
     return run;
 }
 
-template tc_run triangle_count<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&, bool);
-template tc_run triangle_count<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&, bool);
+template tc_run triangle_count<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&, bool,
+                                             tc_tuning const&);
+template tc_run triangle_count<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&, bool,
+                                             tc_tuning const&);
 
 }  // namespace kleene::cuda

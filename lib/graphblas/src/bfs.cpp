@@ -156,7 +156,7 @@ bfs_oracle_result bfs_oracle::run(std::size_t src, bool parents) const {
 }
 
 bool valid_bfs_tree(csr_matrix<bool> const& a, std::size_t source,
-                    std::vector<std::int64_t> const& level, std::vector<std::int64_t> const& parent) {
+                    std::span<std::int64_t const> level, std::span<std::int64_t const> parent) {
     std::size_t const n = level.size();
     if (parent.size() != n || a.rows() != n || source >= n) return false;
     for (std::size_t v = 0; v < n; ++v) {

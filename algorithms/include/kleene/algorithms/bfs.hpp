@@ -29,6 +29,7 @@
 #include <kleene/mxm.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
+#include <kleene/vector_for_overwrite.hpp>
 
 #include <omp.h>
 
@@ -123,12 +124,15 @@ struct bfs_options {
 inline constexpr double cpu_alpha = beamer::default_alpha;
 inline constexpr double cpu_beta = beamer::default_beta;
 
+/// level and parent are vector_for_overwrite (a std::vector whose resize leaves values
+/// uninitialised) so that a fresh result is filled by all threads: it compares equal to a
+/// std::vector, and std::vector(r.level.begin(), r.level.end()) copies it into one.
 struct bfs_result {
     /// Level of every vertex (0 at the source), -1 where unreachable; empty when options.levels is
     /// false (parents only).
-    std::vector<std::int64_t> level;
+    vector_for_overwrite<std::int64_t> level;
     /// Parent in the BFS tree (source: itself), -1 where unreachable; empty unless asked for.
-    std::vector<std::int64_t> parent;
+    vector_for_overwrite<std::int64_t> parent;
     device_choice device = device_choice::cpu;
 };
 
@@ -227,12 +231,12 @@ inline char const* to_string(bfs_direction d) {
     return d == bfs_direction::push ? "push" : d == bfs_direction::pull ? "pull" : "auto";
 }
 
-/// v becomes n copies of -1: refilled by all threads when it already holds n entries (a reused
-/// result), else allocated and filled by std::vector.
-inline void bfs_result_reset(std::vector<std::int64_t>& v, std::size_t n) {
+/// v becomes n copies of -1, written by all threads (a fresh result's pages are first touched
+/// there, not by the calling thread alone).
+inline void bfs_result_reset(vector_for_overwrite<std::int64_t>& v, std::size_t n) {
     if (v.size() != n) {
-        v.assign(n, -1);
-        return;
+        v.clear();
+        v.resize(n);  // uninitialised
     }
     std::int64_t* p = v.data();
 #pragma omp parallel for schedule(static) if (n > 65536)

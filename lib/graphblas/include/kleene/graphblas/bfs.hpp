@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/graphblas/convert.hpp>
+#include <span>
 #include <vector>
 
 namespace kleene::graphblas {
@@ -43,6 +44,6 @@ class bfs_oracle {
 /// reached vertex has a parent one level up with an edge to it, unreached vertices have none.
 /// BFS parents are not unique, so two libraries' parent vectors are compared through this.
 bool valid_bfs_tree(csr_matrix<bool> const& a, std::size_t source,
-                    std::vector<std::int64_t> const& level, std::vector<std::int64_t> const& parent);
+                    std::span<std::int64_t const> level, std::span<std::int64_t const> parent);
 
 }  // namespace kleene::graphblas

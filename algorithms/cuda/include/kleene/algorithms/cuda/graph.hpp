@@ -7,6 +7,7 @@
 // Graphs are square CSR adjacency matrices on the device (row u lists the out-neighbours of u).
 // Pull steps need the in-neighbours: pass the transpose (for a symmetric graph, the same matrix).
 
+#include <kleene/vector_for_overwrite.hpp>
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
@@ -49,8 +50,8 @@ struct bfs_tuning {
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
 struct bfs_run {
-    std::vector<std::int64_t> level;
-    std::vector<std::int64_t> parent;  // empty unless parents were asked for
+    vector_for_overwrite<std::int64_t> level;
+    vector_for_overwrite<std::int64_t> parent;  // empty unless parents were asked for
     std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
     double seconds = 0;                // device time of the traversal alone (events)
     bool device_loop = false;          // the search ran as one cooperative kernel

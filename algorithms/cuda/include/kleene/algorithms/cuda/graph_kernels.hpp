@@ -77,11 +77,27 @@ struct tc_run {
     std::vector<std::string> notes;
 };
 
+/// How the GPU count runs its intersections. The defaults are the measured best
+/// (bench/gpu/bench_tc_gpu compares the choices; docs/lab/performance-history.md has the numbers).
+struct tc_tuning {
+    /// One thread per entry of U; false: the row walk (a lane per short row of U, which then
+    /// intersects its row's entries one after the other).
+    bool entry_parallel = true;
+    /// Sort the queued pairs of long lists by their second vertex v, so that the lane groups of
+    /// one block search the same U(v) and find it in their cache.
+    bool sort_queue = true;
+    /// A thread merges two lists of at most merge_max entries in all; otherwise it looks the
+    /// shorter one's elements up by binary search when there are at most search_max of them;
+    /// other pairs are queued for groups of 8 lanes.
+    int merge_max = 96;
+    int search_max = 8;
+};
+
 /// Triangles of the undirected graph `a` (symmetric pattern; self-loops and the diagonal are
 /// ignored). relabel: renumber vertices by increasing degree first (Sandia / LAGraph's sort).
 template <index_type Index>
-KLEENE_DEVICE_ENTRY tc_run triangle_count(csr_matrix<bool, Index, device> const& a,
-                                          bool relabel) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
+                                          tc_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
 
 // ---- betweenness centrality ----------------------------------------------------------------------
 

@@ -1,0 +1,105 @@
+// GPU triangle counting on a Kronecker graph under each cuda::tc_tuning choice: the row walk or a
+// thread per entry of U, the queue of long pairs sorted by v or not, and the merge / search
+// limits. One line per choice: median of --runs device times, the phases of the last run, the
+// count (every choice must give the same; exit 1 if not).
+//
+//   bench_tc_gpu [--scale 22] [--edge-factor 16] [--runs 5]
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <kleene/algorithms/bfs.hpp>  // pattern_of
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
+#include <kleene/algorithms/generate.hpp>
+#include <kleene/convert.hpp>
+#include <kleene/cuda/runtime.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace kleene;
+
+namespace {
+
+struct choice {
+    char const* name;
+    cuda::tc_tuning tune;
+};
+
+cuda::tc_tuning make(bool entry_parallel, bool sort_queue, int merge_max, int search_max) {
+    cuda::tc_tuning t;
+    t.entry_parallel = entry_parallel;
+    t.sort_queue = sort_queue;
+    t.merge_max = merge_max;
+    t.search_max = search_max;
+    return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int scale = 22, runs = 5;
+    double edge_factor = 16;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string_view const k = argv[i];
+        if (k == "--scale") scale = std::atoi(argv[i + 1]);
+        else if (k == "--runs") runs = std::atoi(argv[i + 1]);
+        else if (k == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
+        else {
+            fmt::print(stderr, "bench_tc_gpu: unknown option {}\n", k);
+            return 1;
+        }
+    }
+    if (scale < 1 || scale > 30 || runs < 1 || !(edge_factor > 0)) {
+        fmt::print(stderr, "bench_tc_gpu: --scale 1..30, --runs >= 1, --edge-factor > 0\n");
+        return 1;
+    }
+    if (cuda::device_count() == 0) {
+        fmt::print("bench_tc_gpu: no CUDA device, nothing measured\n");
+        return 0;
+    }
+    kronecker_options ko;
+    ko.scale = scale;
+    ko.edge_factor = edge_factor;
+    ko.undirected = true;
+    auto const a = pattern_of(kronecker_graph<float, std::int32_t>(ko));
+    auto const ad = a.to_device();
+    fmt::print("graph: Kronecker scale {}, {} vertices, {} stored entries (symmetric)\n", scale,
+               a.rows(), a.nnz());
+
+    std::vector<choice> const choices = {
+        {"row walk, queue unsorted (before)", make(false, false, 96, 8)},
+        {"row walk, queue sorted", make(false, true, 96, 8)},
+        {"entry-parallel, queue unsorted", make(true, false, 96, 8)},
+        {"entry-parallel, queue sorted", make(true, true, 96, 8)},
+        {"entry-parallel, sorted, merge 64", make(true, true, 64, 8)},
+        {"entry-parallel, sorted, merge 128", make(true, true, 128, 8)},
+        {"entry-parallel, sorted, search 4", make(true, true, 96, 4)},
+        {"entry-parallel, sorted, search 16", make(true, true, 96, 16)},
+        {"entry-parallel, sorted, merge 48, search 4", make(true, true, 48, 4)},
+    };
+    std::uint64_t first = 0;
+    bool same = true;
+    for (std::size_t c = 0; c < choices.size(); ++c) {
+        std::vector<double> ms;
+        cuda::tc_run last{};
+        (void)cuda::triangle_count<std::int32_t>(ad, true, choices[c].tune);  // warm-up
+        for (int r = 0; r < runs; ++r) {
+            last = cuda::triangle_count<std::int32_t>(ad, true, choices[c].tune);
+            ms.push_back(last.seconds * 1e3);
+        }
+        std::sort(ms.begin(), ms.end());
+        if (c == 0) first = last.triangles;
+        same = same && last.triangles == first;
+        fmt::print("TC choice=\"{}\" ms={:.2f} min={:.2f} triangles={}\n", choices[c].name,
+                   ms[ms.size() / 2], ms.front(), last.triangles);
+        for (auto const& line : last.notes) fmt::print("    {}\n", line);
+    }
+    if (!same) {
+        fmt::print("bench_tc_gpu: the choices disagree on the count\n");
+        return 1;
+    }
+    return 0;
+}
