@@ -3,7 +3,7 @@
 // limits. One line per choice: median of --runs device times, the phases of the last run, the
 // count (every choice must give the same; exit 1 if not).
 //
-//   bench_tc_gpu [--scale 22] [--edge-factor 16] [--runs 5]
+//   bench_tc_gpu [--scale 22] [--edge-factor 16] [--runs 3]
 
 #include <fmt/core.h>
 
@@ -28,19 +28,21 @@ struct choice {
     cuda::tc_tuning tune;
 };
 
-cuda::tc_tuning make(bool entry_parallel, bool sort_queue, int merge_max, int search_max) {
+cuda::tc_tuning make(bool entry_parallel, bool sort_queue, int merge_max, int search_max,
+                     float heavy_merge) {
     cuda::tc_tuning t;
     t.entry_parallel = entry_parallel;
     t.sort_queue = sort_queue;
     t.merge_max = merge_max;
     t.search_max = search_max;
+    t.heavy_merge = heavy_merge;
     return t;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    int scale = 22, runs = 5;
+    int scale = 22, runs = 3;
     double edge_factor = 16;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string_view const k = argv[i];
@@ -70,15 +72,15 @@ int main(int argc, char** argv) {
                a.rows(), a.nnz());
 
     std::vector<choice> const choices = {
-        {"row walk, queue unsorted (before)", make(false, false, 96, 8)},
-        {"row walk, queue sorted", make(false, true, 96, 8)},
-        {"entry-parallel, queue unsorted", make(true, false, 96, 8)},
-        {"entry-parallel, queue sorted", make(true, true, 96, 8)},
-        {"entry-parallel, sorted, merge 64", make(true, true, 64, 8)},
-        {"entry-parallel, sorted, merge 128", make(true, true, 128, 8)},
-        {"entry-parallel, sorted, search 4", make(true, true, 96, 4)},
-        {"entry-parallel, sorted, search 16", make(true, true, 96, 16)},
-        {"entry-parallel, sorted, merge 48, search 4", make(true, true, 48, 4)},
+        {"row walk, searched (before)", make(false, false, 96, 8, 0)},
+        {"row walk, heavy merge 0.5", make(false, false, 96, 8, 0.5f)},
+        {"row walk, heavy merge 1", make(false, false, 96, 8, 1)},
+        {"row walk, heavy merge 2", make(false, false, 96, 8, 2)},
+        {"row walk, heavy merge 4", make(false, false, 96, 8, 4)},
+        {"row walk, heavy merge 1, merge_max 64", make(false, false, 64, 8, 1)},
+        {"row walk, heavy merge 1, search_max 4", make(false, false, 96, 4, 1)},
+        {"entry-parallel, heavy merge 1", make(true, false, 96, 8, 1)},
+        {"row walk, queue sorted, heavy merge 1", make(false, true, 96, 8, 1)},
     };
     std::uint64_t first = 0;
     bool same = true;

@@ -314,6 +314,23 @@ void check_tc(csr_matrix<bool, I> const& a, std::string const& what) {
                                                << " triangles, reference " << want);
         BOOST_TEST(run.relabelled == relabel);
     }
+    // Every tc_tuning path: a thread per entry, the sorted queue, and limits low enough that
+    // small graphs queue most pairs for the lane groups, which search, merge or pick by size.
+    for (bool entry : {false, true})
+        for (bool sorted : {false, true})
+            for (float heavy_merge : {0.0f, 1.0f, 1e9f}) {
+                cuda::tc_tuning t;
+                t.entry_parallel = entry;
+                t.sort_queue = sorted;
+                t.merge_max = 16;
+                t.search_max = 0;
+                t.heavy_merge = heavy_merge;
+                auto const run = cuda::triangle_count(ad, true, t);
+                BOOST_TEST(run.triangles == want,
+                           what << " (tuning: entry " << entry << ", sorted " << sorted
+                                << ", heavy_merge " << heavy_merge << "): " << run.triangles
+                                << " triangles, reference " << want);
+            }
 }
 
 template <class I>
@@ -432,6 +449,15 @@ BOOST_AUTO_TEST_CASE(bad_input) {
     BOOST_CHECK_THROW(cuda::connected_components(rect, cuda::cc_kernel::fastsv),
                       dimension_mismatch);
     BOOST_CHECK_THROW(cuda::triangle_count(rect, true), dimension_mismatch);
+    {
+        csr_matrix<bool, std::int32_t, device> const square(3, 3);
+        cuda::tc_tuning low;
+        low.merge_max = 15;  // queued pairs need lists of at least 8 for the lane groups
+        BOOST_CHECK_THROW(cuda::triangle_count(square, true, low), invalid_argument);
+        cuda::tc_tuning nan;
+        nan.heavy_merge = std::nanf("");
+        BOOST_CHECK_THROW(cuda::triangle_count(square, true, nan), invalid_argument);
+    }
     BOOST_CHECK_THROW(cuda::pagerank(rect, rect, {}, cuda::pagerank_kernel::fused),
                       dimension_mismatch);
     BOOST_CHECK_THROW(cuda::betweenness(rect, rect, {0}), dimension_mismatch);

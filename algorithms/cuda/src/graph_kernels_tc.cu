@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
@@ -103,7 +104,7 @@ struct tc_fill_upper : walk::op_base<Index> {
         if (nv > nu) {
             Index const at = walk::atomic_add_index(cursor + nu, Index(1));
             ucol[at] = nv;
-            urow[at] = nu;
+            if (urow) urow[at] = nu;
         }
     }
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
@@ -227,16 +228,22 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     if (threadIdx.x == 0 && s) atomicAdd(total, s);
 }
 
-/// A group of pair_lanes lanes per queued pair: they look the shorter list's elements up in the
-/// longer one. The group first loads pair_lanes evenly spaced splitters of the longer list and
-/// shares them through shuffles, so each search starts in one of pair_lanes slices (three levels
-/// of dependent loads fewer); a lane's elements rise, so its next search also starts no earlier
-/// than where its last one ended.
+/// A group of pair_lanes lanes per queued pair. The group first loads pair_lanes evenly spaced
+/// splitters of the longer list and shares them through shuffles: lane j's slice of the longer
+/// list starts at splitter j. Then, by the pair's sizes (tc_tuning::heavy_merge):
+///  - search: each lane looks every pair_lanes-th element of the shorter list up in the slice
+///    its splitters name (three levels of dependent loads fewer); a lane's elements rise, so its
+///    next search also starts no earlier than where its last one ended;
+///  - merge: lane j merges its slice with the shorter list's elements in [splitter j,
+///    splitter j + 1) (found by binary search in the shorter list): reads run along the lists
+///    instead of jumping, which costs fewer memory sectors when the longer list is not much longer
+///    than the searches would read.
+/// Every element of the shorter list is counted by exactly one lane either way.
 template <class Index>
 __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     tc_heavy(Index const* __restrict__ ptr, Index const* __restrict__ col,
              tc_pair<Index> const* __restrict__ pairs, unsigned long long const* heavy_count,
-             unsigned long long* total) {
+             float heavy_merge, unsigned long long* total) {
     int const gl = static_cast<int>(threadIdx.x % pair_lanes);
     unsigned const group_mask = ((1u << pair_lanes) - 1u)
                                 << (threadIdx.x % 32u / pair_lanes * pair_lanes);
@@ -259,6 +266,33 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
 #pragma unroll
         for (int j = 0; j < pair_lanes; ++j)
             split[j] = __shfl_sync(group_mask, mine, j, pair_lanes);
+        float const shorter = float(a1 - a0);
+        if (heavy_merge > 0 &&
+            float(len) <= heavy_merge * shorter * __log2f(float(len) / float(pair_lanes))) {
+            // The first element of the shorter list at or above x.
+            auto first_at_least = [&](Index x) {
+                std::int64_t lo = a0, hi = a1;
+                while (lo < hi) {
+                    std::int64_t const mid = lo + (hi - lo) / 2;
+                    if (col[mid] < x)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                return lo;
+            };
+            std::int64_t i = gl == 0 ? a0 : first_at_least(split[gl]);
+            std::int64_t const i1 = gl + 1 < pair_lanes ? first_at_least(split[gl + 1]) : a1;
+            std::int64_t j = b0 + gl * len / pair_lanes;
+            std::int64_t const j1 = gl + 1 < pair_lanes ? b0 + (gl + 1) * len / pair_lanes : b1;
+            while (i < i1 && j < j1) {
+                Index const x = col[i], y = col[j];
+                found += x == y ? 1u : 0u;
+                i += x <= y ? 1 : 0;
+                j += y <= x ? 1 : 0;
+            }
+            continue;
+        }
         std::int64_t lo_floor = b0;
         for (std::int64_t i = a0 + gl; i < a1; i += pair_lanes) {
             Index const x = col[i];
@@ -293,11 +327,14 @@ template <index_type Index>
 tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
                       tc_tuning const& tune) {
     walk::require_square("triangle_count", a);
-    if (tune.merge_max < 2 * pair_lanes || tune.search_max < 0)
+    if (tune.merge_max < 2 * pair_lanes || tune.search_max < 0 || !(tune.heavy_merge >= 0) ||
+        !std::isfinite(tune.heavy_merge))
         throw invalid_argument("triangle_count: tc_tuning needs merge_max >= " +
-                               std::to_string(2 * pair_lanes) + " and search_max >= 0, not " +
-                               std::to_string(tune.merge_max) + " and " +
-                               std::to_string(tune.search_max));
+                               std::to_string(2 * pair_lanes) +
+                               ", search_max >= 0 and a finite heavy_merge >= 0, not " +
+                               std::to_string(tune.merge_max) + ", " +
+                               std::to_string(tune.search_max) + " and " +
+                               std::to_string(tune.heavy_merge));
     tc_run run;
     run.relabelled = relabel;
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -351,14 +388,16 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         run.notes.push_back("tc: no edges off the diagonal");
         return run;
     }
-    buffer<Index, device> ucol{std::size_t(unnz)}, urow{std::size_t(unnz)};
+    buffer<Index, device> ucol{std::size_t(unnz)};
+    buffer<Index, device> urow{tune.entry_parallel ? std::size_t(unnz) : 0};
     t.mark();  // 2: U's rows counted
     {
         buffer<Index, device> cursor{std::size_t(n)}, scattered{std::size_t(unnz)};
         KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
                                      cudaMemcpyDeviceToDevice));
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data(), urow.data()});
+                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data(),
+                                        tune.entry_parallel ? urow.data() : nullptr});
         t.mark();  // 3: U filled
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
@@ -408,7 +447,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     }
     t.mark();  // 6: queue sorted
     tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads>>>(
-        uptr.data(), ucol.data(), pairs, counters.data(), counters.data() + 1);
+        uptr.data(), ucol.data(), pairs, counters.data(), tune.heavy_merge, counters.data() + 1);
     KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
     run.seconds = t.end();  // 7
     unsigned long long host[2] = {0, 0};
@@ -422,7 +461,11 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         std::to_string(tune.merge_max) + ", search <= " + std::to_string(tune.search_max) +
         "); " + std::to_string(host[0]) + " pairs of long lists queued" +
         (tune.sort_queue ? ", sorted by v," : "") + " for groups of " +
-        std::to_string(pair_lanes) + " lanes");
+        std::to_string(pair_lanes) + " lanes (" +
+        (tune.heavy_merge > 0 ? "merged when L <= " + std::to_string(tune.heavy_merge) +
+                                    " s log2(L/8), else searched"
+                              : "searched") +
+        ")");
     run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
                         walk::ms(t.seconds(1, 2)) + ", U filled " + walk::ms(t.seconds(2, 3)) +
                         ", rows sorted " + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +

@@ -82,15 +82,19 @@ struct tc_run {
 struct tc_tuning {
     /// One thread per entry of U; false: the row walk (a lane per short row of U, which then
     /// intersects its row's entries one after the other).
-    bool entry_parallel = true;
+    bool entry_parallel = false;
     /// Sort the queued pairs of long lists by their second vertex v, so that the lane groups of
     /// one block search the same U(v) and find it in their cache.
-    bool sort_queue = true;
+    bool sort_queue = false;
     /// A thread merges two lists of at most merge_max entries in all; otherwise it looks the
     /// shorter one's elements up by binary search when there are at most search_max of them;
     /// other pairs are queued for groups of 8 lanes.
     int merge_max = 96;
     int search_max = 8;
+    /// A queued pair whose longer list L is at most heavy_merge * s * log2(L / 8) long (s: the
+    /// shorter) is merged by its lane group (each lane a slice of L) instead of searched (memory
+    /// sectors read along the lists against those of s binary searches); 0: always search.
+    float heavy_merge = 0;
 };
 
 /// Triangles of the undirected graph `a` (symmetric pattern; self-loops and the diagonal are
