@@ -28,11 +28,12 @@ struct choice {
     cuda::tc_tuning tune;
 };
 
-cuda::tc_tuning make(bool entry_parallel, bool sort_queue, int merge_max, int search_max,
-                     float heavy_merge) {
+cuda::tc_tuning make(bool entry_parallel, bool sort_queue, bool radix_rows, int merge_max,
+                     int search_max, float heavy_merge) {
     cuda::tc_tuning t;
     t.entry_parallel = entry_parallel;
     t.sort_queue = sort_queue;
+    t.radix_rows = radix_rows;
     t.merge_max = merge_max;
     t.search_max = search_max;
     t.heavy_merge = heavy_merge;
@@ -72,15 +73,17 @@ int main(int argc, char** argv) {
                a.rows(), a.nnz());
 
     std::vector<choice> const choices = {
-        {"row walk, searched (before)", make(false, false, 96, 8, 0)},
-        {"row walk, heavy merge 0.5", make(false, false, 96, 8, 0.5f)},
-        {"row walk, heavy merge 1", make(false, false, 96, 8, 1)},
-        {"row walk, heavy merge 2", make(false, false, 96, 8, 2)},
-        {"row walk, heavy merge 4", make(false, false, 96, 8, 4)},
-        {"row walk, heavy merge 1, merge_max 64", make(false, false, 64, 8, 1)},
-        {"row walk, heavy merge 1, search_max 4", make(false, false, 96, 4, 1)},
-        {"entry-parallel, heavy merge 1", make(true, false, 96, 8, 1)},
-        {"row walk, queue sorted, heavy merge 1", make(false, true, 96, 8, 1)},
+        {"row walk, searched (before)", make(false, false, false, 96, 8, 0)},
+        {"queue unsorted, heavy merge 0.5", make(false, false, false, 96, 8, 0.5f)},
+        {"queue sorted, heavy merge 0.5", make(false, true, false, 96, 8, 0.5f)},
+        {"queue sorted, heavy merge 0.75", make(false, true, false, 96, 8, 0.75f)},
+        {"queue sorted, heavy merge 1", make(false, true, false, 96, 8, 1)},
+        {"queue sorted, heavy merge 1.5", make(false, true, false, 96, 8, 1.5f)},
+        {"queue sorted, heavy merge 1, radix rows", make(false, true, true, 96, 8, 1)},
+        {"entry-parallel, sorted, merge 1, radix rows", make(true, true, true, 96, 8, 1)},
+        {"sorted, merge 1, radix, merge_max 64", make(false, true, true, 64, 8, 1)},
+        {"sorted, merge 1, radix, search_max 4", make(false, true, true, 96, 4, 1)},
+        {"sorted, merge 1, radix, search_max 16", make(false, true, true, 96, 16, 1)},
     };
     std::uint64_t first = 0;
     bool same = true;

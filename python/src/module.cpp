@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <kleene/io/matrix_market.hpp>
-#include <sstream>
 
 #include "kleene_py.hpp"
 
@@ -424,14 +423,15 @@ matrix_handle to_host(matrix_handle const& m) {
 }
 
 std::string repr(matrix_handle const& m) {
-    std::ostringstream s;
-    auto sh = m.visit([](auto const& a) { return detail::shape(a.rows(), a.cols()); });
-    s << "<kleene.Matrix " << sh << " " << dtype_of(m) << ", " << format_of(m);
-    if (format_of(m) == "csr")
-        s << " (" << nnz_of(m) << " entries, " << index_dtype_of(m).cast<std::string>()
-          << " indices)";
-    s << ", " << device_of(m) << ">";
-    return s.str();
+    std::string s = "<kleene.Matrix " +
+                    m.visit([](auto const& a) { return detail::shape(a.rows(), a.cols()); }) +
+                    " " + dtype_of(m) + ", " + format_of(m);
+    if (format_of(m) == "csr") {
+        py::object const index = index_dtype_of(m);
+        s += " (" + std::to_string(nnz_of(m)) + " entries, " + py::str(index).cast<std::string>() +
+             " indices)";
+    }
+    return s + ", " + device_of(m) + ">";
 }
 
 // ---- Matrix Market

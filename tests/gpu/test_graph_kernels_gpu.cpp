@@ -322,13 +322,15 @@ void check_tc(csr_matrix<bool, I> const& a, std::string const& what) {
                 cuda::tc_tuning t;
                 t.entry_parallel = entry;
                 t.sort_queue = sorted;
+                t.radix_rows = entry != sorted;
                 t.merge_max = 16;
                 t.search_max = 0;
                 t.heavy_merge = heavy_merge;
                 auto const run = cuda::triangle_count(ad, true, t);
                 BOOST_TEST(run.triangles == want,
                            what << " (tuning: entry " << entry << ", sorted " << sorted
-                                << ", heavy_merge " << heavy_merge << "): " << run.triangles
+                                << ", radix rows " << t.radix_rows << ", heavy_merge "
+                                << heavy_merge << "): " << run.triangles
                                 << " triangles, reference " << want);
             }
 }

@@ -99,3 +99,10 @@ def test_without_gpu_to_device_raises_no_device():
     m = kleene.Matrix.from_scipy(random_graph(10, 0.3, 4))
     with pytest.raises(kleene.NoDevice):
         m.to_device()
+
+
+def test_repr_names_shape_type_storage_and_device():
+    m = kleene.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.5], [2.0, 0]])))
+    assert repr(m) == "<kleene.Matrix 2x2 float64, csr (2 entries, int32 indices), cpu>"
+    d = kleene.Matrix.from_numpy(np.zeros((3, 4), dtype=np.float32))
+    assert repr(d) == "<kleene.Matrix 3x4 float32, dense, cpu>"

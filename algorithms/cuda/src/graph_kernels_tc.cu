@@ -87,7 +87,8 @@ struct tc_count_upper : walk::op_base<Index> {
 };
 
 /// U's entries, each row in any order (sorted afterwards), and the row of every entry (sorting
-/// within rows leaves it right).
+/// within rows leaves it right). With ukey, each entry is written as one key (row << bits | col)
+/// instead, for a radix sort of all of U at once.
 template <class Index>
 struct tc_fill_upper : walk::op_base<Index> {
     using acc_type = walk::no_acc;
@@ -96,6 +97,8 @@ struct tc_fill_upper : walk::op_base<Index> {
     Index* cursor;
     Index* ucol;
     Index* urow;
+    std::uint64_t* ukey;
+    int bits;
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
@@ -103,12 +106,29 @@ struct tc_fill_upper : walk::op_base<Index> {
         Index const nu = new_id(rank, u), nv = new_id(rank, v);
         if (nv > nu) {
             Index const at = walk::atomic_add_index(cursor + nu, Index(1));
+            if (ukey) {
+                ukey[at] = (std::uint64_t(nu) << bits) | std::uint64_t(nv);
+                return;
+            }
             ucol[at] = nv;
             if (urow) urow[at] = nu;
         }
     }
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
 };
+
+/// U's columns (and rows) out of the sorted keys.
+template <class Index>
+__global__ void tc_split_keys(std::uint64_t const* __restrict__ key, std::int64_t entries,
+                              int bits, Index* __restrict__ ucol, Index* __restrict__ urow) {
+    std::uint64_t const low = (std::uint64_t(1) << bits) - 1;
+    for (std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < entries;
+         e += std::int64_t(gridDim.x) * blockDim.x) {
+        std::uint64_t const k = key[e];
+        ucol[e] = static_cast<Index>(k & low);
+        if (urow) urow[e] = static_cast<Index>(k >> bits);
+    }
+}
 
 /// Swaps the ranges [a0, a1) and [b0, b1) so that the first is the shorter.
 __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1, std::int64_t& b0,
@@ -391,13 +411,33 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     buffer<Index, device> ucol{std::size_t(unnz)};
     buffer<Index, device> urow{tune.entry_parallel ? std::size_t(unnz) : 0};
     t.mark();  // 2: U's rows counted
-    {
-        buffer<Index, device> cursor{std::size_t(n)}, scattered{std::size_t(unnz)};
-        KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
-                                     cudaMemcpyDeviceToDevice));
+    int const bits = std::max(1, int(std::bit_width(std::uint64_t(n - 1))));
+    Index* const urow_out = tune.entry_parallel ? urow.data() : nullptr;
+    buffer<Index, device> cursor{std::size_t(n)};
+    KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
+                                 cudaMemcpyDeviceToDevice));
+    bool const radix = tune.radix_rows && 2 * bits <= 64;
+    if (radix) {
+        // One radix sort of (row, column) keys: rows of U are many and short, which a segmented
+        // sort handles slowly.
+        buffer<std::uint64_t, device> key{std::size_t(unnz)}, sorted{std::size_t(unnz)};
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{{}, r, cursor.data(), scattered.data(),
-                                        tune.entry_parallel ? urow.data() : nullptr});
+                   tc_fill_upper<Index>{{}, r, cursor.data(), nullptr, nullptr, key.data(), bits});
+        t.mark();  // 3: U filled
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, key.data(), sorted.data(),
+                                                         unnz, 0, 2 * bits));
+        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, key.data(),
+                                                         sorted.data(), unnz, 0, 2 * bits));
+        tc_split_keys<Index>
+            <<<grid_for(unnz), walk::threads>>>(sorted.data(), unnz, bits, ucol.data(), urow_out);
+        KLEENE_CUDA_CHECK_LAUNCH("tc_split_keys");
+    } else {
+        buffer<Index, device> scattered{std::size_t(unnz)};
+        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                   tc_fill_upper<Index>{
+                       {}, r, cursor.data(), scattered.data(), urow_out, nullptr, bits});
         t.mark();  // 3: U filled
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
@@ -407,6 +447,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
                                                              ucol.data(), unnz, n, uptr.data(),
                                                              uptr.data() + 1));
     }
+    cursor = buffer<Index, device>{};
     t.mark();  // 4: U's rows sorted
 
     // Count over U's entries: cheap pairs at once, the others queued.
@@ -434,15 +475,14 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     if (tune.sort_queue && queued > 1) {
         sorted_v = buffer<Key, device>{std::size_t(queued)};
         sorted_pair = buffer<tc_pair<Index>, device>{std::size_t(queued)};
-        int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(n - 1))));
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
             nullptr, bytes, queue_v.data(), sorted_v.data(), queue_pair.data(), sorted_pair.data(),
-            queued, 0, end_bit));
+            queued, 0, bits));
         buffer<unsigned char, device> temp(bytes);
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
             temp.data(), bytes, queue_v.data(), sorted_v.data(), queue_pair.data(),
-            sorted_pair.data(), queued, 0, end_bit));
+            sorted_pair.data(), queued, 0, bits));
         pairs = sorted_pair.data();
     }
     t.mark();  // 6: queue sorted
@@ -468,7 +508,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         ")");
     run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
                         walk::ms(t.seconds(1, 2)) + ", U filled " + walk::ms(t.seconds(2, 3)) +
-                        ", rows sorted " + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
+                        (radix ? ", sorted as keys " : ", rows sorted ") + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
                         walk::ms(t.seconds(4, 5)) + ", queue sorted " +
                         walk::ms(t.seconds(5, 6)) + ", queued pairs " +
                         walk::ms(t.seconds(6, 7)));

@@ -86,6 +86,9 @@ struct tc_tuning {
     /// Sort the queued pairs of long lists by their second vertex v, so that the lane groups of
     /// one block search the same U(v) and find it in their cache.
     bool sort_queue = false;
+    /// Sort U's rows as one radix sort of (row, column) keys instead of a segmented sort (when
+    /// both fit 64 bits).
+    bool radix_rows = false;
     /// A thread merges two lists of at most merge_max entries in all; otherwise it looks the
     /// shorter one's elements up by binary search when there are at most search_max of them;
     /// other pairs are queued for groups of 8 lanes.
