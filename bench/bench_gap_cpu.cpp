@@ -512,8 +512,8 @@ int main(int argc, char** argv) {
     }
 
     // cc, pr, tc: --runs calls of each side; bc: batches of bc_batch sources.
-    double cc_ms[2] = {}, pr_ms[2] = {}, tc_ms[2] = {};
-    int pr_iters[2] = {};
+    double cc_ms[2] = {}, pr_ms[2] = {}, pr_float_ms[2] = {}, tc_ms[2] = {};
+    int pr_iters[3] = {};
     std::vector<double> bc_ms[2];
     if (cfg.run_cc) {
         cc_options o;
@@ -549,6 +549,13 @@ int main(int argc, char** argv) {
         pr_iters[1] = p.iterations;
         fmt::print("pr: kleene {} iterations (last change {:.3g}), peer {} (last change {:.3g})\n",
                    k.iterations, k.change, p.iterations, p.error);
+        // kleene with its contributions in float (opt-in; GAP keeps all of PageRank in float).
+        o.float_contributions = true;
+        std::tie(pr_float_ms[0], pr_float_ms[1]) = alternate(
+            cfg.runs, [&] { k = pagerank(a, o); },
+            [&] { p = gap::pagerank(g, pr_max_iterations, pr_tolerance); });
+        check_pr(a, k, p);
+        pr_iters[2] = k.iterations;
     }
     if (cfg.run_tc) {
         tc_options o;
@@ -632,6 +639,9 @@ int main(int argc, char** argv) {
     if (cfg.run_pr) {
         row2("pr, to 1e-4 or 20 iterations", pr_ms[0], pr_ms[1]);
         row2("pr, per iteration", pr_ms[0] / pr_iters[0], pr_ms[1] / pr_iters[1]);
+        row2("pr, kleene's contributions in float (opt-in)", pr_float_ms[0], pr_float_ms[1]);
+        row2("pr, per iteration, contributions in float", pr_float_ms[0] / pr_iters[2],
+             pr_float_ms[1] / pr_iters[1]);
     }
     if (cfg.run_tc) row2("tc, relabelling included", tc_ms[0], tc_ms[1]);
     if (cfg.run_bc) row("bc, batch of 4 sources", bc_ms[0], bc_ms[1]);
