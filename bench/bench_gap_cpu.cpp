@@ -9,7 +9,8 @@
 // into a result reused from the previous source (a fresh std::vector of n int64 is filled by one
 // thread, which dominates at 2^22 vertices on 16 threads). SSSP runs fresh and reused.
 // Betweenness runs in batches of 4 consecutive sources (GAP's -i4), median over the batches; cc,
-// pr and tc run --runs times each (sides alternating), median of the runs.
+// pr and tc run --runs times each (the side that goes first rotating), median of the runs. pr
+// also runs kleene with pagerank_options::float_contributions (opt-in) in the same rotation.
 //
 //   bench_gap_cpu [--scale 18] [--sources 64] [--threads N] [--seed 1] [--gap-delta 2]
 //                 [--delta 0] [--oracle 2] [--runs 5] [--kernels bfs,sssp,cc,pr,tc,bc]
@@ -209,22 +210,26 @@ std::vector<weight> dijkstra(graph const& a, std::size_t s) {
 }
 
 /// `runs` timed calls of each side after one untimed call of each, the side that goes first
-/// alternating; the median ms of each side.
+/// rotating; the median ms of each side.
+std::vector<double> rotate(int runs, std::vector<std::function<void()>> const& sides) {
+    std::size_t const k = sides.size();
+    std::vector<std::vector<double>> t(k);
+    for (int r = -1; r < runs; ++r)
+        for (std::size_t i = 0; i < k; ++i) {
+            std::size_t const which = (i + static_cast<std::size_t>(r + 1)) % k;
+            auto const t0 = clock_type::now();
+            sides[which]();
+            if (r >= 0) t[which].push_back(ms_since(t0));
+        }
+    std::vector<double> m;
+    for (auto const& x : t) m.push_back(median(x));
+    return m;
+}
+
 template <class A, class B>
 std::pair<double, double> alternate(int runs, A&& run_kleene, B&& run_peer) {
-    std::vector<double> tk, tp;
-    for (int r = -1; r < runs; ++r)
-        for (int side = 0; side < 2; ++side) {
-            bool const kleene_side = (side + r + 1) % 2 == 0;
-            auto const t0 = clock_type::now();
-            if (kleene_side)
-                run_kleene();
-            else
-                run_peer();
-            double const t = ms_since(t0);
-            if (r >= 0) (kleene_side ? tk : tp).push_back(t);
-        }
-    return {median(tk), median(tp)};
+    auto const m = rotate(runs, {run_kleene, run_peer});
+    return {m[0], m[1]};
 }
 
 /// kleene's components and the peer's labels split the vertices into the same sets; kleene's
@@ -538,24 +543,27 @@ int main(int argc, char** argv) {
         o.dangling = pagerank_dangling::gap;
         o.tolerance = pr_tolerance;
         o.max_iterations = pr_max_iterations;
-        pagerank_result k;
+        // Also kleene with its contributions in float (opt-in; GAP keeps all of PageRank in
+        // float), in the same rotation.
+        pagerank_options of = o;
+        of.float_contributions = true;
+        pagerank_result k, kf;
         gap::pagerank_run<float> p;
-        std::tie(pr_ms[0], pr_ms[1]) = alternate(
-            cfg.runs, [&] { k = pagerank(a, o); },
-            [&] { p = gap::pagerank(g, pr_max_iterations, pr_tolerance); });
+        auto const m = rotate(cfg.runs, {[&] { k = pagerank(a, o); }, [&] { kf = pagerank(a, of); },
+                                         [&] { p = gap::pagerank(g, pr_max_iterations,
+                                                                 pr_tolerance); }});
+        pr_ms[0] = m[0];
+        pr_float_ms[0] = m[1];
+        pr_ms[1] = pr_float_ms[1] = m[2];
         if (cfg.broken == "pr") p.score[0] += static_cast<float>(10 * pr_tolerance);
         check_pr(a, k, p);
+        check_pr(a, kf, p);
         pr_iters[0] = k.iterations;
         pr_iters[1] = p.iterations;
-        fmt::print("pr: kleene {} iterations (last change {:.3g}), peer {} (last change {:.3g})\n",
-                   k.iterations, k.change, p.iterations, p.error);
-        // kleene with its contributions in float (opt-in; GAP keeps all of PageRank in float).
-        o.float_contributions = true;
-        std::tie(pr_float_ms[0], pr_float_ms[1]) = alternate(
-            cfg.runs, [&] { k = pagerank(a, o); },
-            [&] { p = gap::pagerank(g, pr_max_iterations, pr_tolerance); });
-        check_pr(a, k, p);
-        pr_iters[2] = k.iterations;
+        pr_iters[2] = kf.iterations;
+        fmt::print("pr: kleene {} iterations (last change {:.3g}), with float contributions {} "
+                   "({:.3g}), peer {} ({:.3g})\n",
+                   k.iterations, k.change, kf.iterations, kf.change, p.iterations, p.error);
     }
     if (cfg.run_tc) {
         tc_options o;

@@ -75,10 +75,11 @@ struct pagerank_options {
     /// The caller promises A == A' (an undirected graph): the pull reads A, no transpose is made.
     bool symmetric = false;
     /// The fused method on the CPU: hold each step's contributions rank / outdeg in float (ranks
-    /// and sums stay double). The pull's random reads move half the bytes: measured 1.4x faster
-    /// per step at Kronecker scale 20 on 2 threads (docs/lab/gap-peers.md); the ranks may then
-    /// lie a further d / (1 - d) * 2^-24 (3.4e-7 at d = 0.85) from the fixed point in L1.
-    /// GAP's reference keeps all of PageRank in float. Other methods and the GPU ignore it.
+    /// and sums stay double). The pull's random reads move half the bytes: measured 1.1-1.2x
+    /// faster per step at Kronecker scale 18 and 1.6-1.7x at scale 20 on 2 threads
+    /// (docs/lab/gap-peers.md); the ranks may then lie a further d / (1 - d) * 2^-23 (6.8e-7 at
+    /// d = 0.85) from the fixed point in L1. GAP's reference keeps all of PageRank in float.
+    /// Other methods and the GPU ignore it.
     bool float_contributions = false;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
