@@ -17,6 +17,30 @@
 //          skipped), then "bucket fusion": keep settling one's own copy of the current bin alone
 //          while it holds fewer than 1000 vertices; vote on the lowest non-empty bin; copy one's
 //          part of it into the shared frontier. Distances int32 with "infinity" max / 2.
+//   cc     Afforest (Sutton, Ben-Nun, Barak 2018): link every vertex to its first neighbour, then
+//          its second (one round each, dynamic chunks of 16384, pointer-jumping compress after
+//          each); the most frequent label among 1024 random vertices names the big component;
+//          the final pass links the remaining edges of every vertex outside it; compress. Linking
+//          hooks the larger root under the smaller by compare-and-swap. int32 labels.
+//   pr     pull-direction Jacobi (GAP's pr_spmv): each iteration first writes every vertex's
+//          outgoing contribution score / out_degree, then every vertex sums its in-neighbours'
+//          contributions (dynamic chunks of 16384): score = (1 - d) / n + d * sum, d = 0.85; the
+//          L1 change is summed in double; stop when it is below the tolerance (1e-4) or after 20
+//          iterations. Scores are float, as in GAP. The rank of a vertex without out-edges is not
+//          redistributed (it is lost each iteration).
+//   tc     the ordered count: for u, for each neighbour v < u, merge the neighbours of u and v
+//          below v (counting every triangle once, u > v > w), dynamic chunks of 64. First the
+//          "worth relabelling" test: average degree (undirected edges / n) at least 10 and the
+//          mean of 1000 sampled degrees over 1.3 above their median; if so the graph is rebuilt
+//          with vertices renumbered by decreasing degree (neighbour lists sorted), its time
+//          counted, as in GAP.
+//   bc     Brandes per source (Madduri et al.'s successor form): a top-down parallel BFS on a
+//          sliding queue that counts shortest paths (atomic adds) and marks, in a bitmap over the
+//          stored edges, every edge u -> v with depth(v) = depth(u) + 1; then level by level from
+//          the deepest, delta(u) = sum over marked edges of sigma(u) / sigma(v) * (1 + delta(v)),
+//          added to the score of u (the source included: GAP adds delta_s(s), which is the number
+//          of other vertices s reaches). Finally every score is divided by the largest. GAP keeps
+//          scores in float; here they are double so that they compare to 1e-9 with kleene's.
 //
 // Allocations are uninitialised and filled in parallel, as in GAP (pvector).
 
@@ -25,9 +49,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <random>
+#include <unordered_map>
 #include <vector>
 
 namespace kleene::bench::gap {
@@ -89,6 +116,8 @@ class sliding_queue {
     T const* begin() const { return a_.get() + begin_; }
     T const* end() const { return a_.get() + end_; }
     void reset() { begin_ = end_ = tail_ = 0; }
+    /// The whole array: the windows read so far lie one after the other.
+    T const* data() const { return a_.get(); }
     /// Room for `count` pushes from one thread; returns where they go.
     T* claim(std::size_t count) {
         std::size_t const at = std::atomic_ref<std::size_t>(tail_).fetch_add(count);
@@ -317,6 +346,356 @@ std::unique_ptr<W[]> delta_stepping(graph_view<Index, W> const& g, Index source,
         }
     }
     return dist;
+}
+
+
+/// GAP's fixed seed for its random vertex picks (any fixed value would do).
+inline constexpr std::uint64_t pick_seed = 27491095;
+
+/// Uniformly random vertices with at least one edge, from a fixed seed.
+template <class Index, class W>
+class vertex_picker {
+  public:
+    explicit vertex_picker(graph_view<Index, W> const& g)
+        : g_(g), rng_(pick_seed), pick_(0, static_cast<std::int64_t>(g.n) - 1) {}
+    Index next() {
+        for (;;) {
+            auto const v = static_cast<std::size_t>(pick_(rng_));
+            if (g_.degree(v) != 0) return static_cast<Index>(v);
+        }
+    }
+
+  private:
+    graph_view<Index, W> const& g_;
+    std::mt19937 rng_;
+    std::uniform_int_distribution<std::int64_t> pick_;
+};
+
+// ---- cc: Afforest
+
+/// Hooks the larger of the roots of u and v under the smaller.
+template <class Index>
+void link(Index u, Index v, Index* comp) {
+    auto at = [comp](Index x) {
+        return std::atomic_ref<Index>(comp[x]).load(std::memory_order_relaxed);
+    };
+    Index p1 = at(u), p2 = at(v);
+    while (p1 != p2) {
+        Index const high = std::max(p1, p2), low = std::min(p1, p2);
+        Index const p_high = at(high);
+        if (p_high == low || (p_high == high && cas(comp[high], high, low))) return;
+        p1 = at(at(high));
+        p2 = at(low);
+    }
+}
+
+template <class Index>
+void compress(std::int64_t n, Index* comp) {
+#pragma omp parallel for schedule(dynamic, 16384)
+    for (std::int64_t v = 0; v < n; ++v) {
+        std::atomic_ref<Index> c(comp[v]);
+        for (;;) {
+            Index const p = c.load(std::memory_order_relaxed);
+            Index const gp = std::atomic_ref<Index>(comp[p]).load(std::memory_order_relaxed);
+            if (p == gp) break;
+            c.store(gp, std::memory_order_relaxed);
+        }
+    }
+}
+
+/// Component labels (a root vertex of each component).
+template <class Index, class W>
+std::unique_ptr<Index[]> afforest(graph_view<Index, W> const& g, int rounds = 2,
+                                  int samples = 1024) {
+    auto const n = static_cast<std::int64_t>(g.n);
+    auto comp = uninitialised<Index>(g.n);
+    Index* c = comp.get();
+#pragma omp parallel for
+    for (std::int64_t v = 0; v < n; ++v) c[v] = static_cast<Index>(v);
+    for (int r = 0; r < rounds; ++r) {
+#pragma omp parallel for schedule(dynamic, 16384)
+        for (std::int64_t u = 0; u < n; ++u)
+            if (g.row[u] + r < g.row[u + 1]) link(static_cast<Index>(u), g.col[g.row[u] + r], c);
+        compress(n, c);
+    }
+    std::mt19937 rng(pick_seed);
+    std::uniform_int_distribution<std::int64_t> pick(0, n - 1);
+    std::unordered_map<Index, int> seen(static_cast<std::size_t>(samples));
+    for (int i = 0; i < samples; ++i) ++seen[c[pick(rng)]];
+    Index big = c[0];
+    int most = 0;
+    for (auto const& [label, hits] : seen)
+        if (hits > most) big = label, most = hits;
+#pragma omp parallel for schedule(dynamic, 16384)
+    for (std::int64_t u = 0; u < n; ++u) {
+        if (std::atomic_ref<Index>(c[u]).load(std::memory_order_relaxed) == big) continue;
+        for (Index k = g.row[u] + rounds; k < g.row[u + 1]; ++k)
+            link(static_cast<Index>(u), g.col[k], c);
+    }
+    compress(n, c);
+    return comp;
+}
+
+// ---- pr: pull-direction Jacobi PageRank
+
+template <class Score>
+struct pagerank_run {
+    std::unique_ptr<Score[]> score;
+    int iterations = 0;
+    double error = 0;  ///< L1 change of the last iteration
+};
+
+/// For the undirected graphs here the in-neighbours are the out-neighbours.
+template <class Score = float, class Index, class W>
+pagerank_run<Score> pagerank(graph_view<Index, W> const& g, int max_iters = 20,
+                             double epsilon = 1e-4, Score damping = Score(0.85)) {
+    auto const n = static_cast<std::int64_t>(g.n);
+    Score const init = Score(1) / static_cast<Score>(n);
+    Score const base = (Score(1) - damping) / static_cast<Score>(n);
+    pagerank_run<Score> r;
+    r.score = uninitialised<Score>(g.n);
+    auto contrib = uninitialised<Score>(g.n);
+    Score* s = r.score.get();
+    Score* c = contrib.get();
+#pragma omp parallel for
+    for (std::int64_t v = 0; v < n; ++v) s[v] = init;
+    for (int it = 1; it <= max_iters; ++it) {
+        // A vertex without edges gets an infinite contribution that no vertex reads.
+#pragma omp parallel for
+        for (std::int64_t v = 0; v < n; ++v)
+            c[v] = s[v] / static_cast<Score>(g.degree(static_cast<std::size_t>(v)));
+        double error = 0;
+#pragma omp parallel for reduction(+ : error) schedule(dynamic, 16384)
+        for (std::int64_t u = 0; u < n; ++u) {
+            Score in = 0;
+            for (Index k = g.row[u]; k < g.row[u + 1]; ++k) in += c[g.col[k]];
+            Score const old = s[u];
+            s[u] = base + damping * in;
+            error += std::fabs(static_cast<double>(s[u]) - static_cast<double>(old));
+        }
+        r.iterations = it;
+        r.error = error;
+        if (error < epsilon) break;
+    }
+    return r;
+}
+
+// ---- tc: ordered count with the relabelling heuristic
+
+/// A CSR built here (the relabelled graph).
+template <class Index>
+struct owned_csr {
+    std::unique_ptr<std::int64_t[]> row;
+    std::unique_ptr<Index[]> col;
+};
+
+/// Sorted neighbour lists required; counts every triangle once as u > v > w.
+template <class Offset, class Index>
+std::uint64_t ordered_count(std::int64_t n, Offset const* row, Index const* col) {
+    std::uint64_t total = 0;
+#pragma omp parallel for reduction(+ : total) schedule(dynamic, 64)
+    for (std::int64_t u = 0; u < n; ++u) {
+        for (Offset k = row[u]; k < row[u + 1]; ++k) {
+            Index const v = col[k];
+            if (v > u) break;
+            Index const* it = col + row[v];
+            for (Offset j = row[u]; j < row[u + 1]; ++j) {
+                Index const w = col[j];
+                if (w > v) break;
+                while (*it < w) ++it;  // N(v) holds u > w: the scan stops inside N(v)
+                total += *it == w;
+            }
+        }
+    }
+    return total;
+}
+
+template <class Index, class W>
+bool worth_relabelling(graph_view<Index, W> const& g) {
+    auto const undirected_edges = static_cast<std::int64_t>(g.m / 2);
+    if (undirected_edges / static_cast<std::int64_t>(g.n) < 10) return false;
+    vertex_picker<Index, W> pick(g);
+    std::int64_t const count = std::min<std::int64_t>(1000, static_cast<std::int64_t>(g.n));
+    std::vector<std::int64_t> deg(static_cast<std::size_t>(count));
+    std::int64_t total = 0;
+    for (auto& d : deg) total += d = g.degree(static_cast<std::size_t>(pick.next()));
+    std::sort(deg.begin(), deg.end());
+    double const mean = static_cast<double>(total) / static_cast<double>(count);
+    return mean / 1.3 > static_cast<double>(deg[deg.size() / 2]);
+}
+
+/// The graph with vertex v renumbered by its rank in decreasing (degree, v) order, every
+/// neighbour list sorted. The ranking is a parallel counting sort by degree.
+template <class Index, class W>
+owned_csr<Index> relabel_by_degree(graph_view<Index, W> const& g) {
+    auto const n = static_cast<std::int64_t>(g.n);
+    std::int64_t max_deg = 0;
+#pragma omp parallel for reduction(max : max_deg)
+    for (std::int64_t v = 0; v < n; ++v)
+        max_deg = std::max(max_deg, g.degree(static_cast<std::size_t>(v)));
+    int const threads = omp_get_max_threads();
+    auto const buckets = static_cast<std::size_t>(max_deg) + 1;
+    // count[t * buckets + (max_deg - d)]: vertices of degree d in thread t's block (static).
+    std::vector<std::int64_t> count(static_cast<std::size_t>(threads) * buckets, 0);
+    auto new_id = uninitialised<Index>(g.n);
+    owned_csr<Index> r;
+    r.row = uninitialised<std::int64_t>(g.n + 1);
+    std::int64_t* row = r.row.get();
+#pragma omp parallel num_threads(threads)
+    {
+        auto const t = static_cast<std::size_t>(omp_get_thread_num());
+        std::int64_t* mine = count.data() + t * buckets;
+        std::int64_t const lo = n * static_cast<std::int64_t>(t) / threads;
+        std::int64_t const hi = n * static_cast<std::int64_t>(t + 1) / threads;
+        // Descending ids within a degree: walk the block from its end.
+        for (std::int64_t v = hi; v-- > lo;)
+            ++mine[static_cast<std::size_t>(max_deg - g.degree(static_cast<std::size_t>(v)))];
+#pragma omp barrier
+#pragma omp single
+        {
+            std::int64_t at = 0;  // bucket-major, then thread order reversed (higher ids first)
+            for (std::size_t b = 0; b < buckets; ++b)
+                for (int u = threads; u-- > 0;) {
+                    std::int64_t& x = count[static_cast<std::size_t>(u) * buckets + b];
+                    std::int64_t const c = x;
+                    x = at;
+                    at += c;
+                }
+        }
+        for (std::int64_t v = hi; v-- > lo;)
+            new_id[v] = static_cast<Index>(
+                mine[static_cast<std::size_t>(max_deg - g.degree(static_cast<std::size_t>(v)))]++);
+#pragma omp barrier
+#pragma omp for
+        for (std::int64_t v = 0; v < n; ++v)
+            row[new_id[v] + 1] = g.degree(static_cast<std::size_t>(v));
+#pragma omp single
+        {
+            row[0] = 0;
+            for (std::int64_t p = 0; p < n; ++p) row[p + 1] += row[p];
+        }
+    }
+    r.col = uninitialised<Index>(static_cast<std::size_t>(row[n]));
+    Index* col = r.col.get();
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (std::int64_t v = 0; v < n; ++v) {
+        Index* w = col + row[new_id[v]];
+        for (Index k = g.row[v]; k < g.row[v + 1]; ++k) *w++ = new_id[g.col[k]];
+        std::sort(col + row[new_id[v]], w);
+    }
+    return r;
+}
+
+/// GAP's tc: relabel when worth it, then the ordered count. `relabelled` says which ran.
+template <class Index, class W>
+std::uint64_t triangle_count(graph_view<Index, W> const& g, bool* relabelled = nullptr) {
+    bool const relabel = worth_relabelling(g);
+    if (relabelled) *relabelled = relabel;
+    auto const n = static_cast<std::int64_t>(g.n);
+    if (!relabel) return ordered_count(n, g.row, g.col);
+    auto const r = relabel_by_degree(g);
+    return ordered_count(n, r.row.get(), r.col.get());
+}
+
+// ---- bc: Brandes with a successor bitmap
+
+/// One search's forward pass: depths, path counts, successor edges marked in `succ`, and the
+/// vertices in `queue` level by level, level l starting at depth_index[l].
+template <class Index, class W>
+void brandes_bfs(graph_view<Index, W> const& g, Index source, double* sigma, bitmap& succ,
+                 std::vector<Index const*>& depth_index, sliding_queue<Index>& queue) {
+    auto const n = static_cast<std::int64_t>(g.n);
+    auto depth = uninitialised<Index>(g.n);
+    Index* dp = depth.get();
+#pragma omp parallel for
+    for (std::int64_t v = 0; v < n; ++v) dp[v] = -1;
+    dp[source] = 0;
+    sigma[source] = 1;
+    queue.push(source);
+    depth_index.push_back(queue.begin());
+    queue.slide();
+#pragma omp parallel
+    {
+        Index d = 0;
+        queue_buffer<Index> local(queue);
+        while (!queue.empty()) {
+            ++d;
+            Index const* q = queue.begin();
+            auto const len = static_cast<std::int64_t>(queue.size());
+#pragma omp for schedule(dynamic, 64) nowait
+            for (std::int64_t i = 0; i < len; ++i) {
+                Index const u = q[i];
+                for (Index k = g.row[u]; k < g.row[u + 1]; ++k) {
+                    Index const v = g.col[k];
+                    std::atomic_ref<Index> dv(dp[v]);
+                    if (dv.load(std::memory_order_relaxed) == -1 && cas(dp[v], Index(-1), d))
+                        local.push(v);
+                    if (dv.load(std::memory_order_relaxed) == d) {
+                        succ.set_atomic(static_cast<std::size_t>(k));
+                        std::atomic_ref<double>(sigma[v]).fetch_add(sigma[u],
+                                                                    std::memory_order_relaxed);
+                    }
+                }
+            }
+            local.flush();
+#pragma omp barrier
+#pragma omp single
+            {
+                depth_index.push_back(queue.end());
+                queue.slide();
+            }
+        }
+    }
+    depth_index.push_back(queue.end());
+}
+
+/// Betweenness from `count` sources (one search after another), every score divided by the
+/// largest.
+template <class Index, class W>
+std::unique_ptr<double[]> brandes(graph_view<Index, W> const& g, Index const* sources,
+                                  std::size_t count) {
+    auto const n = static_cast<std::int64_t>(g.n);
+    auto score = uninitialised<double>(g.n);
+    auto sigma = uninitialised<double>(g.n);
+    double* sc = score.get();
+    double* sg = sigma.get();
+#pragma omp parallel for
+    for (std::int64_t v = 0; v < n; ++v) sc[v] = 0;
+    bitmap succ(g.m);
+    std::vector<Index const*> depth_index;
+    sliding_queue<Index> queue(g.n);
+    for (std::size_t i = 0; i < count; ++i) {
+#pragma omp parallel for
+        for (std::int64_t v = 0; v < n; ++v) sg[v] = 0;
+        depth_index.clear();
+        queue.reset();
+        succ.clear();
+        brandes_bfs(g, sources[i], sg, succ, depth_index, queue);
+        auto delta = uninitialised<double>(g.n);
+        double* dl = delta.get();
+#pragma omp parallel for
+        for (std::int64_t v = 0; v < n; ++v) dl[v] = 0;
+        for (auto l = static_cast<std::ptrdiff_t>(depth_index.size()) - 2; l >= 0; --l) {
+            Index const* b = depth_index[static_cast<std::size_t>(l)];
+            auto const len = depth_index[static_cast<std::size_t>(l) + 1] - b;
+#pragma omp parallel for schedule(dynamic, 64)
+            for (std::ptrdiff_t j = 0; j < len; ++j) {
+                Index const u = b[j];
+                double du = 0;
+                for (Index k = g.row[u]; k < g.row[u + 1]; ++k)
+                    if (succ.get(static_cast<std::size_t>(k)))
+                        du += sg[u] / sg[g.col[k]] * (1 + dl[g.col[k]]);
+                dl[u] = du;
+                sc[u] += du;
+            }
+        }
+    }
+    double top = 0;
+#pragma omp parallel for reduction(max : top)
+    for (std::int64_t v = 0; v < n; ++v) top = std::max(top, sc[v]);
+#pragma omp parallel for
+    for (std::int64_t v = 0; v < n; ++v) sc[v] /= top;
+    return score;
 }
 
 }  // namespace kleene::bench::gap
