@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <span>
 #include <vector>
 
 namespace kleene::tools {
@@ -111,7 +112,7 @@ void with_graph(std::string const& path, std::string const& cmd, global_options 
 
 /// Writes values[v] for every vertex v with keep(v), as an n x 1 coordinate vector (1-based rows).
 template <class V, class Index, class Keep>
-void write_vertex_vector(io::output_file& out, std::size_t n, std::vector<V> const& values, Keep keep) {
+void write_vertex_vector(io::output_file& out, std::size_t n, std::span<V const> values, Keep keep) {
     std::size_t count = 0;
     for (std::size_t v = 0; v < n; ++v) count += keep(v) ? 1 : 0;
     buffer<Index> idx(count);

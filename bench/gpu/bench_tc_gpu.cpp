@@ -73,17 +73,15 @@ int main(int argc, char** argv) {
                a.rows(), a.nnz());
 
     std::vector<choice> const choices = {
-        {"row walk, searched (before)", make(false, false, false, 96, 8, 0)},
-        {"queue unsorted, heavy merge 0.5", make(false, false, false, 96, 8, 0.5f)},
-        {"queue sorted, heavy merge 0.5", make(false, true, false, 96, 8, 0.5f)},
-        {"queue sorted, heavy merge 0.75", make(false, true, false, 96, 8, 0.75f)},
-        {"queue sorted, heavy merge 1", make(false, true, false, 96, 8, 1)},
-        {"queue sorted, heavy merge 1.5", make(false, true, false, 96, 8, 1.5f)},
-        {"queue sorted, heavy merge 1, radix rows", make(false, true, true, 96, 8, 1)},
-        {"entry-parallel, sorted, merge 1, radix rows", make(true, true, true, 96, 8, 1)},
-        {"sorted, merge 1, radix, merge_max 64", make(false, true, true, 64, 8, 1)},
-        {"sorted, merge 1, radix, search_max 4", make(false, true, true, 96, 4, 1)},
-        {"sorted, merge 1, radix, search_max 16", make(false, true, true, 96, 16, 1)},
+        {"defaults (sorted queue, radix rows, heavy merge 1.5)", cuda::tc_tuning{}},
+        {"before: row walk, segmented sort, searched", make(false, false, false, 96, 8, 0)},
+        {"defaults, heavy merge 1", make(false, true, true, 96, 8, 1)},
+        {"defaults, heavy merge 2", make(false, true, true, 96, 8, 2)},
+        {"defaults, search_max 16", make(false, true, true, 96, 16, 1.5f)},
+        {"defaults, merge_max 64", make(false, true, true, 64, 8, 1.5f)},
+        {"defaults, queue unsorted", make(false, false, true, 96, 8, 1.5f)},
+        {"defaults, segmented sort", make(false, true, false, 96, 8, 1.5f)},
+        {"defaults, entry-parallel", make(true, true, true, 96, 8, 1.5f)},
     };
     std::uint64_t first = 0;
     bool same = true;

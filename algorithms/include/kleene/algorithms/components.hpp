@@ -77,8 +77,9 @@ struct cc_options {
 };
 
 struct cc_result {
-    /// Component of every vertex, named by the smallest vertex number in it.
-    std::vector<std::int64_t> component;
+    /// Component of every vertex, named by the smallest vertex number in it
+    /// (vector_for_overwrite: filled by all threads; compares equal to a std::vector).
+    vector_for_overwrite<std::int64_t> component;
     std::size_t count = 0;  ///< number of components
     /// FastSV rounds, or Afforest's sampling rounds + 1 (the final pass).
     int iterations = 0;

@@ -91,7 +91,8 @@ struct pagerank_options {
 };
 
 struct pagerank_result {
-    std::vector<double> rank;
+    /// vector_for_overwrite: filled by all threads; compares equal to a std::vector.
+    vector_for_overwrite<double> rank;
     int iterations = 0;  ///< steps run (the last one's change is below the tolerance if converged)
     double change = 0;   ///< L1 norm of the change of the last step
     bool converged = false;
@@ -136,7 +137,7 @@ std::vector<std::size_t> pr_blocks(Index const* row_ptr, std::size_t n) {
 /// step (C: double, or float on request), and each block's change and dangling rank.
 template <class C, class Index>
 void pagerank_pull(Index const* tp, Index const* tj, std::vector<std::size_t> const& blocks,
-                   double base, double d, std::vector<double> const& inv_out, double* rank,
+                   double base, double d, vector_for_overwrite<double> const& inv_out, double* rank,
                    C const* c, C* cn, std::vector<double>& part_change,
                    std::vector<double>& part_dangling) {
     std::size_t const nb = blocks.size() - 1;
@@ -161,7 +162,7 @@ void pagerank_pull(Index const* tp, Index const* tj, std::vector<std::size_t> co
 /// a vertex without out-edges. at_d: A' as an iso-1 double matrix for the semiring method.
 template <class Index>
 void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
-                  csr_matrix<double, Index> const* at_d, std::vector<double> const& inv_out,
+                  csr_matrix<double, Index> const* at_d, vector_for_overwrite<double> const& inv_out,
                   pagerank_options const& opt, pagerank_method method, pagerank_result& r) {
     double const d = opt.damping;
     bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
@@ -170,18 +171,24 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
     std::size_t const nb = blocks.size() - 1;
     std::vector<double> part_change(nb), part_dangling(nb);
 
-    r.rank.assign(n, 1.0 / nd);
+    // Every n-sized array is first written by all threads (vector_for_overwrite, buffer).
+    r.rank.clear();
+    r.rank.resize(n);
     double* rank = r.rank.data();
     bool const in_float = method == pagerank_method::fused && opt.float_contributions;
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
     dense_vector<double> contrib(in_float ? 0 : n), next(in_float ? 0 : n);
-    std::vector<float> contrib_f(in_float ? n : 0), next_f(in_float ? n : 0);
+    vector_for_overwrite<float> contrib_f(in_float ? n : 0), next_f(in_float ? n : 0);
     double dangling = 0;  // rank held by vertices without out-edges
+    double* const c = in_float ? nullptr : contrib.data();
+    float* const cf = in_float ? contrib_f.data() : nullptr;
+#pragma omp parallel for schedule(static) reduction(+ : dangling) if (n > 65536)
     for (std::size_t u = 0; u < n; ++u) {
+        rank[u] = 1.0 / nd;
         if (in_float)
-            contrib_f[u] = static_cast<float>(rank[u] * inv_out[u]);
+            cf[u] = static_cast<float>(rank[u] * inv_out[u]);
         else
-            contrib[u] = rank[u] * inv_out[u];
+            c[u] = rank[u] * inv_out[u];
         if (inv_out[u] == 0) dangling += rank[u];
     }
     options mo;
@@ -349,7 +356,8 @@ pagerank_result pagerank_into(
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
         Index const* ap = a.row_ptr();
-        std::vector<double> inv_out(n);
+        vector_for_overwrite<double> inv_out(n);
+#pragma omp parallel for schedule(static) if (n > 65536)
         for (std::size_t u = 0; u < n; ++u) {
             auto const deg = ap[u + 1] - ap[u];
             inv_out[u] = deg > 0 ? 1.0 / static_cast<double>(deg) : 0.0;

@@ -10,6 +10,7 @@
 // are ignored). Where a kernel needs the in-neighbours it takes the transpose `at` (for a symmetric
 // graph pass the same matrix twice). Results come back as host vectors.
 
+#include <kleene/vector_for_overwrite.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 
@@ -27,7 +28,7 @@ enum class cc_kernel : std::uint8_t { fastsv, afforest };
 
 struct cc_run {
     /// Component of every vertex, named by the smallest vertex number in it.
-    std::vector<std::int64_t> component;
+    vector_for_overwrite<std::int64_t> component;
     std::size_t count = 0;  ///< number of components
     int iterations = 0;     ///< FastSV rounds, or Afforest's sampling rounds + final passes
     double seconds = 0;     ///< device time of the kernels (events), without the copy back
@@ -54,7 +55,7 @@ struct pagerank_params {
 };
 
 struct pagerank_run {
-    std::vector<double> rank;
+    vector_for_overwrite<double> rank;
     int iterations = 0;
     double change = 0;  ///< L1 change of the last iteration
     double seconds = 0;
@@ -85,10 +86,10 @@ struct tc_tuning {
     bool entry_parallel = false;
     /// Sort the queued pairs of long lists by their second vertex v, so that the lane groups of
     /// one block search the same U(v) and find it in their cache.
-    bool sort_queue = false;
+    bool sort_queue = true;
     /// Sort U's rows as one radix sort of (row, column) keys instead of a segmented sort (when
     /// both fit 64 bits).
-    bool radix_rows = false;
+    bool radix_rows = true;
     /// A thread merges two lists of at most merge_max entries in all; otherwise it looks the
     /// shorter one's elements up by binary search when there are at most search_max of them;
     /// other pairs are queued for groups of 8 lanes.
@@ -97,7 +98,7 @@ struct tc_tuning {
     /// A queued pair whose longer list L is at most heavy_merge * s * log2(L / 8) long (s: the
     /// shorter) is merged by its lane group (each lane a slice of L) instead of searched (memory
     /// sectors read along the lists against those of s binary searches); 0: always search.
-    float heavy_merge = 0;
+    float heavy_merge = 1.5f;
 };
 
 /// Triangles of the undirected graph `a` (symmetric pattern; self-loops and the diagonal are
