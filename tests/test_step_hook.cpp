@@ -145,8 +145,8 @@ BOOST_AUTO_TEST_CASE(johnson_polls_and_stops) {
     counting_hook h;
     o.on_step = h.hook();
     auto const got = apsp(a, o).dist;
-    // Bellman-Ford rounds (at least one) and one call per batch of 64 sources per thread.
-    std::size_t const batch = 64 * static_cast<std::size_t>(omp_get_max_threads());
+    // Bellman-Ford rounds (at least one) and one call per batch of 32 sources per thread.
+    std::size_t const batch = 32 * static_cast<std::size_t>(omp_get_max_threads());
     std::size_t const batches = (a.rows() + batch - 1) / batch;
     BOOST_TEST(h.calls >= 1 + batches);
     std::size_t bad = 0;

@@ -67,7 +67,7 @@ std::vector<johnson_wide<T>> johnson_potentials(csr_matrix<T, Index> const& a,
 }  // namespace detail
 
 /// All-pairs distances (infinity<T>() where unreachable, 0 on the diagonal). With a hook, the
-/// sources run in batches of 64 per thread, the hook before each batch.
+/// sources run in batches of 32 per thread (two dynamic chunks each), the hook before each batch.
 template <class T, index_type Index>
 dense_matrix<T> johnson(csr_matrix<T, Index> const& a, step_hook const& on_step = {}) {
     using W = detail::johnson_wide<T>;
@@ -78,7 +78,7 @@ dense_matrix<T> johnson(csr_matrix<T, Index> const& a, step_hook const& on_step 
     std::vector<W> const h = detail::johnson_potentials(a, on_step);
     dense_matrix<T> d(n, n, infinity<T>());
     W const inf = std::numeric_limits<W>::max();
-    std::size_t const batch = on_step ? 64 * static_cast<std::size_t>(omp_get_max_threads())
+    std::size_t const batch = on_step ? 32 * static_cast<std::size_t>(omp_get_max_threads())
                                       : std::max<std::size_t>(n, 1);
     for (std::size_t first = 0; first < n; first += batch) {
         detail::step(on_step);
