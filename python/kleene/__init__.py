@@ -23,6 +23,7 @@ from ._kleene import (  # noqa: F401  (re-exported)
     OutOfMemory,
     OverflowError,
     ParseError,
+    SpaceMismatch,
     device_count,
 )
 from .matrix import Matrix, as_matrix, infinity  # noqa: F401
@@ -42,7 +43,7 @@ from .semiring import (  # noqa: F401
     plus_times,
     semiring,
 )
-from .ops import complement, mxm, mxv, structure, vxm  # noqa: F401
+from .ops import complement, mxm, mxv, structure, to_device, vxm  # noqa: F401
 from .algorithms import (  # noqa: F401
     apsp,
     betweenness,
@@ -61,7 +62,8 @@ __all__ = [
     "Matrix", "as_matrix", "infinity", "Semiring", "semiring", "mxm", "mxv", "vxm", "structure",
     "complement", "bfs", "sssp", "apsp", "closure", "path", "shortest_path",
     "connected_components", "pagerank", "triangle_count", "betweenness", "read_mtx", "write_mtx",
-    "mtx_info", "device_count", "DeviceArray", "Error", "DimensionMismatch", "InvalidArgument",
+    "mtx_info", "device_count", "to_device", "DeviceArray", "Error", "DimensionMismatch",
+    "InvalidArgument", "SpaceMismatch",
     "ParseError", "IOError", "OutOfMemory", "DeviceError", "NoDevice", "OverflowError",
     "NegativeCycle",
     "plus_times", "min_plus", "max_plus", "max_min", "min_max", "lor_land", "any_pair",

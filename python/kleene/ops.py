@@ -7,12 +7,17 @@
 A mask is a matrix (valued: an entry allows a write when it is stored and non-zero), or
 ``structure(M)`` (stored, whatever the value), or ``complement(...)`` of either. Vectors are dense
 NumPy arrays: an entry equal to the semiring's zero is "no entry" (+inf for min.plus).
+
+Device matrices (``Matrix.to_device()``, ``Matrix.from_cuda``) multiply on the GPU and the result
+stays there; their vectors are device arrays (CuPy, PyTorch, ``kleene.to_device(u)``) and
+mxv / vxm return a ``kleene.DeviceArray``. All operands of one call live in one memory space:
+mixing host and device raises ``kleene.SpaceMismatch`` (nothing is copied behind your back).
 """
 
 import numpy as np
 
 from . import _kleene
-from .matrix import Matrix, as_matrix
+from .matrix import Matrix, _dtype_name, as_matrix
 from .semiring import semiring as _semiring
 
 
@@ -68,6 +73,20 @@ def mxm(a, b, semiring="plus.times", *, out=None, mask=None, accum=None, replace
     return (result, trace) if explain else result
 
 
+def _vector(x):
+    """A device array (anything with __cuda_array_interface__) as it is, else a NumPy array."""
+    if x is None or (hasattr(x, "__cuda_array_interface__") and not isinstance(x, np.ndarray)):
+        return x
+    return np.asarray(x)
+
+
+def to_device(u, dtype=None):
+    """A one-dimensional array copied to device memory, as a kleene.DeviceArray (the vectors of
+    mxv / vxm on device matrices; ``.to_numpy()`` copies it back)."""
+    u = np.asarray(u)
+    return _kleene._vector_to_device(u, _dtype_name(dtype if dtype is not None else u.dtype))
+
+
 def _vector_product(fn, a, u, semiring, out, mask, accum, replace, kernel, explain):
     s = _semiring(semiring)
     a = as_matrix(a)
@@ -75,15 +94,15 @@ def _vector_product(fn, a, u, semiring, out, mask, accum, replace, kernel, expla
     if m is not None and m.structural:
         raise _kleene.InvalidArgument("vector masks are dense arrays: every entry is stored, so a "
                                       "structural mask would allow every write; pass the array")
-    w, trace = fn(a._s, np.asarray(u), s.name, None if out is None else np.asarray(out),
-                  None if m is None else np.asarray(m.m), bool(m and m.complemented),
-                  _accum_name(accum, s), replace, kernel, explain)
+    w, trace = fn(a._s, _vector(u), s.name, _vector(out), None if m is None else _vector(m.m),
+                  bool(m and m.complemented), _accum_name(accum, s), replace, kernel, explain)
     return (w, trace) if explain else w
 
 
 def mxv(a, u, semiring="plus.times", *, out=None, mask=None, accum=None, replace=False,
         kernel="auto", explain=False):
-    """w = A (+).(x) u for a dense vector u (a new array; ``out`` gives w's previous value)."""
+    """w = A (+).(x) u for a dense vector u (a new array; ``out`` gives w's previous value).
+    A device A takes device vectors and returns a kleene.DeviceArray."""
     return _vector_product(_kleene._mxv, a, u, semiring, out, mask, accum, replace, kernel, explain)
 
 

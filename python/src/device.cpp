@@ -6,9 +6,38 @@
 
 #include <cstring>
 
-#include "kleene_py.hpp"
+#include "device_arrays.hpp"
 
 namespace kleene::python {
+
+foreign_array read_interface(py::handle obj, char const* what) {
+    if (!py::hasattr(obj, "__cuda_array_interface__"))
+        throw invalid_argument(std::string(what) +
+                               " has no __cuda_array_interface__ (a CuPy array or a "
+                               "CUDA PyTorch tensor is needed)");
+    py::dict d = obj.attr("__cuda_array_interface__");
+    foreign_array f;
+    py::tuple data = d["data"];
+    f.data = reinterpret_cast<void const*>(data[0].cast<std::uintptr_t>());
+    for (auto s : d["shape"].cast<py::tuple>()) f.shape.push_back(s.cast<std::size_t>());
+    f.typestr = d["typestr"].cast<std::string>();
+    std::size_t const item = std::stoul(f.typestr.substr(2));
+    if (d.contains("strides") && !d["strides"].is_none()) {
+        // Accept C-contiguous strides given explicitly.
+        auto strides = d["strides"].cast<std::vector<std::size_t>>();
+        std::size_t expect = item;
+        for (std::size_t k = f.shape.size(); k-- > 0;) {
+            if (f.shape[k] > 1 && strides[k] != expect)
+                throw invalid_argument(std::string(what) +
+                                       " is not C-contiguous: make a contiguous copy first");
+            expect *= f.shape[k];
+        }
+    }
+    if (d.contains("mask") && !d["mask"].is_none())
+        throw invalid_argument(std::string(what) + ": masked arrays are not accepted");
+    return f;
+}
+
 
 namespace {
 
@@ -16,11 +45,6 @@ namespace {
 struct dl_device {
     std::int32_t device_type;  // 2: kDLCUDA
     std::int32_t device_id;
-};
-struct dl_data_type {
-    std::uint8_t code;  // 0 int, 1 uint, 2 float, 6 bool
-    std::uint8_t bits;
-    std::uint16_t lanes;
 };
 struct dl_tensor {
     void* data;
@@ -37,34 +61,6 @@ struct dl_managed_tensor {
     void (*deleter)(dl_managed_tensor*);
 };
 constexpr std::int32_t dl_cuda = 2;
-
-/// A one- or two-dimensional C-contiguous array in device memory, owned by `owner`.
-struct device_array {
-    void const* data = nullptr;
-    std::vector<std::int64_t> shape;
-    std::string typestr;  // "<f4", "<i8", "|b1", ...
-    dl_data_type dtype{};
-    std::shared_ptr<void const> owner;
-};
-
-template <class T>
-device_array device_array_of(T const* p, std::vector<std::int64_t> shape,
-                             std::shared_ptr<void const> owner) {
-    device_array a;
-    a.data = p;
-    a.shape = std::move(shape);
-    a.owner = std::move(owner);
-    if constexpr (std::is_same_v<T, bool>) {
-        a.typestr = "|b1";
-        a.dtype = {6, 8, 1};
-    } else {
-        a.typestr = std::string("<") + (std::is_floating_point_v<T> ? "f" : "i") +
-                    std::to_string(sizeof(T));
-        a.dtype = {static_cast<std::uint8_t>(std::is_floating_point_v<T> ? 2 : 0),
-                   static_cast<std::uint8_t>(8 * sizeof(T)), 1};
-    }
-    return a;
-}
 
 py::dict cuda_array_interface(device_array const& a) {
     py::dict d;
@@ -143,57 +139,6 @@ py::tuple device_arrays(matrix_handle const& m) {
     });
 }
 
-/// Pointer, shape and element type of an object with __cuda_array_interface__.
-struct foreign_array {
-    void const* data;
-    std::vector<std::size_t> shape;
-    std::string typestr;
-};
-
-foreign_array read_interface(py::handle obj, char const* what) {
-    if (!py::hasattr(obj, "__cuda_array_interface__"))
-        throw invalid_argument(std::string(what) +
-                               " has no __cuda_array_interface__ (a CuPy array or a "
-                               "CUDA PyTorch tensor is needed)");
-    py::dict d = obj.attr("__cuda_array_interface__");
-    foreign_array f;
-    py::tuple data = d["data"];
-    f.data = reinterpret_cast<void const*>(data[0].cast<std::uintptr_t>());
-    for (auto s : d["shape"].cast<py::tuple>()) f.shape.push_back(s.cast<std::size_t>());
-    f.typestr = d["typestr"].cast<std::string>();
-    std::size_t const item = std::stoul(f.typestr.substr(2));
-    if (d.contains("strides") && !d["strides"].is_none()) {
-        // Accept C-contiguous strides given explicitly.
-        auto strides = d["strides"].cast<std::vector<std::size_t>>();
-        std::size_t expect = item;
-        for (std::size_t k = f.shape.size(); k-- > 0;) {
-            if (f.shape[k] > 1 && strides[k] != expect)
-                throw invalid_argument(std::string(what) +
-                                       " is not C-contiguous: make a contiguous copy first");
-            expect *= f.shape[k];
-        }
-    }
-    if (d.contains("mask") && !d["mask"].is_none())
-        throw invalid_argument(std::string(what) + ": masked arrays are not accepted");
-    return f;
-}
-
-template <class T>
-void check_type(foreign_array const& f, char const* what) {
-    std::string const want = device_array_of<T>(nullptr, {}, nullptr).typestr;
-    // '|' and '<' both mean "no byte swapping" for these types.
-    if (f.typestr.substr(1) != want.substr(1))
-        throw invalid_argument(std::string(what) + " has element type " + f.typestr +
-                               ", expected " + want);
-}
-
-template <class T>
-buffer<T, device> copy_in(foreign_array const& f, std::size_t count) {
-    buffer<T, device> b(count);
-    detail::copy_bytes<device, device>(b.data(), f.data, count * sizeof(T));
-    return b;
-}
-
 matrix_handle from_cuda_dense(py::handle obj, std::string const& dtype) {
     foreign_array f = read_interface(obj, "from_cuda");
     if (f.shape.size() != 2) throw invalid_argument("from_cuda: a two-dimensional array is needed");
@@ -249,8 +194,35 @@ void bind_device(py::module_& m) {
         .def(
             "__dlpack__", [](device_array const& a, py::object /*stream*/) { return to_dlpack(a); },
             py::arg("stream") = py::none())
-        .def("__dlpack_device__", [](device_array const&) { return py::make_tuple(dl_cuda, 0); });
+        .def("__dlpack_device__", [](device_array const&) { return py::make_tuple(dl_cuda, 0); })
+        .def(
+            "to_numpy",
+            [](device_array const& a) {
+                py::array out(py::dtype::from_args(py::str(a.typestr)), a.shape);
+                detail::copy_bytes<host, device>(out.mutable_data(), a.data,
+                                                 static_cast<std::size_t>(out.nbytes()));
+                return out;
+            },
+            "A NumPy copy in host memory.");
     m.def("_device_arrays", &device_arrays);
+    m.def(
+        "_vector_to_device",
+        [](py::handle u, std::string const& dtype) {
+            return dispatch_dtype(dtype, [&](auto t) {
+                using T = decltype(t);
+                auto a = as_array<T>(u);
+                if (a.ndim() != 1)
+                    throw invalid_argument("to_device: a one-dimensional array is needed");
+                buffer<T> h(static_cast<std::size_t>(a.size()));
+                if (a.size())
+                    std::memcpy(static_cast<void*>(h.data()), a.data(),
+                                static_cast<std::size_t>(a.size()) * sizeof(T));
+                dense_vector<T, device> v;
+                v.storage() = h.template copy_to<device>();
+                return adopt_device_vector(std::move(v));
+            });
+        },
+        py::arg("u"), py::arg("dtype"));
     m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"));
     m.def("_from_cuda_csr", &from_cuda_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),
           py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"));

@@ -157,6 +157,12 @@ py::array_t<T, py::array::c_style> as_array(py::handle h) {
 
 // ---- errors and long calls ----------------------------------------------------------------------
 
+/// One call names containers in host memory and in device memory: kleene.SpaceMismatch (a
+/// kleene.InvalidArgument). Nothing is copied between the two unless the caller asks.
+struct space_mismatch : invalid_argument {
+    using invalid_argument::invalid_argument;
+};
+
 /// Registers kleene.Error and its subclasses on the module and the translator from kleene::error.
 void register_errors(py::module_& m);
 

@@ -17,8 +17,8 @@ namespace {
 // ----------------------------------------------------------------------------------
 
 struct exception_types {
-    py::object base, dimension_mismatch, invalid_argument, parse_error, io_error, out_of_memory,
-        device_error, no_device, overflow_error, negative_cycle;
+    py::object base, dimension_mismatch, invalid_argument, space_mismatch, parse_error, io_error,
+        out_of_memory, device_error, no_device, overflow_error, negative_cycle;
 };
 
 exception_types& types() {
@@ -64,6 +64,9 @@ void register_errors(py::module_& m) {
     t.invalid_argument =
         new_exception(m, "InvalidArgument", bases({t.base, builtins.attr("ValueError")}),
                       "An argument is out of range or otherwise invalid.");
+    t.space_mismatch = new_exception(
+        m, "SpaceMismatch", bases({t.invalid_argument}),
+        "One call mixes host and device containers; move one with to_device() or to_host().");
     t.parse_error = new_exception(m, "ParseError", bases({t.base, builtins.attr("ValueError")}),
                                   "A file could not be parsed; .file and .line say where.");
     t.io_error = new_exception(m, "IOError", bases({t.base, builtins.attr("OSError")}),
@@ -91,6 +94,8 @@ void register_errors(py::module_& m) {
             throw;
         } catch (kleene::dimension_mismatch const& e) {
             raise(t.dimension_mismatch, e.what());
+        } catch (space_mismatch const& e) {
+            raise(t.space_mismatch, e.what());
         } catch (kleene::invalid_argument const& e) {
             raise(t.invalid_argument, e.what());
         } catch (kleene::parse_error const& e) {

@@ -1,4 +1,6 @@
-// Binds mxm, mxv and vxm: the value type of A picks products<T> (products_<type>.cpp).
+// Binds mxm, mxv and vxm: the value type of A picks products<T> (products_<type>.cpp) for host
+// matrices, device_products<T> (products_device_<type>.cpp) for device ones. All operands of one
+// call live in one memory space: a mix is refused (kleene.SpaceMismatch), never copied.
 
 #include "products.hpp"
 
@@ -26,7 +28,49 @@ std::string value_dtype(matrix_handle const& m) {
     });
 }
 
+bool on_device(matrix_handle const& m) {
+    return m.visit([](auto const& a) {
+        using M = std::decay_t<decltype(a)>;
+        return is_device_csr<M> || is_device_dense<M>;
+    });
+}
+
+/// A vector argument in device memory: anything with __cuda_array_interface__ (CuPy, PyTorch,
+/// kleene.DeviceArray); NumPy arrays and lists are host vectors.
+bool on_device(py::handle v) {
+    return !v.is_none() && !py::isinstance<py::array>(v) &&
+           py::hasattr(v, "__cuda_array_interface__");
+}
+
+char const* space(bool device) { return device ? "device" : "host"; }
+
+/// Refuses `what` when it lives in the other memory space than A.
+void same_space(char const* op, bool a_device, bool device, char const* what) {
+    if (device == a_device) return;
+    throw space_mismatch(std::string(op) + ": A is in " + space(a_device) + " memory but " + what +
+                         " is in " + space(device) + " memory; move one with " +
+                         (a_device ? "to_device()" : "to_host()") + " or " +
+                         (a_device ? "to_host()" : "to_device()") +
+                         " first (kleene does not copy between host and device behind your back)");
+}
+
 }  // namespace
+
+// Bool products on the device: lib/cuda builds its write-back, masks and conversions for the
+// numeric types only.
+template <>
+struct device_products<bool> {
+    [[noreturn]] static void refuse(char const* op) {
+        throw invalid_argument(std::string(op) +
+                               " on the GPU: bool values are not offered there (float32, "
+                               "float64, int32, int64); convert with astype() on the host");
+    }
+    static py::tuple mxm(matrix_handle const&, matrix_handle const&, product_args const&) {
+        refuse("mxm");
+    }
+    static py::tuple mxv(matrix_handle const&, py::handle, vector_args const&) { refuse("mxv"); }
+    static py::tuple vxm(py::handle, matrix_handle const&, vector_args const&) { refuse("vxm"); }
+};
 
 void bind_products(py::module_& m) {
     m.def(
@@ -37,8 +81,14 @@ void bind_products(py::module_& m) {
             product_args args{
                 std::move(semiring), std::move(out), std::move(mask),   structural, complemented,
                 std::move(accum),    replace,        std::move(kernel), explain};
-            return dispatch_dtype(value_dtype(a),
-                                  [&](auto t) { return products<decltype(t)>::mxm(a, b, args); });
+            bool const device = on_device(a);
+            same_space("mxm", device, on_device(b), "B");
+            if (args.out) same_space("mxm", device, on_device(*args.out), "out");
+            if (args.mask) same_space("mxm", device, on_device(*args.mask), "the mask");
+            return dispatch_dtype(value_dtype(a), [&](auto t) {
+                using T = decltype(t);
+                return device ? device_products<T>::mxm(a, b, args) : products<T>::mxm(a, b, args);
+            });
         },
         py::arg("a"), py::arg("b"), py::arg("semiring"), py::arg("out"), py::arg("mask"),
         py::arg("structural"), py::arg("complemented"), py::arg("accum"), py::arg("replace"),
@@ -49,8 +99,16 @@ void bind_products(py::module_& m) {
                       std::string kernel, bool explain) {
             vector_args args{std::move(semiring), std::move(out), std::move(mask),   complemented,
                              std::move(accum),    replace,        std::move(kernel), explain};
+            char const* const op = pull ? "mxv" : "vxm";
+            bool const device = on_device(a);
+            same_space(op, device, on_device(u), "u");
+            if (!args.out.is_none()) same_space(op, device, on_device(args.out), "out");
+            if (!args.mask.is_none()) same_space(op, device, on_device(args.mask), "the mask");
             return dispatch_dtype(value_dtype(a), [&](auto t) {
                 using T = decltype(t);
+                if (device)
+                    return pull ? device_products<T>::mxv(a, u, args)
+                                : device_products<T>::vxm(u, a, args);
                 return pull ? products<T>::mxv(a, u, args) : products<T>::vxm(u, a, args);
             });
         };

@@ -49,6 +49,15 @@ struct products {
     static py::tuple vxm(py::handle u, matrix_handle const& a, vector_args const& args);
 };
 
+/// The same products on device matrices (products_device_impl.hpp): float32, float64, int32 and
+/// int64 values; vectors are device arrays (__cuda_array_interface__) and the result one too.
+template <class T>
+struct device_products {
+    static py::tuple mxm(matrix_handle const& a, matrix_handle const& b, product_args const& args);
+    static py::tuple mxv(matrix_handle const& a, py::handle u, vector_args const& args);
+    static py::tuple vxm(py::handle u, matrix_handle const& a, vector_args const& args);
+};
+
 kernel_choice parse_kernel(std::string_view k);
 
 /// Calls f(S{}) for the semiring named `name` over T ("min_plus", ...).

@@ -51,9 +51,9 @@ struct csr_operand {
             } else if constexpr (is_host_dense<M>) {
                 owned.emplace(kleene::to_csr<T, I>(m, absent));
             } else {
-                throw invalid_argument(std::string(what) +
-                                       " is in device memory: products on the GPU are not bound "
-                                       "yet; call to_host() first");
+                throw space_mismatch(std::string(what) +
+                                     " is in device memory and the product runs on the host; "
+                                     "call to_host() first");
             }
         });
         p = &*owned;
@@ -91,7 +91,8 @@ host_csr<bool, I> mask_of(matrix_handle const& h) {
             }
             return {r, c, std::move(ptr), std::move(col), std::move(v), true, true};
         } else {
-            throw invalid_argument("mask is in device memory; call to_host() first");
+            throw space_mismatch("mask is in device memory and the product runs on the host; "
+                                 "call to_host() first");
         }
     });
 }

@@ -56,3 +56,53 @@ def test_gil_is_released_during_apsp():
     t.join()
     # With the GIL held the counter would not move while apsp runs.
     assert elapsed < 0.05 or ticks > 10, (elapsed, ticks)
+
+
+def _seconds(call):
+    start = time.monotonic()
+    call()
+    return time.monotonic() - start
+
+
+def _seconds_interrupted(call, delay):
+    """Seconds until call() ends with SIGINT sent after `delay` seconds (the KeyboardInterrupt,
+    raised inside the call or just after it, is swallowed)."""
+    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        call()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        timer.cancel()
+    return time.monotonic() - start
+
+
+def test_sigint_stops_delta_stepping_sssp():
+    # A chain weighted 1: with delta 1 every vertex is a bucket of its own, one round each. The
+    # search polls the hook every 256 rounds (or 50 ms), outside its parallel region.
+    n = 100_000
+    a = sp.csr_matrix((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
+    m = kleene.Matrix.from_scipy(a)
+
+    def run():
+        kleene.sssp(m, 0, method="delta-stepping", delta=1.0, device="cpu")
+
+    full = _seconds(run)
+    elapsed = _seconds_interrupted(run, full / 10)
+    # Without polling the call runs to its end and the interrupt lands after it (about `full`).
+    assert elapsed < full / 2, (elapsed, full)
+
+
+def test_sigint_stops_johnson():
+    m = big_graph(2048)
+
+    def run():
+        kleene.apsp(m, algorithm="johnson", device="cpu")
+
+    full = _seconds(run)
+    elapsed = _seconds_interrupted(run, full / 10)
+    # Sources run in batches of 32 per thread, the hook between batches (4 or more batches up to
+    # 16 threads).
+    assert elapsed < 0.6 * full, (elapsed, full)

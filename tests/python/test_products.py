@@ -157,3 +157,18 @@ def test_semiring_names_and_errors():
         kleene.mxm(a, a.astype("float32"))
     with pytest.raises(kleene.InvalidArgument, match="not offered over bool"):
         kleene.mxm(a.astype(bool), a.astype(bool), "plus.times")
+
+
+class _DeviceVectorLookalike:
+    """Has __cuda_array_interface__, so kleene takes it for device memory (it is never read)."""
+
+    __cuda_array_interface__ = {"shape": (5,), "typestr": "<f8", "data": (0, True), "version": 3}
+
+
+def test_host_products_refuse_device_vectors():
+    a = random_graph(5, 0.5, 1)
+    for call in (lambda: kleene.mxv(a, _DeviceVectorLookalike()),
+                 lambda: kleene.vxm(np.ones(5), a, out=_DeviceVectorLookalike()),
+                 lambda: kleene.mxv(a, np.ones(5), mask=_DeviceVectorLookalike())):
+        with pytest.raises(kleene.SpaceMismatch, match="is in device memory; move one with"):
+            call()

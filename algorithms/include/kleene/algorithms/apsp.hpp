@@ -68,7 +68,8 @@ struct apsp_options {
     /// OpenMP threads, GEMM and out-of-core tuning, and the device cap when max_device_bytes is
     /// 0 (tuning::max_device_bytes); null: default_context().
     context* ctx = nullptr;
-    /// CPU R-Kleene and Floyd-Warshall call it between steps (options.hpp); it may throw.
+    /// CPU R-Kleene, Floyd-Warshall and Johnson call it between steps (options.hpp); it may
+    /// throw.
     step_hook on_step{};
 };
 
@@ -363,7 +364,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
     }
 
     if (alg == apsp_algorithm::johnson) {
-        r.dist = johnson(a);
+        r.dist = johnson(a, opt.on_step);
     } else if (alg == apsp_algorithm::bellman_ford) {
         if constexpr (detail::gpu_apsp_type<T>) {
             cuda::bellman_ford_options o;

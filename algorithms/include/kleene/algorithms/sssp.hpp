@@ -98,8 +98,9 @@ struct sssp_options {
     explain_trace* explain = nullptr;
     /// OpenMP threads of the CPU search (context::threads); null: default_context().
     context* ctx = nullptr;
-    /// CPU Bellman-Ford calls it before each round (options.hpp; delta-stepping's rounds run
-    /// inside one parallel region and do not); it may throw.
+    /// The CPU searches call it between rounds, outside their parallel regions (options.hpp):
+    /// Bellman-Ford before each round, delta-stepping before the first and then every 256 rounds
+    /// or 50 ms. It may throw.
     step_hook on_step{};
 };
 
@@ -291,8 +292,9 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             // B, one more edge at most B + the largest weight.
             bool const saturate =
                 std::is_integral_v<T> && !(wb.bound + w.max_abs <= largest_finite_distance<T>());
-            auto const st = saturate ? detail::delta_stepping_cpu<true>(a, source, delta, r.dist)
-                                     : detail::delta_stepping_cpu<false>(a, source, delta, r.dist);
+            auto const st =
+                saturate ? detail::delta_stepping_cpu<true>(a, source, delta, r.dist, opt.on_step)
+                         : detail::delta_stepping_cpu<false>(a, source, delta, r.dist, opt.on_step);
             what = std::to_string(st.rounds) + " rounds on " + std::to_string(st.threads) +
                    " threads, " + std::to_string(st.split_rows) + " long rows split" +
                    (saturate ? ", saturating sums" : "");

@@ -177,9 +177,15 @@ struct delta_stepping_stats {
 /// with (`expanded`): vertices lowered twice within a bucket, hubs above all, are scanned once.
 /// Rows longer than split_degree are shared out by edge ranges so that one hub does not hold up
 /// the round.
+///
+/// on_step (when set) runs before the first round and then every poll_rounds rounds or
+/// poll_seconds, whichever comes first, always outside the parallel region: the threads leave it
+/// at the end of a round, their rings kept in `lanes`, and enter it again after the hook. Without
+/// a hook the rounds run in one region, as before.
 template <bool Saturate, class T, class Index>
 delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size_t source,
-                                        double delta, std::vector<T>& d) {
+                                        double delta, std::vector<T>& d,
+                                        step_hook const& on_step = {}) {
     std::size_t const n = a.rows();
     Index const* ap = a.row_ptr();
     Index const* aj = a.col_idx();
@@ -219,179 +225,241 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
     std::uint64_t next_bucket[2] = {none, none};
     double const inv_delta = 1.0 / delta;
 
-#pragma omp parallel num_threads(threads)
-    {
-        auto const t = static_cast<std::size_t>(omp_get_thread_num());
-        auto const tn = static_cast<std::size_t>(omp_get_num_threads());
-        // Prefix sums over the parts: pieces of short rows, pieces of long ones.
-        std::vector<std::size_t> piece_of(tn + 1, 0), split_of(tn + 1, 0);
-        std::vector<std::vector<Index>> bins(ring);
+    // What a thread keeps between parallel regions (the hook runs between them); a cache line
+    // apart, as the per-thread locals they replace were.
+    struct alignas(64) lane {
+        std::vector<std::vector<Index>> bins = std::vector<std::vector<Index>>(ring);
         std::size_t in_ring = 0;  // entries in `bins`
         std::map<std::uint64_t, std::vector<Index>> far;
         std::vector<Index> work;
         std::size_t rounds = 0, split_rows = 0;
         std::uint64_t current = 0;
-        auto bucket_of = [inv_delta](T x) {
-            double const q = static_cast<double>(x) * inv_delta;
-            return q >= 1.8e19 ? none - 1 : static_cast<std::uint64_t>(q);
-        };
-        auto file = [&](Index v, std::uint64_t b) {
-            if (b < current + ring) {
-                bins[b % ring].push_back(v);
-                ++in_ring;
-            } else {
-                far[b].push_back(v);
-            }
-        };
-        auto relax = [&](T du, std::size_t k0, std::size_t k1) {
-            for (std::size_t k = k0; k < k1; ++k) {
-                auto const v = static_cast<std::size_t>(aj[k]);
-                T const w = av ? av[k] : iso;
-                T const nd = Saturate ? plus_sat_op<T>::apply(du, w) : T(du + w);
-                if (atomic_lower(dist + v, nd)) file(static_cast<Index>(v), bucket_of(nd));
-            }
-        };
-        // The distance to expand u with, or none (already expanded at that distance or lower;
-        // or settled in an earlier bucket).
-        auto claim = [&](std::size_t u, T& du) {
-            du = load_relaxed(dist + u);
-            std::uint64_t const bu = bucket_of(du);
-            if (bu != current) {
-                if (bu > current) file(static_cast<Index>(u), bu);  // cannot happen: kept safe
-                return false;
-            }
-            std::atomic_ref<T> e(expanded[u]);
-            if (!(du < e.load(std::memory_order_relaxed))) return false;
-            e.store(du, std::memory_order_relaxed);  // a race only repeats an expansion
-            return true;
-        };
-        auto visit = [&](std::size_t u) {
-            T du;
-            if (claim(u, du))
-                relax(du, static_cast<std::size_t>(ap[u]), static_cast<std::size_t>(ap[u + 1]));
-        };
-        // A vertex costs a chain of dependent misses (its row pointer, then its row) before its
-        // edges' loads can overlap: fetch the row pointers 8 vertices ahead, the rest 4 ahead
-        // (measured 1.2x faster at Kronecker 2^20 on 2 threads).
-        auto visit_list = [&](Index const* list, std::size_t b, std::size_t e) {
-            for (std::size_t i = b; i < e; ++i) {
-                if (i + 8 < e) __builtin_prefetch(ap + list[i + 8]);
-                if (i + 4 < e) {
-                    auto const w = static_cast<std::size_t>(list[i + 4]);
-                    __builtin_prefetch(dist + w);
-                    __builtin_prefetch(expanded + w);
-                    __builtin_prefetch(aj + ap[w]);
-                    if (av) __builtin_prefetch(av + ap[w]);
-                }
-                visit(static_cast<std::size_t>(list[i]));
-            }
-        };
-        auto publish = [&](std::vector<Index>& from) {
-            part& mine = shared[t];
-            mine.vertices.clear();
-            mine.split.clear();
-            mine.split_pieces = 0;
-            // Long rows are claimed here and handed out by edge ranges.
-            std::size_t keep = 0;
-            for (Index u : from) {
-                auto const deg = static_cast<std::size_t>(ap[u + 1] - ap[u]);
-                if (deg <= split_degree) {
-                    from[keep++] = u;
-                    continue;
-                }
-                T du;
-                if (!claim(static_cast<std::size_t>(u), du)) continue;
-                mine.split.emplace_back(u, du);
-                mine.split_pieces += (deg + split_piece - 1) / split_piece;
-                ++split_rows;
-            }
-            from.resize(keep);
-            mine.vertices.swap(from);
-        };
-        for (int iter = 0;; ++iter) {
-            std::uint64_t& lowest = next_bucket[(iter + 1) & 1];
-            for (std::size_t p = 0; p < tn; ++p) {
-                piece_of[p + 1] = piece_of[p] + (shared[p].vertices.size() + chunk - 1) / chunk;
-                split_of[p + 1] = split_of[p] + shared[p].split_pieces;
-            }
-            // 1. The shared bucket: long rows by edge ranges, then short rows by vertex chunks.
-#pragma omp for schedule(dynamic, 1) nowait
-            for (std::size_t c = 0; c < split_of[tn]; ++c) {
-                auto const p =
-                    static_cast<std::size_t>(std::upper_bound(split_of.begin(), split_of.end(), c) -
-                                             split_of.begin()) -
-                    1;
-                std::size_t r = c - split_of[p];  // piece within part p
-                for (auto const& [u, du] : shared[p].split) {
-                    auto const b = static_cast<std::size_t>(ap[u]),
-                               e = static_cast<std::size_t>(ap[u + 1]);
-                    std::size_t const pieces = (e - b + split_piece - 1) / split_piece;
-                    if (r < pieces) {
-                        relax(du, b + r * split_piece, std::min(e, b + (r + 1) * split_piece));
-                        break;
-                    }
-                    r -= pieces;
-                }
-            }
-#pragma omp for schedule(dynamic, 1) nowait
-            for (std::size_t c = 0; c < piece_of[tn]; ++c) {
-                auto const p =
-                    static_cast<std::size_t>(std::upper_bound(piece_of.begin(), piece_of.end(), c) -
-                                             piece_of.begin()) -
-                    1;
-                auto const& list = shared[p].vertices;
-                std::size_t const b = (c - piece_of[p]) * chunk;
-                std::size_t const e = std::min(list.size(), b + chunk);
-                visit_list(list.data(), b, e);
-            }
-            // 2. Bucket fusion: settle a small current bucket without the other threads.
-            auto& cur_bin = bins[current % ring];
-            while (!cur_bin.empty() && cur_bin.size() < fuse_limit) {
-                work.swap(cur_bin);
-                in_ring -= work.size();
-                visit_list(work.data(), 0, work.size());
-                work.clear();
-            }
-            // 3. Vote for the lowest bucket this thread holds.
-            std::uint64_t mine = far.empty() ? none : far.begin()->first;
-            if (in_ring > 0)
-                for (std::uint64_t j = 0; j < ring; ++j)
-                    if (!bins[(current + j) % ring].empty()) {
-                        mine = current + j;
-                        break;
-                    }
-            if (mine != none) {
-                std::atomic_ref<std::uint64_t> o(lowest);
-                std::uint64_t seen = o.load(std::memory_order_relaxed);
-                while (mine < seen &&
-                       !o.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
-                }
-            }
-#pragma omp barrier
-            std::uint64_t const next = lowest;
-            if (next == none) break;
-            ++rounds;
-            // 4. Move on: slots below `next` are empty everywhere; far buckets the ring now
-            // reaches move into it.
-            current = next;
-            while (!far.empty() && far.begin()->first < current + ring) {
-                auto node = far.extract(far.begin());
-                auto& bin = bins[node.key() % ring];
-                bin.insert(bin.end(), node.mapped().begin(), node.mapped().end());
-                in_ring += node.mapped().size();
-            }
-            // 5. Publish this thread's part of the next bucket; reset the other round's minimum
-            // (nobody reads or writes it until after the barrier).
-            in_ring -= bins[current % ring].size();
-            publish(bins[current % ring]);
-            if (t == 0) next_bucket[iter & 1] = none;
-#pragma omp barrier
-        }
-#pragma omp critical(kleene_delta_stepping_stats)
+    };
+    std::vector<lane> lanes(nt);
+    // Polling: rounds can be short (a barrier pair) or long (a bucket of millions of edges).
+    constexpr std::size_t poll_rounds = 256;
+    constexpr double poll_seconds = 0.05;
+    bool const polling = static_cast<bool>(on_step);
+    int first_iter = 0;  // the round a region starts with
+    bool finished = false;
+    bool pause = false;    // written by thread 0 between a round's barriers, read after the second
+    std::size_t team = 0;  // threads of the last region (lanes at or past it are empty)
+
+    while (!finished) {
+        detail::step(on_step);
+        double const since = polling ? omp_get_wtime() : 0.0;
+#pragma omp parallel num_threads(threads)
         {
-            stats.rounds = std::max(stats.rounds, rounds + 1);
-            stats.split_rows += split_rows;
+            auto const t = static_cast<std::size_t>(omp_get_thread_num());
+            auto const tn = static_cast<std::size_t>(omp_get_num_threads());
+#pragma omp single
+            {
+                // OpenMP may give a later region fewer threads (OMP_DYNAMIC): the lanes and
+                // published parts of the absent ones are handed to present ones; new ones start at
+                // `current`.
+                for (std::size_t l = tn; l < team; ++l) {
+                    lane& from = lanes[l];
+                    lane& to = lanes[l % tn];
+                    for (std::uint64_t j = 0; j < ring; ++j)
+                        to.bins[j].insert(to.bins[j].end(), from.bins[j].begin(),
+                                          from.bins[j].end());
+                    for (auto& [b, list] : from.far)
+                        to.far[b].insert(to.far[b].end(), list.begin(), list.end());
+                    to.in_ring += from.in_ring;
+                    to.rounds = std::max(to.rounds, from.rounds);
+                    to.split_rows += from.split_rows;
+                    from = lane{};
+                    part& pf = shared[l];
+                    part& pt = shared[l % tn];
+                    pt.vertices.insert(pt.vertices.end(), pf.vertices.begin(), pf.vertices.end());
+                    pt.split.insert(pt.split.end(), pf.split.begin(), pf.split.end());
+                    pt.split_pieces += pf.split_pieces;
+                    pf = part{};
+                }
+                for (std::size_t l = team; l < tn; ++l) lanes[l].current = lanes[0].current;
+                team = tn;
+            }
+            // Prefix sums over the parts: pieces of short rows, pieces of long ones.
+            std::vector<std::size_t> piece_of(tn + 1, 0), split_of(tn + 1, 0);
+            lane& mine_lane = lanes[t];
+            auto& bins = mine_lane.bins;
+            std::size_t& in_ring = mine_lane.in_ring;
+            auto& far = mine_lane.far;
+            auto& work = mine_lane.work;
+            std::size_t& rounds = mine_lane.rounds;
+            std::size_t& split_rows = mine_lane.split_rows;
+            std::uint64_t& current = mine_lane.current;
+            auto bucket_of = [inv_delta](T x) {
+                double const q = static_cast<double>(x) * inv_delta;
+                return q >= 1.8e19 ? none - 1 : static_cast<std::uint64_t>(q);
+            };
+            auto file = [&](Index v, std::uint64_t b) {
+                if (b < current + ring) {
+                    bins[b % ring].push_back(v);
+                    ++in_ring;
+                } else {
+                    far[b].push_back(v);
+                }
+            };
+            auto relax = [&](T du, std::size_t k0, std::size_t k1) {
+                for (std::size_t k = k0; k < k1; ++k) {
+                    auto const v = static_cast<std::size_t>(aj[k]);
+                    T const w = av ? av[k] : iso;
+                    T const nd = Saturate ? plus_sat_op<T>::apply(du, w) : T(du + w);
+                    if (atomic_lower(dist + v, nd)) file(static_cast<Index>(v), bucket_of(nd));
+                }
+            };
+            // The distance to expand u with, or none (already expanded at that distance or lower;
+            // or settled in an earlier bucket).
+            auto claim = [&](std::size_t u, T& du) {
+                du = load_relaxed(dist + u);
+                std::uint64_t const bu = bucket_of(du);
+                if (bu != current) {
+                    if (bu > current) file(static_cast<Index>(u), bu);  // cannot happen: kept safe
+                    return false;
+                }
+                std::atomic_ref<T> e(expanded[u]);
+                if (!(du < e.load(std::memory_order_relaxed))) return false;
+                e.store(du, std::memory_order_relaxed);  // a race only repeats an expansion
+                return true;
+            };
+            auto visit = [&](std::size_t u) {
+                T du;
+                if (claim(u, du))
+                    relax(du, static_cast<std::size_t>(ap[u]), static_cast<std::size_t>(ap[u + 1]));
+            };
+            // A vertex costs a chain of dependent misses (its row pointer, then its row) before its
+            // edges' loads can overlap: fetch the row pointers 8 vertices ahead, the rest 4 ahead
+            // (measured 1.2x faster at Kronecker 2^20 on 2 threads).
+            auto visit_list = [&](Index const* list, std::size_t b, std::size_t e) {
+                for (std::size_t i = b; i < e; ++i) {
+                    if (i + 8 < e) __builtin_prefetch(ap + list[i + 8]);
+                    if (i + 4 < e) {
+                        auto const w = static_cast<std::size_t>(list[i + 4]);
+                        __builtin_prefetch(dist + w);
+                        __builtin_prefetch(expanded + w);
+                        __builtin_prefetch(aj + ap[w]);
+                        if (av) __builtin_prefetch(av + ap[w]);
+                    }
+                    visit(static_cast<std::size_t>(list[i]));
+                }
+            };
+            auto publish = [&](std::vector<Index>& from) {
+                part& mine = shared[t];
+                mine.vertices.clear();
+                mine.split.clear();
+                mine.split_pieces = 0;
+                // Long rows are claimed here and handed out by edge ranges.
+                std::size_t keep = 0;
+                for (Index u : from) {
+                    auto const deg = static_cast<std::size_t>(ap[u + 1] - ap[u]);
+                    if (deg <= split_degree) {
+                        from[keep++] = u;
+                        continue;
+                    }
+                    T du;
+                    if (!claim(static_cast<std::size_t>(u), du)) continue;
+                    mine.split.emplace_back(u, du);
+                    mine.split_pieces += (deg + split_piece - 1) / split_piece;
+                    ++split_rows;
+                }
+                from.resize(keep);
+                mine.vertices.swap(from);
+            };
+            std::size_t region_rounds = 0;
+            for (int iter = first_iter;; ++iter) {
+                std::uint64_t& lowest = next_bucket[(iter + 1) & 1];
+                for (std::size_t p = 0; p < tn; ++p) {
+                    piece_of[p + 1] = piece_of[p] + (shared[p].vertices.size() + chunk - 1) / chunk;
+                    split_of[p + 1] = split_of[p] + shared[p].split_pieces;
+                }
+                // 1. The shared bucket: long rows by edge ranges, then short rows by vertex chunks.
+#pragma omp for schedule(dynamic, 1) nowait
+                for (std::size_t c = 0; c < split_of[tn]; ++c) {
+                    auto const p = static_cast<std::size_t>(
+                                       std::upper_bound(split_of.begin(), split_of.end(), c) -
+                                       split_of.begin()) -
+                                   1;
+                    std::size_t r = c - split_of[p];  // piece within part p
+                    for (auto const& [u, du] : shared[p].split) {
+                        auto const b = static_cast<std::size_t>(ap[u]),
+                                   e = static_cast<std::size_t>(ap[u + 1]);
+                        std::size_t const pieces = (e - b + split_piece - 1) / split_piece;
+                        if (r < pieces) {
+                            relax(du, b + r * split_piece, std::min(e, b + (r + 1) * split_piece));
+                            break;
+                        }
+                        r -= pieces;
+                    }
+                }
+#pragma omp for schedule(dynamic, 1) nowait
+                for (std::size_t c = 0; c < piece_of[tn]; ++c) {
+                    auto const p = static_cast<std::size_t>(
+                                       std::upper_bound(piece_of.begin(), piece_of.end(), c) -
+                                       piece_of.begin()) -
+                                   1;
+                    auto const& list = shared[p].vertices;
+                    std::size_t const b = (c - piece_of[p]) * chunk;
+                    std::size_t const e = std::min(list.size(), b + chunk);
+                    visit_list(list.data(), b, e);
+                }
+                // 2. Bucket fusion: settle a small current bucket without the other threads.
+                auto& cur_bin = bins[current % ring];
+                while (!cur_bin.empty() && cur_bin.size() < fuse_limit) {
+                    work.swap(cur_bin);
+                    in_ring -= work.size();
+                    visit_list(work.data(), 0, work.size());
+                    work.clear();
+                }
+                // 3. Vote for the lowest bucket this thread holds.
+                std::uint64_t mine = far.empty() ? none : far.begin()->first;
+                if (in_ring > 0)
+                    for (std::uint64_t j = 0; j < ring; ++j)
+                        if (!bins[(current + j) % ring].empty()) {
+                            mine = current + j;
+                            break;
+                        }
+                if (mine != none) {
+                    std::atomic_ref<std::uint64_t> o(lowest);
+                    std::uint64_t seen = o.load(std::memory_order_relaxed);
+                    while (mine < seen &&
+                           !o.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
+                    }
+                }
+#pragma omp barrier
+                std::uint64_t const next = lowest;
+                if (next == none) {
+                    if (t == 0) finished = true;
+                    break;
+                }
+                ++rounds;
+                // 4. Move on: slots below `next` are empty everywhere; far buckets the ring now
+                // reaches move into it.
+                current = next;
+                while (!far.empty() && far.begin()->first < current + ring) {
+                    auto node = far.extract(far.begin());
+                    auto& bin = bins[node.key() % ring];
+                    bin.insert(bin.end(), node.mapped().begin(), node.mapped().end());
+                    in_ring += node.mapped().size();
+                }
+                // 5. Publish this thread's part of the next bucket; reset the other round's minimum
+                // (nobody reads or writes it until after the barrier).
+                in_ring -= bins[current % ring].size();
+                publish(bins[current % ring]);
+                if (t == 0) {
+                    next_bucket[iter & 1] = none;
+                    pause = polling && (++region_rounds >= poll_rounds ||
+                                        omp_get_wtime() - since >= poll_seconds);
+                    if (pause) first_iter = iter + 1;
+                }
+#pragma omp barrier
+                if (pause) break;  // the next round starts in the next region, after the hook
+            }
         }
+    }
+    for (lane const& l : lanes) {
+        stats.rounds = std::max(stats.rounds, l.rounds + 1);
+        stats.split_rows += l.split_rows;
     }
     return stats;
 }

@@ -1,0 +1,334 @@
+#pragma once
+// The bodies of device_products<T> (products.hpp): mxm / mxv / vxm on device matrices through
+// kleene's device overloads (lib/include/kleene/mxm.hpp), included by one
+// products_device_<type>.cpp per value type. Without the CUDA backend nothing here is
+// instantiated: a device matrix cannot exist then, and the calls raise kleene.NoDevice.
+//
+// What is bound, to keep the module's build time bounded (docs/python.md, "Products on the GPU"):
+// - values float32, float64, int32, int64 (the types lib/cuda builds its operations for); device
+//   CSR operands, outputs and masks with int32 indices; masks of bool or the product's type;
+// - every semiring with dense operands (A dense: the semiring GEMM, lib/cuda's twelve numeric
+//   instances); with a CSR A (SpMM, SpGEMM, SpMV) the seven of sparse_instances.hpp;
+// - mxm: A B straight into C (no mask; no accumulator or the semiring's add); otherwise the
+//   product goes into a temporary of its natural storage (CSR for CSR x CSR, else dense) and
+//   kleene::apply(identity) writes it back into C under the mask, with the accumulator and
+//   replace: the same two steps kleene::mxm takes on the device, with the write-back built once
+//   per value type instead of once per semiring. A CSR C accumulates with plus, times, min, max,
+//   first or second, a dense C with plus or min (or, unmasked, the semiring's add): lib/cuda's
+//   write-back instances;
+// - mxv / vxm: dense device vectors (u, out and a bool mask), the semiring's add as the only
+//   accumulator, as on the host.
+
+#include <kleene/config.hpp>
+
+#include <algorithm>
+
+#include "device_arrays.hpp"
+#include "products.hpp"
+
+namespace kleene::python {
+
+namespace device_detail {
+
+template <class T>
+using dcsr = device_csr<T, i32>;
+template <class T>
+using ddense = dense_matrix<T, device>;
+
+/// The semirings lib/cuda builds its sparse kernels for (cuda/detail/sparse_instances.hpp).
+template <class S, class T = typename S::value_type>
+inline constexpr bool sparse_kernels = std::is_same_v<S, plus_times<T>> ||
+                                       std::is_same_v<S, min_plus<T>> ||
+                                       std::is_same_v<S, max_plus<T>> ||
+                                       std::is_same_v<S, plus_pair<T>> ||
+                                       std::is_same_v<S, any_pair<T>> ||
+                                       std::is_same_v<S, min_first<T>> ||
+                                       std::is_same_v<S, min_second<T>>;
+
+inline constexpr char const* sparse_semiring_names =
+    "plus.times, min.plus, max.plus, plus.pair, any.pair, min.first, min.second";
+
+/// vxm with a CSR A and a dense u runs A' u, which is u A only where the multiply commutes.
+template <class S, class T = typename S::value_type>
+inline constexpr bool commutative_mul = !std::is_same_v<typename S::mul_op, first_op<T>> &&
+                                        !std::is_same_v<typename S::mul_op, second_op<T>>;
+
+inline std::string dotted(std::string name) {
+    std::replace(name.begin(), name.end(), '_', '.');
+    return name;
+}
+
+/// Calls f(m) with h's storage as a device CSR<T, int32> or dense<T>; other storage is refused
+/// with what to do about it.
+template <class T, class F>
+void with_operand(matrix_handle const& h, char const* what, F&& f) {
+    if (auto const* c = std::get_if<dcsr<T>>(h.s.get())) return f(*c);
+    if (auto const* d = std::get_if<ddense<T>>(h.s.get())) return f(*d);
+    h.visit([&](auto const& m) {
+        using M = std::decay_t<decltype(m)>;
+        using U = typename M::value_type;
+        if constexpr (!is_device_csr<M> && !is_device_dense<M>)
+            throw space_mismatch(std::string(what) + " is in host memory");  // checked before
+        else if constexpr (!std::is_same_v<U, T>)
+            throw invalid_argument(std::string(what) + " is " + dtype_name<U>() +
+                                   " but the product is over " + dtype_name<T>() +
+                                   ": convert it on the host with astype(\"" + dtype_name<T>() +
+                                   "\") before to_device()");
+        else
+            throw invalid_argument(std::string(what) +
+                                   " has int64 indices; products on the GPU take CSR matrices "
+                                   "with int32 indices: build it with index=\"int32\" before "
+                                   "to_device()");
+    });
+}
+
+/// Calls f(view) with the mask of args as the output kind C takes it on the device (a device CSR
+/// mask for a CSR C, a dense one for a dense C; values bool or C's type), or f(no_mask).
+template <class C, class F>
+void with_mask(product_args const& args, F&& f) {
+    using T = typename C::value_type;
+    if (!args.mask) return f(no_mask);
+    auto const& h = *args.mask;
+    auto view = [&](auto const* m) {
+        using M = std::remove_cvref_t<decltype(*m)>;
+        return f(mask_view<M>{m, args.structural, args.complemented});
+    };
+    if constexpr (is_device_csr<C>) {
+        if (auto const* m = std::get_if<dcsr<bool>>(h.s.get())) return view(m);
+        if (auto const* m = std::get_if<dcsr<T>>(h.s.get())) return view(m);
+        throw invalid_argument(std::string("mask: a CSR output on the GPU takes a device CSR mask "
+                                           "with int32 indices and bool or ") +
+                               dtype_name<T>() + " values");
+    } else {
+        if (auto const* m = std::get_if<ddense<bool>>(h.s.get())) return view(m);
+        if (auto const* m = std::get_if<ddense<T>>(h.s.get())) return view(m);
+        throw invalid_argument(std::string("mask: a dense output on the GPU takes a dense device "
+                                           "mask with bool or ") +
+                               dtype_name<T>() + " values");
+    }
+}
+
+/// C<mask, replace> accum= t on the device, t's entries equal to `zero` being no entry when t is
+/// dense: t is first brought to C's storage (to_csr / to_dense on the device).
+template <class T, class C, class Tmp>
+void write_back(C& c, Tmp&& t, T zero, product_args const& args, std::string const& accum,
+                options const& opt) {
+    if constexpr (is_device_csr<C> && is_device_dense<std::decay_t<Tmp>>) {
+        write_back<T>(c, kleene::to_csr<T, i32>(t, zero), zero, args, accum, opt);
+    } else if constexpr (is_device_dense<C> && is_device_csr<std::decay_t<Tmp>>) {
+        write_back<T>(c, kleene::to_dense(t, zero), zero, args, accum, opt);
+    } else {
+        options o;
+        o.replace = opt.replace;
+        o.ctx = opt.ctx;
+        auto run = [&](auto const& mask, auto acc) {
+            using A = decltype(acc);
+            if constexpr (is_device_csr<C>) {
+                kleene::apply(c, mask, acc, identity_op<T>{}, t, o);
+            } else if constexpr (detail::gpu_dense_accum<A, T>) {
+                kleene::apply(c, mask, acc, with_absent(identity_op<T>{}, zero), t, o);
+            } else {
+                throw invalid_argument("mxm on the GPU: a dense output accumulates with plus or min "
+                                       "under a mask or with another operator (lib/cuda's "
+                                       "write-back), not " + accum + "; use a CSR output");
+            }
+        };
+        with_mask<C>(args, [&](auto const& mask) {
+            if (accum.empty()) return run(mask, no_accum);
+            dispatch_accum<T>(accum, [&](auto op) { run(mask, op); });
+        });
+    }
+}
+
+/// C = A (+).(x) B for the operands a and b (device CSR or dense), into `out` (its storage, kept
+/// as it is) or a new matrix of the product's natural storage.
+template <class T, class S, class A, class B>
+matrix_handle mxm(S s, A const& a, B const& b, product_args const& args, options const& opt) {
+    using add_op = typename S::add_monoid::op_type;
+    constexpr bool both_csr = is_device_csr<A> && is_device_csr<B>;
+    using natural = std::conditional_t<both_csr, dcsr<T>, ddense<T>>;
+    T const zero = S::zero();
+    bool const add_accum = !args.accum.empty() && args.accum == add_name<S>();
+    bool const fused = !args.mask && (args.accum.empty() || add_accum);
+    std::optional<matrix_handle> result;
+    auto into = [&](auto& c) {
+        using C = std::decay_t<decltype(c)>;
+        if (fused) {
+            py::gil_scoped_release release;
+            if (args.accum.empty()) {
+                kleene::mxm(c, no_mask, no_accum, a, b, s, opt);
+            } else if constexpr (is_device_dense<C> || detail::gpu_csr_accum<add_op, T>) {
+                kleene::mxm(c, no_mask, add_op{}, a, b, s, opt);
+            } else {
+                throw invalid_argument("mxm on the GPU: a CSR output accumulates with plus, times, "
+                                       "min, max, first or second, not " + args.accum);
+            }
+        } else {
+            options inner = opt;
+            inner.replace = false;
+            std::string const op = add_accum ? add_name<S>() : args.accum;
+            py::gil_scoped_release release;
+            natural t(a.rows(), b.cols());
+            kleene::mxm(t, no_mask, no_accum, a, b, s, inner);
+            write_back<T>(c, std::move(t), zero, args, op, opt);
+        }
+        result = matrix_handle::of(std::move(c));
+    };
+    if (args.out) {
+        // The output's storage is immutable (NumPy views may share it): C starts as a copy.
+        auto const& h = *args.out;
+        if (auto const* c = std::get_if<dcsr<T>>(h.s.get())) {
+            dcsr<T> copy = *c;
+            into(copy);
+        } else if (auto const* d = std::get_if<ddense<T>>(h.s.get())) {
+            ddense<T> copy = *d;
+            into(copy);
+        } else {
+            with_operand<T>(h, "out", [](auto const&) {});
+        }
+    } else if constexpr (both_csr) {
+        dcsr<T> c(a.rows(), b.cols());
+        into(c);
+    } else {
+        // Written whole by a plain product; a masked one keeps the empty C's absent entries.
+        ddense<T> c = fused ? ddense<T>(a.rows(), b.cols())
+                            : dense_matrix<T>(a.rows(), b.cols(), zero).to_device();
+        into(c);
+    }
+    return *result;
+}
+
+/// w<mask, replace> accum= A (+).(x) u (Pull) or u (+).(x) A on the device.
+template <class T, bool Pull, class S, class M>
+dense_vector<T, device> vector_product(S s, M const& a, dense_vector<T, device> const& u,
+                                       std::optional<dense_vector<T, device>> w0,
+                                       std::optional<dense_vector<bool, device>> const& mask,
+                                       vector_args const& args, options const& opt) {
+    using add_op = typename S::add_monoid::op_type;
+    std::size_t const out_size = Pull ? a.rows() : a.cols();
+    dense_vector<T, device> w;
+    if (w0)
+        w = std::move(*w0);
+    else
+        w.storage() = buffer<T>(out_size, S::zero()).template copy_to<device>();
+    auto call = [&](auto const& m, auto acc) {
+        py::gil_scoped_release release;
+        if constexpr (Pull)
+            kleene::mxv(w, m, acc, a, u, s, opt);
+        else
+            kleene::vxm(w, m, acc, u, a, s, opt);
+    };
+    auto with_accum = [&](auto const& m) {
+        constexpr bool masked = !std::is_same_v<std::decay_t<decltype(m)>, no_mask_t>;
+        if (args.accum.empty()) return call(m, no_accum);
+        // A dense A writes a masked product back through lib/cuda's dense write-back (plus, min).
+        if constexpr (masked && is_device_dense<M> && !detail::gpu_dense_accum<add_op, T>)
+            throw invalid_argument(std::string(Pull ? "mxv" : "vxm") +
+                                   " on the GPU: a dense A with a mask accumulates with plus or "
+                                   "min only, not " + args.accum);
+        else
+            return call(m, add_op{});
+    };
+    if (mask)
+        with_accum(mask_view<dense_vector<bool, device>>{&*mask, false, args.complemented});
+    else
+        with_accum(no_mask);
+    return w;
+}
+
+}  // namespace device_detail
+
+template <class T>
+py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& bh,
+                                  product_args const& args) {
+#if defined(KLEENE_HAVE_CUDA)
+    using namespace device_detail;
+    explain_trace trace;
+    options opt;
+    opt.replace = args.replace;
+    opt.kernel = parse_kernel(args.kernel);
+    if (args.explain) opt.explain = &trace;
+    std::optional<matrix_handle> result;
+    dispatch_semiring<T>(args.semiring, [&](auto s) {
+        using S = decltype(s);
+        with_operand<T>(ah, "A", [&](auto const& a) {
+            with_operand<T>(bh, "B", [&](auto const& b) {
+                using A = std::decay_t<decltype(a)>;
+                if constexpr (is_device_csr<A> && !sparse_kernels<S>)
+                    throw invalid_argument(
+                        "mxm on the GPU: a CSR A runs the sparse kernels, built for " +
+                        std::string(sparse_semiring_names) + ", not " + dotted(args.semiring) +
+                        "; pass A dense (to_dense() on the host, then to_device())");
+                else
+                    result = device_detail::mxm<T>(s, a, b, args, opt);
+            });
+        });
+    });
+    return py::make_tuple(*result,
+                          args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
+#else
+    (void)ah, (void)bh, (void)args;
+    throw no_device("mxm: kleene was built without the CUDA backend");
+#endif
+}
+
+namespace device_detail {
+
+template <class T, bool Pull>
+py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const& args) {
+#if defined(KLEENE_HAVE_CUDA)
+    char const* const name = Pull ? "mxv" : "vxm";
+    explain_trace trace;
+    options opt;
+    opt.replace = args.replace;
+    opt.kernel = parse_kernel(args.kernel);
+    if (args.explain) opt.explain = &trace;
+    auto const u = device_vector_of<T>(uh, "u");
+    std::optional<dense_vector<T, device>> w0;
+    if (!args.out.is_none()) w0 = device_vector_of<T>(args.out, "out");
+    std::optional<dense_vector<bool, device>> mask;
+    if (!args.mask.is_none()) mask = device_vector_of<bool>(args.mask, "mask");
+    std::optional<dense_vector<T, device>> w;
+    dispatch_semiring<T>(args.semiring, [&](auto s) {
+        using S = decltype(s);
+        if (!args.accum.empty() && args.accum != add_name<S>())
+            throw invalid_argument(std::string(name) +
+                                   ": vectors accumulate with the semiring's add (" +
+                                   add_name<S>() + ") only, not " + args.accum);
+        with_operand<T>(ah, "A", [&](auto const& a) {
+            using A = std::decay_t<decltype(a)>;
+            if constexpr (is_device_csr<A> && !sparse_kernels<S>)
+                throw invalid_argument(std::string(name) +
+                                       " on the GPU: a CSR A runs the sparse kernels, built for " +
+                                       sparse_semiring_names + ", not " + dotted(args.semiring) +
+                                       "; pass A dense (to_dense() on the host, then to_device())");
+            else if constexpr (!Pull && is_device_csr<A> && !commutative_mul<S>)
+                throw invalid_argument(
+                    "vxm on the GPU with a CSR A runs A' u, which needs a commutative multiply; " +
+                    dotted(args.semiring) + " has none: use mxv with A's transpose");
+            else
+                w = vector_product<T, Pull>(s, a, u, std::move(w0), mask, args, opt);
+        });
+    });
+    return py::make_tuple(adopt_device_vector(std::move(*w)),
+                          args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
+#else
+    (void)ah, (void)uh, (void)args;
+    throw no_device(std::string(Pull ? "mxv" : "vxm") +
+                    ": kleene was built without the CUDA backend");
+#endif
+}
+
+}  // namespace device_detail
+
+template <class T>
+py::tuple device_products<T>::mxv(matrix_handle const& a, py::handle u, vector_args const& args) {
+    return device_detail::vector_entry<T, true>(a, u, args);
+}
+
+template <class T>
+py::tuple device_products<T>::vxm(py::handle u, matrix_handle const& a, vector_args const& args) {
+    return device_detail::vector_entry<T, false>(a, u, args);
+}
+
+}  // namespace kleene::python
