@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
             cc_result r;
             for (int k = 0; k < cfg.runs; ++k)
                 t.push_back(ms_of([&] { r = connected_components(a, o); }));
-            cpu_comp = r.component;
+            cpu_comp.assign(r.component.begin(), r.component.end());
             line("cc", "cpu", median(t), 0, 0,
                  fmt::format("{} components ({}, {} rounds)", r.count, to_string(r.method),
                              r.iterations));
@@ -309,7 +309,7 @@ int main(int argc, char** argv) {
             std::vector<double> t;
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) t.push_back(ms_of([&] { r = pagerank(a, o); }));
-            cpu_rank = r.rank;
+            cpu_rank.assign(r.rank.begin(), r.rank.end());
             line("pagerank", "cpu", median(t), 0, 0,
                  fmt::format("{} iterations ({}), change {:.2e}", r.iterations, to_string(r.method),
                              r.change));

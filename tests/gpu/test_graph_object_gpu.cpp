@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <span>
 #include <vector>
 
 namespace {
@@ -41,7 +42,7 @@ csr_matrix<T> random_graph(std::size_t n, std::size_t m, std::uint64_t seed, boo
     return uniform_graph<T>(o);
 }
 
-std::size_t far_apart(std::vector<double> const& x, std::vector<double> const& y, double tol) {
+std::size_t far_apart(std::span<double const> x, std::span<double const> y, double tol) {
     if (x.size() != y.size()) return std::max(x.size(), y.size());
     std::size_t bad = 0;
     for (std::size_t i = 0; i < x.size(); ++i) bad += !(std::abs(x[i] - y[i]) <= tol);
