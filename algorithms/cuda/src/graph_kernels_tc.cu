@@ -1,23 +1,28 @@
 // Triangle counting on the GPU (graph_kernels.hpp). With relabel, vertices are renumbered by
 // increasing degree (a CUB radix sort of the degrees, ties by vertex number); then U keeps each
 // edge once, in the row of its endpoint with the smaller number (the strictly upper triangle of
-// the renumbered pattern, the diagonal dropped), its rows sorted by a CUB segmented sort. A
+// the renumbered pattern, the diagonal dropped), its rows sorted (below). A
 // triangle u < v < w is then counted once, at the entry (u, v) of U, as the element w common to
 // U(u) after v and U(v): sum over U's entries of |U(u, > v) ∩ U(v)| (Sandia's masked L·L' on the
 // upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
 // still larger hubs.
 //
-// Intersections, one per entry of U, a thread per entry (tc_tuning::entry_parallel; or the row
-// walk of graph_walk.cuh, a lane per short row): a thread merges the two sorted lists when they
+// Intersections, one per entry of U, in the row walk of graph_walk.cuh (a lane per short row;
+// tc_tuning::entry_parallel: a thread per entry): a thread merges the two sorted lists when they
 // are short, or looks the shorter one's (at most 8) elements up in the longer by binary search;
-// other pairs go to a queue, sorted by the entry's column v so that neighbouring lane groups
-// search the same U(v) (tc_tuning::sort_queue), which a second kernel gives a group of 8 lanes
-// each (they look the shorter list's elements up in the longer one). The count is exact: 64-bit
-// per thread, summed per block, one atomic per block.
+// other pairs go to a queue, sorted by the entry's column v (tc_tuning::sort_queue), which a
+// second kernel gives a group of 8 lanes each: the group merges the lists slice by slice when the
+// longer one is short enough against the searches it would take (tc_tuning::heavy_merge), else
+// looks the shorter list's elements up in the longer one. With the queue sorted, neighbouring
+// groups walk the same U(v) and find it in cache. The count is exact: 64-bit per thread, summed
+// per block, one atomic per block. U's rows are sorted as one radix sort of (row, column) keys
+// (tc_tuning::radix_rows; a segmented sort of millions of short rows took twice as long).
 //
-// Groups of 8 lanes with binary search measured fastest among: a warp per pair, groups merging
-// the two lists split eight ways, and a warp per row of U held in shared memory (rows whose
-// entries have long lists held it back); docs/lab/header-measurements.md has the numbers.
+// Measured at Kronecker scale 22 on an H100 (docs/lab/performance-history.md, "Session of
+// 2026-11-25 (second)"): 84 ms with the defaults, 115 ms with the queue unsorted, every pair
+// searched and the segmented sort. Earlier variants, also slower: a warp per pair, groups merging
+// the two lists split eight ways without the sorted queue, and a warp per row of U held in shared
+// memory (docs/lab/header-measurements.md).
 
 #include <cuda_runtime.h>
 
