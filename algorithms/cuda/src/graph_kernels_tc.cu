@@ -148,6 +148,20 @@ __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1
     }
 }
 
+/// The first position in [lo, hi) of the sorted col whose element is at least x (hi if none).
+template <class Index>
+__device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__ col,
+                                                       std::int64_t lo, std::int64_t hi, Index x) {
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo) / 2;
+        if (col[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /// |list a ∩ list b|, both sorted, by one thread: a merge, or binary searches of the shorter.
 template <class Index>
 __device__ __forceinline__ unsigned long long intersect_lane(Index const* __restrict__ col,
@@ -168,14 +182,7 @@ __device__ __forceinline__ unsigned long long intersect_lane(Index const* __rest
     // The shorter list's elements rise, so each search starts where the last one ended.
     for (; a0 < a1 && b0 < b1; ++a0) {
         Index const x = col[a0];
-        std::int64_t lo = b0, hi = b1;
-        while (lo < hi) {
-            std::int64_t const mid = lo + (hi - lo) / 2;
-            if (col[mid] < x)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        std::int64_t const lo = first_at_least(col, b0, b1, x);
         if (lo < b1 && col[lo] == x) ++c;
         b0 = lo;
     }
@@ -294,20 +301,9 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
         float const shorter = float(a1 - a0);
         if (heavy_merge > 0 &&
             float(len) <= heavy_merge * shorter * __log2f(float(len) / float(pair_lanes))) {
-            // The first element of the shorter list at or above x.
-            auto first_at_least = [&](Index x) {
-                std::int64_t lo = a0, hi = a1;
-                while (lo < hi) {
-                    std::int64_t const mid = lo + (hi - lo) / 2;
-                    if (col[mid] < x)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                return lo;
-            };
-            std::int64_t i = gl == 0 ? a0 : first_at_least(split[gl]);
-            std::int64_t const i1 = gl + 1 < pair_lanes ? first_at_least(split[gl + 1]) : a1;
+            std::int64_t i = gl == 0 ? a0 : first_at_least(col, a0, a1, split[gl]);
+            std::int64_t const i1 =
+                gl + 1 < pair_lanes ? first_at_least(col, a0, a1, split[gl + 1]) : a1;
             std::int64_t j = b0 + gl * len / pair_lanes;
             std::int64_t const j1 = gl + 1 < pair_lanes ? b0 + (gl + 1) * len / pair_lanes : b1;
             while (i < i1 && j < j1) {
@@ -327,13 +323,7 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
             std::int64_t lo = b0 + j * len / pair_lanes;
             std::int64_t hi = j + 1 < pair_lanes ? b0 + (j + 1) * len / pair_lanes : b1;
             if (lo < lo_floor) lo = lo_floor;
-            while (lo < hi) {
-                std::int64_t const mid = lo + (hi - lo) / 2;
-                if (col[mid] < x)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            lo = first_at_least(col, lo, hi, x);
             if (lo < b1 && col[lo] == x) ++found;
             lo_floor = lo;
         }
