@@ -45,8 +45,12 @@ cuda::tc_tuning make(bool entry_parallel, bool sort_queue, bool radix_rows, int 
 int main(int argc, char** argv) {
     int scale = 22, runs = 3;
     double edge_factor = 16;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
         std::string_view const k = argv[i];
+        if (i + 1 == argc) {
+            fmt::print(stderr, "bench_tc_gpu: {} needs a value\n", k);
+            return 1;
+        }
         if (k == "--scale") scale = std::atoi(argv[i + 1]);
         else if (k == "--runs") runs = std::atoi(argv[i + 1]);
         else if (k == "--edge-factor") edge_factor = std::atof(argv[i + 1]);

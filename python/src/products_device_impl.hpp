@@ -23,6 +23,8 @@
 
 #include <algorithm>
 
+#include <kleene/cuda/detail/sparse_instances.hpp>
+
 #include "device_arrays.hpp"
 #include "products.hpp"
 
@@ -35,28 +37,31 @@ using dcsr = device_csr<T, i32>;
 template <class T>
 using ddense = dense_matrix<T, device>;
 
-/// The semirings lib/cuda builds its sparse kernels for (cuda/detail/sparse_instances.hpp).
-template <class S, class T = typename S::value_type>
-inline constexpr bool sparse_kernels = std::is_same_v<S, plus_times<T>> ||
-                                       std::is_same_v<S, min_plus<T>> ||
-                                       std::is_same_v<S, max_plus<T>> ||
-                                       std::is_same_v<S, plus_pair<T>> ||
-                                       std::is_same_v<S, any_pair<T>> ||
-                                       std::is_same_v<S, min_first<T>> ||
-                                       std::is_same_v<S, min_second<T>>;
-
-inline constexpr char const* sparse_semiring_names =
-    "plus.times, min.plus, max.plus, plus.pair, any.pair, min.first, min.second";
-
-/// vxm with a CSR A and a dense u runs A' u, which is u A only where the multiply commutes.
-template <class S, class T = typename S::value_type>
-inline constexpr bool commutative_mul = !std::is_same_v<typename S::mul_op, first_op<T>> &&
-                                        !std::is_same_v<typename S::mul_op, second_op<T>>;
+/// The semirings lib/cuda builds its sparse kernels for, read from its instance list
+/// (cuda/detail/sparse_instances.hpp), and their names for messages.
+#define KLEENE_PY_IS_SPARSE_SEMIRING(S, U) || std::is_same_v<Sr, S<U>>
+template <class Sr, class T = typename Sr::value_type>
+inline constexpr bool sparse_kernels =
+    false KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_PY_IS_SPARSE_SEMIRING, T);
+#undef KLEENE_PY_IS_SPARSE_SEMIRING
 
 inline std::string dotted(std::string name) {
     std::replace(name.begin(), name.end(), '_', '.');
     return name;
 }
+
+#define KLEENE_PY_SPARSE_SEMIRING_NAME(S, U) ", " #S
+/// "plus.times, min.plus, ...".
+inline std::string sparse_semiring_names() {
+    return dotted(std::string(KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_PY_SPARSE_SEMIRING_NAME, _))
+                      .substr(2));
+}
+#undef KLEENE_PY_SPARSE_SEMIRING_NAME
+
+/// vxm with a CSR A and a dense u runs A' u, which is u A only where the multiply commutes.
+template <class S, class T = typename S::value_type>
+inline constexpr bool commutative_mul = !std::is_same_v<typename S::mul_op, first_op<T>> &&
+                                        !std::is_same_v<typename S::mul_op, second_op<T>>;
 
 /// Calls f(m) with h's storage as a device CSR<T, int32> or dense<T>; other storage is refused
 /// with what to do about it.
@@ -257,7 +262,7 @@ py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& 
                 if constexpr (is_device_csr<A> && !sparse_kernels<S>)
                     throw invalid_argument(
                         "mxm on the GPU: a CSR A runs the sparse kernels, built for " +
-                        std::string(sparse_semiring_names) + ", not " + dotted(args.semiring) +
+                        sparse_semiring_names() + ", not " + dotted(args.semiring) +
                         "; pass A dense (to_dense() on the host, then to_device())");
                 else
                     result = device_detail::mxm<T>(s, a, b, args, opt);
@@ -300,7 +305,7 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
             if constexpr (is_device_csr<A> && !sparse_kernels<S>)
                 throw invalid_argument(std::string(name) +
                                        " on the GPU: a CSR A runs the sparse kernels, built for " +
-                                       sparse_semiring_names + ", not " + dotted(args.semiring) +
+                                       sparse_semiring_names() + ", not " + dotted(args.semiring) +
                                        "; pass A dense (to_dense() on the host, then to_device())");
             else if constexpr (!Pull && is_device_csr<A> && !commutative_mul<S>)
                 throw invalid_argument(
