@@ -108,26 +108,46 @@ public:
         if (values_.empty() && nnz() > 0) values_ = buffer<T, host>(nnz(), iso_);
     }
 
-    /// Checks the invariants: monotone row_ptr, columns in range, sorted and unique in each row.
+    /// Checks the invariants: row_ptr from 0 to nnz without decreasing, columns in range, sorted
+    /// and unique in each row. The row pointers are checked before any column is read (a row
+    /// pointer past nnz must not send the column check outside the array); the columns are
+    /// checked on all threads, and the first bad row is reported.
     void validate() const requires std::is_same_v<Space, host> {
+        std::size_t const nnz = col_idx_.size();
         if (row_ptr_[0] != 0) throw invalid_argument("csr_matrix: row_ptr[0] must be 0");
-        if (static_cast<std::size_t>(row_ptr_[rows_]) != col_idx_.size())
+        if (row_ptr_[rows_] < 0 || static_cast<std::size_t>(row_ptr_[rows_]) != nnz)
             throw invalid_argument("csr_matrix: row_ptr[rows] = " + std::to_string(row_ptr_[rows_]) +
-                                   " but there are " + std::to_string(col_idx_.size()) + " entries");
-        for (std::size_t i = 0; i < rows_; ++i) {
+                                   " but there are " + std::to_string(nnz) + " entries");
+        for (std::size_t i = 0; i < rows_; ++i)
             if (row_ptr_[i + 1] < row_ptr_[i])
                 throw invalid_argument("csr_matrix: row_ptr decreases at row " + std::to_string(i));
+        // Now 0 <= row_ptr[i] <= nnz for every i.
+        auto const bad_row = [&](std::size_t i) {
             for (Index k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {
-                Index j = col_idx_[k];
-                if (j < 0 || static_cast<std::size_t>(j) >= cols_)
-                    throw invalid_argument("csr_matrix: column " + std::to_string(j) + " in row " +
-                                           std::to_string(i) + " is outside 0.." +
-                                           std::to_string(cols_ - 1));
-                if (k > row_ptr_[i] && col_idx_[k - 1] >= j)
-                    throw invalid_argument("csr_matrix: columns of row " + std::to_string(i) +
-                                           " are not sorted and unique");
+                Index const j = col_idx_[k];
+                if (j < 0 || static_cast<std::size_t>(j) >= cols_ ||
+                    (k > row_ptr_[i] && col_idx_[k - 1] >= j))
+                    return true;
             }
+            return false;
+        };
+        std::size_t first = rows_;
+#ifdef _OPENMP  // this header is also compiled by nvcc, without OpenMP
+#pragma omp parallel for schedule(static) reduction(min : first) if (nnz > (1u << 16))
+#endif
+        for (std::size_t i = 0; i < rows_; ++i)
+            if (i < first && bad_row(i)) first = i;
+        if (first == rows_) return;
+        for (Index k = row_ptr_[first]; k < row_ptr_[first + 1]; ++k) {
+            Index const j = col_idx_[k];
+            if (j < 0 || static_cast<std::size_t>(j) >= cols_)
+                throw invalid_argument("csr_matrix: column " + std::to_string(j) + " in row " +
+                                       std::to_string(first) + " is outside 0.." +
+                                       std::to_string(cols_ - 1));
+            if (k > row_ptr_[first] && col_idx_[k - 1] >= j) break;
         }
+        throw invalid_argument("csr_matrix: columns of row " + std::to_string(first) +
+                               " are not sorted and unique");
     }
 
     csr_matrix<T, Index, device> to_device() const {
