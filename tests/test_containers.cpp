@@ -39,6 +39,103 @@ BOOST_AUTO_TEST_CASE(validate_rejects_unsorted) {
     BOOST_CHECK_THROW(kleene::csr_matrix<float>(1, 2, p, c, v), kleene::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(validate_checks_row_pointers_before_reading_columns) {
+    // row_ptr[1] = 1000 with 3 entries: the column check must not read col_idx[3..999].
+    auto message = [](std::initializer_list<int> rp, std::initializer_list<int> ci) {
+        kleene::buffer<int> p(rp), c(ci);
+        kleene::buffer<float> v(c.size(), 1.0f);
+        try {
+            kleene::csr_matrix<float>(p.size() - 1, 4, p, c, v);
+        } catch (kleene::invalid_argument const& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    BOOST_TEST(message({0, 1000, 3}, {0, 1, 2}) == "csr_matrix: row_ptr decreases at row 1");
+    BOOST_TEST(message({0, -5, 3}, {0, 1, 2}) == "csr_matrix: row_ptr decreases at row 0");
+    BOOST_TEST(message({0, 2, -1}, {0, 1, 2}) ==
+               "csr_matrix: row_ptr[rows] = -1 but there are 3 entries");
+    BOOST_TEST(message({1, 2, 3}, {0, 1, 2}) == "csr_matrix: row_ptr[0] must be 0");
+    BOOST_TEST(message({0, 2, 3}, {1, 1, 2}) == "csr_matrix: columns of row 0 are not sorted and unique");
+    BOOST_TEST(message({0, 2, 3}, {2, 1, 9}) == "csr_matrix: columns of row 0 are not sorted and unique");
+    BOOST_TEST(message({0, 2, 3}, {1, 2, 9}) == "csr_matrix: column 9 in row 1 is outside 0..3");
+    BOOST_TEST(message({0, 2, 3}, {-1, 2, 3}) == "csr_matrix: column -1 in row 0 is outside 0..3");
+    BOOST_TEST(message({0, 2, 3}, {1, 2, 3}) == "accepted");
+}
+
+BOOST_AUTO_TEST_CASE(validate_reports_the_first_bad_row_on_many_threads) {
+    // Enough entries for the parallel check; rows 700 and 90000 are bad, 700 is reported.
+    std::size_t const n = 100000;
+    kleene::buffer<std::int64_t> p(n + 1), c(2 * n);
+    for (std::size_t i = 0; i <= n; ++i) p[i] = static_cast<std::int64_t>(2 * i);
+    for (std::size_t i = 0; i < n; ++i) {
+        c[2 * i] = 0;
+        c[2 * i + 1] = 1;
+    }
+    c[2 * 90000 + 1] = 0;
+    c[2 * 700] = 5;
+    kleene::buffer<double> v(2 * n, 1.0);
+    try {
+        kleene::csr_matrix<double, std::int64_t>(n, 2, p, c, v);
+        BOOST_ERROR("a bad matrix was accepted");
+    } catch (kleene::invalid_argument const& e) {
+        BOOST_TEST(std::string(e.what()) == "csr_matrix: column 5 in row 700 is outside 0..1");
+    }
+    c[2 * 700] = 0;
+    BOOST_CHECK_THROW((kleene::csr_matrix<double, std::int64_t>(n, 2, p, c, v)),
+                      kleene::invalid_argument);
+    c[2 * 90000 + 1] = 1;
+    BOOST_CHECK_NO_THROW((kleene::csr_matrix<double, std::int64_t>(n, 2, p, c, v)));
+}
+
+BOOST_AUTO_TEST_CASE(borrowed_buffers_neither_copy_nor_free_and_keep_their_owner) {
+    auto owner = std::make_shared<std::vector<int>>(std::vector<int>{0, 1, 3});
+    std::weak_ptr<std::vector<int>> watch = owner;
+    {
+        auto b = kleene::buffer<int>::borrow(owner->data(), owner->size(), owner);
+        owner.reset();  // the buffer's keeper holds the memory now
+        BOOST_TEST(b.borrowed());
+        BOOST_TEST(!watch.expired());
+        BOOST_TEST(b.data() == watch.lock()->data());
+        kleene::buffer<int> copy = b;  // a copy owns its memory
+        BOOST_TEST(!copy.borrowed());
+        BOOST_TEST(copy.data() != b.data());
+        BOOST_TEST(copy[2] == 3);
+        kleene::buffer<int> moved = std::move(b);  // a move keeps the borrow
+        BOOST_TEST(moved.borrowed());
+        BOOST_TEST(moved.data() == watch.lock()->data());
+        // A matrix over borrowed arrays reads them in place.
+        kleene::buffer<int> cols{0, 0, 1};
+        kleene::csr_matrix<bool> m(2, 2, std::move(moved), std::move(cols), {});
+        BOOST_TEST(m.row_ptr() == watch.lock()->data());
+        BOOST_TEST(m.nnz() == 3u);
+        auto m2 = m;  // copying the matrix copies into owned memory
+        BOOST_TEST(!m2.row_ptr_storage().borrowed());
+        BOOST_TEST(!watch.expired());
+        m.row_ptr_storage().resize(5);  // growing leaves the borrowed memory for owned memory
+        BOOST_TEST(!m.row_ptr_storage().borrowed());
+        BOOST_TEST(m.row_ptr()[2] == 3);
+        BOOST_TEST(watch.expired());  // ... and releases the owner at once
+    }
+    auto owner2 = std::make_shared<std::vector<double>>(4, 2.5);
+    std::weak_ptr<std::vector<double>> watch2 = owner2;
+    {
+        auto b = kleene::buffer<double>::borrow(owner2->data(), 4, owner2);
+        owner2.reset();
+        kleene::buffer<double> other(2, 1.0);
+        b.swap(other);  // the borrow moves with the memory
+        BOOST_TEST(other.borrowed());
+        BOOST_TEST(!b.borrowed());
+        b = std::move(other);
+        BOOST_TEST(b.borrowed());
+        BOOST_TEST(!watch2.expired());
+    }
+    BOOST_TEST(watch2.expired());  // released with the last buffer that borrowed it
+    BOOST_CHECK_THROW(kleene::buffer<int>::borrow(nullptr, 3, std::make_shared<int>(0)),
+                      kleene::invalid_argument);
+    BOOST_CHECK_THROW(kleene::buffer<int>::borrow(nullptr, 0, nullptr), kleene::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(dense_views_and_conversions) {
     using S = kleene::min_plus<float>;
     kleene::dense_matrix<float> d(3, 4, kleene::infinity<float>());

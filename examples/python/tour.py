@@ -16,8 +16,9 @@ rows = [0, 0, 1, 2, 3, 3]
 cols = [1, 2, 3, 3, 4, 0]
 weights = [1.5, 4.0, 2.0, 0.5, 1.0, 7.0]
 g = sp.csr_matrix((weights, (rows, cols)), shape=(5, 5))
-a = kleene.Matrix.from_scipy(g)  # one copy into kleene's buffers
+a = kleene.Matrix.from_scipy(g)  # shares g's arrays: no copy (copy=True makes one)
 print(a)
+assert np.shares_memory(a.to_scipy().data, g.data)
 
 # %% [markdown]
 # ## Products over semirings

@@ -47,39 +47,52 @@ class Matrix:
 
     # ---- construction ---------------------------------------------------------------------------
     @classmethod
-    def from_scipy(cls, a, dtype=None, index=None):
-        """A CSR copy of a scipy.sparse matrix or array (any format; converted to CSR first).
+    def from_scipy(cls, a, dtype=None, index=None, copy=None):
+        """A CSR matrix of a scipy.sparse matrix or array (any format; converted to CSR first).
 
-        Duplicates are summed and column indices sorted when the input is not canonical (on a copy:
-        the input is left as it is). One copy of the arrays is made: kleene's buffers own their
-        memory. ``index`` defaults to the input's index dtype."""
+        ``copy`` follows NumPy: ``None`` (the default) shares the CSR arrays ``indptr``,
+        ``indices`` and ``data`` when their layout allows (canonical CSR, aligned and contiguous,
+        of the asked ``dtype`` and ``index``) and copies once otherwise; ``True`` always copies;
+        ``False`` shares or raises ``kleene.InvalidArgument`` saying why it cannot. A shared
+        matrix sees later changes to the values; the structure is checked once, here, so change
+        the index arrays only of a copy (``copy=True``). A non-canonical input (unsorted or
+        duplicate indices) is summed on a copy: the input is left as it is. ``index`` defaults
+        to the input's index dtype."""
         import scipy.sparse as sp
 
         if not sp.issparse(a):
             raise TypeError(f"from_scipy needs a scipy.sparse matrix, not {type(a).__name__}")
         a = a.tocsr()
         if not a.has_canonical_format:
+            if copy is False:
+                raise _kleene.InvalidArgument(
+                    "from_scipy: the matrix cannot be shared (copy=False): its rows have unsorted "
+                    "or duplicate column indices; pass copy=None to let kleene sum them on a copy")
             a = a.copy()
             a.sum_duplicates()
+            copy = None  # the copy is kleene's own: share it rather than copy it again
         dt = _dtype_name(dtype if dtype is not None else a.dtype)
         ix = _index_name(index if index is not None else a.indices.dtype)
         rows, cols = a.shape
-        return cls(_kleene._from_csr(rows, cols, a.indptr, a.indices, a.data, dt, ix))
+        return cls(_kleene._from_csr(rows, cols, a.indptr, a.indices, a.data, dt, ix, copy=copy))
 
     @classmethod
-    def from_numpy(cls, a, dtype=None):
-        """A dense copy of a two-dimensional array (every entry stored)."""
+    def from_numpy(cls, a, dtype=None, copy=None):
+        """A dense matrix of a two-dimensional array (every entry stored). ``copy`` as in
+        from_scipy: by default a C-contiguous, aligned array of the dtype is shared, not copied."""
         a = np.asarray(a)
-        return cls(_kleene._from_dense(a, _dtype_name(dtype if dtype is not None else a.dtype)))
+        return cls(_kleene._from_dense(a, _dtype_name(dtype if dtype is not None else a.dtype),
+                                       copy=copy))
 
     @classmethod
-    def from_csr(cls, shape, indptr, indices, data, dtype=None, index=None):
-        """A CSR copy of (indptr, indices, data); rows must have sorted, unique column indices."""
+    def from_csr(cls, shape, indptr, indices, data, dtype=None, index=None, copy=None):
+        """CSR from (indptr, indices, data); rows must have sorted, unique column indices (checked).
+        ``copy`` as in from_scipy."""
         data = np.asarray(data)
         indices = np.asarray(indices)
         dt = _dtype_name(dtype if dtype is not None else data.dtype)
         ix = _index_name(index if index is not None else indices.dtype)
-        return cls(_kleene._from_csr(shape[0], shape[1], indptr, indices, data, dt, ix))
+        return cls(_kleene._from_csr(shape[0], shape[1], indptr, indices, data, dt, ix, copy=copy))
 
     @classmethod
     def from_coo(cls, shape, rows, cols, values, dtype=None, index="int32", duplicates="error"):
@@ -90,20 +103,27 @@ class Matrix:
                                      _index_name(index), duplicates))
 
     @classmethod
-    def from_cuda(cls, obj, dtype=None):
-        """A dense device matrix copied (on the device) from a CuPy array or CUDA PyTorch tensor."""
+    def from_cuda(cls, obj, dtype=None, copy=None):
+        """A dense device matrix of a two-dimensional CuPy array or CUDA PyTorch tensor
+        (``__cuda_array_interface__``, C-contiguous). By default (``copy=None``) its memory is
+        shared, not copied: kleene keeps a reference to ``obj``, waits for the stream the
+        interface names, and never writes to it; ``copy=True`` copies on the device, and
+        ``copy=False`` raises when the memory cannot be shared (an address misaligned for the
+        dtype)."""
         if dtype is None:
             dtype = obj.dtype if hasattr(obj, "dtype") else None
             dtype = str(dtype).replace("torch.", "") if dtype is not None else None
-        return cls(_kleene._from_cuda_dense(obj, _dtype_name(dtype)))
+        return cls(_kleene._from_cuda_dense(obj, _dtype_name(dtype), copy=copy))
 
     @classmethod
-    def from_cupy_sparse(cls, a):
-        """A device CSR matrix copied from a cupyx.scipy.sparse.csr_matrix (structure checked)."""
+    def from_cupy_sparse(cls, a, copy=None):
+        """A device CSR matrix of a cupyx.scipy.sparse.csr_matrix (structure checked on the host
+        once); its arrays are shared unless ``copy=True`` (see from_cuda). A non-canonical input
+        (unsorted or duplicate indices) is refused: call ``a.sum_duplicates()`` first."""
         rows, cols = a.shape
         return cls(_kleene._from_cuda_csr(rows, cols, a.indptr, a.indices, a.data,
                                           _dtype_name(str(a.data.dtype)),
-                                          _index_name(str(a.indices.dtype))))
+                                          _index_name(str(a.indices.dtype)), copy=copy))
 
     # ---- properties -----------------------------------------------------------------------------
     shape = property(lambda self: tuple(self._s.shape))
@@ -180,8 +200,9 @@ class Matrix:
 
 
 def as_matrix(a, dtype=None):
-    """A kleene.Matrix from a Matrix (as it is), a scipy.sparse matrix (CSR copy) or a dense
-    array-like (CSR copy with zeros as "no entry", as scipy.sparse.csgraph reads dense input)."""
+    """A kleene.Matrix from a Matrix (as it is), a scipy.sparse matrix (its CSR arrays shared when
+    their layout allows, see Matrix.from_scipy) or a dense array-like (CSR with zeros as "no
+    entry", as scipy.sparse.csgraph reads dense input)."""
     if isinstance(a, Matrix):
         return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
     import scipy.sparse as sp

@@ -1,7 +1,8 @@
 // Device memory to and from CuPy / PyTorch: DeviceArray exposes a kleene device buffer through
 // __cuda_array_interface__ (version 3) and DLPack (__dlpack__ / __dlpack_device__), keeping the
-// kleene storage alive while the consumer holds it. Import (from_cuda) reads another library's
-// __cuda_array_interface__ and copies once on the device: kleene's buffers own their memory.
+// kleene storage alive while the consumer holds it. Import (from_cuda, from_cupy_sparse) reads
+// another library's __cuda_array_interface__, waits for the stream it names, and borrows the
+// memory (a reference to the exporter keeps it alive) unless copy=True asks for a device copy.
 // Everything here compiles without CUDA; the calls then raise kleene.NoDevice.
 
 #include <cstring>
@@ -35,6 +36,10 @@ foreign_array read_interface(py::handle obj, char const* what) {
     }
     if (d.contains("mask") && !d["mask"].is_none())
         throw invalid_argument(std::string(what) + ": masked arrays are not accepted");
+    // Version 3: the exporter's work on the memory may still be queued on this stream.
+    if (d.contains("stream") && !d["stream"].is_none())
+        cuda::synchronize_foreign_stream(d["stream"].cast<std::uintptr_t>());
+    f.owner = py::reinterpret_borrow<py::object>(obj);
     return f;
 }
 
@@ -139,21 +144,24 @@ py::tuple device_arrays(matrix_handle const& m) {
     });
 }
 
-matrix_handle from_cuda_dense(py::handle obj, std::string const& dtype) {
+matrix_handle from_cuda_dense(py::handle obj, std::string const& dtype, py::handle copy) {
+    copy_mode const mode = parse_copy(copy);
     foreign_array f = read_interface(obj, "from_cuda");
     if (f.shape.size() != 2) throw invalid_argument("from_cuda: a two-dimensional array is needed");
     return dispatch_dtype(dtype, [&](auto t) {
         using T = decltype(t);
         check_type<T>(f, "from_cuda");
         dense_matrix<T, device> d;
-        d.adopt(f.shape[0], f.shape[1], copy_in<T>(f, f.shape[0] * f.shape[1]));
+        d.adopt(f.shape[0], f.shape[1],
+                import_device<T>(f, f.shape[0] * f.shape[1], mode, "from_cuda"));
         return matrix_handle::of(std::move(d));
     });
 }
 
 matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indptr,
                             py::handle indices, py::handle data, std::string const& dtype,
-                            std::string const& index) {
+                            std::string const& index, py::handle copy) {
+    copy_mode const mode = parse_copy(copy);
     foreign_array p = read_interface(indptr, "indptr"), j = read_interface(indices, "indices"),
                   v = read_interface(data, "data");
     return dispatch_dtype(dtype, [&](auto t) {
@@ -168,13 +176,14 @@ matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indpt
             std::size_t const nnz = j.shape.at(0);
             if (v.shape.at(0) != nnz)
                 throw invalid_argument("from_cuda_csr: data and indices differ in length");
-            auto bp = copy_in<I>(p, rows + 1);
-            auto bj = copy_in<I>(j, nnz);
+            auto bp = import_device<I>(p, rows + 1, mode, "indptr");
+            auto bj = import_device<I>(j, nnz, mode, "indices");
             // The structure is checked on the host once (a malformed one would fault in a kernel).
             host_csr<bool, I>(rows, cols, bp.template copy_to<host>(), bj.template copy_to<host>(),
                               buffer<bool>{});
             return matrix_handle::of(device_csr<T, I>(rows, cols, std::move(bp), std::move(bj),
-                                                      copy_in<T>(v, nnz), T(1), true));
+                                                      import_device<T>(v, nnz, mode, "data"),
+                                                      T(1), true));
         });
     });
 }
@@ -223,9 +232,11 @@ void bind_device(py::module_& m) {
             });
         },
         py::arg("u"), py::arg("dtype"));
-    m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"));
+    m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"),
+          py::arg("copy") = py::none());
     m.def("_from_cuda_csr", &from_cuda_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),
-          py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"));
+          py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"),
+          py::arg("copy") = py::none());
 }
 
 }  // namespace kleene::python

@@ -43,13 +43,16 @@ device_array device_array_of(T const* p, std::vector<std::int64_t> shape,
     return a;
 }
 
-/// Pointer, shape and element type of an object with __cuda_array_interface__.
+/// Pointer, shape and element type of an object with __cuda_array_interface__, and the object.
 struct foreign_array {
     void const* data;
     std::vector<std::size_t> shape;
     std::string typestr;
+    py::object owner;
 };
 
+/// Reads obj's __cuda_array_interface__ (C-contiguous, unmasked) and waits for the stream it
+/// names, so the memory is ready to read once this returns.
 foreign_array read_interface(py::handle obj, char const* what);
 
 template <class T>
@@ -66,6 +69,23 @@ buffer<T, device> copy_in(foreign_array const& f, std::size_t count) {
     buffer<T, device> b(count);
     detail::copy_bytes<device, device>(b.data(), f.data, count * sizeof(T));
     return b;
+}
+
+/// The first `count` values of f as a kleene device buffer: f's own memory, borrowed with a
+/// reference to its owner, unless `copy` asks for a copy or the pointer is misaligned for T
+/// (copy_mode::never then raises).
+template <class T>
+buffer<T, device> import_device(foreign_array const& f, std::size_t count, copy_mode copy,
+                                char const* what) {
+    bool const aligned = reinterpret_cast<std::uintptr_t>(f.data) % alignof(T) == 0;
+    if (aligned && copy != copy_mode::always)
+        return buffer<T, device>::borrow(static_cast<T*>(const_cast<void*>(f.data)), count,
+                                         keep_alive(f.owner));
+    if (copy == copy_mode::never)
+        throw invalid_argument(std::string(what) +
+                               " cannot be shared (copy=False): its address is not aligned for " +
+                               dtype_name<T>() + "; pass copy=None to let kleene copy it once");
+    return copy_in<T>(f, count);
 }
 
 /// A one-dimensional device array of T copied (on the device) from an object with

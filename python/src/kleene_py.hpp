@@ -5,14 +5,16 @@
 // A Matrix holds a shared_ptr to immutable storage (one of the host / device, CSR / dense
 // containers below). NumPy arrays handed out by to_scipy() / to_numpy() are read-only views of
 // that storage and hold a reference to it, so they stay valid when the Matrix is replaced by an
-// in-place product (out=) or deleted. kleene's buffers own their (64-byte aligned) memory and
-// cannot adopt NumPy's, so NumPy -> kleene copies once; kleene -> NumPy copies nothing.
+// in-place product (out=) or deleted. NumPy -> kleene shares the arrays when their layout allows
+// (kleene::buffer::borrow, holding a reference to the array) and copies once otherwise; kleene
+// never writes into the storage of a Matrix, borrowed or not.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <cstring>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 #include <memory>
@@ -153,6 +155,49 @@ py::array adopt_dense(dense_matrix<T>&& d) {
 template <class T>
 py::array_t<T, py::array::c_style> as_array(py::handle h) {
     return py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(h);
+}
+
+// ---- arrays from NumPy ---------------------------------------------------------------------------
+
+/// What an import does with an array it could share: NumPy's copy=True / None / False.
+enum class copy_mode {
+    always,     ///< copy=True: always copy
+    if_needed,  ///< copy=None: share when the layout allows, else copy once
+    never,      ///< copy=False: share, or raise InvalidArgument saying why not
+};
+
+/// True, None or False as a copy_mode; anything else is an InvalidArgument.
+copy_mode parse_copy(py::handle copy);
+
+/// A reference to a Python object that a kleene buffer keeps as the keeper of memory it borrows;
+/// dropped with the GIL held (buffers may die where it was released).
+std::shared_ptr<void const> keep_alive(py::object o);
+
+/// The values of the array-like h as a kleene buffer of T, for an import named `what`: h's own
+/// memory when h is already an aligned, C-contiguous NumPy array of T and `copy` allows,
+/// otherwise one copy (made without the GIL). `a` receives the NumPy array read (h itself or its
+/// converted copy), for its shape.
+template <class T>
+buffer<T> import_values(py::handle h, copy_mode copy, std::string const& what, py::array& a) {
+    auto arr = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(h);
+    if (!arr) throw py::error_already_set();
+    a = arr;
+    auto const n = static_cast<std::size_t>(a.size());
+    bool const same = a.ptr() == h.ptr();  // ensure() gave h back: no conversion was needed
+    bool const aligned = (py::detail::array_proxy(a.ptr())->flags &
+                          py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0;
+    if (same && aligned && copy != copy_mode::always)
+        return buffer<T>::borrow(static_cast<T*>(const_cast<void*>(a.data())), n, keep_alive(a));
+    if (copy == copy_mode::never)
+        throw invalid_argument(
+            what + " cannot be shared (copy=False): it is not " +
+            (same ? std::string("aligned for ") + dtype_name<T>()
+                  : std::string("a C-contiguous ") + dtype_name<T>() + " array") +
+            "; pass copy=None to let kleene copy it once");
+    buffer<T> b(n);
+    py::gil_scoped_release release;
+    if (n) std::memcpy(static_cast<void*>(b.data()), a.data(), n * sizeof(T));
+    return b;
 }
 
 // ---- errors and long calls ----------------------------------------------------------------------

@@ -140,6 +140,23 @@ device_choice parse_device(std::string_view d) {
                            "\"");
 }
 
+copy_mode parse_copy(py::handle copy) {
+    if (copy.is_none()) return copy_mode::if_needed;
+    if (copy.ptr() == Py_True) return copy_mode::always;
+    if (copy.ptr() == Py_False) return copy_mode::never;
+    throw invalid_argument("copy must be True, False or None, not " +
+                           std::string(py::str(py::repr(copy))));
+}
+
+std::shared_ptr<void const> keep_alive(py::object o) {
+    return {new py::object(std::move(o)), [](void const* p) {
+                // At interpreter exit the reference is left: nothing can be released then.
+                if (!Py_IsInitialized()) return;
+                py::gil_scoped_acquire gil;
+                delete static_cast<py::object const*>(p);
+            }};
+}
+
 namespace {
 
 // ---- building matrices
@@ -147,10 +164,11 @@ namespace {
 
 template <class T, class I>
 matrix_handle csr_from_arrays(std::size_t rows, std::size_t cols, py::handle indptr,
-                              py::handle indices, py::handle data, bool check) {
-    auto p = as_array<I>(indptr);
-    auto j = as_array<I>(indices);
-    auto v = as_array<T>(data);
+                              py::handle indices, py::handle data, bool check, copy_mode copy) {
+    py::array p, j, v;
+    auto bp = import_values<I>(indptr, copy, "indptr", p);
+    auto bj = import_values<I>(indices, copy, "indices", j);
+    auto bv = import_values<T>(data, copy, "data", v);
     if (p.ndim() != 1 || j.ndim() != 1 || v.ndim() != 1)
         throw invalid_argument("Matrix: indptr, indices and data must be one-dimensional");
     if (static_cast<std::size_t>(p.size()) != rows + 1)
@@ -159,43 +177,37 @@ matrix_handle csr_from_arrays(std::size_t rows, std::size_t cols, py::handle ind
     if (v.size() != j.size())
         throw invalid_argument("Matrix: " + std::to_string(v.size()) + " values for " +
                                std::to_string(j.size()) + " column indices");
-    auto const nnz = static_cast<std::size_t>(j.size());
-    // One copy each (kleene's buffers own aligned memory), made without the GIL.
-    buffer<I> bp(rows + 1), bj(nnz);
-    buffer<T> bv(nnz);
-    {
-        py::gil_scoped_release release;
-        std::memcpy(bp.data(), p.data(), (rows + 1) * sizeof(I));
-        if (nnz) std::memcpy(bj.data(), j.data(), nnz * sizeof(I));
-        if (nnz) std::memcpy(static_cast<void*>(bv.data()), v.data(), nnz * sizeof(T));
-        return matrix_handle::of(
-            host_csr<T, I>(rows, cols, std::move(bp), std::move(bj), std::move(bv), T(1), !check));
-    }
+    // The structure is checked (unless the caller vouches for it) without the GIL; a borrowed
+    // buffer released on an error takes the GIL back itself (keep_alive).
+    py::gil_scoped_release release;
+    return matrix_handle::of(
+        host_csr<T, I>(rows, cols, std::move(bp), std::move(bj), std::move(bv), T(1), !check));
 }
 
 matrix_handle from_csr(std::size_t rows, std::size_t cols, py::handle indptr, py::handle indices,
                        py::handle data, std::string const& dtype, std::string const& index,
-                       bool check) {
+                       bool check, py::handle copy) {
+    copy_mode const mode = parse_copy(copy);
     return dispatch_dtype(dtype, [&](auto t) {
         return dispatch_index(index, [&](auto i) {
             return csr_from_arrays<decltype(t), decltype(i)>(rows, cols, indptr, indices, data,
-                                                             check);
+                                                             check, mode);
         });
     });
 }
 
-matrix_handle from_dense(py::handle array, std::string const& dtype) {
+matrix_handle from_dense(py::handle array, std::string const& dtype, py::handle copy) {
+    copy_mode const mode = parse_copy(copy);
     return dispatch_dtype(dtype, [&](auto t) {
         using T = decltype(t);
-        auto a = as_array<T>(array);
+        py::array a;
+        auto values = import_values<T>(array, mode, "the array", a);
         if (a.ndim() != 2)
             throw invalid_argument("Matrix.from_numpy: a two-dimensional array is needed, not " +
                                    std::to_string(a.ndim()) + "-dimensional");
-        auto const r = static_cast<std::size_t>(a.shape(0)),
-                   c = static_cast<std::size_t>(a.shape(1));
-        dense_matrix<T> d(r, c);
-        py::gil_scoped_release release;
-        if (r * c != 0) std::memcpy(static_cast<void*>(d.data()), a.data(), r * c * sizeof(T));
+        dense_matrix<T> d;
+        d.adopt(static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1)),
+                std::move(values));
         return matrix_handle::of(std::move(d));
     });
 }
@@ -572,8 +584,9 @@ PYBIND11_MODULE(_kleene, m) {
 
     m.def("_from_csr", &from_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),
           py::arg("indices"), py::arg("data"), py::arg("dtype"), py::arg("index"),
-          py::arg("check") = true);
-    m.def("_from_dense", &from_dense, py::arg("array"), py::arg("dtype"));
+          py::arg("check") = true, py::arg("copy") = py::none());
+    m.def("_from_dense", &from_dense, py::arg("array"), py::arg("dtype"),
+          py::arg("copy") = py::none());
     m.def("_from_coo", &from_coo, py::arg("rows"), py::arg("cols"), py::arg("i"), py::arg("j"),
           py::arg("v"), py::arg("dtype"), py::arg("index"), py::arg("duplicates"));
     m.def("_read_mtx", &read_mtx, py::arg("path"), py::arg("dtype"), py::arg("index"),

@@ -53,6 +53,74 @@ def test_torch_dlpack_exchange():
     np.testing.assert_array_equal(back.to_host().to_numpy(), 2 * m.to_host().to_numpy())
 
 
+def test_cupy_import_shares_memory_unless_asked_to_copy():
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    x = cp.arange(20, dtype=cp.float64).reshape(4, 5)
+    shared = kleene.Matrix.from_cuda(x)
+    assert shared.__cuda_array_interface__["data"][0] == x.data.ptr  # no copy
+    copied = kleene.Matrix.from_cuda(x, copy=True)
+    assert copied.__cuda_array_interface__["data"][0] != x.data.ptr
+    x += 1  # the shared matrix sees the change, the copy does not
+    np.testing.assert_array_equal(shared.to_host().to_numpy(), cp.asnumpy(x))
+    np.testing.assert_array_equal(copied.to_host().to_numpy(), cp.asnumpy(x) - 1)
+    ptr = x.data.ptr
+    del x  # kleene's reference keeps CuPy's memory alive
+    y = cp.zeros((4, 5), dtype=cp.float64)  # would reuse the memory if it had been freed
+    assert y.data.ptr != ptr
+    np.testing.assert_array_equal(shared.to_host().to_numpy(), np.arange(20).reshape(4, 5) + 1)
+    # A product reads the shared memory in place.
+    a = cp.asarray(np.random.default_rng(3).random((6, 6)))
+    ref = kleene.mxm(kleene.Matrix.from_numpy(cp.asnumpy(a)), kleene.Matrix.from_numpy(cp.asnumpy(a)),
+                     "min.plus").to_numpy()
+    got = kleene.mxm(kleene.Matrix.from_cuda(a), kleene.Matrix.from_cuda(a), "min.plus")
+    np.testing.assert_array_equal(got.to_host().to_numpy(), ref)
+    # Misaligned for the dtype: a view one float32 into a float64 buffer's bytes.
+    raw = cp.zeros(9, dtype=cp.float32)[1:].reshape(2, 4)
+    assert raw.data.ptr % 8 != 0
+    with pytest.raises(kleene.InvalidArgument, match="cannot be shared"):
+        kleene.Matrix.from_cuda(raw.view(cp.float64), copy=False)
+    with pytest.raises(kleene.InvalidArgument, match="copy must be True, False or None"):
+        kleene.Matrix.from_cuda(a, copy="no")
+
+
+def test_cupy_sparse_import_shares_its_arrays():
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    cpsp = pytest.importorskip("cupyx.scipy.sparse")
+    a = random_graph(200, 0.03, 52)
+    g = cpsp.csr_matrix(a)
+    m = kleene.Matrix.from_cupy_sparse(g)
+    indptr, indices, data = m.device_arrays()
+    assert indptr.__cuda_array_interface__["data"][0] == g.indptr.data.ptr
+    assert indices.__cuda_array_interface__["data"][0] == g.indices.data.ptr
+    assert data.__cuda_array_interface__["data"][0] == g.data.data.ptr
+    np.testing.assert_array_equal(m.to_host().to_numpy(), a.toarray())
+    c = kleene.Matrix.from_cupy_sparse(g, copy=True)
+    assert c.device_arrays()[2].__cuda_array_interface__["data"][0] != g.data.data.ptr
+    bad = cpsp.csr_matrix((cp.asarray([1.0, 2.0]), cp.asarray([1, 0], dtype=cp.int32),
+                           cp.asarray([0, 2], dtype=cp.int32)), shape=(1, 2))
+    with pytest.raises(kleene.InvalidArgument, match="not sorted and unique"):
+        kleene.Matrix.from_cupy_sparse(bad)
+
+
+def test_cupy_import_waits_for_the_producer_stream():
+    # CuPy names its current stream in __cuda_array_interface__ (version 3); kleene must wait for
+    # it before reading. A device copy (copy=True) made at once on kleene's side shows a missing
+    # wait: the producer's last write (all 3s) would not be in it yet.
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    x = cp.zeros((2048, 2048), dtype=cp.float32)
+    cp.cuda.Device().synchronize()
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        y = cp.ones((4096, 4096), dtype=cp.float32)
+        for _ in range(30):  # long enough to be unfinished when the import starts
+            y = y @ y / 4096
+        x[...] = y[:2048, :2048] * 3
+        iface = x.__cuda_array_interface__
+        assert iface.get("stream") == s.ptr
+        m = kleene.Matrix.from_cuda(x, copy=True)
+    assert float(m.to_host().to_numpy().min()) == 3.0
+
+
 # ---- products on the device: each equals the same call on the host ----------------------------
 
 DTYPES = ["float32", "float64", "int32", "int64"]

@@ -17,6 +17,18 @@ namespace {
 }
 }  // namespace
 
+void synchronize_foreign_stream(std::uintptr_t stream) {
+    if (stream == 0)
+        throw invalid_argument(
+            "__cuda_array_interface__: stream 0 is ambiguous and not allowed (1: legacy default, "
+            "2: per-thread default)");
+    cudaStream_t const s = stream == 1   ? cudaStreamLegacy
+                           : stream == 2 ? cudaStreamPerThread
+                                         : reinterpret_cast<cudaStream_t>(stream);
+    if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess)
+        fail("cudaStreamSynchronize (the exporter's stream)", e);
+}
+
 bool built_with_cuda() noexcept { return true; }
 
 int device_count() noexcept {

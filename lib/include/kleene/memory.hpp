@@ -11,6 +11,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -85,8 +86,9 @@ void copy_bytes(void* dst, void const* src, std::size_t bytes) {
 }
 }  // namespace detail
 
-/// A contiguous owning array of trivially copyable T in one memory space. Host buffers are not
-/// value-initialised by resize(); callers write what they read.
+/// A contiguous array of trivially copyable T in one memory space: owned (allocated here), or
+/// borrowed from another library (a NumPy or CuPy array) that a keeper holds alive. Host buffers
+/// are not value-initialised by resize(); callers write what they read.
 template <class T, memory_space Space = host>
 class buffer {
     static_assert(std::is_trivially_copyable_v<T>, "kleene buffers hold trivially copyable values");
@@ -107,17 +109,37 @@ public:
     buffer(buffer&& o) noexcept
         : data_(std::exchange(o.data_, nullptr)),
           size_(std::exchange(o.size_, 0)),
-          capacity_(std::exchange(o.capacity_, 0)) {}
+          capacity_(std::exchange(o.capacity_, 0)),
+          keeper_(std::move(o.keeper_)) {}
     buffer& operator=(buffer o) noexcept {
         swap(o);
         return *this;
     }
-    ~buffer() { detail::deallocate<Space>(data_); }
+    ~buffer() {
+        if (!keeper_) detail::deallocate<Space>(data_);
+    }
+
+    /// n values at p in this space, not copied and never freed here: `keeper` holds the memory
+    /// alive (its owner's reference) and is released with the buffer. The owner must not free or
+    /// change the memory in ways the buffer's user relies on while the buffer lives. A copy of a
+    /// borrowed buffer owns its memory; resize() past the size moves into owned memory.
+    static buffer borrow(T* p, std::size_t n, std::shared_ptr<void const> keeper) {
+        if (!keeper) throw invalid_argument("buffer::borrow: a keeper of the memory is needed");
+        if (!p && n != 0) throw invalid_argument("buffer::borrow: a null pointer for values");
+        buffer b;
+        b.data_ = p;
+        b.size_ = b.capacity_ = n;
+        b.keeper_ = std::move(keeper);
+        return b;
+    }
+    /// Whether the memory is borrowed (see borrow()).
+    bool borrowed() const noexcept { return static_cast<bool>(keeper_); }
 
     void swap(buffer& o) noexcept {
         std::swap(data_, o.data_);
         std::swap(size_, o.size_);
         std::swap(capacity_, o.capacity_);
+        keeper_.swap(o.keeper_);
     }
 
     T* data() noexcept { return data_; }
@@ -130,7 +152,8 @@ public:
         if (n > capacity_) {
             T* p = alloc(n);
             detail::copy_bytes<Space, Space>(p, data_, size_ * sizeof(T));
-            detail::deallocate<Space>(data_);
+            if (!keeper_) detail::deallocate<Space>(data_);
+            keeper_.reset();
             data_ = p;
             capacity_ = n;
         }
@@ -185,6 +208,7 @@ private:
     T* data_ = nullptr;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
+    std::shared_ptr<void const> keeper_;  ///< set when the memory is borrowed
 };
 
 }  // namespace kleene

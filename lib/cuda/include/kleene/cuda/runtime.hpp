@@ -3,6 +3,7 @@
 
 #include <kleene/detail/device_entry.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace kleene::cuda {
@@ -18,6 +19,10 @@ KLEENE_DEVICE_ENTRY int current_device() noexcept KLEENE_DEVICE_RETURNS(0);
 KLEENE_DEVICE_ENTRY std::string device_description(int device = 0) KLEENE_DEVICE_VALUE;
 /// Throws no_device with an explanation when no GPU can be used.
 KLEENE_DEVICE_ENTRY void require_device() KLEENE_DEVICE_BODY;
+/// Waits for another library's stream as __cuda_array_interface__ (version 3) names it: 1 the
+/// legacy default stream, 2 the per-thread default stream, else a cudaStream_t. Memory that
+/// library hands over is ready once this returns. 0 is refused (the protocol forbids it).
+KLEENE_DEVICE_ENTRY void synchronize_foreign_stream(std::uintptr_t stream) KLEENE_DEVICE_BODY;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
