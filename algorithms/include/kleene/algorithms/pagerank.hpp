@@ -126,18 +126,23 @@ inline double pr_seconds_since(std::chrono::steady_clock::time_point t0) {
 /// the sums folded block by block, in block order, do not depend on the number of threads.
 template <class Index>
 std::vector<std::size_t> pr_blocks(Index const* row_ptr, std::size_t n) {
-    std::vector<std::int64_t> cost(n + 1);
-    for (std::size_t i = 0; i <= n; ++i)
-        cost[i] = static_cast<std::int64_t>(row_ptr[i]) + static_cast<std::int64_t>(i);
-    std::size_t const parts = std::clamp<std::size_t>(n / 256, 1, 256);
-    return cpu::balanced_blocks(cost, parts);
+    return cpu::row_blocks(row_ptr, n, std::clamp<std::size_t>(n / 256, 1, 256));
+}
+
+/// v's contribution to the next step: its rank over its out-degree (ap: A's row pointers), 0 for
+/// a vertex without out-edges. Divided here rather than read from an n-sized 1 / outdeg array: for
+/// an undirected graph the pull already reads these row pointers.
+template <class Index>
+double pr_share(double x, Index const* ap, std::size_t v) {
+    Index const deg = ap[v + 1] - ap[v];
+    return deg > 0 ? x / static_cast<double>(deg) : 0.0;
 }
 
 /// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
 /// step (C: double, or float on request), and each block's change and dangling rank.
 template <class C, class Index>
-void pagerank_pull(Index const* tp, Index const* tj, std::vector<std::size_t> const& blocks,
-                   double base, double d, vector_for_overwrite<double> const& inv_out, double* rank,
+void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
+                   std::vector<std::size_t> const& blocks, double base, double d, double* rank,
                    C const* c, C* cn, std::vector<double>& part_change,
                    std::vector<double>& part_dangling) {
     std::size_t const nb = blocks.size() - 1;
@@ -150,20 +155,20 @@ void pagerank_pull(Index const* tp, Index const* tj, std::vector<std::size_t> co
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
-            cn[v] = static_cast<C>(x * inv_out[v]);
-            if (inv_out[v] == 0) dg += x;
+            cn[v] = static_cast<C>(pr_share(x, ap, v));
+            if (ap[v + 1] == ap[v]) dg += x;
         }
         part_change[b] = ch;
         part_dangling[b] = dg;
     }
 }
 
-/// The CPU iteration. tp/tj: A' (the in-edges of every vertex); inv_out[u] = 1 / outdeg(u), 0 for
-/// a vertex without out-edges. at_d: A' as an iso-1 double matrix for the semiring method.
+/// The CPU iteration. tp/tj: A' (the in-edges of every vertex); ap: A's row pointers (the
+/// out-degrees). at_d: A' as an iso-1 double matrix for the semiring method.
 template <class Index>
-void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
-                  csr_matrix<double, Index> const* at_d, vector_for_overwrite<double> const& inv_out,
-                  pagerank_options const& opt, pagerank_method method, pagerank_result& r) {
+void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* ap,
+                  csr_matrix<double, Index> const* at_d, pagerank_options const& opt,
+                  pagerank_method method, pagerank_result& r) {
     double const d = opt.damping;
     bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
     double const nd = static_cast<double>(n);
@@ -186,10 +191,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
     for (std::size_t u = 0; u < n; ++u) {
         rank[u] = 1.0 / nd;
         if (in_float)
-            cf[u] = static_cast<float>(rank[u] * inv_out[u]);
+            cf[u] = static_cast<float>(pr_share(rank[u], ap, u));
         else
-            c[u] = rank[u] * inv_out[u];
-        if (inv_out[u] == 0) dangling += rank[u];
+            c[u] = pr_share(rank[u], ap, u);
+        if (ap[u + 1] == ap[u]) dangling += rank[u];
     }
     options mo;
     mo.explain = opt.explain;
@@ -209,18 +214,18 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj,
                     double const x = base + d * t[v];
                     ch += std::abs(x - rank[v]);
                     rank[v] = x;
-                    c[v] = x * inv_out[v];
-                    if (inv_out[v] == 0) dg += x;
+                    c[v] = pr_share(x, ap, v);
+                    if (ap[v + 1] == ap[v]) dg += x;
                 }
                 part_change[b] = ch;
                 part_dangling[b] = dg;
             }
         } else if (in_float) {
-            pagerank_pull(tp, tj, blocks, base, d, inv_out, rank, contrib_f.data(),
-                          next_f.data(), part_change, part_dangling);
+            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
+                          part_change, part_dangling);
             contrib_f.swap(next_f);
         } else {
-            pagerank_pull(tp, tj, blocks, base, d, inv_out, rank, contrib.data(), next.data(),
+            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib.data(), next.data(),
                           part_change, part_dangling);
             contrib.storage().swap(next.storage());
         }
@@ -355,13 +360,6 @@ pagerank_result pagerank_into(
     } else if constexpr (!on_device) {
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
-        Index const* ap = a.row_ptr();
-        vector_for_overwrite<double> inv_out(n);
-#pragma omp parallel for schedule(static) if (n > 65536)
-        for (std::size_t u = 0; u < n; ++u) {
-            auto const deg = ap[u + 1] - ap[u];
-            inv_out[u] = deg > 0 ? 1.0 / static_cast<double>(deg) : 0.0;
-        }
         // A' as a Boolean pattern (made unless symmetric), and for the semiring method as the
         // iso-1 double matrix mxv multiplies with.
         std::optional<csr_matrix<bool, Index>> made;
@@ -394,7 +392,7 @@ pagerank_result pagerank_into(
                                                     : "") +
                 " (" + detail::ms(detail::pr_seconds_since(t0)) + ")");
         auto const t1 = std::chrono::steady_clock::now();
-        detail::pagerank_cpu(n, tp, tj, at_d ? &*at_d : nullptr, inv_out, opt, method, r);
+        detail::pagerank_cpu(n, tp, tj, a.row_ptr(), at_d ? &*at_d : nullptr, opt, method, r);
         if (opt.explain)
             opt.explain->add("pagerank: " + std::to_string(r.iterations) + " steps, change " +
                              detail::pr_number(r.change) +

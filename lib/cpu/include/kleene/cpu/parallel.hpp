@@ -52,27 +52,51 @@ class exception_carrier {
     std::exception_ptr first_;  // written once, by the thread that set failed_
 };
 
-/// Splits rows [0, rows) into about `parts` contiguous blocks of similar cost, given the prefix
-/// sum of per-row costs (cost_prefix[i] = cost of rows < i, size rows + 1).
-inline std::vector<std::size_t> balanced_blocks(std::vector<std::int64_t> const& cost_prefix,
-                                                std::size_t parts) {
-    std::size_t const rows = cost_prefix.size() - 1;
+/// Splits rows [0, rows) into about `parts` contiguous blocks of similar cost, where
+/// cost_before(i) is the cost of the rows before i (non-decreasing in i, 0 at i = 0): a prefix sum
+/// held in an array, or computed on the fly (row_blocks). Returns the block bounds.
+template <class CostBefore>
+std::vector<std::size_t> balanced_blocks(std::size_t rows, CostBefore cost_before,
+                                         std::size_t parts) {
     std::vector<std::size_t> bounds{0};
     if (rows == 0) {
         bounds.push_back(0);
         return bounds;
     }
     parts = std::max<std::size_t>(1, std::min(parts, rows));
-    std::int64_t const total = cost_prefix.back();
+    std::int64_t const total = cost_before(rows);
     for (std::size_t p = 1; p < parts; ++p) {
-        std::int64_t const target = total * static_cast<std::int64_t>(p) / static_cast<std::int64_t>(parts);
-        auto it = std::lower_bound(cost_prefix.begin(), cost_prefix.end(), target);
-        auto r = static_cast<std::size_t>(it - cost_prefix.begin());
-        r = std::clamp(r, bounds.back(), rows);
+        std::int64_t const target =
+            total * static_cast<std::int64_t>(p) / static_cast<std::int64_t>(parts);
+        std::size_t lo = 0, hi = rows + 1;  // the first i with cost_before(i) >= target
+        while (lo < hi) {
+            std::size_t const mid = lo + (hi - lo) / 2;
+            if (cost_before(mid) < target) lo = mid + 1;
+            else hi = mid;
+        }
+        std::size_t const r = std::clamp(lo, bounds.back(), rows);
         if (r > bounds.back() && r < rows) bounds.push_back(r);
     }
     bounds.push_back(rows);
     return bounds;
+}
+
+/// balanced_blocks over a prefix array (cost_prefix[i] = cost of rows < i, size rows + 1).
+inline std::vector<std::size_t> balanced_blocks(std::vector<std::int64_t> const& cost_prefix,
+                                                std::size_t parts) {
+    return balanced_blocks(
+        cost_prefix.size() - 1, [&](std::size_t i) { return cost_prefix[i]; }, parts);
+}
+
+/// Blocks of the rows of a CSR structure, a row costing its entries + 1, without a prefix array.
+template <class Index>
+std::vector<std::size_t> row_blocks(Index const* row_ptr, std::size_t rows, std::size_t parts) {
+    return balanced_blocks(
+        rows,
+        [row_ptr](std::size_t i) {
+            return static_cast<std::int64_t>(row_ptr[i]) + static_cast<std::int64_t>(i);
+        },
+        parts);
 }
 
 /// Rows a block of a row-parallel kernel produced: columns and values in row order, plus counts.

@@ -22,10 +22,7 @@ csr_matrix<T, Index> transpose_csr(csr_matrix<T, Index> const& a) {
     std::size_t parts = static_cast<std::size_t>(max_threads());
     if (nnz < 50000) parts = 1;
     parts = std::max<std::size_t>(1, std::min(parts, cols ? 1 + 4 * nnz / cols : 1));
-    std::vector<std::int64_t> prefix(rows + 1);
-    for (std::size_t i = 0; i <= rows; ++i)
-        prefix[i] = std::int64_t(a.row_ptr()[i]) + std::int64_t(i);
-    auto const bounds = balanced_blocks(prefix, parts);
+    auto const bounds = row_blocks(a.row_ptr(), rows, parts);
     std::size_t const nb = bounds.size() - 1;
     std::vector<std::vector<Index>> count(nb, std::vector<Index>(cols, Index(0)));
     buffer<Index> out_ptr(cols + 1);
