@@ -36,48 +36,121 @@ decltype(auto) visit_layout_type(io::value_type t, std::string const& dir, F&& f
     }
 }
 
-/// The result as a sparse matrix, as the gathering command builds it.
-template <class T>
-csr_matrix<T, std::int64_t> distances(dense_matrix<T> const& full) {
-    return to_csr<T, std::int64_t>(full, infinity<T>());
-}
+/// Bytes of rows a join holds at a time (and as much again for one read).
+constexpr std::size_t join_bytes = std::size_t(64) << 20;
 
-csr_matrix<bool, std::int64_t> reachability(dense_matrix<std::int32_t> const& full,
-                                            bool reflexive) {
-    std::size_t const n = full.rows();
-    buffer<std::int64_t> ptr(n + 1);
-    std::vector<std::int64_t> cols;
-    ptr[0] = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j)
-            if (full(i, j) != infinity<std::int32_t>() || (reflexive && i == j))
-                cols.push_back(static_cast<std::int64_t>(j));
-        ptr[i + 1] = static_cast<std::int64_t>(cols.size());
+/// The stored entries of whole rows (row0 first) as the gathering command stores them:
+/// distances, the finite values (V = T); reachability, the reachable pairs and, when reflexive,
+/// (i, i) (V = bool, iso).
+template <class V, class T>
+csr_matrix<V, std::int64_t> rows_as_csr(dense_view<T const> rows, std::uint64_t row0,
+                                        bool reflexive) {
+    if constexpr (std::is_same_v<V, T>) {
+        return to_csr<T, std::int64_t>(rows, infinity<T>());
+    } else {
+        std::size_t const r = rows.rows, n = rows.cols;
+        buffer<std::int64_t> ptr(r + 1);
+        std::vector<std::int64_t> cols;
+        ptr[0] = 0;
+        for (std::size_t i = 0; i < r; ++i) {
+            for (std::size_t j = 0; j < n; ++j)
+                if (rows(i, j) != infinity<T>() || (reflexive && row0 + i == j))
+                    cols.push_back(static_cast<std::int64_t>(j));
+            ptr[i + 1] = static_cast<std::int64_t>(cols.size());
+        }
+        buffer<std::int64_t> ci(cols.size());
+        std::copy(cols.begin(), cols.end(), ci.data());
+        return csr_matrix<bool, std::int64_t>(r, n, std::move(ptr), std::move(ci), buffer<bool>(),
+                                              true, true);
     }
-    buffer<std::int64_t> ci(cols.size());
-    std::copy(cols.begin(), cols.end(), ci.data());
-    return csr_matrix<bool, std::int64_t>(n, n, std::move(ptr), std::move(ci), buffer<bool>(), true,
-                                          true);
 }
 
-template <class T>
-void write_as(io::output_file& out, io::file_format to, csr_matrix<T, std::int64_t> const& a,
-              int threads, bool zero_based, bool pattern) {
+/// Writes the layout's result as `to` a block of rows at a time: the bytes the gathering command
+/// writes for the whole matrix (Matrix Market, edge list or .kbin of its CSR form). Pass 1 counts
+/// the entries of every row (and checks every part's checksum); the formats put the count first.
+/// A .kbin file also puts the checksum of its payload (row pointers, then all columns, then all
+/// values) first: the columns and the values are made twice, once for the checksum and once to
+/// write. Each pass checks the counts of pass 1 again (a part changed in between fails).
+template <class V, class T>
+std::uint64_t write_joined(std::string const& dir, dist::layout_manifest const& m,
+                           io::output_file& out, io::file_format to, int threads,
+                           bool zero_based) {
+    bool const reach = std::is_same_v<V, bool>;
+    std::size_t const n = m.n;
+    std::vector<std::uint64_t> counts(n);
+    std::uint64_t total = 0;
+    dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
+        auto const c = rows_as_csr<V>(rows, row0, m.reflexive);
+        for (std::size_t i = 0; i < c.rows(); ++i) counts[row0 + i] = c.row_end(i) - c.row_begin(i);
+        total += c.nnz();
+    });
+    // Each later pass: the rows' CSR form, checked against pass 1's counts.
+    auto rows_again = [&](auto&& use) {
+        dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
+            auto const c = rows_as_csr<V>(rows, row0, m.reflexive);
+            for (std::size_t i = 0; i < c.rows(); ++i)
+                if (c.row_end(i) - c.row_begin(i) != counts[row0 + i])
+                    throw io_error(dir + ": row " + std::to_string(row0 + i) +
+                                   " changed while it was read");
+            use(row0, c);
+        });
+    };
     switch (to) {
-        case io::file_format::binary:
-            io::write_binary(out, a, threads);
-            return;
-        case io::file_format::edge_list:
-            io::write_edge_list(out, a, threads, zero_based);
-            return;
         case io::file_format::matrix_market: {
             io::write_options wo;
             wo.threads = threads;
-            wo.pattern = pattern;
-            io::write_matrix_market(out, a, wo);
-            return;
+            wo.pattern = reach;
+            io::write_coordinate_header<V>(out, n, n, total, reach, wo);
+            rows_again([&](std::uint64_t row0, auto const& c) {
+                io::write_coordinate_rows(out, c, row0, reach, threads);
+            });
+            break;
+        }
+        case io::file_format::edge_list: {
+            bool const pattern = reach && total > 0;  // as write_edge_list decides
+            io::write_edge_list_header<V>(out, n, n, total, pattern);
+            rows_again([&](std::uint64_t row0, auto const& c) {
+                io::write_edge_list_rows(out, c, row0, pattern, threads, zero_based);
+            });
+            break;
+        }
+        case io::file_format::binary: {
+            // write_binary of the CSR form: iso (no values) for reachability, and for distances
+            // without a finite entry (to_csr then holds no values).
+            bool const iso = reach || total == 0;
+            std::vector<std::int64_t> ptr_piece;
+            auto row_pointers = [&](auto&& put) {  // n + 1 of them, 1 Mi at a time
+                std::int64_t at = 0;
+                for (std::size_t i0 = 0; i0 <= n; i0 += std::size_t(1) << 20) {
+                    std::size_t const i1 = std::min(n + 1, i0 + (std::size_t(1) << 20));
+                    ptr_piece.resize(i1 - i0);
+                    for (std::size_t i = i0; i < i1; ++i) {
+                        ptr_piece[i - i0] = at;
+                        if (i < n) at += static_cast<std::int64_t>(counts[i]);
+                    }
+                    put(ptr_piece.data(), ptr_piece.size() * sizeof(std::int64_t));
+                }
+            };
+            auto payload = [&](auto&& put) {
+                row_pointers(put);
+                rows_again([&](std::uint64_t, auto const& c) {
+                    put(c.col_idx(), c.nnz() * sizeof(std::int64_t));
+                });
+                if (!iso)
+                    rows_again([&](std::uint64_t, auto const& c) {
+                        put(c.values(), c.nnz() * sizeof(V));
+                    });
+            };
+            io::binary_checksum_stream sum;
+            payload([&](void const* p, std::size_t bytes) { sum.add(p, bytes); });
+            io::write_binary_csr_header<V, std::int64_t>(out, n, n, total, iso, V(1), sum.value());
+            payload([&](void const* p, std::size_t bytes) {
+                out.write(static_cast<char const*>(p), bytes);
+            });
+            break;
         }
     }
+    return total;
 }
 
 }  // namespace
@@ -87,7 +160,7 @@ bool is_directory_input(std::string const& path) {
     return path != "-" && std::filesystem::is_directory(path, ec);
 }
 
-layout_facts check_layout(std::string const& dir, int threads) {
+layout_facts check_layout(std::string const& dir, int /*threads*/) {
     dist::layout_manifest const m = dist::read_layout(dir);
     layout_facts f;
     f.n = m.n;
@@ -99,17 +172,12 @@ layout_facts check_layout(std::string const& dir, int threads) {
     f.parts = static_cast<int>(m.parts.size());
     visit_layout_type(m.type, dir, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        for (auto const& p : m.parts) {
-            // One part in memory at a time: the payload checked against its checksum.
-            auto const local =
-                io::read_binary_dense<T>((std::filesystem::path(dir) / p.file).string(), threads);
-            dist::block_cyclic const d(m.n, m.block, m.grid, p.rank);
-            for (std::size_t i = 0; i < local.rows(); ++i)
-                for (std::size_t j = 0; j < local.cols(); ++j) {
-                    bool const diag = d.global_row(d.prow(), i) == d.global_col(d.pcol(), j);
-                    f.entries += local(i, j) != infinity<T>() || (m.reflexive && diag);
-                }
-        }
+        // A block of rows at a time, every part's payload checked against its checksum.
+        dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
+            for (std::size_t i = 0; i < rows.rows; ++i)
+                for (std::size_t j = 0; j < rows.cols; ++j)
+                    f.entries += rows(i, j) != infinity<T>() || (m.reflexive && row0 + i == j);
+        });
     });
     return f;
 }
@@ -119,17 +187,13 @@ std::string convert_layout(std::string const& dir, io::output_file& out, io::fil
     dist::layout_manifest const m = dist::read_layout(dir);
     return visit_layout_type(m.type, dir, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        auto const full = dist::join_layout<T>(dir, m, threads);
-        if (m.result == "reachability") {
-            if constexpr (std::is_same_v<T, std::int32_t>) {
-                auto const a = reachability(full, m.reflexive);
-                write_as(out, to, a, threads, zero_based, true);
-                return fmt::format("{} x {}, {} entries", m.n, m.n, a.nnz());
-            }
-        }
-        auto const a = distances(full);
-        write_as(out, to, a, threads, zero_based, false);
-        return fmt::format("{} x {}, {} entries", m.n, m.n, a.nnz());
+        std::uint64_t entries = 0;
+        if constexpr (std::is_same_v<T, std::int32_t>)
+            if (m.result == "reachability")
+                entries = write_joined<bool, T>(dir, m, out, to, threads, zero_based);
+        if (m.result != "reachability")
+            entries = write_joined<T, T>(dir, m, out, to, threads, zero_based);
+        return fmt::format("{} x {}, {} entries", m.n, m.n, entries);
     });
 }
 

@@ -2,6 +2,8 @@
 // A block layout (the directory `--distributed-output` writes: a manifest and one .kbin a rank,
 // algorithms/include/kleene/algorithms/distributed/layout.hpp) as an input of `convert` and
 // `info`. Every file is checked (presence, size, header, checksum) before anything is written.
+// Neither holds the n x n matrix: both read a block of rows at a time (64 MiB), so a layout too
+// large for one machine's memory can still be checked and converted.
 
 #include <cstdint>
 #include <kleene/io/file_format.hpp>

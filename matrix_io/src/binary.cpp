@@ -15,7 +15,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the binary format is little-endian");
 
 constexpr char magic[8] = {'K', 'L', 'E', 'E', 'N', 'E', 'M', 'X'};
-constexpr std::size_t header_bytes = 128;
+constexpr std::size_t header_bytes = binary_header_bytes;
 constexpr std::size_t block_bytes = std::size_t(1) << 20;
 
 constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full,
@@ -304,6 +304,34 @@ std::uint64_t binary_checksum(void const* data, std::size_t bytes, int threads) 
     return detail::checksum_of({{data, bytes}}, detail::thread_count(threads));
 }
 
+binary_checksum_stream::binary_checksum_stream() { block_.reserve(detail::block_bytes); }
+
+void binary_checksum_stream::add(void const* data, std::size_t bytes) {
+    auto const* p = static_cast<unsigned char const*>(data);
+    total_ += bytes;
+    while (bytes > 0) {
+        std::size_t const take = std::min(bytes, detail::block_bytes - block_.size());
+        if (block_.empty() && take == detail::block_bytes) {  // a whole block: hash it in place
+            hashes_.push_back(detail::block_hash(p, take, hashes_.size()));
+        } else {
+            block_.insert(block_.end(), p, p + take);
+            if (block_.size() == detail::block_bytes) {
+                hashes_.push_back(detail::block_hash(block_.data(), block_.size(), hashes_.size()));
+                block_.clear();
+            }
+        }
+        p += take;
+        bytes -= take;
+    }
+}
+
+std::uint64_t binary_checksum_stream::value() const {
+    std::vector<std::uint64_t> h = hashes_;
+    if (!block_.empty()) h.push_back(detail::block_hash(block_.data(), block_.size(), h.size()));
+    return detail::block_hash(reinterpret_cast<unsigned char const*>(h.data()), h.size() * 8,
+                              total_);
+}
+
 binary_header read_binary_header(std::string const& path) {
     detail::reader r(path);
     auto h = r.header();
@@ -337,6 +365,17 @@ void write_binary(output_file& f, csr_matrix<T, Index> const& a, int threads) {
     detail::writer w(f);
     w.put(&h, sizeof h);
     for (auto const& p : parts) w.put(p.first, p.second);
+}
+
+template <class T, index_type Index>
+void write_binary_csr_header(output_file& f, std::uint64_t rows, std::uint64_t cols,
+                             std::uint64_t nnz, bool iso, T iso_value, std::uint64_t checksum) {
+    auto h = detail::make_header(1, value_type_of<T>(), sizeof(Index), iso, rows, cols, nnz);
+    if (iso) std::memcpy(&h.iso_bits, &iso_value, sizeof(T));
+    h.payload = (rows + 1) * sizeof(Index) + nnz * sizeof(Index) + (iso ? 0 : nnz * sizeof(T));
+    h.checksum = checksum;
+    detail::writer w(f);
+    w.put(&h, sizeof h);
 }
 
 template <class T>
@@ -548,7 +587,9 @@ dense_matrix<T> read_binary_dense(std::string const& path, int threads) {
 #define KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, Index)                                            \
     template void write_binary<T, Index>(std::string const&, csr_matrix<T, Index> const&, int); \
     template void write_binary<T, Index>(output_file&, csr_matrix<T, Index> const&, int);       \
-    template csr_matrix<T, Index> read_binary<T, Index>(std::string const&, int);
+    template csr_matrix<T, Index> read_binary<T, Index>(std::string const&, int);           \
+    template void write_binary_csr_header<T, Index>(output_file&, std::uint64_t, std::uint64_t, \
+                                                    std::uint64_t, bool, T, std::uint64_t);
 #define KLEENE_IO_INSTANTIATE_BINARY(T)                                             \
     KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int32_t)                             \
     KLEENE_IO_INSTANTIATE_BINARY_INDEX(T, std::int64_t)                             \

@@ -74,6 +74,59 @@ void write_blocks(output_sink& out, std::size_t nblocks, int threads, Format&& f
 
 inline constexpr std::size_t block_entries = std::size_t(1) << 18;
 
+/// The entry lines of the CSR rows `a` (sym: only the triangle that symmetry keeps), its row 0
+/// written as row0 + 1.
+template <class T, class Index>
+void write_coordinate_body(output_sink& out, csr_matrix<T, Index> const& a, std::uint64_t row0,
+                           mm_symmetry sym, bool pattern, int threads) {
+    bool const skew = sym == mm_symmetry::skew_symmetric;
+    std::size_t const rows = a.rows();
+    // Row blocks of about block_entries entries.
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 0; i < rows;) {
+        std::size_t const target = a.row_begin(i) + block_entries;
+        auto it = std::upper_bound(a.row_ptr() + i + 1, a.row_ptr() + rows + 1,
+                                   static_cast<Index>(std::min<std::size_t>(target, a.nnz())));
+        std::size_t next = static_cast<std::size_t>(it - a.row_ptr()) - 1;
+        next = std::max(next, i + 1);
+        next = std::min(next, rows);
+        starts.push_back(next);
+        i = next;
+    }
+    write_blocks(out, starts.size() - 1, threads, [&](std::size_t b, std::string& buf) {
+        std::size_t const r0 = starts[b], r1 = starts[b + 1];
+        std::size_t const n = a.row_begin(r1 == rows ? rows : r1) - a.row_begin(r0);
+        std::size_t const per = 2 * 21 + (pattern ? 0 : max_value_chars + 1) + 2;
+        buf.resize(n * per + (r1 - r0));
+        char* p = buf.data();
+        for (std::size_t i = r0; i < r1; ++i) {
+            for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+                std::size_t const j = static_cast<std::size_t>(a.col_idx()[k]);
+                std::size_t const gi = static_cast<std::size_t>(row0) + i;
+                if (sym != mm_symmetry::general && (skew ? j >= gi : j > gi)) continue;
+                p = put_uint(p, gi + 1);
+                *p++ = ' ';
+                p = put_uint(p, j + 1);
+                if (!pattern) {
+                    *p++ = ' ';
+                    p = put_value(p, a.value(k));
+                }
+                *p++ = '\n';
+            }
+        }
+        buf.resize(static_cast<std::size_t>(p - buf.data()));
+    });
+}
+
+template <class T>
+void write_coordinate_head(output_sink& out, std::uint64_t rows, std::uint64_t cols,
+                           std::uint64_t entries, bool pattern, mm_symmetry sym,
+                           write_options const& opt) {
+    write_preamble<T>(out, "coordinate", pattern, sym, opt);
+    out.write(std::to_string(rows) + " " + std::to_string(cols) + " " + std::to_string(entries) +
+              "\n");
+}
+
 template <class T, class Index>
 void write_coordinate(output_sink& out, csr_matrix<T, Index> const& a, write_options const& opt) {
     int const threads = thread_count(opt.threads);
@@ -114,43 +167,8 @@ void write_coordinate(output_sink& out, csr_matrix<T, Index> const& a, write_opt
                                    std::to_string(bad_row.load()) + ")");
         entries = lower;
     }
-    write_preamble<T>(out, "coordinate", pattern, sym, opt);
-    out.write(std::to_string(a.rows()) + " " + std::to_string(a.cols()) + " " +
-              std::to_string(entries) + "\n");
-    // Row blocks of about block_entries entries.
-    std::vector<std::size_t> starts{0};
-    for (std::size_t i = 0; i < rows;) {
-        std::size_t const target = a.row_begin(i) + block_entries;
-        auto it = std::upper_bound(a.row_ptr() + i + 1, a.row_ptr() + rows + 1,
-                                   static_cast<Index>(std::min<std::size_t>(target, a.nnz())));
-        std::size_t next = static_cast<std::size_t>(it - a.row_ptr()) - 1;
-        next = std::max(next, i + 1);
-        next = std::min(next, rows);
-        starts.push_back(next);
-        i = next;
-    }
-    write_blocks(out, starts.size() - 1, threads, [&](std::size_t b, std::string& buf) {
-        std::size_t const r0 = starts[b], r1 = starts[b + 1];
-        std::size_t const n = a.row_begin(r1 == rows ? rows : r1) - a.row_begin(r0);
-        std::size_t const per = 2 * 21 + (pattern ? 0 : max_value_chars + 1) + 2;
-        buf.resize(n * per + (r1 - r0));
-        char* p = buf.data();
-        for (std::size_t i = r0; i < r1; ++i) {
-            for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
-                std::size_t const j = static_cast<std::size_t>(a.col_idx()[k]);
-                if (sym != mm_symmetry::general && (skew ? j >= i : j > i)) continue;
-                p = put_uint(p, i + 1);
-                *p++ = ' ';
-                p = put_uint(p, j + 1);
-                if (!pattern) {
-                    *p++ = ' ';
-                    p = put_value(p, a.value(k));
-                }
-                *p++ = '\n';
-            }
-        }
-        buf.resize(static_cast<std::size_t>(p - buf.data()));
-    });
+    write_coordinate_head<T>(out, a.rows(), a.cols(), entries, pattern, sym, opt);
+    write_coordinate_body(out, a, 0, sym, pattern, threads);
 }
 
 template <class T>
@@ -201,21 +219,27 @@ void write_array(output_sink& out, dense_matrix<T> const& a, write_options const
     });
 }
 
+template <class T>
+void write_edges_head(output_sink& out, std::uint64_t rows, std::uint64_t cols,
+                      std::uint64_t entries, bool pattern) {
+    // The shape, which the ids alone do not give (empty rows and columns at the end, rectangles).
+    // The value type too, so that a reader can read the values back as what they were.
+    out.write(std::string(edge_list_header) + " " + std::to_string(rows) + " x " +
+              std::to_string(cols) + ", " + std::to_string(entries) + " entries" +
+              (pattern ? std::string() : ", " + std::string(to_string(value_type_of<T>())) + " values") +
+              "\n");
+}
+
+/// The edge lines of the CSR rows `a`, its row 0 written as row0 (+ 1 unless zero_based).
 template <class T, class Index>
-void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, bool zero_based) {
-    threads = thread_count(threads);
-    bool const pattern = a.nnz() > 0 && !a.has_values() && a.iso_value() == T(1);
+void write_edges_body(output_sink& out, csr_matrix<T, Index> const& a, std::uint64_t row0,
+                      bool pattern, int threads, bool zero_based) {
     std::size_t const rows = a.rows();
     std::size_t const per_block = std::max<std::size_t>(
         1, rows / std::max<std::size_t>(1, (a.nnz() + block_entries - 1) / block_entries));
     std::size_t const nblocks = rows == 0 ? 0 : (rows + per_block - 1) / per_block;
-    std::uint64_t const base = zero_based ? 0 : 1;
-    // The shape, which the ids alone do not give (empty rows and columns at the end, rectangles).
-    // The value type too, so that a reader can read the values back as what they were.
-    out.write(std::string(edge_list_header) + " " + std::to_string(a.rows()) + " x " +
-              std::to_string(a.cols()) + ", " + std::to_string(a.nnz()) + " entries" +
-              (pattern ? std::string() : ", " + std::string(to_string(value_type_of<T>())) + " values") +
-              "\n");
+    std::uint64_t const base = (zero_based ? 0 : 1) + row0;
+    std::uint64_t const col_base = zero_based ? 0 : 1;
     write_blocks(out, nblocks, threads, [&](std::size_t b, std::string& buf) {
         std::size_t const r0 = b * per_block, r1 = std::min(rows, r0 + per_block);
         std::size_t const n = a.row_begin(r1) - a.row_begin(r0);
@@ -225,7 +249,7 @@ void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, b
             for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
                 p = put_uint(p, i + base);
                 *p++ = ' ';
-                p = put_uint(p, static_cast<std::uint64_t>(a.col_idx()[k]) + base);
+                p = put_uint(p, static_cast<std::uint64_t>(a.col_idx()[k]) + col_base);
                 if (!pattern) {
                     *p++ = ' ';
                     p = put_value(p, a.value(k));
@@ -234,6 +258,14 @@ void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, b
             }
         buf.resize(static_cast<std::size_t>(p - buf.data()));
     });
+}
+
+template <class T, class Index>
+void write_edges(output_sink& out, csr_matrix<T, Index> const& a, int threads, bool zero_based) {
+    threads = thread_count(threads);
+    bool const pattern = a.nnz() > 0 && !a.has_values() && a.iso_value() == T(1);
+    write_edges_head<T>(out, a.rows(), a.cols(), a.nnz(), pattern);
+    write_edges_body(out, a, 0, pattern, threads, zero_based);
 }
 
 template <class T, class Index>
@@ -277,6 +309,33 @@ void write_edge_list(output_file& f, csr_matrix<T, Index> const& a, int threads,
                      bool zero_based) {
     detail::output_sink out(f);
     detail::write_edges(out, a, threads, zero_based);
+}
+
+template <class T>
+void write_coordinate_header(output_file& f, std::uint64_t rows, std::uint64_t cols,
+                             std::uint64_t entries, bool pattern, write_options const& opt) {
+    detail::output_sink out(f);
+    detail::write_coordinate_head<T>(out, rows, cols, entries, pattern, mm_symmetry::general, opt);
+}
+template <class T, index_type Index>
+void write_coordinate_rows(output_file& f, csr_matrix<T, Index> const& block, std::uint64_t row0,
+                           bool pattern, int threads) {
+    detail::output_sink out(f);
+    detail::write_coordinate_body(out, block, row0, mm_symmetry::general, pattern,
+                                  detail::thread_count(threads));
+}
+template <class T>
+void write_edge_list_header(output_file& f, std::uint64_t rows, std::uint64_t cols,
+                            std::uint64_t entries, bool pattern) {
+    detail::output_sink out(f);
+    detail::write_edges_head<T>(out, rows, cols, entries, pattern);
+}
+template <class T, index_type Index>
+void write_edge_list_rows(output_file& f, csr_matrix<T, Index> const& block, std::uint64_t row0,
+                          bool pattern, int threads, bool zero_based) {
+    detail::output_sink out(f);
+    detail::write_edges_body(out, block, row0, pattern, detail::thread_count(threads),
+                             zero_based);
 }
 
 template <class T, index_type Index>
@@ -342,7 +401,11 @@ void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int
                                                 write_options const&);                            \
     template void write_matrix_market<T, Index>(output_file&, sparse_vector<T, Index> const&,     \
                                                 write_options const&);                            \
-    template void write_edge_list<T, Index>(output_file&, csr_matrix<T, Index> const&, int, bool);
+    template void write_edge_list<T, Index>(output_file&, csr_matrix<T, Index> const&, int, bool); \
+    template void write_coordinate_rows<T, Index>(output_file&, csr_matrix<T, Index> const&,      \
+                                                  std::uint64_t, bool, int);                      \
+    template void write_edge_list_rows<T, Index>(output_file&, csr_matrix<T, Index> const&,       \
+                                                 std::uint64_t, bool, int, bool);
 #define KLEENE_IO_INSTANTIATE_WRITE(T)                                               \
     KLEENE_IO_INSTANTIATE_WRITE_INDEX(T, std::int32_t)                               \
     KLEENE_IO_INSTANTIATE_WRITE_INDEX(T, std::int64_t)                               \
@@ -355,7 +418,11 @@ void write_edge_list(std::string const& path, csr_matrix<T, Index> const& a, int
     template void write_matrix_market<T>(output_file&, dense_matrix<T> const&,       \
                                          write_options const&);                      \
     template void write_matrix_market<T>(output_file&, dense_vector<T> const&,       \
-                                         write_options const&);
+                                         write_options const&);                      \
+    template void write_coordinate_header<T>(output_file&, std::uint64_t, std::uint64_t, \
+                                             std::uint64_t, bool, write_options const&); \
+    template void write_edge_list_header<T>(output_file&, std::uint64_t, std::uint64_t,  \
+                                            std::uint64_t, bool);
 
 KLEENE_IO_FOR_EACH_VALUE_TYPE(KLEENE_IO_INSTANTIATE_WRITE)
 

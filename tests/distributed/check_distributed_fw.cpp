@@ -264,6 +264,27 @@ void check_layout(context& ctx, std::size_t n, std::size_t block, unsigned seed)
                     std::printf("  %s round %d: joined layout differs from the gather\n",
                                 what.c_str(), round);
                 ok = ok && eq && m.parts.size() == std::size_t(c.size());
+                // Read a block of rows at a time (1 row, 3 rows, whole block rows): the same rows
+                // in order, each part checked against its checksum.
+                for (std::size_t rows : {std::size_t(1), std::size_t(3), block}) {
+                    dense_matrix<std::int32_t> streamed(n, n, 0);
+                    std::size_t next = 0;
+                    bool in_order = true;
+                    dist::for_each_row_block<std::int32_t>(
+                        dir, m, rows * n * sizeof(std::int32_t),
+                        [&](std::size_t row0, kleene::dense_view<std::int32_t const> v) {
+                            in_order = in_order && row0 == next && v.rows >= 1 &&
+                                       v.rows <= rows && v.cols == n;
+                            for (std::size_t i = 0; i < v.rows; ++i)
+                                std::copy(v.row(i), v.row(i) + n, &streamed(row0 + i, 0));
+                            next = row0 + v.rows;
+                        });
+                    bool const s_eq = in_order && next == n && same(streamed, full, true);
+                    if (!s_eq)
+                        std::printf("  %s round %d: rows streamed %zu at a time differ\n",
+                                    what.c_str(), round, rows);
+                    ok = ok && s_eq;
+                }
             } catch (std::exception const& e) {
                 std::printf("  %s: %s\n", what.c_str(), e.what());
                 ok = false;

@@ -62,6 +62,13 @@ for np in 1 2 4; do
   "$kleene" convert "$o/int$np" "$tmp/int_j$np.kbin" -q || fail "np=$np convert layout to kbin"
   "$kleene" convert "$tmp/int_j$np.kbin" "$tmp/int_k$np.mtx" -q || fail "np=$np kbin back"
   cmp -s "$tmp/int_g$np.mtx" "$tmp/int_k$np.mtx" || fail "np=$np layout -> kbin -> mtx differs"
+  # The join streams a block of rows at a time: its .kbin and .el are byte for byte what convert
+  # makes of the gathered .mtx with the whole matrix in memory.
+  "$kleene" convert "$o/int$np" "$tmp/int_j$np.el" -q || fail "np=$np convert layout to .el"
+  for ext in kbin el; do
+    "$kleene" convert "$tmp/int_g$np.mtx" "$tmp/int_c$np.$ext" -q || fail "np=$np convert gathered to .$ext"
+    cmp -s "$tmp/int_c$np.$ext" "$tmp/int_j$np.$ext" || fail "np=$np joined .$ext differs from the gathered output's"
+  done
   pairs=$(grep -v '^%' "$tmp/int_g$np.mtx" | head -1 | awk '{print $3}')
   "$kleene" info "$o/int$np" --json >"$tmp/info.json" || fail "np=$np info"
   grep -q "\"entries\": $pairs," "$tmp/info.json" || fail "np=$np info: not $pairs entries: $(cat "$tmp/info.json")"
@@ -76,6 +83,11 @@ for np in 1 2 4; do
   mpi $np closure "$tmp/negcyc.mtx" --distributed-output "$o/clo$np" --reflexive --device cpu -q || fail "np=$np closure layout"
   "$kleene" convert "$o/clo$np" "$tmp/clo_j$np.mtx" -q || fail "np=$np convert closure layout"
   cmp -s "$tmp/clo_g$np.mtx" "$tmp/clo_j$np.mtx" || fail "np=$np joined closure differs"
+  for ext in kbin el; do
+    "$kleene" convert "$tmp/clo_g$np.mtx" "$tmp/clo_c$np.$ext" -q || fail "np=$np convert gathered closure to .$ext"
+    "$kleene" convert "$o/clo$np" "$tmp/clo_j$np.$ext" -q || fail "np=$np convert closure layout to .$ext"
+    cmp -s "$tmp/clo_c$np.$ext" "$tmp/clo_j$np.$ext" || fail "np=$np joined closure .$ext differs"
+  done
 
   # A failing run (negative cycle): exit 1, no DIR, no staging directory.
   mpi $np apsp "$tmp/negcyc.mtx" --distributed-output "$o/neg" --device cpu -q 2>"$tmp/neg.err"

@@ -27,11 +27,14 @@
 #include <kleene/io/output_file.hpp>
 #include <kleene/io/value_type.hpp>
 #include <string>
+#include <vector>
 
 namespace kleene::io {
 
 inline constexpr std::uint32_t binary_version = 1;
 inline constexpr char const* binary_extension = ".kbin";
+/// Where the payload starts: a dense payload's value k sits at binary_header_bytes + k * sizeof(T).
+inline constexpr std::size_t binary_header_bytes = 128;
 
 struct binary_header {
     std::uint32_t version = binary_version;
@@ -64,5 +67,32 @@ dense_matrix<T> read_binary_dense(std::string const& path, int threads = 0);
 
 /// 64-bit checksum of a byte range, as the format defines it (exposed for tests).
 std::uint64_t binary_checksum(void const* data, std::size_t bytes, int threads = 0);
+
+/// The same checksum of a payload handed over piece by piece, in order (a file read, or a
+/// matrix made, a block of rows at a time): value() equals binary_checksum of the pieces joined.
+/// Holds one 1 MiB block and 8 bytes for every MiB seen.
+class binary_checksum_stream {
+  public:
+    binary_checksum_stream();
+    void add(void const* data, std::size_t bytes);
+    /// Bytes added so far.
+    std::uint64_t bytes() const noexcept { return total_; }
+    /// The checksum of everything added (more may be added after).
+    std::uint64_t value() const;
+
+  private:
+    std::vector<unsigned char> block_;   // the current, unfinished block
+    std::vector<std::uint64_t> hashes_;  // hashes of the finished blocks
+    std::uint64_t total_ = 0;
+};
+
+/// The header of a CSR .kbin file whose payload the caller writes next, in order: row_ptr
+/// (rows + 1 values of Index), col_idx (nnz), and the values (nnz of T) unless iso. `checksum` is
+/// that payload's (binary_checksum_stream). With write_binary's inputs it writes write_binary's
+/// header byte for byte; it is how a matrix too large to hold is written a block of rows at a
+/// time (a distributed layout's join).
+template <class T, index_type Index>
+void write_binary_csr_header(output_file& out, std::uint64_t rows, std::uint64_t cols,
+                             std::uint64_t nnz, bool iso, T iso_value, std::uint64_t checksum);
 
 }  // namespace kleene::io

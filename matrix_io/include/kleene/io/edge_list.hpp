@@ -70,6 +70,16 @@ template <class T, index_type Index>
 void write_edge_list(output_file& out, csr_matrix<T, Index> const& a, int threads = 0,
                      bool zero_based = false);
 
+/// An edge list written a block of rows at a time (see write_coordinate_header): the shape line,
+/// then each block's lines, its row 0 being the matrix's row row0. `pattern` as write_edge_list
+/// decides it: entries > 0 and an iso matrix of one.
+template <class T>
+void write_edge_list_header(output_file& out, std::uint64_t rows, std::uint64_t cols,
+                            std::uint64_t entries, bool pattern);
+template <class T, index_type Index>
+void write_edge_list_rows(output_file& out, csr_matrix<T, Index> const& block, std::uint64_t row0,
+                          bool pattern, int threads = 0, bool zero_based = false);
+
 /// The start of the shape line.
 inline constexpr char const* edge_list_header = "# kleene edge list:";
 

@@ -173,6 +173,18 @@ void write_matrix_market(output_file& out, sparse_vector<T, Index> const& v,
 template <class T>
 void write_matrix_market(output_file& out, dense_vector<T> const& v, write_options const& opt = {});
 
+/// A coordinate file (general symmetry) written a block of rows at a time, for a matrix too large
+/// to hold whole (a distributed layout's join): the preamble and the size line of a rows x cols
+/// matrix of `entries` entries, then the entry lines of each block of rows in order, the block's
+/// row 0 being the matrix's row row0. The caller keeps the promise (the rows, in order, and
+/// `entries` in all); with the same inputs the bytes are write_matrix_market's.
+template <class T>
+void write_coordinate_header(output_file& out, std::uint64_t rows, std::uint64_t cols,
+                             std::uint64_t entries, bool pattern, write_options const& opt = {});
+template <class T, index_type Index>
+void write_coordinate_rows(output_file& out, csr_matrix<T, Index> const& block, std::uint64_t row0,
+                           bool pattern, int threads = 0);
+
 /// The same, into a string (tests, small outputs).
 template <class T, index_type Index>
 std::string write_matrix_market_to_string(csr_matrix<T, Index> const& a,

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -41,6 +42,7 @@
 #include <kleene/io/binary.hpp>
 #include <kleene/io/output_file.hpp>
 #include <kleene/io/value_type.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -196,6 +198,7 @@ inline layout_manifest parse_manifest(std::string const& text, std::string const
     m.block = p.number(p.words("block", 2)[1], layout_max_n, "block");
     if (m.block < 1) p.fail("block 0");
     std::size_t const vb = detail::value_bytes(m.type);
+    std::set<std::string> files;  // 2^16 parts: a set, not a scan of the earlier ones per part
     for (int r = 0; r < m.grid.size(); ++r) {
         w = p.words("part", 12);
         layout_part q;
@@ -221,8 +224,7 @@ inline layout_manifest parse_manifest(std::string const& text, std::string const
         if (want != q.bytes)
             p.fail("part " + w[1] + ": bytes " + w[7] + " do not match a " + w[3] + " x " + w[5] +
                    " dense .kbin file");
-        for (auto const& o : m.parts)
-            if (o.file == q.file) p.fail("file '" + q.file + "' is named twice");
+        if (!files.insert(q.file).second) p.fail("file '" + q.file + "' is named twice");
         m.parts.push_back(std::move(q));
     }
     p.words("end", 1);
@@ -313,6 +315,94 @@ dense_matrix<T> join_layout(std::string const& dir, layout_manifest const& m, in
         }
     }
     return full;
+}
+
+/// Reads a checked layout (read_layout) a block of rows at a time, in row order, without holding
+/// the n x n matrix: f(row0, rows) with `rows` a dense_view of whole rows (n values each) starting
+/// at global row row0, at most max_bytes of them (one row at least) and never past the end of a
+/// block row. Every part file is read once, front to back, and its payload is checked against its
+/// checksum as it is read: a part that does not match throws io_error once its last row was read,
+/// after f may have seen rows of it, so a caller that writes what f sees publishes it only after
+/// this returns. Memory: max_bytes for the rows and as much again for one read.
+template <class T, class F>
+void for_each_row_block(std::string const& dir, layout_manifest const& m, std::size_t max_bytes,
+                        F&& f) {
+    if (io::value_type_of<T>() != m.type)
+        throw invalid_argument("for_each_row_block: the layout holds " +
+                               std::string(io::to_string(m.type)));
+    std::size_t const n = m.n;
+    if (n == 0) return;
+    block_cyclic const d(n, m.block, m.grid, 0);
+    std::size_t const b = d.block(), nb = d.blocks();
+    std::size_t const rows_per = std::clamp<std::size_t>(max_bytes / (n * sizeof(T)), 1, b);
+    struct part_file {
+        int fd = -1;
+        std::string path;
+        std::size_t lcols = 0, lrows = 0, next_row = 0;
+        io::binary_checksum_stream sum;
+        ~part_file() {
+            if (fd >= 0) ::close(fd);
+        }
+    };
+    std::vector<part_file> parts(m.parts.size());
+    for (auto const& p : m.parts) {
+        auto& pf = parts.at(static_cast<std::size_t>(p.rank));
+        pf.path = (std::filesystem::path(dir) / p.file).string();
+        pf.lrows = p.rows;
+        pf.lcols = p.cols;
+        pf.fd = ::open(pf.path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (pf.fd < 0) throw io_error(pf.path + ": cannot open: " + std::strerror(errno));
+    }
+    auto finish_part = [&](part_file& pf, layout_part const& p) {
+        if (pf.sum.value() != p.checksum)
+            throw io_error(pf.path +
+                           ": checksum mismatch: the payload is corrupt, or changed while it "
+                           "was read");
+    };
+    for (std::size_t r = 0; r < parts.size(); ++r)  // parts without rows are checked now
+        if (parts[r].lrows == 0) finish_part(parts[r], m.parts[r]);
+    dense_matrix<T> rows(rows_per, n);
+    std::vector<T> piece;
+    for (std::size_t I = 0; I < nb; ++I) {
+        int const pr = d.owner_row(I);
+        std::size_t const bs = d.block_size(I), lr0 = d.local_offset_row(I);
+        for (std::size_t r = 0; r < bs; r += rows_per) {
+            std::size_t const cnt = std::min(rows_per, bs - r);
+            for (int pc = 0; pc < m.grid.cols; ++pc) {
+                auto const rank = static_cast<std::size_t>(m.grid.rank_of(pr, pc));
+                part_file& pf = parts[rank];
+                std::size_t const lc = pf.lcols;
+                if (lr0 + r != pf.next_row || lr0 + r + cnt > pf.lrows)
+                    throw io_error(pf.path + ": rows out of order (the layout is inconsistent)");
+                piece.resize(cnt * lc);
+                std::size_t const bytes = piece.size() * sizeof(T);
+                auto* dst = reinterpret_cast<char*>(piece.data());
+                std::uint64_t off = io::binary_header_bytes + (lr0 + r) * lc * sizeof(T);
+                for (std::size_t got = 0; got < bytes;) {
+                    ssize_t const k = ::pread(pf.fd, dst + got, bytes - got,
+                                              static_cast<off_t>(off + got));
+                    if (k < 0 && errno == EINTR) continue;
+                    if (k <= 0)
+                        throw io_error(pf.path + ": " +
+                                       (k < 0 ? std::string(std::strerror(errno))
+                                              : std::string("ends early (truncated while read)")));
+                    got += static_cast<std::size_t>(k);
+                }
+                pf.sum.add(piece.data(), bytes);
+                pf.next_row += cnt;
+                // Local column block lj holds global block column global_block_col(pc, lj).
+                for (std::size_t i = 0; i < cnt; ++i)
+                    for (std::size_t c0 = 0; c0 < lc; c0 += b) {
+                        std::size_t const w = std::min(b, lc - c0);
+                        std::size_t const j0 = d.global_block_col(pc, c0 / b) * b;
+                        std::copy(piece.data() + i * lc + c0, piece.data() + i * lc + c0 + w,
+                                  rows.data() + i * n + j0);
+                    }
+                if (pf.next_row == pf.lrows) finish_part(pf, m.parts[rank]);
+            }
+            f(I * b + r, dense_view<T const>{rows.data(), cnt, n, n});
+        }
+    }
 }
 
 /// Writes a distributed result as a layout directory, every rank at once (see the top of this
