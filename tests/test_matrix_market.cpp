@@ -538,6 +538,36 @@ BOOST_AUTO_TEST_CASE(binary_round_trip_and_corruption) {
     BOOST_TEST(io::binary_checksum("abc", 3, 1) == io::binary_checksum("abc", 3, 4));
 }
 
+BOOST_AUTO_TEST_CASE(checksum_stream_equals_the_checksum_of_the_whole) {
+    // Pieces of every size around the 1 MiB hashing blocks: whole blocks, straddling ones, empty.
+    std::vector<unsigned char> bytes((std::size_t(5) << 20) + 12345);
+    std::uint64_t x = 88172645463325252ull;
+    for (auto& b : bytes) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        b = static_cast<unsigned char>(x);
+    }
+    for (std::size_t total : {std::size_t(0), std::size_t(1), std::size_t(1) << 20,
+                              (std::size_t(1) << 20) + 1, bytes.size()}) {
+        std::uint64_t const want = io::binary_checksum(bytes.data(), total, 2);
+        for (std::size_t piece : {std::size_t(1), std::size_t(7), std::size_t(4096),
+                                  (std::size_t(1) << 20) - 1, std::size_t(1) << 20,
+                                  (std::size_t(3) << 20) + 5}) {
+            io::binary_checksum_stream s;
+            s.add(bytes.data(), 0);
+            for (std::size_t at = 0; at < total && (piece > 1 || total < 100000); at += piece)
+                s.add(bytes.data() + at, std::min(piece, total - at));
+            if (piece == 1 && total >= 100000) s.add(bytes.data(), total);  // one piece instead
+            BOOST_TEST(s.bytes() == total);
+            BOOST_TEST(s.value() == want, "total " << total << ", pieces of " << piece);
+        }
+    }
+    io::binary_checksum_stream s;
+    s.add("ab", 2);
+    BOOST_TEST(s.value() != io::binary_checksum("abc", 3));
+    s.add("c", 1);
+    BOOST_TEST(s.value() == io::binary_checksum("abc", 3));  // value() may be asked in between
+}
+
 /// Reads a .kbin as kleene info does: the header says dense or sparse and the type.
 void read_kbin(std::string const& p) {
     auto h = io::read_binary_header(p);
