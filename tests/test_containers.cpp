@@ -56,8 +56,9 @@ BOOST_AUTO_TEST_CASE(validate_checks_row_pointers_before_reading_columns) {
     BOOST_TEST(message({0, 2, -1}, {0, 1, 2}) ==
                "csr_matrix: row_ptr[rows] = -1 but there are 3 entries");
     BOOST_TEST(message({1, 2, 3}, {0, 1, 2}) == "csr_matrix: row_ptr[0] must be 0");
-    BOOST_TEST(message({0, 2, 3}, {1, 1, 2}) == "csr_matrix: columns of row 0 are not sorted and unique");
-    BOOST_TEST(message({0, 2, 3}, {2, 1, 9}) == "csr_matrix: columns of row 0 are not sorted and unique");
+    std::string const unsorted = "csr_matrix: columns of row 0 are not sorted and unique";
+    BOOST_TEST(message({0, 2, 3}, {1, 1, 2}) == unsorted);
+    BOOST_TEST(message({0, 2, 3}, {2, 1, 9}) == unsorted);
     BOOST_TEST(message({0, 2, 3}, {1, 2, 9}) == "csr_matrix: column 9 in row 1 is outside 0..3");
     BOOST_TEST(message({0, 2, 3}, {-1, 2, 3}) == "csr_matrix: column -1 in row 0 is outside 0..3");
     BOOST_TEST(message({0, 2, 3}, {1, 2, 3}) == "accepted");

@@ -174,29 +174,30 @@ copy_mode parse_copy(py::handle copy);
 std::shared_ptr<void const> keep_alive(py::object o);
 
 /// The values of the array-like h as a kleene buffer of T, for an import named `what`: h's own
-/// memory when h is already an aligned, C-contiguous NumPy array of T and `copy` allows,
-/// otherwise one copy (made without the GIL). `a` receives the NumPy array read (h itself or its
-/// converted copy), for its shape.
+/// memory when h is already an aligned, C-contiguous NumPy array of T and `copy` allows; else the
+/// array NumPy converted it to (one copy, already private); else one copy made here, without the
+/// GIL. `a` receives the NumPy array read (h itself or its conversion), for its shape.
 template <class T>
 buffer<T> import_values(py::handle h, copy_mode copy, std::string const& what, py::array& a) {
-    auto arr = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(h);
-    if (!arr) throw py::error_already_set();
+    auto arr = as_array<T>(h);
+    if (!arr) throw py::error_already_set();  // not convertible: NumPy's error stands
     a = arr;
     auto const n = static_cast<std::size_t>(a.size());
-    bool const same = a.ptr() == h.ptr();  // ensure() gave h back: no conversion was needed
+    auto* const data = static_cast<T*>(const_cast<void*>(a.data()));  // never written
+    bool const converted = a.ptr() != h.ptr();  // as_array made a new array: h did not fit
     bool const aligned = (py::detail::array_proxy(a.ptr())->flags &
                           py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0;
-    if (same && aligned && copy != copy_mode::always)
-        return buffer<T>::borrow(static_cast<T*>(const_cast<void*>(a.data())), n, keep_alive(a));
-    if (copy == copy_mode::never)
+    if (copy == copy_mode::never && (converted || !aligned))
         throw invalid_argument(
             what + " cannot be shared (copy=False): it is not " +
-            (same ? std::string("aligned for ") + dtype_name<T>()
-                  : std::string("a C-contiguous ") + dtype_name<T>() + " array") +
+            (converted ? std::string("a C-contiguous ") + dtype_name<T>() + " array"
+                       : std::string("aligned for ") + dtype_name<T>()) +
             "; pass copy=None to let kleene copy it once");
+    if (converted || (aligned && copy != copy_mode::always))
+        return buffer<T>::borrow(data, n, keep_alive(a));
     buffer<T> b(n);
     py::gil_scoped_release release;
-    if (n) std::memcpy(static_cast<void*>(b.data()), a.data(), n * sizeof(T));
+    if (n) std::memcpy(static_cast<void*>(b.data()), data, n * sizeof(T));
     return b;
 }
 

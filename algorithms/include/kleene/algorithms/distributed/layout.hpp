@@ -350,8 +350,14 @@ void for_each_row_block(std::string const& dir, layout_manifest const& m, std::s
         pf.path = (std::filesystem::path(dir) / p.file).string();
         pf.lrows = p.rows;
         pf.lcols = p.cols;
-        pf.fd = ::open(pf.path.c_str(), O_RDONLY | O_CLOEXEC);
+        // read_layout saw a regular file of the right size; what is opened must still be one (no
+        // link, no FIFO that would block the open, no other size).
+        pf.fd = ::open(pf.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (pf.fd < 0) throw io_error(pf.path + ": cannot open: " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(pf.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+            std::uint64_t(st.st_size) != p.bytes)
+            throw io_error(pf.path + ": changed since the layout was checked");
     }
     auto finish_part = [&](part_file& pf, layout_part const& p) {
         if (pf.sum.value() != p.checksum)
