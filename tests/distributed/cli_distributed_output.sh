@@ -65,6 +65,11 @@ for np in 1 2 4; do
   # The join streams a block of rows at a time: its .kbin and .el are byte for byte what convert
   # makes of the gathered .mtx with the whole matrix in memory.
   "$kleene" convert "$o/int$np" "$tmp/int_j$np.el" -q || fail "np=$np convert layout to .el"
+  # The streamed .kbin to a pipe (its header is written first, so it needs no seek) and to a
+  # full device (exit 1, a message).
+  "$kleene" convert "$o/int$np" - --to kbin -q | cmp -s - "$tmp/int_j$np.kbin" || fail "np=$np .kbin to stdout differs"
+  "$kleene" convert "$o/int$np" /dev/full --to mtx -q 2>"$tmp/full.err"
+  [ $? = 1 ] && grep -q "No space left" "$tmp/full.err" || fail "np=$np join to /dev/full: $(cat "$tmp/full.err")"
   for ext in kbin el; do
     "$kleene" convert "$tmp/int_g$np.mtx" "$tmp/int_c$np.$ext" -q || fail "np=$np convert gathered to .$ext"
     cmp -s "$tmp/int_c$np.$ext" "$tmp/int_j$np.$ext" || fail "np=$np joined .$ext differs from the gathered output's"
