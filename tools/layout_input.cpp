@@ -36,8 +36,14 @@ decltype(auto) visit_layout_type(io::value_type t, std::string const& dir, F&& f
     }
 }
 
-/// Bytes of rows a join holds at a time (and as much again for one read).
-constexpr std::size_t join_bytes = std::size_t(64) << 20;
+constexpr std::size_t join_bytes = dist::layout_row_block_bytes;
+
+/// Whether entry (i, j) = x of the result is stored: a finite distance, or a reachable pair (and
+/// (i, i) when the reachability is reflexive).
+template <class T>
+bool stored(T x, std::uint64_t i, std::uint64_t j, bool reflexive) {
+    return !(x == infinity<T>()) || (reflexive && i == j);
+}
 
 /// The stored entries of whole rows (row0 first) as the gathering command stores them:
 /// distances, the finite values (V = T); reachability, the reachable pairs and, when reflexive,
@@ -54,7 +60,7 @@ csr_matrix<V, std::int64_t> rows_as_csr(dense_view<T const> rows, std::uint64_t 
         ptr[0] = 0;
         for (std::size_t i = 0; i < r; ++i) {
             for (std::size_t j = 0; j < n; ++j)
-                if (rows(i, j) != infinity<T>() || (reflexive && row0 + i == j))
+                if (stored(rows(i, j), row0 + i, j, reflexive))
                     cols.push_back(static_cast<std::int64_t>(j));
             ptr[i + 1] = static_cast<std::int64_t>(cols.size());
         }
@@ -176,7 +182,7 @@ layout_facts check_layout(std::string const& dir, int /*threads*/) {
         dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
             for (std::size_t i = 0; i < rows.rows; ++i)
                 for (std::size_t j = 0; j < rows.cols; ++j)
-                    f.entries += rows(i, j) != infinity<T>() || (m.reflexive && row0 + i == j);
+                    f.entries += stored(rows(i, j), row0 + i, j, m.reflexive);
         });
     });
     return f;

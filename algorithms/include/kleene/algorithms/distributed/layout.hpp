@@ -55,6 +55,8 @@ inline constexpr std::uint32_t layout_version = 1;
 /// Bounds that keep every size computation of a manifest inside 64 bits.
 inline constexpr std::uint64_t layout_max_n = std::uint64_t(1) << 31;
 inline constexpr int layout_max_ranks = 1 << 16;
+/// Bytes of rows a join of a layout holds at a time (for_each_row_block's usual max_bytes).
+inline constexpr std::size_t layout_row_block_bytes = std::size_t(64) << 20;
 
 struct layout_part {
     int rank = 0;
@@ -291,32 +293,6 @@ inline layout_manifest read_layout(std::string const& dir) {
     return m;
 }
 
-/// The whole n x n matrix from a checked layout (read_layout): every part read (its payload
-/// checked against its checksum) and scattered into place.
-template <class T>
-dense_matrix<T> join_layout(std::string const& dir, layout_manifest const& m, int threads = 0) {
-    if (io::value_type_of<T>() != m.type)
-        throw invalid_argument("join_layout: the layout holds " +
-                               std::string(io::to_string(m.type)));
-    dense_matrix<T> full(m.n, m.n);
-    for (auto const& p : m.parts) {
-        std::string const f = (std::filesystem::path(dir) / p.file).string();
-        dense_matrix<T> const local = io::read_binary_dense<T>(f, threads);
-        block_cyclic const d(m.n, m.block, m.grid, p.rank);
-        std::size_t const lr = local.rows(), lc = local.cols(), b = d.block();
-#pragma omp parallel for schedule(static) if (lr >= 1024)
-        for (std::size_t i = 0; i < lr; ++i) {
-            T* out = full.data() + d.global_row(d.prow(), i) * full.ld();
-            for (std::size_t c0 = 0; c0 < lc; c0 += b) {
-                std::size_t const w = std::min(b, lc - c0);
-                std::size_t const j0 = d.global_block_col(d.pcol(), c0 / b) * b;
-                std::copy(local.data() + i * lc + c0, local.data() + i * lc + c0 + w, out + j0);
-            }
-        }
-    }
-    return full;
-}
-
 /// Reads a checked layout (read_layout) a block of rows at a time, in row order, without holding
 /// the n x n matrix: f(row0, rows) with `rows` a dense_view of whole rows (n values each) starting
 /// at global row row0, at most max_bytes of them (one row at least) and never past the end of a
@@ -409,6 +385,23 @@ void for_each_row_block(std::string const& dir, layout_manifest const& m, std::s
             f(I * b + r, dense_view<T const>{rows.data(), cnt, n, n});
         }
     }
+}
+
+/// The whole n x n matrix from a checked layout (read_layout), read a block of rows at a time by
+/// for_each_row_block (every part's payload checked against its checksum). `threads` is unused
+/// (kept for callers of the earlier whole-file reads).
+template <class T>
+dense_matrix<T> join_layout(std::string const& dir, layout_manifest const& m, int /*threads*/ = 0) {
+    if (io::value_type_of<T>() != m.type)
+        throw invalid_argument("join_layout: the layout holds " +
+                               std::string(io::to_string(m.type)));
+    dense_matrix<T> full(m.n, m.n);
+    for_each_row_block<T>(dir, m, layout_row_block_bytes,
+                          [&](std::size_t row0, dense_view<T const> rows) {
+                              std::copy(rows.data, rows.data + rows.rows * rows.cols,
+                                        full.data() + row0 * full.ld());
+                          });
+    return full;
 }
 
 /// Writes a distributed result as a layout directory, every rank at once (see the top of this
