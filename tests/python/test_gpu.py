@@ -121,6 +121,34 @@ def test_cupy_import_waits_for_the_producer_stream():
     assert float(m.to_host().to_numpy().min()) == 3.0
 
 
+class _StreamHidden:
+    """x's __cuda_array_interface__ without its stream: the exporter claims nothing is queued."""
+
+    def __init__(self, x):
+        self.x = x
+        self.__cuda_array_interface__ = {
+            k: v for k, v in x.__cuda_array_interface__.items() if k != "stream"}
+
+
+def test_cupy_import_race_shows_when_the_stream_is_hidden():
+    # The control of the test above: the same busy producer, but the stream not named, so kleene
+    # has nothing to wait for and its copy is made while the producer is still running. The copy
+    # then misses the last write: the setting above can see a missing wait.
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    x = cp.zeros((2048, 2048), dtype=cp.float32)
+    cp.cuda.Device().synchronize()
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        y = cp.ones((4096, 4096), dtype=cp.float32)
+        for _ in range(30):
+            y = y @ y / 4096
+        x[...] = y[:2048, :2048] * 3
+        m = kleene.Matrix.from_cuda(_StreamHidden(x), copy=True)
+    s.synchronize()
+    assert float(m.to_host().to_numpy().min()) == 0.0
+    assert float(x.min()) == 3.0
+
+
 # ---- products on the device: each equals the same call on the host ----------------------------
 
 DTYPES = ["float32", "float64", "int32", "int64"]

@@ -172,6 +172,7 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     double const d = opt.damping;
     bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
     double const nd = static_cast<double>(n);
+    auto const t0 = std::chrono::steady_clock::now();
     auto const blocks = pr_blocks(tp, n);
     std::size_t const nb = blocks.size() - 1;
     std::vector<double> part_change(nb), part_dangling(nb);
@@ -196,6 +197,9 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
             c[u] = pr_share(rank[u], ap, u);
         if (ap[u + 1] == ap[u]) dangling += rank[u];
     }
+    if (opt.explain)
+        opt.explain->add("pagerank: ranks and contributions allocated and first written (" +
+                         detail::ms(pr_seconds_since(t0)) + ")");
     options mo;
     mo.explain = opt.explain;
 
