@@ -7,7 +7,7 @@
 #   bench/gpu/run.sh                       # all stages (device tool: carry [".deps"])
 #   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench (cpusan:
 #                                          # the CPU suite under ASan + UBSan, and python: the
-#                                          # Python package and its gpu tests; not by default)
+#                                          # Python package and its gpu tests, alone: STAGES="deps python"; not by default)
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
@@ -63,8 +63,7 @@ if has deps; then
     ldconfig
 fi
 
-if has build; then
-    note "configure and build: kleene_cuda ${gpu_tests[*]} ${benches[*]}"
+configure() {
     export PATH=/usr/local/cuda/bin:$PATH
     # A host Boost without Boost.Test (Ubuntu's 1.83 headers) must not shadow the unpacked 1.74.
     boost_arg=()
@@ -76,6 +75,11 @@ if has build; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_NATIVE=ON \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
         tail -30 "$out/configure.log"; exit 1; }
+}
+
+if has build; then
+    note "configure and build: kleene_cuda ${gpu_tests[*]} ${benches[*]}"
+    configure
     cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
         bench_graph_kernels bench_gap_cpu \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
@@ -122,7 +126,8 @@ if has python; then
     # device products, DLPack, __cuda_array_interface__). When that interpreter has no Python.h,
     # the headers of the same minor version carried in .deps/python-include are used.
     note "Python package: build and ctest -R python"
-    export PATH=/usr/local/cuda/bin:$PATH
+    # Without the build stage (STAGES="deps python"), only the package and what it needs is built.
+    [[ -f $build/CMakeCache.txt ]] || configure
     py_args=(-DKLEENE_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
              -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
     py_inc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')

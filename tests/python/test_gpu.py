@@ -126,6 +126,7 @@ class _StreamHidden:
 
     def __init__(self, x):
         self.x = x
+        self.dtype = x.dtype
         self.__cuda_array_interface__ = {
             k: v for k, v in x.__cuda_array_interface__.items() if k != "stream"}
 
