@@ -140,6 +140,8 @@ void check_pagerank(csr_matrix<T, Index> const& a, bool undirected, std::string 
                     o.method = method;
                     o.symmetric = sym;
                     o.device = device_choice::cpu;
+                    // In double, as the reference; automatic's choice is checked on its own.
+                    o.contributions = pagerank_contributions::as_double;
                     auto const r = pagerank(a, o);
                     BOOST_TEST_CONTEXT(name << " dangling=" << int(redis) << " threads=" << threads
                                             << " method=" << to_string(method)
@@ -243,7 +245,7 @@ BOOST_AUTO_TEST_CASE(float_contributions_stay_within_their_bound) {
                         o.dangling = dangling;
                         o.symmetric = sym;
                         o.device = device_choice::cpu;
-                        o.float_contributions = true;
+                        o.contributions = pagerank_contributions::as_float;
                         auto const r = pagerank(g.a, o);
                         BOOST_TEST_CONTEXT(g.name << " dangling=" << int(redis) << " tol=" << tol
                                                   << " threads=" << threads
@@ -266,14 +268,47 @@ BOOST_AUTO_TEST_CASE(float_contributions_stay_within_their_bound) {
     pagerank_options o;
     o.method = pagerank_method::semiring;
     auto const plain = pagerank(graphs[0].a, o);
-    o.float_contributions = true;
+    o.contributions = pagerank_contributions::as_float;
     explain_trace tr;
     o.explain = &tr;
     BOOST_TEST((pagerank(graphs[0].a, o).rank == plain.rank));
     BOOST_TEST(tr.str().find("in float") == std::string::npos);
     o.method = pagerank_method::fused;
     pagerank(graphs[0].a, o);
-    BOOST_TEST(tr.str().find("contributions held in float") != std::string::npos);
+    BOOST_TEST(tr.str().find("contributions held in float (pinned)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(automatic_contributions_follow_the_tolerance) {
+    // automatic holds the contributions in float exactly when the tolerance is at least
+    // pagerank_float_min_tolerance (the default 1e-4 is): bit for bit the pinned run of that
+    // precision, and the trace says which and why.
+    auto const a = kronecker(10, 21, true);
+    double const t = pagerank_float_min_tolerance;
+    BOOST_TEST(pagerank_options{}.tolerance >= t);
+    for (double tol : {1e-2, 1e-4, t, std::nextafter(t, 0.0), 1e-6, 1e-10}) {
+        bool const in_float = tol >= t;
+        pagerank_options o;
+        o.tolerance = tol;
+        o.max_iterations = 1000;
+        o.device = device_choice::cpu;
+        explain_trace tr;
+        o.explain = &tr;
+        auto const automatic = pagerank(a, o);
+        o.explain = nullptr;
+        o.contributions = in_float ? pagerank_contributions::as_float
+                                   : pagerank_contributions::as_double;
+        auto const pinned = pagerank(a, o);
+        o.contributions = in_float ? pagerank_contributions::as_double
+                                   : pagerank_contributions::as_float;
+        auto const other = pagerank(a, o);
+        BOOST_TEST_CONTEXT("tolerance " << tol) {
+            BOOST_TEST((automatic.rank == pinned.rank));
+            BOOST_TEST((automatic.rank != other.rank));  // the choice is visible in the ranks
+            BOOST_TEST(tr.str().find(in_float ? "contributions held in float (automatic"
+                                              : "contributions held in double (automatic") !=
+                       std::string::npos);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(self_loops_and_duplicates_and_isolated_vertices) {
@@ -305,16 +340,24 @@ BOOST_AUTO_TEST_CASE(directed_cycle_is_uniform) {
             jj.push_back(static_cast<std::int32_t>((v + 1) % n));
         }
         auto const a = from_edges(n, ii, jj);
-        for (auto method : {pagerank_method::semiring, pagerank_method::fused}) {
-            pagerank_options o;
-            o.method = method;
-            auto const r = pagerank(a, o);
-            BOOST_TEST_CONTEXT("n=" << n << " " << to_string(method)) {
-                BOOST_TEST(r.iterations == 1);
-                BOOST_TEST(r.converged);
-                for (double x : r.rank) BOOST_TEST(std::abs(x - 1.0 / double(n)) <= 1e-15);
+        for (auto method : {pagerank_method::semiring, pagerank_method::fused})
+            for (auto c : {pagerank_contributions::as_double, pagerank_contributions::automatic}) {
+                pagerank_options o;
+                o.method = method;
+                o.contributions = c;
+                auto const r = pagerank(a, o);
+                // automatic: float contributions for the fused pass at the default tolerance,
+                // 1/n rounded once to float (relative error <= 2^-24) and multiplied by d.
+                bool const rounded = method == pagerank_method::fused &&
+                                     c == pagerank_contributions::automatic;
+                double const bound = rounded ? std::ldexp(1.0, -24) / double(n) : 1e-15;
+                BOOST_TEST_CONTEXT("n=" << n << " " << to_string(method) << " rounded "
+                                        << rounded) {
+                    BOOST_TEST(r.iterations == 1);
+                    BOOST_TEST(r.converged);
+                    for (double x : r.rank) BOOST_TEST(std::abs(x - 1.0 / double(n)) <= bound);
+                }
             }
-        }
     }
 }
 

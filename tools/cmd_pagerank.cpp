@@ -1,5 +1,6 @@
 // `kleene pagerank FILE [-o R.mtx] [--damping D] [--tolerance T] [--max-iterations K]
-// [--dangling gap|redistribute] [--method auto|fused|semiring] [--device D] [--explain] [--json]`:
+// [--dangling gap|redistribute] [--method auto|fused|semiring] [--contributions auto|double|float]
+// [--device D] [--explain] [--json]`:
 // PageRank of every vertex (the GAP benchmark's definition by default: the rank of vertices
 // without out-edges is lost; --dangling redistribute spreads it evenly, as networkx does), written
 // as an n x 1 real vector.
@@ -16,7 +17,7 @@ namespace kleene::tools {
 namespace {
 
 struct pagerank_args : graph_args {
-    std::string method = "auto", dangling = "gap";
+    std::string method = "auto", dangling = "gap", contributions = "auto";
     double damping = 0.85, tolerance = 1e-4;
     int max_iterations = 100;
 };
@@ -38,6 +39,9 @@ void run_pagerank(pagerank_args const& args, global_options const& g) {
         opt.method = args.method == "fused"      ? pagerank_method::fused
                      : args.method == "semiring" ? pagerank_method::semiring
                                                  : pagerank_method::automatic;
+        opt.contributions = args.contributions == "double"  ? pagerank_contributions::as_double
+                            : args.contributions == "float" ? pagerank_contributions::as_float
+                                                            : pagerank_contributions::automatic;
         opt.symmetric = symmetric;
         opt.device = parse_device(args.device);
         opt.explain = &trace;
@@ -102,6 +106,11 @@ void add_pagerank_command(CLI::App& app, global_options& g) {
         ->capture_default_str();
     cmd->add_option("--method", args->method, "auto, fused or semiring (plus_times mxv)")
         ->check(one_of({"auto", "fused", "semiring"}))
+        ->capture_default_str();
+    cmd->add_option("--contributions", args->contributions,
+                    "precision of the CPU pass's contributions rank / out-degree: auto (float "
+                    "when the tolerance is at least 1.19e-5), double or float")
+        ->check(one_of({"auto", "double", "float"}))
         ->capture_default_str();
     cmd->callback([args, &g] { run_pagerank(*args, g); });
 }

@@ -203,9 +203,18 @@ py::tuple components_py(matrix_handle const& m, std::string const& method,
 
 py::tuple pagerank_py(matrix_handle const& m, double damping, double tolerance, int max_iterations,
                       std::string const& dangling, std::string const& method,
-                      std::string const& device, bool symmetric, bool explain) {
+                      std::string const& contributions, std::string const& device, bool symmetric,
+                      bool explain) {
     explain_trace trace;
     pagerank_options o;
+    if (contributions == "auto")
+        o.contributions = pagerank_contributions::automatic;
+    else if (contributions == "double")
+        o.contributions = pagerank_contributions::as_double;
+    else if (contributions == "float")
+        o.contributions = pagerank_contributions::as_float;
+    else
+        throw invalid_argument("contributions must be auto, double or float");
     o.damping = damping;
     o.tolerance = tolerance;
     o.max_iterations = max_iterations;
@@ -295,8 +304,8 @@ void bind_algorithms(py::module_& m) {
     m.def("_connected_components", &components_py, py::arg("a"), py::arg("method"),
           py::arg("device"), py::arg("symmetric"), py::arg("explain"));
     m.def("_pagerank", &pagerank_py, py::arg("a"), py::arg("damping"), py::arg("tolerance"),
-          py::arg("max_iterations"), py::arg("dangling"), py::arg("method"), py::arg("device"),
-          py::arg("symmetric"), py::arg("explain"));
+          py::arg("max_iterations"), py::arg("dangling"), py::arg("method"),
+          py::arg("contributions"), py::arg("device"), py::arg("symmetric"), py::arg("explain"));
     m.def("_triangle_count", &triangles_py, py::arg("a"), py::arg("method"), py::arg("device"),
           py::arg("explain"));
     m.def("_betweenness", &betweenness_py, py::arg("a"), py::arg("sources"), py::arg("normalize"),

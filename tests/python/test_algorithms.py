@@ -102,6 +102,23 @@ def test_pagerank_matches_networkx(seed):
     np.testing.assert_allclose(r, [want[v] for v in range(150)], rtol=1e-6, atol=1e-9)
 
 
+def test_pagerank_contributions_precision():
+    # At the default tolerance the CPU pass holds rank / out-degree in float ("auto"); "double"
+    # pins it. Both within the float's bound of each other, and the trace says which ran.
+    a = random_graph(400, 0.02, 7)
+    r_auto, trace = kleene.pagerank(a, device="cpu", explain=True)
+    r_float = kleene.pagerank(a, device="cpu", contributions="float")
+    r_double = kleene.pagerank(a, device="cpu", contributions="double")
+    np.testing.assert_array_equal(r_auto, r_float)
+    assert not np.array_equal(r_float, r_double)
+    assert np.abs(r_float - r_double).sum() < 1e-5
+    assert "contributions held in float (automatic" in trace
+    _, trace = kleene.pagerank(a, device="cpu", tolerance=1e-8, explain=True)
+    assert "contributions held in double (automatic" in trace
+    with pytest.raises(kleene.InvalidArgument, match="contributions"):
+        kleene.pagerank(a, contributions="half")
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_triangles_match_networkx(seed):
     a = random_graph(200, 0.05, seed, symmetric=True)

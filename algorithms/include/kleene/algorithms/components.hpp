@@ -249,6 +249,22 @@ inline std::uint64_t mix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
+/// The final compress of Afforest, fused with the result: every vertex's root widened into `out`,
+/// and the number of roots (components) returned. One pass instead of compress, copy and count.
+template <class Index>
+std::size_t afforest_compress_into(std::size_t n, Index* comp, std::int64_t* out) {
+    std::size_t roots = 0;
+#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : roots) if (n > 16384)
+    for (std::size_t v = 0; v < n; ++v) {
+        Index c = load_label(comp + v);
+        for (Index up = load_label(comp + c); up != c; up = load_label(comp + c)) c = up;
+        std::atomic_ref<Index>(comp[v]).store(c, std::memory_order_relaxed);
+        out[v] = static_cast<std::int64_t>(c);
+        roots += static_cast<std::size_t>(c) == v;
+    }
+    return roots;
+}
+
 /// The most frequent label among `afforest_samples` vertices drawn by a fixed hash, and how often.
 template <class Index>
 std::pair<Index, int> most_frequent_label(std::size_t n, Index const* comp) {
@@ -269,10 +285,12 @@ std::pair<Index, int> most_frequent_label(std::size_t n, Index const* comp) {
 /// Afforest on the rows of A. `symmetric`: A == A', so the vertices of the sampled largest
 /// component skip their remaining edges (each such edge is linked from its other end). Otherwise
 /// every vertex links all its out-edges: linking each directed edge once from its source joins
-/// the weak components without A' (cheaper than making A' for the skip).
+/// the weak components without A' (cheaper than making A' for the skip). The labels end in `out`
+/// (n values, widened); *count gets the number of components.
 template <class Index>
 int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, Index* comp,
-             explain_trace* explain) {
+             std::int64_t* out, std::size_t* count, explain_trace* explain) {
+    *count = 0;
     auto const big = n > 16384;
 #pragma omp parallel for schedule(static) if (big)
     for (std::size_t v = 0; v < n; ++v) comp[v] = static_cast<Index>(v);
@@ -305,7 +323,7 @@ int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, In
         for (Index k = rp[u] + afforest_rounds; k < rp[u + 1]; ++k)
             afforest_link(static_cast<Index>(u), cj[k], comp);
     }
-    afforest_compress(n, comp);
+    *count = afforest_compress_into(n, comp, out);
     return afforest_rounds + 1;
 }
 
@@ -358,7 +376,10 @@ void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_
     buffer<Index> label(n);
     auto const t0 = std::chrono::steady_clock::now();
     if (method == cc_method::afforest) {
-        r.iterations = afforest(n, rp, cj, symmetric, label.data(), opt.explain);
+        // The labels go straight into the result (the final compress widens and counts them).
+        r.component.resize(n);
+        r.iterations =
+            afforest(n, rp, cj, symmetric, label.data(), r.component.data(), &r.count, opt.explain);
     } else if (opt.fused) {
         r.iterations = fastsv_fused(n, rp, cj, label.data());
     } else {
@@ -369,10 +390,12 @@ void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_
         std::copy(cj, cj + m, a.col_idx());
         r.iterations = fastsv_semiring(n, a, label.data());
     }
-    r.component.resize(n);
+    if (method != cc_method::afforest) {
+        r.component.resize(n);
 #pragma omp parallel for schedule(static) if (n > 65536)
-    for (std::size_t v = 0; v < n; ++v) r.component[v] = static_cast<std::int64_t>(label[v]);
-    count_roots(r);
+        for (std::size_t v = 0; v < n; ++v) r.component[v] = static_cast<std::int64_t>(label[v]);
+        count_roots(r);
+    }
     if (opt.explain)
         opt.explain->add(
             std::string("connected_components: ") + to_string(method) +

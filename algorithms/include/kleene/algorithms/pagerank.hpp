@@ -64,6 +64,20 @@ enum class pagerank_method : std::uint8_t {
     fused,      ///< each step one hand-written pull pass over A'
 };
 
+/// Precision of the contributions (rank / out-degree) that the CPU's fused pass gathers each step.
+enum class pagerank_contributions : std::uint8_t {
+    automatic,  ///< float when tolerance >= pagerank_float_min_tolerance, else double
+    as_double,
+    as_float,
+};
+
+/// Rounding the contributions to float (relative error u = 2^-24) moves the ranks at most
+/// d / (1 - d) * 2u from the fixed point in L1; the tolerance itself allows d / (1 - d) * tol. At
+/// tol >= 200u = 100 * 2^-23 (1.19e-5) the float's share is at most 1% of the tolerance's, and the
+/// automatic choice takes float: the pull's random reads then move half the bytes, as in GAP and
+/// LAGraph's PageRankGAP, which hold all of PageRank in float.
+inline constexpr double pagerank_float_min_tolerance = 100.0 / (1 << 23);
+
 struct pagerank_options {
     double damping = 0.85;    ///< in [0, 1)
     double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
@@ -74,13 +88,15 @@ struct pagerank_options {
     pagerank_method method = pagerank_method::automatic;
     /// The caller promises A == A' (an undirected graph): the pull reads A, no transpose is made.
     bool symmetric = false;
-    /// The fused method on the CPU: hold each step's contributions rank / outdeg in float (ranks
-    /// and sums stay double). The pull's random reads move half the bytes: measured 1.1-1.2x
-    /// faster per step at Kronecker scale 18 and 1.6-1.7x at scale 20 on 2 threads
-    /// (docs/lab/gap-peers.md); the ranks may then lie a further d / (1 - d) * 2^-23 (6.8e-7 at
-    /// d = 0.85) from the fixed point in L1. GAP's reference keeps all of PageRank in float.
-    /// Other methods and the GPU ignore it.
-    bool float_contributions = false;
+    /// The fused method on the CPU: each step's contributions rank / outdeg in double or in float
+    /// (ranks and sums stay double). In float the pull's random reads move half the bytes:
+    /// measured 1.2x faster at Kronecker scale 22 on 16 cores (0.96x the time of GAP's method,
+    /// where double took 1.16x; docs/performance.md). The ranks may then lie a further d / (1 - d) * 2^-23
+    /// (6.8e-7 at d = 0.85) from the fixed point in L1, and their sum may drift from 1 by as much.
+    /// automatic: float when the tolerance is at least pagerank_float_min_tolerance (the default
+    /// 1e-4 is), so that this is at most 1% of what the tolerance allows. Other methods and the
+    /// GPU hold them in double.
+    pagerank_contributions contributions = pagerank_contributions::automatic;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
@@ -116,6 +132,25 @@ inline std::string pr_number(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", x);
     return buf;
+}
+
+/// Whether the fused CPU pass holds its contributions in float (pagerank_options::contributions).
+inline bool contributions_in_float(pagerank_options const& opt) {
+    return opt.contributions == pagerank_contributions::as_float ||
+           (opt.contributions == pagerank_contributions::automatic &&
+            opt.tolerance >= pagerank_float_min_tolerance);
+}
+
+/// The explain trace's words on the fused pass's contributions.
+inline std::string contributions_trace(pagerank_options const& opt) {
+    bool const f = contributions_in_float(opt);
+    std::string s = f ? ", contributions held in float" : ", contributions held in double";
+    if (opt.contributions != pagerank_contributions::automatic) return s + " (pinned)";
+    return s + " (automatic: tolerance " + pr_number(opt.tolerance) + (f ? " >= " : " < ") +
+           pr_number(pagerank_float_min_tolerance) +
+           (f ? "; the rounding adds at most " +
+                    pr_number(opt.damping / (1 - opt.damping) * std::ldexp(1.0, -23)) + " in L1)"
+              : ")");
 }
 
 inline double pr_seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -181,7 +216,7 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     r.rank.clear();
     r.rank.resize(n);
     double* rank = r.rank.data();
-    bool const in_float = method == pagerank_method::fused && opt.float_contributions;
+    bool const in_float = method == pagerank_method::fused && contributions_in_float(opt);
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
     dense_vector<double> contrib(in_float ? 0 : n), next(in_float ? 0 : n);
     vector_for_overwrite<float> contrib_f(in_float ? n : 0), next_f(in_float ? n : 0);
@@ -392,8 +427,7 @@ pagerank_result pagerank_into(
                  : made        ? "transposed A for the pull"
                                : "the pull reads the caller's A'") +
                 (method == pagerank_method::semiring ? ", A' as an iso-1 double matrix"
-                 : opt.float_contributions          ? ", contributions held in float"
-                                                    : "") +
+                                                     : contributions_trace(opt)) +
                 " (" + detail::ms(detail::pr_seconds_since(t0)) + ")");
         auto const t1 = std::chrono::steady_clock::now();
         detail::pagerank_cpu(n, tp, tj, a.row_ptr(), at_d ? &*at_d : nullptr, opt, method, r);
