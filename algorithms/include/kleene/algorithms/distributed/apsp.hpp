@@ -99,7 +99,7 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     double const t_comm = steps * b * s * (n / g.cols + n / g.rows) / bw;
     double const t_comp = n * n * n / (rate * g.size());
     double const measured = c.allreduce_max(st.total);
-    char buf[320];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
                   "distributed: model %.3g s of products per rank (at %.3g updates/s) and %.3g s "
                   "of broadcasts (at an assumed %.0f GB/s a rank)%s; measured %.3g s (slowest "
@@ -112,8 +112,12 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s",
-                      c.rank(), st.copy_in, st.copy_out, st.total);
+                      "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s; "
+                      "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
+                      "prepare (diagonal block, its broadcast, panels) %.3g s, rest of the "
+                      "updates %.3g s",
+                      c.rank(), st.copy_in, st.copy_out, st.total, st.wait_panels, st.bands,
+                      st.prepare, st.rest);
     } else {
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: %.3g s waiting in panel broadcasts of %.3g s",
@@ -130,7 +134,7 @@ inline void explain_output(explain_trace& t, block_cyclic const& d, control& c, 
                            bool layout, double seconds) {
     double const n = double(d.n()), s = double(elem), p = double(c.size());
     double const local = double(d.local_rows()) * double(d.local_cols()) * s;
-    char buf[320];
+    char buf[512];
     if (layout)
         std::snprintf(buf, sizeof buf,
                       "distributed output: no gather; each rank writes its blocks as one .kbin "

@@ -25,6 +25,7 @@
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
 // of leaving the others waiting in a broadcast.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +54,11 @@ struct fw_stats {
     double broadcast = 0;  ///< host path: time inside the panel broadcasts
     double copy_in = 0;    ///< device path: host blocks to the device
     double copy_out = 0;   ///< device path: back to the host
+    /// Device path, the compute stream's time by phase, summed over the steps (CUDA events):
+    /// idle until the step's panels arrived; the look-ahead's update of block row and column K+1;
+    /// prepare (the diagonal block closed, its broadcast awaited, the panels updated and their
+    /// broadcasts queued); the rest of the step's update.
+    double wait_panels = 0, bands = 0, prepare = 0, rest = 0;
     std::size_t steps = 0;
 };
 
@@ -342,10 +348,21 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
             cuda::dense_gemm<S>(C, R, Av.block(r0, c0, r1 - r0, c1 - c0), true, cs);
         };
+        // Phase marks of every step on the compute stream: before and after the wait for the
+        // panels, after the bands, after prepare, at the end (look-ahead order; without it the
+        // update comes before prepare and counts as the rest).
+        std::vector<std::array<cuda::event, 5>> marks;
+        marks.reserve(nb);
+        for (std::size_t K = 0; K < nb; ++K)
+            marks.push_back({cuda::event(true), cuda::event(true), cuda::event(true),
+                             cuda::event(true), cuda::event(true)});
         if (nb > 0) prepare(0);
         for (std::size_t K = 0; K < nb; ++K) {
             try {
+                auto& m = marks[K];
+                m[0].record(cs);
                 cs.wait(p_here[K % 2]);
+                m[1].record(cs);
                 if (lookahead && K + 1 < nb) {
                     // Block row and column K+1 first (where they live here), then their panels.
                     std::size_t const N = K + 1;
@@ -361,15 +378,21 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                         update(K, 0, r0, c0, c1);
                         update(K, r1, lr, c0, c1);
                     }
+                    m[2].record(cs);
                     prepare(N);
+                    m[3].record(cs);
                     // The rest: around the row band [r0, r1) and the column band [c0, c1).
                     update(K, 0, r0, 0, c0);
                     update(K, 0, r0, c1, lc);
                     update(K, r1, lr, 0, c0);
                     update(K, r1, lr, c1, lc);
+                    m[4].record(cs);
                 } else {
+                    m[2].record(cs);
                     update(K, 0, lr, 0, lc);
+                    m[3].record(cs);
                     if (K + 1 < nb) prepare(K + 1);
+                    m[4].record(cs);
                 }
             } catch (std::exception const& e) {
                 why = e.what();
@@ -387,6 +410,17 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         }
         cs.synchronize();
         ms.synchronize();
+        if (why.empty())
+            for (std::size_t K = 0; K < st.steps; ++K) {
+                auto const& m = marks[K];
+                bool const ahead = lookahead && K + 1 < nb;
+                st.wait_panels += cuda::event::elapsed_ms(m[0], m[1]) / 1e3;
+                st.bands += cuda::event::elapsed_ms(m[1], m[2]) / 1e3;
+                double const mid = cuda::event::elapsed_ms(m[2], m[3]) / 1e3;
+                double const last = cuda::event::elapsed_ms(m[3], m[4]) / 1e3;
+                st.prepare += ahead ? mid : last;
+                st.rest += ahead ? last : mid;
+            }
         tc = std::chrono::steady_clock::now();
         if (lr * lc > 0) {
             cuda::copy_rows_async(local.data, row_bytes, A.data(), row_bytes, row_bytes, lr,
