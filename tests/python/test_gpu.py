@@ -102,10 +102,10 @@ def test_cupy_sparse_import_shares_its_arrays():
         kleene.Matrix.from_cupy_sparse(bad)
 
 
-def test_cupy_import_waits_for_the_producer_stream():
-    # CuPy names its current stream in __cuda_array_interface__ (version 3); kleene must wait for
-    # it before reading. A device copy (copy=True) made at once on kleene's side shows a missing
-    # wait: the producer's last write (all 3s) would not be in it yet.
+def _import_while_busy(wrap):
+    """Imports (copy=True) the array x of zeros, wrapped by `wrap`, while a non-blocking CuPy
+    stream s is still busy (30 products of 4096 x 4096) before its last write, x = 3. Returns the
+    copy, x, s and the stream x's interface named inside s."""
     cp = pytest.importorskip("cupy", reason="CuPy is not installed")
     x = cp.zeros((2048, 2048), dtype=cp.float32)
     cp.cuda.Device().synchronize()
@@ -115,9 +115,17 @@ def test_cupy_import_waits_for_the_producer_stream():
         for _ in range(30):  # long enough to be unfinished when the import starts
             y = y @ y / 4096
         x[...] = y[:2048, :2048] * 3
-        iface = x.__cuda_array_interface__
-        assert iface.get("stream") == s.ptr
-        m = kleene.Matrix.from_cuda(x, copy=True)
+        named = x.__cuda_array_interface__.get("stream")
+        m = kleene.Matrix.from_cuda(wrap(x), copy=True)
+    return m, x, s, named
+
+
+def test_cupy_import_waits_for_the_producer_stream():
+    # CuPy names its current stream in __cuda_array_interface__ (version 3); kleene must wait for
+    # it before reading. A device copy made at once on kleene's side shows a missing wait: the
+    # producer's last write (all 3s) would not be in it yet.
+    m, _x, s, named = _import_while_busy(lambda x: x)
+    assert named == s.ptr
     assert float(m.to_host().to_numpy().min()) == 3.0
 
 
@@ -135,16 +143,7 @@ def test_cupy_import_race_shows_when_the_stream_is_hidden():
     # The control of the test above: the same busy producer, but the stream not named, so kleene
     # has nothing to wait for and its copy is made while the producer is still running. The copy
     # then misses the last write: the setting above can see a missing wait.
-    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
-    x = cp.zeros((2048, 2048), dtype=cp.float32)
-    cp.cuda.Device().synchronize()
-    s = cp.cuda.Stream(non_blocking=True)
-    with s:
-        y = cp.ones((4096, 4096), dtype=cp.float32)
-        for _ in range(30):
-            y = y @ y / 4096
-        x[...] = y[:2048, :2048] * 3
-        m = kleene.Matrix.from_cuda(_StreamHidden(x), copy=True)
+    m, x, s, _named = _import_while_busy(_StreamHidden)
     s.synchronize()
     assert float(m.to_host().to_numpy().min()) == 0.0
     assert float(x.min()) == 3.0
