@@ -16,11 +16,25 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
 
 namespace kleene::tools {
 namespace {
+
+/// Whether two directory names mean the same place (trailing separators, '.', '..' and links).
+bool same_path(std::string const& a, std::string const& b) {
+    namespace fs = std::filesystem;
+    auto norm = [](std::string const& p) {
+        std::error_code ec;
+        fs::path q = fs::weakly_canonical(fs::absolute(p, ec), ec);
+        if (ec) q = fs::path(p).lexically_normal();
+        while (!q.has_filename() && q.has_relative_path()) q = q.parent_path();
+        return q;
+    };
+    return norm(a) == norm(b);
+}
 
 struct apsp_args {
     std::string input, output, paths, algorithm = "auto", device = "auto", type;
@@ -87,9 +101,13 @@ void run_apsp(apsp_args const& args, global_options const& g) {
     if (args.output.empty() == args.layout_dir.empty())
         throw usage_error("apsp: name the output: -o FILE, or --distributed-output DIR under mpirun");
     if (g.mpi && (mpi_size(*g.mpi) > 1 || args.distributed || !args.layout_dir.empty())) {
-        if (!args.layout_dir.empty() && !args.paths.empty())
-            throw usage_error("apsp: --paths needs -o (the predecessors come from the gathered "
-                              "distances), not --distributed-output");
+        if (!args.layout_dir.empty() && args.paths == "-")
+            throw usage_error("apsp: with --distributed-output, --paths names a directory for "
+                              "the predecessors' layout, not standard output");
+        if (!args.layout_dir.empty() && !args.paths.empty() &&
+            same_path(args.layout_dir, args.paths))
+            throw usage_error("apsp: --paths and --distributed-output name the same directory; "
+                              "the predecessors are a layout of their own");
         if (args.algorithm != "auto" && args.algorithm != "blocked-fw")
             throw usage_error("apsp: under MPI the algorithm is the distributed blocked-fw");
         distributed_args d;
@@ -152,7 +170,8 @@ void add_apsp_command(CLI::App& app, global_options& g) {
         ->check(one_of({"fp32", "fp64", "int32"}));
     cmd->add_option("--paths", args->paths,
                     "also write the predecessor matrix (.mtx, 1-based ids); written together "
-                    "with the distances, or neither is")
+                    "with the distances, or neither is. With --distributed-output, a second "
+                    "layout directory (every rank its own blocks; kleene convert joins it)")
         ->check(output_name());
     cmd->add_flag("--explain", args->explain, "print the algorithm and device choice on stderr");
     cmd->add_flag("--distributed", args->distributed,

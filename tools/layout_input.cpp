@@ -38,21 +38,27 @@ decltype(auto) visit_layout_type(io::value_type t, std::string const& dir, F&& f
 
 constexpr std::size_t join_bytes = dist::layout_row_block_bytes;
 
-/// Whether entry (i, j) = x of the result is stored: a finite distance, or a reachable pair (and
-/// (i, i) when the reachability is reflexive).
+/// The value of an entry the result does not store: +inf, or 0 for predecessors (1-based).
 template <class T>
-bool stored(T x, std::uint64_t i, std::uint64_t j, bool reflexive) {
-    return !(x == infinity<T>()) || (reflexive && i == j);
+T absent(dist::layout_manifest const& m) {
+    return m.result == "predecessors" ? T(0) : infinity<T>();
+}
+
+/// Whether entry (i, j) = x of the result is stored: a finite distance, a predecessor, or a
+/// reachable pair (and (i, i) when the reachability is reflexive).
+template <class T>
+bool stored(T x, std::uint64_t i, std::uint64_t j, dist::layout_manifest const& m) {
+    return !(x == absent<T>(m)) || (m.reflexive && i == j);
 }
 
 /// The stored entries of whole rows (row0 first) as the gathering command stores them:
-/// distances, the finite values (V = T); reachability, the reachable pairs and, when reflexive,
-/// (i, i) (V = bool, iso).
+/// distances, the finite values, and predecessors, the nonzero ones (V = T); reachability, the
+/// reachable pairs and, when reflexive, (i, i) (V = bool, iso).
 template <class V, class T>
 csr_matrix<V, std::int64_t> rows_as_csr(dense_view<T const> rows, std::uint64_t row0,
-                                        bool reflexive) {
+                                        dist::layout_manifest const& m) {
     if constexpr (std::is_same_v<V, T>) {
-        return to_csr<T, std::int64_t>(rows, infinity<T>());
+        return to_csr<T, std::int64_t>(rows, absent<T>(m));
     } else {
         std::size_t const r = rows.rows, n = rows.cols;
         buffer<std::int64_t> ptr(r + 1);
@@ -60,7 +66,7 @@ csr_matrix<V, std::int64_t> rows_as_csr(dense_view<T const> rows, std::uint64_t 
         ptr[0] = 0;
         for (std::size_t i = 0; i < r; ++i) {
             for (std::size_t j = 0; j < n; ++j)
-                if (stored(rows(i, j), row0 + i, j, reflexive))
+                if (stored(rows(i, j), row0 + i, j, m))
                     cols.push_back(static_cast<std::int64_t>(j));
             ptr[i + 1] = static_cast<std::int64_t>(cols.size());
         }
@@ -86,14 +92,14 @@ std::uint64_t write_joined(std::string const& dir, dist::layout_manifest const& 
     std::vector<std::uint64_t> counts(n);
     std::uint64_t total = 0;
     dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
-        auto const c = rows_as_csr<V>(rows, row0, m.reflexive);
+        auto const c = rows_as_csr<V>(rows, row0, m);
         for (std::size_t i = 0; i < c.rows(); ++i) counts[row0 + i] = c.row_end(i) - c.row_begin(i);
         total += c.nnz();
     });
     // Each later pass: the rows' CSR form, checked against pass 1's counts.
     auto rows_again = [&](auto&& use) {
         dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
-            auto const c = rows_as_csr<V>(rows, row0, m.reflexive);
+            auto const c = rows_as_csr<V>(rows, row0, m);
             for (std::size_t i = 0; i < c.rows(); ++i)
                 if (c.row_end(i) - c.row_begin(i) != counts[row0 + i])
                     throw io_error(dir + ": row " + std::to_string(row0 + i) +
@@ -182,7 +188,7 @@ layout_facts check_layout(std::string const& dir, int /*threads*/) {
         dist::for_each_row_block<T>(dir, m, join_bytes, [&](std::size_t row0, auto rows) {
             for (std::size_t i = 0; i < rows.rows; ++i)
                 for (std::size_t j = 0; j < rows.cols; ++j)
-                    f.entries += stored(rows(i, j), row0 + i, j, m.reflexive);
+                    f.entries += stored(rows(i, j), row0 + i, j, m);
         });
     });
     return f;

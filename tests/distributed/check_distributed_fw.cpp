@@ -29,6 +29,7 @@
 #include <kleene/algorithms/distributed/layout.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/algorithms/distributed/predecessors.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <memory>
 #include <random>
@@ -189,6 +190,37 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     if (ctx.verbose)
         std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(),
                     got.error.empty() ? "distances equal" : got.error.c_str());
+    ctx.report(ok, what);
+}
+
+/// Every rank's predecessors of its own blocks (local_predecessors, bands of `band_rows` rows),
+/// gathered, against kleene::predecessors of the gathered distances (+1, 0 for none): the
+/// single-process rule the gathering command applies.
+template <class T>
+void check_predecessors(context& ctx, std::size_t n, std::size_t block, std::size_t band_rows,
+                        unsigned seed) {
+    auto const a = random_graph<T>(n, 4, 0, 40, kind::negative_edges, seed);
+    std::string const what = std::string("predecessors<") +
+                             (std::is_same_v<T, double> ? "fp64" : "int32") +
+                             "> n=" + std::to_string(n) + " b=" + std::to_string(block) +
+                             " band=" + std::to_string(band_rows);
+    dist::options o;
+    o.block = block;
+    o.panels = ctx.panels;
+    auto r = dist::apsp(a, *ctx.c, o);
+    auto const pred = dist::local_predecessors(a, r.local, r.dist, *ctx.c,
+                                               std::max<std::size_t>(band_rows * n * sizeof(T), 1));
+    auto const full = dist::gather<T>(r.local.view(), r.dist, *ctx.c);
+    auto const got = dist::gather<std::int32_t>(pred.view(), r.dist, *ctx.c);
+    if (ctx.c->rank() != 0) {
+        ctx.report(true, what);
+        return;
+    }
+    auto const want = kleene::predecessors(a, kleene::dense_view<T const>(full.view()));
+    bool ok = got.rows() == n && got.cols() == n;
+    for (std::size_t i = 0; ok && i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) ok = ok && got(i, j) == want(i, j) + 1;
+    if (ctx.verbose) std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
     ctx.report(ok, what);
 }
 
@@ -367,6 +399,12 @@ int main(int argc, char** argv) {
             ctx.lookahead = true;
         }
         for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);
+        // Bands of one row, of three, and of all rows at once.
+        for (std::size_t n : {1, 5, 100, 257})
+            for (std::size_t band : {1, 3, 1000}) {
+                check_predecessors<std::int32_t>(ctx, n, 37, band, unsigned(n + band) + 14);
+                check_predecessors<double>(ctx, n, 16, band, unsigned(n + band) + 15);
+            }
         failures = static_cast<int>(c.allreduce_max(std::int64_t(ctx.failures)));
         cases = ctx.cases;
         if (c.rank() == 0)

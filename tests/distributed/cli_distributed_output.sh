@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -np P kleene apsp|closure --distributed-output DIR` (every rank writes its blocks) and
 # `kleene convert DIR` / `kleene info DIR` (the join): the joined Matrix Market file equals the
-# gathered output (-o) byte for byte for 1, 2 and 4 ranks; a .kbin join reads back to the same;
+# gathered output (-o) byte for byte for 1, 2 and 4 ranks, and so does the predecessors' layout
+# (--paths DIR2) the gathered --paths file; a .kbin join reads back to the same;
 # a run that fails leaves neither DIR nor its staging directory; an existing directory that is
 # not a layout is refused and left as it was; a layout is replaced whole by the next run. Hostile
 # layouts (a missing, truncated, flipped or linked rank file, a manifest naming a file outside
@@ -53,8 +54,12 @@ for np in 1 2 4; do
   o=$tmp/out
   one=()
   [ "$np" = 1 ] && one=(--distributed)
-  mpi $np apsp "$tmp/int.mtx" -o "$tmp/int_g$np.mtx" --device cpu -q "${one[@]}" || fail "np=$np gathered apsp"
-  mpi $np apsp "$tmp/int.mtx" --distributed-output "$o/int$np" --block 37 --device cpu -q || fail "np=$np apsp layout"
+  mpi $np apsp "$tmp/int.mtx" -o "$tmp/int_g$np.mtx" --device cpu -q "${one[@]}" --paths "$tmp/int_gp$np.mtx" || fail "np=$np gathered apsp"
+  mpi $np apsp "$tmp/int.mtx" --distributed-output "$o/int$np" --block 37 --device cpu -q --paths "$o/intp$np" || fail "np=$np apsp layout"
+  # The predecessors' own layout joins to the gathered --paths file, byte for byte.
+  grep -q "^result predecessors" "$o/intp$np/manifest" || fail "np=$np predecessors manifest: $(cat "$o/intp$np/manifest")"
+  "$kleene" convert "$o/intp$np" "$tmp/int_jp$np.mtx" -q || fail "np=$np convert predecessors layout"
+  cmp -s "$tmp/int_gp$np.mtx" "$tmp/int_jp$np.mtx" || fail "np=$np joined predecessors differ from the gathered --paths"
   [ -f "$o/int$np/manifest" ] || fail "np=$np no manifest"
   [ "$(ls "$o/int$np" | grep -c '^rank-.*\.kbin$')" = "$np" ] || fail "np=$np: not $np rank files: $(ls "$o/int$np")"
   "$kleene" convert "$o/int$np" "$tmp/int_j$np.mtx" -q || fail "np=$np convert layout"
@@ -79,10 +84,12 @@ for np in 1 2 4; do
   grep -q "\"entries\": $pairs," "$tmp/info.json" || fail "np=$np info: not $pairs entries: $(cat "$tmp/info.json")"
   grep -q "block layout ($np parts" "$tmp/info.json" || fail "np=$np info format: $(cat "$tmp/info.json")"
 
-  mpi $np apsp "$tmp/real.mtx" -o "$tmp/real_g$np.mtx" --device cpu -q "${one[@]}" || fail "np=$np gathered real"
-  mpi $np apsp "$tmp/real.mtx" --distributed-output "$o/real$np" --device cpu -q || fail "np=$np real layout"
+  mpi $np apsp "$tmp/real.mtx" -o "$tmp/real_g$np.mtx" --device cpu -q "${one[@]}" --paths "$tmp/real_gp$np.mtx" || fail "np=$np gathered real"
+  mpi $np apsp "$tmp/real.mtx" --distributed-output "$o/real$np" --device cpu -q --paths "$o/realp$np" || fail "np=$np real layout"
   "$kleene" convert "$o/real$np" "$tmp/real_j$np.mtx" -q || fail "np=$np convert real layout"
   cmp -s "$tmp/real_g$np.mtx" "$tmp/real_j$np.mtx" || fail "np=$np joined fp64 apsp differs"
+  "$kleene" convert "$o/realp$np" "$tmp/real_jp$np.mtx" -q || fail "np=$np convert fp64 predecessors layout"
+  cmp -s "$tmp/real_gp$np.mtx" "$tmp/real_jp$np.mtx" || fail "np=$np joined fp64 predecessors differ"
 
   mpi $np closure "$tmp/negcyc.mtx" -o "$tmp/clo_g$np.mtx" --reflexive --device cpu -q "${one[@]}" || fail "np=$np gathered closure"
   mpi $np closure "$tmp/negcyc.mtx" --distributed-output "$o/clo$np" --reflexive --device cpu -q || fail "np=$np closure layout"
@@ -99,7 +106,10 @@ for np in 1 2 4; do
   rc=$?
   [ $rc = 1 ] || fail "np=$np negative cycle with a layout: exit $rc"
   grep -q "negative cycle" "$tmp/neg.err" || fail "np=$np negative cycle message: $(cat "$tmp/neg.err")"
-  only "clo$np int$np real$np"
+  # With --paths too: neither layout appears.
+  mpi $np apsp "$tmp/negcyc.mtx" --distributed-output "$o/neg" --paths "$o/negp" --device cpu -q 2>/dev/null
+  [ $? = 1 ] || fail "np=$np negative cycle with --paths: not exit 1"
+  only "clo$np int$np intp$np real$np realp$np"
   rm -rf "$o"/*
 done
 
@@ -131,11 +141,20 @@ mpi 1 apsp "$tmp/int.mtx" --distributed-output /dev/null --device cpu -q 2>/dev/
 mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/missing/L" --device cpu -q 2>/dev/null
 [ $? = 1 ] || fail "a missing parent directory was not refused"
 only "L file link mine"
-# Usage: -o or --distributed-output, exactly one; --paths needs -o; no launcher, no layout.
+# Usage: -o or --distributed-output, exactly one; --paths a directory of its own with a layout;
+# no launcher, no layout.
 mpi 1 apsp "$tmp/int.mtx" --device cpu -q 2>/dev/null
 [ $? = 2 ] || fail "apsp without an output: not a usage error"
-mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$tmp/p.mtx" -q 2>/dev/null
-[ $? = 2 ] || fail "--paths with --distributed-output: not a usage error"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$o/P/" -q 2>/dev/null
+[ $? = 2 ] || fail "--paths naming the --distributed-output directory: not a usage error"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths - -q 2>/dev/null
+[ $? = 2 ] || fail "--paths - with --distributed-output: not a usage error"
+# A --paths directory that cannot be a layout: exit 1, and the distances' layout not written.
+echo keep >"$o/pfile"
+mpi 2 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$o/pfile" --device cpu -q 2>/dev/null
+[ $? = 1 ] || fail "--paths over a file: not exit 1"
+[ ! -e "$o/P" ] && [ "$(cat "$o/pfile")" = keep ] || fail "--paths over a file: the layout was written or the file changed"
+rm "$o/pfile"
 "$kleene" apsp "$tmp/int.mtx" --distributed-output "$o/P" -q 2>/dev/null
 [ $? = 2 ] || fail "--distributed-output without mpirun: not a usage error"
 

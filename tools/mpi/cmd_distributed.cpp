@@ -13,6 +13,7 @@
 #include <kleene/algorithms/distributed/layout.hpp>
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/algorithms/distributed/predecessors.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/convert.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -131,9 +132,13 @@ template <class T, class Keep>
 void write_layout(distributed_args const& args, global_options const& g, control& c,
                   distributed::layout_writer& lw, distributed::local_result<T> const& r,
                   distributed::layout_manifest meta, explain_trace& trace, Keep keep,
-                  char const* command, double secs, std::string const& how) {
+                  char const* command, double secs, std::string const& how,
+                  distributed::layout_writer* paths = nullptr) {
     auto const t0 = std::chrono::steady_clock::now();
-    lw.write(r.local, r.dist, std::move(meta));
+    // With --paths the predecessors' layout was staged already: both appear together.
+    lw.stage(r.local, r.dist, std::move(meta));
+    if (paths) paths->publish();
+    lw.publish();
     double const wsecs = c.allreduce_max(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::int64_t mine = 0;
@@ -150,24 +155,30 @@ void write_layout(distributed_args const& args, global_options const& g, control
     if (!g.quiet)
         fmt::print(
             "{}: {} vertices, distributed on {} ranks ({} x {}, block {}, {}): {} {}, "
-            "{:.3f} ms, written as {} block files ({}/{})\n",
+            "{:.3f} ms, written as {} block files ({}/{}){}\n",
             command, r.dist.n(), c.size(), gr.rows, gr.cols, r.dist.block(), how, entries,
             std::string(command) == "apsp" ? "reachable pairs" : "pairs", secs * 1e3, c.size(),
-            args.layout_dir, distributed::manifest_name);
+            args.layout_dir, distributed::manifest_name,
+            paths ? fmt::format(", predecessors in {}/{}", args.paths, distributed::manifest_name)
+                  : std::string());
 }
 
 template <class T>
 void apsp_typed(distributed_args const& args, global_options const& g, control& c) {
     // Outputs first (a bad path fails before any work), as the single-process command.
-    std::optional<distributed::layout_writer> lw;
-    if (!args.layout_dir.empty()) lw.emplace(args.layout_dir, c, g.temps);
+    std::optional<distributed::layout_writer> lw, pw;
+    if (!args.layout_dir.empty()) {
+        lw.emplace(args.layout_dir, c, g.temps);
+        // --paths DIR2: the predecessors as a layout of their own, beside the distances'.
+        if (!args.paths.empty()) pw.emplace(args.paths, c, g.temps);
+    }
     std::optional<output_set> outs;
     std::optional<input> in;
     csr_matrix<T> a = together(c, [&] {
         if (c.rank() != 0) return csr_matrix<T>();
         outs.emplace(g.temps);
         if (!lw) outs->add(args.output);
-        if (!args.paths.empty()) outs->add(args.paths);
+        if (!lw && !args.paths.empty()) outs->add(args.paths);
         in.emplace(args.input);
         io::read_options ro;
         ro.duplicates = duplicate_policy::min;
@@ -198,11 +209,36 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     double const secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (lw) {
+        if (pw) {
+            // Every rank its own blocks' predecessors, by the single-process rule (no gather).
+            auto const tp = std::chrono::steady_clock::now();
+            std::string why;
+            dense_matrix<std::int32_t> pred;
+            try {
+                pred = distributed::local_predecessors(a, r.local, r.dist, c);
+            } catch (distributed::collective_error const&) {
+                throw;
+            } catch (std::exception const& e) {
+                why = e.what();
+            }
+            c.agree(why.empty(), why);
+            double const psecs = c.allreduce_max(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - tp).count());
+            if (args.explain)
+                trace.add(fmt::format(
+                    "distributed: predecessors on every rank from its process row's distances "
+                    "(bands of at most {} MiB; the searches repeated on each of the {} ranks of a "
+                    "process row): {:.3g} s (slowest rank)",
+                    distributed::predecessor_band_bytes >> 20, c.grid().cols, psecs));
+            distributed::layout_manifest pm;
+            pm.result = "predecessors";
+            pw->stage(pred, r.dist, pm);
+        }
         distributed::layout_manifest meta;
         meta.result = "distances";
         write_layout(
             args, g, c, *lw, r, meta, trace, [](T x, bool) { return x != infinity<T>(); }, "apsp",
-            secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI");
+            secs, dev.gpu ? "gpu, NCCL" : "cpu, MPI", pw ? &*pw : nullptr);
         return;
     }
     auto const tg = std::chrono::steady_clock::now();

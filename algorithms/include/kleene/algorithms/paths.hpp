@@ -12,6 +12,7 @@
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,34 @@
 
 namespace kleene {
 
+
+namespace detail {
+/// One source's predecessors from its row of distances (dist(v) = d(s, v)): the breadth-first
+/// search over the tight edges. pred (n values) gets the vertex before v, -1 for s and for
+/// unreachable v; queue and seen are the caller's scratch (reused across sources).
+template <class T, index_type Index, class Dist, class Pred>
+void predecessor_row(csr_matrix<T, Index> const& a, std::size_t s, Dist&& dist, Pred* pred,
+                     std::vector<std::size_t>& queue, std::vector<char>& seen) {
+    std::size_t const n = a.rows();
+    seen.assign(n, char(0));
+    std::fill(pred, pred + n, Pred(-1));
+    queue.assign(1, s);
+    seen[s] = 1;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+        std::size_t const u = queue[q];
+        T const du = dist(u);
+        for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
+            auto const v = static_cast<std::size_t>(a.col_idx()[k]);
+            T const w = a.value(k);
+            if (seen[v] || w == infinity<T>() || dist(v) == infinity<T>()) continue;
+            if (!tight(du, w, dist(v))) continue;
+            seen[v] = 1;
+            pred[v] = static_cast<Pred>(u);
+            queue.push_back(v);
+        }
+    }
+}
+}  // namespace detail
 
 /// pred(s, v) = the vertex before v on a shortest s -> v path; -1 for v == s and unreachable v.
 template <class T, index_type Index>
@@ -33,26 +62,11 @@ dense_matrix<std::int32_t> predecessors(csr_matrix<T, Index> const& a, dense_vie
 #pragma omp parallel
     {
         std::vector<std::size_t> queue;
-        std::vector<char> seen(n);
+        std::vector<char> seen;
 #pragma omp for schedule(dynamic, 16)
-        for (std::size_t s = 0; s < n; ++s) {
-            std::fill(seen.begin(), seen.end(), char(0));
-            queue.assign(1, s);
-            seen[s] = 1;
-            for (std::size_t q = 0; q < queue.size(); ++q) {
-                std::size_t const u = queue[q];
-                T const du = dist(s, u);
-                for (std::size_t k = a.row_begin(u); k < a.row_end(u); ++k) {
-                    auto const v = static_cast<std::size_t>(a.col_idx()[k]);
-                    T const w = a.value(k);
-                    if (seen[v] || w == infinity<T>() || dist(s, v) == infinity<T>()) continue;
-                    if (!detail::tight(du, w, dist(s, v))) continue;
-                    seen[v] = 1;
-                    pred(s, v) = static_cast<std::int32_t>(u);
-                    queue.push_back(v);
-                }
-            }
-        }
+        for (std::size_t s = 0; s < n; ++s)
+            detail::predecessor_row(
+                a, s, [&](std::size_t v) { return dist(s, v); }, &pred(s, 0), queue, seen);
     }
     return pred;
 }

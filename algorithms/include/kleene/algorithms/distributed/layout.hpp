@@ -5,7 +5,7 @@
 // by read_layout / join_layout (one process, no MPI). The format is in docs/distributed.md:
 //
 //   kleene-blocks 1
-//   n 300                       value_type int32         result distances|reachability
+//   n 300                 value_type int32         result distances|reachability|predecessors
 //   reflexive 0|1               map 2d-block-cyclic      grid PR PC        block B
 //   part R rows LR cols LC bytes FILE_BYTES checksum 0x16HEX file rank-0000R.kbin   (one per rank)
 //   end
@@ -67,7 +67,8 @@ struct layout_part {
 struct layout_manifest {
     std::uint64_t n = 0;
     io::value_type type = io::value_type::int32;
-    /// "distances" (absent entries +inf) or "reachability" (int32: 0 reachable, +inf not).
+    /// "distances" (absent entries +inf), "reachability" (int32: 0 reachable, +inf not) or
+    /// "predecessors" (int32: the vertex before j on a shortest i -> j path, 1-based; 0: none).
     std::string result = "distances";
     bool reflexive = false;  ///< reachability: (i, i) joins the pattern
     process_grid grid;
@@ -184,10 +185,11 @@ inline layout_manifest parse_manifest(std::string const& text, std::string const
          m.type != io::value_type::float32 && m.type != io::value_type::float64))
         p.fail("value_type '" + w[1] + "' (a layout holds int32_t, int64_t, float or double)");
     m.result = p.words("result", 2)[1];
-    if (m.result != "distances" && m.result != "reachability")
-        p.fail("result must be 'distances' or 'reachability', not '" + m.result + "'");
-    if (m.result == "reachability" && m.type != io::value_type::int32)
-        p.fail("a reachability result is int32");
+    if (m.result != "distances" && m.result != "reachability" && m.result != "predecessors")
+        p.fail("result must be 'distances', 'reachability' or 'predecessors', not '" + m.result +
+               "'");
+    if (m.result != "distances" && m.type != io::value_type::int32)
+        p.fail("a " + m.result + " result is int32");
     m.reflexive = p.number(p.words("reflexive", 2)[1], 1, "reflexive") == 1;
     if (p.words("map", 2)[1] != "2d-block-cyclic") p.fail("the only map is '2d-block-cyclic'");
     w = p.words("grid", 3);
@@ -441,6 +443,16 @@ class layout_writer {
     /// Returns the bytes this rank wrote.
     template <class T>
     std::uint64_t write(dense_matrix<T> const& local, block_cyclic const& d, layout_manifest meta) {
+        std::uint64_t const bytes = stage(local, d, std::move(meta));
+        publish();
+        return bytes;
+    }
+
+    /// write() in two halves, for two layouts that appear together: stage() writes this rank's
+    /// part into the staging directory and collects the manifest on rank 0 (DIR untouched);
+    /// publish() puts the layout in place. Both collective.
+    template <class T>
+    std::uint64_t stage(dense_matrix<T> const& local, block_cyclic const& d, layout_manifest meta) {
         namespace fs = std::filesystem;
         std::string why;
         layout_part me;
@@ -490,15 +502,24 @@ class layout_writer {
                 q.file = detail::part_file_name(r);
                 meta.parts.push_back(q);
             }
+            meta_ = std::move(meta);
+        }
+        staged_ = true;
+        return me.bytes;
+    }
+
+    void publish() {
+        std::string why;
+        if (!staged_) why = "layout_writer: publish() before stage()";
+        if (c_.rank() == 0 && why.empty()) {
             try {
-                publish(meta);
+                put_in_place(meta_);
             } catch (std::exception const& e) {
                 why = e.what();
             }
         }
         c_.agree(why.empty(), why);
         published_ = true;
-        return me.bytes;
     }
 
   private:
@@ -541,7 +562,7 @@ class layout_writer {
     }
 
     /// Rank 0: the manifest last, then the directory into place.
-    void publish(layout_manifest const& m) {
+    void put_in_place(layout_manifest const& m) {
         namespace fs = std::filesystem;
         for (auto const& p : m.parts) {
             std::string const f = (fs::path(staging_) / p.file).string();
@@ -580,7 +601,9 @@ class layout_writer {
     std::string dir_, target_, staging_, mine_;
     control& c_;
     io::temp_observer* obs_;
+    layout_manifest meta_;  ///< rank 0, between stage() and publish()
     bool replace_ = false;
+    bool staged_ = false;
     bool published_ = false;
 };
 
