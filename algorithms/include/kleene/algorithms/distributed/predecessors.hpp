@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace kleene::distributed {
@@ -48,12 +49,25 @@ dense_matrix<std::int32_t> local_predecessors(csr_matrix<T, Index> const& a,
                                  kleene::detail::shape(local.rows(), local.cols()) + ", expected " +
                                  kleene::detail::shape(lr, lc));
     int const pc = d.grid().cols;
-    dense_matrix<std::int32_t> out(lr, lc, 0);
-    if (n == 0) return out;
+    if (n == 0) return dense_matrix<std::int32_t>(lr, lc, 0);
     // Every rank of a process row has the same local rows, so they run the same bands.
-    std::size_t const band =
-        std::clamp<std::size_t>(band_bytes / (n * sizeof(T)), std::size_t(1), std::max(lr, std::size_t(1)));
-    std::vector<T> rows(band * n), part;
+    std::size_t const band = std::clamp<std::size_t>(band_bytes / (n * sizeof(T)), std::size_t(1),
+                                                     std::max(lr, std::size_t(1)));
+    // Every buffer first, and all ranks agree they have them: a rank that failed to allocate must
+    // not leave the others waiting in a broadcast.
+    dense_matrix<std::int32_t> out;
+    std::vector<T> rows, part;
+    std::string why;
+    try {
+        out = dense_matrix<std::int32_t>(lr, lc, 0);
+        rows.resize(band * n);
+        std::size_t widest = 0;
+        for (int q = 0; q < pc; ++q) widest = std::max(widest, d.local_cols(q));
+        part.reserve(band * widest);
+    } catch (std::exception const& e) {
+        why = std::string("distributed predecessors: ") + e.what();
+    }
+    c.agree(why.empty(), why);
     for (std::size_t i0 = 0; i0 < lr; i0 += band) {
         std::size_t const r = std::min(band, lr - i0);
         // The band's distances of every process column of this row, into rows (global columns).
