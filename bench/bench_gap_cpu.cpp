@@ -583,7 +583,8 @@ int main(int argc, char** argv) {
         ofe.explain = &trf;
         auto const [fk, tk] = faults([&] { k = pagerank(a, oe); });
         auto const [ff, tf] = faults([&] { kf = pagerank(a, ofe); });
-        auto const [fp, tp] = faults([&] { p = gap::pagerank(g, pr_max_iterations, pr_tolerance); });
+        auto const [fp, tp] =
+            faults([&] { p = gap::pagerank(g, pr_max_iterations, pr_tolerance); });
         fmt::print("pr: one more call each: kleene in double {:.1f} ms, {} minor faults; automatic "
                    "(float) {:.1f} ms, {} faults; peer {:.1f} ms, {} faults\n{}{}",
                    tk, fk, tf, ff, tp, fp, tr.str(), trf.str());

@@ -91,8 +91,9 @@ struct pagerank_options {
     /// The fused method on the CPU: each step's contributions rank / outdeg in double or in float
     /// (ranks and sums stay double). In float the pull's random reads move half the bytes:
     /// measured 1.2-1.3x faster at Kronecker scale 22 on 16 cores (0.96-1.04x the time of GAP's
-    /// method, where double took 1.16-1.38x; docs/performance.md). The ranks may then lie a further d / (1 - d) * 2^-23
-    /// (6.8e-7 at d = 0.85) from the fixed point in L1, and their sum may drift from 1 by as much.
+    /// method, where double took 1.16-1.38x; docs/performance.md). The ranks may then lie a
+    /// further d / (1 - d) * 2^-23 (6.8e-7 at d = 0.85) from the fixed point in L1, and their
+    /// sum may drift from 1 by as much.
     /// automatic: float when the tolerance is at least pagerank_float_min_tolerance (the default
     /// 1e-4 is), so that this is at most 1% of what the tolerance allows. Other methods and the
     /// GPU hold them in double.

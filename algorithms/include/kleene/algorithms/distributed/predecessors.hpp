@@ -11,17 +11,16 @@
 // process row: n / PR searches of O(nnz) a rank, against n on one process. Each rank receives the
 // (PC - 1) / PC of its rows' n columns that other ranks hold, once.
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -37,8 +36,8 @@ inline constexpr std::size_t predecessor_band_bytes = std::size_t(64) << 20;
 template <class T, index_type Index>
 dense_matrix<std::int32_t> local_predecessors(csr_matrix<T, Index> const& a,
                                               dense_matrix<T> const& local, block_cyclic const& d,
-                                              control& c, std::size_t band_bytes =
-                                                                  predecessor_band_bytes) {
+                                              control& c,
+                                              std::size_t band_bytes = predecessor_band_bytes) {
     std::size_t const n = d.n(), lr = d.local_rows(), lc = d.local_cols();
     if (a.rows() != n || a.cols() != n)
         throw dimension_mismatch("distributed predecessors: a " +
@@ -74,10 +73,12 @@ dense_matrix<std::int32_t> local_predecessors(csr_matrix<T, Index> const& a,
         for (int q = 0; q < pc; ++q) {
             std::size_t const cq = d.local_cols(q);
             part.resize(r * cq);
-            if (q == d.pcol() && r * cq > 0) std::memcpy(part.data(), &local(i0, 0), r * cq * sizeof(T));
+            if (q == d.pcol() && r * cq > 0)
+                std::memcpy(part.data(), &local(i0, 0), r * cq * sizeof(T));
             if (pc > 1 && r * cq > 0) c.broadcast(axis::row, part.data(), r * cq * sizeof(T), q);
             for (std::size_t i = 0; i < r; ++i)
-                for (std::size_t j = 0; j < cq; ++j) rows[i * n + d.global_col(q, j)] = part[i * cq + j];
+                for (std::size_t j = 0; j < cq; ++j)
+                    rows[i * n + d.global_col(q, j)] = part[i * cq + j];
         }
 #pragma omp parallel
         {
@@ -90,7 +91,8 @@ dense_matrix<std::int32_t> local_predecessors(csr_matrix<T, Index> const& a,
                 T const* row = rows.data() + i * n;
                 kleene::detail::predecessor_row(
                     a, s, [row](std::size_t v) { return row[v]; }, pred.data(), queue, seen);
-                for (std::size_t j = 0; j < lc; ++j) out(i0 + i, j) = pred[d.global_col(d.pcol(), j)] + 1;
+                for (std::size_t j = 0; j < lc; ++j)
+                    out(i0 + i, j) = pred[d.global_col(d.pcol(), j)] + 1;
             }
         }
     }
