@@ -16,7 +16,7 @@ out=${OUT:-/tmp/kleene-multi}
 build=${BUILD:-/tmp/build-multi}
 stages=${STAGES:-"deps build test bench"}
 sizes=${SIZES:-"32768 65536"}
-large=${LARGE:-131072}
+large=${LARGE-131072}  # LARGE= (empty) skips the large run
 block_arg=()
 [[ -n ${BLOCK:-} ]] && block_arg=(--block "$BLOCK")
 jobs=${JOBS:-$(nproc)}
