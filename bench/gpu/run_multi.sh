@@ -6,7 +6,7 @@
 #   bench/gpu/fetch_debs.sh          # once, on the build machine: .deps/debs and .deps/mpi
 #   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
 #   STAGES="deps build test" bench/gpu/run_multi.sh
-#   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh
+#   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
