@@ -195,5 +195,8 @@ hostile "huge n, consistent manifest" "bytes, the manifest says"
 spoil; sed -i '$d' "$m"; hostile "manifest without end" "ends early"
 spoil; rm "$m"; hostile "no manifest" "manifest: missing"
 spoil; sed -i 's|^grid 2 2|grid 4 1|' "$m"; hostile "another grid" "manifest line"
+spoil; sed -i 's|^result .*|result parents|' "$m"; hostile "unknown result" "result must be"
+spoil; sed -i 's|^value_type .*|value_type double|; s|^result .*|result predecessors|' "$m"
+hostile "predecessors not int32" "a predecessors result is int32"
 [ "$fails" = 0 ] && echo "OK: distributed output layouts written, joined and checked"
 exit $((fails > 0))
