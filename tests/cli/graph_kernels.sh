@@ -60,6 +60,7 @@ o = json.loads(text[text.index("{"):])
 assert abs(o["sum"] - 1) < 1e-12, o
 PY
 expect_fail 2 "contributions" "$k" pagerank "$karate" --contributions half
+expect_fail 2 "contributions" "$k" pagerank "$karate" --contributions ''
 all=$(seq -s, 1 34)
 out=$("$k" bc "$karate" --sources "$all" --json -o "$dir/b.mtx") || fail "bc"
 python3 - "$out" "$dir/b.mtx" <<'PY' || fail "bc karate: $out"

@@ -155,6 +155,21 @@ mpi 2 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$o/pfile" --devic
 [ $? = 1 ] || fail "--paths over a file: not exit 1"
 [ ! -e "$o/P" ] && [ "$(cat "$o/pfile")" = keep ] || fail "--paths over a file: the layout was written or the file changed"
 rm "$o/pfile"
+# --paths over a link to a directory, over a device, over a directory that is not a layout: exit
+# 1, nothing written through the link or over the device, the distances' layout not written.
+mkdir "$tmp/ptarget" && ln -s "$tmp/ptarget" "$o/plink"
+mpi 2 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$o/plink" --device cpu -q 2>/dev/null
+[ $? = 1 ] || fail "--paths over a symlink: not exit 1"
+[ -L "$o/plink" ] && [ -z "$(ls -A "$tmp/ptarget")" ] && [ ! -e "$o/P" ] || fail "--paths over a symlink: something was written"
+rm "$o/plink"
+mpi 1 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths /dev/null --device cpu -q 2>/dev/null
+[ $? = 1 ] && [ -c /dev/null ] && [ ! -e "$o/P" ] || fail "--paths /dev/null: not refused, or /dev/null changed"
+mkdir "$o/pmine" && echo keep >"$o/pmine/notes.txt"
+mpi 2 apsp "$tmp/int.mtx" --distributed-output "$o/P" --paths "$o/pmine" --device cpu -q 2>"$tmp/pmine.err"
+[ $? = 1 ] && grep -q "notes.txt" "$tmp/pmine.err" || fail "--paths over a foreign directory: $(cat "$tmp/pmine.err")"
+[ "$(ls "$o/pmine")" = notes.txt ] && [ ! -e "$o/P" ] || fail "--paths over a foreign directory: something changed"
+rm -r "$o/pmine"
+only "L file link mine"  # no staging directory of DIR or DIR2 left behind
 "$kleene" apsp "$tmp/int.mtx" --distributed-output "$o/P" -q 2>/dev/null
 [ $? = 2 ] || fail "--distributed-output without mpirun: not a usage error"
 

@@ -211,17 +211,9 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     if (lw) {
         if (pw) {
             // Every rank its own blocks' predecessors, by the single-process rule (no gather).
+            // (It agrees on its buffers before any broadcast: a failure reaches every rank.)
             auto const tp = std::chrono::steady_clock::now();
-            std::string why;
-            dense_matrix<std::int32_t> pred;
-            try {
-                pred = distributed::local_predecessors(a, r.local, r.dist, c);
-            } catch (distributed::collective_error const&) {
-                throw;
-            } catch (std::exception const& e) {
-                why = e.what();
-            }
-            c.agree(why.empty(), why);
+            auto const pred = distributed::local_predecessors(a, r.local, r.dist, c);
             double const psecs = c.allreduce_max(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - tp).count());
             if (args.explain)

@@ -231,15 +231,20 @@ void afforest_link(Index u, Index v, Index* comp) {
     }
 }
 
-/// Points every vertex at its root.
+/// Points every vertex at its root and returns the number of roots (components). With `out`, also
+/// writes every vertex's root there, widened (the final pass: no separate copy and count).
 template <class Index>
-void afforest_compress(std::size_t n, Index* comp) {
-#pragma omp parallel for schedule(dynamic, 16384) if (n > 16384)
+std::size_t afforest_compress(std::size_t n, Index* comp, std::int64_t* out = nullptr) {
+    std::size_t roots = 0;
+#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : roots) if (n > 16384)
     for (std::size_t v = 0; v < n; ++v) {
         Index c = load_label(comp + v);
         for (Index up = load_label(comp + c); up != c; up = load_label(comp + c)) c = up;
         std::atomic_ref<Index>(comp[v]).store(c, std::memory_order_relaxed);
+        if (out) out[v] = static_cast<std::int64_t>(c);
+        roots += static_cast<std::size_t>(c) == v;
     }
+    return roots;
 }
 
 inline std::uint64_t mix64(std::uint64_t x) {
@@ -247,22 +252,6 @@ inline std::uint64_t mix64(std::uint64_t x) {
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
-}
-
-/// The final compress of Afforest, fused with the result: every vertex's root widened into `out`,
-/// and the number of roots (components) returned. One pass instead of compress, copy and count.
-template <class Index>
-std::size_t afforest_compress_into(std::size_t n, Index* comp, std::int64_t* out) {
-    std::size_t roots = 0;
-#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : roots) if (n > 16384)
-    for (std::size_t v = 0; v < n; ++v) {
-        Index c = load_label(comp + v);
-        for (Index up = load_label(comp + c); up != c; up = load_label(comp + c)) c = up;
-        std::atomic_ref<Index>(comp[v]).store(c, std::memory_order_relaxed);
-        out[v] = static_cast<std::int64_t>(c);
-        roots += static_cast<std::size_t>(c) == v;
-    }
-    return roots;
 }
 
 /// The most frequent label among `afforest_samples` vertices drawn by a fixed hash, and how often.
@@ -323,7 +312,7 @@ int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, In
         for (Index k = rp[u] + afforest_rounds; k < rp[u + 1]; ++k)
             afforest_link(static_cast<Index>(u), cj[k], comp);
     }
-    *count = afforest_compress_into(n, comp, out);
+    *count = afforest_compress(n, comp, out);
     return afforest_rounds + 1;
 }
 

@@ -316,15 +316,8 @@ dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control
             src = dense_view<T const>{buf.data(), lr, lc, lc};
         }
 #pragma omp parallel for schedule(static) if (lr >= 1024)
-        for (std::size_t i = 0; i < lr; ++i) {
-            T* out = full.data() + d.global_row(p, i) * full.ld();
-            for (std::size_t lb = 0; lb * d.block() < lc; ++lb) {
-                std::size_t const c0 = lb * d.block();
-                std::size_t const w = std::min(d.block(), lc - c0);
-                std::size_t const j0 = d.global_block_col(q, lb) * d.block();
-                std::copy(src.row(i) + c0, src.row(i) + c0 + w, out + j0);
-            }
-        }
+        for (std::size_t i = 0; i < lr; ++i)
+            d.scatter_row(q, src.row(i), full.data() + d.global_row(p, i) * full.ld());
     }
     return full;
 }

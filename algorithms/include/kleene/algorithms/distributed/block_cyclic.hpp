@@ -88,6 +88,17 @@ class block_cyclic {
     std::size_t global_col(int q, std::size_t c) const {
         return global_block_col(q, c / b_) * b_ + c % b_;
     }
+    /// One local row of process column q (local_cols(q) values) into its places in a global row
+    /// (n values), a block of columns at a time.
+    template <class T>
+    void scatter_row(int q, T const* local_row, T* global_row) const {
+        std::size_t const lc = local_cols(q);
+        for (std::size_t c0 = 0; c0 < lc; c0 += b_) {
+            std::size_t const w = std::min(b_, lc - c0);
+            std::copy(local_row + c0, local_row + c0 + w,
+                      global_row + global_block_col(q, c0 / b_) * b_);
+        }
+    }
 
   private:
     std::size_t count(int p, int procs) const {

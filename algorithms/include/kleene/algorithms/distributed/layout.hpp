@@ -374,14 +374,8 @@ void for_each_row_block(std::string const& dir, layout_manifest const& m, std::s
                 }
                 pf.sum.add(piece.data(), bytes);
                 pf.next_row += cnt;
-                // Local column block lj holds global block column global_block_col(pc, lj).
                 for (std::size_t i = 0; i < cnt; ++i)
-                    for (std::size_t c0 = 0; c0 < lc; c0 += b) {
-                        std::size_t const w = std::min(b, lc - c0);
-                        std::size_t const j0 = d.global_block_col(pc, c0 / b) * b;
-                        std::copy(piece.data() + i * lc + c0, piece.data() + i * lc + c0 + w,
-                                  rows.data() + i * n + j0);
-                    }
+                    d.scatter_row(pc, piece.data() + i * lc, rows.data() + i * n);
                 if (pf.next_row == pf.lrows) finish_part(pf, m.parts[rank]);
             }
             f(I * b + r, dense_view<T const>{rows.data(), cnt, n, n});

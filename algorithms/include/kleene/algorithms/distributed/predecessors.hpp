@@ -77,8 +77,7 @@ dense_matrix<std::int32_t> local_predecessors(csr_matrix<T, Index> const& a,
                 std::memcpy(part.data(), &local(i0, 0), r * cq * sizeof(T));
             if (pc > 1 && r * cq > 0) c.broadcast(axis::row, part.data(), r * cq * sizeof(T), q);
             for (std::size_t i = 0; i < r; ++i)
-                for (std::size_t j = 0; j < cq; ++j)
-                    rows[i * n + d.global_col(q, j)] = part[i * cq + j];
+                d.scatter_row(q, part.data() + i * cq, rows.data() + i * n);
         }
 #pragma omp parallel
         {
