@@ -44,10 +44,10 @@ py::object trace_of(bool explain, explain_trace const& t) {
 }
 
 bfs_direction parse_direction(std::string_view d) {
-    if (d == "auto") return bfs_direction::automatic;
-    if (d == "push") return bfs_direction::push;
-    if (d == "pull") return bfs_direction::pull;
-    throw invalid_argument("direction must be auto, push or pull");
+    return parse_choice<bfs_direction>(d, "direction",
+                                       {{"auto", bfs_direction::automatic},
+                                        {"push", bfs_direction::push},
+                                        {"pull", bfs_direction::pull}});
 }
 
 py::tuple bfs_py(matrix_handle const& m, std::size_t source, bool levels, bool parents,
@@ -80,10 +80,10 @@ py::tuple bfs_py(matrix_handle const& m, std::size_t source, bool levels, bool p
 }
 
 sssp_method parse_sssp_method(std::string_view s) {
-    if (s == "auto") return sssp_method::automatic;
-    if (s == "bellman-ford") return sssp_method::bellman_ford;
-    if (s == "delta-stepping") return sssp_method::delta_stepping;
-    throw invalid_argument("method must be auto, bellman-ford or delta-stepping");
+    return parse_choice<sssp_method>(s, "method",
+                                     {{"auto", sssp_method::automatic},
+                                      {"bellman-ford", sssp_method::bellman_ford},
+                                      {"delta-stepping", sssp_method::delta_stepping}});
 }
 
 py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents,
@@ -116,14 +116,13 @@ py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents,
 }
 
 apsp_algorithm parse_apsp_algorithm(std::string_view s) {
-    if (s == "auto") return apsp_algorithm::automatic;
-    if (s == "rkleene") return apsp_algorithm::rkleene;
-    if (s == "blocked-fw") return apsp_algorithm::blocked_fw;
-    if (s == "fw") return apsp_algorithm::fw;
-    if (s == "johnson") return apsp_algorithm::johnson;
-    if (s == "bellman-ford") return apsp_algorithm::bellman_ford;
-    throw invalid_argument(
-        "algorithm must be auto, rkleene, blocked-fw, fw, johnson or bellman-ford");
+    return parse_choice<apsp_algorithm>(s, "algorithm",
+                                        {{"auto", apsp_algorithm::automatic},
+                                         {"rkleene", apsp_algorithm::rkleene},
+                                         {"blocked-fw", apsp_algorithm::blocked_fw},
+                                         {"fw", apsp_algorithm::fw},
+                                         {"johnson", apsp_algorithm::johnson},
+                                         {"bellman-ford", apsp_algorithm::bellman_ford}});
 }
 
 py::tuple apsp_py(matrix_handle const& m, std::string const& algorithm, std::string const& device,
@@ -183,14 +182,10 @@ py::tuple components_py(matrix_handle const& m, std::string const& method,
                         std::string const& device, bool symmetric, bool explain) {
     explain_trace trace;
     cc_options o;
-    if (method == "auto")
-        o.method = cc_method::automatic;
-    else if (method == "afforest")
-        o.method = cc_method::afforest;
-    else if (method == "fastsv")
-        o.method = cc_method::fastsv;
-    else
-        throw invalid_argument("method must be auto, afforest or fastsv");
+    o.method = parse_choice<cc_method>(method, "method",
+                                       {{"auto", cc_method::automatic},
+                                        {"afforest", cc_method::afforest},
+                                        {"fastsv", cc_method::fastsv}});
     o.device = parse_device(device);
     o.symmetric = symmetric;
     if (explain) o.explain = &trace;
@@ -207,31 +202,21 @@ py::tuple pagerank_py(matrix_handle const& m, double damping, double tolerance, 
                       bool explain) {
     explain_trace trace;
     pagerank_options o;
-    if (contributions == "auto")
-        o.contributions = pagerank_contributions::automatic;
-    else if (contributions == "double")
-        o.contributions = pagerank_contributions::as_double;
-    else if (contributions == "float")
-        o.contributions = pagerank_contributions::as_float;
-    else
-        throw invalid_argument("contributions must be auto, double or float");
+    o.contributions = parse_choice<pagerank_contributions>(
+        contributions, "contributions",
+        {{"auto", pagerank_contributions::automatic},
+         {"double", pagerank_contributions::as_double},
+         {"float", pagerank_contributions::as_float}});
     o.damping = damping;
     o.tolerance = tolerance;
     o.max_iterations = max_iterations;
-    if (dangling == "gap")
-        o.dangling = pagerank_dangling::gap;
-    else if (dangling == "redistribute")
-        o.dangling = pagerank_dangling::redistribute;
-    else
-        throw invalid_argument("dangling must be gap or redistribute");
-    if (method == "auto")
-        o.method = pagerank_method::automatic;
-    else if (method == "fused")
-        o.method = pagerank_method::fused;
-    else if (method == "semiring")
-        o.method = pagerank_method::semiring;
-    else
-        throw invalid_argument("method must be auto, fused or semiring");
+    o.dangling = parse_choice<pagerank_dangling>(
+        dangling, "dangling",
+        {{"gap", pagerank_dangling::gap}, {"redistribute", pagerank_dangling::redistribute}});
+    o.method = parse_choice<pagerank_method>(method, "method",
+                                             {{"auto", pagerank_method::automatic},
+                                              {"fused", pagerank_method::fused},
+                                              {"semiring", pagerank_method::semiring}});
     o.device = parse_device(device);
     o.symmetric = symmetric;
     if (explain) o.explain = &trace;
@@ -247,14 +232,9 @@ py::tuple triangles_py(matrix_handle const& m, std::string const& method, std::s
                        bool explain) {
     explain_trace trace;
     tc_options o;
-    if (method == "auto")
-        o.method = tc_method::automatic;
-    else if (method == "fused")
-        o.method = tc_method::fused;
-    else if (method == "mxm")
-        o.method = tc_method::mxm;
-    else
-        throw invalid_argument("method must be auto, fused or mxm");
+    o.method = parse_choice<tc_method>(
+        method, "method",
+        {{"auto", tc_method::automatic}, {"fused", tc_method::fused}, {"mxm", tc_method::mxm}});
     o.device = parse_device(device);
     if (explain) o.explain = &trace;
     tc_result r = with_csr(m, "triangle_count", [&](auto const& a) {
@@ -269,14 +249,10 @@ py::tuple betweenness_py(matrix_handle const& m, std::vector<std::int64_t> sourc
                          bool explain) {
     explain_trace trace;
     bc_options o;
-    if (method == "auto")
-        o.method = bc_method::automatic;
-    else if (method == "direct")
-        o.method = bc_method::direct;
-    else if (method == "semiring")
-        o.method = bc_method::semiring;
-    else
-        throw invalid_argument("method must be auto, direct or semiring");
+    o.method = parse_choice<bc_method>(method, "method",
+                                       {{"auto", bc_method::automatic},
+                                        {"direct", bc_method::direct},
+                                        {"semiring", bc_method::semiring}});
     o.normalize = normalize;
     o.device = parse_device(device);
     o.symmetric = symmetric;

@@ -15,12 +15,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -168,6 +170,30 @@ enum class copy_mode {
 
 /// True, None or False as a copy_mode; anything else is an InvalidArgument.
 copy_mode parse_copy(py::handle copy);
+
+/// The option value v among its named choices: invalid_argument "<what> must be a, b or c"
+/// otherwise (what: the keyword, with the call's name where the message needs it).
+template <class E>
+E parse_choice(std::string_view v, std::string const& what,
+               std::initializer_list<std::pair<char const*, E>> choices) {
+    std::string names;
+    std::size_t i = 0;
+    for (auto const& [name, e] : choices) {
+        if (v == name) return e;
+        names += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + std::string(name);
+        ++i;
+    }
+    throw invalid_argument(what + " must be " + names);
+}
+
+/// What to do with duplicate entries of an import or a read.
+inline duplicate_policy parse_duplicates(std::string_view v, std::string const& what) {
+    return parse_choice<duplicate_policy>(
+        v, what,
+        {{"error", duplicate_policy::error}, {"sum", duplicate_policy::sum},
+         {"min", duplicate_policy::min}, {"max", duplicate_policy::max},
+         {"last", duplicate_policy::last}});
+}
 
 /// A reference to a Python object that a kleene buffer keeps as the keeper of memory it borrows;
 /// dropped with the GIL held (buffers may die where it was released).

@@ -215,19 +215,7 @@ matrix_handle from_dense(py::handle array, std::string const& dtype, py::handle 
 matrix_handle from_coo(std::size_t rows, std::size_t cols, py::handle ii, py::handle jj,
                        py::handle vv, std::string const& dtype, std::string const& index,
                        std::string const& dup) {
-    duplicate_policy policy;
-    if (dup == "error")
-        policy = duplicate_policy::error;
-    else if (dup == "sum")
-        policy = duplicate_policy::sum;
-    else if (dup == "min")
-        policy = duplicate_policy::min;
-    else if (dup == "max")
-        policy = duplicate_policy::max;
-    else if (dup == "last")
-        policy = duplicate_policy::last;
-    else
-        throw invalid_argument("from_coo: duplicates must be error, sum, min, max or last");
+    duplicate_policy const policy = parse_duplicates(dup, "from_coo: duplicates");
     return dispatch_dtype(dtype, [&](auto t) {
         using T = decltype(t);
         return dispatch_index(index, [&](auto i) {
@@ -479,18 +467,7 @@ matrix_handle read_mtx(std::string const& path, py::object dtype, std::string co
                        std::string const& format, std::string const& duplicates, int threads) {
     io::read_options o;
     o.threads = threads;
-    if (duplicates == "error")
-        o.duplicates = duplicate_policy::error;
-    else if (duplicates == "sum")
-        o.duplicates = duplicate_policy::sum;
-    else if (duplicates == "min")
-        o.duplicates = duplicate_policy::min;
-    else if (duplicates == "max")
-        o.duplicates = duplicate_policy::max;
-    else if (duplicates == "last")
-        o.duplicates = duplicate_policy::last;
-    else
-        throw invalid_argument("read_mtx: duplicates must be error, sum, min, max or last");
+    o.duplicates = parse_duplicates(duplicates, "read_mtx: duplicates");
     std::string const type = dtype.is_none()
                                  ? [&] {
                                        py::gil_scoped_release release;
