@@ -2,6 +2,7 @@
 // (or int32) matrix go to its GPU, the distributed blocked Floyd-Warshall runs with NCCL panel
 // broadcasts, and the blocks come back to host memory. Run under mpirun, one rank per GPU:
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
+//                                  [--normal-messages] [--no-side-stream]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s).
 // The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
@@ -40,14 +41,19 @@ T weight(std::size_t i, std::size_t j, std::size_t n) {
 
 template <class T>
 int run(int argc, char** argv, std::size_t n) {
-    bool single = false, lookahead = true;
+    bool single = false;
+    dist::device_fw_options o;
     std::size_t block = 0;
     for (int i = 2; i < argc; ++i) {
         std::string const a = argv[i];
         if (a == "--single")
             single = true;
         else if (a == "--no-lookahead")
-            lookahead = false;
+            o.lookahead = false;
+        else if (a == "--normal-messages")
+            o.urgent_messages = false;
+        else if (a == "--no-side-stream")
+            o.side_stream = false;
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
@@ -79,8 +85,8 @@ int run(int argc, char** argv, std::size_t n) {
         for (std::size_t q = 0; q < d.local_cols(); ++q)
             local(r, q) = weight<T>(d.global_row(d.prow(), r), d.global_col(d.pcol(), q), n);
     kleene::explain_trace trace;
-    dist::fw_stats const st = dist::floyd_warshall_device<T>(local.view(), d, c, panels, lookahead);
-    dist::detail::explain_run(trace, d, c, sizeof(T), true, lookahead, panels.name(), st);
+    dist::fw_stats const st = dist::floyd_warshall_device<T>(local.view(), d, c, panels, o);
+    dist::detail::explain_run(trace, d, c, sizeof(T), true, o.lookahead, panels.name(), st);
     double const slowest = c.allreduce_max(st.total);
     // A check that costs nothing: the diagonal stays 0 and no entry grew.
     std::int64_t bad = 0;
@@ -90,11 +96,18 @@ int run(int argc, char** argv, std::size_t n) {
             if (local(r, q) > weight<T>(i, j, n) || (i == j && local(r, q) != T(0))) ++bad;
         }
     bad = c.allreduce_max(bad);
+    // Every rank's own line (its phase times) on stderr, the rest of the trace from rank 0.
+    for (auto const& l : trace.lines)
+        if (l.find("rank " + std::to_string(c.rank()) + ":") != std::string::npos)
+            std::fprintf(stderr, "  %s\n", l.c_str());
     if (c.rank() == 0) {
-        for (auto const& l : trace.lines) std::printf("  %s\n", l.c_str());
+        for (auto const& l : trace.lines)
+            if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
-            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d: %.3f s, %.3g updates/s%s\n",
-            n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(lookahead), slowest,
+            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d urgent=%d side=%d: %.3f s, %.3g "
+            "updates/s%s\n",
+            n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
+            int(o.urgent_messages), int(o.side_stream), slowest,
             double(n) * double(n) * double(n) / slowest, bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
@@ -105,7 +118,8 @@ int run(int argc, char** argv, std::size_t n) {
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
-                     "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead]\n",
+                     "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
+                     "[--normal-messages] [--no-side-stream]\n",
                      argv[0]);
         return 2;
     }

@@ -7,6 +7,7 @@
 #   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
 #   STAGES="deps build test" bench/gpu/run_multi.sh
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
+#   VARIANTS="--no-side-stream|--no-side-stream --normal-messages"  (each also run on the most GPUs)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -99,6 +100,17 @@ if has bench; then
         for np in $gpus; do
             line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
                 "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+            echo "$line"
+            table+=("$line")
+        done
+        # The same run on the most GPUs with other orderings of the work, for comparison.
+        IFS='|' read -ra variants <<<"${VARIANTS:-}"
+        np=${gpus##* }
+        [[ -z $np ]] && np=$(echo $gpus | awk '{print $NF}')
+        for v in "${variants[@]}"; do
+            # shellcheck disable=SC2086  # a variant is several flags
+            line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
+                "${block_arg[@]}" $v 2>&1 | tee -a "$out/bench.log" | tail -1)
             echo "$line"
             table+=("$line")
         done

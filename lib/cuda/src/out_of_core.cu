@@ -27,6 +27,14 @@ stream::stream() {
     KLEENE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     handle_ = s;
 }
+stream::stream(stream_priority p) {
+    int least = 0, greatest = 0;
+    KLEENE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    cudaStream_t s = nullptr;
+    KLEENE_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking,
+                                                   p == stream_priority::high ? greatest : least));
+    handle_ = s;
+}
 stream::~stream() {
     if (handle_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
 }

@@ -112,11 +112,12 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: copy in %.3g s, copy out %.3g s, whole call %.3g s; "
+                      "distributed: rank %d: page-locking %.3g s, copy in %.3g s, copy out %.3g s, "
+                      "whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
                       "prepare (diagonal block, its broadcast, panels) %.3g s, rest of the "
                       "updates %.3g s",
-                      c.rank(), st.copy_in, st.copy_out, st.total, st.wait_panels, st.bands,
+                      c.rank(), st.pin, st.copy_in, st.copy_out, st.total, st.wait_panels, st.bands,
                       st.prepare, st.rest);
     } else {
         std::snprintf(buf, sizeof buf,
@@ -180,7 +181,8 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
     if (opt.panels) {
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
                       std::is_same_v<T, std::int32_t>)
-            return floyd_warshall_device<T>(local.view(), d, c, *opt.panels, opt.lookahead);
+            return floyd_warshall_device<T>(local.view(), d, c, *opt.panels,
+                                            {.lookahead = opt.lookahead});
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
     }

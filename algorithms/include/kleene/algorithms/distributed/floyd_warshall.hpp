@@ -52,6 +52,7 @@ namespace kleene::distributed {
 struct fw_stats {
     double total = 0;      ///< the whole call on this rank
     double broadcast = 0;  ///< host path: time inside the panel broadcasts
+    double pin = 0;        ///< device path: page-locking the host blocks and releasing them
     double copy_in = 0;    ///< device path: host blocks to the device
     double copy_out = 0;   ///< device path: back to the host
     /// Device path, the compute stream's time by phase, summed over the steps (CUDA events):
@@ -247,13 +248,29 @@ std::int64_t first_negative_diagonal(dense_view<T const> local, block_cyclic con
     return first == std::int64_t(d.n()) ? -1 : first;
 }
 
+/// How the device path orders its work (the defaults are the fast ones; the others are there to
+/// compare against).
+struct device_fw_options {
+    /// Step K updates block row and column K+1 first and prepares step K+1's panels before the
+    /// rest of its update; false runs the steps one after the other.
+    bool lookahead = true;
+    /// The broadcasts' stream has high priority, so that their kernels get SMs ahead of the
+    /// product's pending blocks instead of after them.
+    bool urgent_messages = true;
+    /// With look-ahead, step K+1's preparation (the diagonal block's closure, its broadcast, the
+    /// panels' update) runs on a high-priority stream of its own beside the rest of step K's
+    /// update, instead of between the bands and the rest on the compute stream.
+    bool side_stream = true;
+};
+
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
 /// copied from and back to the host view `local` (page-locked for the call), panels broadcast by
-/// `panels`. lookahead = false runs the steps one after the other (for comparison).
+/// `panels`.
 template <class T>
 fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, control& c,
-                               device_panels& panels, bool lookahead = true) {
+                               device_panels& panels, device_fw_options const& o = {}) {
     auto const t0 = std::chrono::steady_clock::now();
+    bool const lookahead = o.lookahead;
     fw_stats st;
     if (local.rows != d.local_rows() || local.cols != d.local_cols() || local.ld != local.cols)
         throw dimension_mismatch("distributed floyd_warshall: local matrix " +
@@ -269,15 +286,19 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     std::size_t const row_bytes = lc * sizeof(T);
     std::string why;
     try {
+        auto tp = std::chrono::steady_clock::now();
         cuda::host_registration pin;
         if (lr * row_bytes >= (std::size_t(16) << 20))
             pin = cuda::host_registration(local.data, lr * row_bytes);
+        st.pin = detail::since(tp);
         dense_matrix<T, device> A(lr, lc), diag(b, b);
         dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
                                            dense_matrix<T, device>(b, lc)};
         dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b),
                                            dense_matrix<T, device>(lr, b)};
-        cuda::stream const cs, ms;  // compute, messages
+        cuda::stream const cs;  // compute
+        cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
+                                                : cuda::stream_priority::normal);  // messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
         auto tc = std::chrono::steady_clock::now();
         if (lr * lc > 0) {
@@ -287,20 +308,27 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         }
         st.copy_in = detail::since(tc);
         view const Av = A.view();
-        auto copy2d = [&](view dst, cview src) {
+        // Prepare (steps 1-4) runs on ps: the compute stream itself, or with look-ahead and a side
+        // stream a high-priority stream of its own beside the rest of the previous step's update.
+        bool const side = lookahead && o.side_stream;
+        std::unique_ptr<cuda::stream const> side_stream;
+        if (side) side_stream = std::make_unique<cuda::stream const>(cuda::stream_priority::high);
+        cuda::stream const& ps = side ? *side_stream : cs;
+        cuda::event bands_done;
+        auto copy2d = [&](view dst, cview src, cuda::stream const& s) {
             if (dst.rows && dst.cols)
                 cuda::copy_rows_async(dst.data, dst.ld * sizeof(T), src.data, src.ld * sizeof(T),
                                       dst.cols * sizeof(T), dst.rows,
-                                      cuda::copy_kind::device_to_device, cs);
+                                      cuda::copy_kind::device_to_device, s);
         };
         // c (+)= x y where x or y may share c's storage: through the buffer `buf` (c's shape).
         auto panel_update = [&](view target, view buf, cview x, cview y) {
             if (!target.rows || !target.cols) return;
-            copy2d(buf, target);
-            cuda::dense_gemm<S>(x, y, buf, true, cs);
-            copy2d(target, buf);
+            copy2d(buf, target, ps);
+            cuda::dense_gemm<S>(x, y, buf, true, ps);
+            copy2d(target, buf, ps);
         };
-        // Steps 1-4 of block K: leaves the panels of K in rowp[K % 2] and colp[K % 2].
+        // Steps 1-4 of block K on ps: leaves the panels of K in rowp[K % 2] and colp[K % 2].
         auto prepare = [&](std::size_t K) {
             std::size_t const bk = d.block_size(K);
             int const kr = d.owner_row(K), kc = d.owner_col(K);
@@ -308,18 +336,18 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             view const D{diag.data(), bk, bk, b};
             if (in_row && in_col) {
                 view const t = detail::local_tile(Av, d, K, K);
-                cuda::floyd_warshall_blocked<T>(t, cs);
-                copy2d(D, t);
+                cuda::floyd_warshall_blocked<T>(t, ps);
+                copy2d(D, t, ps);
             }
             if ((in_row && g.cols > 1) || (in_col && g.rows > 1)) {
-                d_ready.record(cs);
+                d_ready.record(ps);
                 ms.wait(d_ready);
                 if (in_row && g.cols > 1)
                     panels.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc, ms);
                 if (in_col && g.rows > 1)
                     panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
                 d_here.record(ms);
-                cs.wait(d_here);
+                ps.wait(d_here);
             }
             view const R{rowp[K % 2].data(), bk, lc, lc};
             view const C{colp[K % 2].data(), lr, bk, b};
@@ -330,8 +358,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
                              Av.block(0, d.local_offset_col(K), lr, bk), D);
             // Receivers overwrite their buffers only after the compute stream is done with them
-            // (their last readers, step K-2's updates, were enqueued before this record).
-            p_ready.record(cs);
+            // (their last readers, step K-2's updates, were enqueued on cs before this record,
+            // and a side stream started this prepare after them).
+            p_ready.record(ps);
             ms.wait(p_ready);
             if (g.rows > 1 && lc > 0)
                 panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
@@ -348,15 +377,21 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
             cuda::dense_gemm<S>(C, R, Av.block(r0, c0, r1 - r0, c1 - c0), true, cs);
         };
-        // Phase marks of every step on the compute stream: before and after the wait for the
-        // panels, after the bands, after prepare, at the end (look-ahead order; without it the
-        // update comes before prepare and counts as the rest).
+        // Phase marks of every step: on the compute stream before and after the wait for the
+        // panels and after the bands; after prepare (on ps); at the end (compute stream).
+        // Look-ahead order; without it the update comes before prepare and counts as the rest.
         std::vector<std::array<cuda::event, 5>> marks;
         marks.reserve(nb);
         for (std::size_t K = 0; K < nb; ++K)
             marks.push_back({cuda::event(true), cuda::event(true), cuda::event(true),
                              cuda::event(true), cuda::event(true)});
-        if (nb > 0) prepare(0);
+        if (nb > 0) {
+            if (side) {
+                bands_done.record(cs);  // the copy in
+                ps.wait(bands_done);
+            }
+            prepare(0);
+        }
         for (std::size_t K = 0; K < nb; ++K) {
             try {
                 auto& m = marks[K];
@@ -379,8 +414,12 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                         update(K, r1, lr, c0, c1);
                     }
                     m[2].record(cs);
+                    if (side) {
+                        bands_done.record(cs);
+                        ps.wait(bands_done);
+                    }
                     prepare(N);
-                    m[3].record(cs);
+                    m[3].record(ps);
                     // The rest: around the row band [r0, r1) and the column band [c0, c1).
                     update(K, 0, r0, 0, c0);
                     update(K, 0, r0, c1, lc);
@@ -409,6 +448,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             ++st.steps;
         }
         cs.synchronize();
+        ps.synchronize();
         ms.synchronize();
         if (why.empty())
             for (std::size_t K = 0; K < st.steps; ++K) {
@@ -419,7 +459,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 double const mid = cuda::event::elapsed_ms(m[2], m[3]) / 1e3;
                 double const last = cuda::event::elapsed_ms(m[3], m[4]) / 1e3;
                 st.prepare += ahead ? mid : last;
-                st.rest += ahead ? last : mid;
+                // With a side stream the rest ran beside prepare, from the same start.
+                st.rest += !ahead ? mid : side ? cuda::event::elapsed_ms(m[2], m[4]) / 1e3 : last;
             }
         tc = std::chrono::steady_clock::now();
         if (lr * lc > 0) {
@@ -428,6 +469,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cs.synchronize();
         }
         st.copy_out = detail::since(tc);
+        tp = std::chrono::steady_clock::now();
+        pin = cuda::host_registration();
+        st.pin += detail::since(tp);
     } catch (collective_error const&) {
         throw;
     } catch (std::exception const& e) {

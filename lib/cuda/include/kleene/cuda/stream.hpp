@@ -15,9 +15,14 @@ KLEENE_DEVICE_ENTRIES_BEGIN
 
 class event;
 
+/// Scheduling priority of a stream's work: where kernels of several streams wait for the same
+/// SMs, those of a high-priority stream are started first (cudaStreamCreateWithPriority).
+enum class stream_priority { normal, high };
+
 class stream {
 public:
   stream() KLEENE_DEVICE_BODY;
+  explicit stream(stream_priority p) KLEENE_DEVICE_BODY;
   ~stream() KLEENE_DEVICE_DEFAULT;
   stream(stream&& o) noexcept KLEENE_DEVICE_DEFAULT;
   stream& operator=(stream&& o) noexcept KLEENE_DEVICE_DEFAULT;
