@@ -7,7 +7,8 @@
 #   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
 #   STAGES="deps build test" bench/gpu/run_multi.sh
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
-#   VARIANTS="--no-side-stream|--no-side-stream --normal-messages"  (each also run on the most GPUs)
+#   VARIANTS="--side-stream|--page-locked"  (each also run on the most GPUs)
+#   SINGLE_VARIANTS="|--page-locked"         (the one-GPU baseline once for each)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -74,7 +75,7 @@ if has build; then
         -DCMAKE_CUDA_ARCHITECTURES=90 -DKLEENE_MPI=ON "${boost_arg[@]}" "${mpi_cmake[@]}" \
         >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
     timeout 1200 cmake --build "$build" --parallel "$jobs" --target kleene check_distributed_fw \
-        bench_distributed_apsp test_block_cyclic >"$out/build.log" 2>&1 ||
+        bench_distributed_apsp test_block_cyclic test_out_of_core_gpu >"$out/build.log" 2>&1 ||
         { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
 fi
 
@@ -85,6 +86,9 @@ if has test; then
             tee "$out/test_np$np.log" || status=1
         grep -q "^OK" "$out/test_np$np.log" || status=1
     done
+    # The host copies of the in-core round trip and of every rank (cuda/host_copy.hpp).
+    timeout 300 "$build/tests/test_out_of_core_gpu" --run_test=large/host_copy_round_trips \
+        2>&1 | tail -3 | tee "$out/host_copy.log" || status=1
     timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
         "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
 fi
@@ -94,9 +98,14 @@ if has bench; then
     bench=$build/algorithms/distributed/bench_distributed_apsp
     table=()
     for n in $sizes; do
-        line=$(timeout 600 "$bench" "$n" --single 2>&1 | tail -1)
-        echo "$line" | tee -a "$out/bench.log"
-        table+=("$line")
+        IFS='|' read -ra singles <<<"${SINGLE_VARIANTS:-}"
+        ((${#singles[@]})) || singles=("")
+        for v in "${singles[@]}"; do
+            # shellcheck disable=SC2086  # a variant is several flags
+            line=$(timeout 600 "$bench" "$n" --single $v 2>&1 | tail -1)
+            echo "$line" | tee -a "$out/bench.log"
+            table+=("$line")
+        done
         for np in $gpus; do
             line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
                 "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)

@@ -16,6 +16,7 @@
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure.hpp>
+#include <kleene/cuda/host_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/environment.hpp>
 
@@ -629,6 +630,33 @@ BOOST_AUTO_TEST_CASE(closure_larger) {
     closure_gpu(got, got.words.size() * 8 / 8, &trace);
     BOOST_TEST((got.words == want.words));
     BOOST_TEST(trace.str().find("out of core") != std::string::npos, trace.str());
+}
+
+// The in-core round trip's copies (cuda/host_copy.hpp): every pair of methods in and out, empty,
+// under the direct-copy limit, exactly one staging chunk, and past two chunks with a ragged last.
+BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
+    if (!have_gpu()) return;
+    using cuda::host_transfer;
+    cuda::stream const s;
+    std::array<std::array<std::size_t, 2>, 5> const shapes = {
+        {{0, 0}, {3, 5}, {1024, 4095}, {4096, 4096}, {9001, 4099}}};
+    for (auto const& [rows, cols] : shapes)
+        for (host_transfer in : {host_transfer::staged, host_transfer::page_locked})
+            for (host_transfer out : {host_transfer::staged, host_transfer::page_locked}) {
+                dense_matrix<std::int32_t> h(rows, cols);
+                std::mt19937 rng(static_cast<unsigned>(rows * 31 + cols));
+                for (std::size_t i = 0; i < rows; ++i)
+                    for (std::size_t j = 0; j < cols; ++j) h(i, j) = std::int32_t(rng());
+                std::vector<std::int32_t> const want(h.data(), h.data() + rows * cols);
+                dense_matrix<std::int32_t, device> d(rows, cols);
+                cuda::host_copy(h.data(), rows, cols * sizeof(std::int32_t), in)
+                    .to_device(d.data(), s);
+                std::fill(h.data(), h.data() + rows * cols, -1);
+                cuda::host_copy(h.data(), rows, cols * sizeof(std::int32_t), out)
+                    .to_host(d.data(), s);
+                BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
+                           rows << " x " << cols << " in " << int(in) << " out " << int(out));
+            }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

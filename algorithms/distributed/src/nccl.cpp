@@ -49,6 +49,7 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
     }
     c.agree(why.empty(), why);
     c.broadcast(&id, sizeof id, 0);
+    void* byte = nullptr;
     try {
         check(ncclCommInitRank(&p_->world, c.size(), id, c.rank()), "ncclCommInitRank");
         process_grid const g = c.grid();
@@ -57,6 +58,16 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
               "ncclCommSplit (process rows)");
         check(ncclCommSplit(p_->world, g.col_of(r), g.row_of(r), &p_->col, nullptr),
               "ncclCommSplit (process columns)");
+        // NCCL connects the ranks of a communicator at its first collective; one byte along
+        // each axis here makes those connections part of the set-up instead of the first step
+        // of the first call. Waited for only once every rank has queued it.
+        cudaError_t const e = cudaMalloc(&byte, 1);
+        if (e != cudaSuccess)
+            throw device_error(std::string("cudaMalloc (1 byte) failed: ") + cudaGetErrorString(e));
+        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->row, nullptr),
+              "ncclBroadcast (connecting the process row)");
+        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->col, nullptr),
+              "ncclBroadcast (connecting the process column)");
         why.clear();
     } catch (std::exception const& e) {
         why = e.what();
@@ -66,8 +77,16 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
         c.agree(why.empty(), why);
     } catch (collective_error const&) {
         p_->failed = true;
+        abort();  // ends the connecting broadcasts still queued
+        (void)cudaFree(byte);
         throw;
     }
+    cudaError_t const e = cudaStreamSynchronize(nullptr);
+    (void)cudaFree(byte);
+    if (e != cudaSuccess)
+        throw device_error(std::string("cudaStreamSynchronize (connecting the process rows and "
+                                       "columns) failed: ") +
+                           cudaGetErrorString(e));
 }
 
 nccl_panels::~nccl_panels() = default;

@@ -20,6 +20,7 @@
 #include <kleene/convert.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/host_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
@@ -164,28 +165,17 @@ std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
         if (d(i, i) < T(0)) return static_cast<std::int64_t>(i);
     return -1;
 }
-/// Runs `close(device view)` on a device copy of h and leaves the result in h. Copies go by DMA
-/// from and to h itself, page-locked for the call when it is large (about 30 ms a GiB to lock,
-/// against roughly 0.3 s a GiB for pageable copies into a freshly allocated host matrix).
+/// Runs `close(device view)` on a device copy of h and leaves the result in h, copied by `how`
+/// (cuda/host_copy.hpp: staged through page-locked buffers, or h itself page-locked for the call).
 template <class T, class F>
-void round_trip_on_device(dense_matrix<T>& h, F&& close) {
-    std::size_t const row = h.cols() * sizeof(T);
-    std::size_t const bytes = h.rows() * row;
-    cuda::host_registration pin;
-    if (bytes >= (std::size_t(16) << 20)) pin = cuda::host_registration(h.data(), bytes);
+void round_trip_on_device(dense_matrix<T>& h, F&& close,
+                          cuda::host_transfer how = cuda::host_transfer::staged) {
+    cuda::host_copy host(h.data(), h.rows(), h.cols() * sizeof(T), how);
     dense_matrix<T, device> d(h.rows(), h.cols());
     cuda::stream const s;
-    if (bytes > 0) {
-        cuda::copy_rows_async(d.data(), row, h.data(), row, row, h.rows(),
-                              cuda::copy_kind::host_to_device, s);
-        s.synchronize();
-    }
+    host.to_device(d.data(), s);
     close(d.view());
-    if (bytes > 0) {
-        cuda::copy_rows_async(h.data(), row, d.data(), row, row, h.rows(),
-                              cuda::copy_kind::device_to_host, s);
-        s.synchronize();
-    }
+    host.to_host(d.data(), s);
 }
 
 }  // namespace detail

@@ -112,12 +112,14 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: page-locking %.3g s, copy in %.3g s, copy out %.3g s, "
-                      "whole call %.3g s; "
+                      "distributed: rank %d: page-locking or staging buffers %.3g s, device "
+                      "buffers %.3g s, copy in %.3g s, copy out %.3g s, steps %.3g s (%.3g s on "
+                      "the compute stream), whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
                       "prepare (diagonal block, its broadcast, panels) %.3g s, rest of the "
                       "updates %.3g s",
-                      c.rank(), st.pin, st.copy_in, st.copy_out, st.total, st.wait_panels, st.bands,
+                      c.rank(), st.pin, st.setup, st.copy_in, st.copy_out, st.steps_wall,
+                      st.steps_device, st.total, st.wait_panels, st.bands,
                       st.prepare, st.rest);
     } else {
         std::snprintf(buf, sizeof buf,

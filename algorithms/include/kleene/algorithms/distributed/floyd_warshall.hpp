@@ -35,6 +35,7 @@
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/host_copy.hpp>
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -52,7 +53,9 @@ namespace kleene::distributed {
 struct fw_stats {
     double total = 0;      ///< the whole call on this rank
     double broadcast = 0;  ///< host path: time inside the panel broadcasts
-    double pin = 0;        ///< device path: page-locking the host blocks and releasing them
+    /// Device path: page-locking the host blocks and releasing them, or making the staging
+    /// buffers (host_copy.hpp).
+    double pin = 0;
     double copy_in = 0;    ///< device path: host blocks to the device
     double copy_out = 0;   ///< device path: back to the host
     /// Device path, the compute stream's time by phase, summed over the steps (CUDA events):
@@ -60,6 +63,10 @@ struct fw_stats {
     /// prepare (the diagonal block closed, its broadcast awaited, the panels updated and their
     /// broadcasts queued); the rest of the step's update.
     double wait_panels = 0, bands = 0, prepare = 0, rest = 0;
+    /// Device path: the device buffers, streams and events made (host clock); the steps from the
+    /// first prepare until the compute stream's last update ended (host clock), and from the
+    /// first step's start to the last one's end on the compute stream (CUDA events).
+    double setup = 0, steps_wall = 0, steps_device = 0;
     std::size_t steps = 0;
 };
 
@@ -259,8 +266,11 @@ struct device_fw_options {
     bool urgent_messages = true;
     /// With look-ahead, step K+1's preparation (the diagonal block's closure, its broadcast, the
     /// panels' update) runs on a high-priority stream of its own beside the rest of step K's
-    /// update, instead of between the bands and the rest on the compute stream.
-    bool side_stream = true;
+    /// update, instead of between the bands and the rest on the compute stream. Off: on 4 x H200
+    /// (n = 65536, 2026-11-28) it took 6.63 s against 6.54 s without.
+    bool side_stream = false;
+    /// How the local blocks go to the device and back (host_copy.hpp).
+    cuda::host_transfer host_transfer = cuda::host_transfer::staged;
 };
 
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
@@ -287,10 +297,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     std::string why;
     try {
         auto tp = std::chrono::steady_clock::now();
-        cuda::host_registration pin;
-        if (lr * row_bytes >= (std::size_t(16) << 20))
-            pin = cuda::host_registration(local.data, lr * row_bytes);
+        cuda::host_copy host(local.data, lr, row_bytes, o.host_transfer);
         st.pin = detail::since(tp);
+        tp = std::chrono::steady_clock::now();
         dense_matrix<T, device> A(lr, lc), diag(b, b);
         dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
                                            dense_matrix<T, device>(b, lc)};
@@ -300,12 +309,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
                                                 : cuda::stream_priority::normal);  // messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
+        st.setup = detail::since(tp);
         auto tc = std::chrono::steady_clock::now();
-        if (lr * lc > 0) {
-            cuda::copy_rows_async(A.data(), row_bytes, local.data, row_bytes, row_bytes, lr,
-                                  cuda::copy_kind::host_to_device, cs);
-            cs.synchronize();
-        }
+        host.to_device(A.data(), cs);
         st.copy_in = detail::since(tc);
         view const Av = A.view();
         // Prepare (steps 1-4) runs on ps: the compute stream itself, or with look-ahead and a side
@@ -381,10 +387,13 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         // panels and after the bands; after prepare (on ps); at the end (compute stream).
         // Look-ahead order; without it the update comes before prepare and counts as the rest.
         std::vector<std::array<cuda::event, 5>> marks;
+        tp = std::chrono::steady_clock::now();
         marks.reserve(nb);
         for (std::size_t K = 0; K < nb; ++K)
             marks.push_back({cuda::event(true), cuda::event(true), cuda::event(true),
                              cuda::event(true), cuda::event(true)});
+        st.setup += detail::since(tp);  // the phase marks
+        auto const ts = std::chrono::steady_clock::now();
         if (nb > 0) {
             if (side) {
                 bands_done.record(cs);  // the copy in
@@ -448,8 +457,11 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             ++st.steps;
         }
         cs.synchronize();
+        st.steps_wall = detail::since(ts);
         ps.synchronize();
         ms.synchronize();
+        if (why.empty() && st.steps > 0)
+            st.steps_device = cuda::event::elapsed_ms(marks[0][0], marks[st.steps - 1][4]) / 1e3;
         if (why.empty())
             for (std::size_t K = 0; K < st.steps; ++K) {
                 auto const& m = marks[K];
@@ -463,14 +475,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 st.rest += !ahead ? mid : side ? cuda::event::elapsed_ms(m[2], m[4]) / 1e3 : last;
             }
         tc = std::chrono::steady_clock::now();
-        if (lr * lc > 0) {
-            cuda::copy_rows_async(local.data, row_bytes, A.data(), row_bytes, row_bytes, lr,
-                                  cuda::copy_kind::device_to_host, cs);
-            cs.synchronize();
-        }
+        host.to_host(A.data(), cs);
         st.copy_out = detail::since(tc);
         tp = std::chrono::steady_clock::now();
-        pin = cuda::host_registration();
+        host.release();
         st.pin += detail::since(tp);
     } catch (collective_error const&) {
         throw;
