@@ -205,6 +205,30 @@ BOOST_AUTO_TEST_CASE(random_pieces_many_sizes) {
     }
 }
 
+// connected_components(r, A, options) into one result across graphs of changing sizes, methods
+// and pattern kinds: every call equals a fresh call, whatever r held before.
+BOOST_AUTO_TEST_CASE(into_a_reused_result) {
+    std::mt19937 gen(23);
+    cc_result r;
+    for (int round = 0; round < 12; ++round) {
+        bool const undirected = round % 3 != 0;
+        auto const a = random_pieces<std::int32_t>(gen, 1 + round * 7 % 40, undirected);
+        for (cc_method m : {cc_method::afforest, cc_method::fastsv, cc_method::automatic}) {
+            cc_options o;
+            o.device = device_choice::cpu;
+            o.method = m;
+            o.symmetric = undirected && round % 2 == 0;
+            cc_result const fresh = connected_components(a, o);
+            connected_components(r, a, o);
+            std::string const what = "round " + std::to_string(round) + ", " + to_string(m);
+            BOOST_TEST((r.component == fresh.component), what);
+            BOOST_TEST(r.count == fresh.count, what);
+            BOOST_TEST(r.iterations == fresh.iterations, what);
+            BOOST_TEST((r.method == fresh.method), what);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(uniform_graphs) {
     // Mean degrees around 1 (many components, near the giant component's threshold) and above.
     for (std::size_t n : {10u, 100u, 1000u, 5000u, 40000u})

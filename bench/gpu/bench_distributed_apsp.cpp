@@ -2,8 +2,7 @@
 // (or int32) matrix go to its GPU, the distributed blocked Floyd-Warshall runs with NCCL panel
 // broadcasts, and the blocks come back to host memory. Run under mpirun, one rank per GPU:
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
-//                                  [--normal-messages] [--side-stream]
-//                                  [--page-locked]
+//                                  [--normal-messages] [--staged]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s).
 // The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
@@ -53,10 +52,8 @@ int run(int argc, char** argv, std::size_t n) {
             o.lookahead = false;
         else if (a == "--normal-messages")
             o.urgent_messages = false;
-        else if (a == "--side-stream")
-            o.side_stream = true;
-        else if (a == "--page-locked")
-            o.host_transfer = kleene::cuda::host_transfer::page_locked;
+        else if (a == "--staged")
+            o.host_transfer = kleene::cuda::host_transfer::staged;
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
@@ -115,10 +112,10 @@ int run(int argc, char** argv, std::size_t n) {
         for (auto const& l : trace.lines)
             if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
-            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d urgent=%d side=%d transfer=%s: "
+            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d urgent=%d transfer=%s: "
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s)%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
-            int(o.urgent_messages), int(o.side_stream), transfer, slowest,
+            int(o.urgent_messages), transfer, slowest,
             double(n) * double(n) * double(n) / slowest, setup, bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
@@ -130,7 +127,7 @@ int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
-                     "[--normal-messages] [--side-stream] [--page-locked]\n",
+                     "[--normal-messages] [--staged]\n",
                      argv[0]);
         return 2;
     }

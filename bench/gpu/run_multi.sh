@@ -7,8 +7,8 @@
 #   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
 #   STAGES="deps build test" bench/gpu/run_multi.sh
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
-#   VARIANTS="--side-stream|--page-locked"  (each also run on the most GPUs)
-#   SINGLE_VARIANTS="|--page-locked"         (the one-GPU baseline once for each)
+#   VARIANTS="--staged|--normal-messages"  (each also run on the most GPUs)
+#   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 

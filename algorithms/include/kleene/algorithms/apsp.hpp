@@ -166,10 +166,10 @@ std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
     return -1;
 }
 /// Runs `close(device view)` on a device copy of h and leaves the result in h, copied by `how`
-/// (cuda/host_copy.hpp: staged through page-locked buffers, or h itself page-locked for the call).
+/// (cuda/host_copy.hpp: h itself page-locked for the call, or staged through page-locked buffers).
 template <class T, class F>
 void round_trip_on_device(dense_matrix<T>& h, F&& close,
-                          cuda::host_transfer how = cuda::host_transfer::staged) {
+                          cuda::host_transfer how = cuda::host_transfer::page_locked) {
     cuda::host_copy host(h.data(), h.rows(), h.cols() * sizeof(T), how);
     dense_matrix<T, device> d(h.rows(), h.cols());
     cuda::stream const s;

@@ -2,6 +2,7 @@
 // Connected components.
 //
 //   connected_components(A, options)   FastSV or Afforest, CPU or GPU, host or device graphs
+//   connected_components(r, A, options)  the same into a result whose labels' storage is reused
 //
 // Every vertex is labelled by the smallest vertex number of its component, so answers from either
 // method and either device compare exactly. A directed graph has its weakly connected components:
@@ -448,9 +449,12 @@ void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_
 }  // namespace detail
 
 /// Connected components of a host graph (weakly connected components when A is directed and
-/// opt.symmetric is not set).
+/// opt.symmetric is not set), into r: on the CPU r.component's storage is reused when it already
+/// holds n labels (a loop over graphs of one size then allocates and faults in no new pages).
+/// After an exception r holds no meaningful result.
 template <class T, index_type Index>
-cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& opt = {}) {
+void connected_components(cc_result& r, csr_matrix<T, Index> const& a,
+                          cc_options const& opt = {}) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("connected_components: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -474,7 +478,8 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
     }
     // FastSV and the GPU need A + A'; Afforest on the CPU links A's out-edges as they are.
     bool const symmetrise = !opt.symmetric && (gpu || m == cc_method::fastsv);
-    cc_result r;
+    r.count = 0;
+    r.iterations = 0;
     std::optional<csr_matrix<bool, Index>> sym;
     if (symmetrise) {
         auto const t0 = std::chrono::steady_clock::now();
@@ -497,11 +502,18 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
                                                        detail::to_device_buffer(cj, edges),
                                                        buffer<bool, device>{}, true, true),
                        opt, r);
-        return r;
+        return;
     }
     r.method = m;
     r.device = device_choice::cpu;
     detail::cc_cpu(n, rp, cj, opt.symmetric || symmetrise, m, opt, r);
+}
+
+/// Connected components of a host graph, as a new result.
+template <class T, index_type Index>
+cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& opt = {}) {
+    cc_result r;
+    connected_components(r, a, opt);
     return r;
 }
 

@@ -264,13 +264,8 @@ struct device_fw_options {
     /// The broadcasts' stream has high priority, so that their kernels get SMs ahead of the
     /// product's pending blocks instead of after them.
     bool urgent_messages = true;
-    /// With look-ahead, step K+1's preparation (the diagonal block's closure, its broadcast, the
-    /// panels' update) runs on a high-priority stream of its own beside the rest of step K's
-    /// update, instead of between the bands and the rest on the compute stream. Off: on 4 x H200
-    /// (n = 65536, 2026-11-28) it took 6.63 s against 6.54 s without.
-    bool side_stream = false;
     /// How the local blocks go to the device and back (host_copy.hpp).
-    cuda::host_transfer host_transfer = cuda::host_transfer::staged;
+    cuda::host_transfer host_transfer = cuda::host_transfer::page_locked;
 };
 
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
@@ -314,27 +309,23 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         host.to_device(A.data(), cs);
         st.copy_in = detail::since(tc);
         view const Av = A.view();
-        // Prepare (steps 1-4) runs on ps: the compute stream itself, or with look-ahead and a side
-        // stream a high-priority stream of its own beside the rest of the previous step's update.
-        bool const side = lookahead && o.side_stream;
-        std::unique_ptr<cuda::stream const> side_stream;
-        if (side) side_stream = std::make_unique<cuda::stream const>(cuda::stream_priority::high);
-        cuda::stream const& ps = side ? *side_stream : cs;
-        cuda::event bands_done;
-        auto copy2d = [&](view dst, cview src, cuda::stream const& s) {
+        // Prepare (steps 1-4) runs on the compute stream too. (Tried 2026-11-28 on 4 x H200:
+        // prepare on a high-priority stream of its own beside the rest of the previous step's
+        // update took 6.63 s and 5.98 s against 6.54 s and 6.02 s at n = 65536; not kept.)
+        auto copy2d = [&](view dst, cview src) {
             if (dst.rows && dst.cols)
                 cuda::copy_rows_async(dst.data, dst.ld * sizeof(T), src.data, src.ld * sizeof(T),
                                       dst.cols * sizeof(T), dst.rows,
-                                      cuda::copy_kind::device_to_device, s);
+                                      cuda::copy_kind::device_to_device, cs);
         };
         // c (+)= x y where x or y may share c's storage: through the buffer `buf` (c's shape).
         auto panel_update = [&](view target, view buf, cview x, cview y) {
             if (!target.rows || !target.cols) return;
-            copy2d(buf, target, ps);
-            cuda::dense_gemm<S>(x, y, buf, true, ps);
-            copy2d(target, buf, ps);
+            copy2d(buf, target);
+            cuda::dense_gemm<S>(x, y, buf, true, cs);
+            copy2d(target, buf);
         };
-        // Steps 1-4 of block K on ps: leaves the panels of K in rowp[K % 2] and colp[K % 2].
+        // Steps 1-4 of block K: leaves the panels of K in rowp[K % 2] and colp[K % 2].
         auto prepare = [&](std::size_t K) {
             std::size_t const bk = d.block_size(K);
             int const kr = d.owner_row(K), kc = d.owner_col(K);
@@ -342,18 +333,18 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             view const D{diag.data(), bk, bk, b};
             if (in_row && in_col) {
                 view const t = detail::local_tile(Av, d, K, K);
-                cuda::floyd_warshall_blocked<T>(t, ps);
-                copy2d(D, t, ps);
+                cuda::floyd_warshall_blocked<T>(t, cs);
+                copy2d(D, t);
             }
             if ((in_row && g.cols > 1) || (in_col && g.rows > 1)) {
-                d_ready.record(ps);
+                d_ready.record(cs);
                 ms.wait(d_ready);
                 if (in_row && g.cols > 1)
                     panels.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc, ms);
                 if (in_col && g.rows > 1)
                     panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
                 d_here.record(ms);
-                ps.wait(d_here);
+                cs.wait(d_here);
             }
             view const R{rowp[K % 2].data(), bk, lc, lc};
             view const C{colp[K % 2].data(), lr, bk, b};
@@ -364,9 +355,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
                              Av.block(0, d.local_offset_col(K), lr, bk), D);
             // Receivers overwrite their buffers only after the compute stream is done with them
-            // (their last readers, step K-2's updates, were enqueued on cs before this record,
-            // and a side stream started this prepare after them).
-            p_ready.record(ps);
+            // (their last readers, step K-2's updates, were enqueued before this record).
+            p_ready.record(cs);
             ms.wait(p_ready);
             if (g.rows > 1 && lc > 0)
                 panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
@@ -383,9 +373,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
             cuda::dense_gemm<S>(C, R, Av.block(r0, c0, r1 - r0, c1 - c0), true, cs);
         };
-        // Phase marks of every step: on the compute stream before and after the wait for the
-        // panels and after the bands; after prepare (on ps); at the end (compute stream).
-        // Look-ahead order; without it the update comes before prepare and counts as the rest.
+        // Phase marks of every step on the compute stream: before and after the wait for the
+        // panels, after the bands, after prepare, at the end (look-ahead order; without it the
+        // update comes before prepare and counts as the rest).
         std::vector<std::array<cuda::event, 5>> marks;
         tp = std::chrono::steady_clock::now();
         marks.reserve(nb);
@@ -394,13 +384,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                              cuda::event(true), cuda::event(true)});
         st.setup += detail::since(tp);  // the phase marks
         auto const ts = std::chrono::steady_clock::now();
-        if (nb > 0) {
-            if (side) {
-                bands_done.record(cs);  // the copy in
-                ps.wait(bands_done);
-            }
-            prepare(0);
-        }
+        if (nb > 0) prepare(0);
         for (std::size_t K = 0; K < nb; ++K) {
             try {
                 auto& m = marks[K];
@@ -423,12 +407,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                         update(K, r1, lr, c0, c1);
                     }
                     m[2].record(cs);
-                    if (side) {
-                        bands_done.record(cs);
-                        ps.wait(bands_done);
-                    }
                     prepare(N);
-                    m[3].record(ps);
+                    m[3].record(cs);
                     // The rest: around the row band [r0, r1) and the column band [c0, c1).
                     update(K, 0, r0, 0, c0);
                     update(K, 0, r0, c1, lc);
@@ -458,7 +438,6 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         }
         cs.synchronize();
         st.steps_wall = detail::since(ts);
-        ps.synchronize();
         ms.synchronize();
         if (why.empty() && st.steps > 0)
             st.steps_device = cuda::event::elapsed_ms(marks[0][0], marks[st.steps - 1][4]) / 1e3;
@@ -471,8 +450,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 double const mid = cuda::event::elapsed_ms(m[2], m[3]) / 1e3;
                 double const last = cuda::event::elapsed_ms(m[3], m[4]) / 1e3;
                 st.prepare += ahead ? mid : last;
-                // With a side stream the rest ran beside prepare, from the same start.
-                st.rest += !ahead ? mid : side ? cuda::event::elapsed_ms(m[2], m[4]) / 1e3 : last;
+                st.rest += ahead ? last : mid;
             }
         tc = std::chrono::steady_clock::now();
         host.to_host(A.data(), cs);

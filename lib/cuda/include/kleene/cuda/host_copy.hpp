@@ -1,13 +1,14 @@
 #pragma once
 // One host matrix to the device and back (the in-core GPU APSP's round trip, each rank's blocks in
 // the distributed Floyd-Warshall), by one of two methods:
-// - staged (the default): host threads copy chunks of the matrix into two page-locked buffers in
-//   turn while the DMA engine moves the other buffer's chunk;
-// - page_locked: the whole matrix page-locked for the call (cudaHostRegister), one DMA copy each
-//   way, and released after.
-// Page-locking a large matrix costs more than copying it: on the 4 x H200 host (2026-11-28),
-// registering and releasing 4 GiB took 0.44-0.82 s a rank beside 0.10 s to copy it in and 0.12 s
-// to copy it out. Copies under 16 MiB go directly (the driver stages them itself).
+// - page_locked (the default): the whole matrix page-locked for the call (cudaHostRegister), one
+//   DMA copy each way, released after. Where page-locking fails (a locked-memory limit, say) the
+//   copies are staged instead, not left to the driver's slower pageable path;
+// - staged: host threads copy 64 MiB chunks of the matrix into two page-locked buffers in turn
+//   while the DMA engine moves the other buffer's chunk.
+// Measured on the 4 x H200 host (2026-11-28, bench_distributed_apsp, n = 65536 fp32): one GPU's
+// whole call took 20.23 s page-locked and 21.09 s staged (16 GiB each way); four ranks of 4 GiB
+// 5.98 s and 6.02 s. Copies under 16 MiB go directly (the driver stages them itself).
 
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/stream.hpp>
@@ -50,12 +51,15 @@ public:
         if (bytes < direct_below) return;
         if (how == host_transfer::page_locked) {
             pin_ = host_registration(host, bytes);
-        } else {
-            std::size_t const c = std::min(chunk, bytes);
-            buf_[0] = pinned_memory(c);
-            buf_[1] = pinned_memory(c);
+            if (pin_.registered()) return;
         }
+        std::size_t const c = std::min(chunk, bytes);
+        buf_[0] = pinned_memory(c);
+        buf_[1] = pinned_memory(c);
     }
+
+    /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
+    bool staged() const noexcept { return buf_[0].data() != nullptr; }
 
     void to_device(void* device_dst, stream const& s) {
         if (!staged()) return direct(device_dst, host_, copy_kind::host_to_device, s);
@@ -96,7 +100,6 @@ public:
     }
 
 private:
-    bool staged() const noexcept { return buf_[0].data() != nullptr; }
     void direct(void* dst, void const* src, copy_kind k, stream const& s) const {
         if (bytes_ == 0) return;
         copy_rows_async(dst, row_, src, row_, row_, rows_, k, s);  // a pitch is below 2 GiB
