@@ -9,9 +9,11 @@
 // into a result reused from the previous source (a fresh std::vector of n int64 is filled by one
 // thread, which dominates at 2^22 vertices on 16 threads). SSSP runs fresh and reused.
 // Betweenness runs in batches of 4 consecutive sources (GAP's -i4), median over the batches; cc,
-// pr and tc run --runs times each (the side that goes first rotating), median of the runs. pr
-// also runs kleene with its contributions pinned to double (pagerank_options::contributions; the
-// automatic choice holds them in float at tolerance 1e-4) in the same rotation.
+// pr and tc run --runs times each (the side that goes first rotating), median of the runs. cc and
+// pr also run into a result reused from kleene's previous call (the peer's arrays come back from
+// glibc's free lists; a fresh 32 MiB result is new pages to fault in), and pr with its
+// contributions pinned to double (pagerank_options::contributions; the automatic choice holds
+// them in float at tolerance 1e-4), in the same rotation.
 //
 //   bench_gap_cpu [--scale 18] [--sources 64] [--threads N] [--seed 1] [--gap-delta 2]
 //                 [--delta 0] [--oracle 2] [--runs 5] [--kernels bfs,sssp,cc,pr,tc,bc]
@@ -519,7 +521,8 @@ int main(int argc, char** argv) {
     }
 
     // cc, pr, tc: --runs calls of each side; bc: batches of bc_batch sources.
-    double cc_ms[2] = {}, cc_reused_ms = 0, pr_ms[2] = {}, pr_float_ms[2] = {}, tc_ms[2] = {};
+    double cc_ms[2] = {}, cc_reused_ms = 0, pr_ms[2] = {}, pr_float_ms[2] = {}, pr_reused_ms = 0,
+           tc_ms[2] = {};
     int pr_iters[3] = {};
     std::vector<double> bc_ms[2];
     if (cfg.run_cc) {
@@ -553,17 +556,21 @@ int main(int argc, char** argv) {
         o.tolerance = pr_tolerance;
         o.max_iterations = pr_max_iterations;
         // kleene as called (automatic: its contributions in float at this tolerance, as GAP keeps
-        // all of PageRank in float), and with them pinned to double, in the same rotation.
+        // all of PageRank in float), the same into a result reused from its previous call, and
+        // with the contributions pinned to double, in the same rotation.
         pagerank_options of = o;
         o.contributions = pagerank_contributions::as_double;
-        pagerank_result k, kf;
+        pagerank_result k, kf, kr;
         gap::pagerank_run<float> p;
         auto const m = rotate(cfg.runs, {[&] { k = pagerank(a, o); }, [&] { kf = pagerank(a, of); },
+                                         [&] { pagerank(kr, a, of); },
                                          [&] { p = gap::pagerank(g, pr_max_iterations,
                                                                  pr_tolerance); }});
         pr_ms[0] = m[0];
         pr_float_ms[0] = m[1];
-        pr_ms[1] = pr_float_ms[1] = m[2];
+        pr_reused_ms = m[2];
+        pr_ms[1] = pr_float_ms[1] = m[3];
+        if (kr.rank != kf.rank) fail("pr: kleene into a reused result differs");
         if (cfg.broken == "pr") p.score[0] += static_cast<float>(10 * pr_tolerance);
         check_pr(a, k, p);
         check_pr(a, kf, p);
@@ -682,6 +689,7 @@ int main(int argc, char** argv) {
         row2("pr, to 1e-4 or 20 iterations (automatic: float contributions)", pr_float_ms[0],
              pr_float_ms[1]);
         row2("pr, per iteration", pr_float_ms[0] / pr_iters[2], pr_float_ms[1] / pr_iters[1]);
+        row2("pr, automatic, reused result", pr_reused_ms, pr_float_ms[1]);
         row2("pr, contributions pinned to double", pr_ms[0], pr_ms[1]);
         row2("pr, per iteration, contributions in double", pr_ms[0] / pr_iters[0],
              pr_ms[1] / pr_iters[1]);

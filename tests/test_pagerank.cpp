@@ -207,6 +207,33 @@ BOOST_AUTO_TEST_CASE(larger_graphs) {
     check_pagerank(uniform(1200, 5000, 32, true), true, "uniform n=1200 undirected");
 }
 
+// pagerank(r, A, options) into one result across graphs of changing sizes (0 vertices among
+// them), methods, contributions and dangling rules: every call equals a fresh call bit for bit.
+BOOST_AUTO_TEST_CASE(into_a_reused_result) {
+    pagerank_result r;
+    std::uint64_t seed = 90;
+    for (std::size_t n : {300u, 40u, 0u, 1500u, 7u, 1500u}) {
+        auto const a = uniform(n, std::min<std::size_t>(4 * n, n * (n ? n - 1 : 0)), seed++,
+                               n % 2 == 0);
+        for (auto m : {pagerank_method::fused, pagerank_method::semiring})
+            for (auto c : {pagerank_contributions::automatic, pagerank_contributions::as_double})
+                for (auto dg : {pagerank_dangling::gap, pagerank_dangling::redistribute}) {
+                    pagerank_options o;
+                    o.device = device_choice::cpu;
+                    o.method = m;
+                    o.contributions = c;
+                    o.dangling = dg;
+                    pagerank_result const fresh = pagerank(a, o);
+                    pagerank(r, a, o);
+                    std::string const what = "n=" + std::to_string(n) + " " + to_string(m);
+                    BOOST_TEST((r.rank == fresh.rank), what);
+                    BOOST_TEST(r.iterations == fresh.iterations, what);
+                    BOOST_TEST(r.change == fresh.change, what);
+                    BOOST_TEST(r.converged == fresh.converged, what);
+                }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(tolerances) {
     auto const a = uniform(120, 500, 77, false);
     for (double tol : {1e-2, 1e-6, 1e-10})

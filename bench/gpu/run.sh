@@ -7,7 +7,8 @@
 #   bench/gpu/run.sh                       # all stages (device tool: carry [".deps"])
 #   STAGES="build test" bench/gpu/run.sh   # a subset: deps build test sanitize bench (cpusan:
 #                                          # the CPU suite under ASan + UBSan, and python: the
-#                                          # Python package and its gpu tests, alone: STAGES="deps python"; not by default)
+#                                          # Python package and its gpu tests, alone: STAGES="deps python"; gapcpu:
+#                                          # bench_gap_cpu alone; neither by default)
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
@@ -143,6 +144,19 @@ if has python; then
         grep -E "error|Error" -A3 "$out/build_python.log" | head -40; exit 1; }
     (cd "$build" && ctest -R python --output-on-failure --timeout 900) >"$out/ctest_python.log" 2>&1 || status=1
     grep -E "passed|failed|skipped|SKIP|Error|tests passed" "$out/ctest_python.log" | tail -15
+fi
+
+if has gapcpu; then
+    # The CPU kernels against the GAP-method peers alone (not by default): only bench_gap_cpu is
+    # built. STAGES="deps gapcpu" GAP_KERNELS=cc,pr GAP_RUNS=11 GRAPH_SCALE=22 bench/gpu/run.sh
+    gs=${GRAPH_SCALE:-22}
+    [[ -f $build/CMakeCache.txt ]] || configure
+    cmake --build "$build" --parallel "$jobs" --target bench_gap_cpu >"$out/build_gap.log" 2>&1 || {
+        grep -E "error|Error" -A3 "$out/build_gap.log" | head -40; exit 1; }
+    note "CPU against the GAP-method peers, scale $gs, $(nproc) threads"
+    OMP_PROC_BIND=close OMP_PLACES=cores "$build/bench/bench_gap_cpu" --scale "$gs" \
+        --threads "$(nproc)" --kernels "${GAP_KERNELS:-bfs,sssp,cc,pr,tc,bc}" \
+        --runs "${GAP_RUNS:-5}" 2>&1 | tee "$out/bench_gap_cpu.txt" | tail -"${GAP_TAIL:-16}" || status=1
 fi
 
 if has sanitize; then

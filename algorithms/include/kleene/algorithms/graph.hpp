@@ -164,14 +164,19 @@ pagerank_result pagerank(graph<T, Index, Space> const& g, pagerank_options const
                 opt.explain, [&]() -> auto const& { return g.device_pattern_transpose(); });
         return std::pair(ad, atd);
     };
-    if (gpu) return detail::pagerank_into(g.matrix(), o, nullptr, device_of);
+    pagerank_result r;
+    if (gpu) {
+        detail::pagerank_into(r, g.matrix(), o, nullptr, device_of);
+        return r;
+    }
     if constexpr (!G::on_device) {
         csr_matrix<bool, Index> const* at = nullptr;
         if (!o.symmetric)
             at = &detail::graph_use(
                 g, graph_property::pattern_transpose,
                 opt.explain, [&]() -> auto const& { return g.pattern_transpose(); });
-        return detail::pagerank_into(g.matrix(), o, at);
+        detail::pagerank_into(r, g.matrix(), o, at);
+        return r;
     }
     return {};  // not reached: a device graph runs on the GPU
 }

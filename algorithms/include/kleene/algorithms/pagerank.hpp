@@ -2,6 +2,7 @@
 // PageRank.
 //
 //   pagerank(A, options)   ranks of the vertices of the graph A (row u: the out-edges of u)
+//   pagerank(r, A, options)  the same into a result whose rank vector's storage is reused
 //
 // The iteration is the GAP benchmark's (and LAGraph's LAGr_PageRankGAP / LAGr_PageRank): ranks
 // start at 1/n and every step computes, for every vertex v at once (Jacobi),
@@ -292,8 +293,8 @@ namespace detail {
 /// for the CPU pull (null: made here unless symmetric); device_of, null or a callable
 /// (bool need_transpose) -> std::pair of pointers to the device patterns of A and A'.
 template <class T, index_type Index, memory_space Space, class DeviceOf = std::nullptr_t>
-pagerank_result pagerank_into(
-    csr_matrix<T, Index, Space> const& a, pagerank_options const& opt,
+void pagerank_into(
+    pagerank_result& r, csr_matrix<T, Index, Space> const& a, pagerank_options const& opt,
     std::type_identity_t<csr_matrix<bool, Index> const*> host_at = nullptr,
     DeviceOf device_of = nullptr) {
     constexpr bool on_device = std::is_same_v<Space, device>;
@@ -345,12 +346,15 @@ pagerank_result pagerank_into(
                               : " (automatic: the fused pull pass, measured faster than the "
                                 "semiring steps on the CPU; docs/performance.md)"));
     }
-    pagerank_result r;
     r.method = method;
+    r.iterations = 0;
+    r.change = 0;
+    r.converged = false;
     if (n == 0) {
+        r.rank.clear();
         r.device = gpu ? device_choice::gpu : device_choice::cpu;
         r.converged = true;
-        return r;
+        return;
     }
 
     if (gpu) {
@@ -396,7 +400,7 @@ pagerank_result pagerank_into(
                              (r.converged ? " (converged)" : " (not converged)") + ", gpu " +
                              detail::ms(run.seconds));
         }
-        return r;
+        return;
     } else if constexpr (!on_device) {
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
@@ -438,9 +442,7 @@ pagerank_result pagerank_into(
                              (r.converged ? " (converged)" : " (not converged)") + ", " +
                              std::to_string(cpu::max_threads()) + " threads, " +
                              detail::ms(detail::pr_seconds_since(t1)));
-        return r;
     }
-    return r;  // not reached: a device graph always runs on the GPU
 }
 }  // namespace detail
 
@@ -451,7 +453,18 @@ pagerank_result pagerank_into(
 /// without a GPU.
 template <class T, index_type Index, memory_space Space>
 pagerank_result pagerank(csr_matrix<T, Index, Space> const& a, pagerank_options const& opt = {}) {
-    return detail::pagerank_into(a, opt);
+    pagerank_result r;
+    detail::pagerank_into(r, a, opt);
+    return r;
+}
+
+/// The same into r: on the CPU r.rank's storage is reused when it can hold n ranks (a loop over
+/// graphs of one size then allocates and faults in no new pages for them). After an exception r
+/// holds no meaningful result.
+template <class T, index_type Index, memory_space Space>
+void pagerank(pagerank_result& r, csr_matrix<T, Index, Space> const& a,
+              pagerank_options const& opt = {}) {
+    detail::pagerank_into(r, a, opt);
 }
 
 }  // namespace kleene
