@@ -3,7 +3,8 @@
 // the distributed Floyd-Warshall), by one of two methods:
 // - page_locked (the default): the whole matrix page-locked for the call (cudaHostRegister), one
 //   DMA copy each way, released after. Where page-locking fails (a locked-memory limit, say) the
-//   copies are staged instead, not left to the driver's slower pageable path;
+//   copies are staged instead, not left to the driver's slower pageable path (that only where
+//   not even the staging buffers can be had);
 // - staged: host threads copy 64 MiB chunks of the matrix into two page-locked buffers in turn
 //   while the DMA engine moves the other buffer's chunk.
 // Measured on the 4 x H200 host (2026-11-28, bench_distributed_apsp, n = 65536 fp32): one GPU's
@@ -12,6 +13,7 @@
 
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <kleene/error.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -54,8 +56,15 @@ public:
             if (pin_.registered()) return;
         }
         std::size_t const c = std::min(chunk, bytes);
-        buf_[0] = pinned_memory(c);
-        buf_[1] = pinned_memory(c);
+        try {
+            buf_[0] = pinned_memory(c);
+            buf_[1] = pinned_memory(c);
+        } catch (device_error const&) {
+            // No page-locked memory to be had at all: direct copies from pageable memory, which
+            // the driver stages itself (slower, but they work).
+            buf_[0] = pinned_memory();
+            buf_[1] = pinned_memory();
+        }
     }
 
     /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
