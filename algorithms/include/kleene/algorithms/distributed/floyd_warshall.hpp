@@ -262,7 +262,8 @@ struct device_fw_options {
     /// rest of its update; false runs the steps one after the other.
     bool lookahead = true;
     /// The broadcasts' stream has high priority, so that their kernels get SMs ahead of the
-    /// product's pending blocks instead of after them.
+    /// product's pending blocks instead of after them (on 4 x H200, n = 65536, 2026-11-28: no
+    /// difference measured, 6.54 s against 6.52 s).
     bool urgent_messages = true;
     /// How the local blocks go to the device and back (host_copy.hpp).
     cuda::host_transfer host_transfer = cuda::host_transfer::page_locked;
