@@ -4,7 +4,9 @@
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
 //                                  [--normal-messages] [--staged]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
-// Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s).
+// Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
+// after the explain trace (every rank's own line of phase times on stderr). The clock starts with
+// the device context made and NCCL's communicators made and connected (their time is printed).
 // The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
 
 #include <chrono>
