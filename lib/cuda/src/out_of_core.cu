@@ -22,11 +22,7 @@ namespace kleene::cuda {
 
 // ---- stream and event ---------------------------------------------------------------------------
 
-stream::stream() {
-    cudaStream_t s = nullptr;
-    KLEENE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    handle_ = s;
-}
+stream::stream() : stream(stream_priority::normal) {}
 stream::stream(stream_priority p) {
     int least = 0, greatest = 0;
     KLEENE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));

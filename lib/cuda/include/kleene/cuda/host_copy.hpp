@@ -49,13 +49,12 @@ public:
 
     host_copy(void* host, std::size_t rows, std::size_t row_bytes, host_transfer how)
         : host_(host), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes) {
-        std::size_t const bytes = bytes_;
-        if (bytes < direct_below) return;
+        if (bytes_ < direct_below) return;
         if (how == host_transfer::page_locked) {
-            pin_ = host_registration(host, bytes);
+            pin_ = host_registration(host, bytes_);
             if (pin_.registered()) return;
         }
-        std::size_t const c = std::min(chunk, bytes);
+        std::size_t const c = std::min(chunk, bytes_);
         try {
             buf_[0] = pinned_memory(c);
             buf_[1] = pinned_memory(c);
@@ -67,13 +66,10 @@ public:
         }
     }
 
-    /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
-    bool staged() const noexcept { return buf_[0].data() != nullptr; }
-
     void to_device(void* device_dst, stream const& s) {
         if (!staged()) return direct(device_dst, host_, copy_kind::host_to_device, s);
-        for (std::size_t i = 0, off = 0; off < bytes_; ++i, off += chunk) {
-            std::size_t const len = std::min(chunk, bytes_ - off);
+        for (std::size_t i = 0; i * chunk < bytes_; ++i) {
+            std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
             done_[i % 2].synchronize();  // the buffer's previous chunk has left it
             detail::parallel_memcpy(buf_[i % 2].data(), static_cast<char const*>(host_) + off, len);
             copy_rows_async(static_cast<char*>(device_dst) + off, len, buf_[i % 2].data(), len, len,
@@ -109,6 +105,8 @@ public:
     }
 
 private:
+    /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
+    bool staged() const noexcept { return buf_[0].data() != nullptr; }
     void direct(void* dst, void const* src, copy_kind k, stream const& s) const {
         if (bytes_ == 0) return;
         copy_rows_async(dst, row_, src, row_, row_, rows_, k, s);  // a pitch is below 2 GiB
