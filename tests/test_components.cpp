@@ -229,6 +229,23 @@ BOOST_AUTO_TEST_CASE(into_a_reused_result) {
     }
 }
 
+// A non-square matrix into a result that holds an earlier answer throws as the fresh call does;
+// the same result then takes a smaller graph whole.
+BOOST_AUTO_TEST_CASE(bad_input_into_a_reused_result) {
+    std::mt19937 gen(29);
+    auto const big = random_pieces<std::int32_t>(gen, 60, true);
+    auto const small = random_pieces<std::int32_t>(gen, 2, true);
+    cc_options o;
+    o.device = device_choice::cpu;
+    cc_result r;
+    connected_components(r, big, o);
+    BOOST_CHECK_THROW(connected_components(r, csr_matrix<bool>(3, 4), o), dimension_mismatch);
+    connected_components(r, small, o);
+    cc_result const fresh = connected_components(small, o);
+    BOOST_TEST((r.component == fresh.component));
+    BOOST_TEST(r.count == fresh.count);
+}
+
 BOOST_AUTO_TEST_CASE(uniform_graphs) {
     // Mean degrees around 1 (many components, near the giant component's threshold) and above.
     for (std::size_t n : {10u, 100u, 1000u, 5000u, 40000u})

@@ -234,6 +234,28 @@ BOOST_AUTO_TEST_CASE(into_a_reused_result) {
     }
 }
 
+// Bad input into a result that holds an earlier answer throws as the fresh call does, and the
+// same result then takes a good call whole.
+BOOST_AUTO_TEST_CASE(bad_input_into_a_reused_result) {
+    auto const a = uniform(200, 900, 5, false);
+    pagerank_result r;
+    pagerank(r, a, {});
+    double const nan = std::numeric_limits<double>::quiet_NaN();
+    pagerank_options o;
+    o.damping = nan;
+    BOOST_CHECK_THROW(pagerank(r, a, o), kleene::invalid_argument);
+    o = {};
+    o.tolerance = std::numeric_limits<double>::infinity();
+    BOOST_CHECK_THROW(pagerank(r, a, o), kleene::invalid_argument);
+    BOOST_CHECK_THROW(pagerank(r, csr_matrix<bool>(3, 4), {}), kleene::dimension_mismatch);
+    auto const small = uniform(7, 12, 6, true);
+    pagerank(r, small, {});
+    pagerank_result const fresh = pagerank(small, {});
+    BOOST_TEST((r.rank == fresh.rank));
+    BOOST_TEST(r.iterations == fresh.iterations);
+    BOOST_TEST(r.converged == fresh.converged);
+}
+
 BOOST_AUTO_TEST_CASE(tolerances) {
     auto const a = uniform(120, 500, 77, false);
     for (double tol : {1e-2, 1e-6, 1e-10})
