@@ -2,7 +2,8 @@
 // (or int32) matrix go to its GPU, the distributed blocked Floyd-Warshall runs with NCCL panel
 // broadcasts, and the blocks come back to host memory. Run under mpirun, one rank per GPU:
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
-//                                  [--normal-messages] [--staged]
+//                                  [--normal-messages] [--staged | --locked-behind]
+//                                  [--late-diagonal]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
 // after the explain trace (every rank's own line of phase times on stderr). The clock starts with
@@ -56,12 +57,20 @@ int run(int argc, char** argv, std::size_t n) {
             o.urgent_messages = false;
         else if (a == "--staged")
             o.host_transfer = kleene::cuda::host_transfer::staged;
+        else if (a == "--page-locked")
+            o.host_transfer = kleene::cuda::host_transfer::page_locked;
+        else if (a == "--locked-behind")
+            o.host_transfer = kleene::cuda::host_transfer::locked_behind;
+        else if (a == "--late-diagonal")
+            o.early_diagonal = false;
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
     char const* type = std::is_same_v<T, float> ? "fp32" : "int32";
     char const* transfer =
-        o.host_transfer == kleene::cuda::host_transfer::staged ? "staged" : "page-locked";
+        o.host_transfer == kleene::cuda::host_transfer::staged          ? "staged"
+        : o.host_transfer == kleene::cuda::host_transfer::locked_behind ? "locked-behind"
+                                                                         : "page-locked";
     if (single) {
         // The one-GPU baseline: the host matrix in, R-Kleene in core, the host matrix out.
         kleene::dense_matrix<T> h(n, n);
@@ -114,10 +123,11 @@ int run(int argc, char** argv, std::size_t n) {
         for (auto const& l : trace.lines)
             if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
-            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d urgent=%d transfer=%s: "
+            "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d early-diagonal=%d urgent=%d "
+            "transfer=%s: "
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s)%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
-            int(o.urgent_messages), transfer, slowest,
+            int(o.early_diagonal), int(o.urgent_messages), transfer, slowest,
             double(n) * double(n) * double(n) / slowest, setup, bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
@@ -129,7 +139,7 @@ int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
-                     "[--normal-messages] [--staged]\n",
+                     "[--normal-messages] [--staged | --locked-behind] [--late-diagonal]\n",
                      argv[0]);
         return 2;
     }

@@ -94,10 +94,11 @@ float event::elapsed_ms(event const& from, event const& to) {
 
 // ---- host memory --------------------------------------------------------------------------------
 
-host_registration::host_registration(void* p, std::size_t bytes) {
+host_registration::host_registration(void* p, std::size_t bytes, int device) {
     if (!p || bytes == 0) return;
     auto const t0 = std::chrono::steady_clock::now();
-    cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
+    cudaError_t e = device >= 0 ? cudaSetDevice(device) : cudaSuccess;
+    if (e == cudaSuccess) e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (e == cudaSuccess) {
         p_ = p;

@@ -174,6 +174,7 @@ void round_trip_on_device(dense_matrix<T>& h, F&& close,
     dense_matrix<T, device> d(h.rows(), h.cols());
     cuda::stream const s;
     host.to_device(d.data(), s);
+    host.lock_behind();  // locked_behind: the matrix is page-locked while close runs
     close(d.view());
     host.to_host(d.data(), s);
 }

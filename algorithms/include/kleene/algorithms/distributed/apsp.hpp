@@ -99,7 +99,7 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     double const t_comm = steps * b * s * (n / g.cols + n / g.rows) / bw;
     double const t_comp = n * n * n / (rate * g.size());
     double const measured = c.allreduce_max(st.total);
-    char buf[512];
+    char buf[1024];
     std::snprintf(buf, sizeof buf,
                   "distributed: model %.3g s of products per rank (at %.3g updates/s) and %.3g s "
                   "of broadcasts (at an assumed %.0f GB/s a rank)%s; measured %.3g s (slowest "
@@ -112,15 +112,16 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: page-locking or staging buffers %.3g s, device "
+                      "distributed: rank %d: page-locking or staging buffers %.3g s (released "
+                      "in %.3g s; locked behind the steps in %.3g s, waited for %.3g s), device "
                       "buffers %.3g s, copy in %.3g s, copy out %.3g s, steps %.3g s (%.3g s on "
                       "the compute stream), whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
-                      "prepare (diagonal block, its broadcast, panels) %.3g s, rest of the "
+                      "prepare (panels, after the diagonal block's arrival) %.3g s, rest of the "
                       "updates %.3g s",
-                      c.rank(), st.pin, st.setup, st.copy_in, st.copy_out, st.steps_wall,
-                      st.steps_device, st.total, st.wait_panels, st.bands,
-                      st.prepare, st.rest);
+                      c.rank(), st.pin, st.unpin, st.lock_behind, st.lock_wait, st.setup,
+                      st.copy_in, st.copy_out, st.steps_wall, st.steps_device, st.total,
+                      st.wait_panels, st.bands, st.prepare, st.rest);
     } else {
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: %.3g s waiting in panel broadcasts of %.3g s",

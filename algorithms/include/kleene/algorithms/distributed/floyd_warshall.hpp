@@ -13,6 +13,11 @@
 // every rank busy with one rank-b product per step, and its communication is two panel
 // broadcasts per step (Sao et al., HPDC 2020, pipeline blocked Floyd-Warshall the same way).
 //
+// Device, early diagonal (the default): the owner of block (K+1,K+1) updates that block first,
+// closes it and starts its broadcast, and only then updates the rest of block row and column K+1,
+// so the closure and the broadcast travel while the other ranks update their bands; before, the
+// ranks of that process row and column waited for the closure after their bands.
+//
 // Host (MPI, CPU kernels): the same tile kernels in the same order as floyd_warshall_blocked
 // (floyd_warshall.hpp), so with the same block size the result equals it bit for bit, floating
 // point included; with look-ahead (as on the device) the panel broadcasts of step K+1 are
@@ -53,15 +58,19 @@ namespace kleene::distributed {
 struct fw_stats {
     double total = 0;      ///< the whole call on this rank
     double broadcast = 0;  ///< host path: time inside the panel broadcasts
-    /// Device path: page-locking the host blocks and releasing them, or making the staging
-    /// buffers (host_copy.hpp).
-    double pin = 0;
+    /// Device path: the caller's thread page-locking the host blocks or making the staging
+    /// buffers (host_copy.hpp), and releasing them after the copy out.
+    double pin = 0, unpin = 0;
+    /// Device path, host_transfer::locked_behind: the page-locking on its own thread while the
+    /// steps ran, and how long the copy out waited for it.
+    double lock_behind = 0, lock_wait = 0;
     double copy_in = 0;    ///< device path: host blocks to the device
     double copy_out = 0;   ///< device path: back to the host
     /// Device path, the compute stream's time by phase, summed over the steps (CUDA events):
-    /// idle until the step's panels arrived; the look-ahead's update of block row and column K+1;
-    /// prepare (the diagonal block closed, its broadcast awaited, the panels updated and their
-    /// broadcasts queued); the rest of the step's update.
+    /// idle until the step's panels arrived; the look-ahead's update of block row and column K+1
+    /// (with early_diagonal, the closure of diagonal block K+1 on its owner too); prepare (the
+    /// diagonal block's broadcast awaited, the panels updated and their broadcasts queued; the
+    /// closure too without early_diagonal); the rest of the step's update.
     double wait_panels = 0, bands = 0, prepare = 0, rest = 0;
     /// Device path: the device buffers, streams and events made (host clock); the steps from the
     /// first prepare until the compute stream's last update ended (host clock), and from the
@@ -267,6 +276,10 @@ struct device_fw_options {
     bool urgent_messages = true;
     /// How the local blocks go to the device and back (host_copy.hpp).
     cuda::host_transfer host_transfer = cuda::host_transfer::page_locked;
+    /// With look-ahead: the owner of diagonal block K+1 updates that block first, closes it and
+    /// starts its broadcast before the rest of the bands, so that the ranks of its process row
+    /// and column do not wait for the closure; false closes it after the bands.
+    bool early_diagonal = true;
 };
 
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
@@ -326,8 +339,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cuda::dense_gemm<S>(x, y, buf, true, cs);
             copy2d(target, buf);
         };
-        // Steps 1-4 of block K: leaves the panels of K in rowp[K % 2] and colp[K % 2].
-        auto prepare = [&](std::size_t K) {
+        // Steps 1-2 of block K: its owner closes the diagonal block into `diag`, which goes
+        // along the owner's process row and column (d_here marks its arrival).
+        bool diag_sent = false;  // whose broadcast d_here marks, not yet awaited
+        auto send_diagonal = [&](std::size_t K) {
             std::size_t const bk = d.block_size(K);
             int const kr = d.owner_row(K), kc = d.owner_col(K);
             bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
@@ -338,6 +353,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 copy2d(D, t);
             }
             if ((in_row && g.cols > 1) || (in_col && g.rows > 1)) {
+                // The compute stream's earlier readers of diag were enqueued before this record.
                 d_ready.record(cs);
                 ms.wait(d_ready);
                 if (in_row && g.cols > 1)
@@ -345,7 +361,19 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 if (in_col && g.rows > 1)
                     panels.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr, ms);
                 d_here.record(ms);
+                diag_sent = true;
+            }
+        };
+        // Steps 3-4 of block K (after send_diagonal(K)): leaves the panels of K in rowp[K % 2]
+        // and colp[K % 2], their broadcasts queued.
+        auto send_panels = [&](std::size_t K) {
+            std::size_t const bk = d.block_size(K);
+            int const kr = d.owner_row(K), kc = d.owner_col(K);
+            bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
+            view const D{diag.data(), bk, bk, b};
+            if (diag_sent) {
                 cs.wait(d_here);
+                diag_sent = false;
             }
             view const R{rowp[K % 2].data(), bk, lc, lc};
             view const C{colp[K % 2].data(), lr, bk, b};
@@ -364,6 +392,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             if (g.cols > 1 && lr > 0)
                 panels.broadcast(axis::row, C.data, lr * b * sizeof(T), kc, ms);
             p_here[K % 2].record(ms);
+        };
+        auto prepare = [&](std::size_t K) {
+            send_diagonal(K);
+            send_panels(K);
         };
         // Step 5 of block K on rows [r0, r1) x columns [c0, c1) of the local matrix.
         auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
@@ -394,21 +426,30 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 m[1].record(cs);
                 if (lookahead && K + 1 < nb) {
                     // Block row and column K+1 first (where they live here), then their panels.
+                    // Early diagonal: block (K+1, K+1) first of all, closed and sent before the
+                    // rest of the bands.
                     std::size_t const N = K + 1;
+                    bool const here_r = d.owner_row(N) == d.prow(), here_c = d.owner_col(N) == d.pcol();
                     std::size_t r0 = lr, r1 = lr, c0 = lc, c1 = lc;
-                    if (d.owner_row(N) == d.prow()) {
-                        r0 = d.local_offset_row(N);
-                        r1 = r0 + d.block_size(N);
+                    if (here_r) r1 = (r0 = d.local_offset_row(N)) + d.block_size(N);
+                    if (here_c) c1 = (c0 = d.local_offset_col(N)) + d.block_size(N);
+                    if (o.early_diagonal) {
+                        update(K, r0, r1, c0, c1);  // (empty unless the diagonal block is here)
+                        send_diagonal(N);
+                        if (here_r) {
+                            update(K, r0, r1, 0, c0);
+                            update(K, r0, r1, c1, lc);
+                        }
+                    } else if (here_r) {
                         update(K, r0, r1, 0, lc);
                     }
-                    if (d.owner_col(N) == d.pcol()) {
-                        c0 = d.local_offset_col(N);
-                        c1 = c0 + d.block_size(N);
+                    if (here_c) {
                         update(K, 0, r0, c0, c1);
                         update(K, r1, lr, c0, c1);
                     }
                     m[2].record(cs);
-                    prepare(N);
+                    if (!o.early_diagonal) send_diagonal(N);
+                    send_panels(N);
                     m[3].record(cs);
                     // The rest: around the row band [r0, r1) and the column band [c0, c1).
                     update(K, 0, r0, 0, c0);
@@ -437,6 +478,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
         }
+        host.lock_behind();  // locked_behind: page-locked while the queued steps run
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();
@@ -458,7 +500,12 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         st.copy_out = detail::since(tc);
         tp = std::chrono::steady_clock::now();
         host.release();
-        st.pin += detail::since(tp);
+        st.unpin = detail::since(tp);
+        if (o.host_transfer == cuda::host_transfer::locked_behind) {
+            st.lock_behind = host.lock_seconds();
+            st.lock_wait = host.lock_wait_seconds();
+            st.copy_out -= st.lock_wait;
+        }
     } catch (collective_error const&) {
         throw;
     } catch (std::exception const& e) {

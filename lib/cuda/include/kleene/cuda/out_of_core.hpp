@@ -24,7 +24,9 @@ KLEENE_DEVICE_ENTRIES_BEGIN
 class host_registration {
 public:
     host_registration() = default;
-    host_registration(void* p, std::size_t bytes) KLEENE_DEVICE_BODY;
+    /// `device` >= 0 makes that device current on the calling thread first (a thread of its
+    /// own starts on device 0); the registration is the current device's context's.
+    host_registration(void* p, std::size_t bytes, int device = -1) KLEENE_DEVICE_BODY;
     ~host_registration() KLEENE_DEVICE_DEFAULT;
     host_registration(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
     host_registration& operator=(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
