@@ -2,8 +2,8 @@
 // (or int32) matrix go to its GPU, the distributed blocked Floyd-Warshall runs with NCCL panel
 // broadcasts, and the blocks come back to host memory. Run under mpirun, one rank per GPU:
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
-//                                  [--normal-messages] [--staged | --locked-behind]
-//                                  [--late-diagonal]
+//                                  [--normal-messages] [--staged] [--lock-threads T]
+//                                  [--late-diagonal] [--late-copy-out]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
 // after the explain trace (every rank's own line of phase times on stderr). The clock starts with
@@ -59,8 +59,10 @@ int run(int argc, char** argv, std::size_t n) {
             o.host_transfer = kleene::cuda::host_transfer::staged;
         else if (a == "--page-locked")
             o.host_transfer = kleene::cuda::host_transfer::page_locked;
-        else if (a == "--locked-behind")
-            o.host_transfer = kleene::cuda::host_transfer::locked_behind;
+        else if (a == "--lock-threads" && i + 1 < argc)
+            o.lock_threads = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--late-copy-out")
+            o.early_copy_out = false;
         else if (a == "--late-diagonal")
             o.early_diagonal = false;
         else if (a == "--block" && i + 1 < argc)
@@ -68,9 +70,7 @@ int run(int argc, char** argv, std::size_t n) {
     }
     char const* type = std::is_same_v<T, float> ? "fp32" : "int32";
     char const* transfer =
-        o.host_transfer == kleene::cuda::host_transfer::staged          ? "staged"
-        : o.host_transfer == kleene::cuda::host_transfer::locked_behind ? "locked-behind"
-                                                                         : "page-locked";
+        o.host_transfer == kleene::cuda::host_transfer::staged ? "staged" : "page-locked";
     if (single) {
         // The one-GPU baseline: the host matrix in, R-Kleene in core, the host matrix out.
         kleene::dense_matrix<T> h(n, n);
@@ -82,11 +82,12 @@ int run(int argc, char** argv, std::size_t n) {
         auto const t0 = std::chrono::steady_clock::now();
         kleene::detail::round_trip_on_device(
             h, [](kleene::dense_view<T, kleene::device> d) { kleene::rkleene(d); },
-            o.host_transfer);
+            o.host_transfer, o.lock_threads);
         double const s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s: %.3f s, %.3g updates/s\n",
-                    n, type, transfer, s, double(n) * double(n) * double(n) / s);
+        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu: %.3f s, "
+                    "%.3g updates/s\n",
+                    n, type, transfer, o.lock_threads, s, double(n) * double(n) * double(n) / s);
         return 0;
     }
     dist::mpi_environment env(argc, argv);
@@ -124,10 +125,11 @@ int run(int argc, char** argv, std::size_t n) {
             if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
             "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d early-diagonal=%d urgent=%d "
-            "transfer=%s: "
+            "transfer=%s lock-threads=%zu early-copy-out=%d: "
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s)%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
-            int(o.early_diagonal), int(o.urgent_messages), transfer, slowest,
+            int(o.early_diagonal), int(o.urgent_messages), transfer, o.lock_threads,
+            int(o.early_copy_out), slowest,
             double(n) * double(n) * double(n) / slowest, setup, bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
@@ -139,7 +141,8 @@ int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
-                     "[--normal-messages] [--staged | --locked-behind] [--late-diagonal]\n",
+                     "[--normal-messages] [--staged] [--lock-threads T] [--late-diagonal] "
+                     "[--late-copy-out]\n",
                      argv[0]);
         return 2;
     }

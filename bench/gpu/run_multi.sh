@@ -9,6 +9,7 @@
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
 #   VARIANTS="--staged|--normal-messages"  (each also run on the most GPUs)
 #   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
+#   CLI=0                                   (skips the CLI script in the test stage)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -89,8 +90,10 @@ if has test; then
     # The host copies of the in-core round trip and of every rank (cuda/host_copy.hpp).
     timeout 300 "$build/tests/test_out_of_core_gpu" --run_test=large/host_copy_round_trips \
         2>&1 | tail -3 | tee "$out/host_copy.log" || status=1
-    timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
-        "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
+    if [[ ${CLI:-1} == 1 ]]; then  # CLI=0 skips the CLI script
+        timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
+            "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
+    fi
 fi
 
 if has bench; then
@@ -108,7 +111,7 @@ if has bench; then
         done
         for np in $gpus; do
             line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
-                "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+                "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | grep "^n=" | tail -1)
             echo "$line"
             table+=("$line")
         done
@@ -119,14 +122,14 @@ if has bench; then
         for v in "${variants[@]}"; do
             # shellcheck disable=SC2086  # a variant is several flags
             line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / np)) -np "$np" "$bench" "$n" \
-                "${block_arg[@]}" $v 2>&1 | tee -a "$out/bench.log" | tail -1)
+                "${block_arg[@]}" $v 2>&1 | tee -a "$out/bench.log" | grep "^n=" | tail -1)
             echo "$line"
             table+=("$line")
         done
     done
     if [[ -n $large ]] && ((gpus_here >= 4)); then
         line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / 4)) -np 4 "$bench" "$large" \
-            "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | tail -1)
+            "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | grep "^n=" | tail -1)
         echo "$line"
         table+=("$line")
     fi

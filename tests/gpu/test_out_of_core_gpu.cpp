@@ -641,10 +641,8 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
     std::array<std::array<std::size_t, 2>, 5> const shapes = {
         {{0, 0}, {3, 5}, {1024, 4095}, {4096, 4096}, {9001, 4099}}};
     for (auto const& [rows, cols] : shapes)
-        for (host_transfer in : {host_transfer::staged, host_transfer::page_locked,
-                                 host_transfer::locked_behind})
-            for (host_transfer out : {host_transfer::staged, host_transfer::page_locked,
-                                      host_transfer::locked_behind}) {
+        for (host_transfer in : {host_transfer::staged, host_transfer::page_locked})
+            for (host_transfer out : {host_transfer::staged, host_transfer::page_locked}) {
                 dense_matrix<std::int32_t> h(rows, cols);
                 std::mt19937 rng(static_cast<unsigned>(rows * 31 + cols));
                 for (std::size_t i = 0; i < rows; ++i)
@@ -659,29 +657,37 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
                 BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
                            rows << " x " << cols << " in " << int(in) << " out " << int(out));
             }
-    // One object both ways, locked behind: staged in, page-locked on its own thread, direct out
-    // (or staged where the locking failed); the device copy changed in between.
-    for (auto const& [rows, cols] : shapes) {
+    // Page-locked by 1, 3 and 8 threads (ranges cut at 2 MiB boundaries), direct copies both
+    // ways and rows copied back a part at a time; then the same object released twice.
+    for (auto const& [rows, cols] : shapes)
+        for (std::size_t threads : {1, 3, 8}) {
+            dense_matrix<std::int32_t> h(rows, cols);
+            for (std::size_t i = 0; i < rows * cols; ++i) h.data()[i] = std::int32_t(i % 1000003);
+            std::vector<std::int32_t> const want(h.data(), h.data() + rows * cols);
+            dense_matrix<std::int32_t, device> d(rows, cols);
+            cuda::host_copy c(h.data(), rows, cols * sizeof(std::int32_t),
+                              host_transfer::page_locked, threads);
+            BOOST_TEST_REQUIRE(c.direct());  // or page-locking failed here: nothing to test
+            c.to_device(d.data(), s);
+            std::fill(h.data(), h.data() + rows * cols, -1);
+            std::size_t const parts = std::min<std::size_t>(rows, 7);
+            for (std::size_t q = 0; q < parts; ++q)
+                c.to_host_async(d.data(), rows * q / parts, rows * (q + 1) / parts, s);
+            s.synchronize();
+            BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
+                       rows << " x " << cols << " by " << threads << " threads, in parts");
+            BOOST_CHECK_THROW(c.to_host_async(d.data(), 1, rows + 1, s), invalid_argument);
+            c.release();
+            c.release();
+        }
+    // Staged copies have no partial copy back.
+    {
+        std::size_t const rows = 4096, cols = 4096;
         dense_matrix<std::int32_t> h(rows, cols);
-        for (std::size_t i = 0; i < rows * cols; ++i) h.data()[i] = std::int32_t(i % 1000003);
         dense_matrix<std::int32_t, device> d(rows, cols);
-        cuda::host_copy c(h.data(), rows, cols * sizeof(std::int32_t), host_transfer::locked_behind);
-        c.to_device(d.data(), s);
-        c.lock_behind();
-        c.lock_behind();  // a second call starts nothing
-        std::vector<std::int32_t> want(rows * cols, 7);
-        if (!want.empty())
-            kleene::detail::copy_host_to_device(d.data(), want.data(),
-                                                want.size() * sizeof(std::int32_t));
-        std::fill(h.data(), h.data() + rows * cols, -1);
-        c.to_host(d.data(), s);
-        BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
-                   rows << " x " << cols << " locked behind");
-        // The locking ran (its time is measured even where it failed) for every matrix the
-        // direct limit does not send straight.
-        if (rows * cols * sizeof(std::int32_t) >= cuda::host_copy::direct_below)
-            BOOST_TEST(c.lock_seconds() > 0.0, rows << " x " << cols);
-        c.release();
+        cuda::host_copy c(h.data(), rows, cols * sizeof(std::int32_t), host_transfer::staged);
+        BOOST_TEST(!c.direct());
+        BOOST_CHECK_THROW(c.to_host_async(d.data(), 0, 1, s), invalid_argument);
     }
 }
 

@@ -111,6 +111,11 @@ host_registration::host_registration(void* p, std::size_t bytes, int device) {
 host_registration::~host_registration() {
     if (p_) (void)cudaHostUnregister(p_);
 }
+void host_registration::reset(int device) noexcept {
+    if (!p_) return;
+    if (device >= 0) (void)cudaSetDevice(device);
+    (void)cudaHostUnregister(std::exchange(p_, nullptr));
+}
 host_registration::host_registration(host_registration&& o) noexcept
     : p_(std::exchange(o.p_, nullptr)), failure_(std::move(o.failure_)), seconds_(o.seconds_) {}
 host_registration& host_registration::operator=(host_registration&& o) noexcept {

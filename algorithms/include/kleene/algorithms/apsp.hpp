@@ -169,12 +169,12 @@ std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
 /// (cuda/host_copy.hpp: h itself page-locked for the call, or staged through page-locked buffers).
 template <class T, class F>
 void round_trip_on_device(dense_matrix<T>& h, F&& close,
-                          cuda::host_transfer how = cuda::host_transfer::page_locked) {
-    cuda::host_copy host(h.data(), h.rows(), h.cols() * sizeof(T), how);
+                          cuda::host_transfer how = cuda::host_transfer::page_locked,
+                          std::size_t lock_threads = 8) {
+    cuda::host_copy host(h.data(), h.rows(), h.cols() * sizeof(T), how, lock_threads);
     dense_matrix<T, device> d(h.rows(), h.cols());
     cuda::stream const s;
     host.to_device(d.data(), s);
-    host.lock_behind();  // locked_behind: the matrix is page-locked while close runs
     close(d.view());
     host.to_host(d.data(), s);
 }

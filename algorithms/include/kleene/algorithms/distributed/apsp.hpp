@@ -113,13 +113,13 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     if (gpu) {
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: page-locking or staging buffers %.3g s (released "
-                      "in %.3g s; locked behind the steps in %.3g s, waited for %.3g s), device "
+                      "in %.3g s), device "
                       "buffers %.3g s, copy in %.3g s, copy out %.3g s, steps %.3g s (%.3g s on "
                       "the compute stream), whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
                       "prepare (panels, after the diagonal block's arrival) %.3g s, rest of the "
                       "updates %.3g s",
-                      c.rank(), st.pin, st.unpin, st.lock_behind, st.lock_wait, st.setup,
+                      c.rank(), st.pin, st.unpin, st.setup,
                       st.copy_in, st.copy_out, st.steps_wall, st.steps_device, st.total,
                       st.wait_panels, st.bands, st.prepare, st.rest);
     } else {

@@ -61,11 +61,10 @@ struct fw_stats {
     /// Device path: the caller's thread page-locking the host blocks or making the staging
     /// buffers (host_copy.hpp), and releasing them after the copy out.
     double pin = 0, unpin = 0;
-    /// Device path, host_transfer::locked_behind: the page-locking on its own thread while the
-    /// steps ran, and how long the copy out waited for it.
-    double lock_behind = 0, lock_wait = 0;
     double copy_in = 0;    ///< device path: host blocks to the device
-    double copy_out = 0;   ///< device path: back to the host
+    /// Device path: back to the host, after the steps (with early_copy_out, what is left of it
+    /// when the last step's update has ended).
+    double copy_out = 0;
     /// Device path, the compute stream's time by phase, summed over the steps (CUDA events):
     /// idle until the step's panels arrived; the look-ahead's update of block row and column K+1
     /// (with early_diagonal, the closure of diagonal block K+1 on its owner too); prepare (the
@@ -280,6 +279,11 @@ struct device_fw_options {
     /// starts its broadcast before the rest of the bands, so that the ranks of its process row
     /// and column do not wait for the closure; false closes it after the bands.
     bool early_diagonal = true;
+    /// Page-locked copies: the last step updates the local rows in chunks, and each chunk goes
+    /// to the host (on a stream of its own) as soon as its update has ended.
+    bool early_copy_out = true;
+    /// Threads page-locking the local blocks at once (host_copy.hpp).
+    std::size_t lock_threads = 8;
 };
 
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
@@ -306,7 +310,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     std::string why;
     try {
         auto tp = std::chrono::steady_clock::now();
-        cuda::host_copy host(local.data, lr, row_bytes, o.host_transfer);
+        cuda::host_copy host(local.data, lr, row_bytes, o.host_transfer, o.lock_threads);
         st.pin = detail::since(tp);
         tp = std::chrono::steady_clock::now();
         dense_matrix<T, device> A(lr, lc), diag(b, b);
@@ -318,6 +322,12 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
                                                 : cuda::stream_priority::normal);  // messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
+        // Early copy out: the last step's update in at most 8 row chunks of at least 32 rows.
+        bool const early_out = o.early_copy_out && host.direct() && nb > 0;
+        std::size_t const out_chunks = early_out ? std::clamp<std::size_t>(lr / 32, 1, 8) : 0;
+        std::vector<cuda::event> out_ready(out_chunks);
+        std::unique_ptr<cuda::stream const> xs;  // the copies out
+        if (early_out) xs = std::make_unique<cuda::stream const>();
         st.setup = detail::since(tp);
         auto tc = std::chrono::steady_clock::now();
         host.to_device(A.data(), cs);
@@ -459,7 +469,19 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     m[4].record(cs);
                 } else {
                     m[2].record(cs);
-                    update(K, 0, lr, 0, lc);
+                    if (early_out && K + 1 == nb) {
+                        // The last step: every chunk of rows is final once its update has ended.
+                        for (std::size_t q = 0; q < out_chunks; ++q) {
+                            std::size_t const ra = lr * q / out_chunks,
+                                              rb = lr * (q + 1) / out_chunks;
+                            update(K, ra, rb, 0, lc);
+                            out_ready[q].record(cs);
+                            xs->wait(out_ready[q]);
+                            host.to_host_async(A.data(), ra, rb, *xs);
+                        }
+                    } else {
+                        update(K, 0, lr, 0, lc);
+                    }
                     m[3].record(cs);
                     if (K + 1 < nb) prepare(K + 1);
                     m[4].record(cs);
@@ -478,7 +500,6 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
         }
-        host.lock_behind();  // locked_behind: page-locked while the queued steps run
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();
@@ -496,16 +517,14 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 st.rest += ahead ? last : mid;
             }
         tc = std::chrono::steady_clock::now();
-        host.to_host(A.data(), cs);
+        if (early_out && why.empty() && st.steps == nb)
+            xs->synchronize();
+        else
+            host.to_host(A.data(), cs);
         st.copy_out = detail::since(tc);
         tp = std::chrono::steady_clock::now();
         host.release();
         st.unpin = detail::since(tp);
-        if (o.host_transfer == cuda::host_transfer::locked_behind) {
-            st.lock_behind = host.lock_seconds();
-            st.lock_wait = host.lock_wait_seconds();
-            st.copy_out -= st.lock_wait;
-        }
     } catch (collective_error const&) {
         throw;
     } catch (std::exception const& e) {

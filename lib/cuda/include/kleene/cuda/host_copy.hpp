@@ -1,19 +1,19 @@
 #pragma once
 // One host matrix to the device and back (the in-core GPU APSP's round trip, each rank's blocks in
 // the distributed Floyd-Warshall), by one of two methods:
-// - page_locked (the default): the whole matrix page-locked for the call (cudaHostRegister), one
-//   DMA copy each way, released after. Where page-locking fails (a locked-memory limit, say) the
-//   copies are staged instead, not left to the driver's slower pageable path (that only where
-//   not even the staging buffers can be had);
+// - page_locked (the default): the whole matrix page-locked for the call (cudaHostRegister), DMA
+//   copies each way, released after. The locking runs on several threads at once, each over its
+//   own range of the matrix (lock_threads; cut at 2 MiB boundaries). Where page-locking fails (a
+//   locked-memory limit, say) the copies are staged instead, not left to the driver's slower
+//   pageable path (that only where not even the staging buffers can be had);
 // - staged: host threads copy 64 MiB chunks of the matrix into two page-locked buffers in turn
-//   while the DMA engine moves the other buffer's chunk;
-// - locked_behind: staged in; then, once lock_behind() is called (after the copy in, when the
-//   device has its work queued), a thread of its own page-locks the matrix while the device
-//   computes, and the copy out is one DMA copy from the locked matrix (staged if the locking
-//   failed). The caller's thread waits for no page-locking before the copy in.
+//   while the DMA engine moves the other buffer's chunk.
 // Measured on the 4 x H200 host (2026-11-28, bench_distributed_apsp, n = 65536 fp32): one GPU's
 // whole call took 20.23 s page-locked and 21.09 s staged (16 GiB each way); four ranks of 4 GiB
 // 5.98 s and 6.02 s. Copies under 16 MiB go directly (the driver stages them itself).
+// (Tried 2026-11-29: staged in, then page-locked on a thread of its own while the device
+// computed, direct out: 21.24 s against 20.45 s on one GPU, 5.89 s against 5.94 s on four ranks;
+// dropped.)
 
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -25,11 +25,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <thread>
+#include <vector>
 
 namespace kleene::cuda {
 
-enum class host_transfer { staged, page_locked, locked_behind };
+enum class host_transfer { staged, page_locked };
 
 namespace detail {
 /// memcpy by the threads of an OpenMP team, in pieces of 1 MiB.
@@ -45,23 +47,39 @@ inline void parallel_memcpy(void* dst, void const* src, std::size_t bytes) {
                     std::min(piece, bytes - off));
     }
 }
+
+/// Runs f(i) for i in [0, count) on threads of their own (f(0) on the caller's), and waits.
+template <class F>
+void on_threads(std::size_t count, F&& f) {
+    std::vector<std::thread> ts;
+    ts.reserve(count);
+    std::exception_ptr failed;
+    try {
+        for (std::size_t i = 1; i < count; ++i) ts.emplace_back([&f, i] { f(i); });
+    } catch (...) {
+        failed = std::current_exception();  // a thread that could not start: its part not done
+    }
+    if (count > 0) f(0);
+    for (auto& t : ts) t.join();
+    if (failed) std::rethrow_exception(failed);
+}
 }  // namespace detail
 
 /// Copies between `rows` contiguous rows of `row_bytes` bytes at `host` and as many at a device
-/// address. Both directions return when the copy has completed. Not for use by several threads
-/// (its own locking thread aside, which it joins before it reads what that thread wrote).
+/// address. Both directions return when the copy has completed. Not for use by several threads.
 class host_copy {
 public:
     static constexpr std::size_t direct_below = std::size_t(16) << 20;
     static constexpr std::size_t chunk = std::size_t(64) << 20;
+    /// Page-locking: at most this many threads, each over at least lock_share bytes.
+    static constexpr std::size_t lock_share = std::size_t(256) << 20;
 
-    host_copy(void* host, std::size_t rows, std::size_t row_bytes, host_transfer how)
-        : host_(host), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes), how_(how) {
+    host_copy(void* host, std::size_t rows, std::size_t row_bytes, host_transfer how,
+              std::size_t lock_threads = 8)
+        : host_(static_cast<char*>(host)), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes) {
         if (bytes_ < direct_below) return;
-        if (how == host_transfer::page_locked) {
-            pin_ = host_registration(host, bytes_);
-            if (pin_.registered()) return;
-        }
+        if (how == host_transfer::page_locked && lock(std::max<std::size_t>(lock_threads, 1)))
+            return;
         std::size_t const c = std::min(chunk, bytes_);
         try {
             buf_[0] = pinned_memory(c);
@@ -73,36 +91,24 @@ public:
             buf_[1] = pinned_memory();
         }
     }
-
     host_copy(host_copy const&) = delete;
     host_copy& operator=(host_copy const&) = delete;
-    ~host_copy() { join(); }
+    ~host_copy() { unlock(); }
 
-    /// locked_behind: starts page-locking the host matrix on a thread of its own (a no-op for
-    /// the other methods, under direct_below, or when already started). Call it after to_device.
-    void lock_behind() {
-        if (how_ != host_transfer::locked_behind || tried_ || !staged()) return;
-        tried_ = true;
-        int const dev = current_device();
-        locker_ = std::thread([this, dev] {
-            try {
-                pin_ = host_registration(host_, bytes_, dev);
-            } catch (...) {  // (only an allocation of its message): the copy out stays staged
-            }
-        });
-    }
-    /// Seconds the page-locking took (wherever it ran) and the caller's thread waited for it;
-    /// read them after to_host or release.
-    double lock_seconds() const noexcept { return pin_.seconds(); }
-    double lock_wait_seconds() const noexcept { return lock_wait_; }
+    /// Whether the copies go straight from and to the host matrix (page-locked, or under
+    /// direct_below), so that to_host_async may be used.
+    bool direct() const noexcept { return !staged(); }
 
     void to_device(void* device_dst, stream const& s) {
-        join();
-        if (!staged()) return direct(device_dst, host_, copy_kind::host_to_device, s);
+        if (!staged()) {
+            copy_span(device_dst, 0, bytes_, copy_kind::host_to_device, s);
+            s.synchronize();
+            return;
+        }
         for (std::size_t i = 0; i * chunk < bytes_; ++i) {
             std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
             done_[i % 2].synchronize();  // the buffer's previous chunk has left it
-            detail::parallel_memcpy(buf_[i % 2].data(), static_cast<char const*>(host_) + off, len);
+            detail::parallel_memcpy(buf_[i % 2].data(), host_ + off, len);
             copy_rows_async(static_cast<char*>(device_dst) + off, len, buf_[i % 2].data(), len, len,
                             1, copy_kind::host_to_device, s);
             done_[i % 2].record(s);
@@ -111,8 +117,11 @@ public:
     }
 
     void to_host(void const* device_src, stream const& s) {
-        join();
-        if (!staged()) return direct(host_, device_src, copy_kind::device_to_host, s);
+        if (!staged()) {
+            copy_span(device_src, 0, bytes_, copy_kind::device_to_host, s);
+            s.synchronize();
+            return;
+        }
         std::size_t const chunks = (bytes_ + chunk - 1) / chunk;
         auto fetch = [&](std::size_t i) {
             std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
@@ -124,44 +133,96 @@ public:
         for (std::size_t i = 0; i < chunks; ++i) {
             std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
             done_[i % 2].synchronize();
-            detail::parallel_memcpy(static_cast<char*>(host_) + off, buf_[i % 2].data(), len);
+            detail::parallel_memcpy(host_ + off, buf_[i % 2].data(), len);
             if (i + 2 < chunks) fetch(i + 2);
         }
     }
 
+    /// Direct copies only: rows [r0, r1) from the device matrix at `device_src` (the whole
+    /// matrix's address) to the host, queued on s.
+    void to_host_async(void const* device_src, std::size_t r0, std::size_t r1, stream const& s) {
+        if (staged()) throw invalid_argument("host_copy::to_host_async: the copies are staged");
+        if (r0 > r1 || r1 > rows_) throw invalid_argument("host_copy::to_host_async: bad rows");
+        copy_span(device_src, r0 * row_, (r1 - r0) * row_, copy_kind::device_to_host, s);
+    }
+
     /// Releases the page-locking or the staging buffers now rather than at destruction.
     void release() {
-        join();
-        pin_ = host_registration();
+        unlock();
         buf_[0] = pinned_memory();
         buf_[1] = pinned_memory();
     }
 
 private:
-    /// Whether the copies go through the staging buffers (asked for, page-locking failed, or the
-    /// matrix not locked yet).
-    bool staged() const noexcept { return buf_[0].data() != nullptr && !pin_.registered(); }
-    void join() {
-        if (!locker_.joinable()) return;
-        auto const t0 = std::chrono::steady_clock::now();
-        locker_.join();
-        lock_wait_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
+    bool staged() const noexcept { return buf_[0].data() != nullptr; }
+
+    /// Page-locks the matrix in ranges of 2 MiB multiples, one thread each; all or nothing.
+    bool lock(std::size_t threads) {
+        constexpr std::uintptr_t align = std::uintptr_t(2) << 20;
+        std::size_t const parts = std::clamp<std::size_t>(bytes_ / lock_share, 1, threads);
+        auto const base = reinterpret_cast<std::uintptr_t>(host_);
+        std::vector<std::size_t> cut{0};
+        for (std::size_t i = 1; i < parts; ++i) {
+            std::uintptr_t const a = (base + i * (bytes_ / parts) + align - 1) / align * align;
+            std::size_t const off = std::min<std::size_t>(a - base, bytes_);
+            if (off > cut.back()) cut.push_back(off);
+        }
+        if (cut.back() < bytes_) cut.push_back(bytes_);
+        std::vector<host_registration> pins(cut.size() - 1);
+        int const dev = current_device();
+        detail::on_threads(pins.size(), [&](std::size_t i) {
+            try {
+                pins[i] = host_registration(host_ + cut[i], cut[i + 1] - cut[i], dev);
+            } catch (...) {  // (only its message's allocation): that range stays unlocked
+            }
+        });
+        bool const all = std::all_of(pins.begin(), pins.end(),
+                                     [](host_registration const& p) { return p.registered(); });
+        cut_ = std::move(cut);
+        pins_ = std::move(pins);
+        if (!all) unlock();
+        return all;
     }
-    void direct(void* dst, void const* src, copy_kind k, stream const& s) const {
-        if (bytes_ == 0) return;
-        copy_rows_async(dst, row_, src, row_, row_, rows_, k, s);  // a pitch is below 2 GiB
-        s.synchronize();
+    void unlock() noexcept {
+        if (pins_.empty()) return;
+        int const dev = current_device();
+        try {
+            detail::on_threads(pins_.size(), [&](std::size_t i) { pins_[i].reset(dev); });
+        } catch (...) {  // no thread to be had: the rest here
+            for (auto& p : pins_) p.reset(dev);
+        }
+        pins_.clear();
+        cut_.clear();
+    }
+    /// Direct copies of bytes [off, off + len) of the matrix, split so that no copy crosses a
+    /// locked range or exceeds 1 GiB (the driver's 2D copies take pitches below 2 GiB).
+    void copy_span(void const* dev, std::size_t off, std::size_t len, copy_kind k,
+                   stream const& s) const {
+        constexpr std::size_t most = std::size_t(1) << 30;
+        std::size_t const end = off + len;
+        std::size_t r = 0;
+        while (off < end) {
+            while (r + 1 < cut_.size() && cut_[r + 1] <= off) ++r;
+            std::size_t stop = std::min(end, off + most);
+            if (r + 1 < cut_.size()) stop = std::min(stop, cut_[r + 1]);
+            std::size_t const n = stop - off;
+            char* h = host_ + off;
+            char* d = static_cast<char*>(const_cast<void*>(dev)) + off;
+            if (k == copy_kind::host_to_device)
+                copy_rows_async(d, n, h, n, n, 1, k, s);
+            else
+                copy_rows_async(h, n, d, n, n, 1, k, s);
+            off = stop;
+        }
     }
 
-    void* host_;
+    char* host_;
     std::size_t rows_, row_, bytes_;
-    host_transfer how_;
-    host_registration pin_;
+    std::vector<std::size_t> cut_;         // page-locked: the ranges' boundaries (offsets)
+    std::vector<host_registration> pins_;  // page-locked: one registration a range
     pinned_memory buf_[2];
     event done_[2];
-    double lock_wait_ = 0;
-    bool tried_ = false;
-    std::thread locker_;  // locked_behind: writes pin_ until joined
 };
 
 }  // namespace kleene::cuda

@@ -33,6 +33,8 @@ public:
     host_registration(host_registration const&) = delete;
     host_registration& operator=(host_registration const&) = delete;
 
+    /// Unregisters now (with `device` >= 0 made current on the calling thread first).
+    void reset(int device = -1) noexcept KLEENE_DEVICE_RETURNS();
     bool registered() const noexcept { return p_ != nullptr; }
     std::string const& failure() const noexcept { return failure_; }
     /// Wall time of cudaHostRegister (seconds).
