@@ -10,6 +10,7 @@
 #   VARIANTS="--staged|--normal-messages"  (each also run on the most GPUs)
 #   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
 #   CLI=0                                   (skips the CLI script in the test stage)
+#   PLANT=1                                 (host_copy's test against a sabotaged copy must fail)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -90,6 +91,29 @@ if has test; then
     # The host copies of the in-core round trip and of every rank (cuda/host_copy.hpp).
     timeout 300 "$build/tests/test_out_of_core_gpu" --run_test=large/host_copy_round_trips \
         2>&1 | tail -3 | tee "$out/host_copy.log" || status=1
+    if [[ ${PLANT:-0} == 1 ]]; then
+        # A planted failure: the same test built against a host_copy.hpp whose direct copies to
+        # the host drop each piece's last 4 bytes must fail.
+        plant=/tmp/kleene-plant
+        mkdir -p "$plant/include/kleene/cuda"
+        sed 's/copy_rows_async(h + off, n, d + off, n, n, 1, k, s);/copy_rows_async(h + off, n, d + off, n, n - 4, 1, k, s);/' \
+            "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" >"$plant/include/kleene/cuda/host_copy.hpp"
+        if cmp -s "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" "$plant/include/kleene/cuda/host_copy.hpp"; then
+            echo "PLANT: the sabotage did not apply"; status=1
+        else
+            obj=tests/CMakeFiles/test_out_of_core_gpu.dir/gpu/test_out_of_core_gpu.cpp.o
+            (cd "$build" && cc=$(ninja -t commands tests/test_out_of_core_gpu | grep "$obj -c") &&
+                ld=$(ninja -t commands tests/test_out_of_core_gpu | grep -- '-o tests/test_out_of_core_gpu ') &&
+                cc=${cc//$obj/$plant/t.o} && ld=${ld//$obj/$plant/t.o} &&
+                eval "${cc/ -I/ -I$plant/include -I}" && eval "${ld/-o tests\/test_out_of_core_gpu /-o $plant/t }") ||
+                { echo "PLANT: could not build the sabotaged test"; status=1; }
+            if timeout 120 "$plant/t" --run_test=large/host_copy_round_trips >"$out/plant.log" 2>&1; then
+                echo "PLANT: the sabotaged host_copy passed the test (it must not)"; status=1
+            else
+                echo "PLANT: the sabotaged host_copy fails the test, as it must: $(grep -c 'check.*failed' "$out/plant.log") failed checks"
+            fi
+        fi
+    fi
     if [[ ${CLI:-1} == 1 ]]; then  # CLI=0 skips the CLI script
         timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
             "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1

@@ -660,15 +660,19 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
     // Page-locked by 1, 3 and 8 threads (ranges cut at 2 MiB boundaries), direct copies both
     // ways and rows copied back a part at a time; then the same object released twice.
     for (auto const& [rows, cols] : shapes)
-        for (std::size_t threads : {1, 3, 8}) {
+        for (std::size_t threads : {1, 3, 8})
+            for (bool ask_first : {false, true}) {
             dense_matrix<std::int32_t> h(rows, cols);
             for (std::size_t i = 0; i < rows * cols; ++i) h.data()[i] = std::int32_t(i % 1000003);
             std::vector<std::int32_t> const want(h.data(), h.data() + rows * cols);
             dense_matrix<std::int32_t, device> d(rows, cols);
             cuda::host_copy c(h.data(), rows, cols * sizeof(std::int32_t),
                               host_transfer::page_locked, threads);
-            BOOST_TEST_REQUIRE(c.direct());  // or page-locking failed here: nothing to test
+            // Asked first, the matrix is locked before the copy in; else the copy in locks it,
+            // each range copied as soon as it is locked.
+            if (ask_first) BOOST_TEST_REQUIRE(c.direct());  // else page-locking failed here
             c.to_device(d.data(), s);
+            BOOST_TEST_REQUIRE(c.direct());
             std::fill(h.data(), h.data() + rows * cols, -1);
             std::size_t const parts = std::min<std::size_t>(rows, 7);
             for (std::size_t q = 0; q < parts; ++q)
@@ -677,6 +681,12 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
             BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
                        rows << " x " << cols << " by " << threads << " threads, in parts");
             BOOST_CHECK_THROW(c.to_host_async(d.data(), 1, rows + 1, s), invalid_argument);
+            // Released in two steps, the second part copied back after the first was released.
+            c.release_below(rows / 2);
+            std::fill(h.data(), h.data() + rows * cols, -1);
+            c.to_host(d.data(), s);
+            BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
+                       rows << " x " << cols << " after a partial release");
             c.release();
             c.release();
         }

@@ -112,15 +112,15 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
     t.add(buf);
     if (gpu) {
         std::snprintf(buf, sizeof buf,
-                      "distributed: rank %d: page-locking or staging buffers %.3g s (released "
-                      "in %.3g s), device "
-                      "buffers %.3g s, copy in %.3g s, copy out %.3g s, steps %.3g s (%.3g s on "
+                      "distributed: rank %d: staging buffers %.3g s, device buffers %.3g s, "
+                      "copy in (page-locking included) %.3g s, copy out %.3g s, page-locking "
+                      "released %.3g s (and %.3g s during the last step), steps %.3g s (%.3g s on "
                       "the compute stream), whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
                       "prepare (panels, after the diagonal block's arrival) %.3g s, rest of the "
                       "updates %.3g s",
-                      c.rank(), st.pin, st.unpin, st.setup,
-                      st.copy_in, st.copy_out, st.steps_wall, st.steps_device, st.total,
+                      c.rank(), st.pin, st.setup, st.copy_in, st.copy_out, st.unpin,
+                      st.unpin_early, st.steps_wall, st.steps_device, st.total,
                       st.wait_panels, st.bands, st.prepare, st.rest);
     } else {
         std::snprintf(buf, sizeof buf,

@@ -58,10 +58,15 @@ namespace kleene::distributed {
 struct fw_stats {
     double total = 0;      ///< the whole call on this rank
     double broadcast = 0;  ///< host path: time inside the panel broadcasts
-    /// Device path: the caller's thread page-locking the host blocks or making the staging
-    /// buffers (host_copy.hpp), and releasing them after the copy out.
+    /// Device path: making the staging buffers (host_copy.hpp; page-locking happens in copy_in),
+    /// and releasing the page-locking or the buffers after the copy out.
     double pin = 0, unpin = 0;
-    double copy_in = 0;    ///< device path: host blocks to the device
+    /// Device path, early_copy_out: releasing the locked ranges whose rows had been copied out
+    /// while the last step ran (part of steps_wall).
+    double unpin_early = 0;
+    /// Device path: host blocks to the device (page-locked: the page-locking too, which each
+    /// range's copy follows at once).
+    double copy_in = 0;
     /// Device path: back to the host, after the steps (with early_copy_out, what is left of it
     /// when the last step's update has ended).
     double copy_out = 0;
@@ -322,16 +327,17 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
                                                 : cuda::stream_priority::normal);  // messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
-        // Early copy out: the last step's update in at most 8 row chunks of at least 32 rows.
-        bool const early_out = o.early_copy_out && host.direct() && nb > 0;
-        std::size_t const out_chunks = early_out ? std::clamp<std::size_t>(lr / 32, 1, 8) : 0;
-        std::vector<cuda::event> out_ready(out_chunks);
-        std::unique_ptr<cuda::stream const> xs;  // the copies out
-        if (early_out) xs = std::make_unique<cuda::stream const>();
         st.setup = detail::since(tp);
         auto tc = std::chrono::steady_clock::now();
         host.to_device(A.data(), cs);
         st.copy_in = detail::since(tc);
+        // Early copy out (once the copy in has settled how the copies go): the last step's
+        // update in at most 8 row chunks of at least 32 rows.
+        bool const early_out = o.early_copy_out && nb > 0 && host.direct();
+        std::size_t const out_chunks = early_out ? std::clamp<std::size_t>(lr / 32, 1, 8) : 0;
+        std::vector<cuda::event> out_ready(out_chunks), out_done(out_chunks);
+        std::unique_ptr<cuda::stream const> xs;  // the copies out
+        if (early_out) xs = std::make_unique<cuda::stream const>();
         view const Av = A.view();
         // Prepare (steps 1-4) runs on the compute stream too. (Tried 2026-11-28 on 4 x H200:
         // prepare on a high-priority stream of its own beside the rest of the previous step's
@@ -478,6 +484,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                             out_ready[q].record(cs);
                             xs->wait(out_ready[q]);
                             host.to_host_async(A.data(), ra, rb, *xs);
+                            out_done[q].record(*xs);
                         }
                     } else {
                         update(K, 0, lr, 0, lc);
@@ -500,6 +507,16 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
         }
+        bool const copied_early = early_out && why.empty() && st.steps == nb;
+        if (copied_early)
+            // Each locked range is released as soon as its rows are on the host, while the last
+            // step's update of the later rows runs.
+            for (std::size_t q = 0; q < out_chunks; ++q) {
+                out_done[q].synchronize();
+                tp = std::chrono::steady_clock::now();
+                host.release_below(lr * (q + 1) / out_chunks);
+                st.unpin_early += detail::since(tp);
+            }
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();
@@ -517,7 +534,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 st.rest += ahead ? last : mid;
             }
         tc = std::chrono::steady_clock::now();
-        if (early_out && why.empty() && st.steps == nb)
+        if (copied_early)
             xs->synchronize();
         else
             host.to_host(A.data(), cs);

@@ -27,6 +27,7 @@
 #include <cstring>
 #include <exception>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace kleene::cuda {
@@ -78,28 +79,29 @@ public:
               std::size_t lock_threads = 8)
         : host_(static_cast<char*>(host)), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes) {
         if (bytes_ < direct_below) return;
-        if (how == host_transfer::page_locked && lock(std::max<std::size_t>(lock_threads, 1)))
-            return;
-        std::size_t const c = std::min(chunk, bytes_);
-        try {
-            buf_[0] = pinned_memory(c);
-            buf_[1] = pinned_memory(c);
-        } catch (device_error const&) {
-            // No page-locked memory to be had at all: direct copies from pageable memory, which
-            // the driver stages itself (slower, but they work).
-            buf_[0] = pinned_memory();
-            buf_[1] = pinned_memory();
-        }
+        if (how == host_transfer::page_locked)
+            lock_threads_ = std::max<std::size_t>(lock_threads, 1);  // locked at the first copy
+        else
+            make_buffers();
     }
     host_copy(host_copy const&) = delete;
     host_copy& operator=(host_copy const&) = delete;
     ~host_copy() { unlock(); }
 
     /// Whether the copies go straight from and to the host matrix (page-locked, or under
-    /// direct_below), so that to_host_async may be used.
-    bool direct() const noexcept { return !staged(); }
+    /// direct_below), so that to_host_async may be used. Page-locks it first if not done yet.
+    bool direct() {
+        settle(nullptr, nullptr);
+        return !staged();
+    }
 
+    /// Page-locked: each thread copies its range as soon as the range is locked, so the copy
+    /// overlaps the locking of the other ranges.
     void to_device(void* device_dst, stream const& s) {
+        if (settle(device_dst, &s)) {
+            s.synchronize();
+            return;
+        }
         if (!staged()) {
             copy_span(device_dst, 0, bytes_, copy_kind::host_to_device, s);
             s.synchronize();
@@ -117,6 +119,7 @@ public:
     }
 
     void to_host(void const* device_src, stream const& s) {
+        settle(nullptr, nullptr);
         if (!staged()) {
             copy_span(device_src, 0, bytes_, copy_kind::device_to_host, s);
             s.synchronize();
@@ -141,13 +144,23 @@ public:
     /// Direct copies only: rows [r0, r1) from the device matrix at `device_src` (the whole
     /// matrix's address) to the host, queued on s.
     void to_host_async(void const* device_src, std::size_t r0, std::size_t r1, stream const& s) {
-        if (staged()) throw invalid_argument("host_copy::to_host_async: the copies are staged");
+        if (!direct()) throw invalid_argument("host_copy::to_host_async: the copies are staged");
         if (r0 > r1 || r1 > rows_) throw invalid_argument("host_copy::to_host_async: bad rows");
         copy_span(device_src, r0 * row_, (r1 - r0) * row_, copy_kind::device_to_host, s);
     }
 
+    /// Page-locked: releases the locked ranges that lie wholly in rows [0, r) (their copies
+    /// must be over), so that the rest of the release overlaps other work.
+    void release_below(std::size_t r) noexcept {
+        if (pins_.empty()) return;
+        std::size_t const end = std::min(r, rows_) * row_;
+        int const dev = current_device();
+        for (std::size_t i = 0; i < pins_.size() && cut_[i + 1] <= end; ++i) pins_[i].reset(dev);
+    }
+
     /// Releases the page-locking or the staging buffers now rather than at destruction.
     void release() {
+        lock_threads_ = 0;
         unlock();
         buf_[0] = pinned_memory();
         buf_[1] = pinned_memory();
@@ -157,8 +170,30 @@ private:
     /// Whether the copies go through the staging buffers (asked for, or page-locking failed).
     bool staged() const noexcept { return buf_[0].data() != nullptr; }
 
-    /// Page-locks the matrix in ranges of 2 MiB multiples, one thread each; all or nothing.
-    bool lock(std::size_t threads) {
+    void make_buffers() {
+        std::size_t const c = std::min(chunk, bytes_);
+        try {
+            buf_[0] = pinned_memory(c);
+            buf_[1] = pinned_memory(c);
+        } catch (device_error const&) {
+            // No page-locked memory to be had at all: direct copies from pageable memory, which
+            // the driver stages itself (slower, but they work).
+            buf_[0] = pinned_memory();
+            buf_[1] = pinned_memory();
+        }
+    }
+    /// The page-locking, if still to be done: lock(), or the staging buffers where it fails.
+    /// Returns whether the copy to `dst` on *s has been done with it (dst null: no copy).
+    bool settle(void* dst, stream const* s) {
+        if (!lock_threads_) return false;
+        std::size_t const threads = std::exchange(lock_threads_, 0);
+        if (lock(threads, dst, s)) return dst != nullptr;
+        make_buffers();
+        return false;
+    }
+    /// Page-locks the matrix in ranges of 2 MiB multiples, one thread each, all or nothing; with
+    /// `dst`, each thread then queues its range's copy to the device on *s.
+    bool lock(std::size_t threads, void* dst, stream const* s) {
         constexpr std::uintptr_t align = std::uintptr_t(2) << 20;
         std::size_t const parts = std::clamp<std::size_t>(bytes_ / lock_share, 1, threads);
         auto const base = reinterpret_cast<std::uintptr_t>(host_);
@@ -170,19 +205,32 @@ private:
         }
         if (cut.back() < bytes_) cut.push_back(bytes_);
         std::vector<host_registration> pins(cut.size() - 1);
+        std::vector<std::exception_ptr> failed(pins.size());
         int const dev = current_device();
         detail::on_threads(pins.size(), [&](std::size_t i) {
             try {
                 pins[i] = host_registration(host_ + cut[i], cut[i + 1] - cut[i], dev);
-            } catch (...) {  // (only its message's allocation): that range stays unlocked
+                if (dst && pins[i].registered())
+                    copy_pieces(static_cast<char*>(dst) + cut[i], host_ + cut[i],
+                                cut[i + 1] - cut[i], copy_kind::host_to_device, *s);
+            } catch (...) {
+                failed[i] = std::current_exception();
             }
         });
         bool const all = std::all_of(pins.begin(), pins.end(),
                                      [](host_registration const& p) { return p.registered(); });
         cut_ = std::move(cut);
         pins_ = std::move(pins);
-        if (!all) unlock();
-        return all;
+        bool const copy_failed =
+            std::any_of(failed.begin(), failed.end(), [](auto const& e) { return bool(e); });
+        if (!all || copy_failed) {
+            if (dst) s->synchronize();  // copies from the locked ranges may still be running
+            unlock();
+            for (auto const& e : failed)
+                if (e && dst) std::rethrow_exception(e);  // a copy's CUDA error
+            return false;
+        }
+        return true;
     }
     void unlock() noexcept {
         if (pins_.empty()) return;
@@ -195,30 +243,35 @@ private:
         pins_.clear();
         cut_.clear();
     }
-    /// Direct copies of bytes [off, off + len) of the matrix, split so that no copy crosses a
-    /// locked range or exceeds 1 GiB (the driver's 2D copies take pitches below 2 GiB).
+    /// Copies len bytes between host h and device d in pieces of at most 1 GiB (the driver's 2D
+    /// copies take pitches below 2 GiB).
+    static void copy_pieces(char* d, char* h, std::size_t len, copy_kind k, stream const& s) {
+        constexpr std::size_t most = std::size_t(1) << 30;
+        for (std::size_t off = 0; off < len; off += most) {
+            std::size_t const n = std::min(most, len - off);
+            if (k == copy_kind::host_to_device)
+                copy_rows_async(d + off, n, h + off, n, n, 1, k, s);
+            else
+                copy_rows_async(h + off, n, d + off, n, n, 1, k, s);
+        }
+    }
+    /// Direct copies of bytes [off, off + len) of the matrix, none across two locked ranges.
     void copy_span(void const* dev, std::size_t off, std::size_t len, copy_kind k,
                    stream const& s) const {
-        constexpr std::size_t most = std::size_t(1) << 30;
         std::size_t const end = off + len;
         std::size_t r = 0;
         while (off < end) {
             while (r + 1 < cut_.size() && cut_[r + 1] <= off) ++r;
-            std::size_t stop = std::min(end, off + most);
-            if (r + 1 < cut_.size()) stop = std::min(stop, cut_[r + 1]);
-            std::size_t const n = stop - off;
-            char* h = host_ + off;
-            char* d = static_cast<char*>(const_cast<void*>(dev)) + off;
-            if (k == copy_kind::host_to_device)
-                copy_rows_async(d, n, h, n, n, 1, k, s);
-            else
-                copy_rows_async(h, n, d, n, n, 1, k, s);
+            std::size_t const stop = r + 1 < cut_.size() ? std::min(end, cut_[r + 1]) : end;
+            copy_pieces(static_cast<char*>(const_cast<void*>(dev)) + off, host_ + off, stop - off,
+                        k, s);
             off = stop;
         }
     }
 
     char* host_;
     std::size_t rows_, row_, bytes_;
+    std::size_t lock_threads_ = 0;         // page-locking still to be done, by this many threads
     std::vector<std::size_t> cut_;         // page-locked: the ranges' boundaries (offsets)
     std::vector<host_registration> pins_;  // page-locked: one registration a range
     pinned_memory buf_[2];
