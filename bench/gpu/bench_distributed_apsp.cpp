@@ -116,6 +116,17 @@ int run(int argc, char** argv, std::size_t n) {
             if (local(r, q) > weight<T>(i, j, n) || (i == j && local(r, q) != T(0))) ++bad;
         }
     bad = c.allreduce_max(bad);
+    // A checksum of the whole result (each entry's bits hashed with its position, summed below
+    // 2^62 a rank): the same for every ordering of the same blocks (--late-copy-out, ...).
+    std::uint64_t sum = 0;
+    for (std::size_t r = 0; r < d.local_rows(); ++r)
+        for (std::size_t q = 0; q < d.local_cols(); ++q) {
+            std::size_t const i = d.global_row(d.prow(), r), j = d.global_col(d.pcol(), q);
+            std::uint32_t bits;
+            std::memcpy(&bits, &local(r, q), sizeof bits);
+            sum += mix((std::uint64_t(i) * n + j) ^ (std::uint64_t(bits) << 40)) >> 2;
+        }
+    auto const checksum = std::uint64_t(c.allreduce_sum(std::int64_t(sum & ((1ULL << 62) - 1))));
     // Every rank's own line (its phase times) on stderr, the rest of the trace from rank 0.
     for (auto const& l : trace.lines)
         if (l.find("rank " + std::to_string(c.rank()) + ":") != std::string::npos)
@@ -126,11 +137,12 @@ int run(int argc, char** argv, std::size_t n) {
         std::printf(
             "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d early-diagonal=%d urgent=%d "
             "transfer=%s lock-threads=%zu early-copy-out=%d: "
-            "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s)%s\n",
+            "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s) checksum %016llx%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
             int(o.early_diagonal), int(o.urgent_messages), transfer, o.lock_threads,
             int(o.early_copy_out), slowest,
-            double(n) * double(n) * double(n) / slowest, setup, bad ? " CHECK FAILED" : "");
+            double(n) * double(n) * double(n) / slowest, setup,
+            static_cast<unsigned long long>(checksum), bad ? " CHECK FAILED" : "");
     }
     return bad ? 1 : 0;
 }

@@ -110,7 +110,7 @@ if has test; then
             if timeout 120 "$plant/t" --run_test=large/host_copy_round_trips >"$out/plant.log" 2>&1; then
                 echo "PLANT: the sabotaged host_copy passed the test (it must not)"; status=1
             else
-                echo "PLANT: the sabotaged host_copy fails the test, as it must: $(grep -c 'check.*failed' "$out/plant.log") failed checks"
+                echo "PLANT: the sabotaged host_copy fails the test, as it must: $(grep -c 'error: in' "$out/plant.log") failed checks"
             fi
         fi
     fi

@@ -20,10 +20,12 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/environment.hpp>
 
-#include <cmath>
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
@@ -681,8 +683,18 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
             BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
                        rows << " x " << cols << " by " << threads << " threads, in parts");
             BOOST_CHECK_THROW(c.to_host_async(d.data(), 1, rows + 1, s), invalid_argument);
-            // Released in two steps, the second part copied back after the first was released.
-            c.release_below(rows / 2);
+            // Released range by range, each thread told which rows its range ends before.
+            std::vector<std::size_t> ends;
+            std::mutex m;
+            c.release_after([&](std::size_t r) {
+                std::lock_guard<std::mutex> g(m);
+                ends.push_back(r);
+            });
+            if (rows * cols * sizeof(std::int32_t) >= cuda::host_copy::direct_below) {
+                BOOST_TEST(!ends.empty());
+                BOOST_TEST(std::ranges::max(ends) == rows);
+            }
+            // Copies still work (pageable now).
             std::fill(h.data(), h.data() + rows * cols, -1);
             c.to_host(d.data(), s);
             BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),

@@ -1,5 +1,6 @@
 // CUDA runtime glue: the one device allocator, copies, and device queries.
 
+#include <kleene/cuda/check.cuh>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
@@ -39,6 +40,8 @@ int device_count() noexcept {
     }
     return n;
 }
+
+void set_current_device(int device) { KLEENE_CUDA_CHECK(cudaSetDevice(device)); }
 
 int current_device() noexcept {
     int d = 0;

@@ -114,7 +114,8 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: staging buffers %.3g s, device buffers %.3g s, "
                       "copy in (page-locking included) %.3g s, copy out %.3g s, page-locking "
-                      "released %.3g s (and %.3g s during the last step), steps %.3g s (%.3g s on "
+                      "released %.3g s (the host's wait for the last step's copies out and "
+                      "releases %.3g s), steps %.3g s (%.3g s on "
                       "the compute stream), whole call %.3g s; "
                       "compute stream: waiting for panels %.3g s, look-ahead bands %.3g s, "
                       "prepare (panels, after the diagonal block's arrival) %.3g s, rest of the "

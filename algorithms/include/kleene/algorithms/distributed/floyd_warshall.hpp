@@ -61,8 +61,9 @@ struct fw_stats {
     /// Device path: making the staging buffers (host_copy.hpp; page-locking happens in copy_in),
     /// and releasing the page-locking or the buffers after the copy out.
     double pin = 0, unpin = 0;
-    /// Device path, early_copy_out: releasing the locked ranges whose rows had been copied out
-    /// while the last step ran (part of steps_wall).
+    /// Device path, early_copy_out: from the host's arrival at the end of the queued steps until
+    /// every locked range had been released, each as soon as its rows were out (part of
+    /// steps_wall).
     double unpin_early = 0;
     /// Device path: host blocks to the device (page-locked: the page-locking too, which each
     /// range's copy follows at once).
@@ -508,15 +509,17 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             ++st.steps;
         }
         bool const copied_early = early_out && why.empty() && st.steps == nb;
-        if (copied_early)
+        if (copied_early) {
             // Each locked range is released as soon as its rows are on the host, while the last
             // step's update of the later rows runs.
-            for (std::size_t q = 0; q < out_chunks; ++q) {
+            tp = std::chrono::steady_clock::now();
+            host.release_after([&](std::size_t r) {
+                std::size_t q = 0;
+                while (q + 1 < out_chunks && lr * (q + 1) / out_chunks < r) ++q;
                 out_done[q].synchronize();
-                tp = std::chrono::steady_clock::now();
-                host.release_below(lr * (q + 1) / out_chunks);
-                st.unpin_early += detail::since(tp);
-            }
+            });
+            st.unpin_early = detail::since(tp);
+        }
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();

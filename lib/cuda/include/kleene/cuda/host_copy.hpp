@@ -11,7 +11,7 @@
 // Measured on the 4 x H200 host (2026-11-28, bench_distributed_apsp, n = 65536 fp32): one GPU's
 // whole call took 20.23 s page-locked and 21.09 s staged (16 GiB each way); four ranks of 4 GiB
 // 5.98 s and 6.02 s. Copies under 16 MiB go directly (the driver stages them itself).
-// (Tried 2026-11-29: staged in, then page-locked on a thread of its own while the device
+// (Tried 2026-11-28, later session: staged in, then page-locked on a thread of its own while the device
 // computed, direct out: 21.24 s against 20.45 s on one GPU, 5.89 s against 5.94 s on four ranks;
 // dropped.)
 
@@ -149,13 +149,19 @@ public:
         copy_span(device_src, r0 * row_, (r1 - r0) * row_, copy_kind::device_to_host, s);
     }
 
-    /// Page-locked: releases the locked ranges that lie wholly in rows [0, r) (their copies
-    /// must be over), so that the rest of the release overlaps other work.
-    void release_below(std::size_t r) noexcept {
+    /// Page-locked: releases each locked range on a thread of its own as soon as wait(r)
+    /// returns there, r the row past the range's last byte: the caller's wait returns once no
+    /// copy of rows [0, r) is left to run. The releases overlap the caller's remaining work and
+    /// each other.
+    template <class Wait>
+    void release_after(Wait&& wait) {
         if (pins_.empty()) return;
-        std::size_t const end = std::min(r, rows_) * row_;
         int const dev = current_device();
-        for (std::size_t i = 0; i < pins_.size() && cut_[i + 1] <= end; ++i) pins_[i].reset(dev);
+        detail::on_threads(pins_.size(), [&](std::size_t i) {
+            set_current_device(dev);  // (the events waited for are this device's)
+            wait(std::min(rows_, (cut_[i + 1] + row_ - 1) / row_));
+            pins_[i].reset(dev);
+        });
     }
 
     /// Releases the page-locking or the staging buffers now rather than at destruction.

@@ -15,6 +15,9 @@ KLEENE_DEVICE_ENTRY bool built_with_cuda() noexcept KLEENE_DEVICE_RETURNS(false)
 KLEENE_DEVICE_ENTRY int device_count() noexcept KLEENE_DEVICE_RETURNS(0);
 /// The calling thread's current CUDA device (cudaGetDevice; 0 without CUDA or a device).
 KLEENE_DEVICE_ENTRY int current_device() noexcept KLEENE_DEVICE_RETURNS(0);
+/// Makes `device` the calling thread's current device (cudaSetDevice; a thread of its own starts
+/// on device 0).
+KLEENE_DEVICE_ENTRY void set_current_device(int device) KLEENE_DEVICE_BODY;
 /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device when there is none.
 KLEENE_DEVICE_ENTRY std::string device_description(int device = 0) KLEENE_DEVICE_VALUE;
 /// Throws no_device with an explanation when no GPU can be used.
