@@ -116,8 +116,9 @@ int run(int argc, char** argv, std::size_t n) {
             if (local(r, q) > weight<T>(i, j, n) || (i == j && local(r, q) != T(0))) ++bad;
         }
     bad = c.allreduce_max(bad);
-    // A checksum of the whole result (each entry's bits hashed with its position, summed below
-    // 2^62 a rank): the same for every ordering of the same blocks (--late-copy-out, ...).
+    // A checksum of the whole result (each entry's bits hashed with its position, summed modulo
+    // 2^62): the same for every ordering and grid of the same blocks (--late-copy-out, 2 or 4
+    // ranks: the tiles see the same operations in the same order).
     std::uint64_t sum = 0;
     for (std::size_t r = 0; r < d.local_rows(); ++r)
         for (std::size_t q = 0; q < d.local_cols(); ++q) {
@@ -126,7 +127,8 @@ int run(int argc, char** argv, std::size_t n) {
             std::memcpy(&bits, &local(r, q), sizeof bits);
             sum += mix((std::uint64_t(i) * n + j) ^ (std::uint64_t(bits) << 40)) >> 2;
         }
-    auto const checksum = std::uint64_t(c.allreduce_sum(std::int64_t(sum & ((1ULL << 62) - 1))));
+    auto const checksum =
+        std::uint64_t(c.allreduce_sum(std::int64_t(sum & ((1ULL << 62) - 1)))) & ((1ULL << 62) - 1);
     // Every rank's own line (its phase times) on stderr, the rest of the trace from rank 0.
     for (auto const& l : trace.lines)
         if (l.find("rank " + std::to_string(c.rank()) + ":") != std::string::npos)

@@ -2,18 +2,24 @@
 // One host matrix to the device and back (the in-core GPU APSP's round trip, each rank's blocks in
 // the distributed Floyd-Warshall), by one of two methods:
 // - page_locked (the default): the whole matrix page-locked for the call (cudaHostRegister), DMA
-//   copies each way, released after. The locking runs on several threads at once, each over its
-//   own range of the matrix (lock_threads; cut at 2 MiB boundaries). Where page-locking fails (a
-//   locked-memory limit, say) the copies are staged instead, not left to the driver's slower
-//   pageable path (that only where not even the staging buffers can be had);
+//   copies each way, released after. The locking happens at the first copy, on several threads
+//   at once, each over its own range of the matrix (lock_threads; cut at 2 MiB boundaries), and
+//   each thread queues its range's copy to the device as soon as the range is locked, so the copy
+//   overlaps the locking of the rest. Where page-locking fails (a locked-memory limit, say) the
+//   copies are staged instead, not left to the driver's slower pageable path (that only where
+//   not even the staging buffers can be had);
 // - staged: host threads copy 64 MiB chunks of the matrix into two page-locked buffers in turn
 //   while the DMA engine moves the other buffer's chunk.
-// Measured on the 4 x H200 host (2026-11-28, bench_distributed_apsp, n = 65536 fp32): one GPU's
-// whole call took 20.23 s page-locked and 21.09 s staged (16 GiB each way); four ranks of 4 GiB
-// 5.98 s and 6.02 s. Copies under 16 MiB go directly (the driver stages them itself).
-// (Tried 2026-11-28, later session: staged in, then page-locked on a thread of its own while the device
-// computed, direct out: 21.24 s against 20.45 s on one GPU, 5.89 s against 5.94 s on four ranks;
-// dropped.)
+// Measured on the 4 x H200 host (bench_distributed_apsp, n = 65536 fp32, whole call; lab notes of
+// 2026-11-28): one GPU (16 GiB each way) 20.23 s page-locked on one thread, 21.09 s staged, 20.05
+// s with 8 locking threads and the copy in overlapped; four ranks of 4 GiB 5.98 s, 6.02 s, and
+// 5.72 s with 8 threads (each rank's locking 0.42 s on one thread, 0.30 s on eight).
+// Copies under 16 MiB go directly (the driver stages them itself).
+// Tried and dropped (same host and day): staged in, then page-locked on a thread of its own while
+// the device computed, direct out: 21.24 s against 20.45 s on one GPU, 5.89 s against 5.94 s on
+// four ranks. Releasing the ranges during the distributed FW's last step (release_after) did not
+// overlap it: each rank's release still ended about 0.3 s after its compute stream, as if
+// cudaHostUnregister waited for the device to go idle (5.69 s against 5.72 s on four ranks).
 
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/runtime.hpp>
