@@ -537,10 +537,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 st.rest += ahead ? last : mid;
             }
         tc = std::chrono::steady_clock::now();
-        if (copied_early)
-            xs->synchronize();
-        else
-            host.to_host(A.data(), cs);
+        if (xs) xs->synchronize();  // (also after a failure: no copy may outlive the locking)
+        if (!copied_early) host.to_host(A.data(), cs);
         st.copy_out = detail::since(tc);
         tp = std::chrono::steady_clock::now();
         host.release();

@@ -164,8 +164,13 @@ public:
         if (pins_.empty()) return;
         int const dev = current_device();
         detail::on_threads(pins_.size(), [&](std::size_t i) {
-            set_current_device(dev);  // (the events waited for are this device's)
-            wait(std::min(rows_, (cut_[i + 1] + row_ - 1) / row_));
+            try {
+                set_current_device(dev);  // (the events waited for are this device's)
+                wait(std::min(rows_, (cut_[i + 1] + row_ - 1) / row_));
+            } catch (...) {
+                // A failed wait is a device failure, which the caller's next synchronisation
+                // reports; the range is released all the same (reset waits for nothing).
+            }
             pins_[i].reset(dev);
         });
     }
