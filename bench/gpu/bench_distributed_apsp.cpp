@@ -85,8 +85,8 @@ int run(int argc, char** argv, std::size_t n) {
             o.host_transfer, o.lock_threads);
         double const s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu: %.3f s, "
-                    "%.3g updates/s\n",
+        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu: "
+                    "%.3f s, %.3g updates/s\n",
                     n, type, transfer, o.lock_threads, s, double(n) * double(n) * double(n) / s);
         return 0;
     }

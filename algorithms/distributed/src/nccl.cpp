@@ -2,6 +2,7 @@
 #include <nccl.h>
 
 #include <kleene/algorithms/distributed/nccl.hpp>
+#include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <string>
 
@@ -19,10 +20,7 @@ int use_device(int local_rank) {
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         throw no_device("distributed: rank needs a CUDA device and found none");
     int const d = local_rank % count;
-    cudaError_t const e = cudaSetDevice(d);
-    if (e != cudaSuccess)
-        throw device_error(std::string("cudaSetDevice(") + std::to_string(d) +
-                           ") failed: " + cudaGetErrorString(e));
+    cuda::set_current_device(d);
     return d;
 }
 

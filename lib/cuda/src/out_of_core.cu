@@ -94,11 +94,10 @@ float event::elapsed_ms(event const& from, event const& to) {
 
 // ---- host memory --------------------------------------------------------------------------------
 
-host_registration::host_registration(void* p, std::size_t bytes, int device) {
+host_registration::host_registration(void* p, std::size_t bytes) {
     if (!p || bytes == 0) return;
     auto const t0 = std::chrono::steady_clock::now();
-    cudaError_t e = device >= 0 ? cudaSetDevice(device) : cudaSuccess;
-    if (e == cudaSuccess) e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
+    cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (e == cudaSuccess) {
         p_ = p;
@@ -111,10 +110,8 @@ host_registration::host_registration(void* p, std::size_t bytes, int device) {
 host_registration::~host_registration() {
     if (p_) (void)cudaHostUnregister(p_);
 }
-void host_registration::reset(int device) noexcept {
-    if (!p_) return;
-    if (device >= 0) (void)cudaSetDevice(device);
-    (void)cudaHostUnregister(std::exchange(p_, nullptr));
+void host_registration::reset() noexcept {
+    if (p_) (void)cudaHostUnregister(std::exchange(p_, nullptr));
 }
 host_registration::host_registration(host_registration&& o) noexcept
     : p_(std::exchange(o.p_, nullptr)), failure_(std::move(o.failure_)), seconds_(o.seconds_) {}

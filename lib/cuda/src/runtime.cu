@@ -1,6 +1,5 @@
 // CUDA runtime glue: the one device allocator, copies, and device queries.
 
-#include <kleene/cuda/check.cuh>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
@@ -41,7 +40,12 @@ int device_count() noexcept {
     return n;
 }
 
-void set_current_device(int device) { KLEENE_CUDA_CHECK(cudaSetDevice(device)); }
+void set_current_device(int device) {
+    cudaError_t const e = cudaSetDevice(device);
+    if (e != cudaSuccess)
+        throw device_error(std::string("cudaSetDevice(") + std::to_string(device) +
+                           ") failed: " + cudaGetErrorString(e));
+}
 
 int current_device() noexcept {
     int d = 0;

@@ -446,7 +446,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     // Early diagonal: block (K+1, K+1) first of all, closed and sent before the
                     // rest of the bands.
                     std::size_t const N = K + 1;
-                    bool const here_r = d.owner_row(N) == d.prow(), here_c = d.owner_col(N) == d.pcol();
+                    bool const here_r = d.owner_row(N) == d.prow();
+                    bool const here_c = d.owner_col(N) == d.pcol();
                     std::size_t r0 = lr, r1 = lr, c0 = lc, c1 = lc;
                     if (here_r) r1 = (r0 = d.local_offset_row(N)) + d.block_size(N);
                     if (here_c) c1 = (c0 = d.local_offset_col(N)) + d.block_size(N);

@@ -108,11 +108,7 @@ public:
             s.synchronize();
             return;
         }
-        if (!staged()) {
-            copy_span(device_dst, 0, bytes_, copy_kind::host_to_device, s);
-            s.synchronize();
-            return;
-        }
+        if (!staged()) return copy_all(device_dst, copy_kind::host_to_device, s);
         for (std::size_t i = 0; i * chunk < bytes_; ++i) {
             std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
             done_[i % 2].synchronize();  // the buffer's previous chunk has left it
@@ -126,11 +122,7 @@ public:
 
     void to_host(void const* device_src, stream const& s) {
         settle(nullptr, nullptr);
-        if (!staged()) {
-            copy_span(device_src, 0, bytes_, copy_kind::device_to_host, s);
-            s.synchronize();
-            return;
-        }
+        if (!staged()) return copy_all(device_src, copy_kind::device_to_host, s);
         std::size_t const chunks = (bytes_ + chunk - 1) / chunk;
         auto fetch = [&](std::size_t i) {
             std::size_t const off = i * chunk, len = std::min(chunk, bytes_ - off);
@@ -171,7 +163,7 @@ public:
                 // A failed wait is a device failure, which the caller's next synchronisation
                 // reports; the range is released all the same (reset waits for nothing).
             }
-            pins_[i].reset(dev);
+            pins_[i].reset();
         });
     }
 
@@ -225,8 +217,9 @@ private:
         std::vector<std::exception_ptr> failed(pins.size());
         int const dev = current_device();
         detail::on_threads(pins.size(), [&](std::size_t i) {
+            if (!make_current(dev)) return;  // that range stays unlocked: staged copies
             try {
-                pins[i] = host_registration(host_ + cut[i], cut[i + 1] - cut[i], dev);
+                pins[i] = host_registration(host_ + cut[i], cut[i + 1] - cut[i]);
                 if (dst && pins[i].registered())
                     copy_pieces(static_cast<char*>(dst) + cut[i], host_ + cut[i],
                                 cut[i + 1] - cut[i], copy_kind::host_to_device, *s);
@@ -253,12 +246,29 @@ private:
         if (pins_.empty()) return;
         int const dev = current_device();
         try {
-            detail::on_threads(pins_.size(), [&](std::size_t i) { pins_[i].reset(dev); });
+            detail::on_threads(pins_.size(), [&](std::size_t i) {
+                make_current(dev);
+                pins_[i].reset();
+            });
         } catch (...) {  // no thread to be had: the rest here
-            for (auto& p : pins_) p.reset(dev);
+            for (auto& p : pins_) p.reset();
         }
         pins_.clear();
         cut_.clear();
+    }
+    /// Makes `device` current on the calling thread (a thread of its own starts on device 0);
+    /// whether that worked.
+    static bool make_current(int device) noexcept {
+        try {
+            set_current_device(device);
+            return true;
+        } catch (...) {
+            return false;
+        }
+    }
+    void copy_all(void const* dev, copy_kind k, stream const& s) const {
+        copy_span(dev, 0, bytes_, k, s);
+        s.synchronize();
     }
     /// Copies len bytes between host h and device d in pieces of at most 1 GiB (the driver's 2D
     /// copies take pitches below 2 GiB).

@@ -24,17 +24,17 @@ KLEENE_DEVICE_ENTRIES_BEGIN
 class host_registration {
 public:
     host_registration() = default;
-    /// `device` >= 0 makes that device current on the calling thread first (a thread of its
-    /// own starts on device 0); the registration is the current device's context's.
-    host_registration(void* p, std::size_t bytes, int device = -1) KLEENE_DEVICE_BODY;
+    /// Registered with the calling thread's current device's context (a thread of its own
+    /// starts on device 0: set_current_device, runtime.hpp).
+    host_registration(void* p, std::size_t bytes) KLEENE_DEVICE_BODY;
     ~host_registration() KLEENE_DEVICE_DEFAULT;
     host_registration(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
     host_registration& operator=(host_registration&& o) noexcept KLEENE_DEVICE_DEFAULT;
     host_registration(host_registration const&) = delete;
     host_registration& operator=(host_registration const&) = delete;
 
-    /// Unregisters now (with `device` >= 0 made current on the calling thread first).
-    void reset(int device = -1) noexcept KLEENE_DEVICE_RETURNS();
+    /// Unregisters now.
+    void reset() noexcept KLEENE_DEVICE_RETURNS();
     bool registered() const noexcept { return p_ != nullptr; }
     std::string const& failure() const noexcept { return failure_; }
     /// Wall time of cudaHostRegister (seconds).
