@@ -4,10 +4,14 @@
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
 //                                  [--normal-messages] [--staged] [--lock-threads T]
 //                                  [--late-diagonal] [--late-copy-out]
+//                                  [--streamed | --in-core] [--stripe-rows R]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
-// after the explain trace (every rank's own line of phase times on stderr). The clock starts with
-// the device context made and NCCL's communicators made and connected (their time is printed).
+// after the explain trace (every rank's own line of phase times on stderr). --streamed keeps
+// each rank's blocks on the host and streams them through its GPU every step (out of core per
+// rank), --in-core keeps them on the GPU; neither: streamed only where they do not fit. The
+// clock starts with the device context made and NCCL's communicators made and connected (their
+// time is printed).
 // The matrix: w(i,j) uniform in [1, 100) from a hash of (i, j), w(i,i) = 0 (a complete graph).
 
 #include <chrono>
@@ -65,6 +69,12 @@ int run(int argc, char** argv, std::size_t n) {
             o.early_copy_out = false;
         else if (a == "--late-diagonal")
             o.early_diagonal = false;
+        else if (a == "--streamed")
+            o.blocks = dist::device_fw_options::residence::streamed;
+        else if (a == "--in-core")
+            o.blocks = dist::device_fw_options::residence::device;
+        else if (a == "--stripe-rows" && i + 1 < argc)
+            o.stripe_rows = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
@@ -110,6 +120,7 @@ int run(int argc, char** argv, std::size_t n) {
     double const slowest = c.allreduce_max(st.total);
     // A check that costs nothing: the diagonal stays 0 and no entry grew.
     std::int64_t bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad)
     for (std::size_t r = 0; r < d.local_rows(); ++r)
         for (std::size_t q = 0; q < d.local_cols(); ++q) {
             std::size_t const i = d.global_row(d.prow(), r), j = d.global_col(d.pcol(), q);
@@ -119,7 +130,8 @@ int run(int argc, char** argv, std::size_t n) {
     // A checksum of the whole result (each entry's bits hashed with its position, summed modulo
     // 2^62): the same for every ordering and grid of the same blocks (--late-copy-out, 2 or 4
     // ranks: the tiles see the same operations in the same order).
-    std::uint64_t sum = 0;
+    std::uint64_t sum = 0;  // (wraps modulo 2^64: the same in any order)
+#pragma omp parallel for schedule(static) reduction(+ : sum)
     for (std::size_t r = 0; r < d.local_rows(); ++r)
         for (std::size_t q = 0; q < d.local_cols(); ++q) {
             std::size_t const i = d.global_row(d.prow(), r), j = d.global_col(d.pcol(), q);
@@ -138,11 +150,11 @@ int run(int argc, char** argv, std::size_t n) {
             if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
             "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d early-diagonal=%d urgent=%d "
-            "transfer=%s lock-threads=%zu early-copy-out=%d: "
+            "transfer=%s lock-threads=%zu early-copy-out=%d streamed=%d stripe-rows=%zu: "
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s) checksum %016llx%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
             int(o.early_diagonal), int(o.urgent_messages), transfer, o.lock_threads,
-            int(o.early_copy_out), slowest,
+            int(o.early_copy_out), int(st.streamed), st.stripe_rows, slowest,
             double(n) * double(n) * double(n) / slowest, setup,
             static_cast<unsigned long long>(checksum), bad ? " CHECK FAILED" : "");
     }
@@ -156,7 +168,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
                      "[--normal-messages] [--staged] [--lock-threads T] [--late-diagonal] "
-                     "[--late-copy-out]\n",
+                     "[--late-copy-out] [--streamed | --in-core] [--stripe-rows R]\n",
                      argv[0]);
         return 2;
     }

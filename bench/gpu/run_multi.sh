@@ -9,6 +9,7 @@
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
 #   VARIANTS="--staged|--normal-messages"  (each also run on the most GPUs)
 #   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
+#   LARGE_FLAGS="--streamed"                (flags of the large run: out of core per rank)
 #   CLI=0                                   (skips the CLI script in the test stage)
 #   PLANT=1                                 (host_copy's test against a sabotaged copy must fail)
 #
@@ -88,9 +89,19 @@ if has test; then
             tee "$out/test_np$np.log" || status=1
         grep -q "^OK" "$out/test_np$np.log" || status=1
     done
-    # The host copies of the in-core round trip and of every rank (cuda/host_copy.hpp).
-    timeout 300 "$build/tests/test_out_of_core_gpu" --run_test=large/host_copy_round_trips \
-        2>&1 | tail -3 | tee "$out/host_copy.log" || status=1
+    # Out of core per rank: every rank's blocks streamed through its GPU in stripes of 7 rows,
+    # each case also run in core and compared bit for bit.
+    for np in $gpus; do
+        "${mpirun[@]}" -np "$np" "$build/algorithms/distributed/check_distributed_fw" --device gpu \
+            --streamed 7 2>&1 | tail -4 | tee "$out/test_streamed_np$np.log" || status=1
+        grep -q "^OK" "$out/test_streamed_np$np.log" || status=1
+    done
+    # The host copies of the in-core round trip and of every rank, and the blocks the streamed
+    # steps load and store (cuda/host_copy.hpp).
+    timeout 300 "$build/tests/test_out_of_core_gpu" \
+        --run_test=large/host_copy_round_trips,host_copy_blocks 2>&1 | tail -3 |
+        tee "$out/host_copy.log" || status=1
+    grep -q "No errors detected" "$out/host_copy.log" || status=1
     if [[ ${PLANT:-0} == 1 ]]; then
         # A planted failure: the same test built against a host_copy.hpp whose direct copies to
         # the host drop each piece's last 4 bytes must fail.
@@ -152,8 +163,9 @@ if has bench; then
         done
     done
     if [[ -n $large ]] && ((gpus_here >= 4)); then
+        # shellcheck disable=SC2086  # LARGE_FLAGS is several flags
         line=$("${mpirun[@]}" -x OMP_NUM_THREADS=$(($(nproc) / 4)) -np 4 "$bench" "$large" \
-            "${block_arg[@]}" 2>&1 | tee -a "$out/bench.log" | grep "^n=" | tail -1)
+            "${block_arg[@]}" ${LARGE_FLAGS:-} 2>&1 | tee -a "$out/bench.log" | grep "^n=" | tail -1)
         echo "$line"
         table+=("$line")
     fi

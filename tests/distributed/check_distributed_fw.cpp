@@ -12,6 +12,9 @@
 //   --device gpu: NCCL, one GPU per rank; int32 and closure equal, fp within a relative 1e-5
 //                 (fp32) / 1e-12 (fp64): the GPU products sum along another order than the CPU
 //                 tiles. Skips (exit 0, message) when a rank has no GPU.
+//   --device gpu --streamed R: the same with every rank's blocks streamed through its GPU in
+//                 stripes of R rows (out of core per rank); each APSP case is also run in core
+//                 and must give the same bits (or the same error).
 // Exit 0 when every case passed on every rank, 1 otherwise.
 
 #include <stdlib.h>
@@ -48,7 +51,19 @@ struct context {
     dist::device_panels* panels;
     bool gpu;
     bool lookahead = true;
+    /// --streamed R: the device path streams every rank's blocks through its GPU in stripes of
+    /// R rows (out of core per rank), and check_apsp also runs it in core and wants the same
+    /// bits.
+    std::size_t stripe_rows = 0;
     bool verbose = false;
+    void set(dist::options& o) const {
+        o.panels = panels;
+        o.lookahead = lookahead;
+        if (stripe_rows) {
+            o.blocks = dist::device_fw_options::residence::streamed;
+            o.stripe_rows = stripe_rows;
+        }
+    }
     int failures = 0;
     int cases = 0;
     void report(bool ok, std::string const& what) {
@@ -159,13 +174,24 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     outcome<T> got;
     dist::options o;
     o.block = block;
-    o.panels = ctx.panels;
-    o.lookahead = ctx.lookahead;
+    ctx.set(o);
     try {
         auto r = dist::apsp(a, *ctx.c, o);
         got.dist = dist::gather<T>(r.local.view(), r.dist, *ctx.c);
     } catch (std::exception const& e) {
         got.error = e.what();
+    }
+    // Streamed: the same steps in core must give the same bits (or the same error).
+    outcome<T> in_core;
+    if (ctx.stripe_rows) {
+        o.blocks = dist::device_fw_options::residence::device;
+        o.lookahead = true;  // (streamed steps always look ahead)
+        try {
+            auto r = dist::apsp(a, *ctx.c, o);
+            in_core.dist = dist::gather<T>(r.local.view(), r.dist, *ctx.c);
+        } catch (std::exception const& e) {
+            in_core.error = e.what();
+        }
     }
     // Every rank must have the same outcome (error or not).
     std::int64_t const err = got.error.empty() ? 0 : 1;
@@ -187,6 +213,13 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     } else {
         ok = ok && same(got.dist, want.dist, !ctx.gpu);
     }
+    if (ctx.stripe_rows) {
+        bool const same_bits = in_core.error == got.error && same(got.dist, in_core.dist, true);
+        if (!same_bits)
+            std::printf("  %s: streamed and in core differ (errors '%s', '%s')\n", what.c_str(),
+                        got.error.c_str(), in_core.error.c_str());
+        ok = ok && same_bits;
+    }
     if (ctx.verbose)
         std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(),
                     got.error.empty() ? "distances equal" : got.error.c_str());
@@ -206,7 +239,7 @@ void check_predecessors(context& ctx, std::size_t n, std::size_t block, std::siz
                              " band=" + std::to_string(band_rows);
     dist::options o;
     o.block = block;
-    o.panels = ctx.panels;
+    ctx.set(o);
     auto r = dist::apsp(a, *ctx.c, o);
     auto const pred = dist::local_predecessors(a, r.local, r.dist, *ctx.c,
                                                std::max<std::size_t>(band_rows * n * sizeof(T), 1));
@@ -229,7 +262,7 @@ void check_closure(context& ctx, std::size_t n, std::size_t block, double degree
     std::string const what = "closure n=" + std::to_string(n) + " b=" + std::to_string(block);
     dist::options o;
     o.block = block;
-    o.panels = ctx.panels;
+    ctx.set(o);
     auto r = dist::closure(a, *ctx.c, o);
     auto const full = dist::gather<std::int32_t>(r.local.view(), r.dist, *ctx.c);
     if (ctx.c->rank() != 0) {
@@ -278,7 +311,7 @@ void check_layout(context& ctx, std::size_t n, std::size_t block, unsigned seed)
     auto const a = random_graph<std::int32_t>(n, 4, 1, 100, kind::plain, seed);
     dist::options o;
     o.block = block;
-    o.panels = ctx.panels;
+    ctx.set(o);
     for (int round = 0; round < 2; ++round) {  // the second replaces the first
         auto r = dist::apsp(a, c, o);
         if (round == 1 && r.local.rows() * r.local.cols() > 0) r.local(0, 0) = -round;  // differs
@@ -370,8 +403,11 @@ int main(int argc, char** argv) {
             panels = std::make_unique<dist::nccl_panels>(c);
         }
         context ctx{&c, panels.get(), gpu};
-        for (int i = 1; i < argc; ++i)
+        for (int i = 1; i < argc; ++i) {
             ctx.verbose = ctx.verbose || std::string(argv[i]) == "--verbose";
+            if (std::string(argv[i]) == "--streamed" && i + 1 < argc && gpu)
+                ctx.stripe_rows = std::max<std::size_t>(std::strtoull(argv[i + 1], nullptr, 10), 1);
+        }
         // Sizes around the block and grid: fewer blocks than ranks, a partial last block, odd n.
         for (std::size_t n : {1, 5, 64, 100, 190, 257}) {
             for (std::size_t b : {64, 16, 37}) {
@@ -410,7 +446,13 @@ int main(int argc, char** argv) {
         if (c.rank() == 0)
             std::printf("%s: %d ranks (grid %d x %d), %s: %d cases, %d failed\n",
                         failures ? "FAILED" : "OK", c.size(), c.grid().rows, c.grid().cols,
-                        gpu ? ("gpu, " + panels->name()).c_str() : "cpu, MPI", cases, failures);
+                        gpu ? ("gpu, " + panels->name() +
+                               (ctx.stripe_rows ? ", streamed in stripes of " +
+                                                      std::to_string(ctx.stripe_rows) + " rows"
+                                                : std::string()))
+                                  .c_str()
+                            : "cpu, MPI",
+                        cases, failures);
     }
     return failures ? 1 : 0;
 }

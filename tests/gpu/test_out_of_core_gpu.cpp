@@ -710,7 +710,79 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
         cuda::host_copy c(h.data(), rows, cols * sizeof(std::int32_t), host_transfer::staged);
         BOOST_TEST(!c.direct());
         BOOST_CHECK_THROW(c.to_host_async(d.data(), 0, 1, s), invalid_argument);
+        BOOST_TEST(!c.locked());
+        BOOST_CHECK_THROW(c.block_async(d.data(), 16, 0, 1, 0, 16, cuda::copy_kind::host_to_device,
+                                        s),
+                          invalid_argument);
     }
+}
+
+// Blocks of a page-locked matrix (the streamed distributed Floyd-Warshall's loads and stores):
+// a matrix of 807 MB locked in three ranges, so that blocks cross from one range to the next and
+// rows straddle them; a small matrix locked on request; each block to a padded device buffer,
+// checked there, cleared on the host and stored back.
+BOOST_AUTO_TEST_CASE(host_copy_blocks) {
+    if (!have_gpu()) return;
+    using cuda::copy_kind;
+    cuda::stream const s;
+    struct block {
+        std::size_t r0, r1, c0, c1;
+    };
+    auto check = [&](std::size_t rows, std::size_t cols, std::vector<block> const& blocks) {
+        dense_matrix<std::int32_t> h(rows, cols);
+        for (std::size_t i = 0; i < rows * cols; ++i) h.data()[i] = std::int32_t(i % 999983);
+        std::vector<std::int32_t> const want(h.data(), h.data() + rows * cols);
+        cuda::host_copy c(h.data(), rows, cols * 4, cuda::host_transfer::page_locked, 8, true);
+        BOOST_TEST_REQUIRE(c.locked());  // else page-locking failed here
+        for (auto const& [r0, r1, c0, c1] : blocks) {
+            std::size_t const w = c1 - c0, pitch = w + 3;  // elements
+            dense_matrix<std::int32_t, device> d(std::max<std::size_t>(r1 - r0, 1), pitch);
+            c.block_async(d.data(), pitch * 4, r0, r1, c0 * 4, w * 4, copy_kind::host_to_device, s);
+            s.synchronize();
+            std::vector<std::int32_t> got((r1 - r0) * pitch);
+            if (!got.empty())
+                cuda::copy_rows_async(got.data(), pitch * 4, d.data(), pitch * 4, w * 4, r1 - r0,
+                                      copy_kind::device_to_host, s);
+            s.synchronize();
+            bool same = true;
+            for (std::size_t i = r0; i < r1 && same; ++i)
+                for (std::size_t j = c0; j < c1; ++j)
+                    same = same && got[(i - r0) * pitch + (j - c0)] == want[i * cols + j];
+            BOOST_TEST(same, "block rows [" << r0 << ", " << r1 << ") columns [" << c0 << ", "
+                                            << c1 << ") of " << rows << " x " << cols
+                                            << " on the device");
+            for (std::size_t i = r0; i < r1; ++i)
+                std::fill(h.data() + i * cols + c0, h.data() + i * cols + c1, -1);
+            c.block_async(d.data(), pitch * 4, r0, r1, c0 * 4, w * 4, copy_kind::device_to_host, s);
+            s.synchronize();
+            BOOST_TEST((std::vector<std::int32_t>(h.data(), h.data() + rows * cols) == want),
+                       "block rows [" << r0 << ", " << r1 << ") columns [" << c0 << ", " << c1
+                                      << ") of " << rows << " x " << cols << " back on the host");
+        }
+        dense_matrix<std::int32_t, device> d(1, cols + 1);
+        auto bad = [&](std::size_t r0, std::size_t r1, std::size_t b0, std::size_t w,
+                       std::size_t pitch) {
+            BOOST_CHECK_THROW(c.block_async(d.data(), pitch, r0, r1, b0, w,
+                                            copy_kind::host_to_device, s),
+                              invalid_argument);
+        };
+        bad(0, rows + 1, 0, 4, 4);         // past the last row
+        bad(1, 0, 0, 4, 4);                // rows backwards
+        bad(0, 1, cols * 4 - 4, 8, 8);     // past the row's end
+        bad(0, 1, cols * 4 + 4, 0, 4);     // starts past the row
+        bad(0, 1, 0, 8, 4);                // device rows narrower than the block
+    };
+    std::size_t const rows = 16411, cols = 12301;  // 807 MB: three locked ranges
+    check(rows, cols,
+          {{0, rows, 0, cols},           // all of it (one copy a range, straddling rows apart)
+           {0, rows, 777, 777 + 513},    // a column band, every row
+           {5000, 7049, 0, cols},        // a row band
+           {3, rows - 2, cols - 37, cols},  // the last columns
+           {rows / 3 - 2, rows / 3 + 50, 1, cols - 1},  // across the first cut
+           {9, 9, 0, cols},              // no rows
+           {0, rows, 5, 5}});            // no columns
+    check(5, 7, {{0, 5, 0, 7}, {1, 4, 2, 5}});  // under direct_below: locked on request
+    check(0, 0, {});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -34,6 +34,11 @@ struct options {
     /// (use_device). Null: the host path (MPI, CPU kernels).
     device_panels* panels = nullptr;
     bool lookahead = true;
+    /// Device path: the local blocks on the device, or streamed through it from page-locked host
+    /// memory each step (out of core per rank); automatic: streamed where they do not fit.
+    device_fw_options::residence blocks = device_fw_options::residence::automatic;
+    /// Streamed: rows a stripe (0: chosen).
+    std::size_t stripe_rows = 0;
     explain_trace* explain = nullptr;
 };
 
@@ -111,6 +116,13 @@ inline void explain_run(explain_trace& t, block_cyclic const& d, control& c, std
                   measured);
     t.add(buf);
     if (gpu) {
+        if (st.streamed)
+            t.add("distributed: rank " + std::to_string(c.rank()) +
+                  ": local blocks streamed through the device each step (out of core), stripes "
+                  "of " + std::to_string(st.stripe_rows) + " rows (" +
+                  mib(double(st.stripe_rows) * double(d.local_cols()) * s) + "), " +
+                  mib(2.0 * double(d.local_rows()) * double(d.local_cols()) * s) +
+                  " over the host link a step");
         std::snprintf(buf, sizeof buf,
                       "distributed: rank %d: staging buffers %.3g s, device buffers %.3g s, "
                       "copy in (page-locking included) %.3g s, copy out %.3g s, page-locking "
@@ -186,7 +198,9 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
                       std::is_same_v<T, std::int32_t>)
             return floyd_warshall_device<T>(local.view(), d, c, *opt.panels,
-                                            {.lookahead = opt.lookahead});
+                                            {.lookahead = opt.lookahead,
+                                             .blocks = opt.blocks,
+                                             .stripe_rows = opt.stripe_rows});
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
     }

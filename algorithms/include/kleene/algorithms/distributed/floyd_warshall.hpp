@@ -82,6 +82,10 @@ struct fw_stats {
     /// first step's start to the last one's end on the compute stream (CUDA events).
     double setup = 0, steps_wall = 0, steps_device = 0;
     std::size_t steps = 0;
+    /// Device path: whether the local blocks stayed on the host and streamed through the device
+    /// (out of core), in stripes of this many rows.
+    bool streamed = false;
+    std::size_t stripe_rows = 0;
 };
 
 namespace detail {
@@ -290,16 +294,44 @@ struct device_fw_options {
     bool early_copy_out = true;
     /// Threads page-locking the local blocks at once (host_copy.hpp).
     std::size_t lock_threads = 8;
+    /// Where the local blocks live during the steps: on the device (in core), or on the host,
+    /// page-locked, streamed through the device each step (out of core per rank); automatic:
+    /// streamed when the local blocks and the panels do not fit in the free device memory.
+    enum class residence { automatic, device, streamed };
+    residence blocks = residence::automatic;
+    /// Streamed: rows of the local blocks in each of the three stripe buffers (0: chosen, about
+    /// 256 MiB a stripe).
+    std::size_t stripe_rows = 0;
 };
 
-/// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), local blocks
-/// copied from and back to the host view `local` (page-locked for the call), panels broadcast by
-/// `panels`.
+namespace detail {
+/// The device memory the in-core device path needs (local blocks, two row and two column panels,
+/// the diagonal block), in elements.
+inline std::size_t in_core_elements(std::size_t lr, std::size_t lc, std::size_t b) {
+    return lr * lc + 2 * b * lc + 2 * lr * b + b * b;
+}
+/// Streamed: the panels, the diagonal block, the panel update's scratch and three stripes of
+/// `sr` rows, in elements.
+inline std::size_t streamed_elements(std::size_t lr, std::size_t lc, std::size_t b,
+                                     std::size_t sr) {
+    return 2 * b * lc + 2 * lr * b + b * b + std::max(b * lc, lr * b) + 3 * sr * lc;
+}
+}  // namespace detail
+
+/// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), panels
+/// broadcast by `panels`. In core: the local blocks are copied from and back to the host view
+/// `local` (page-locked for the call). Streamed (out of core per rank, o.blocks): `local` is
+/// page-locked and stays where it is; each step loads block row and column K+1 of it into the
+/// panel buffers of step K+1, updates them with step K's panels, prepares step K+1 from them and
+/// stores them back, then streams the other local rows through three stripe buffers (load on one
+/// stream, C(stripe, K) R(K, :) on the compute stream, store on a third), so that a step moves the
+/// local blocks in and out once while the products run. The streamed steps always use look-ahead
+/// and the early diagonal, and give the same result as the in-core steps (each tile sees the same
+/// operations in the same order).
 template <class T>
 fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, control& c,
                                device_panels& panels, device_fw_options const& o = {}) {
     auto const t0 = std::chrono::steady_clock::now();
-    bool const lookahead = o.lookahead;
     fw_stats st;
     if (local.rows != d.local_rows() || local.cols != d.local_cols() || local.ld != local.cols)
         throw dimension_mismatch("distributed floyd_warshall: local matrix " +
@@ -309,36 +341,77 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     using view = dense_view<T, device>;
     using cview = dense_view<T const, device>;
     using S = min_plus<T>;
+    using residence = device_fw_options::residence;
     process_grid const g = d.grid();
     std::size_t const nb = d.blocks(), b = d.block();
     std::size_t const lr = local.rows, lc = local.cols;
     std::size_t const row_bytes = lc * sizeof(T);
+    // Streamed: when asked, or (automatic) when the in-core buffers and 1 GiB and 5% to spare do
+    // not fit in the free device memory.
+    bool streamed = o.blocks == residence::streamed;
+    if (o.blocks == residence::automatic) {
+        std::size_t const free = cuda::free_device_memory();
+        streamed = detail::in_core_elements(lr, lc, b) * sizeof(T) + (std::size_t(1) << 30) +
+                       free / 20 >
+                   free;
+    }
+    std::size_t sr = 0;  // streamed: rows a stripe
+    if (streamed) {
+        sr = o.stripe_rows ? o.stripe_rows
+                           : std::max<std::size_t>((std::size_t(256) << 20) / std::max<std::size_t>(
+                                                                                  row_bytes, 1),
+                                                   64);
+        sr = std::clamp<std::size_t>(sr, 1, std::max<std::size_t>(lr, 1));
+    }
+    bool const lookahead = o.lookahead || streamed;
+    bool const early_diagonal = o.early_diagonal || streamed;
+    st.streamed = streamed;
+    st.stripe_rows = sr;
     std::string why;
     try {
         auto tp = std::chrono::steady_clock::now();
-        cuda::host_copy host(local.data, lr, row_bytes, o.host_transfer, o.lock_threads);
+        cuda::host_copy host(local.data, lr, row_bytes,
+                             streamed ? cuda::host_transfer::page_locked : o.host_transfer,
+                             o.lock_threads, streamed);
         st.pin = detail::since(tp);
         tp = std::chrono::steady_clock::now();
-        dense_matrix<T, device> A(lr, lc), diag(b, b);
+        dense_matrix<T, device> A(streamed ? 0 : lr, streamed ? 0 : lc), diag(b, b);
         dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
                                            dense_matrix<T, device>(b, lc)};
         dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b),
                                            dense_matrix<T, device>(lr, b)};
+        // Streamed: the panel updates' scratch, the stripes.
+        dense_matrix<T, device> scratch(streamed ? 1 : 0, streamed ? std::max(b * lc, lr * b) : 0);
+        std::vector<dense_matrix<T, device>> stripe;
+        for (int i = 0; streamed && i < 3; ++i) stripe.emplace_back(sr, lc);
         cuda::stream const cs;  // compute
         cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
                                                 : cuda::stream_priority::normal);  // messages
         cuda::event d_ready, d_here, p_ready, p_here[2];
         st.setup = detail::since(tp);
         auto tc = std::chrono::steady_clock::now();
-        host.to_device(A.data(), cs);
+        if (streamed) {
+            if (!host.locked())
+                throw device_error(
+                    "distributed floyd_warshall: the local blocks (" +
+                    kleene::detail::shape(lr, lc) +
+                    ") could not be page-locked (cudaHostRegister), which streaming them through "
+                    "the device (out of core) needs");
+        } else {
+            host.to_device(A.data(), cs);
+        }
         st.copy_in = detail::since(tc);
         // Early copy out (once the copy in has settled how the copies go): the last step's
         // update in at most 8 row chunks of at least 32 rows.
-        bool const early_out = o.early_copy_out && nb > 0 && host.direct();
+        bool const early_out = !streamed && o.early_copy_out && nb > 0 && host.direct();
         std::size_t const out_chunks = early_out ? std::clamp<std::size_t>(lr / 32, 1, 8) : 0;
         std::vector<cuda::event> out_ready(out_chunks), out_done(out_chunks);
-        std::unique_ptr<cuda::stream const> xs;  // the copies out
-        if (early_out) xs = std::make_unique<cuda::stream const>();
+        // The copies out (early_out); streamed: the stores, and the loads on ls.
+        std::unique_ptr<cuda::stream const> xs, ls;
+        if (early_out || streamed) xs = std::make_unique<cuda::stream const>();
+        if (streamed) ls = std::make_unique<cuda::stream const>();
+        cuda::event loaded[3], computed[3], freed[3], band_loaded, band_done, stored, reads_done;
+        std::size_t ring = 0;  // streamed: stripes so far
         view const Av = A.view();
         // Prepare (steps 1-4) runs on the compute stream too. (Tried 2026-11-28 on 4 x H200:
         // prepare on a high-priority stream of its own beside the rest of the previous step's
@@ -356,6 +429,54 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             cuda::dense_gemm<S>(x, y, buf, true, cs);
             copy2d(target, buf);
         };
+        // Streamed: the band buffers of block K hold block row K (rowp, local rows from
+        // local_offset_row(K), every local column) and block column K (colp, every local row,
+        // local columns from local_offset_col(K)). Their views, and the diagonal block's.
+        auto row_band = [&](std::size_t K) {
+            return view{rowp[K % 2].data(), d.block_size(K), lc, lc};
+        };
+        auto col_band = [&](std::size_t K) {
+            return view{colp[K % 2].data(), lr, d.block_size(K), b};
+        };
+        auto diagonal_tile = [&](std::size_t K) {
+            return streamed ? row_band(K).block(0, d.local_offset_col(K), d.block_size(K),
+                                                d.block_size(K))
+                            : detail::local_tile(Av, d, K, K);
+        };
+        // Step 5 of block K on local rows [r0, r1) x columns [c0, c1), held at `at` (the place
+        // of local (r0, c0)) with rows `ld` apart: A itself in core, a band or a stripe streamed.
+        auto update_at = [&](std::size_t K, T* at, std::size_t ld, std::size_t r0, std::size_t r1,
+                             std::size_t c0, std::size_t c1) {
+            if (r1 <= r0 || c1 <= c0) return;
+            std::size_t const bk = d.block_size(K);
+            cview const C{colp[K % 2].data() + r0 * b, r1 - r0, bk, b};
+            cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
+            cuda::dense_gemm<S>(C, R, view{at, r1 - r0, c1 - c0, ld}, true, cs);
+        };
+        auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
+                          std::size_t c1) {
+            update_at(K, Av.data + r0 * Av.ld + c0, Av.ld, r0, r1, c0, c1);
+        };
+        // Streamed: loads block row and column N into the band buffers of N, once the compute
+        // stream has read them for the last time (step N-2) and every store queued so far has
+        // reached the host; the compute stream waits for them.
+        auto load_band = [&](std::size_t N) {
+            stored.record(*xs);
+            reads_done.record(cs);
+            ls->wait(stored);
+            ls->wait(reads_done);
+            std::size_t const bk = d.block_size(N);
+            if (d.owner_row(N) == d.prow())
+                host.block_async(rowp[N % 2].data(), lc * sizeof(T), d.local_offset_row(N),
+                                 d.local_offset_row(N) + bk, 0, row_bytes,
+                                 cuda::copy_kind::host_to_device, *ls);
+            if (d.owner_col(N) == d.pcol())
+                host.block_async(colp[N % 2].data(), b * sizeof(T), 0, lr,
+                                 d.local_offset_col(N) * sizeof(T), bk * sizeof(T),
+                                 cuda::copy_kind::host_to_device, *ls);
+            band_loaded.record(*ls);
+            cs.wait(band_loaded);
+        };
         // Steps 1-2 of block K: its owner closes the diagonal block into `diag`, which goes
         // along the owner's process row and column (d_here marks its arrival).
         bool diag_sent = false;  // whose broadcast d_here marks, not yet awaited
@@ -365,7 +486,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
             view const D{diag.data(), bk, bk, b};
             if (in_row && in_col) {
-                view const t = detail::local_tile(Av, d, K, K);
+                view const t = diagonal_tile(K);
                 cuda::floyd_warshall_blocked<T>(t, cs);
                 copy2d(D, t);
             }
@@ -382,7 +503,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
         };
         // Steps 3-4 of block K (after send_diagonal(K)): leaves the panels of K in rowp[K % 2]
-        // and colp[K % 2], their broadcasts queued.
+        // and colp[K % 2], their broadcasts queued; streamed, block row and column K also go
+        // back to the host.
         auto send_panels = [&](std::size_t K) {
             std::size_t const bk = d.block_size(K);
             int const kr = d.owner_row(K), kc = d.owner_col(K);
@@ -392,14 +514,36 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 cs.wait(d_here);
                 diag_sent = false;
             }
-            view const R{rowp[K % 2].data(), bk, lc, lc};
-            view const C{colp[K % 2].data(), lr, bk, b};
-            if (in_row)
-                panel_update(Av.block(d.local_offset_row(K), 0, bk, lc), R, D,
-                             Av.block(d.local_offset_row(K), 0, bk, lc));
-            if (in_col)
-                panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
-                             Av.block(0, d.local_offset_col(K), lr, bk), D);
+            view const R = row_band(K), C = col_band(K);
+            if (streamed) {
+                // The bands are the panels: updated in place through the scratch buffer. The
+                // column panel's diagonal tile is the row panel's, as in core (where both are
+                // the same tile of A).
+                if (in_row) panel_update(R, view{scratch.data(), bk, lc, lc}, D, R);
+                if (in_row && in_col)
+                    copy2d(C.block(d.local_offset_row(K), 0, bk, bk), diagonal_tile(K));
+                if (in_col) panel_update(C, view{scratch.data(), lr, bk, b}, C, D);
+                if (in_row || in_col) {
+                    // Row first: the column's copy of the diagonal tile is the final one.
+                    band_done.record(cs);
+                    xs->wait(band_done);
+                    if (in_row)
+                        host.block_async(R.data, lc * sizeof(T), d.local_offset_row(K),
+                                         d.local_offset_row(K) + bk, 0, row_bytes,
+                                         cuda::copy_kind::device_to_host, *xs);
+                    if (in_col)
+                        host.block_async(C.data, b * sizeof(T), 0, lr,
+                                         d.local_offset_col(K) * sizeof(T), bk * sizeof(T),
+                                         cuda::copy_kind::device_to_host, *xs);
+                }
+            } else {
+                if (in_row)
+                    panel_update(Av.block(d.local_offset_row(K), 0, bk, lc), R, D,
+                                 Av.block(d.local_offset_row(K), 0, bk, lc));
+                if (in_col)
+                    panel_update(Av.block(0, d.local_offset_col(K), lr, bk), C,
+                                 Av.block(0, d.local_offset_col(K), lr, bk), D);
+            }
             // Receivers overwrite their buffers only after the compute stream is done with them
             // (their last readers, step K-2's updates, were enqueued before this record).
             p_ready.record(cs);
@@ -411,17 +555,40 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             p_here[K % 2].record(ms);
         };
         auto prepare = [&](std::size_t K) {
+            if (streamed) load_band(K);
             send_diagonal(K);
             send_panels(K);
         };
-        // Step 5 of block K on rows [r0, r1) x columns [c0, c1) of the local matrix.
-        auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
-                          std::size_t c1) {
-            if (r1 <= r0 || c1 <= c0) return;
-            std::size_t const bk = d.block_size(K);
-            cview const C{colp[K % 2].data() + r0 * b, r1 - r0, bk, b};
-            cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
-            cuda::dense_gemm<S>(C, R, Av.block(r0, c0, r1 - r0, c1 - c0), true, cs);
+        // Streamed: step 5 of block K on the local rows outside [x0, x1) and the columns outside
+        // [y0, y1) (block row and column K+1, updated already), stripe by stripe: loaded on ls
+        // once the stripe buffer's last store has ended, updated on the compute stream, stored
+        // on xs. The stores leave the columns [y0, y1) alone: block column K+1 goes back with
+        // its band (the loads read those columns, racing that store, and nothing uses them).
+        auto stream_rest = [&](std::size_t K, std::size_t x0, std::size_t x1, std::size_t y0,
+                               std::size_t y1) {
+            if (!lc) return;
+            auto run = [&](std::size_t ra, std::size_t rb) {
+                for (std::size_t a = ra; a < rb; a += sr) {
+                    std::size_t const z = std::min(rb, a + sr), j = ring++ % 3;
+                    T* const at = stripe[j].data();
+                    ls->wait(freed[j]);
+                    host.block_async(at, row_bytes, a, z, 0, row_bytes,
+                                     cuda::copy_kind::host_to_device, *ls);
+                    loaded[j].record(*ls);
+                    cs.wait(loaded[j]);
+                    update_at(K, at, lc, a, z, 0, y0);
+                    update_at(K, at + y1, lc, a, z, y1, lc);
+                    computed[j].record(cs);
+                    xs->wait(computed[j]);
+                    host.block_async(at, row_bytes, a, z, 0, y0 * sizeof(T),
+                                     cuda::copy_kind::device_to_host, *xs);
+                    host.block_async(at + y1, row_bytes, a, z, y1 * sizeof(T),
+                                     (lc - y1) * sizeof(T), cuda::copy_kind::device_to_host, *xs);
+                    freed[j].record(*xs);
+                }
+            };
+            run(0, x0);
+            run(x1, lr);
         };
         // Phase marks of every step on the compute stream: before and after the wait for the
         // panels, after the bands, after prepare, at the end (look-ahead order; without it the
@@ -451,33 +618,62 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     std::size_t r0 = lr, r1 = lr, c0 = lc, c1 = lc;
                     if (here_r) r1 = (r0 = d.local_offset_row(N)) + d.block_size(N);
                     if (here_c) c1 = (c0 = d.local_offset_col(N)) + d.block_size(N);
-                    if (o.early_diagonal) {
-                        update(K, r0, r1, c0, c1);  // (empty unless the diagonal block is here)
+                    // Where block row N (local (r0, 0)) and block column N (local (0, c0)) are.
+                    auto in_row_band = [&](std::size_t ra, std::size_t rb, std::size_t ca,
+                                           std::size_t cb) {
+                        if (streamed)
+                            update_at(K, rowp[N % 2].data() + (ra - r0) * lc + ca, lc, ra, rb, ca,
+                                      cb);
+                        else
+                            update(K, ra, rb, ca, cb);
+                    };
+                    auto in_col_band = [&](std::size_t ra, std::size_t rb, std::size_t ca,
+                                           std::size_t cb) {
+                        if (streamed)
+                            update_at(K, colp[N % 2].data() + ra * b + (ca - c0), b, ra, rb, ca,
+                                      cb);
+                        else
+                            update(K, ra, rb, ca, cb);
+                    };
+                    if (streamed) load_band(N);
+                    if (early_diagonal) {
+                        // (empty unless the diagonal block is here)
+                        if (here_r && here_c) in_row_band(r0, r1, c0, c1);
                         send_diagonal(N);
                         if (here_r) {
-                            update(K, r0, r1, 0, c0);
-                            update(K, r0, r1, c1, lc);
+                            in_row_band(r0, r1, 0, c0);
+                            in_row_band(r0, r1, c1, lc);
                         }
                     } else if (here_r) {
                         update(K, r0, r1, 0, lc);
                     }
                     if (here_c) {
-                        update(K, 0, r0, c0, c1);
-                        update(K, r1, lr, c0, c1);
+                        in_col_band(0, r0, c0, c1);
+                        in_col_band(r1, lr, c0, c1);
                     }
                     m[2].record(cs);
-                    if (!o.early_diagonal) send_diagonal(N);
+                    if (!early_diagonal) send_diagonal(N);
                     send_panels(N);
                     m[3].record(cs);
                     // The rest: around the row band [r0, r1) and the column band [c0, c1).
-                    update(K, 0, r0, 0, c0);
-                    update(K, 0, r0, c1, lc);
-                    update(K, r1, lr, 0, c0);
-                    update(K, r1, lr, c1, lc);
+                    if (streamed) {
+                        stream_rest(K, r0, r1, c0, c1);
+                    } else {
+                        update(K, 0, r0, 0, c0);
+                        update(K, 0, r0, c1, lc);
+                        update(K, r1, lr, 0, c0);
+                        update(K, r1, lr, c1, lc);
+                    }
                     m[4].record(cs);
                 } else {
                     m[2].record(cs);
-                    if (early_out && K + 1 == nb) {
+                    if (streamed) {
+                        // The stripes read rows that the previous step stored (before, that
+                        // wait came with load_band).
+                        stored.record(*xs);
+                        ls->wait(stored);
+                        stream_rest(K, lr, lr, lc, lc);
+                    } else if (early_out && K + 1 == nb) {
                         // The last step: every chunk of rows is final once its update has ended.
                         for (std::size_t q = 0; q < out_chunks; ++q) {
                             std::size_t const ra = lr * q / out_chunks,
@@ -524,6 +720,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();
+        if (ls) ls->synchronize();
         if (why.empty() && st.steps > 0)
             st.steps_device = cuda::event::elapsed_ms(marks[0][0], marks[st.steps - 1][4]) / 1e3;
         if (why.empty())
@@ -538,8 +735,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 st.rest += ahead ? last : mid;
             }
         tc = std::chrono::steady_clock::now();
-        if (xs) xs->synchronize();  // (also after a failure: no copy may outlive the locking)
-        if (!copied_early) host.to_host(A.data(), cs);
+        // (Also after a failure: no copy may outlive the locking.) Streamed, the last stores.
+        if (xs) xs->synchronize();
+        if (!copied_early && !streamed) host.to_host(A.data(), cs);
         st.copy_out = detail::since(tc);
         tp = std::chrono::steady_clock::now();
         host.release();

@@ -81,10 +81,13 @@ public:
     /// Page-locking: at most this many threads, each over at least lock_share bytes.
     static constexpr std::size_t lock_share = std::size_t(256) << 20;
 
+    /// lock_small: page-lock (page_locked) also a matrix under direct_below, as block_async
+    /// needs.
     host_copy(void* host, std::size_t rows, std::size_t row_bytes, host_transfer how,
-              std::size_t lock_threads = 8)
+              std::size_t lock_threads = 8, bool lock_small = false)
         : host_(static_cast<char*>(host)), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes) {
-        if (bytes_ < direct_below) return;
+        if (bytes_ == 0 || (bytes_ < direct_below && !(lock_small && how == host_transfer::page_locked)))
+            return;
         if (how == host_transfer::page_locked)
             lock_threads_ = std::max<std::size_t>(lock_threads, 1);  // locked at the first copy
         else
@@ -99,6 +102,49 @@ public:
     bool direct() {
         settle(nullptr, nullptr);
         return !staged();
+    }
+
+    /// Whether the whole matrix is page-locked (vacuously so when it is empty). Page-locks it
+    /// first if not done yet.
+    bool locked() {
+        settle(nullptr, nullptr);
+        return bytes_ == 0 || !pins_.empty();
+    }
+
+    /// Page-locked matrices only (locked()): rows [r0, r1), bytes [b0, b0 + width) of each, between
+    /// the host matrix and a device block at `dev` whose rows lie `dev_pitch` bytes apart, queued
+    /// on s (host_to_device or device_to_host). 2D copies, cut where the block passes from one
+    /// locked range to the next (a row that straddles two goes as two plain copies).
+    void block_async(void* dev, std::size_t dev_pitch, std::size_t r0, std::size_t r1,
+                     std::size_t b0, std::size_t width, copy_kind k, stream const& s) {
+        if (r0 > r1 || r1 > rows_ || b0 > row_ || width > row_ - b0 || dev_pitch < width)
+            throw invalid_argument("host_copy::block_async: bad block");
+        if (r0 == r1 || width == 0) return;
+        if (!locked())
+            throw invalid_argument("host_copy::block_async: the host matrix is not page-locked");
+        auto* d = static_cast<char*>(dev);
+        std::size_t r = r0;
+        while (r < r1) {
+            std::size_t const off = r * row_ + b0;
+            // The locked range that holds byte off, and the rows from r that lie wholly in it.
+            auto const i = std::size_t(std::upper_bound(cut_.begin(), cut_.end(), off) -
+                                       cut_.begin()) - 1;
+            std::size_t const end = cut_[i + 1];
+            std::size_t const q =
+                end >= off + width ? std::min(r1, r + (end - off - width) / row_ + 1) : r;
+            if (q > r) {
+                if (k == copy_kind::host_to_device)
+                    copy_rows_async(d, dev_pitch, host_ + off, row_, width, q - r, k, s);
+                else
+                    copy_rows_async(host_ + off, row_, d, dev_pitch, width, q - r, k, s);
+                d += (q - r) * dev_pitch;
+                r = q;
+            } else {
+                copy_span(d, off, width, k, s);
+                d += dev_pitch;
+                ++r;
+            }
+        }
     }
 
     /// Page-locked: each thread copies its range as soon as the range is locked, so the copy
@@ -144,7 +190,8 @@ public:
     void to_host_async(void const* device_src, std::size_t r0, std::size_t r1, stream const& s) {
         if (!direct()) throw invalid_argument("host_copy::to_host_async: the copies are staged");
         if (r0 > r1 || r1 > rows_) throw invalid_argument("host_copy::to_host_async: bad rows");
-        copy_span(device_src, r0 * row_, (r1 - r0) * row_, copy_kind::device_to_host, s);
+        copy_span(static_cast<char const*>(device_src) + r0 * row_, r0 * row_, (r1 - r0) * row_,
+                  copy_kind::device_to_host, s);
     }
 
     /// Page-locked: releases each locked range on a thread of its own as soon as wait(r)
@@ -282,16 +329,17 @@ private:
                 copy_rows_async(h + off, n, d + off, n, n, 1, k, s);
         }
     }
-    /// Direct copies of bytes [off, off + len) of the matrix, none across two locked ranges.
+    /// Direct copies of bytes [off, off + len) of the matrix from or to the device bytes at
+    /// `dev` (those of byte off), none across two locked ranges.
     void copy_span(void const* dev, std::size_t off, std::size_t len, copy_kind k,
                    stream const& s) const {
-        std::size_t const end = off + len;
+        char* const at = static_cast<char*>(const_cast<void*>(dev));
+        std::size_t const first = off, end = off + len;
         std::size_t r = 0;
         while (off < end) {
             while (r + 1 < cut_.size() && cut_[r + 1] <= off) ++r;
             std::size_t const stop = r + 1 < cut_.size() ? std::min(end, cut_[r + 1]) : end;
-            copy_pieces(static_cast<char*>(const_cast<void*>(dev)) + off, host_ + off, stop - off,
-                        k, s);
+            copy_pieces(at + (off - first), host_ + off, stop - off, k, s);
             off = stop;
         }
     }
