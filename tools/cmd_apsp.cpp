@@ -42,6 +42,7 @@ struct apsp_args {
     bool distributed = false, no_lookahead = false;
     std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
+    std::string local_blocks = "auto";
 };
 
 apsp_algorithm parse_algorithm(std::string const& s) {
@@ -119,13 +120,14 @@ void run_apsp(apsp_args const& args, global_options const& g) {
         d.device = args.device;
         d.block = args.block;
         d.lookahead = !args.no_lookahead;
+        d.local_blocks = args.local_blocks;
         d.explain = args.explain;
         run_apsp_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty())
-        throw usage_error("apsp: --distributed and --distributed-output need an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
+        throw usage_error("apsp: --distributed, --distributed-output and --local-blocks need an MPI launcher (mpirun) and a build with MPI");
     // Both outputs are opened before the input is read (a bad path fails first) and appear
     // together: a failure on one leaves neither.
     output_set outs(g.temps);
@@ -186,6 +188,12 @@ void add_apsp_command(CLI::App& app, global_options& g) {
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     cmd->add_flag("--no-lookahead", args->no_lookahead,
                   "distributed: run the steps one after the other (for comparison)");
+    cmd->add_option("--local-blocks", args->local_blocks,
+                    "distributed, GPUs: where each rank's blocks live during the steps: device "
+                    "(on its GPU), streamed (on the host, page-locked, streamed through the GPU "
+                    "every step: out of core) or auto (streamed where they do not fit)")
+        ->check(CLI::IsMember({"auto", "device", "streamed"}))
+        ->capture_default_str();
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

@@ -27,6 +27,7 @@ struct closure_args {
     bool distributed = false, no_lookahead = false;
     std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
+    std::string local_blocks = "auto";
 };
 
 void run_closure(closure_args const& args, global_options const& g) {
@@ -41,14 +42,15 @@ void run_closure(closure_args const& args, global_options const& g) {
         d.device = args.device;
         d.block = args.block;
         d.lookahead = !args.no_lookahead;
+        d.local_blocks = args.local_blocks;
         d.explain = args.explain;
         d.reflexive = args.reflexive;
         run_closure_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty())
-        throw usage_error("closure: --distributed and --distributed-output need an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
+        throw usage_error("closure: --distributed, --distributed-output and --local-blocks need an MPI launcher (mpirun) and a build with MPI");
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
@@ -103,6 +105,12 @@ void add_closure_command(CLI::App& app, global_options& g) {
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     cmd->add_flag("--no-lookahead", args->no_lookahead,
                   "distributed: run the steps one after the other");
+    cmd->add_option("--local-blocks", args->local_blocks,
+                    "distributed, GPUs: where each rank's blocks live during the steps: device "
+                    "(on its GPU), streamed (on the host, page-locked, streamed through the GPU "
+                    "every step: out of core) or auto (streamed where they do not fit)")
+        ->check(CLI::IsMember({"auto", "device", "streamed"}))
+        ->capture_default_str();
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_closure(*args, g); });
 }

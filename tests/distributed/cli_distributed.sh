@@ -72,6 +72,19 @@ for np in $ranks; do
     mpi $np apsp "$tmp/real.mtx" -o "$tmp/real_$np.mtx" --device cpu -q "${one[@]}" || fail "np=$np apsp real"
     cmp -s "$tmp/real_ref.mtx" "$tmp/real_$np.mtx" || fail "np=$np apsp fp64 differs from blocked-fw"
   fi
+  if [ "$dev" = gpu ]; then  # out of core per rank: the blocks streamed through the GPUs
+    mpi $np apsp "$tmp/int.mtx" -o "$tmp/ints_$np.mtx" --device gpu --local-blocks streamed -q --explain "${one[@]}" 2>"$tmp/streamed.err" || fail "np=$np apsp streamed"
+    cmp -s "$tmp/int_ref.mtx" "$tmp/ints_$np.mtx" || fail "np=$np apsp streamed distances differ"
+    grep -q "streamed through the device" "$tmp/streamed.err" || fail "np=$np --local-blocks streamed: not streamed by the explain trace"
+    mpi $np closure "$tmp/int.mtx" -o "$tmp/clos_$np.mtx" --device gpu --local-blocks streamed -q "${one[@]}" || fail "np=$np closure streamed"
+    cmp -s "$tmp/clo_ref.mtx" "$tmp/clos_$np.mtx" || fail "np=$np closure streamed differs"
+  else  # asked of a CPU run: refused, nothing written
+    mpi $np apsp "$tmp/int.mtx" -o "$tmp/ints_$np.mtx" --device cpu --local-blocks streamed -q "${one[@]}" 2>"$tmp/streamed.err"
+    rc=$?
+    [ $rc = 1 ] || fail "np=$np --local-blocks streamed on the CPU: exit $rc, not 1"
+    [ -e "$tmp/ints_$np.mtx" ] && fail "np=$np --local-blocks streamed on the CPU: output written"
+    grep -q "this run is on the CPU" "$tmp/streamed.err" || fail "np=$np --local-blocks on the CPU: $(cat "$tmp/streamed.err")"
+  fi
   mpi $np closure "$tmp/int.mtx" -o "$tmp/clo_$np.mtx" --device $dev -q "${one[@]}" || fail "np=$np closure"
   cmp -s "$tmp/clo_ref.mtx" "$tmp/clo_$np.mtx" || fail "np=$np closure differs"
   mpi $np closure "$tmp/negcyc.mtx" -o "$tmp/clo2_$np.mtx" --reflexive --device $dev -q "${one[@]}" || fail "np=$np closure reflexive"

@@ -103,6 +103,19 @@ struct device_setup {
     bool gpu = false;
     std::unique_ptr<distributed::nccl_panels> panels;
 };
+distributed::device_fw_options::residence residence_of(std::string const& s) {
+    using residence = distributed::device_fw_options::residence;
+    return s == "device" ? residence::device : s == "streamed" ? residence::streamed
+                                                               : residence::automatic;
+}
+
+/// --local-blocks device or streamed asks about GPUs: refused where the run is on the CPU.
+void check_local_blocks(control& c, distributed_args const& args, device_setup const& dev) {
+    if (!dev.gpu && args.local_blocks != "auto")
+        fail(c, "distributed: --local-blocks " + args.local_blocks +
+                    " places each rank's blocks on or through its GPU, but this run is on the CPU");
+}
+
 device_setup setup_device(control& c, std::string const& device, bool gpu_type) {
     device_setup s;
     bool const have = together(c, [] { return cuda::device_count() > 0; });
@@ -190,11 +203,13 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     device_setup const dev = setup_device(
         c, args.device,
         std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t>);
+    check_local_blocks(c, args, dev);
     explain_trace trace;
     distributed::options opt;
     opt.block = args.block;
     opt.panels = dev.panels.get();
     opt.lookahead = args.lookahead;
+    opt.blocks = residence_of(args.local_blocks);
     opt.explain = args.explain ? &trace : nullptr;
     auto const t0 = std::chrono::steady_clock::now();
     distributed::local_result<T> r;
@@ -323,11 +338,13 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
     });
     a = share_graph(c, std::move(a));
     device_setup const dev = setup_device(c, args.device, true);
+    check_local_blocks(c, args, dev);
     explain_trace trace;
     distributed::options opt;
     opt.block = args.block;
     opt.panels = dev.panels.get();
     opt.lookahead = args.lookahead;
+    opt.blocks = residence_of(args.local_blocks);
     opt.explain = args.explain ? &trace : nullptr;
     auto const t0 = std::chrono::steady_clock::now();
     distributed::local_result<std::int32_t> r;

@@ -26,6 +26,8 @@ struct distributed_args {
     std::string layout_dir;
     std::size_t block = 0;
     bool lookahead = true;
+    /// --local-blocks: auto, device or streamed (distributed::options::blocks).
+    std::string local_blocks = "auto";
     bool explain = false;
     bool reflexive = false;  // closure
 };

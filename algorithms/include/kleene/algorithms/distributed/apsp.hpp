@@ -51,12 +51,29 @@ struct local_result {
 };
 
 namespace detail {
-inline std::size_t choose_block(std::size_t n, process_grid g, bool gpu, std::size_t asked) {
+/// streamed: the device path will stream the local blocks (would_stream), where each step moves
+/// them in and out once for b updates of each entry: b = 4096 hides those copies behind the
+/// products (on 4 x H200 at n = 65536, 2026-11-28, b = 2048 was bound by the host link).
+inline std::size_t choose_block(std::size_t n, process_grid g, bool gpu, std::size_t asked,
+                                bool streamed = false) {
     if (asked) return std::min(asked, std::max<std::size_t>(n, 1));  // no panel wider than n
     if (!gpu) return 64;
-    std::size_t b = 2048;
+    std::size_t b = streamed ? 4096 : 2048;
     while (b > 256 && n / (b * std::size_t(std::max(g.rows, g.cols))) < 4) b /= 2;
     return b;
+}
+
+/// Whether the device path (floyd_warshall_device) will stream the local blocks of an n x n
+/// matrix of `elem`-byte entries: asked for, or (automatic) the in-core buffers at b = 2048 do not
+/// fit on some rank's device. Agreed over every rank, as the block size it picks must be.
+inline bool would_stream(std::size_t n, process_grid g, std::size_t elem,
+                         device_fw_options::residence blocks, control& c) {
+    using residence = device_fw_options::residence;
+    if (blocks != residence::automatic) return blocks == residence::streamed;
+    std::size_t const lr = (n + std::size_t(g.rows) - 1) / std::size_t(g.rows);
+    std::size_t const lc = (n + std::size_t(g.cols) - 1) / std::size_t(g.cols);
+    bool const over = !fits_in_core(lr, lc, 2048, elem, cuda::free_device_memory());
+    return c.allreduce_max(std::int64_t(over)) != 0;
 }
 
 inline std::string mib(double bytes) {
@@ -216,7 +233,12 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
     std::size_t const n = a.rows();
     process_grid const g = c.grid();
     bool const gpu = opt.panels != nullptr;
-    block_cyclic const d(n, detail::choose_block(n, g, gpu, opt.block), g, c.rank());
+    block_cyclic const d(
+        n,
+        detail::choose_block(n, g, gpu, opt.block,
+                             gpu && !opt.block &&
+                                 detail::would_stream(n, g, sizeof(T), opt.blocks, c)),
+        g, c.rank());
     path_weight_bound const wb = weight_bound(a, "apsp");
     local_result<T> r;
     r.dist = d;
@@ -229,7 +251,9 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
             if (opt.explain)
                 opt.explain->add("apsp: " + distance_range_note<T>(wb) +
                                  ": computing in fp64 and narrowing the distances back");
-            local_result<double> wide = apsp(kleene::detail::as_fp64(a), c, opt);
+            options same_blocks = opt;  // (the distribution of r, whatever fp64 would pick)
+            same_blocks.block = d.block();
+            local_result<double> wide = apsp(kleene::detail::as_fp64(a), c, same_blocks);
             r.stats = wide.stats;
             r.local = dense_matrix<T>(d.local_rows(), d.local_cols());
             long double const top = largest_finite_distance<T>();
@@ -288,7 +312,13 @@ local_result<std::int32_t> closure(csr_matrix<U, Index> const& a, control& c,
                                  kleene::detail::shape(a.rows(), a.cols()));
     process_grid const g = c.grid();
     bool const gpu = opt.panels != nullptr;
-    block_cyclic const d(a.rows(), detail::choose_block(a.rows(), g, gpu, opt.block), g, c.rank());
+    block_cyclic const d(
+        a.rows(),
+        detail::choose_block(a.rows(), g, gpu, opt.block,
+                             gpu && !opt.block &&
+                                 detail::would_stream(a.rows(), g, sizeof(std::int32_t),
+                                                      opt.blocks, c)),
+        g, c.rank());
     local_result<std::int32_t> r;
     r.dist = d;
     std::string why;

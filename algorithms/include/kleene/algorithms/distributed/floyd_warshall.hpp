@@ -310,6 +310,11 @@ namespace detail {
 inline std::size_t in_core_elements(std::size_t lr, std::size_t lc, std::size_t b) {
     return lr * lc + 2 * b * lc + 2 * lr * b + b * b;
 }
+/// Whether those buffers, of `elem`-byte entries, and 1 GiB and 5% to spare fit in `free` bytes.
+inline bool fits_in_core(std::size_t lr, std::size_t lc, std::size_t b, std::size_t elem,
+                         std::size_t free) {
+    return in_core_elements(lr, lc, b) * elem + (std::size_t(1) << 30) + free / 20 <= free;
+}
 /// Streamed: the panels, the diagonal block, the panel update's scratch and three stripes of
 /// `sr` rows, in elements.
 inline std::size_t streamed_elements(std::size_t lr, std::size_t lc, std::size_t b,
@@ -346,15 +351,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     std::size_t const nb = d.blocks(), b = d.block();
     std::size_t const lr = local.rows, lc = local.cols;
     std::size_t const row_bytes = lc * sizeof(T);
-    // Streamed: when asked, or (automatic) when the in-core buffers and 1 GiB and 5% to spare do
-    // not fit in the free device memory.
+    // Streamed: when asked, or (automatic) when the in-core buffers do not fit.
     bool streamed = o.blocks == residence::streamed;
-    if (o.blocks == residence::automatic) {
-        std::size_t const free = cuda::free_device_memory();
-        streamed = detail::in_core_elements(lr, lc, b) * sizeof(T) + (std::size_t(1) << 30) +
-                       free / 20 >
-                   free;
-    }
+    if (o.blocks == residence::automatic)
+        streamed = !detail::fits_in_core(lr, lc, b, sizeof(T), cuda::free_device_memory());
     std::size_t sr = 0;  // streamed: rows a stripe
     if (streamed) {
         sr = o.stripe_rows ? o.stripe_rows
