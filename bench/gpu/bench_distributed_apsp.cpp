@@ -4,7 +4,7 @@
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
 //                                  [--normal-messages] [--staged] [--lock-threads T]
 //                                  [--late-diagonal] [--late-copy-out]
-//                                  [--streamed | --in-core] [--stripe-rows R]
+//                                  [--streamed | --in-core] [--stripe-rows R] [--huge-pages]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
 // after the explain trace (every rank's own line of phase times on stderr). --streamed keeps
@@ -25,10 +25,23 @@
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <string>
+#include <sys/mman.h>
 
 namespace dist = kleene::distributed;
 
 namespace {
+
+/// --huge-pages: asks for transparent huge pages (madvise MADV_HUGEPAGE) on the 2 MiB-aligned
+/// interior of a matrix not yet touched, so that its page-locking pins 2 MiB pages.
+template <class T>
+void huge_pages(kleene::dense_matrix<T>& m) {
+    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+    auto const a = reinterpret_cast<std::uintptr_t>(m.data());
+    std::uintptr_t const lo = (a + huge - 1) / huge * huge,
+                         hi = (a + m.rows() * m.cols() * sizeof(T)) / huge * huge;
+    if (hi > lo && madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE) != 0)
+        std::fprintf(stderr, "--huge-pages: madvise failed\n");
+}
 
 inline std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 33;
@@ -48,7 +61,7 @@ T weight(std::size_t i, std::size_t j, std::size_t n) {
 
 template <class T>
 int run(int argc, char** argv, std::size_t n) {
-    bool single = false;
+    bool single = false, huge = false;
     dist::device_fw_options o;
     std::size_t block = 0;
     for (int i = 2; i < argc; ++i) {
@@ -75,6 +88,8 @@ int run(int argc, char** argv, std::size_t n) {
             o.blocks = dist::device_fw_options::residence::device;
         else if (a == "--stripe-rows" && i + 1 < argc)
             o.stripe_rows = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--huge-pages")
+            huge = true;
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
@@ -84,6 +99,7 @@ int run(int argc, char** argv, std::size_t n) {
     if (single) {
         // The one-GPU baseline: the host matrix in, R-Kleene in core, the host matrix out.
         kleene::dense_matrix<T> h(n, n);
+        if (huge) huge_pages(h);
 #pragma omp parallel for schedule(static)
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) h(i, j) = weight<T>(i, j, n);
@@ -95,9 +111,10 @@ int run(int argc, char** argv, std::size_t n) {
             o.host_transfer, o.lock_threads);
         double const s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu: "
-                    "%.3f s, %.3g updates/s\n",
-                    n, type, transfer, o.lock_threads, s, double(n) * double(n) * double(n) / s);
+        std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu "
+                    "pages=%s: %.3f s, %.3g updates/s\n",
+                    n, type, transfer, o.lock_threads, huge ? "huge" : "4k", s,
+                    double(n) * double(n) * double(n) / s);
         return 0;
     }
     dist::mpi_environment env(argc, argv);
@@ -111,6 +128,7 @@ int run(int argc, char** argv, std::size_t n) {
     dist::block_cyclic const d(n, dist::detail::choose_block(n, c.grid(), true, block, streams),
                                c.grid(), c.rank());
     kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
+    if (huge) huge_pages(local);
 #pragma omp parallel for schedule(static)
     for (std::size_t r = 0; r < d.local_rows(); ++r)
         for (std::size_t q = 0; q < d.local_cols(); ++q)
@@ -151,11 +169,13 @@ int run(int argc, char** argv, std::size_t n) {
             if (l.find(": rank ") == std::string::npos) std::printf("  %s\n", l.c_str());
         std::printf(
             "n=%zu type=%s ranks=%d grid=%dx%d block=%zu lookahead=%d early-diagonal=%d urgent=%d "
-            "transfer=%s lock-threads=%zu early-copy-out=%d streamed=%d stripe-rows=%zu: "
+            "transfer=%s lock-threads=%zu early-copy-out=%d streamed=%d stripe-rows=%zu "
+            "pages=%s: "
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s) checksum %016llx%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
             int(o.early_diagonal), int(o.urgent_messages), transfer, o.lock_threads,
-            int(o.early_copy_out), int(st.streamed), st.stripe_rows, slowest,
+            int(o.early_copy_out), int(st.streamed), st.stripe_rows, huge ? "huge" : "4k",
+            slowest,
             double(n) * double(n) * double(n) / slowest, setup,
             static_cast<unsigned long long>(checksum), bad ? " CHECK FAILED" : "");
     }
@@ -169,7 +189,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
                      "[--normal-messages] [--staged] [--lock-threads T] [--late-diagonal] "
-                     "[--late-copy-out] [--streamed | --in-core] [--stripe-rows R]\n",
+                     "[--late-copy-out] [--streamed | --in-core] [--stripe-rows R] "
+                     "[--huge-pages]\n",
                      argv[0]);
         return 2;
     }

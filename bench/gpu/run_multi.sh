@@ -6,6 +6,8 @@
 #   bench/gpu/fetch_debs.sh          # once, on the build machine: .deps/debs and .deps/mpi
 #   bench/gpu/run_multi.sh           # device tool: carry [".deps"]
 #   STAGES="deps build test" bench/gpu/run_multi.sh
+#   STAGES="deps cli bench" BUILD=$PWD/carry bench/gpu/run_multi.sh  (binaries built elsewhere;
+#                                           cli: the CLI script alone)
 #   SIZES="32768 65536" GPUS="1 2 4" LARGE=131072 BLOCK=2048 bench/gpu/run_multi.sh  (LARGE= skips)
 #   VARIANTS="--staged|--normal-messages"  (each also run on the most GPUs)
 #   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
@@ -125,10 +127,12 @@ if has test; then
             fi
         fi
     fi
-    if [[ ${CLI:-1} == 1 ]]; then  # CLI=0 skips the CLI script
-        timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
-            "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
-    fi
+fi
+if has cli || { has test && [[ ${CLI:-1} == 1 ]]; }; then  # CLI=0 skips it in the test stage
+    note "the CLI script on GPUs"
+    timeout 900 bash "$root/tests/distributed/cli_distributed.sh" "$build/tools/kleene" \
+        "$(command -v mpirun)" gpu 2>&1 | tail -20 | tee "$out/cli_gpu.log" || status=1
+    grep -q "^OK" "$out/cli_gpu.log" || status=1
 fi
 
 if has bench; then
