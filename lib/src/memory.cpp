@@ -1,12 +1,28 @@
+#include <cstdint>
 #include <fstream>
 #include <kleene/memory.hpp>
 #include <limits>
 #include <string>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace kleene::detail {
 
 void device_unavailable() {
     throw no_device("kleene was built without CUDA (configure with -DKLEENE_CUDA=ON and nvcc)");
+}
+
+void advise_huge_pages(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+    auto const a = reinterpret_cast<std::uintptr_t>(p);
+    std::uintptr_t const lo = (a + huge - 1) / huge * huge, hi = (a + bytes) / huge * huge;
+    if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 std::uint64_t available_host_memory() noexcept {

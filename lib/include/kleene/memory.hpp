@@ -3,6 +3,7 @@
 // always explicit (to_device / to_host); no operation copies behind the caller's back.
 
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/detail/huge_pages.hpp>
 #include <kleene/error.hpp>
 
 #include <algorithm>
@@ -56,7 +57,9 @@ void* allocate(std::size_t bytes) {
     if (bytes == 0) return nullptr;
     if constexpr (std::is_same_v<Space, host>) {
         try {
-            return ::operator new(bytes, std::align_val_t{host_alignment});
+            void* const p = ::operator new(bytes, std::align_val_t{host_alignment});
+            if (bytes >= huge_page_advice_bytes) advise_huge_pages(p, bytes);
+            return p;
         } catch (std::bad_alloc const&) {
             throw out_of_memory("cannot allocate " + format_bytes(static_cast<long double>(bytes)) +
                                     " of host memory",

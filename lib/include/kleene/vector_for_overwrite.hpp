@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
+#include <kleene/detail/huge_pages.hpp>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -21,7 +23,8 @@
 namespace kleene {
 
 /// std::allocator, except that value-initialisation (construct(p) with no arguments) becomes
-/// default-initialisation: no write for trivial types.
+/// default-initialisation: no write for trivial types; and arrays of 32 MiB or more ask for
+/// transparent huge pages (detail::advise_huge_pages), as kleene's own host arrays do.
 template <class T>
 struct overwrite_allocator : std::allocator<T> {
     using value_type = T;
@@ -33,6 +36,13 @@ struct overwrite_allocator : std::allocator<T> {
     overwrite_allocator() noexcept = default;
     template <class U>
     overwrite_allocator(overwrite_allocator<U> const&) noexcept {}
+
+    T* allocate(std::size_t n) {
+        T* const p = std::allocator<T>::allocate(n);
+        if (n * sizeof(T) >= detail::huge_page_advice_bytes)
+            detail::advise_huge_pages(p, n * sizeof(T));
+        return p;
+    }
 
     template <class U>
     void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
