@@ -6,7 +6,7 @@
 namespace kleene::detail {
 
 /// Host allocations of at least this many bytes ask for transparent huge pages.
-inline constexpr std::size_t huge_page_advice_bytes = std::size_t(32) << 20;
+inline constexpr std::size_t huge_page_advice_bytes = std::size_t(4) << 20;
 
 /// Asks the kernel to back the 2 MiB-aligned interior of [p, p + bytes) with transparent huge
 /// pages (madvise MADV_HUGEPAGE; Linux, where THP is "madvise" or "always"): fewer page faults on

@@ -86,8 +86,8 @@ public:
     host_copy(void* host, std::size_t rows, std::size_t row_bytes, host_transfer how,
               std::size_t lock_threads = 8, bool lock_small = false)
         : host_(static_cast<char*>(host)), rows_(rows), row_(row_bytes), bytes_(rows * row_bytes) {
-        if (bytes_ == 0 || (bytes_ < direct_below && !(lock_small && how == host_transfer::page_locked)))
-            return;
+        bool const small_locked = lock_small && how == host_transfer::page_locked;
+        if (bytes_ == 0 || (bytes_ < direct_below && !small_locked)) return;
         if (how == host_transfer::page_locked)
             lock_threads_ = std::max<std::size_t>(lock_threads, 1);  // locked at the first copy
         else
