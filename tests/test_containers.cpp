@@ -3,6 +3,12 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
 BOOST_AUTO_TEST_CASE(coo_roundtrip) {
     std::vector<int> i{2, 0, 0, 1}, j{1, 2, 0, 1};
     std::vector<double> v{4, 2, 1, 3};
@@ -204,4 +210,51 @@ BOOST_AUTO_TEST_CASE(sizes_past_64_bits_are_errors_not_wrapped_allocations) {
     BOOST_TEST(kleene::detail::format_bytes(1536) == "1.5 KiB");
     BOOST_TEST(kleene::detail::host_memory_shortfall(1e30L) == "more than 64 bits address");
     BOOST_TEST(kleene::detail::host_memory_shortfall(1024).empty());
+}
+
+namespace {
+/// The THPeligible flag of the mapping that holds address a in /proc/self/smaps: 1 or 0, or -1
+/// when the kernel does not report it.
+int thp_eligible(void const* a) {
+    std::ifstream in("/proc/self/smaps");
+    auto const at = reinterpret_cast<std::uintptr_t>(a);
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        unsigned long lo = 0, hi = 0;  // a mapping's first line: "lo-hi perms offset ..."
+        if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) == 2)
+            inside = at >= lo && at < hi;
+        else if (inside && line.rfind("THPeligible:", 0) == 0)
+            return std::atoi(line.c_str() + 12);
+    }
+    return -1;
+}
+
+std::string thp_mode() {
+    std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string s;
+    std::getline(in, s);
+    return s;
+}
+}  // namespace
+
+// Host arrays of 4 MiB or more ask for transparent huge pages (detail::advise_huge_pages): the
+// mapping that holds the interior of a dense matrix and of a vector_for_overwrite is eligible
+// where the kernel's mode is madvise (where it is always, every mapping is; never, none).
+BOOST_AUTO_TEST_CASE(large_host_arrays_ask_for_huge_pages) {
+    std::string const mode = thp_mode();
+    if (mode.find("[madvise]") == std::string::npos) {
+        BOOST_TEST_MESSAGE("transparent huge pages are '" << mode << "', not madvise: skipped");
+        return;
+    }
+    kleene::dense_matrix<float> big(2048, 2048);  // 16 MiB
+    kleene::vector_for_overwrite<double> v(std::size_t(1) << 21);  // 16 MiB
+    kleene::dense_matrix<float> small(256, 256);  // 256 KiB: no advice
+    int const e_big = thp_eligible(big.data() + big.rows() * big.cols() / 2);
+    if (e_big < 0) {
+        BOOST_TEST_MESSAGE("this kernel's smaps has no THPeligible: skipped");
+        return;
+    }
+    BOOST_TEST(e_big == 1);
+    BOOST_TEST(thp_eligible(v.data() + v.size() / 2) == 1);
+    BOOST_TEST(thp_eligible(small.data() + 100) == 0);
 }
