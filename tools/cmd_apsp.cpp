@@ -188,12 +188,7 @@ void add_apsp_command(CLI::App& app, global_options& g) {
         ->check(CLI::Range(std::size_t(1), std::size_t(1) << 20));
     cmd->add_flag("--no-lookahead", args->no_lookahead,
                   "distributed: run the steps one after the other (for comparison)");
-    cmd->add_option("--local-blocks", args->local_blocks,
-                    "distributed, GPUs: where each rank's blocks live during the steps: device "
-                    "(on its GPU), streamed (on the host, page-locked, streamed through the GPU "
-                    "every step: out of core) or auto (streamed where they do not fit)")
-        ->check(CLI::IsMember({"auto", "device", "streamed"}))
-        ->capture_default_str();
+    add_local_blocks_option(cmd, args->local_blocks);
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

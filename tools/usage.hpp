@@ -82,6 +82,16 @@ inline CLI::Validator number_at_least(double lo, bool strict = false) {
         want.substr(2));
 }
 
+/// --local-blocks of the distributed apsp and closure (distributed::options::blocks).
+inline void add_local_blocks_option(CLI::App* cmd, std::string& where) {
+    cmd->add_option("--local-blocks", where,
+                    "distributed, GPUs: where each rank's blocks live during the steps: device "
+                    "(on its GPU), streamed (on the host, page-locked, streamed through the GPU "
+                    "every step: out of core) or auto (streamed where they do not fit)")
+        ->check(CLI::IsMember({"auto", "device", "streamed"}))
+        ->capture_default_str();
+}
+
 /// An output file name: "-" (standard output) or a non-empty path.
 inline CLI::Validator output_name() {
     return CLI::Validator(
