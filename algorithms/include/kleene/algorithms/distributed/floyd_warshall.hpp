@@ -26,6 +26,10 @@
 // K+1, closes and broadcasts their panels, and only then runs the rest of step K's update, so that
 // the broadcasts of step K+1 travel while the large product of step K runs.
 //
+// Device, streamed (out of core per rank; floyd_warshall_device, device_fw_options::blocks): the
+// local blocks stay page-locked on the host; each step loads block row and column K+1 into the
+// panel buffers, and the rest of the local rows pass through the device in stripes.
+//
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
 // of leaving the others waiting in a broadcast.
@@ -369,6 +373,19 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     st.stripe_rows = sr;
     std::string why;
     try {
+        if (streamed) {
+            // Too little device memory even for the panels and stripes: say what it takes.
+            std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
+            std::size_t const free = cuda::free_device_memory();
+            if (free && need > free)
+                throw device_error("distributed floyd_warshall: streaming the local blocks (" +
+                                   kleene::detail::shape(lr, lc) + ", block " +
+                                   std::to_string(b) + ") needs " +
+                                   kleene::detail::format_bytes(static_cast<long double>(need)) +
+                                   " of device memory, " +
+                                   kleene::detail::format_bytes(static_cast<long double>(free)) +
+                                   " are free: use a smaller block or more ranks");
+        }
         auto tp = std::chrono::steady_clock::now();
         cuda::host_copy host(local.data, lr, row_bytes,
                              streamed ? cuda::host_transfer::page_locked : o.host_transfer,
