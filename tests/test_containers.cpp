@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
+#include <kleene/vector_for_overwrite.hpp>
 
 #include <cstdint>
 #include <cstdio>
