@@ -103,6 +103,8 @@ struct device_setup {
     bool gpu = false;
     std::unique_ptr<distributed::nccl_panels> panels;
 };
+
+/// --local-blocks auto, device or streamed as distributed::options::blocks.
 distributed::device_fw_options::residence residence_of(std::string const& s) {
     using residence = distributed::device_fw_options::residence;
     return s == "device" ? residence::device : s == "streamed" ? residence::streamed

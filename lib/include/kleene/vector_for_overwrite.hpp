@@ -23,7 +23,7 @@
 namespace kleene {
 
 /// std::allocator, except that value-initialisation (construct(p) with no arguments) becomes
-/// default-initialisation: no write for trivial types; and arrays of 32 MiB or more ask for
+/// default-initialisation: no write for trivial types; and arrays of 4 MiB or more ask for
 /// transparent huge pages (detail::advise_huge_pages), as kleene's own host arrays do.
 template <class T>
 struct overwrite_allocator : std::allocator<T> {
