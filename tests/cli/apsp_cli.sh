@@ -33,4 +33,16 @@ grep -q '^1 2 1$' "$dir/sd.mtx" && grep -q '^2 1 1$' "$dir/sd.mtx" || fail "undi
 grep -q '^3 3 4$' "$dir/c.mtx" || fail "closure of one undirected edge has 4 pairs"
 "$k" closure "$dir/s.mtx" --output "$dir/cr.mtx" --reflexive -q || fail "closure --reflexive"
 grep -q '^3 3 5$' "$dir/cr.mtx" || fail "reflexive closure has 5 pairs"
+# --local-blocks (distributed GPU runs only): bad values are usage errors (exit 2); a valid one
+# without mpirun is refused too; an existing output file stays as it was either way.
+echo keep >"$dir/old.mtx"
+for cmd in apsp closure; do
+    for v in bogus '' STREAMED 'streamed ' -1 streamed device; do
+        msg=$("$k" $cmd "$dir/g.mtx" --output "$dir/old.mtx" --local-blocks "$v" -q 2>&1)
+        rc=$?
+        [[ $rc == 2 ]] || fail "$cmd --local-blocks '$v': exit $rc, not 2 ($msg)"
+        [[ $msg == *"--local-blocks"* ]] || fail "$cmd --local-blocks '$v': message: $msg"
+        [[ $(cat "$dir/old.mtx") == keep ]] || fail "$cmd --local-blocks '$v' touched the output"
+    done
+done
 echo "apsp cli: ok"

@@ -78,12 +78,20 @@ for np in $ranks; do
     grep -q "streamed through the device" "$tmp/streamed.err" || fail "np=$np --local-blocks streamed: not streamed by the explain trace"
     mpi $np closure "$tmp/int.mtx" -o "$tmp/clos_$np.mtx" --device gpu --local-blocks streamed -q "${one[@]}" || fail "np=$np closure streamed"
     cmp -s "$tmp/clo_ref.mtx" "$tmp/clos_$np.mtx" || fail "np=$np closure streamed differs"
-  else  # asked of a CPU run: refused, nothing written
-    mpi $np apsp "$tmp/int.mtx" -o "$tmp/ints_$np.mtx" --device cpu --local-blocks streamed -q "${one[@]}" 2>"$tmp/streamed.err"
-    rc=$?
-    [ $rc = 1 ] || fail "np=$np --local-blocks streamed on the CPU: exit $rc, not 1"
-    [ -e "$tmp/ints_$np.mtx" ] && fail "np=$np --local-blocks streamed on the CPU: output written"
-    grep -q "this run is on the CPU" "$tmp/streamed.err" || fail "np=$np --local-blocks on the CPU: $(cat "$tmp/streamed.err")"
+  else  # asked of a CPU run: refused, nothing written, an existing output left as it was
+    for v in streamed device; do
+      for cmd in apsp closure; do
+        rm -f "$tmp/ints_$np.mtx"
+        mpi $np $cmd "$tmp/int.mtx" -o "$tmp/ints_$np.mtx" --device cpu --local-blocks $v -q "${one[@]}" 2>"$tmp/streamed.err"
+        rc=$?
+        [ $rc = 1 ] || fail "np=$np $cmd --local-blocks $v on the CPU: exit $rc, not 1"
+        [ -e "$tmp/ints_$np.mtx" ] && fail "np=$np $cmd --local-blocks $v on the CPU: output written"
+        grep -q "this run is on the CPU" "$tmp/streamed.err" || fail "np=$np --local-blocks on the CPU: $(cat "$tmp/streamed.err")"
+      done
+    done
+    echo keep >"$tmp/old_$np.mtx"
+    mpi $np apsp "$tmp/int.mtx" -o "$tmp/old_$np.mtx" --device cpu --local-blocks streamed -q "${one[@]}" 2>/dev/null
+    [ "$(cat "$tmp/old_$np.mtx")" = keep ] || fail "np=$np refused --local-blocks replaced an existing output"
   fi
   mpi $np closure "$tmp/int.mtx" -o "$tmp/clo_$np.mtx" --device $dev -q "${one[@]}" || fail "np=$np closure"
   cmp -s "$tmp/clo_ref.mtx" "$tmp/clo_$np.mtx" || fail "np=$np closure differs"
