@@ -124,9 +124,9 @@ int run(int argc, char** argv, std::size_t n) {
     dist::nccl_panels panels(c);  // communicators made and connected: outside the call's time
     double const setup = c.allreduce_max(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count());
-    bool const streams = !block && dist::detail::would_stream(n, c.grid(), sizeof(T), o.blocks, c);
-    dist::block_cyclic const d(n, dist::detail::choose_block(n, c.grid(), true, block, streams),
-                               c.grid(), c.rank());
+    dist::block_cyclic const d(
+        n, dist::detail::distribution_block(n, c.grid(), true, block, sizeof(T), o.blocks, c),
+        c.grid(), c.rank());
     kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
     if (huge) huge_pages(local);
 #pragma omp parallel for schedule(static)

@@ -76,6 +76,16 @@ inline bool would_stream(std::size_t n, process_grid g, std::size_t elem,
     return c.allreduce_max(std::int64_t(over)) != 0;
 }
 
+/// The block of an n x n distribution of `elem`-byte entries: `asked`, or chosen for the device
+/// path (panels non-null; b = 4096 where the local blocks will be streamed) or the host path.
+/// Collective on the device path when not asked (would_stream).
+inline std::size_t distribution_block(std::size_t n, process_grid g, bool gpu, std::size_t asked,
+                                      std::size_t elem, device_fw_options::residence blocks,
+                                      control& c) {
+    return choose_block(n, g, gpu, asked,
+                        gpu && !asked && would_stream(n, g, elem, blocks, c));
+}
+
 inline std::string mib(double bytes) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1 << 20));
@@ -234,11 +244,8 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
     process_grid const g = c.grid();
     bool const gpu = opt.panels != nullptr;
     block_cyclic const d(
-        n,
-        detail::choose_block(n, g, gpu, opt.block,
-                             gpu && !opt.block &&
-                                 detail::would_stream(n, g, sizeof(T), opt.blocks, c)),
-        g, c.rank());
+        n, detail::distribution_block(n, g, gpu, opt.block, sizeof(T), opt.blocks, c), g,
+        c.rank());
     path_weight_bound const wb = weight_bound(a, "apsp");
     local_result<T> r;
     r.dist = d;
@@ -312,13 +319,10 @@ local_result<std::int32_t> closure(csr_matrix<U, Index> const& a, control& c,
                                  kleene::detail::shape(a.rows(), a.cols()));
     process_grid const g = c.grid();
     bool const gpu = opt.panels != nullptr;
-    block_cyclic const d(
-        a.rows(),
-        detail::choose_block(a.rows(), g, gpu, opt.block,
-                             gpu && !opt.block &&
-                                 detail::would_stream(a.rows(), g, sizeof(std::int32_t),
-                                                      opt.blocks, c)),
-        g, c.rank());
+    block_cyclic const d(a.rows(),
+                         detail::distribution_block(a.rows(), g, gpu, opt.block,
+                                                    sizeof(std::int32_t), opt.blocks, c),
+                         g, c.rank());
     local_result<std::int32_t> r;
     r.dist = d;
     std::string why;

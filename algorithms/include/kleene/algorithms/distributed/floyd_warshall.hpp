@@ -474,23 +474,31 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                           std::size_t c1) {
             update_at(K, Av.data + r0 * Av.ld + c0, Av.ld, r0, r1, c0, c1);
         };
+        // Streamed: block row and column N (those held here) between the host and the band
+        // buffers of N, queued on s; row first, so that a store leaves the column's copy of the
+        // diagonal tile, the final one.
+        auto copy_band = [&](std::size_t N, cuda::copy_kind k, cuda::stream const& s) {
+            std::size_t const bk = d.block_size(N);
+            if (d.owner_row(N) == d.prow())
+                host.block_async(rowp[N % 2].data(), row_bytes, d.local_offset_row(N),
+                                 d.local_offset_row(N) + bk, 0, row_bytes, k, s);
+            if (d.owner_col(N) == d.pcol())
+                host.block_async(colp[N % 2].data(), b * sizeof(T), 0, lr,
+                                 d.local_offset_col(N) * sizeof(T), bk * sizeof(T), k, s);
+        };
+        // Streamed: later loads wait for every store queued so far.
+        auto loads_after_stores = [&] {
+            stored.record(*xs);
+            ls->wait(stored);
+        };
         // Streamed: loads block row and column N into the band buffers of N, once the compute
         // stream has read them for the last time (step N-2) and every store queued so far has
         // reached the host; the compute stream waits for them.
         auto load_band = [&](std::size_t N) {
-            stored.record(*xs);
+            loads_after_stores();
             reads_done.record(cs);
-            ls->wait(stored);
             ls->wait(reads_done);
-            std::size_t const bk = d.block_size(N);
-            if (d.owner_row(N) == d.prow())
-                host.block_async(rowp[N % 2].data(), lc * sizeof(T), d.local_offset_row(N),
-                                 d.local_offset_row(N) + bk, 0, row_bytes,
-                                 cuda::copy_kind::host_to_device, *ls);
-            if (d.owner_col(N) == d.pcol())
-                host.block_async(colp[N % 2].data(), b * sizeof(T), 0, lr,
-                                 d.local_offset_col(N) * sizeof(T), bk * sizeof(T),
-                                 cuda::copy_kind::host_to_device, *ls);
+            copy_band(N, cuda::copy_kind::host_to_device, *ls);
             band_loaded.record(*ls);
             cs.wait(band_loaded);
         };
@@ -541,17 +549,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     copy2d(C.block(d.local_offset_row(K), 0, bk, bk), diagonal_tile(K));
                 if (in_col) panel_update(C, view{scratch.data(), lr, bk, b}, C, D);
                 if (in_row || in_col) {
-                    // Row first: the column's copy of the diagonal tile is the final one.
                     band_done.record(cs);
                     xs->wait(band_done);
-                    if (in_row)
-                        host.block_async(R.data, lc * sizeof(T), d.local_offset_row(K),
-                                         d.local_offset_row(K) + bk, 0, row_bytes,
-                                         cuda::copy_kind::device_to_host, *xs);
-                    if (in_col)
-                        host.block_async(C.data, b * sizeof(T), 0, lr,
-                                         d.local_offset_col(K) * sizeof(T), bk * sizeof(T),
-                                         cuda::copy_kind::device_to_host, *xs);
+                    copy_band(K, cuda::copy_kind::device_to_host, *xs);
                 }
             } else {
                 if (in_row)
@@ -687,8 +687,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     if (streamed) {
                         // The stripes read rows that the previous step stored (before, that
                         // wait came with load_band).
-                        stored.record(*xs);
-                        ls->wait(stored);
+                        loads_after_stores();
                         stream_rest(K, lr, lr, lc, lc);
                     } else if (early_out && K + 1 == nb) {
                         // The last step: every chunk of rows is final once its update has ended.
