@@ -4,7 +4,7 @@
 //   mpirun -np 4 bench_distributed_apsp N [--block B] [--type fp32|int32] [--no-lookahead]
 //                                  [--normal-messages] [--staged] [--lock-threads T]
 //                                  [--late-diagonal] [--late-copy-out]
-//                                  [--streamed | --in-core] [--stripe-rows R] [--huge-pages]
+//                                  [--streamed | --in-core] [--stripe-rows R] [--small-pages]
 //   bench_distributed_apsp N --single      # one GPU, the library's in-core R-Kleene (baseline)
 // Prints one line on rank 0: n, ranks, grid, block, seconds (slowest rank), updates/s (n^3 / s),
 // after the explain trace (every rank's own line of phase times on stderr). --streamed keeps
@@ -31,16 +31,17 @@ namespace dist = kleene::distributed;
 
 namespace {
 
-/// --huge-pages: asks for transparent huge pages (madvise MADV_HUGEPAGE) on the 2 MiB-aligned
-/// interior of a matrix not yet touched, so that its page-locking pins 2 MiB pages.
+/// --small-pages: takes back kleene's request for transparent huge pages (detail::
+/// advise_huge_pages, made for host arrays of 4 MiB or more) on the 2 MiB-aligned interior of a
+/// matrix not yet touched (madvise MADV_NOHUGEPAGE), for comparison.
 template <class T>
-void huge_pages(kleene::dense_matrix<T>& m) {
+void small_pages(kleene::dense_matrix<T>& m) {
     constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
     auto const a = reinterpret_cast<std::uintptr_t>(m.data());
     std::uintptr_t const lo = (a + huge - 1) / huge * huge,
                          hi = (a + m.rows() * m.cols() * sizeof(T)) / huge * huge;
-    if (hi > lo && madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE) != 0)
-        std::fprintf(stderr, "--huge-pages: madvise failed\n");
+    if (hi > lo && madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_NOHUGEPAGE) != 0)
+        std::fprintf(stderr, "--small-pages: madvise failed\n");
 }
 
 inline std::uint64_t mix(std::uint64_t x) {
@@ -61,7 +62,7 @@ T weight(std::size_t i, std::size_t j, std::size_t n) {
 
 template <class T>
 int run(int argc, char** argv, std::size_t n) {
-    bool single = false, huge = false;
+    bool single = false, small = false;
     dist::device_fw_options o;
     std::size_t block = 0;
     for (int i = 2; i < argc; ++i) {
@@ -88,8 +89,8 @@ int run(int argc, char** argv, std::size_t n) {
             o.blocks = dist::device_fw_options::residence::device;
         else if (a == "--stripe-rows" && i + 1 < argc)
             o.stripe_rows = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--huge-pages")
-            huge = true;
+        else if (a == "--small-pages")
+            small = true;
         else if (a == "--block" && i + 1 < argc)
             block = std::strtoull(argv[++i], nullptr, 10);
     }
@@ -99,7 +100,7 @@ int run(int argc, char** argv, std::size_t n) {
     if (single) {
         // The one-GPU baseline: the host matrix in, R-Kleene in core, the host matrix out.
         kleene::dense_matrix<T> h(n, n);
-        if (huge) huge_pages(h);
+        if (small) small_pages(h);
 #pragma omp parallel for schedule(static)
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) h(i, j) = weight<T>(i, j, n);
@@ -113,7 +114,7 @@ int run(int argc, char** argv, std::size_t n) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("n=%zu type=%s ranks=1 single-gpu rkleene transfer=%s lock-threads=%zu "
                     "pages=%s: %.3f s, %.3g updates/s\n",
-                    n, type, transfer, o.lock_threads, huge ? "huge" : "4k", s,
+                    n, type, transfer, o.lock_threads, small ? "4k" : "huge", s,
                     double(n) * double(n) * double(n) / s);
         return 0;
     }
@@ -128,7 +129,7 @@ int run(int argc, char** argv, std::size_t n) {
         n, dist::detail::distribution_block(n, c.grid(), true, block, sizeof(T), o.blocks, c),
         c.grid(), c.rank());
     kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
-    if (huge) huge_pages(local);
+    if (small) small_pages(local);
 #pragma omp parallel for schedule(static)
     for (std::size_t r = 0; r < d.local_rows(); ++r)
         for (std::size_t q = 0; q < d.local_cols(); ++q)
@@ -174,7 +175,7 @@ int run(int argc, char** argv, std::size_t n) {
             "%.3f s, %.3g updates/s (NCCL set-up before it %.2f s) checksum %016llx%s\n",
             n, type, c.size(), c.grid().rows, c.grid().cols, d.block(), int(o.lookahead),
             int(o.early_diagonal), int(o.urgent_messages), transfer, o.lock_threads,
-            int(o.early_copy_out), int(st.streamed), st.stripe_rows, huge ? "huge" : "4k",
+            int(o.early_copy_out), int(st.streamed), st.stripe_rows, small ? "4k" : "huge",
             slowest,
             double(n) * double(n) * double(n) / slowest, setup,
             static_cast<unsigned long long>(checksum), bad ? " CHECK FAILED" : "");
@@ -190,7 +191,7 @@ int main(int argc, char** argv) {
                      "usage: %s N [--single] [--block B] [--type fp32|int32] [--no-lookahead] "
                      "[--normal-messages] [--staged] [--lock-threads T] [--late-diagonal] "
                      "[--late-copy-out] [--streamed | --in-core] [--stripe-rows R] "
-                     "[--huge-pages]\n",
+                     "[--small-pages]\n",
                      argv[0]);
         return 2;
     }
