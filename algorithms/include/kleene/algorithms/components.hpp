@@ -217,14 +217,14 @@ int fastsv_semiring(std::size_t n, csr_matrix<Index, Index> const& a, Index* out
 
 /// Afforest's link: hooks the larger of the two roots under the smaller (compare-and-swap on a
 /// root), retrying from the new parents when another thread got there first.
-template <class Index>
-void afforest_link(Index u, Index v, Index* comp) {
-    Index p1 = load_label(comp + u), p2 = load_label(comp + v);
+template <class Index, class Label>
+void afforest_link(Index u, Index v, Label* comp) {
+    Label p1 = load_label(comp + u), p2 = load_label(comp + v);
     while (p1 != p2) {
-        Index const high = std::max(p1, p2), low = std::min(p1, p2);
-        Index p_high = load_label(comp + high);
+        Label const high = std::max(p1, p2), low = std::min(p1, p2);
+        Label p_high = load_label(comp + high);
         if (p_high == low) return;
-        if (p_high == high && std::atomic_ref<Index>(comp[high])
+        if (p_high == high && std::atomic_ref<Label>(comp[high])
                                   .compare_exchange_strong(p_high, low, std::memory_order_relaxed))
             return;
         p1 = load_label(comp + load_label(comp + high));
@@ -232,17 +232,15 @@ void afforest_link(Index u, Index v, Index* comp) {
     }
 }
 
-/// Points every vertex at its root and returns the number of roots (components). With `out`, also
-/// writes every vertex's root there, widened (the final pass: no separate copy and count).
-template <class Index>
-std::size_t afforest_compress(std::size_t n, Index* comp, std::int64_t* out = nullptr) {
+/// Points every vertex at its root and returns the number of roots (components).
+template <class Label>
+std::size_t afforest_compress(std::size_t n, Label* comp) {
     std::size_t roots = 0;
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : roots) if (n > 16384)
     for (std::size_t v = 0; v < n; ++v) {
-        Index c = load_label(comp + v);
-        for (Index up = load_label(comp + c); up != c; up = load_label(comp + c)) c = up;
-        std::atomic_ref<Index>(comp[v]).store(c, std::memory_order_relaxed);
-        if (out) out[v] = static_cast<std::int64_t>(c);
+        Label c = load_label(comp + v);
+        for (Label up = load_label(comp + c); up != c; up = load_label(comp + c)) c = up;
+        std::atomic_ref<Label>(comp[v]).store(c, std::memory_order_relaxed);
         roots += static_cast<std::size_t>(c) == v;
     }
     return roots;
@@ -275,23 +273,17 @@ std::pair<Index, int> most_frequent_label(std::size_t n, Index const* comp) {
 /// Afforest on the rows of A. `symmetric`: A == A', so the vertices of the sampled largest
 /// component skip their remaining edges (each such edge is linked from its other end). Otherwise
 /// every vertex links all its out-edges: linking each directed edge once from its source joins
-/// the weak components without A' (cheaper than making A' for the skip). The labels end in `out`
-/// (n values, widened); *count gets the number of components.
-template <class Index>
-int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, Index* comp,
-             std::int64_t* out, std::size_t* count, explain_trace* explain) {
+/// the weak components without A' (cheaper than making A' for the skip). The labels are made in
+/// place in `comp` (n values; the result's own int64 storage, so no second array is made and
+/// widened: its pages are first written here by all threads, each on its own static share);
+/// *count gets the number of components.
+template <class Index, class Label>
+int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, Label* comp,
+             std::size_t* count, explain_trace* explain) {
     *count = 0;
     auto const big = n > 16384;
-    // The result's fresh pages are first touched here, each thread on its own static share, one
-    // write a 4 KiB page. Left to the final compress (dynamic chunks of 128 KiB, handed out in
-    // order), every thread would wait on the same 2 MiB huge page while one thread zeroes it:
-    // the zeroing of the 32 MiB of labels at scale 22 ran on one thread, about 2.5 ms of 22.
-    constexpr std::size_t per_page = 4096 / sizeof(std::int64_t);
 #pragma omp parallel for schedule(static) if (big)
-    for (std::size_t v = 0; v < n; ++v) {
-        comp[v] = static_cast<Index>(v);
-        if (v % per_page == 0) out[v] = 0;
-    }
+    for (std::size_t v = 0; v < n; ++v) comp[v] = static_cast<Label>(v);
     if (n == 0) return 0;
     for (int r = 0; r < afforest_rounds; ++r) {
 #pragma omp parallel for schedule(dynamic, 16384) if (big)
@@ -300,7 +292,7 @@ int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, In
         afforest_compress(n, comp);
     }
     // A label no vertex has when nothing is skipped.
-    Index c = static_cast<Index>(n);
+    Label c = static_cast<Label>(n);
     if (symmetric) {
         auto const [label, hits] = most_frequent_label(n, comp);
         c = label;
@@ -321,7 +313,7 @@ int afforest(std::size_t n, Index const* rp, Index const* cj, bool symmetric, In
         for (Index k = rp[u] + afforest_rounds; k < rp[u + 1]; ++k)
             afforest_link(static_cast<Index>(u), cj[k], comp);
     }
-    *count = afforest_compress(n, comp, out);
+    *count = afforest_compress(n, comp);
     return afforest_rounds + 1;
 }
 
@@ -371,13 +363,15 @@ buffer<Index, device> to_device_buffer(Index const* p, std::size_t count) {
 template <class Index>
 void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_method method,
             cc_options const& opt, cc_result& r) {
-    buffer<Index> label(n);
     auto const t0 = std::chrono::steady_clock::now();
+    buffer<Index> label(method == cc_method::afforest ? 0 : n);
     if (method == cc_method::afforest) {
-        // The labels go straight into the result (the final compress widens and counts them).
+        // Labelled in the result itself, int64: no int32 array to make and widen after. On the
+        // 16-core H200 host at scale 22 (2026-11-28) a fresh call went from 1.07-1.10x the GAP-
+        // method peer to 0.93-0.98x, a reused result from 0.95-0.99x to 0.88-0.89x (the labels,
+        // 32 MiB, stay in its 300 MiB L3 either way).
         r.component.resize(n);
-        r.iterations =
-            afforest(n, rp, cj, symmetric, label.data(), r.component.data(), &r.count, opt.explain);
+        r.iterations = afforest(n, rp, cj, symmetric, r.component.data(), &r.count, opt.explain);
     } else if (opt.fused) {
         r.iterations = fastsv_fused(n, rp, cj, label.data());
     } else {
