@@ -18,8 +18,10 @@
 // Tried and dropped (same host and day): staged in, then page-locked on a thread of its own while
 // the device computed, direct out: 21.24 s against 20.45 s on one GPU, 5.89 s against 5.94 s on
 // four ranks. Releasing the ranges during the distributed FW's last step (release_after) did not
-// overlap it: each rank's release still ended about 0.3 s after its compute stream, as if
-// cudaHostUnregister waited for the device to go idle (5.69 s against 5.72 s on four ranks).
+// overlap it: each rank's release still ended about 0.3 s after its compute stream (5.69 s against
+// 5.72 s on four ranks). cudaHostUnregister does wait for the device to go idle, and holds up
+// kernel launches from other threads meanwhile (bench/gpu/probe_host_unregister.cu, H200,
+// 2026-11-28): a release can never overlap device work.
 
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/runtime.hpp>
