@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +36,7 @@
 #include <kleene/algorithms/distributed/predecessors.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -224,6 +226,50 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
         std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(),
                     got.error.empty() ? "distances equal" : got.error.c_str());
     ctx.report(ok, what);
+}
+
+/// GPU: with the device memory taken but for 16 MiB on every rank, streaming (asked for, or chosen
+/// by automatic since the blocks no longer fit) needs more than is free even for the panels and
+/// stripes: every rank must get the device_error that says how much it needs and how much is
+/// free, not a failed allocation or a crash. The memory is taken rank after rank, so that ranks
+/// sharing a device each see what the others left.
+void check_streamed_out_of_memory(context& ctx) {
+    std::size_t const n = 2048;
+    auto const a = random_graph<float>(n, 4, 1, 9, kind::plain, 4242);
+    std::size_t const keep = std::size_t(16) << 20;
+    std::optional<kleene::buffer<std::byte, kleene::device>> taken;
+    for (int r = 0; r < ctx.c->size(); ++r) {
+        if (ctx.c->rank() == r) {
+            std::size_t const free = kleene::cuda::free_device_memory();
+            if (free > keep) taken.emplace(free - keep);
+        }
+        ctx.c->allreduce_max(std::int64_t(0));  // one rank after the other
+    }
+    using residence = dist::device_fw_options::residence;
+    for (residence blocks : {residence::streamed, residence::automatic}) {
+        std::string const what = std::string("apsp<fp32> n=2048, 16 MiB of device memory free, ") +
+                                 (blocks == residence::streamed ? "streamed" : "automatic");
+        dist::options o;
+        ctx.set(o);
+        o.blocks = blocks;
+        if (blocks == residence::streamed) o.block = 1024;
+        std::string error;
+        try {
+            auto r = dist::apsp(a, *ctx.c, o);
+            error = "(no error)";
+        } catch (kleene::device_error const& e) {
+            error = e.what();
+        } catch (std::exception const& e) {
+            error = std::string("(not a device_error) ") + e.what();
+        }
+        bool const ok = error.find("needs") != std::string::npos &&
+                        error.find("are free: use a smaller block or more ranks") !=
+                            std::string::npos;
+        if (!ok || ctx.verbose)
+            std::printf("%s rank %d %s: %s\n", ok ? "ok  " : "FAIL", ctx.c->rank(), what.c_str(),
+                        error.c_str());
+        ctx.report(ok, what);
+    }
 }
 
 /// Every rank's predecessors of its own blocks (local_predecessors, bands of `band_rows` rows),
@@ -434,6 +480,7 @@ int main(int argc, char** argv) {
             check_apsp<float>(ctx, n, 37, 5, 0.5, 9.5, kind::negative_edges, unsigned(n) + 12);
             ctx.lookahead = true;
         }
+        if (ctx.stripe_rows) check_streamed_out_of_memory(ctx);
         for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);
         // Bands of one row, of three, and of all rows at once.
         for (std::size_t n : {1, 5, 100, 257})
