@@ -372,20 +372,21 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     st.streamed = streamed;
     st.stripe_rows = sr;
     std::string why;
+    if (streamed) {
+        // Too little device memory even for the panels and stripes: say what it takes. Agreed
+        // before anything is queued, so the communicators stay usable for the next call.
+        std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
+        std::size_t const free = cuda::free_device_memory();
+        if (free && need > free)
+            why = "distributed floyd_warshall: streaming the local blocks (" +
+                  kleene::detail::shape(lr, lc) + ", block " + std::to_string(b) + ") needs " +
+                  kleene::detail::format_bytes(static_cast<long double>(need)) +
+                  " of device memory, " +
+                  kleene::detail::format_bytes(static_cast<long double>(free)) +
+                  " are free: use a smaller block or more ranks";
+        c.agree(why.empty(), why);
+    }
     try {
-        if (streamed) {
-            // Too little device memory even for the panels and stripes: say what it takes.
-            std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
-            std::size_t const free = cuda::free_device_memory();
-            if (free && need > free)
-                throw device_error("distributed floyd_warshall: streaming the local blocks (" +
-                                   kleene::detail::shape(lr, lc) + ", block " +
-                                   std::to_string(b) + ") needs " +
-                                   kleene::detail::format_bytes(static_cast<long double>(need)) +
-                                   " of device memory, " +
-                                   kleene::detail::format_bytes(static_cast<long double>(free)) +
-                                   " are free: use a smaller block or more ranks");
-        }
         auto tp = std::chrono::steady_clock::now();
         cuda::host_copy host(local.data, lr, row_bytes,
                              streamed ? cuda::host_transfer::page_locked : o.host_transfer,
