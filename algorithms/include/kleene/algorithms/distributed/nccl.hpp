@@ -16,6 +16,10 @@ namespace kleene::distributed {
 /// no_device when there is none.
 int use_device(int local_rank);
 
+/// A failure during a device run's steps aborts the communicators (ncclCommAbort), so that no
+/// broadcast is left waiting for a partner: later broadcasts throw device_error ("the
+/// communicators were aborted"), and a program that goes on makes a new nccl_panels. Errors found
+/// before anything is queued (too little device memory to stream, say) leave them usable.
 class nccl_panels final : public device_panels {
   public:
     /// Collective over every rank of c (and its grid).
