@@ -373,8 +373,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     st.stripe_rows = sr;
     std::string why;
     if (streamed) {
-        // Too little device memory even for the panels and stripes: say what it takes. Agreed
-        // before anything is queued, so the communicators stay usable for the next call.
+        // Too little device memory even for the panels and stripes: say what it takes.
         std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
         std::size_t const free = cuda::free_device_memory();
         if (free && need > free)
@@ -384,8 +383,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                   " of device memory, " +
                   kleene::detail::format_bytes(static_cast<long double>(free)) +
                   " are free: use a smaller block or more ranks";
-        c.agree(why.empty(), why);
     }
+    // Agreed before anything is queued, so the communicators stay usable for the next call; by
+    // every rank, since automatic may stream on some ranks and not on others.
+    c.agree(why.empty(), why);
     try {
         auto tp = std::chrono::steady_clock::now();
         cuda::host_copy host(local.data, lr, row_bytes,
