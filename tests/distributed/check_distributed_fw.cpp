@@ -36,7 +36,6 @@
 #include <kleene/algorithms/distributed/predecessors.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <memory>
-#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
