@@ -1,5 +1,6 @@
 // The 2D block-cyclic index arithmetic (block_cyclic.hpp) against a plain enumeration of blocks.
 #define BOOST_TEST_MODULE block_cyclic
+#include <array>
 #include <boost/test/unit_test.hpp>
 #include <cstddef>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
@@ -73,4 +74,38 @@ BOOST_AUTO_TEST_CASE(every_entry_has_one_owner_and_local_place) {
 BOOST_AUTO_TEST_CASE(bad_arguments_are_refused) {
     BOOST_CHECK_THROW(block_cyclic(10, 0, process_grid{1, 1}, 0), kleene::invalid_argument);
     BOOST_CHECK_THROW(block_cyclic(10, 4, process_grid{2, 2}, 4), kleene::invalid_argument);
+}
+
+// The ranges a step's update covers (floyd_warshall_device): [a, z) less two ranges, against an
+// entry-by-entry enumeration, for every placement of both ranges, empty and overlapping included.
+BOOST_AUTO_TEST_CASE(ranges_without_two_others_are_what_is_left) {
+    using kleene::distributed::detail::span;
+    using kleene::distributed::detail::without;
+    constexpr std::size_t len = 9;
+    std::size_t cases = 0;
+    for (std::size_t a = 0; a <= len; ++a)
+        for (std::size_t z = 0; z <= len; ++z)
+            for (std::size_t x0 = 0; x0 <= len + 1; ++x0)
+                for (std::size_t x1 = 0; x1 <= len + 1; ++x1)
+                    for (std::size_t y0 = 0; y0 <= len + 1; ++y0)
+                        for (std::size_t y1 = 0; y1 <= len + 1; ++y1) {
+                            auto const got = without(a, z, span{x0, x1}, span{y0, y1});
+                            std::array<char, len + 2> want{}, have{};
+                            for (std::size_t i = a; i < z; ++i)
+                                want[i] = !(x0 <= i && i < x1) && !(y0 <= i && i < y1);
+                            std::size_t last = 0;
+                            bool ordered = true;
+                            for (span const r : got) {
+                                ordered = ordered && r.lo < r.hi && r.lo >= last && r.hi <= len + 1;
+                                for (std::size_t i = r.lo; i < r.hi && i < have.size(); ++i)
+                                    have[i] = char(have[i] + 1);
+                                last = r.hi;
+                            }
+                            ++cases;
+                            BOOST_TEST_REQUIRE((ordered && have == want),
+                                               "[" << a << ", " << z << ") without [" << x0
+                                                   << ", " << x1 << ") and [" << y0 << ", " << y1
+                                                   << ")");
+                        }
+    BOOST_TEST(cases > 10000u);
 }

@@ -7,10 +7,12 @@
 // algorithms and their tests share.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <kleene/error.hpp>
 #include <string>
+#include <utility>
 
 namespace kleene::distributed {
 
@@ -119,5 +121,33 @@ class block_cyclic {
     int prow_ = 0;
     int pcol_ = 0;
 };
+
+namespace detail {
+/// A range [lo, hi) of (local) rows or columns (empty when hi <= lo).
+struct span {
+    std::size_t lo = 0, hi = 0;
+};
+/// At most three ranges, in order (`without`).
+struct spans {
+    std::array<span, 3> at{};
+    std::size_t n = 0;
+    span const* begin() const { return at.data(); }
+    span const* end() const { return at.data() + n; }
+};
+/// [a, z) without the ranges x and y (either may be empty or overlap the other), as ranges in
+/// order, none of them empty.
+inline spans without(std::size_t a, std::size_t z, span x, span y) {
+    if (y.lo < x.lo) std::swap(x, y);
+    spans out;
+    for (span const e : {x, y}) {
+        if (e.hi <= e.lo) continue;
+        std::size_t const cut = std::min(e.lo, z);
+        if (cut > a) out.at[out.n++] = {a, cut};
+        a = std::max(a, e.hi);
+    }
+    if (a < z) out.at[out.n++] = {a, z};
+    return out;
+}
+}  // namespace detail
 
 }  // namespace kleene::distributed

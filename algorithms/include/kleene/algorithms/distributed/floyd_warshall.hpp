@@ -6,7 +6,8 @@
 //   3. the pivot row panel A(K,:) becomes A(K,:) (+) D A(K,:) on its process row, the pivot
 //      column panel A(:,K) becomes A(:,K) (+) A(:,K) D on its process column;
 //   4. the row panel goes down every process column, the column panel along every process row;
-//   5. every rank updates its blocks: A(I,J) (+)= A(I,K) A(K,J).
+//   5. every rank updates its blocks outside block row and column K (final after step 3):
+//      A(I,J) (+)= A(I,K) A(K,J).
 // Why Floyd-Warshall and not R-Kleene: R-Kleene's recursion halves the matrix, so its top-level
 // products involve the whole grid but its inner levels (and the closures at the leaves) run on
 // ever fewer processes and serialise them; blocked Floyd-Warshall has the same n^3 work, keeps
@@ -34,6 +35,7 @@
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
 // of leaving the others waiting in a broadcast.
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -476,6 +478,27 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                           std::size_t c1) {
             update_at(K, Av.data + r0 * Av.ld + c0, Av.ld, r0, r1, c0, c1);
         };
+        // Block row and column K where they are held here (else empty): final once the panels of
+        // K are made, so step 5 of block K leaves them alone (updating them again changes
+        // nothing but costs b / lr and b / lc of the step's product on the ranks holding them).
+        auto pivot_rows = [&](std::size_t K) {
+            std::size_t const r = d.local_offset_row(K);
+            return d.owner_row(K) == d.prow() ? detail::span{r, r + d.block_size(K)}
+                                              : detail::span{};
+        };
+        auto pivot_cols = [&](std::size_t K) {
+            std::size_t const c = d.local_offset_col(K);
+            return d.owner_col(K) == d.pcol() ? detail::span{c, c + d.block_size(K)}
+                                              : detail::span{};
+        };
+        // In core: step 5 of block K on the local rows `rows` outside block row K and `xr`, and
+        // the columns `cols` outside block column K and `yc`.
+        auto update_outside = [&](std::size_t K, detail::span rows, detail::span xr,
+                                  detail::span cols, detail::span yc) {
+            for (detail::span const r : detail::without(rows.lo, rows.hi, pivot_rows(K), xr))
+                for (detail::span const q : detail::without(cols.lo, cols.hi, pivot_cols(K), yc))
+                    update(K, r.lo, r.hi, q.lo, q.hi);
+        };
         // Streamed: block row and column N (those held here) between the host and the band
         // buffers of N, queued on s; row first, so that a store leaves the column's copy of the
         // diagonal tile, the final one.
@@ -578,14 +601,16 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             send_diagonal(K);
             send_panels(K);
         };
-        // Streamed: step 5 of block K on the local rows outside [x0, x1) and the columns outside
-        // [y0, y1) (block row and column K+1, updated already), stripe by stripe: loaded on ls
-        // once the stripe buffer's last store has ended, updated on the compute stream, stored
-        // on xs. The stores leave the columns [y0, y1) alone: block column K+1 goes back with
-        // its band (the loads read those columns, racing that store, and nothing uses them).
+        // Streamed: step 5 of block K on the local rows outside block row K and [x0, x1) and the
+        // columns outside block column K and [y0, y1) (block row and column K+1, updated
+        // already), stripe by stripe: loaded on ls once the stripe buffer's last store has ended,
+        // updated on the compute stream, stored on xs. The stores leave the columns [y0, y1)
+        // alone: block column K+1 goes back with its band (the loads read those columns, racing
+        // that store, and nothing uses them); block row and column K went back with theirs.
         auto stream_rest = [&](std::size_t K, std::size_t x0, std::size_t x1, std::size_t y0,
                                std::size_t y1) {
             if (!lc) return;
+            detail::spans const cols = detail::without(0, lc, pivot_cols(K), {y0, y1});
             auto run = [&](std::size_t ra, std::size_t rb) {
                 for (std::size_t a = ra; a < rb; a += sr) {
                     std::size_t const z = std::min(rb, a + sr), j = ring++ % 3;
@@ -595,19 +620,18 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                                      cuda::copy_kind::host_to_device, *ls);
                     loaded[j].record(*ls);
                     cs.wait(loaded[j]);
-                    update_at(K, at, lc, a, z, 0, y0);
-                    update_at(K, at + y1, lc, a, z, y1, lc);
+                    for (detail::span const q : cols) update_at(K, at + q.lo, lc, a, z, q.lo, q.hi);
                     computed[j].record(cs);
                     xs->wait(computed[j]);
-                    host.block_async(at, row_bytes, a, z, 0, y0 * sizeof(T),
-                                     cuda::copy_kind::device_to_host, *xs);
-                    host.block_async(at + y1, row_bytes, a, z, y1 * sizeof(T),
-                                     (lc - y1) * sizeof(T), cuda::copy_kind::device_to_host, *xs);
+                    for (detail::span const q : cols)
+                        host.block_async(at + q.lo, row_bytes, a, z, q.lo * sizeof(T),
+                                         (q.hi - q.lo) * sizeof(T),
+                                         cuda::copy_kind::device_to_host, *xs);
                     freed[j].record(*xs);
                 }
             };
-            run(0, x0);
-            run(x1, lr);
+            for (detail::span const r : detail::without(0, lr, pivot_rows(K), {x0, x1}))
+                run(r.lo, r.hi);
         };
         // Phase marks of every step on the compute stream: before and after the wait for the
         // panels, after the bands, after prepare, at the end (look-ahead order; without it the
@@ -655,21 +679,20 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                             update(K, ra, rb, ca, cb);
                     };
                     if (streamed) load_band(N);
+                    // The bands leave the tiles of block row and column K alone (final).
+                    detail::spans const band_cols = detail::without(0, lc, pivot_cols(K), {c0, c1});
                     if (early_diagonal) {
                         // (empty unless the diagonal block is here)
                         if (here_r && here_c) in_row_band(r0, r1, c0, c1);
                         send_diagonal(N);
-                        if (here_r) {
-                            in_row_band(r0, r1, 0, c0);
-                            in_row_band(r0, r1, c1, lc);
-                        }
+                        if (here_r)
+                            for (detail::span const q : band_cols) in_row_band(r0, r1, q.lo, q.hi);
                     } else if (here_r) {
-                        update(K, r0, r1, 0, lc);
+                        update_outside(K, {r0, r1}, {}, {0, lc}, {});
                     }
-                    if (here_c) {
-                        in_col_band(0, r0, c0, c1);
-                        in_col_band(r1, lr, c0, c1);
-                    }
+                    if (here_c)
+                        for (detail::span const r : detail::without(0, lr, pivot_rows(K), {r0, r1}))
+                            in_col_band(r.lo, r.hi, c0, c1);
                     m[2].record(cs);
                     if (!early_diagonal) send_diagonal(N);
                     send_panels(N);
@@ -678,10 +701,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     if (streamed) {
                         stream_rest(K, r0, r1, c0, c1);
                     } else {
-                        update(K, 0, r0, 0, c0);
-                        update(K, 0, r0, c1, lc);
-                        update(K, r1, lr, 0, c0);
-                        update(K, r1, lr, c1, lc);
+                        update_outside(K, {0, lr}, {r0, r1}, {0, lc}, {c0, c1});
                     }
                     m[4].record(cs);
                 } else {
@@ -696,14 +716,14 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                         for (std::size_t q = 0; q < out_chunks; ++q) {
                             std::size_t const ra = lr * q / out_chunks,
                                               rb = lr * (q + 1) / out_chunks;
-                            update(K, ra, rb, 0, lc);
+                            update_outside(K, {ra, rb}, {}, {0, lc}, {});
                             out_ready[q].record(cs);
                             xs->wait(out_ready[q]);
                             host.to_host_async(A.data(), ra, rb, *xs);
                             out_done[q].record(*xs);
                         }
                     } else {
-                        update(K, 0, lr, 0, lc);
+                        update_outside(K, {0, lr}, {}, {0, lc}, {});
                     }
                     m[3].record(cs);
                     if (K + 1 < nb) prepare(K + 1);
