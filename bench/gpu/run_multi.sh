@@ -13,7 +13,9 @@
 #   SINGLE_VARIANTS="|--staged"             (the one-GPU baseline once for each)
 #   LARGE_FLAGS="--streamed"                (flags of the large run: out of core per rank)
 #   CLI=0                                   (skips the CLI script in the test stage)
-#   PLANT=1                                 (host_copy's test against a sabotaged copy must fail)
+#   PLANT=1                                 (host_copy's test against a sabotaged copy, and
+#                                            check_distributed_fw against an always-aborting
+#                                            floyd_warshall.hpp, must fail)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -111,7 +113,9 @@ if has test; then
         mkdir -p "$plant/include/kleene/cuda"
         sed 's/copy_rows_async(h + off, n, d + off, n, n, 1, k, s);/copy_rows_async(h + off, n, d + off, n, n - 4, 1, k, s);/' \
             "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" >"$plant/include/kleene/cuda/host_copy.hpp"
-        if cmp -s "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" "$plant/include/kleene/cuda/host_copy.hpp"; then
+        if [[ ! -f $build/build.ninja ]]; then
+            echo "PLANT: host_copy's sabotage is compiled here, which needs a build folder (BUILD has none): skipped"
+        elif cmp -s "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" "$plant/include/kleene/cuda/host_copy.hpp"; then
             echo "PLANT: the sabotage did not apply"; status=1
         else
             obj=tests/CMakeFiles/test_out_of_core_gpu.dir/gpu/test_out_of_core_gpu.cpp.o
@@ -124,6 +128,28 @@ if has test; then
                 echo "PLANT: the sabotaged host_copy passed the test (it must not)"; status=1
             else
                 echo "PLANT: the sabotaged host_copy fails the test, as it must: $(grep -c 'error: in' "$out/plant.log") failed checks"
+            fi
+        fi
+        # A second: check_distributed_fw against a floyd_warshall.hpp that aborts the NCCL
+        # communicators on every failure, with no agreement before the first broadcast
+        # (bench/gpu/plant_abort.sh; built with the rest, or carried in $build/plant): its
+        # set-up failure check must fail on 2 or more ranks.
+        if [[ ! -x $build/plant/check_distributed_fw ]] && has build; then
+            bash "$root/bench/gpu/plant_abort.sh" "$build" >"$out/plant_abort_build.log" 2>&1 ||
+                { echo "PLANT: could not build the sabotaged check"; status=1; }
+        fi
+        np=$(echo $gpus | awk '{print $NF}')
+        if ((np >= 2)) && [[ -x $build/plant/check_distributed_fw ]]; then
+            "${mpirun[@]}" -np "$np" "$build/plant/check_distributed_fw" --device gpu \
+                >"$out/plant_abort.log" 2>&1
+            if grep -q "^FAILED" "$out/plant_abort.log" &&
+                grep -q "communicators were aborted" "$out/plant_abort.log"; then
+                echo "PLANT: the check against the always-aborting floyd_warshall.hpp fails on $np ranks, as it must:"
+                grep "^FAIL " "$out/plant_abort.log" | head -4
+            else
+                echo "PLANT: the check against the always-aborting floyd_warshall.hpp did not fail as it must"
+                tail -5 "$out/plant_abort.log"
+                status=1
             fi
         fi
     fi

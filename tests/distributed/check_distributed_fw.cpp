@@ -227,34 +227,46 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
     ctx.report(ok, what);
 }
 
-/// GPU: with the device memory taken but for 4 MiB on every rank, streaming (asked for, or chosen
-/// by automatic since the blocks no longer fit) needs more than is free even for the panels and
-/// stripes: every rank must get the error that says how much it needs and how much is free, not
-/// a failed allocation or a crash, and the communicators must stay usable (the automatic case
-/// runs after the streamed one, and the checks after both). The memory is taken rank after
-/// rank, so that ranks sharing a device each see what the others left.
-void check_streamed_out_of_memory(context& ctx) {
-    std::size_t const n = 2048;
-    auto const a = random_graph<float>(n, 4, 1, 9, kind::plain, 4242);
-    std::size_t const keep = std::size_t(4) << 20, mib = std::size_t(1) << 20;
-    std::vector<kleene::buffer<std::byte, kleene::device>> taken;
-    std::string taking;  // a failure to take the memory, if any
+/// Device memory taken on the ranks that `here` picks, one rank after the other (so that ranks
+/// sharing a device each see what the others left), in pieces as large as the driver gives,
+/// halved when it refuses, until about `keep` bytes are free there.
+struct taken_memory {
+    std::vector<kleene::buffer<std::byte, kleene::device>> pieces;
+    std::string error;  // a failure to take the memory, if any
+    std::string note() const { return error.empty() ? "" : " (taking memory: " + error + ")"; }
+};
+template <class Here>
+taken_memory take_device_memory(context& ctx, std::size_t keep, Here here) {
+    std::size_t const mib = std::size_t(1) << 20;
+    taken_memory t;
     for (int r = 0; r < ctx.c->size(); ++r) {
-        // Pieces as large as the driver gives, halved when it refuses, until about `keep` is left.
-        for (std::size_t want = ~std::size_t(0); ctx.c->rank() == r;) {
+        for (std::size_t want = ~std::size_t(0); ctx.c->rank() == r && here(r);) {
             std::size_t const free = kleene::cuda::free_device_memory();
             if (free <= keep + mib) break;
             want = std::min(want, free - keep);
             if (want < mib) break;
             try {
-                taken.emplace_back(want);
+                t.pieces.emplace_back(want);
             } catch (std::exception const& e) {
-                taking = e.what();
+                t.error = e.what();
                 want /= 2;
             }
         }
         ctx.c->allreduce_max(std::int64_t(0));  // one rank after the other
     }
+    return t;
+}
+
+/// GPU: with the device memory taken but for 4 MiB on every rank, streaming (asked for, or chosen
+/// by automatic since the blocks no longer fit) needs more than is free even for the panels and
+/// stripes: every rank must get the error that says how much it needs and how much is free, not
+/// a failed allocation or a crash, and the communicators must stay usable (the automatic case
+/// runs after the streamed one, and the checks after both).
+void check_streamed_out_of_memory(context& ctx) {
+    std::size_t const n = 2048;
+    auto const a = random_graph<float>(n, 4, 1, 9, kind::plain, 4242);
+    std::size_t const keep = std::size_t(4) << 20, mib = std::size_t(1) << 20;
+    taken_memory const taken = take_device_memory(ctx, keep, [](int) { return true; });
     std::size_t const left = kleene::cuda::free_device_memory();
     using residence = dist::device_fw_options::residence;
     for (residence blocks : {residence::streamed, residence::automatic}) {
@@ -283,10 +295,58 @@ void check_streamed_out_of_memory(context& ctx) {
                             std::string::npos;
         if (!ok || ctx.verbose)
             std::printf("%s rank %d %s: %s%s\n", ok ? "ok  " : "FAIL", ctx.c->rank(), what.c_str(),
-                        error.c_str(),
-                        taking.empty() ? "" : (" (taking memory: " + taking + ")").c_str());
+                        error.c_str(), taken.note().c_str());
         ctx.report(ok, what);
     }
+}
+
+/// GPU: a failure in the set-up of one rank (the last: its device memory taken but for 1 MiB,
+/// so that its local blocks cannot be allocated in core) must reach every rank as the same error
+/// before any broadcast is queued, and leave the communicators usable: the same call, the memory
+/// given back, must then give the right distances on the same communicators (had they been
+/// aborted, its first broadcast would fail with "the communicators were aborted").
+void check_setup_failure(context& ctx) {
+    std::size_t const n = 2048, block = 256;
+    auto const a = random_graph<float>(n, 4, 1, 9, kind::plain, 4343);
+    int const last = ctx.c->size() - 1;
+    taken_memory taken =
+        take_device_memory(ctx, std::size_t(1) << 20, [&](int r) { return r == last; });
+    dist::options o;
+    ctx.set(o);
+    o.block = block;
+    o.blocks = dist::device_fw_options::residence::device;
+    std::string error;
+    try {
+        auto r = dist::apsp(a, *ctx.c, o);
+        error = "(no error)";
+    } catch (std::exception const& e) {
+        error = e.what();
+    }
+    taken.pieces.clear();
+    std::string what = "apsp<fp32> n=2048 in core, rank " + std::to_string(last) +
+                       "'s device memory taken: every rank gets its allocation failure";
+    bool ok = error.find("out of device memory") != std::string::npos;
+    if (!ok || ctx.verbose)
+        std::printf("%s rank %d %s: %s%s\n", ok ? "ok  " : "FAIL", ctx.c->rank(), what.c_str(),
+                    error.c_str(), taken.note().c_str());
+    ctx.report(ok, what);
+    outcome<float> got;
+    try {
+        auto r = dist::apsp(a, *ctx.c, o);
+        got.dist = dist::gather<float>(r.local.view(), r.dist, *ctx.c);
+    } catch (std::exception const& e) {
+        got.error = e.what();
+    }
+    what = "apsp<fp32> n=2048 in core, the memory given back: the same communicators work";
+    ok = got.error.empty();
+    if (ctx.c->rank() == 0) {
+        outcome<float> const want = reference(a, block);
+        ok = ok && want.error.empty() && same(got.dist, want.dist, false);
+    }
+    if (!ok || ctx.verbose)
+        std::printf("%s rank %d %s%s\n", ok ? "ok  " : "FAIL", ctx.c->rank(), what.c_str(),
+                    got.error.empty() ? "" : (": " + got.error).c_str());
+    ctx.report(ok, what);
 }
 
 /// Every rank's predecessors of its own blocks (local_predecessors, bands of `band_rows` rows),
@@ -498,6 +558,7 @@ int main(int argc, char** argv) {
             ctx.lookahead = true;
         }
         if (ctx.stripe_rows) check_streamed_out_of_memory(ctx);
+        if (gpu && !ctx.stripe_rows) check_setup_failure(ctx);
         for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);
         // Bands of one row, of three, and of all rows at once.
         for (std::size_t n : {1, 5, 100, 257})

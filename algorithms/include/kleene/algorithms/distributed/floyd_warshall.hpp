@@ -389,6 +389,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     // Agreed before anything is queued, so the communicators stay usable for the next call; by
     // every rank, since automatic may stream on some ranks and not on others.
     c.agree(why.empty(), why);
+    // Between the first broadcast queued and the last step's agreement: a failure then aborts the
+    // communicators (nccl.hpp), since some broadcast may wait for a partner that will not come.
+    bool in_flight = false;
     try {
         auto tp = std::chrono::steady_clock::now();
         cuda::host_copy host(local.data, lr, row_bytes,
@@ -643,6 +646,11 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             marks.push_back({cuda::event(true), cuda::event(true), cuda::event(true),
                              cuda::event(true), cuda::event(true)});
         st.setup += detail::since(tp);  // the phase marks
+        // Agreed before the first broadcast is queued: a failure in the set-up on any rank (a
+        // device buffer that cannot be allocated, page-locking refused while streaming) reaches
+        // every rank with nothing queued, so no communicator is aborted.
+        c.agree(true);
+        in_flight = nb > 0;
         auto const ts = std::chrono::steady_clock::now();
         if (nb > 0) prepare(0);
         for (std::size_t K = 0; K < nb; ++K) {
@@ -743,6 +751,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
         }
+        // Every rank has passed every step's agreement, so every broadcast queued anywhere has its
+        // partners queued too: a failure from here on needs no abort.
+        in_flight = false;
         bool const copied_early = early_out && why.empty() && st.steps == nb;
         if (copied_early) {
             // Each locked range is released as soon as its rows are on the host, while the last
@@ -784,7 +795,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         throw;
     } catch (std::exception const& e) {
         why = e.what();
-        panels.abort();
+        if (in_flight) panels.abort();
     }
     c.agree(why.empty(), why);
     st.total = detail::since(t0);

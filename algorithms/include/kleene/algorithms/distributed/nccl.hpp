@@ -16,10 +16,13 @@ namespace kleene::distributed {
 /// no_device when there is none.
 int use_device(int local_rank);
 
-/// A failure during a device run's steps aborts the communicators (ncclCommAbort), so that no
+/// A failure during a device run's steps (from its first broadcast queued until every rank has
+/// passed its last step's agreement) aborts the communicators (ncclCommAbort), so that no
 /// broadcast is left waiting for a partner: later broadcasts throw device_error ("the
-/// communicators were aborted"), and a program that goes on makes a new nccl_panels. Errors found
-/// before anything is queued (too little device memory to stream, say) leave them usable.
+/// communicators were aborted"), and a program that goes on makes a new nccl_panels. Failures
+/// before (too little device memory to stream, a device buffer that cannot be allocated,
+/// page-locking refused while streaming: agreed over the ranks before anything is queued) or
+/// after (the copy back to the host) leave them usable.
 class nccl_panels final : public device_panels {
   public:
     /// Collective over every rank of c (and its grid).
