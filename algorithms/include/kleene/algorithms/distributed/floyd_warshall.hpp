@@ -28,8 +28,10 @@
 // the broadcasts of step K+1 travel while the large product of step K runs.
 //
 // Device, streamed (out of core per rank; floyd_warshall_device, device_fw_options::blocks): the
-// local blocks stay page-locked on the host; each step loads block row and column K+1 into the
-// panel buffers, and the rest of the local rows pass through the device in stripes.
+// local blocks stay page-locked on the host; block row and column K+1 are gathered on the device
+// (from the stripes of step K-1 and the panels of K-1 and K, so a step does not wait for the
+// last one's stores) into the panel buffers, and the rest of the local rows pass through the
+// device in stripes.
 //
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
@@ -321,20 +323,20 @@ inline bool fits_in_core(std::size_t lr, std::size_t lc, std::size_t b, std::siz
                          std::size_t free) {
     return in_core_elements(lr, lc, b) * elem + (std::size_t(1) << 30) + free / 20 <= free;
 }
-/// Streamed: the panels, the diagonal block, the panel update's scratch and three stripes of
-/// `sr` rows, in elements.
+/// Streamed: three row and three column panels, the diagonal block, the panel update's scratch
+/// and three stripes of `sr` rows, in elements.
 inline std::size_t streamed_elements(std::size_t lr, std::size_t lc, std::size_t b,
                                      std::size_t sr) {
-    return 2 * b * lc + 2 * lr * b + b * b + std::max(b * lc, lr * b) + 3 * sr * lc;
+    return 3 * b * lc + 3 * lr * b + b * b + std::max(b * lc, lr * b) + 3 * sr * lc;
 }
 }  // namespace detail
 
 /// Device path: the same algorithm on the GPU this rank uses (use_device, nccl.hpp), panels
 /// broadcast by `panels`. In core: the local blocks are copied from and back to the host view
 /// `local` (page-locked for the call). Streamed (out of core per rank, o.blocks): `local` is
-/// page-locked and stays where it is; each step loads block row and column K+1 of it into the
-/// panel buffers of step K+1, updates them with step K's panels, prepares step K+1 from them and
-/// stores them back, then streams the other local rows through three stripe buffers (load on one
+/// page-locked and stays where it is; each step has block row and column K+1 in the panel
+/// buffers of step K+1 (loaded at step 0, later gathered on the device: fill_band), updates them
+/// with step K's panels, prepares step K+1 from them and stores them back, then streams the other local rows through three stripe buffers (load on one
 /// stream, C(stripe, K) R(K, :) on the compute stream, store on a third), so that a step moves the
 /// local blocks in and out once while the products run. The streamed steps always use look-ahead
 /// and the early diagonal, and give the same result as the in-core steps (each tile sees the same
@@ -400,10 +402,15 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         st.pin = detail::since(tp);
         tp = std::chrono::steady_clock::now();
         dense_matrix<T, device> A(streamed ? 0 : lr, streamed ? 0 : lc), diag(b, b);
-        dense_matrix<T, device> rowp[2] = {dense_matrix<T, device>(b, lc),
-                                           dense_matrix<T, device>(b, lc)};
-        dense_matrix<T, device> colp[2] = {dense_matrix<T, device>(lr, b),
-                                           dense_matrix<T, device>(lr, b)};
+        // The row and column panels of the steps in flight: K's and K+1's in core; streamed,
+        // K-1's too (the band of K+1 is made from the stripes of step K-1 and the panels of K-1
+        // and K).
+        std::size_t const sets = streamed ? 3 : 2;
+        std::vector<dense_matrix<T, device>> rowp, colp;
+        for (std::size_t i = 0; i < sets; ++i) {
+            rowp.emplace_back(b, lc);
+            colp.emplace_back(lr, b);
+        }
         // Streamed: the panel updates' scratch, the stripes.
         dense_matrix<T, device> scratch(streamed ? 1 : 0, streamed ? std::max(b * lc, lr * b) : 0);
         std::vector<dense_matrix<T, device>> stripe;
@@ -411,7 +418,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cuda::stream const cs;  // compute
         cuda::stream const ms(o.urgent_messages ? cuda::stream_priority::high
                                                 : cuda::stream_priority::normal);  // messages
-        cuda::event d_ready, d_here, p_ready, p_here[2];
+        cuda::event d_ready, d_here, p_ready, p_here[3];
         st.setup = detail::since(tp);
         auto tc = std::chrono::steady_clock::now();
         if (streamed) {
@@ -457,10 +464,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         // local_offset_row(K), every local column) and block column K (colp, every local row,
         // local columns from local_offset_col(K)). Their views, and the diagonal block's.
         auto row_band = [&](std::size_t K) {
-            return view{rowp[K % 2].data(), d.block_size(K), lc, lc};
+            return view{rowp[K % sets].data(), d.block_size(K), lc, lc};
         };
         auto col_band = [&](std::size_t K) {
-            return view{colp[K % 2].data(), lr, d.block_size(K), b};
+            return view{colp[K % sets].data(), lr, d.block_size(K), b};
         };
         auto diagonal_tile = [&](std::size_t K) {
             return streamed ? row_band(K).block(0, d.local_offset_col(K), d.block_size(K),
@@ -473,8 +480,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                              std::size_t c0, std::size_t c1) {
             if (r1 <= r0 || c1 <= c0) return;
             std::size_t const bk = d.block_size(K);
-            cview const C{colp[K % 2].data() + r0 * b, r1 - r0, bk, b};
-            cview const R{rowp[K % 2].data() + c0, bk, c1 - c0, lc};
+            cview const C{colp[K % sets].data() + r0 * b, r1 - r0, bk, b};
+            cview const R{rowp[K % sets].data() + c0, bk, c1 - c0, lc};
             cuda::dense_gemm<S>(C, R, view{at, r1 - r0, c1 - c0, ld}, true, cs);
         };
         auto update = [&](std::size_t K, std::size_t r0, std::size_t r1, std::size_t c0,
@@ -508,10 +515,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         auto copy_band = [&](std::size_t N, cuda::copy_kind k, cuda::stream const& s) {
             std::size_t const bk = d.block_size(N);
             if (d.owner_row(N) == d.prow())
-                host.block_async(rowp[N % 2].data(), row_bytes, d.local_offset_row(N),
+                host.block_async(rowp[N % sets].data(), row_bytes, d.local_offset_row(N),
                                  d.local_offset_row(N) + bk, 0, row_bytes, k, s);
             if (d.owner_col(N) == d.pcol())
-                host.block_async(colp[N % 2].data(), b * sizeof(T), 0, lr,
+                host.block_async(colp[N % sets].data(), b * sizeof(T), 0, lr,
                                  d.local_offset_col(N) * sizeof(T), bk * sizeof(T), k, s);
         };
         // Streamed: later loads wait for every store queued so far.
@@ -529,6 +536,24 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             copy_band(N, cuda::copy_kind::host_to_device, *ls);
             band_loaded.record(*ls);
             cs.wait(band_loaded);
+        };
+        // Streamed, N >= 2: the stripes of step N-2 left block row and column N (those held here)
+        // in the band buffers of N wherever they updated them (keep_band below); the rest comes
+        // from the panels of N-1 and N-2, final already: block row N's tiles in block columns
+        // N-1 and N-2, block column N's tiles in block rows N-1 and N-2. The same values the host
+        // holds (those panels were stored there), without waiting for the stores.
+        auto fill_band = [&](std::size_t N) {
+            std::size_t const bn = d.block_size(N);
+            bool const here_r = d.owner_row(N) == d.prow(), here_c = d.owner_col(N) == d.pcol();
+            for (std::size_t P : {N - 1, N - 2}) {
+                std::size_t const bp = d.block_size(P);
+                if (here_r && d.owner_col(P) == d.pcol())
+                    copy2d(view{rowp[N % sets].data() + d.local_offset_col(P), bn, bp, lc},
+                           cview{colp[P % sets].data() + d.local_offset_row(N) * b, bn, bp, b});
+                if (here_c && d.owner_row(P) == d.prow())
+                    copy2d(view{colp[N % sets].data() + d.local_offset_row(P) * b, bp, bn, b},
+                           cview{rowp[P % sets].data() + d.local_offset_col(N), bp, bn, lc});
+            }
         };
         // Steps 1-2 of block K: its owner closes the diagonal block into `diag`, which goes
         // along the owner's process row and column (d_here marks its arrival).
@@ -555,8 +580,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 diag_sent = true;
             }
         };
-        // Steps 3-4 of block K (after send_diagonal(K)): leaves the panels of K in rowp[K % 2]
-        // and colp[K % 2], their broadcasts queued; streamed, block row and column K also go
+        // Steps 3-4 of block K (after send_diagonal(K)): leaves the panels of K in rowp[K % sets]
+        // and colp[K % sets], their broadcasts queued; streamed, block row and column K also go
         // back to the host.
         auto send_panels = [&](std::size_t K) {
             std::size_t const bk = d.block_size(K);
@@ -597,7 +622,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                 panels.broadcast(axis::col, R.data, bk * lc * sizeof(T), kr, ms);
             if (g.cols > 1 && lr > 0)
                 panels.broadcast(axis::row, C.data, lr * b * sizeof(T), kc, ms);
-            p_here[K % 2].record(ms);
+            p_here[K % sets].record(ms);
         };
         auto prepare = [&](std::size_t K) {
             if (streamed) load_band(K);
@@ -614,6 +639,26 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                                std::size_t y1) {
             if (!lc) return;
             detail::spans const cols = detail::without(0, lc, pivot_cols(K), {y0, y1});
+            // Block row and column M = K+2 (those held here), as each stripe leaves them, into
+            // the band buffers of M (free: the panels of K-1 were last read by fill_band(K+1),
+            // queued before), for fill_band(M) to complete.
+            std::size_t const M = K + 2;
+            bool const keep_r = M < nb && d.owner_row(M) == d.prow();
+            bool const keep_c = M < nb && d.owner_col(M) == d.pcol();
+            std::size_t const bm = M < nb ? d.block_size(M) : 0;
+            std::size_t const mr0 = keep_r ? d.local_offset_row(M) : 0;
+            std::size_t const mc0 = keep_c ? d.local_offset_col(M) : 0;
+            auto keep_band = [&](T const* at, std::size_t a, std::size_t z) {
+                if (keep_c)
+                    copy2d(view{colp[M % sets].data() + a * b, z - a, bm, b},
+                           cview{at + mc0, z - a, bm, lc});
+                std::size_t const i0 = std::max(a, mr0), i1 = std::min(z, mr0 + bm);
+                if (keep_r && i0 < i1)
+                    for (detail::span const q : cols)
+                        copy2d(view{rowp[M % sets].data() + (i0 - mr0) * lc + q.lo, i1 - i0,
+                                    q.hi - q.lo, lc},
+                               cview{at + (i0 - a) * lc + q.lo, i1 - i0, q.hi - q.lo, lc});
+            };
             auto run = [&](std::size_t ra, std::size_t rb) {
                 for (std::size_t a = ra; a < rb; a += sr) {
                     std::size_t const z = std::min(rb, a + sr), j = ring++ % 3;
@@ -624,6 +669,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     loaded[j].record(*ls);
                     cs.wait(loaded[j]);
                     for (detail::span const q : cols) update_at(K, at + q.lo, lc, a, z, q.lo, q.hi);
+                    keep_band(at, a, z);
                     computed[j].record(cs);
                     xs->wait(computed[j]);
                     for (detail::span const q : cols)
@@ -657,7 +703,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             try {
                 auto& m = marks[K];
                 m[0].record(cs);
-                cs.wait(p_here[K % 2]);
+                cs.wait(p_here[K % sets]);
                 m[1].record(cs);
                 if (lookahead && K + 1 < nb) {
                     // Block row and column K+1 first (where they live here), then their panels.
@@ -673,20 +719,28 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     auto in_row_band = [&](std::size_t ra, std::size_t rb, std::size_t ca,
                                            std::size_t cb) {
                         if (streamed)
-                            update_at(K, rowp[N % 2].data() + (ra - r0) * lc + ca, lc, ra, rb, ca,
-                                      cb);
+                            update_at(K, rowp[N % sets].data() + (ra - r0) * lc + ca, lc, ra, rb,
+                                      ca, cb);
                         else
                             update(K, ra, rb, ca, cb);
                     };
                     auto in_col_band = [&](std::size_t ra, std::size_t rb, std::size_t ca,
                                            std::size_t cb) {
                         if (streamed)
-                            update_at(K, colp[N % 2].data() + ra * b + (ca - c0), b, ra, rb, ca,
+                            update_at(K, colp[N % sets].data() + ra * b + (ca - c0), b, ra, rb, ca,
                                       cb);
                         else
                             update(K, ra, rb, ca, cb);
                     };
-                    if (streamed) load_band(N);
+                    if (streamed && K == 0) {
+                        load_band(N);
+                    } else if (streamed) {
+                        // This step's stripes read rows that the last step's stripes stored
+                        // (not the bands of N, whose stores come later); block row and column N
+                        // are on the device already.
+                        loads_after_stores();
+                        fill_band(N);
+                    }
                     // The bands leave the tiles of block row and column K alone (final).
                     detail::spans const band_cols = detail::without(0, lc, pivot_cols(K), {c0, c1});
                     if (early_diagonal) {
