@@ -336,9 +336,10 @@ inline std::size_t streamed_elements(std::size_t lr, std::size_t lc, std::size_t
 /// `local` (page-locked for the call). Streamed (out of core per rank, o.blocks): `local` is
 /// page-locked and stays where it is; each step has block row and column K+1 in the panel
 /// buffers of step K+1 (loaded at step 0, later gathered on the device: fill_band), updates them
-/// with step K's panels, prepares step K+1 from them and stores them back, then streams the other local rows through three stripe buffers (load on one
-/// stream, C(stripe, K) R(K, :) on the compute stream, store on a third), so that a step moves the
-/// local blocks in and out once while the products run. The streamed steps always use look-ahead
+/// with step K's panels, prepares step K+1 from them and stores them back, then streams the other
+/// local rows through three stripe buffers (load on one stream, C(stripe, K) R(K, :) on the
+/// compute stream, store on a third), so that a step moves the local blocks in and out once while
+/// the products run. The streamed steps always use look-ahead
 /// and the early diagonal, and give the same result as the in-core steps (each tile sees the same
 /// operations in the same order).
 template <class T>
@@ -391,8 +392,9 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     // Agreed before anything is queued, so the communicators stay usable for the next call; by
     // every rank, since automatic may stream on some ranks and not on others.
     c.agree(why.empty(), why);
-    // Between the first broadcast queued and the last step's agreement: a failure then aborts the
-    // communicators (nccl.hpp), since some broadcast may wait for a partner that will not come.
+    // From the first broadcast queued until every broadcast has ended here: a failure then aborts
+    // the communicators (nccl.hpp), since some broadcast may wait for a partner that will not
+    // come.
     bool in_flight = false;
     try {
         auto tp = std::chrono::steady_clock::now();
@@ -805,9 +807,6 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
         }
-        // Every rank has passed every step's agreement, so every broadcast queued anywhere has its
-        // partners queued too: a failure from here on needs no abort.
-        in_flight = false;
         bool const copied_early = early_out && why.empty() && st.steps == nb;
         if (copied_early) {
             // Each locked range is released as soon as its rows are on the host, while the last
@@ -823,6 +822,8 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         cs.synchronize();
         st.steps_wall = detail::since(ts);
         ms.synchronize();
+        // Every broadcast of the call has ended here: a failure from now on needs no abort.
+        in_flight = false;
         if (ls) ls->synchronize();
         if (why.empty() && st.steps > 0)
             st.steps_device = cuda::event::elapsed_ms(marks[0][0], marks[st.steps - 1][4]) / 1e3;

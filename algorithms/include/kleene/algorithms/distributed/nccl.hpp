@@ -16,8 +16,8 @@ namespace kleene::distributed {
 /// no_device when there is none.
 int use_device(int local_rank);
 
-/// A failure during a device run's steps (from its first broadcast queued until every rank has
-/// passed its last step's agreement) aborts the communicators (ncclCommAbort), so that no
+/// A failure during a device run's steps (from its first broadcast queued until its broadcasts
+/// have all ended on this rank) aborts the communicators (ncclCommAbort), so that no
 /// broadcast is left waiting for a partner: later broadcasts throw device_error ("the
 /// communicators were aborted"), and a program that goes on makes a new nccl_panels. Failures
 /// before (too little device memory to stream, a device buffer that cannot be allocated,
