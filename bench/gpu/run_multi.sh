@@ -15,7 +15,7 @@
 #   CLI=0                                   (skips the CLI script in the test stage)
 #   PLANT=1                                 (host_copy's test against a sabotaged copy, and
 #                                            check_distributed_fw against an always-aborting
-#                                            floyd_warshall.hpp, must fail)
+#                                            floyd_warshall.hpp, must fail: bench/gpu/plant.sh)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-multi.
 
@@ -107,37 +107,35 @@ if has test; then
         tee "$out/host_copy.log" || status=1
     grep -q "No errors detected" "$out/host_copy.log" || status=1
     if [[ ${PLANT:-0} == 1 ]]; then
-        # A planted failure: the same test built against a host_copy.hpp whose direct copies to
-        # the host drop each piece's last 4 bytes must fail.
-        plant=/tmp/kleene-plant
-        mkdir -p "$plant/include/kleene/cuda"
-        sed 's/copy_rows_async(h + off, n, d + off, n, n, 1, k, s);/copy_rows_async(h + off, n, d + off, n, n - 4, 1, k, s);/' \
-            "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" >"$plant/include/kleene/cuda/host_copy.hpp"
-        if [[ ! -f $build/build.ninja ]]; then
-            echo "PLANT: host_copy's sabotage is compiled here, which needs a build folder (BUILD has none): skipped"
-        elif cmp -s "$root/lib/cuda/include/kleene/cuda/host_copy.hpp" "$plant/include/kleene/cuda/host_copy.hpp"; then
-            echo "PLANT: the sabotage did not apply"; status=1
-        else
-            obj=tests/CMakeFiles/test_out_of_core_gpu.dir/gpu/test_out_of_core_gpu.cpp.o
-            (cd "$build" && cc=$(ninja -t commands tests/test_out_of_core_gpu | grep "$obj -c") &&
-                ld=$(ninja -t commands tests/test_out_of_core_gpu | grep -- '-o tests/test_out_of_core_gpu ') &&
-                cc=${cc//$obj/$plant/t.o} && ld=${ld//$obj/$plant/t.o} &&
-                eval "${cc/ -I/ -I$plant/include -I}" && eval "${ld/-o tests\/test_out_of_core_gpu /-o $plant/t }") ||
-                { echo "PLANT: could not build the sabotaged test"; status=1; }
-            if timeout 120 "$plant/t" --run_test=large/host_copy_round_trips >"$out/plant.log" 2>&1; then
+        # Planted failures (bench/gpu/plant.sh, which compiles: with a build folder only;
+        # otherwise the programs carried in $build/plant). First: the same test built against a
+        # host_copy.hpp whose direct copies to the host drop each piece's last 4 bytes must fail.
+        if [[ -f $build/build.ninja ]]; then
+            bash "$root/bench/gpu/plant.sh" "$build" tests/test_out_of_core_gpu \
+                lib/cuda/include/kleene/cuda/host_copy.hpp 1 "$build/plant/test_out_of_core_gpu" \
+                's/copy_rows_async(h + off, n, d + off, n, n, 1, k, s);/copy_rows_async(h + off, n, d + off, n, n - 4, 1, k, s);/' \
+                >"$out/plant_build.log" 2>&1 || { echo "PLANT: could not build the sabotaged test"; status=1; }
+            # Second: check_distributed_fw against a floyd_warshall.hpp that aborts the NCCL
+            # communicators on every failure, with no agreement before the first broadcast.
+            bash "$root/bench/gpu/plant.sh" "$build" algorithms/distributed/check_distributed_fw \
+                algorithms/include/kleene/algorithms/distributed/floyd_warshall.hpp 3 \
+                "$build/plant/check_distributed_fw" 's/^        c\.agree(true);$//' \
+                's/^\( *\)if (in_flight) panels\.abort();$/\1panels.abort();/' \
+                's/^\( *\)panels\.abort();$/\1panels.abort(); (void)in_flight;/' \
+                >>"$out/plant_build.log" 2>&1 || { echo "PLANT: could not build the sabotaged check"; status=1; }
+        fi
+        if [[ -x $build/plant/test_out_of_core_gpu ]]; then
+            if timeout 120 "$build/plant/test_out_of_core_gpu" --run_test=large/host_copy_round_trips \
+                >"$out/plant.log" 2>&1; then
                 echo "PLANT: the sabotaged host_copy passed the test (it must not)"; status=1
             else
                 echo "PLANT: the sabotaged host_copy fails the test, as it must: $(grep -c 'error: in' "$out/plant.log") failed checks"
             fi
+        else
+            echo "PLANT: no sabotaged host_copy test (BUILD has no build folder and carries none): skipped"
         fi
-        # A second: check_distributed_fw against a floyd_warshall.hpp that aborts the NCCL
-        # communicators on every failure, with no agreement before the first broadcast
-        # (bench/gpu/plant_abort.sh; built with the rest, or carried in $build/plant): its
-        # set-up failure check must fail on 2 or more ranks.
-        if [[ ! -x $build/plant/check_distributed_fw ]] && has build; then
-            bash "$root/bench/gpu/plant_abort.sh" "$build" >"$out/plant_abort_build.log" 2>&1 ||
-                { echo "PLANT: could not build the sabotaged check"; status=1; }
-        fi
+        # The set-up failure check of the sabotaged check_distributed_fw must fail on 2 or more
+        # ranks.
         np=$(echo $gpus | awk '{print $NF}')
         if ((np >= 2)) && [[ -x $build/plant/check_distributed_fw ]]; then
             # (After that failure the later checks find the communicators aborted too. On 4

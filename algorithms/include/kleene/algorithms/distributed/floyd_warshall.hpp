@@ -377,26 +377,25 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     st.streamed = streamed;
     st.stripe_rows = sr;
     std::string why;
-    if (streamed) {
-        // Too little device memory even for the panels and stripes: say what it takes.
-        std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
-        std::size_t const free = cuda::free_device_memory();
-        if (free && need > free)
-            why = "distributed floyd_warshall: streaming the local blocks (" +
-                  kleene::detail::shape(lr, lc) + ", block " + std::to_string(b) + ") needs " +
-                  kleene::detail::format_bytes(static_cast<long double>(need)) +
-                  " of device memory, " +
-                  kleene::detail::format_bytes(static_cast<long double>(free)) +
-                  " are free: use a smaller block or more ranks";
-    }
-    // Agreed before anything is queued, so the communicators stay usable for the next call; by
-    // every rank, since automatic may stream on some ranks and not on others.
-    c.agree(why.empty(), why);
     // From the first broadcast queued until every broadcast has ended here: a failure then aborts
     // the communicators (nccl.hpp), since some broadcast may wait for a partner that will not
-    // come.
+    // come. A failure before it (here, in the set-up) reaches every rank at the agreement before
+    // the first broadcast, with nothing queued, and leaves them usable.
     bool in_flight = false;
     try {
+        if (streamed) {
+            // Too little device memory even for the panels and stripes: say what it takes.
+            std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
+            std::size_t const free = cuda::free_device_memory();
+            if (free && need > free)
+                throw device_error(
+                    "distributed floyd_warshall: streaming the local blocks (" +
+                    kleene::detail::shape(lr, lc) + ", block " + std::to_string(b) + ") needs " +
+                    kleene::detail::format_bytes(static_cast<long double>(need)) +
+                    " of device memory, " +
+                    kleene::detail::format_bytes(static_cast<long double>(free)) +
+                    " are free: use a smaller block or more ranks");
+        }
         auto tp = std::chrono::steady_clock::now();
         cuda::host_copy host(local.data, lr, row_bytes,
                              streamed ? cuda::host_transfer::page_locked : o.host_transfer,
@@ -694,9 +693,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             marks.push_back({cuda::event(true), cuda::event(true), cuda::event(true),
                              cuda::event(true), cuda::event(true)});
         st.setup += detail::since(tp);  // the phase marks
-        // Agreed before the first broadcast is queued: a failure in the set-up on any rank (a
-        // device buffer that cannot be allocated, page-locking refused while streaming) reaches
-        // every rank with nothing queued, so no communicator is aborted.
+        // Agreed before the first broadcast is queued: a failure in the set-up on any rank (too
+        // little device memory to stream, a device buffer that cannot be allocated, page-locking
+        // refused while streaming) reaches every rank with nothing queued, so no communicator is
+        // aborted. By every rank, since automatic may stream on some ranks and not on others.
         c.agree(true);
         in_flight = nb > 0;
         auto const ts = std::chrono::steady_clock::now();
