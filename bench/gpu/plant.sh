@@ -30,9 +30,10 @@ if [[ $got != "$changed" ]]; then
 fi
 cd "$build"
 source=$(basename "$target").cpp
-obj=$(ninja -t commands "$target" | grep -o "[^ ]*/$source\.o" | head -1)
-cc=$(ninja -t commands "$target" | grep -- "-c [^ ]*/$source")
-ld=$(ninja -t commands "$target" | grep -- "-o $target ")
+commands=$(ninja -t commands "$target")
+obj=$(grep -o "[^ ]*/$source\.o" <<<"$commands" | head -1)
+cc=$(grep -- "-c [^ ]*/$source" <<<"$commands")
+ld=$(grep -- "-o $target " <<<"$commands")
 o=$(dirname "$out")/$(basename "$target").o
 cc=${cc//$obj/$o}
 ld=${ld//$obj/$o}
