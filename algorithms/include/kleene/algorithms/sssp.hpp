@@ -112,6 +112,9 @@ struct sssp_result {
     std::vector<std::int64_t> parent;
     sssp_method method = sssp_method::automatic;
     device_choice device = device_choice::cpu;
+    /// Rounds the search took: Bellman-Ford's rounds; delta-stepping's barrier-separated rounds
+    /// on the CPU, its relaxation rounds (kernel launches or device-loop steps) on the GPU.
+    std::size_t rounds = 0;
 };
 
 namespace detail {
@@ -278,15 +281,19 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             else ad = &made.emplace(a.to_device());
             cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning);
             r.dist = std::move(run.dist);
-            if (opt.explain) opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds));
+            r.rounds = run.rounds;
+            if (opt.explain)
+                opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds) + ", " +
+                                 std::to_string(run.rounds) + " rounds" +
+                                 (run.notes.empty() ? "" : ": " + run.notes));
         }
     } else {
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
         std::string what;
         if (method == sssp_method::bellman_ford) {
-            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist, opt.on_step)) +
-                   " rounds";
+            r.rounds = detail::bellman_ford_cpu(a, source, r.dist, opt.on_step);
+            what = std::to_string(r.rounds) + " rounds";
         } else {
             // Without saturation when no candidate sum can leave T: a simple path weighs at most
             // B, one more edge at most B + the largest weight.
@@ -295,6 +302,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             auto const st =
                 saturate ? detail::delta_stepping_cpu<true>(a, source, delta, r.dist, opt.on_step)
                          : detail::delta_stepping_cpu<false>(a, source, delta, r.dist, opt.on_step);
+            r.rounds = st.rounds;
             what = std::to_string(st.rounds) + " rounds on " + std::to_string(st.threads) +
                    " threads, " + std::to_string(st.split_rows) + " long rows split" +
                    (saturate ? ", saturating sums" : "");

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kleene::cuda {
@@ -55,6 +56,7 @@ struct bfs_run {
     std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
     double seconds = 0;                // device time of the traversal alone (events)
     bool device_loop = false;          // the search ran as one cooperative kernel
+    std::vector<std::string> notes;    // how the levels ran, for the explain trace
 };
 
 /// BFS from `source`. `at` is the transpose of `a` (pass `a` again when the graph is symmetric).
@@ -78,6 +80,8 @@ template <class T>
 struct sssp_run {
     std::vector<T> dist;
     double seconds = 0;
+    std::size_t rounds = 0;  ///< relaxation rounds (launches, or steps of the device loop)
+    std::string notes;       ///< how the rounds ran, for the explain trace
 };
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
