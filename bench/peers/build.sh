@@ -26,9 +26,10 @@
 #   fix 1 (include/gunrock/util/math.hxx): math::atomic::{add,min,max,cas,exch} are real device
 #     atomics only under `#if __HIP_DEVICE_COMPILE__`, which nvcc never defines; under nvcc the device
 #     code took the host fallback (a plain read-modify-write for add/cas/exch; min/max that return
-#     the smaller/larger value and never store it). So SSSP's relaxations never lowered a distance
-#     (it never left the source), BFS's level update never stored, and PageRank's racing atomic adds
-#     lost rank. Edit: the five guards also accept nvcc's device pass (`__CUDA_ARCH__`).
+#     the smaller/larger value and never store it). So BFS and SSSP never stored a distance and never
+#     left the source, and PageRank's racing atomic adds lost rank. Edit: the five guards also accept
+#     nvcc's device pass (`__CUDA_ARCH__`). (Checked in PTX: unedited, pr has no global atomic and
+#     sssp no CAS; edited, atom.global.add.f32 and atom.global.cas.b32 appear.)
 #   fix 2 (include/gunrock/algorithms/tc.hxx): triangle counting runs one advance over the enactor's
 #     input frontier, which nothing fills since the advance was moved to the runtime-dispatched
 #     frontier form (it used to take the whole graph): the count was 0. Edit: the TC enactor gets a
