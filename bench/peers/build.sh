@@ -76,11 +76,13 @@ has() { [[ " $STAGES " == *" $1 "* ]]; }
 say() { echo "[peers/build] $*"; }
 die() { echo "[peers/build] error: $*" >&2; exit 1; }
 
-mkdir -p "$DEST"
-DEST=$(cd "$DEST" && pwd)
-if git -C "$DEST" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+probe=$DEST   # checked before anything is created: the nearest existing folder
+while [[ ! -d "$probe" ]]; do probe=$(dirname "$probe"); done
+if git -C "$probe" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   die "DEST=$DEST is inside a git worktree; the peers' code and builds must stay outside"
 fi
+mkdir -p "$DEST"
+DEST=$(cd "$DEST" && pwd)
 
 # clone_at <repo> <ref> <dir>: a fresh, clean checkout of <ref> (reused if already there).
 clone_at() {

@@ -313,7 +313,7 @@ run_gunrock() {
       "$gr/tc" -m "$pat" --reduce $([[ "$validate" == 1 && $t == 0 ]] && echo --validate) > "$log" 2>&1 ||
         note "gunrock tc failed on $name (see $log)"
       [[ $t == 0 ]] || ts+=("$(awk -F: '/GPU Elapsed Time/ { print $2 + 0 }' "$log")")
-      tri=$(awk -F: '/Total Graph Traingles/ { printf "%d", $2 / 3 }' "$log")
+      tri=$(awk -F: '/Total Graph Traingles/ { printf "%.0f", $2 / 3 }' "$log")
     done
     emit "peer=gunrock kernel=tc graph=$name ms=$(printf '%s\n' "${ts[@]}" | median) runs=$trials gpu=1" \
       "triangles=$tri errors=$(awk -F: '/Number of errors/ { gsub(/ /, "", $2); print $2 }' "$dir/gunrock-tc-0.log")"
