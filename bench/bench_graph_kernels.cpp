@@ -4,6 +4,7 @@
 //                       [--device cpu|gpu|both] [--sources K] [--sources-file F]
 //                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
+//                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -19,7 +20,10 @@
 // the result copied back. GTEPS = stored entries (both directions) / time, per source for BFS and
 // SSSP and per source of the batch for BC. `steps` is the kernel's own count: BFS levels of the
 // first source, SSSP rounds (CPU: barrier-separated rounds; GPU: relaxation rounds), CC rounds,
-// PageRank iterations. Every answer is checked CPU against GPU where both ran.
+// PageRank iterations. Every answer is checked CPU against GPU where both ran. --write-sg writes
+// the graph as PREFIX.sg and PREFIX.wsg, the GAP reference's serialized format (undirected: a
+// flag byte, int64 entry and vertex counts, int64 row offsets, int32 neighbours, or neighbour and
+// weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -69,6 +73,9 @@ struct config {
     std::string graph;          // a file instead of a generated graph
     std::string sources_file;   // sources to use (0-based, one a line)
     std::string write_sources;  // where to write the sources used
+    long long serial_edges = -1;     // CPU BFS: bfs_options::serial_edges (-1: default)
+    long long gpu_block_edges = -1;  // GPU BFS: bfs_tuning::block_edges (-1: default)
+    std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
     bool explain = false;  // print the GPU runs' notes (their phases and choices)
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
@@ -147,6 +154,12 @@ config parse(int argc, char** argv) {
             c.sources_file = value();
         else if (o == "--write-sources")
             c.write_sources = value();
+        else if (o == "--serial-edges")
+            c.serial_edges = std::stoll(value());
+        else if (o == "--gpu-block-edges")
+            c.gpu_block_edges = std::stoll(value());
+        else if (o == "--write-sg")
+            c.write_sg = value();
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -213,6 +226,39 @@ csr_matrix<std::int32_t, Index> read_graph(std::string const& path, std::string&
     return csr_matrix<std::int32_t, Index>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
 }
 
+/// The GAP reference's serialized graph (see the top of the file): PREFIX.sg, PREFIX.wsg.
+void write_serialized(std::string const& prefix, csr_matrix<std::int32_t, Index> const& w) {
+    for (bool weighted : {false, true}) {
+        std::string const path = prefix + (weighted ? ".wsg" : ".sg");
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) throw invalid_argument("cannot write " + path);
+        bool const directed = false;
+        auto const edges = static_cast<std::int64_t>(w.nnz());
+        auto const n = static_cast<std::int64_t>(w.rows());
+        std::vector<std::int64_t> offsets(w.rows() + 1);
+        for (std::size_t i = 0; i <= w.rows(); ++i)
+            offsets[i] = static_cast<std::int64_t>(w.row_ptr()[i]);
+        bool ok = std::fwrite(&directed, sizeof directed, 1, f) == 1 &&
+                  std::fwrite(&edges, sizeof edges, 1, f) == 1 &&
+                  std::fwrite(&n, sizeof n, 1, f) == 1 &&
+                  std::fwrite(offsets.data(), sizeof(std::int64_t), offsets.size(), f) ==
+                      offsets.size();
+        if (weighted) {
+            std::vector<std::int32_t> pairs(2 * w.nnz());
+            for (std::size_t k = 0; k < w.nnz(); ++k) {
+                pairs[2 * k] = static_cast<std::int32_t>(w.col_idx()[k]);
+                pairs[2 * k + 1] = w.value(k);
+            }
+            ok = ok && std::fwrite(pairs.data(), sizeof(std::int32_t), pairs.size(), f) == pairs.size();
+        } else {
+            std::vector<std::int32_t> cols(w.col_idx(), w.col_idx() + w.nnz());
+            ok = ok && std::fwrite(cols.data(), sizeof(std::int32_t), cols.size(), f) == cols.size();
+        }
+        ok = std::fclose(f) == 0 && ok;
+        if (!ok) throw invalid_argument("writing " + path + " failed");
+    }
+}
+
 /// 0-based vertices, one a line (blank lines and lines starting with '#' skipped).
 std::vector<std::size_t> read_sources(std::string const& path, std::size_t n) {
     std::FILE* f = std::fopen(path.c_str(), "r");
@@ -238,7 +284,7 @@ std::vector<std::size_t> read_sources(std::string const& path, std::size_t n) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
     config const cfg = parse(argc, argv);
     if (cfg.threads > 0) omp_set_num_threads(cfg.threads);
     bool const gpu = cfg.gpu && cuda::device_count() > 0;
@@ -269,6 +315,7 @@ int main(int argc, char** argv) {
             made = fmt::format("Kronecker scale {}, weights int32 [1, 255]", cfg.scale);
         }
     });
+    if (!cfg.write_sg.empty()) write_serialized(cfg.write_sg, w);
     auto const a = pattern_of(w);
     std::size_t const n = a.rows();
     double const m = static_cast<double>(a.nnz());
@@ -324,6 +371,7 @@ int main(int argc, char** argv) {
             o.device = device_choice::cpu;
             o.parents = true;
             o.symmetric = true;
+            o.serial_edges = cfg.serial_edges;
             std::vector<double> t;
             std::size_t reached = 0;
             long long levels = 0;
@@ -344,9 +392,12 @@ int main(int argc, char** argv) {
         if (gpu) {
             std::vector<double> t, call;
             long long levels = 0;
+            cuda::bfs_tuning tuning;
+            if (cfg.gpu_block_edges >= 0) tuning.block_edges = cfg.gpu_block_edges;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::bfs_run r;
-                call.push_back(ms_of([&] { r = cuda::bfs<bool, Index>(*ad, *ad, src[k], true); }));
+                call.push_back(
+                    ms_of([&] { r = cuda::bfs<bool, Index>(*ad, *ad, src[k], true, tuning); }));
                 t.push_back(r.seconds * 1e3);
                 if (k == 0) {
                     levels = static_cast<long long>(r.step_was_pull.size());
@@ -544,4 +595,13 @@ int main(int argc, char** argv) {
         }
     }
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return bench_main(argc, argv);
+    } catch (std::exception const& e) {
+        fmt::print(stderr, "bench_graph_kernels: {}\n", e.what());
+        return 1;
+    }
 }

@@ -3,12 +3,14 @@
 # bench/peers/build.sh: the GAP reference (gapbs v1.5, CPU: bfs sssp cc pr tc bc) and Gunrock (GPU:
 # bfs sssp pr tc bc; it has no connected components), on the same graphs from the same sources.
 #
-#   bench/peers/run.sh SOURCES GRAPH.mtx [GRAPH.mtx | LIST ...]
+#   bench/peers/run.sh SOURCES GRAPH.mtx [GRAPH.mtx | GRAPH.sg | LIST ...]
 #
 # SOURCES: one 0-based vertex per line (blank lines and # comments skipped). A 0-based vertex v is
 #   line v+1's vertex of the 1-based .mtx: gapbs and Gunrock both read a .mtx id i as vertex i-1 and
 #   neither renumbers (gapbs's .sg/.wsg keep those ids; only its TC relabels, inside the kernel).
 # GRAPH.mtx: symmetric Matrix Market, integer weights (1..255); a LIST is a file of such paths.
+# GRAPH.sg: gapbs's serialized graph with GRAPH.wsg beside it (bench_graph_kernels --write-sg
+#   writes both from the graph it measures: large generated graphs skip the text conversion).
 # Variables [defaults]: PEERS_BIN [/work/peers/peers-bin] (the packed binaries), OUT [/tmp/peers-out]
 #   (logs go to $OUT/peers/), WORK [/tmp/peers-work] (converted graphs; large, kept out of OUT),
 #   THREADS [nproc] (gapbs's OMP_NUM_THREADS; OMP_PROC_BIND / OMP_PLACES are passed on as set),
@@ -80,7 +82,7 @@ gr_iters() { grep -o 'PEERS_RUN iterations=[0-9]*' "$1" | tail -1 | sed 's/.*=//
 # ---------------------------------------------------------------- inputs
 graphs=()
 for a in "$@"; do
-  if [[ "$a" == *.mtx ]]; then graphs+=("$a")
+  if [[ "$a" == *.mtx || "$a" == *.sg ]]; then graphs+=("$a")
   elif [[ -f "$a" ]]; then while read -r g; do [[ -n "$g" && "$g" != \#* ]] && graphs+=("$g"); done < "$a"
   else note "not a .mtx or a list: $a"; exit 1; fi
 done
@@ -154,10 +156,14 @@ srcs=()
 run_gapbs() {
   local mtx=$1 name=$2 dir=$3
   local sg=$work/$name.sg wsg=$work/$name.wsg t log m
+  if [[ "$mtx" == *.sg ]]; then
+    sg=$mtx wsg=${mtx%.sg}.wsg
+  else
   t=$(now); "$gap/converter" -f "$mtx" -s -b "$sg" > "$dir/gapbs-convert-sg.log" 2>&1 ||
     { note "gapbs converter failed on $name"; return; }
   emit "peer=gapbs kernel=convert-sg graph=$name ms=$(ms_since "$t") runs=1 file=$sg"
-  if has_kernel sssp; then
+  fi
+  if has_kernel sssp && [[ "$mtx" != *.sg ]]; then
     t=$(now); "$gap/converter" -f "$mtx" -s -w -b "$wsg" > "$dir/gapbs-convert-wsg.log" 2>&1 ||
       { note "gapbs converter -w failed on $name"; }
     emit "peer=gapbs kernel=convert-wsg graph=$name ms=$(ms_since "$t") runs=1 file=$wsg"
@@ -166,9 +172,9 @@ run_gapbs() {
   if has_kernel bfs; then
     srcs=("${sources[@]}")
     m=$(gap_per_source bfs "$name" "$dir" -f "$sg" | median)
-    local last=$dir/gapbs-bfs-r${sources[-1]}.log
+    local first=$dir/gapbs-bfs-r${sources[0]}.log
     emit "peer=gapbs kernel=bfs graph=$name ms=$m runs=$((${#sources[@]} * trials)) threads=$threads" \
-      "source=${sources[-1]} reached=$(awk '/^BFS Tree has/ { print $4 }' "$last" | tail -1)"
+      "source=${sources[0]} reached=$(awk '/^BFS Tree has/ { print $4 }' "$first" | tail -1)"
   fi
   if has_kernel sssp && [[ -f "$wsg" ]]; then
     local d best=$delta bestm=""
@@ -183,9 +189,9 @@ run_gapbs() {
     fi
     srcs=("${sources[@]}")
     m=$(gap_per_source sssp "$name" "$dir" -f "$wsg" -d "$best" | median)
-    local last=$dir/gapbs-sssp-r${sources[-1]}.log
+    local first=$dir/gapbs-sssp-r${sources[0]}.log
     emit "peer=gapbs kernel=sssp graph=$name ms=$m runs=$((${#sources[@]} * trials)) threads=$threads delta=$best" \
-      "source=${sources[-1]} reached=$(awk '/^SSSP Tree reaches/ { print $4 }' "$last" | tail -1)"
+      "source=${sources[0]} reached=$(awk '/^SSSP Tree reaches/ { print $4 }' "$first" | tail -1)"
   fi
   if has_kernel cc; then
     log=$dir/gapbs-cc.log
@@ -231,8 +237,13 @@ run_gapbs() {
 # a 1-based lower-triangle symmetric .mtx in row order; n from the original header.
 gunrock_inputs() {
   local mtx=$1 name=$2 dir=$3 n t
-  n=$(grep -v '^%' "$mtx" | head -1 | awk '{ print $1 }')
   local from=$mtx wfrom=$mtx   # gapbs's .sg / .wsg when this run made them (faster to read)
+  if [[ "$mtx" == *.sg ]]; then   # the vertex count: the .sg header's third field (int64 at byte 9)
+    n=$(od -An -t d8 -j 9 -N 8 "$mtx" | tr -d ' ')
+    from=$mtx wfrom=${mtx%.sg}.wsg
+  else
+    n=$(grep -v '^%' "$mtx" | head -1 | awk '{ print $1 }')
+  fi
   [[ -f "$work/$name.sg" && "$work/$name.sg" -nt "$mtx" ]] && from=$work/$name.sg
   [[ -f "$work/$name.wsg" && "$work/$name.wsg" -nt "$mtx" ]] && wfrom=$work/$name.wsg
   t=$(now)
@@ -335,7 +346,7 @@ run_gunrock() {
 # ---------------------------------------------------------------- main
 for mtx in "${graphs[@]}"; do
   [[ -f "$mtx" ]] || { note "no graph file $mtx"; continue; }
-  name=$(basename "$mtx" .mtx)
+  name=$(basename "$(basename "$mtx" .mtx)" .sg)
   dir=$out/$name; mkdir -p "$dir"
   note "graph $name"
   has_peer gapbs && run_gapbs "$mtx" "$name" "$dir"

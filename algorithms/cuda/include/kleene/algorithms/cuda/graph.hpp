@@ -47,6 +47,9 @@ struct bfs_tuning {
     bfs_loop loop = bfs_loop::automatic;
     /// Device loop: blocks a SM, 2 (measured best) or 4 (kleene::tuning::bfs_loop_blocks).
     int loop_blocks = 2;
+    /// Device loop: push levels of at most 2048 vertices and this many out-edges run in one block,
+    /// level after level, while the grid waits (graph_bfs_loop.cu); 0: every level on the grid.
+    long long block_edges = 8192;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -71,6 +74,10 @@ struct sssp_tuning {
     sssp_method method = sssp_method::automatic;
     /// Bucket width of delta-stepping; 0 picks one from the mean edge weight.
     double delta = 0;
+    /// Rounds whose frontier has at most 2048 vertices and this many out-edges run in one block,
+    /// round after round and bucket after bucket (far piles of at most 65536 vertices), without a
+    /// host round trip (graph_sssp.cu); 0: every round is a launch of its own.
+    long long block_edges = 16384;
 };
 
 /// Distances from `source` (host vector; numeric_limits<T>::max() / +inf where unreachable) and the
