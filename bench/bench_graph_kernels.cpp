@@ -500,9 +500,17 @@ int bench_main(int argc, char** argv) {
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) t.push_back(ms_of([&] { r = pagerank(a, o); }));
             cpu_rank.assign(r.rank.begin(), r.rank.end());
+            // The five highest ranks' vertices, to set beside the GAP reference's.
+            std::vector<std::size_t> top(n);
+            for (std::size_t v = 0; v < n; ++v) top[v] = v;
+            std::size_t const k = std::min<std::size_t>(5, n);
+            std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(k), top.end(),
+                              [&](std::size_t x, std::size_t y) { return cpu_rank[x] > cpu_rank[y]; });
+            std::string tops;
+            for (std::size_t i = 0; i < k; ++i) tops += (i ? "," : "") + std::to_string(top[i]);
             line("pagerank", "cpu", median(t), 0, 0, r.iterations,
-                 fmt::format("{} iterations ({}), change {:.2e}", r.iterations, to_string(r.method),
-                             r.change));
+                 fmt::format("{} iterations ({}), change {:.2e}, top {}", r.iterations,
+                             to_string(r.method), r.change, tops));
         }
         if (gpu) {
             for (auto kernel : {cuda::pagerank_kernel::fused, cuda::pagerank_kernel::semiring}) {

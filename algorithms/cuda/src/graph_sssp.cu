@@ -172,8 +172,8 @@ __host__ __device__ __forceinline__ T next_threshold(T lo, T delta) {
     }
 }
 
-constexpr int sblock_threads = 1024;
-constexpr int sblock_items = 2;
+constexpr int sblock_threads = 512;
+constexpr int sblock_items = 4;
 constexpr int sblock_cap = sblock_threads * sblock_items;  // frontier entries a block round takes
 constexpr long long sblock_far_cap = 65536;                // far entries a block bucket step takes
 constexpr int sblock_unroll = 4;
