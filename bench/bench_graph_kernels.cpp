@@ -5,6 +5,7 @@
 //                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
+//                       [--delta D]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -12,9 +13,9 @@
 // .kbin, an edge list), read with int32 weights (a pattern file weighs 1 an edge), self-loops
 // dropped and symmetrised when it is not symmetric already (said on the graph line), so that the
 // road networks of shared/data/road and the peers' inputs are measured by the same program.
-// BFS (with parents) and SSSP run from K random sources of degree > 0, or from the 0-based
-// vertices of --sources-file (one a line; --write-sources writes the ones used, for the peers);
-// the median is reported, as GAP's trials. CC, PageRank (tolerance 1e-4, GAP's definition), TC
+// BFS (parents, GAP's output; the CPU is timed without levels) and SSSP run from K random
+// sources of degree > 0, or from the 0-based vertices of --sources-file (one a line;
+// --write-sources writes the ones used, for the peers); the median is reported, as GAP's trials. CC, PageRank (tolerance 1e-4, GAP's definition), TC
 // and BC (one batch of the first B sources) run R times (median). GPU lines time the device
 // kernels alone (events, the graph already on the device) and, in `call ms`, the whole call with
 // the result copied back. GTEPS = stored entries (both directions) / time, per source for BFS and
@@ -76,6 +77,7 @@ struct config {
     long long serial_edges = -1;     // CPU BFS: bfs_options::serial_edges (-1: default)
     long long gpu_block_edges = -1;  // GPU BFS: bfs_tuning::block_edges (-1: default)
     std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
+    double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
     bool explain = false;  // print the GPU runs' notes (their phases and choices)
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
@@ -160,6 +162,8 @@ config parse(int argc, char** argv) {
             c.gpu_block_edges = std::stoll(value());
         else if (o == "--write-sg")
             c.write_sg = value();
+        else if (o == "--delta")
+            c.delta = std::stod(value());
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -372,6 +376,9 @@ int bench_main(int argc, char** argv) {
             o.parents = true;
             o.symmetric = true;
             o.serial_edges = cfg.serial_edges;
+            // Timed: parents only, the GAP reference's output; the first source's levels come
+            // from one more, untimed search (the check against the GPU).
+            o.levels = false;
             std::vector<double> t;
             std::size_t reached = 0;
             long long levels = 0;
@@ -379,6 +386,9 @@ int bench_main(int argc, char** argv) {
                 bfs_result r;
                 t.push_back(ms_of([&] { r = bfs(a, src[k], o); }));
                 if (k == 0) {
+                    bfs_options lo = o;
+                    lo.levels = true;
+                    r = bfs(a, src[k], lo);
                     cpu_levels.assign(r.level.begin(), r.level.end());
                     reached = static_cast<std::size_t>(std::count_if(
                         r.level.begin(), r.level.end(), [](auto l) { return l >= 0; }));
@@ -418,6 +428,7 @@ int bench_main(int argc, char** argv) {
         if (cfg.cpu) {
             sssp_options o;
             o.device = device_choice::cpu;
+            o.delta = cfg.delta;
             std::vector<double> t;
             long long rounds = 0;
             for (std::size_t k = 0; k < src.size(); ++k) {
@@ -440,7 +451,10 @@ int bench_main(int argc, char** argv) {
             long long rounds = 0;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::sssp_run<std::int32_t> r;
-                call.push_back(ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k]); }));
+                cuda::sssp_tuning tuning;
+                tuning.delta = cfg.delta;
+                call.push_back(
+                    ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k], tuning); }));
                 t.push_back(r.seconds * 1e3);
                 if (k == 0) {
                     rounds = static_cast<long long>(r.rounds);

@@ -11,9 +11,11 @@
 # Stages: deps (unpack the .debs), build (bench_graph_kernels and the GPU graph suite into BUILD,
 # an ignored folder of the repository, kept while the machine stays warm), test (test_graph_gpu),
 # road (NY and NE: kleene, then the peers), synth (kron and urand: kleene writes the graph as
-# gapbs's .sg/.wsg and its sources, then the GAP reference; SYNTH_PEERS="gapbs gunrock" adds
+# gapbs's .sg/.wsg and its sources, then the GAP reference (ROAD_PEERS= skips the peers on the road
+# networks, whose numbers do not change with kleene's); SYNTH_PEERS="gapbs gunrock" adds
 # Gunrock, whose text input costs minutes at scale 22), sweep (BFS on NE and kron: the CPU's
-# serial_edges and the GPU's block_edges).
+# serial_edges and the GPU's block_edges), deltas (SSSP bucket widths on every class, CPU and
+# GPU; DELTAS, 0 = automatic).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-/tmp/kleene-classes}
@@ -84,8 +86,10 @@ if has road; then
         mtx=$work/road_$g.mtx
         [[ -f $mtx ]] || python3 "$root/.deps/road/to_mtx.py" "$root/.deps/road/$g.gr.xz" "$mtx" >/dev/null
         kleene "road_$g" --graph "$mtx" --write-sources "$work/road_$g.src"
-        peers "road_$g" "$work/road_$g.src" "$mtx" VALIDATE="${VALIDATE:-1}" \
-            SWEEP_DELTAS="${ROAD_DELTAS:-256 1024 4096 16384}" SWEEP_SOURCES=2
+        [[ -n ${ROAD_PEERS-gapbs gunrock} ]] &&
+            peers "road_$g" "$work/road_$g.src" "$mtx" VALIDATE="${VALIDATE:-1}" \
+                PEERS="${ROAD_PEERS-gapbs gunrock}" \
+                SWEEP_DELTAS="${ROAD_DELTAS:-256 1024 4096 16384}" SWEEP_SOURCES=2
     done
 fi
 
@@ -98,6 +102,20 @@ if has synth; then
         peers "$name" "$work/$name.src" "$work/$name.sg" VALIDATE=0 PEERS="${SYNTH_PEERS:-gapbs}" \
             SWEEP_DELTAS="${SYNTH_DELTAS:-1 2 4}" SWEEP_SOURCES=2
     done
+fi
+
+if has deltas; then
+    note "SSSP bucket widths, CPU and GPU"
+    for spec in "road_NY --graph $work/road_NY.mtx" "road_NE --graph $work/road_NE.mtx" \
+        "kron$scale --scale $scale" "urand$scale --scale $scale --uniform"; do
+        set -- $spec; name=$1; shift
+        for d in ${DELTAS:-0 4 16 64 256 1024 4096}; do
+            printf '%s delta %-5s ' "$name" "$d"
+            "$bench" "$@" --device both --kernels sssp --sources 8 --threads "$threads" \
+                --delta "$d" | grep "^sssp" | awk '{ printf "%s %s %s %s steps %s | ", $1, $2, $3, $4, $6 }'
+            echo
+        done
+    done 2>&1 | tee "$out/deltas.txt"
 fi
 
 if has sweep; then

@@ -296,13 +296,14 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
                 if (!take[j]) continue;
                 atomicOr(&a.s.visited[v[j] >> 5], 1u << (v[j] & 31));
                 if (a.s.parent) a.s.parent[v[j]] = par[j];
-                nq[atomicAdd(&bs.next, 1ull)] = v[j];
+                nq[::kleene::cuda::detail::aggregated_slot(&bs.next)] = v[j];
                 out_e += out_degree(g, v[j]);
                 in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
             }
         }
-        if (out_e) atomicAdd(&bs.out_e, out_e);
-        if (in_e) atomicAdd(&bs.in_e, in_e);
+        // One shared atomic a warp: 512 threads on one 64-bit shared word serialise.
+        ::kleene::cuda::detail::aggregated_add(&bs.out_e, out_e);
+        ::kleene::cuda::detail::aggregated_add(&bs.in_e, in_e);
         __syncthreads();
         previous = frontier;
         frontier = bs.next;

@@ -247,11 +247,11 @@ __global__ void __launch_bounds__(sblock_threads)
                 if (p.dist[v] < st.threshold) {
                     p.in_far[v] = 0u;
                     if (atomicExch(&p.stamp[v], id) == id) continue;
-                    auto const slot = atomicAdd(&near_n, 1ull);
+                    auto const slot = detail::aggregated_slot(&near_n);
                     nq[slot] = v;
                     nd[slot] = g.ptr[v + 1] - g.ptr[v];
                 } else {
-                    nf[atomicAdd(&far_n, 1ull)] = v;
+                    nf[detail::aggregated_slot(&far_n)] = v;
                 }
             }
             __syncthreads();
@@ -323,11 +323,11 @@ __global__ void __launch_bounds__(sblock_threads)
                 if (!take[j]) continue;
                 if (!p.split || cand[j] < st.threshold) {
                     if (atomicExch(&p.stamp[v[j]], id) == id) continue;
-                    auto const slot = atomicAdd(&near_n, 1ull);
+                    auto const slot = detail::aggregated_slot(&near_n);
                     nq[slot] = v[j];
                     nd[slot] = g.ptr[v[j] + 1] - g.ptr[v[j]];
                 } else if (atomicExch(&p.in_far[v[j]], 1u) == 0u) {
-                    fp[atomicAdd(&far_n, 1ull)] = v[j];
+                    fp[detail::aggregated_slot(&far_n)] = v[j];
                 }
             }
         }

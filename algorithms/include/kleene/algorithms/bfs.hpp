@@ -131,10 +131,11 @@ struct bfs_options {
 /// 10-40% slower; one thread at scale 18, all within 10%.
 inline constexpr double cpu_alpha = beamer::default_alpha;
 inline constexpr double cpu_beta = beamer::default_beta;
-/// CPU: push levels with at most this many frontier out-edges run on one thread (a level's
-/// barrier, about a microsecond on 16 cores, buys little below it). Not yet swept per class:
-/// bench_graph_kernels --serial-edges measures it.
-inline constexpr std::int64_t cpu_serial_edges = 1024;
+/// CPU: push levels with at most this many frontier out-edges run on one thread. Swept on the
+/// 16-core H200 host (bench_graph_kernels --serial-edges, 2026-11-28): Kronecker scale 22 took
+/// 35.7 ms with none (its first levels are a handful of vertices each on 16 threads) and 10.0-10.2
+/// ms from 256 to 4096; the NE road network 35.0 ms with none, 35.6 at 256, 38.5 at 1024.
+inline constexpr std::int64_t cpu_serial_edges = 256;
 /// CPU: push levels with more frontier out-edges than this split the edges evenly (a prefix of
 /// the degrees, two more barriers) instead of the vertices.
 inline constexpr std::int64_t big_push_edges = 65536;
