@@ -106,8 +106,8 @@ void add_pagerank_command(CLI::App& app, global_options& g) {
         ->check(one_of({"gap", "redistribute"}))
         ->capture_default_str();
     cmd->add_option("--method", args->method,
-                    "auto (CPU: gauss-seidel, GPU: fused), gauss-seidel (in place, as GAP's pr; "
-                    "the GPU runs fused), fused (Jacobi) or semiring (plus_times mxv)")
+                    "auto (CPU: gauss-seidel, GPU: fused), gauss-seidel (in place within blocks "
+                    "of rows; the GPU runs fused), fused (Jacobi) or semiring (plus_times mxv)")
         ->check(one_of({"auto", "gauss-seidel", "fused", "semiring"}))
         ->capture_default_str();
     cmd->add_option("--contributions", args->contributions,

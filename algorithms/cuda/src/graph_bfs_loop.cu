@@ -59,6 +59,7 @@ struct block_handoff {
     std::int32_t depth;
     std::int32_t levels;  // levels run in block 0 so far in the search
     unsigned long long frontier, previous, frontier_edges, visited_in;
+    unsigned runs;  // runs handed back so far; the waiting blocks watch it
 };
 
 /// Frontier entries and their out-edges.
@@ -235,14 +236,18 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
                              unsigned long long previous, unsigned long long visited_in,
                              std::int32_t levels) {
     using scan = cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
-    auto const& g = a.g;
+    // Copies, so that the atomics below do not make the compiler reload them from the parameters.
+    bfs_graph<Index> const g = a.g;
+    bfs_state<Index> const st = a.s;
+    Index* const queue0 = a.queue[0];
+    Index* const queue1 = a.queue[1];
     int const t = static_cast<int>(threadIdx.x);
     bool const automatic = a.direction == bfs_direction::automatic;
     unsigned long long frontier_edges = 0;
     while (true) {
         auto const f = static_cast<int>(frontier);
-        Index const* q = a.queue[depth % 2];
-        Index* nq = a.queue[(depth + 1) % 2];
+        Index const* q = depth % 2 ? queue1 : queue0;
+        Index* nq = depth % 2 ? queue0 : queue1;
         int deg[block_items];
 #pragma unroll
         for (int i = 0; i < block_items; ++i) {
@@ -287,15 +292,15 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
             }
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j)
-                if (take[j]) take[j] = !((a.s.visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
+                if (take[j]) take[j] = !((st.visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j)
-                if (take[j]) take[j] = atomicCAS(&a.s.level[v[j]], -1, next_level) == -1;
+                if (take[j]) take[j] = atomicCAS(&st.level[v[j]], -1, next_level) == -1;
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j) {
                 if (!take[j]) continue;
-                atomicOr(&a.s.visited[v[j] >> 5], 1u << (v[j] & 31));
-                if (a.s.parent) a.s.parent[v[j]] = par[j];
+                atomicOr(&st.visited[v[j] >> 5], 1u << (v[j] & 31));
+                if (st.parent) st.parent[v[j]] = par[j];
                 nq[::kleene::cuda::detail::aggregated_slot(&bs.next)] = v[j];
                 out_e += out_degree(g, v[j]);
                 in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
@@ -321,9 +326,15 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
         if (pull) break;
     }
     if (t == 0) {
-        *a.handoff = block_handoff{depth,          levels,     frontier,
-                                   previous,       frontier_edges, visited_in};
-        __threadfence();
+        block_handoff* h = a.handoff;
+        h->depth = depth;
+        h->levels = levels;
+        h->frontier = frontier;
+        h->previous = previous;
+        h->frontier_edges = frontier_edges;
+        h->visited_in = visited_in;
+        __threadfence();  // the state before the count that releases the waiting blocks
+        atomicAdd(&h->runs, 1u);
     }
 }
 
@@ -357,6 +368,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     if (tid == 0) {
         a.queue[0][0] = src;
         for (int i = 0; i < 3; ++i) a.ctr[i] = counters{0, 0, 0, 0};
+        a.handoff->runs = 0;
     }
     grid.sync();
 
@@ -369,15 +381,24 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     unsigned long long frontier = 1, previous = 0, frontier_edges = out_degree(g, src);
     auto visited_in = static_cast<unsigned long long>(g.in_ptr[src + 1] - g.in_ptr[src]);
     std::int32_t depth = 0, block_runs = 0;
+    unsigned runs_started = 0;  // the same in every thread
     while (frontier > 0) {
         if (automatic)
             pull = next_pulls(pull, frontier, previous, frontier_edges, a.in_total, visited_in,
                               a.alpha, a.min_frontier);
         if (!pull && have_queue && frontier <= unsigned(block_cap) &&
             frontier_edges <= static_cast<unsigned long long>(a.block_edges)) {
-            // Small levels in block 0; the grid waits in the barrier.
-            if (blockIdx.x == 0)
+            // Small levels in block 0. The others wait for its count to move, one thread a block
+            // polling with a pause (a grid barrier's spin has every block read one word of L2
+            // without one), then meet it in the barrier.
+            ++runs_started;
+            if (blockIdx.x == 0) {
                 block_levels(a, shm.block, depth, frontier, previous, visited_in, block_runs);
+            } else {
+                if (threadIdx.x == 0)
+                    while (__ldcv(&a.handoff->runs) != runs_started) __nanosleep(500);
+                __syncthreads();
+            }
             grid.sync();
             // Past the L1 (not coherent): block 0 wrote these on another multiprocessor.
             block_handoff const* h = a.handoff;

@@ -123,12 +123,17 @@ template <class T>
 constexpr bool gpu_sssp_type = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
-/// The bucket width when none is given: the mean weight over the mean degree (4.1 on GAP's kron
-/// graph, weights 1..255). With once-per-distance expansion, widths of 1 to 4 measured within 3%
-/// of each other on Kronecker graphs (2^18 to 2^22, 2 and 16 threads), 1 to 16 within 7% on a
-/// uniform graph of degree 32.
+/// The bucket width when none is given: the mean weight over the mean degree, widened by
+/// (32 / degree)^1.25 below degree 32. Dense graphs want narrow buckets (few re-expansions:
+/// GAP's kron graph, degree 31, weights 1..255, takes 4.1, and widths 1 to 16 measured within
+/// 7-18% of it at scale 22); sparse high-diameter ones want wide buckets, or a barrier-separated
+/// round buys a few hundred edges (the NE road network, degree 2.5: 49 ms at 50, 17 at 512, 14.9
+/// at 1024, 15.2 at 2048, 16 threads of the H200 host, 2026-11-28; the GAP reference's best there
+/// is 1024). The widening is a fit to those two classes (1194 at degree 2.5, 4.3 at 31, 90 at 8),
+/// not a law; bench_graph_kernels --delta measures any graph.
 inline double automatic_delta(double mean_weight, double mean_degree) {
-    double const d = mean_weight / std::max(mean_degree, 1.0);
+    double const degree = std::max(mean_degree, 1.0);
+    double const d = mean_weight / degree * std::max(1.0, std::pow(32.0 / degree, 1.25));
     return d > 0 ? d : 1.0;
 }
 
