@@ -99,8 +99,9 @@ if has synth; then
         flag=(); [[ $cls == urand ]] && flag=(--uniform)
         kleene "$name" --scale "$scale" "${flag[@]}" --write-sources "$work/$name.src" \
             --write-sg "$work/$name"
-        peers "$name" "$work/$name.src" "$work/$name.sg" VALIDATE=0 PEERS="${SYNTH_PEERS:-gapbs}" \
-            SWEEP_DELTAS="${SYNTH_DELTAS:-1 2 4}" SWEEP_SOURCES=2
+        [[ -n ${SYNTH_PEERS-gapbs} ]] &&
+            peers "$name" "$work/$name.src" "$work/$name.sg" VALIDATE=0 \
+                PEERS="${SYNTH_PEERS-gapbs}" SWEEP_DELTAS="${SYNTH_DELTAS:-1 2 4}" SWEEP_SOURCES=2
     done
 fi
 
