@@ -8,7 +8,8 @@
 #   (NY.gr.xz NE.gr.xz to_mtx.py from shared/data/road), .deps/peers/peers-bin (bench/peers/build.sh)
 #   STAGES="deps build test road synth sweep" bench/gpu/classes.sh
 #
-# Stages: deps (unpack the .debs), build (bench_graph_kernels and the GPU graph suite into BUILD,
+# Stages: deps (unpack the .debs), build (bench_graph_kernels and the GPU graph suites, TESTS
+# [test_graph_gpu], into BUILD,
 # an ignored folder of the repository, kept while the machine stays warm), test (test_graph_gpu),
 # road (NY and NE: kleene, then the peers), synth (kron and urand: kleene writes the graph as
 # gapbs's .sg/.wsg and its sources, then the GAP reference (ROAD_PEERS= skips the peers on the road
@@ -51,15 +52,17 @@ if has build; then
         "${boost_arg[@]}" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
     cmake --build "$build" --parallel "$jobs" --target bench_graph_kernels \
         >"$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -40; exit 1; }
-    cmake --build "$build" --parallel "$jobs" --target test_graph_gpu >>"$out/build.log" 2>&1 ||
+    cmake --build "$build" --parallel "$jobs" --target ${TESTS:-test_graph_gpu} >>"$out/build.log" 2>&1 ||
         { grep -E "error" -A3 "$out/build.log" | head -40; status=1; }
     tail -1 "$out/build.log"
 fi
 
 if has test; then
-    note "test_graph_gpu"
-    "$build/tests/test_graph_gpu" --log_level=message >"$out/test_graph_gpu.log" 2>&1 || status=1
-    tail -3 "$out/test_graph_gpu.log"
+    for t in ${TESTS:-test_graph_gpu}; do
+        note "$t"
+        "$build/tests/$t" --log_level=message >"$out/$t.log" 2>&1 || status=1
+        tail -3 "$out/$t.log"
+    done
 fi
 
 # kleene <name> <bench args...>: bench_graph_kernels on every kernel, CPU and GPU.
