@@ -632,6 +632,11 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
         else done = true;
     }
     if (opt.explain)
+        opt.explain->add("bfs: " + std::to_string(threads) + " threads in one parallel region; push "
+                         "levels of at most " + std::to_string(serial_edges) +
+                         " out-edges on one thread, parallel push levels split by " +
+                         "vertices up to " + std::to_string(split_edges) + " out-edges, by edges above");
+    if (opt.explain)
         for (auto const& l : notes)
             opt.explain->add("bfs: level " + std::to_string(l.depth) + ": " +
                              std::to_string(l.nf) + " vertices, " + std::to_string(l.mf) +
@@ -743,6 +748,7 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
         opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
                          (run.device_loop ? " (one cooperative kernel)"
                                           : " (host loop: a launch per step)"));
+        for (auto const& note : run.notes) opt.explain->add(note);
     }
     if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none
 }

@@ -232,8 +232,9 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     if (method == sssp_method::delta_stepping && delta == 0) {
         double const degree = n ? static_cast<double>(a.nnz()) / static_cast<double>(n) : 1.0;
         delta = detail::automatic_delta(w.mean, degree);
-        delta_why = "automatic: mean weight " + std::to_string(w.mean) + ", mean degree " +
-                    std::to_string(degree);
+        delta_why = "automatic: mean weight " + std::to_string(w.mean) + " / mean degree " +
+                    std::to_string(degree) +
+                    (degree < 32 ? ", widened by (32 / degree)^1.25 for a sparse graph" : "");
     }
     // Buckets finer than an integer step, or more than 2^40 of them over the longest possible
     // path, sort nothing more finely and overflow the bucket numbers: the width is raised.
