@@ -151,6 +151,22 @@ struct brandes_work {
           local_offset(static_cast<std::size_t>(threads) + 1) {}
 };
 
+/// Brandes' backward step for u (level next - 1): delta(u) from its successors one level deeper,
+/// then coef(u) = (1 + delta(u)) / sigma(u) for the level above and score(u) += delta(u).
+template <class Index>
+inline void brandes_backward(std::size_t u, Index next, Index const* ap, Index const* aj,
+                             Index const* level, double const* sigma, double* coef,
+                             double* score) {
+    double acc = 0;
+    for (Index k = ap[u]; k < ap[u + 1]; ++k) {
+        auto const v = static_cast<std::size_t>(aj[k]);
+        if (level[v] == next) acc += coef[v];
+    }
+    double const delta = sigma[u] * acc;
+    coef[u] = (1 + delta) / sigma[u];
+    score[u] += delta;
+}
+
 /// Frontier entries and out-edges a parallel level found: they only grow, two sets by level
 /// parity (as bfs_level_count: a fast thread adding a level's counts never meets a late reader
 /// of the level before).
@@ -325,17 +341,9 @@ void brandes_search_parallel(std::size_t n, Index const* ap, Index const* aj, In
                 std::size_t const e = w.level_start[static_cast<std::size_t>(l) + 1];
                 auto const next = static_cast<Index>(l + 1);
 #pragma omp for schedule(dynamic, 64)
-                for (std::size_t i = b; i < e; ++i) {
-                    auto const u = static_cast<std::size_t>(order[i]);
-                    double acc = 0;
-                    for (Index k = ap[u]; k < ap[u + 1]; ++k) {
-                        auto const v = static_cast<std::size_t>(aj[k]);
-                        if (level[v] == next) acc += coef[v];
-                    }
-                    double const delta = sigma[u] * acc;
-                    coef[u] = (1 + delta) / sigma[u];
-                    score[u] += delta;
-                }
+                for (std::size_t i = b; i < e; ++i)
+                    brandes_backward(static_cast<std::size_t>(order[i]), next, ap, aj, level,
+                                     sigma, coef, score);
             }
         }
     }
@@ -428,18 +436,9 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
         std::size_t const b = w.level_start[static_cast<std::size_t>(l)];
         std::size_t const e = w.level_start[static_cast<std::size_t>(l) + 1];
         auto const next = static_cast<Index>(l + 1);
-        auto body = [&](std::size_t i) {
-            auto const u = static_cast<std::size_t>(order[i]);
-            double acc = 0;
-            for (Index k = ap[u]; k < ap[u + 1]; ++k) {
-                auto const v = static_cast<std::size_t>(aj[k]);
-                if (level[v] == next) acc += coef[v];
-            }
-            double const delta = sigma[u] * acc;
-            coef[u] = (1 + delta) / sigma[u];
-            score[u] += delta;
-        };
-        for (std::size_t i = b; i < e; ++i) body(i);
+        for (std::size_t i = b; i < e; ++i)
+            brandes_backward(static_cast<std::size_t>(order[i]), next, ap, aj, level, sigma, coef,
+                             score);
     }
 }
 

@@ -190,50 +190,31 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 }
 
 /// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
-/// step (C: double, or float on request), and each block's change and dangling rank.
-template <class C, class Index>
+/// step (C: double, or float on request), and each block's change and dangling rank. InPlace
+/// (Gauss-Seidel): c and cn are one array, read and written with relaxed atomics (plain moves
+/// on x86, and no data race), so that later vertices of the pass read the new values.
+template <bool InPlace = false, class C, class Index>
 void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
                    std::vector<std::size_t> const& blocks, double base, double d, double* rank,
-                   C const* c, C* cn, std::vector<double>& part_change,
+                   C* c, C* cn, std::vector<double>& part_change,
                    std::vector<double>& part_dangling) {
     std::size_t const nb = blocks.size() - 1;
+    auto read = [](C* p) {
+        if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
+        else return *p;
+    };
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (std::size_t b = 0; b < nb; ++b) {
         double ch = 0, dg = 0;
         for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
             double s = 0;
-            for (Index k = tp[v]; k < tp[v + 1]; ++k) s += static_cast<double>(c[tj[k]]);
+            for (Index k = tp[v]; k < tp[v + 1]; ++k) s += static_cast<double>(read(c + tj[k]));
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
-            cn[v] = static_cast<C>(pr_share(x, ap, v));
-            if (ap[v + 1] == ap[v]) dg += x;
-        }
-        part_change[b] = ch;
-        part_dangling[b] = dg;
-    }
-}
-
-/// One Gauss-Seidel pull pass: as pagerank_pull, with one contribution array updated in place
-/// (relaxed atomic loads and stores: plain moves on x86, and no data race).
-template <class C, class Index>
-void pagerank_pull_in_place(Index const* tp, Index const* tj, Index const* ap,
-                            std::vector<std::size_t> const& blocks, double base, double d,
-                            double* rank, C* c, std::vector<double>& part_change,
-                            std::vector<double>& part_dangling) {
-    std::size_t const nb = blocks.size() - 1;
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (std::size_t b = 0; b < nb; ++b) {
-        double ch = 0, dg = 0;
-        for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
-            double s = 0;
-            for (Index k = tp[v]; k < tp[v + 1]; ++k)
-                s += static_cast<double>(std::atomic_ref<C>(c[tj[k]]).load(std::memory_order_relaxed));
-            double const x = base + d * s;
-            ch += std::abs(x - rank[v]);
-            rank[v] = x;
-            std::atomic_ref<C>(c[v]).store(static_cast<C>(pr_share(x, ap, v)),
-                                           std::memory_order_relaxed);
+            auto const share = static_cast<C>(pr_share(x, ap, v));
+            if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
+            else cn[v] = share;
             if (ap[v + 1] == ap[v]) dg += x;
         }
         part_change[b] = ch;
@@ -254,7 +235,8 @@ bool skewed_degrees(csr_matrix<T, Index, Space> const& a) {
         Index top = 0;
 #pragma omp parallel for schedule(static) reduction(max : top) if (n > 65536)
         for (std::size_t v = 0; v < n; ++v) top = std::max<Index>(top, p[v + 1] - p[v]);
-        return static_cast<double>(top) > 64.0 * static_cast<double>(a.nnz()) / static_cast<double>(n);
+        return static_cast<double>(top) >
+               64.0 * static_cast<double>(a.nnz()) / static_cast<double>(n);
     }
 }
 
@@ -324,11 +306,11 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                 part_dangling[b] = dg;
             }
         } else if (in_place && in_float) {
-            pagerank_pull_in_place(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
-                                   part_change, part_dangling);
+            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
+                                contrib_f.data(), part_change, part_dangling);
         } else if (in_place) {
-            pagerank_pull_in_place(tp, tj, ap, blocks, base, d, rank, contrib.data(), part_change,
-                                   part_dangling);
+            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib.data(), contrib.data(),
+                                part_change, part_dangling);
         } else if (in_float) {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
                           part_change, part_dangling);
