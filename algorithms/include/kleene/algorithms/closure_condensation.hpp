@@ -1,0 +1,414 @@
+#pragma once
+// The closure of a sparse graph through its condensation (closure.hpp's condensation method):
+// strongly connected components (scc.hpp), the DAG of components, the components each component
+// reaches, and those rows expanded back to vertices. Every vertex of a component has the same
+// row, so a row is made once per component and copied to its other vertices.
+//
+// Which components a component reaches, two ways (closure.hpp's model picks):
+//   search: a traversal of the DAG from every component, in parallel; work about the
+//           component-level output times (1 + the DAG's mean degree), memory that output;
+//   sweep:  bit rows in topological order, row(c) = OR over successors d of (row(d) | {d}); work
+//           about the DAG's edges times k / 128 words, memory k * k bits.
+// estimate_closure sizes the output beforehand (Cohen's size-estimation framework: the minimum of
+// exponentially distributed ranks over a reachable set estimates its weight), so that an output
+// past memory is refused before the work, not after it.
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <kleene/algorithms/scc.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/error.hpp>
+#include <kleene/memory.hpp>
+#include <limits>
+#include <vector>
+
+namespace kleene::detail {
+
+/// The components of a graph and the DAG between them.
+template <index_type Index>
+struct condensation {
+    std::size_t n = 0;              ///< vertices
+    std::size_t k = 0;              ///< components
+    std::vector<Index> label;       ///< component of each vertex (scc.hpp's order: sinks first)
+    std::vector<Index> member_ptr;  ///< k + 1
+    std::vector<Index> members;     ///< vertices by component, ascending within each
+    /// The component holds a cycle (two vertices or more, or a self-loop): it reaches itself.
+    std::vector<std::uint8_t> cyclic;
+    std::vector<std::uint8_t> has_pred;  ///< another component has an edge into it
+    std::vector<Index> ptr;              ///< k + 1
+    std::vector<Index> succ;             ///< edges between components, each once; succ < c
+
+    std::size_t size(std::size_t c) const {
+        return static_cast<std::size_t>(member_ptr[c + 1] - member_ptr[c]);
+    }
+    std::size_t edges() const { return succ.size(); }
+    std::size_t out_degree(std::size_t c) const {
+        return static_cast<std::size_t>(ptr[c + 1] - ptr[c]);
+    }
+};
+
+template <class T, index_type Index>
+condensation<Index> condense(csr_matrix<T, Index> const& a) {
+    condensation<Index> g;
+    g.n = a.rows();
+    auto scc = strongly_connected_components(a);
+    g.k = scc.count;
+    g.label = std::move(scc.label);
+    std::size_t const n = g.n, k = g.k;
+    g.member_ptr.assign(k + 1, Index(0));
+    for (std::size_t v = 0; v < n; ++v) ++g.member_ptr[static_cast<std::size_t>(g.label[v]) + 1];
+    for (std::size_t c = 0; c < k; ++c) g.member_ptr[c + 1] += g.member_ptr[c];
+    g.members.resize(n);
+    {
+        std::vector<Index> fill(g.member_ptr.begin(), g.member_ptr.end() - 1);
+        for (std::size_t v = 0; v < n; ++v)
+            g.members[static_cast<std::size_t>(fill[static_cast<std::size_t>(g.label[v])]++)] =
+                static_cast<Index>(v);
+    }
+    g.cyclic.assign(k, 0);
+    g.has_pred.assign(k, 0);
+    g.ptr.assign(k + 1, Index(0));
+    Index const* const col = a.col_idx();
+    // Two passes over the edges (count, then fill), each thread marking the components already
+    // seen from the current one.
+    auto each_row = [&](auto&& f) {
+#pragma omp parallel if (a.nnz() > 65536)
+        {
+            std::vector<Index> mark(k, Index(-1));
+#pragma omp for schedule(dynamic, 256)
+            for (std::size_t c = 0; c < k; ++c) {
+                auto const ci = static_cast<Index>(c);
+                Index cnt = 0;
+                for (Index p = g.member_ptr[c]; p < g.member_ptr[c + 1]; ++p) {
+                    auto const v = static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]);
+                    for (std::size_t e = a.row_begin(v); e < a.row_end(v); ++e) {
+                        Index const d = g.label[static_cast<std::size_t>(col[e])];
+                        if (d == ci || mark[static_cast<std::size_t>(d)] == ci) continue;
+                        mark[static_cast<std::size_t>(d)] = ci;
+                        f(c, cnt++, d);
+                    }
+                }
+                if (cnt == 0) f(c, Index(-1), Index(0));  // a row without successors
+            }
+        }
+    };
+    each_row([&](std::size_t c, Index i, Index) { g.ptr[c + 1] = i + 1; });
+    for (std::size_t c = 0; c < k; ++c) g.ptr[c + 1] += g.ptr[c];
+    g.succ.resize(static_cast<std::size_t>(g.ptr[k]));
+    each_row([&](std::size_t c, Index i, Index d) {
+        if (i >= 0) g.succ[static_cast<std::size_t>(g.ptr[c] + i)] = d;
+    });
+    for (std::size_t c = 0; c < k; ++c) {
+        std::size_t const m0 = static_cast<std::size_t>(g.member_ptr[c]);
+        if (g.size(c) > 1) {
+            g.cyclic[c] = 1;
+        } else {
+            auto const v = static_cast<std::size_t>(g.members[m0]);
+            for (std::size_t e = a.row_begin(v); e < a.row_end(v); ++e)
+                if (static_cast<std::size_t>(col[e]) == v) g.cyclic[c] = 1;
+        }
+    }
+    for (Index d : g.succ) g.has_pred[static_cast<std::size_t>(d)] = 1;
+    return g;
+}
+
+/// The closure's size before it is computed.
+struct closure_estimate {
+    double pairs = 0;            ///< vertex pairs (i, j) of the result
+    double component_pairs = 0;  ///< (component, component reached) pairs: the search's output
+    bool exact = false;          ///< every row's size was known exactly (chains, trees, sinks)
+};
+
+inline std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/// Sizes the rows of the closure (reflexive: each row also holds its own component). Eight
+/// exponential ranks per component and per weighting (vertices, components): the minimum over a
+/// set of weight W is exponential with rate W, so (8 - 1) / (sum of the 8 minima) estimates W
+/// with a relative error of about 40% a row, much less on the sum over rows. Rows of components
+/// with at most one successor are counted exactly (a chain, a tree, a sink).
+template <index_type Index>
+closure_estimate estimate_closure(condensation<Index> const& g, bool reflexive) {
+    constexpr int lanes = 8;
+    struct sketch {
+        std::array<float, 2 * lanes> m;     // minima: vertex-weighted lanes, then component lanes
+        double exact_v = -1, exact_c = -1;  // weights of R*(c) when known exactly
+    };
+    std::size_t const k = g.k;
+    // Components with an edge in or out get a sketch; the others (isolated) are counted alone.
+    std::vector<Index> slot(k, Index(-1));
+    std::size_t slots = 0;
+    for (std::size_t c = 0; c < k; ++c)
+        if (g.out_degree(c) > 0 || g.has_pred[c]) slot[c] = static_cast<Index>(slots++);
+    std::vector<sketch> sk(slots);
+    closure_estimate est;
+    est.exact = true;
+    auto weight = [](float const* m) {
+        float s = 0;
+        for (int j = 0; j < lanes; ++j) s += m[j];
+        return s == std::numeric_limits<float>::infinity() || s <= 0 ? 0.0 : double(lanes - 1) / s;
+    };
+    for (std::size_t c = 0; c < k; ++c) {
+        double const size = static_cast<double>(g.size(c));
+        bool const self = reflexive || g.cyclic[c];
+        if (slot[c] < 0) {
+            est.pairs += self ? size * size : 0;
+            est.component_pairs += self ? 1 : 0;
+            continue;
+        }
+        sketch& s = sk[static_cast<std::size_t>(slot[c])];
+        // Strict reach (the successors' sets): minima over the successors, and exact when there
+        // is at most one successor whose set is exact.
+        s.m.fill(std::numeric_limits<float>::infinity());
+        double strict_v = 0, strict_c = 0;
+        bool strict_exact = g.out_degree(c) <= 1;
+        for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
+            sketch const& t = sk[static_cast<std::size_t>(
+                slot[static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)])])];
+            for (int j = 0; j < 2 * lanes; ++j) s.m[j] = std::min(s.m[j], t.m[j]);
+            strict_exact = strict_exact && t.exact_v >= 0;
+            strict_v = t.exact_v;
+            strict_c = t.exact_c;
+        }
+        if (!strict_exact) {
+            strict_v = weight(s.m.data());
+            strict_c = weight(s.m.data() + lanes);
+        }
+        double const row_v = self ? strict_v + size : strict_v;
+        double const row_c = self ? strict_c + 1 : strict_c;
+        est.pairs += size * row_v;
+        est.component_pairs += row_c;
+        est.exact = est.exact && strict_exact;
+        // R*(c) adds c's own ranks (rate: its size, or 1 for the component count).
+        std::uint64_t const seed = splitmix64(static_cast<std::uint64_t>(c));
+        for (int j = 0; j < lanes; ++j) {
+            std::uint64_t const x = splitmix64(seed + static_cast<std::uint64_t>(j));
+            double const u = (static_cast<double>(x >> 11) + 1.0) * 0x1p-53;  // (0, 1]
+            double const e = -std::log(u);
+            s.m[j] = std::min(s.m[j], static_cast<float>(e / size));
+            s.m[lanes + j] = std::min(s.m[lanes + j], static_cast<float>(e));
+        }
+        if (strict_exact) {
+            s.exact_v = strict_v + size;
+            s.exact_c = strict_c + 1;
+        }
+    }
+    return est;
+}
+
+/// The components each component reaches (its row: reflexive or cyclic, itself too), by a
+/// traversal from every component. Rows live in per-thread arrays; row(c) is
+/// [data(c), data(c) + length(c)), in no particular order.
+template <index_type Index>
+struct component_rows {
+    std::vector<std::vector<Index>> store;  ///< one per thread
+    std::vector<std::size_t> offset;        ///< k
+    std::vector<Index> length;              ///< k
+    std::vector<std::uint16_t> owner;       ///< k: which store
+    std::vector<std::size_t> weight;        ///< k: vertices in the row's components
+    Index const* data(std::size_t c) const { return store[owner[c]].data() + offset[c]; }
+    std::size_t total() const {
+        std::size_t t = 0;
+        for (auto const& s : store) t += s.size();
+        return t;
+    }
+};
+
+template <index_type Index>
+component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexive, int threads) {
+    std::size_t const k = g.k;
+    component_rows<Index> r;
+    threads = std::max(1, std::min(threads, 65535));
+    r.store.resize(static_cast<std::size_t>(threads));
+    r.offset.resize(k);
+    r.length.resize(k);
+    r.owner.resize(k);
+    r.weight.resize(k);
+#pragma omp parallel num_threads(threads) if (g.edges() > 4096)
+    {
+        auto const t = static_cast<std::size_t>(omp_get_thread_num());
+        std::vector<Index>& out = r.store[t];
+        // mark[d] == c + 1: d is already in row c (c + 1 <= k fits Index).
+        std::vector<Index> mark(k, Index(0));
+#pragma omp for schedule(dynamic, 64)
+        for (std::size_t c = 0; c < k; ++c) {
+            auto const stamp = static_cast<Index>(c + 1);
+            std::size_t const start = out.size();
+            if (reflexive || g.cyclic[c]) out.push_back(static_cast<Index>(c));
+            mark[c] = stamp;  // c cannot be reached again from its successors (a DAG)
+            std::size_t const first = out.size();
+            for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
+                auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
+                mark[d] = stamp;
+                out.push_back(static_cast<Index>(d));
+            }
+            for (std::size_t q = first; q < out.size(); ++q) {
+                auto const x = static_cast<std::size_t>(out[q]);
+                for (Index p = g.ptr[x]; p < g.ptr[x + 1]; ++p) {
+                    auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
+                    if (mark[d] == stamp) continue;
+                    mark[d] = stamp;
+                    out.push_back(static_cast<Index>(d));
+                }
+            }
+            std::size_t w = 0;
+            for (std::size_t q = start; q < out.size(); ++q)
+                w += g.size(static_cast<std::size_t>(out[q]));
+            r.offset[c] = start;
+            r.length[c] = static_cast<Index>(out.size() - start);
+            r.owner[c] = static_cast<std::uint16_t>(t);
+            r.weight[c] = w;
+        }
+    }
+    return r;
+}
+
+/// Bit rows of the components each component reaches (not itself: reach_row_has_self says when
+/// it belongs), k rows of ld words.
+struct component_bits {
+    std::size_t k = 0, ld = 0;
+    std::vector<std::uint64_t> words;
+    std::uint64_t const* row(std::size_t c) const { return words.data() + c * ld; }
+};
+
+template <index_type Index>
+component_bits reach_by_sweep(condensation<Index> const& g, int threads) {
+    component_bits b;
+    b.k = g.k;
+    b.ld = (g.k + 63) / 64;
+    b.words.assign(b.k * b.ld, 0);
+    std::size_t const k = b.k, ld = b.ld;
+    // Blocks of columns are independent (a row's bits in a block come from its successors' bits
+    // in the same block), so threads take blocks; reach stays below c, which bounds the words.
+    constexpr std::size_t block = 64;  // words: 4096 columns
+    std::size_t const blocks = (ld + block - 1) / block;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (blocks > 1)
+    for (std::size_t bi = 0; bi < blocks; ++bi) {
+        std::size_t const w0 = bi * block, w1 = std::min(ld, w0 + block);
+        std::size_t const lo = w0 * 64, hi = std::min(k, w1 * 64);
+        for (std::size_t c = lo; c < k; ++c) {
+            std::uint64_t* rc = b.words.data() + c * ld;
+            for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
+                auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
+                if (d < lo) continue;  // d's reach and d itself lie below this block
+                std::uint64_t const* rd = b.words.data() + d * ld;
+                std::size_t const wend = std::min(w1, d / 64 + 1);
+                for (std::size_t w = w0; w < wend; ++w) rc[w] |= rd[w];
+                if (d < hi) rc[d / 64] |= std::uint64_t{1} << (d % 64);
+            }
+        }
+    }
+    return b;
+}
+
+/// Calls f(d) for every component d of row c of a sweep (with c itself when `self`).
+template <class F>
+void for_each_in_bits(component_bits const& b, std::size_t c, bool self, F&& f) {
+    std::uint64_t const* r = b.row(c);
+    std::size_t const wend = std::min(b.ld, c / 64 + 1);  // reach lies below c
+    for (std::size_t w = 0; w < wend; ++w)
+        for (std::uint64_t x = r[w]; x; x &= x - 1)
+            f(w * 64 + static_cast<std::size_t>(std::countr_zero(x)));
+    if (self) f(c);
+}
+
+/// The vertex rows from component rows: row_of(c, f) calls f(d) for each component d of row c,
+/// weight[c] is the number of vertices in them. Columns come out sorted: a small row is sorted,
+/// a large one goes through a bitmap of n bits (its scan costs n / 64 words, less than sorting
+/// it then).
+template <index_type Index, class RowOf>
+csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
+                                             std::vector<std::size_t> const& weight, RowOf&& row_of,
+                                             int threads, std::size_t max_bytes) {
+    std::size_t const n = g.n;
+    buffer<std::int64_t> ptr(n + 1);
+    ptr[0] = 0;
+    for (std::size_t v = 0; v < n; ++v)
+        ptr[v + 1] =
+            ptr[v] + static_cast<std::int64_t>(weight[static_cast<std::size_t>(g.label[v])]);
+    auto const nnz = static_cast<std::size_t>(ptr[n]);
+    double const bytes = double(nnz) * sizeof(std::int64_t);
+    if (max_bytes && bytes > double(max_bytes))
+        throw out_of_memory("closure: the result has " + std::to_string(nnz) + " pairs, " +
+                                mib(bytes) + " as CSR, more than the limit of " +
+                                mib(double(max_bytes)),
+                            bytes);
+    require_host_memory(("closure: the CSR result (" + std::to_string(nnz) + " pairs)").c_str(),
+                        bytes);
+    buffer<std::int64_t> cols(nnz);
+    std::size_t const ldn = (n + 63) / 64;
+#pragma omp parallel num_threads(threads) if (nnz > 65536)
+    {
+        std::vector<std::uint64_t> bitmap;
+#pragma omp for schedule(dynamic, 16)
+        for (std::size_t c = 0; c < g.k; ++c) {
+            std::size_t const w = weight[c];
+            if (w == 0) continue;
+            Index const* const mem = g.members.data() + g.member_ptr[c];
+            std::size_t const size = g.size(c);
+            std::int64_t* const out = cols.data() + ptr[static_cast<std::size_t>(mem[0])];
+            if (w * static_cast<std::size_t>(std::bit_width(w)) * 16 > n) {
+                if (bitmap.empty()) bitmap.assign(ldn, 0);
+                row_of(c, [&](std::size_t d) {
+                    for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p) {
+                        auto const v =
+                            static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]);
+                        bitmap[v / 64] |= std::uint64_t{1} << (v % 64);
+                    }
+                });
+                std::int64_t* o = out;
+                for (std::size_t q = 0; q < ldn; ++q) {
+                    for (std::uint64_t x = bitmap[q]; x; x &= x - 1)
+                        *o++ = static_cast<std::int64_t>(
+                            q * 64 + static_cast<std::size_t>(std::countr_zero(x)));
+                    bitmap[q] = 0;
+                }
+            } else {
+                std::int64_t* o = out;
+                row_of(c, [&](std::size_t d) {
+                    for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p)
+                        *o++ = static_cast<std::int64_t>(g.members[static_cast<std::size_t>(p)]);
+                });
+                std::sort(out, out + w);
+            }
+            for (std::size_t q = 1; q < size; ++q)
+                std::memcpy(cols.data() + ptr[static_cast<std::size_t>(mem[q])], out,
+                            w * sizeof(std::int64_t));
+        }
+    }
+    return {n, n, std::move(ptr), std::move(cols), buffer<bool>(), true, true};
+}
+
+/// The vertex rows as bits, n rows of `ld` words (host_bits' layout), zeroed by the caller.
+template <index_type Index, class RowOf>
+void expand_to_bits(condensation<Index> const& g, std::vector<std::size_t> const& weight,
+                    RowOf&& row_of, std::uint64_t* words, std::size_t ld, int threads) {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (g.n > 4096)
+    for (std::size_t c = 0; c < g.k; ++c) {
+        if (weight[c] == 0) continue;
+        Index const* const mem = g.members.data() + g.member_ptr[c];
+        std::uint64_t* const out = words + static_cast<std::size_t>(mem[0]) * ld;
+        row_of(c, [&](std::size_t d) {
+            for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p) {
+                auto const v = static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]);
+                out[v / 64] |= std::uint64_t{1} << (v % 64);
+            }
+        });
+        for (std::size_t q = 1; q < g.size(c); ++q)
+            std::memcpy(words + static_cast<std::size_t>(mem[q]) * ld, out,
+                        ld * sizeof(std::uint64_t));
+    }
+}
+
+}  // namespace kleene::detail
