@@ -329,7 +329,8 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     say(std::string(est.exact ? "exactly " : "about ") + detail::closure_count(est.pairs) +
         " pairs (" + detail::closure_count(est.component_pairs) + " between components; " +
         (est.exact ? "counted" : "estimated") + " in " + detail::closure_ms(t_estimate) +
-        "): " + detail::mib(csr_bytes) + " as CSR, " + detail::mib(bits_bytes) + " as bits");
+        "): " + detail::format_bytes(csr_bytes) + " as CSR, " + detail::format_bytes(bits_bytes) +
+        " as bits");
 
     // Reach: the work of each way, in seconds at the measured rates.
     double const search_s = est.component_pairs * (1 + m / std::max(k, 1.0)) /
@@ -343,9 +344,10 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     std::string reach_why = "pinned";
     if (reach == closure_reach::automatic) {
         reach = sweep_fits && sweep_s < search_s ? closure_reach::sweep : closure_reach::search;
-        reach_why = "estimated search " + detail::closure_ms(search_s) + ", sweep " +
-                    (sweep_fits ? detail::closure_ms(sweep_s)
-                                : std::string("needs ") + detail::mib(sweep_bytes) + ", too much");
+        reach_why =
+            "estimated search " + detail::closure_ms(search_s) + ", sweep " +
+            (sweep_fits ? detail::closure_ms(sweep_s)
+                        : std::string("needs ") + detail::format_bytes(sweep_bytes) + ", too much");
     }
     double const expand_s = est.pairs / (detail::closure_expand_pairs_per_s * threads);
     double const cpu_s = (reach == closure_reach::sweep ? sweep_s : search_s) + expand_s;
@@ -384,13 +386,14 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         throw out_of_memory(
             "closure: the closure of this " + std::to_string(n) + "-vertex graph has " +
                 (est.exact ? "" : "about ") + detail::closure_count(est.pairs) + " pairs (" +
-                (est.exact ? "counted" : "estimated") + "): " + detail::mib(csr_bytes) +
-                " as CSR, " + detail::mib(bits_bytes) + " as bits; the " +
+                (est.exact ? "counted" : "estimated") + "): " + detail::format_bytes(csr_bytes) +
+                " as CSR, " + detail::format_bytes(bits_bytes) + " as bits; the " +
                 (format == output_choice::csr ? "CSR" : "bit") + " result" +
                 (opt.max_output_bytes ? " needs " : " and its workspace need ") +
-                detail::mib(need) + ", more than " +
-                (opt.max_output_bytes ? "the limit of " + detail::mib(limit)
-                                      : "the " + detail::mib(limit) + " of memory available"),
+                detail::format_bytes(need) + ", more than " +
+                (opt.max_output_bytes
+                     ? "the limit of " + detail::format_bytes(limit)
+                     : "the " + detail::format_bytes(limit) + " of memory available"),
             need);
     say("output as " + std::string(format == output_choice::csr ? "CSR" : "bits") +
         (opt.output_format == output_choice::automatic ? " (the smaller)" : " (pinned)") +
@@ -413,8 +416,9 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         } else {
             if (opt.max_output_bytes && bits_bytes > double(opt.max_output_bytes))
                 throw out_of_memory("closure: the " + detail::shape(n, n) + " bit matrix needs " +
-                                        detail::mib(bits_bytes) + ", more than the limit of " +
-                                        detail::mib(double(opt.max_output_bytes)),
+                                        detail::format_bytes(bits_bytes) +
+                                        ", more than the limit of " +
+                                        detail::format_bytes(double(opt.max_output_bytes)),
                                     bits_bytes);
             detail::require_host_memory(
                 ("closure: the " + detail::shape(n, n) + " bit matrix").c_str(), bits_bytes);
@@ -431,12 +435,13 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         auto const rows = detail::reach_by_search(g, opt.reflexive, threads);
         finish(rows.weight, [&](std::size_t c, auto&& f) {
             Index const* p = rows.data(c);
-            for (Index q = 0; q < rows.length[c]; ++q) f(static_cast<std::size_t>(p[q]));
+            for (Index q = 0; q < rows.length[c]; ++q) f(p[q]);
         });
     } else {
         detail::require_host_memory("closure: the sweep's bit rows", sweep_bytes);
         auto const bits = detail::reach_by_sweep(g, threads);
         std::vector<std::size_t> weight(g.k);
+#pragma omp parallel for schedule(dynamic, 256)
         for (std::size_t c = 0; c < g.k; ++c) {
             std::size_t w = 0;
             detail::for_each_in_bits(bits, c, opt.reflexive || g.cyclic[c],
@@ -444,7 +449,8 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
             weight[c] = w;
         }
         finish(weight, [&](std::size_t c, auto&& f) {
-            detail::for_each_in_bits(bits, c, opt.reflexive || g.cyclic[c], f);
+            detail::for_each_in_bits(bits, c, opt.reflexive || g.cyclic[c],
+                                     [&](std::size_t d) { f(g.code[d]); });
         });
     }
     return r;

@@ -44,6 +44,8 @@ struct condensation {
     std::vector<std::uint8_t> has_pred;  ///< another component has an edge into it
     std::vector<Index> ptr;              ///< k + 1
     std::vector<Index> succ;             ///< edges between components, each once; succ < c
+    /// A component's code in rows: its vertex when it has one, else -1 - c.
+    std::vector<Index> code;
 
     std::size_t size(std::size_t c) const {
         return static_cast<std::size_t>(member_ptr[c + 1] - member_ptr[c]);
@@ -116,6 +118,10 @@ condensation<Index> condense(csr_matrix<T, Index> const& a) {
         }
     }
     for (Index d : g.succ) g.has_pred[static_cast<std::size_t>(d)] = 1;
+    g.code.resize(k);
+    for (std::size_t c = 0; c < k; ++c)
+        g.code[c] = g.size(c) == 1 ? g.members[static_cast<std::size_t>(g.member_ptr[c])]
+                                   : static_cast<Index>(-1 - static_cast<std::ptrdiff_t>(c));
     return g;
 }
 
@@ -133,25 +139,48 @@ inline std::uint64_t splitmix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-/// Sizes the rows of the closure (reflexive: each row also holds its own component). Eight
-/// exponential ranks per component and per weighting (vertices, components): the minimum over a
-/// set of weight W is exponential with rate W, so (8 - 1) / (sum of the 8 minima) estimates W
-/// with a relative error of about 40% a row, much less on the sum over rows. Rows of components
-/// with at most one successor are counted exactly (a chain, a tree, a sink).
-template <index_type Index>
-closure_estimate estimate_closure(condensation<Index> const& g, bool reflexive) {
-    constexpr int lanes = 8;
-    struct sketch {
-        std::array<float, 2 * lanes> m;     // minima: vertex-weighted lanes, then component lanes
-        double exact_v = -1, exact_c = -1;  // weights of R*(c) when known exactly
-    };
+/// -ln(u) for u in (0, 1], to a relative 1e-7: the exponent, and ln of the mantissa m in
+/// [sqrt(1/2), sqrt(2)) by 2 atanh((m - 1) / (m + 1)) to the t^7 term. Small results (u near 1,
+/// the ranks that become minima) keep their relative precision. std::log costs several times
+/// more, and ranks need no more precision than the estimate has.
+inline float neg_log(double u) {
+    std::uint64_t const bits = std::bit_cast<std::uint64_t>(u);
+    int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    double m = std::bit_cast<double>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        ++e;
+    }
+    double const t = (m - 1) / (m + 1), t2 = t * t;
+    double const ln_m = 2 * t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7))));
+    return static_cast<float>(-(ln_m + e * 0.69314718055994531));
+}
+
+/// The sketch pass of estimate_closure, F families of 8 lanes: vertex-weighted, and (F = 2)
+/// component-weighted; with F = 1 every component is one vertex and the two are the same.
+template <int F, index_type Index>
+closure_estimate estimate_closure_lanes(condensation<Index> const& g, bool reflexive) {
+    constexpr int lanes = 8, width = F * lanes;
     std::size_t const k = g.k;
     // Components with an edge in or out get a sketch; the others (isolated) are counted alone.
-    std::vector<Index> slot(k, Index(-1));
+    // Where most have one, every component gets one (no indirection).
     std::size_t slots = 0;
-    for (std::size_t c = 0; c < k; ++c)
-        if (g.out_degree(c) > 0 || g.has_pred[c]) slot[c] = static_cast<Index>(slots++);
-    std::vector<sketch> sk(slots);
+    for (std::size_t c = 0; c < k; ++c) slots += g.out_degree(c) > 0 || g.has_pred[c];
+    bool const direct = slots * 2 > k;
+    std::vector<Index> slot;
+    if (direct) {
+        slots = k;
+    } else {
+        slot.assign(k, Index(-1));
+        slots = 0;
+        for (std::size_t c = 0; c < k; ++c)
+            if (g.out_degree(c) > 0 || g.has_pred[c]) slot[c] = static_cast<Index>(slots++);
+    }
+    auto slot_of = [&](std::size_t c) -> std::ptrdiff_t {
+        return direct ? static_cast<std::ptrdiff_t>(c) : static_cast<std::ptrdiff_t>(slot[c]);
+    };
+    std::vector<float> minima(slots * width);
+    std::vector<double> exact(slots * F, -1.0);  // weights of R*(c) when known exactly
     closure_estimate est;
     est.exact = true;
     auto weight = [](float const* m) {
@@ -162,54 +191,67 @@ closure_estimate estimate_closure(condensation<Index> const& g, bool reflexive) 
     for (std::size_t c = 0; c < k; ++c) {
         double const size = static_cast<double>(g.size(c));
         bool const self = reflexive || g.cyclic[c];
-        if (slot[c] < 0) {
+        bool const alone = g.out_degree(c) == 0 && !g.has_pred[c];
+        if (alone) {
             est.pairs += self ? size * size : 0;
             est.component_pairs += self ? 1 : 0;
-            continue;
+            if (!direct) continue;
         }
-        sketch& s = sk[static_cast<std::size_t>(slot[c])];
-        // Strict reach (the successors' sets): minima over the successors, and exact when there
-        // is at most one successor whose set is exact.
-        s.m.fill(std::numeric_limits<float>::infinity());
-        double strict_v = 0, strict_c = 0;
+        auto const sc = static_cast<std::size_t>(slot_of(c));
+        float* const m = minima.data() + sc * width;
+        // Strict reach (the successors' sets): minima over the successors, exact when there is
+        // at most one successor and its set is exact.
+        std::fill(m, m + width, std::numeric_limits<float>::infinity());
+        double strict[2] = {0, 0};
         bool strict_exact = g.out_degree(c) <= 1;
         for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
-            sketch const& t = sk[static_cast<std::size_t>(
-                slot[static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)])])];
-            for (int j = 0; j < 2 * lanes; ++j) s.m[j] = std::min(s.m[j], t.m[j]);
-            strict_exact = strict_exact && t.exact_v >= 0;
-            strict_v = t.exact_v;
-            strict_c = t.exact_c;
+            auto const sd = static_cast<std::size_t>(
+                slot_of(static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)])));
+            float const* const t = minima.data() + sd * width;
+            for (int j = 0; j < width; ++j) m[j] = std::min(m[j], t[j]);
+            strict_exact = strict_exact && exact[sd * F] >= 0;
+            for (int f = 0; f < F; ++f) strict[f] = exact[sd * F + static_cast<std::size_t>(f)];
         }
-        if (!strict_exact) {
-            strict_v = weight(s.m.data());
-            strict_c = weight(s.m.data() + lanes);
+        if (!strict_exact)
+            for (int f = 0; f < F; ++f) strict[f] = weight(m + f * lanes);
+        if (!alone) {
+            est.pairs += size * (self ? strict[0] + size : strict[0]);
+            est.component_pairs += (self ? 1 : 0) + (F == 2 ? strict[F - 1] : strict[0]);
+            est.exact = est.exact && strict_exact;
         }
-        double const row_v = self ? strict_v + size : strict_v;
-        double const row_c = self ? strict_c + 1 : strict_c;
-        est.pairs += size * row_v;
-        est.component_pairs += row_c;
-        est.exact = est.exact && strict_exact;
         // R*(c) adds c's own ranks (rate: its size, or 1 for the component count).
         std::uint64_t const seed = splitmix64(static_cast<std::uint64_t>(c));
         for (int j = 0; j < lanes; ++j) {
             std::uint64_t const x = splitmix64(seed + static_cast<std::uint64_t>(j));
-            double const u = (static_cast<double>(x >> 11) + 1.0) * 0x1p-53;  // (0, 1]
-            double const e = -std::log(u);
-            s.m[j] = std::min(s.m[j], static_cast<float>(e / size));
-            s.m[lanes + j] = std::min(s.m[lanes + j], static_cast<float>(e));
+            float const e = neg_log((static_cast<double>(x >> 11) + 1.0) * 0x1p-53);  // (0, 1]
+            m[j] = std::min(m[j], e / static_cast<float>(size));
+            if constexpr (F == 2) m[lanes + j] = std::min(m[lanes + j], e);
         }
         if (strict_exact) {
-            s.exact_v = strict_v + size;
-            s.exact_c = strict_c + 1;
+            exact[sc * F] = strict[0] + size;
+            if constexpr (F == 2) exact[sc * F + 1] = strict[1] + 1;
         }
     }
     return est;
 }
 
+/// Sizes the rows of the closure (reflexive: each row also holds its own component), in
+/// vertices and in components. Eight exponential ranks a component and weighting: the minimum
+/// over a set of weight W is exponential with rate W, so (8 - 1) / (sum of the 8 minima)
+/// estimates W with a relative error of about 40% a row, much less on the sum over rows
+/// (Cohen, "Size-estimation framework with applications to transitive closure and
+/// reachability", 1997). Rows of components with at most one successor are counted exactly
+/// (chains, trees, sinks).
+template <index_type Index>
+closure_estimate estimate_closure(condensation<Index> const& g, bool reflexive) {
+    return g.k == g.n ? estimate_closure_lanes<1>(g, reflexive)
+                      : estimate_closure_lanes<2>(g, reflexive);
+}
+
 /// The components each component reaches (its row: reflexive or cyclic, itself too), by a
-/// traversal from every component. Rows live in per-thread arrays; row(c) is
-/// [data(c), data(c) + length(c)), in no particular order.
+/// traversal from every component. A row's entries are condensation::code()s (a vertex for a
+/// component of one, so that most rows need no lookup to expand). Rows live in per-thread
+/// arrays; row(c) is [data(c), data(c) + length(c)), in no particular order.
 template <index_type Index>
 struct component_rows {
     std::vector<std::vector<Index>> store;  ///< one per thread
@@ -218,11 +260,6 @@ struct component_rows {
     std::vector<std::uint16_t> owner;       ///< k: which store
     std::vector<std::size_t> weight;        ///< k: vertices in the row's components
     Index const* data(std::size_t c) const { return store[owner[c]].data() + offset[c]; }
-    std::size_t total() const {
-        std::size_t t = 0;
-        for (auto const& s : store) t += s.size();
-        return t;
-    }
 };
 
 template <index_type Index>
@@ -239,32 +276,44 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
     {
         auto const t = static_cast<std::size_t>(omp_get_thread_num());
         std::vector<Index>& out = r.store[t];
-        // mark[d] == c + 1: d is already in row c (c + 1 <= k fits Index).
-        std::vector<Index> mark(k, Index(0));
+        // Components seen from the current one: k bits stay in cache where k stamps would not;
+        // the queue clears them after each row.
+        std::vector<std::uint64_t> seen((k + 63) / 64, 0);
+        std::vector<Index> queue;
+        auto test_and_set = [&](std::size_t d) {
+            std::uint64_t const bit = std::uint64_t{1} << (d % 64);
+            bool const was = seen[d / 64] & bit;
+            seen[d / 64] |= bit;
+            return was;
+        };
 #pragma omp for schedule(dynamic, 64)
         for (std::size_t c = 0; c < k; ++c) {
-            auto const stamp = static_cast<Index>(c + 1);
             std::size_t const start = out.size();
-            if (reflexive || g.cyclic[c]) out.push_back(static_cast<Index>(c));
-            mark[c] = stamp;  // c cannot be reached again from its successors (a DAG)
-            std::size_t const first = out.size();
+            std::size_t w = 0;
+            if (reflexive || g.cyclic[c]) {
+                out.push_back(g.code[c]);
+                w += g.size(c);
+            }
+            queue.clear();
             for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
                 auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
-                mark[d] = stamp;
-                out.push_back(static_cast<Index>(d));
+                test_and_set(d);  // successors are distinct
+                queue.push_back(static_cast<Index>(d));
             }
-            for (std::size_t q = first; q < out.size(); ++q) {
-                auto const x = static_cast<std::size_t>(out[q]);
+            for (std::size_t q = 0; q < queue.size(); ++q) {
+                auto const x = static_cast<std::size_t>(queue[q]);
                 for (Index p = g.ptr[x]; p < g.ptr[x + 1]; ++p) {
                     auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
-                    if (mark[d] == stamp) continue;
-                    mark[d] = stamp;
-                    out.push_back(static_cast<Index>(d));
+                    if (!test_and_set(d)) queue.push_back(static_cast<Index>(d));
                 }
             }
-            std::size_t w = 0;
-            for (std::size_t q = start; q < out.size(); ++q)
-                w += g.size(static_cast<std::size_t>(out[q]));
+            for (Index x : queue) {
+                auto const d = static_cast<std::size_t>(x);
+                seen[d / 64] = 0;
+                Index const code = g.code[d];
+                out.push_back(code);
+                w += code >= 0 ? 1 : g.size(d);
+            }
             r.offset[c] = start;
             r.length[c] = static_cast<Index>(out.size() - start);
             r.owner[c] = static_cast<std::uint16_t>(t);
@@ -323,10 +372,19 @@ void for_each_in_bits(component_bits const& b, std::size_t c, bool self, F&& f) 
     if (self) f(c);
 }
 
-/// The vertex rows from component rows: row_of(c, f) calls f(d) for each component d of row c,
-/// weight[c] is the number of vertices in them. Columns come out sorted: a small row is sorted,
-/// a large one goes through a bitmap of n bits (its scan costs n / 64 words, less than sorting
-/// it then).
+/// Calls f(v) for every vertex v of the component that `code` names (condensation::code).
+template <index_type Index, class F>
+void for_each_vertex(condensation<Index> const& g, Index code, F&& f) {
+    if (code >= 0) return f(static_cast<std::size_t>(code));
+    auto const d = static_cast<std::size_t>(-1 - static_cast<std::ptrdiff_t>(code));
+    for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p)
+        f(static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]));
+}
+
+/// The vertex rows from component rows: row_of(c, f) calls f(code) for each component of row c
+/// (condensation::code), weight[c] is the number of vertices in them. Columns come out sorted:
+/// a small row is sorted (as Index, narrower than the result's int64), a large one goes through
+/// a bitmap of n bits (its scan costs n / 64 words, less than sorting it then).
 template <index_type Index, class RowOf>
 csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
                                              std::vector<std::size_t> const& weight, RowOf&& row_of,
@@ -338,11 +396,11 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
         ptr[v + 1] =
             ptr[v] + static_cast<std::int64_t>(weight[static_cast<std::size_t>(g.label[v])]);
     auto const nnz = static_cast<std::size_t>(ptr[n]);
-    double const bytes = double(nnz) * sizeof(std::int64_t);
+    double const bytes = double(nnz + n + 1) * sizeof(std::int64_t);
     if (max_bytes && bytes > double(max_bytes))
         throw out_of_memory("closure: the result has " + std::to_string(nnz) + " pairs, " +
-                                mib(bytes) + " as CSR, more than the limit of " +
-                                mib(double(max_bytes)),
+                                format_bytes(bytes) + " as CSR, more than the limit of " +
+                                format_bytes(double(max_bytes)),
                             bytes);
     require_host_memory(("closure: the CSR result (" + std::to_string(nnz) + " pairs)").c_str(),
                         bytes);
@@ -351,21 +409,19 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
 #pragma omp parallel num_threads(threads) if (nnz > 65536)
     {
         std::vector<std::uint64_t> bitmap;
-#pragma omp for schedule(dynamic, 16)
+        std::vector<Index> scratch;
+#pragma omp for schedule(dynamic, 64)
         for (std::size_t c = 0; c < g.k; ++c) {
             std::size_t const w = weight[c];
             if (w == 0) continue;
             Index const* const mem = g.members.data() + g.member_ptr[c];
-            std::size_t const size = g.size(c);
             std::int64_t* const out = cols.data() + ptr[static_cast<std::size_t>(mem[0])];
             if (w * static_cast<std::size_t>(std::bit_width(w)) * 16 > n) {
                 if (bitmap.empty()) bitmap.assign(ldn, 0);
-                row_of(c, [&](std::size_t d) {
-                    for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p) {
-                        auto const v =
-                            static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]);
+                row_of(c, [&](Index code) {
+                    for_each_vertex(g, code, [&](std::size_t v) {
                         bitmap[v / 64] |= std::uint64_t{1} << (v % 64);
-                    }
+                    });
                 });
                 std::int64_t* o = out;
                 for (std::size_t q = 0; q < ldn; ++q) {
@@ -375,14 +431,15 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
                     bitmap[q] = 0;
                 }
             } else {
-                std::int64_t* o = out;
-                row_of(c, [&](std::size_t d) {
-                    for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p)
-                        *o++ = static_cast<std::int64_t>(g.members[static_cast<std::size_t>(p)]);
+                scratch.clear();
+                row_of(c, [&](Index code) {
+                    for_each_vertex(
+                        g, code, [&](std::size_t v) { scratch.push_back(static_cast<Index>(v)); });
                 });
-                std::sort(out, out + w);
+                std::sort(scratch.begin(), scratch.end());
+                std::copy(scratch.begin(), scratch.end(), out);
             }
-            for (std::size_t q = 1; q < size; ++q)
+            for (std::size_t q = 1; q < g.size(c); ++q)
                 std::memcpy(cols.data() + ptr[static_cast<std::size_t>(mem[q])], out,
                             w * sizeof(std::int64_t));
         }
@@ -399,11 +456,9 @@ void expand_to_bits(condensation<Index> const& g, std::vector<std::size_t> const
         if (weight[c] == 0) continue;
         Index const* const mem = g.members.data() + g.member_ptr[c];
         std::uint64_t* const out = words + static_cast<std::size_t>(mem[0]) * ld;
-        row_of(c, [&](std::size_t d) {
-            for (Index p = g.member_ptr[d]; p < g.member_ptr[d + 1]; ++p) {
-                auto const v = static_cast<std::size_t>(g.members[static_cast<std::size_t>(p)]);
-                out[v / 64] |= std::uint64_t{1} << (v % 64);
-            }
+        row_of(c, [&](Index code) {
+            for_each_vertex(g, code,
+                            [&](std::size_t v) { out[v / 64] |= std::uint64_t{1} << (v % 64); });
         });
         for (std::size_t q = 1; q < g.size(c); ++q)
             std::memcpy(words + static_cast<std::size_t>(mem[q]) * ld, out,
