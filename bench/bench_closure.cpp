@@ -150,8 +150,8 @@ void run(config const& cfg, std::string const& name, csr_matrix<bool, Index> con
     if (cfg.explain) fmt::print("{}", why.str());
     if (!cfg.write.empty()) {
         io::write_binary(cfg.write + "/" + name + ".kbin", a);
-        if (r.format == output_choice::csr)
-            io::write_binary(cfg.write + "/" + name + ".closure.kbin", r.csr);
+        io::write_binary(cfg.write + "/" + name + ".closure.kbin",
+                         r.format == output_choice::csr ? r.csr : detail::bits_to_csr(r.bits));
     }
 }
 

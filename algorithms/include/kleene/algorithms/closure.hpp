@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure_condensation.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
@@ -158,6 +159,10 @@ struct closure_options {
     /// Threads (context::threads) and the device cap when max_device_bytes is 0
     /// (tuning::max_device_bytes); null: default_context().
     context* ctx = nullptr;
+    /// Called with the number of pairs before the work (the condensation's estimate, and whether
+    /// it is exact) or, for the dense method, once they are counted; it may throw to refuse (the
+    /// command line: an output file larger than its file system's free space).
+    std::function<void(double pairs, bool exact)> on_estimate = nullptr;
 };
 
 /// The closure in one of two forms: `format` says which member holds it.
@@ -211,23 +216,26 @@ host_bits dense_closure_bits(csr_matrix<T, Index> const& a, closure_options cons
     return b;
 }
 
-inline csr_matrix<bool, std::int64_t> bits_to_csr(host_bits const& b) {
-    buffer<std::int64_t> ptr(b.n + 1);
+/// Rows [r0, r0 + rows) of a bit matrix as CSR (rows x n; all rows by default).
+inline csr_matrix<bool, std::int64_t> bits_to_csr(host_bits const& b, std::size_t r0 = 0,
+                                                  std::size_t rows = std::size_t(-1)) {
+    rows = std::min(rows, b.n - std::min(r0, b.n));
+    buffer<std::int64_t> ptr(rows + 1);
     ptr[0] = 0;
     std::size_t nnz = 0;
-    for (std::size_t i = 0; i < b.n; ++i) {
+    for (std::size_t i = 0; i < rows; ++i) {
         for (std::size_t w = 0; w < b.ld; ++w)
-            nnz += static_cast<std::size_t>(std::popcount(b.words[i * b.ld + w]));
+            nnz += static_cast<std::size_t>(std::popcount(b.words[(r0 + i) * b.ld + w]));
         ptr[i + 1] = static_cast<std::int64_t>(nnz);
     }
     buffer<std::int64_t> cols(nnz);
     std::size_t p = 0;
-    for (std::size_t i = 0; i < b.n; ++i)
+    for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t w = 0; w < b.ld; ++w)
-            for (std::uint64_t x = b.words[i * b.ld + w]; x; x &= x - 1)
+            for (std::uint64_t x = b.words[(r0 + i) * b.ld + w]; x; x &= x - 1)
                 cols[p++] = static_cast<std::int64_t>(
                     w * 64 + static_cast<std::size_t>(std::countr_zero(x)));
-    return {b.n, b.n, std::move(ptr), std::move(cols), buffer<bool>(), true, true};
+    return {rows, b.n, std::move(ptr), std::move(cols), buffer<bool>(), true, true};
 }
 
 inline std::string closure_ms(double seconds) {
@@ -256,6 +264,7 @@ closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options cons
                          " (" + why + "), " + closure_ms(seconds_since(t0)));
     // The result as the caller asked, or the smaller of the two.
     std::size_t const pairs = r.pairs();
+    if (opt.on_estimate) opt.on_estimate(double(pairs), true);
     double const bits_bytes = double(r.bits.words.size()) * 8;
     bool const csr = opt.output_format == output_choice::csr ||
                      (opt.output_format == output_choice::automatic &&
@@ -331,6 +340,8 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         (est.exact ? "counted" : "estimated") + " in " + detail::closure_ms(t_estimate) +
         "): " + detail::format_bytes(csr_bytes) + " as CSR, " + detail::format_bytes(bits_bytes) +
         " as bits");
+
+    if (opt.on_estimate) opt.on_estimate(est.pairs, est.exact);
 
     // Reach: the work of each way, in seconds at the measured rates.
     double const search_s = est.component_pairs * (1 + m / std::max(k, 1.0)) /
