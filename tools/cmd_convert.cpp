@@ -99,13 +99,7 @@ std::string run(convert_options const& o, global_options const& g, progress& p) 
         return s;
     }
     file_format const to = pick(o.out, o.to);
-    read_flags rf;
-    rf.command = "convert";
-    rf.format = o.from;
-    rf.duplicates = o.duplicates;
-    rf.zero_based = o.zero_based;
-    rf.undirected = o.undirected;
-    rf.threads = o.threads;
+    read_flags const rf{"convert", o.from, o.duplicates, o.zero_based, o.undirected, o.threads};
     output_set outs(g.temps);
     io::output_file& out = outs.add(o.out);
     input const in(o.in, &rf);  // the format: --from, the extension, else the content

@@ -58,12 +58,7 @@ file_info info_of(info_options const& o) {
         fi.entries = fi.file_entries = l.entries;
         return fi;
     }
-    read_flags rf;
-    rf.command = "info";
-    rf.format = o.from;
-    rf.duplicates = o.duplicates;
-    rf.zero_based = o.zero_based;
-    rf.threads = o.threads;
+    read_flags const rf{"info", o.from, o.duplicates, o.zero_based, false, o.threads};
     input const in(o.file, &rf);  // stdin is read once, then parsed from memory
     auto const fmt_kind = in.format();
     file_info fi;

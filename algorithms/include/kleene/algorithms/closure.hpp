@@ -244,7 +244,7 @@ inline std::string closure_ms(double seconds) {
     return buf;
 }
 
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+inline double closure_seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -261,7 +261,7 @@ closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options cons
                          ", nnz=" + std::to_string(a.nnz()) +
                          (gpu ? ": dense, bit-packed R-Kleene on the GPU"
                               : ": dense, bitset Warshall on the CPU") +
-                         " (" + why + "), " + closure_ms(seconds_since(t0)));
+                         " (" + why + "), " + closure_ms(closure_seconds_since(t0)));
     // The result as the caller asked, or the smaller of the two.
     std::size_t const pairs = r.pairs();
     if (opt.on_estimate) opt.on_estimate(double(pairs), true);
@@ -318,7 +318,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
 
     auto const t0 = std::chrono::steady_clock::now();
     auto const g = detail::condense(a);
-    double const t_condense = detail::seconds_since(t0);
+    double const t_condense = detail::closure_seconds_since(t0);
     std::size_t largest = 0, cyclic = 0;
     for (std::size_t c = 0; c < g.k; ++c) {
         largest = std::max(largest, g.size(c));
@@ -326,7 +326,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     }
     auto const t1 = std::chrono::steady_clock::now();
     detail::closure_estimate const est = detail::estimate_closure(g, opt.reflexive);
-    double const t_estimate = detail::seconds_since(t1);
+    double const t_estimate = detail::closure_seconds_since(t1);
     double const k = double(g.k), m = double(g.edges());
     double const ldk = std::ceil(k / 64);
     double const csr_bytes = (double(n) + 1) * 8 + est.pairs * 8;
@@ -420,7 +420,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     auto const t2 = std::chrono::steady_clock::now();
     double t_reach = 0;
     auto finish = [&](std::vector<std::size_t> const& weight, auto&& row_of) {
-        t_reach = detail::seconds_since(t2);
+        t_reach = detail::closure_seconds_since(t2);
         auto const t3 = std::chrono::steady_clock::now();
         if (format == output_choice::csr) {
             r.csr = detail::expand_to_csr(g, weight, row_of, threads, opt.max_output_bytes);
@@ -438,7 +438,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
             detail::expand_to_bits(g, weight, row_of, r.bits.words.data(), r.bits.ld, threads);
         }
         say("reach " + detail::closure_ms(t_reach) + ", rows expanded to vertices " +
-            detail::closure_ms(detail::seconds_since(t3)) + ", " + std::to_string(threads) +
+            detail::closure_ms(detail::closure_seconds_since(t3)) + ", " + std::to_string(threads) +
             " threads");
     };
     if (reach == closure_reach::search) {
