@@ -50,8 +50,9 @@ void write_bits(io::output_file& out, host_bits const& b, std::size_t pairs) {
     io::write_options wo;
     wo.pattern = true;
     io::write_coordinate_header<bool>(out, b.n, b.n, pairs, true, wo);
+    // Blocks of at most 2^19 words: a full block's CSR is 256 MiB of column indices.
     std::size_t const block =
-        std::max<std::size_t>(1, (std::size_t(1) << 22) / std::max<std::size_t>(b.ld, 1));
+        std::max<std::size_t>(1, (std::size_t(1) << 19) / std::max<std::size_t>(b.ld, 1));
     for (std::size_t r0 = 0; r0 < b.n; r0 += block)
         io::write_coordinate_rows(out, detail::bits_to_csr(b, r0, block), r0, true);
 }

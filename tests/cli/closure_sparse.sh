@@ -45,6 +45,13 @@ for flags in "" "--reflexive"; do
   [[ $rc == 0 ]] || fail "dense: $(cat "$T/err")"
   cmp -s "$T/a.mtx" "$T/b.mtx" || fail "condensation and dense differ $flags"
 done
+# A dense result is held as bits and written a block of rows at a time: the same bytes as the
+# CSR writer's (convert reads it and writes it again through that writer).
+"$K" generate kronecker --scale 9 -q -o "$T/k.mtx" || fail "generate kronecker: exit $?"
+run "$K" closure "$T/k.mtx" -o "$T/a.mtx" --explain
+[[ $rc == 0 ]] && grep -qF "output as bits" "$T/err" || fail "kronecker closure: $(cat "$T/err")"
+run "$K" convert -q "$T/a.mtx" "$T/b.mtx"
+cmp -s "$T/a.mtx" "$T/b.mtx" || fail "the bits writer's file differs from the CSR writer's"
 run "$K" closure "$T/g.mtx" --method condensation --device gpu -o "$T/a.mtx"
 [[ $rc == 2 ]] || fail "--method condensation --device gpu: exit $rc, expected 2"
 
