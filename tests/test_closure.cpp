@@ -328,6 +328,12 @@ BOOST_AUTO_TEST_CASE(results_past_the_limit_fail_before_the_work) {
     BOOST_TEST(msg.find("has 1e+10 pairs (counted)") != std::string::npos, msg);
     BOOST_TEST(msg.find("74.5 GiB as CSR") != std::string::npos, msg);
     BOOST_TEST(msg.find("more than the limit of 1.0 GiB") != std::string::npos, msg);
+    // The search stops at its budget: out_of_memory thrown in a thread, rethrown after the
+    // parallel region.
+    std::mt19937_64 rng(11);
+    auto const g = detail::condense(matrix_of<std::int32_t>(random_dag(5000, 2.0, rng)));
+    BOOST_CHECK_THROW(detail::reach_by_search(g, false, 2, 1000), out_of_memory);
+    BOOST_TEST(detail::reach_by_search(g, false, 2, std::size_t(-1)).weight.size() == g.k);
     // The bits fit a 2 GiB limit.
     opt.max_output_bytes = std::size_t(2) << 30;
     auto const r = closure_matrix(a, opt);

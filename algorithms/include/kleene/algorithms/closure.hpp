@@ -35,6 +35,7 @@
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
+#include <limits>
 #include <new>
 #include <string>
 #include <vector>
@@ -388,10 +389,9 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     // makes it fit, so only one past twice the limit is refused here (the exact size is
     // checked again before the result is allocated).
     double const limit = opt.max_output_bytes ? double(opt.max_output_bytes) : double(avail);
-    double const work_bytes =
-        reach == closure_reach::sweep
-            ? sweep_bytes
-            : est.component_pairs * sizeof(Index) + double(threads) * k * sizeof(Index);
+    double const work_bytes = reach == closure_reach::sweep
+                                  ? sweep_bytes
+                                  : est.component_pairs * sizeof(Index) + double(threads) * k / 8;
     double const need = opt.max_output_bytes ? out_bytes : out_bytes + work_bytes;
     if (limit > 0 && (est.exact ? need > limit : need > 2 * limit))
         throw out_of_memory(
@@ -443,7 +443,13 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
     };
     if (reach == closure_reach::search) {
         detail::require_host_memory("closure: the search's rows and marks", work_bytes);
-        auto const rows = detail::reach_by_search(g, opt.reflexive, threads);
+        // The rows may take what the result leaves of the available memory (all of it when that
+        // is unknown); past it the search stops with out_of_memory.
+        std::size_t const max_entries =
+            avail == 0 ? std::numeric_limits<std::size_t>::max()
+                       : static_cast<std::size_t>(std::max(0.0, double(avail) - out_bytes) /
+                                                  sizeof(Index));
+        auto const rows = detail::reach_by_search(g, opt.reflexive, threads, max_entries);
         finish(rows.weight, [&](std::size_t c, auto&& f) {
             Index const* p = rows.data(c);
             for (Index q = 0; q < rows.length[c]; ++q) f(p[q]);

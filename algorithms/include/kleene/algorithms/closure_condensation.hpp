@@ -17,19 +17,50 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <kleene/algorithms/ooc_plan.hpp>
 #include <kleene/algorithms/scc.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <limits>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace kleene::detail {
+
+/// The first exception of any thread of an OpenMP region (one must not leave the region, nor an
+/// iteration of a worksharing loop): run() catches it and makes later runs return at once;
+/// rethrow() after the region throws it.
+class first_failure {
+  public:
+    template <class F>
+    void run(F&& f) noexcept {
+        if (failed_.load(std::memory_order_relaxed)) return;
+        try {
+            f();
+        } catch (...) {
+            std::lock_guard<std::mutex> const lock(mutex_);
+            if (!error_) error_ = std::current_exception();
+            failed_.store(true, std::memory_order_relaxed);
+        }
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+  private:
+    std::atomic<bool> failed_{false};
+    std::mutex mutex_;
+    std::exception_ptr error_;
+};
 
 /// The components of a graph and the DAG between them.
 template <index_type Index>
@@ -81,11 +112,14 @@ condensation<Index> condense(csr_matrix<T, Index> const& a) {
     // Two passes over the edges (count, then fill), each thread marking the components already
     // seen from the current one.
     auto each_row = [&](auto&& f) {
+        first_failure failure;
 #pragma omp parallel if (a.nnz() > 65536)
         {
-            std::vector<Index> mark(k, Index(-1));
+            std::vector<Index> mark;
+            failure.run([&] { mark.assign(k, Index(-1)); });
 #pragma omp for schedule(dynamic, 256)
             for (std::size_t c = 0; c < k; ++c) {
+                if (mark.empty()) continue;  // its allocation failed: rethrown below
                 auto const ci = static_cast<Index>(c);
                 Index cnt = 0;
                 for (Index p = g.member_ptr[c]; p < g.member_ptr[c + 1]; ++p) {
@@ -100,6 +134,7 @@ condensation<Index> condense(csr_matrix<T, Index> const& a) {
                 if (cnt == 0) f(c, Index(-1), Index(0));  // a row without successors
             }
         }
+        failure.rethrow();
     };
     each_row([&](std::size_t c, Index i, Index) { g.ptr[c + 1] = i + 1; });
     for (std::size_t c = 0; c < k; ++c) g.ptr[c + 1] += g.ptr[c];
@@ -262,8 +297,11 @@ struct component_rows {
     Index const* data(std::size_t c) const { return store[owner[c]].data() + offset[c]; }
 };
 
+/// max_entries bounds the rows' entries in all (out_of_memory past it: an estimate too low by
+/// much must not end in the kernel's out-of-memory killer).
 template <index_type Index>
-component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexive, int threads) {
+component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexive, int threads,
+                                      std::size_t max_entries) {
     std::size_t const k = g.k;
     component_rows<Index> r;
     threads = std::max(1, std::min(threads, 65535));
@@ -272,14 +310,17 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
     r.length.resize(k);
     r.owner.resize(k);
     r.weight.resize(k);
+    std::atomic<std::size_t> stored{0};
+    first_failure failure;
 #pragma omp parallel num_threads(threads) if (g.edges() > 4096)
     {
         auto const t = static_cast<std::size_t>(omp_get_thread_num());
         std::vector<Index>& out = r.store[t];
         // Components seen from the current one: k bits stay in cache where k stamps would not;
         // the queue clears them after each row.
-        std::vector<std::uint64_t> seen((k + 63) / 64, 0);
+        std::vector<std::uint64_t> seen;
         std::vector<Index> queue;
+        failure.run([&] { seen.assign((k + 63) / 64, 0); });
         auto test_and_set = [&](std::size_t d) {
             std::uint64_t const bit = std::uint64_t{1} << (d % 64);
             bool const was = seen[d / 64] & bit;
@@ -288,38 +329,49 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
         };
 #pragma omp for schedule(dynamic, 64)
         for (std::size_t c = 0; c < k; ++c) {
-            std::size_t const start = out.size();
-            std::size_t w = 0;
-            if (reflexive || g.cyclic[c]) {
-                out.push_back(g.code[c]);
-                w += g.size(c);
-            }
-            queue.clear();
-            for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
-                auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
-                test_and_set(d);  // successors are distinct
-                queue.push_back(static_cast<Index>(d));
-            }
-            for (std::size_t q = 0; q < queue.size(); ++q) {
-                auto const x = static_cast<std::size_t>(queue[q]);
-                for (Index p = g.ptr[x]; p < g.ptr[x + 1]; ++p) {
-                    auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
-                    if (!test_and_set(d)) queue.push_back(static_cast<Index>(d));
+            failure.run([&] {
+                std::size_t const start = out.size();
+                std::size_t w = 0;
+                if (reflexive || g.cyclic[c]) {
+                    out.push_back(g.code[c]);
+                    w += g.size(c);
                 }
-            }
-            for (Index x : queue) {
-                auto const d = static_cast<std::size_t>(x);
-                seen[d / 64] = 0;
-                Index const code = g.code[d];
-                out.push_back(code);
-                w += code >= 0 ? 1 : g.size(d);
-            }
-            r.offset[c] = start;
-            r.length[c] = static_cast<Index>(out.size() - start);
-            r.owner[c] = static_cast<std::uint16_t>(t);
-            r.weight[c] = w;
+                queue.clear();
+                for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
+                    auto const d = static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
+                    test_and_set(d);  // successors are distinct
+                    queue.push_back(static_cast<Index>(d));
+                }
+                for (std::size_t q = 0; q < queue.size(); ++q) {
+                    auto const x = static_cast<std::size_t>(queue[q]);
+                    for (Index p = g.ptr[x]; p < g.ptr[x + 1]; ++p) {
+                        auto const d =
+                            static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]);
+                        if (!test_and_set(d)) queue.push_back(static_cast<Index>(d));
+                    }
+                }
+                for (Index x : queue) seen[static_cast<std::size_t>(x) / 64] = 0;
+                std::size_t const len = out.size() - start + queue.size();
+                if (stored.fetch_add(len, std::memory_order_relaxed) + len > max_entries)
+                    throw out_of_memory(
+                        "closure: the search's rows passed " + std::to_string(max_entries) +
+                            " entries (" + format_bytes(double(max_entries) * sizeof(Index)) +
+                            "), what the memory available holds beside the result; the estimate "
+                            "was too low",
+                        double(max_entries) * sizeof(Index));
+                for (Index x : queue) {
+                    Index const code = g.code[static_cast<std::size_t>(x)];
+                    out.push_back(code);
+                    w += code >= 0 ? 1 : g.size(static_cast<std::size_t>(x));
+                }
+                r.offset[c] = start;
+                r.length[c] = static_cast<Index>(len);
+                r.owner[c] = static_cast<std::uint16_t>(t);
+                r.weight[c] = w;
+            });
         }
     }
+    failure.rethrow();
     return r;
 }
 
@@ -406,44 +458,48 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
                         bytes);
     buffer<std::int64_t> cols(nnz);
     std::size_t const ldn = (n + 63) / 64;
+    first_failure failure;
 #pragma omp parallel num_threads(threads) if (nnz > 65536)
     {
         std::vector<std::uint64_t> bitmap;
         std::vector<Index> scratch;
 #pragma omp for schedule(dynamic, 64)
-        for (std::size_t c = 0; c < g.k; ++c) {
-            std::size_t const w = weight[c];
-            if (w == 0) continue;
-            Index const* const mem = g.members.data() + g.member_ptr[c];
-            std::int64_t* const out = cols.data() + ptr[static_cast<std::size_t>(mem[0])];
-            if (w * static_cast<std::size_t>(std::bit_width(w)) * 16 > n) {
-                if (bitmap.empty()) bitmap.assign(ldn, 0);
-                row_of(c, [&](Index code) {
-                    for_each_vertex(g, code, [&](std::size_t v) {
-                        bitmap[v / 64] |= std::uint64_t{1} << (v % 64);
+        for (std::size_t c = 0; c < g.k; ++c)
+            failure.run([&] {
+                std::size_t const w = weight[c];
+                if (w == 0) return;
+                Index const* const mem = g.members.data() + g.member_ptr[c];
+                std::int64_t* const out = cols.data() + ptr[static_cast<std::size_t>(mem[0])];
+                if (w * static_cast<std::size_t>(std::bit_width(w)) * 16 > n) {
+                    if (bitmap.empty()) bitmap.assign(ldn, 0);
+                    row_of(c, [&](Index code) {
+                        for_each_vertex(g, code, [&](std::size_t v) {
+                            bitmap[v / 64] |= std::uint64_t{1} << (v % 64);
+                        });
                     });
-                });
-                std::int64_t* o = out;
-                for (std::size_t q = 0; q < ldn; ++q) {
-                    for (std::uint64_t x = bitmap[q]; x; x &= x - 1)
-                        *o++ = static_cast<std::int64_t>(
-                            q * 64 + static_cast<std::size_t>(std::countr_zero(x)));
-                    bitmap[q] = 0;
+                    std::int64_t* o = out;
+                    for (std::size_t q = 0; q < ldn; ++q) {
+                        for (std::uint64_t x = bitmap[q]; x; x &= x - 1)
+                            *o++ = static_cast<std::int64_t>(
+                                q * 64 + static_cast<std::size_t>(std::countr_zero(x)));
+                        bitmap[q] = 0;
+                    }
+                } else {
+                    scratch.clear();
+                    row_of(c, [&](Index code) {
+                        for_each_vertex(g, code, [&](std::size_t v) {
+                            scratch.push_back(static_cast<Index>(v));
+                        });
+                    });
+                    std::sort(scratch.begin(), scratch.end());
+                    std::copy(scratch.begin(), scratch.end(), out);
                 }
-            } else {
-                scratch.clear();
-                row_of(c, [&](Index code) {
-                    for_each_vertex(
-                        g, code, [&](std::size_t v) { scratch.push_back(static_cast<Index>(v)); });
-                });
-                std::sort(scratch.begin(), scratch.end());
-                std::copy(scratch.begin(), scratch.end(), out);
-            }
-            for (std::size_t q = 1; q < g.size(c); ++q)
-                std::memcpy(cols.data() + ptr[static_cast<std::size_t>(mem[q])], out,
-                            w * sizeof(std::int64_t));
-        }
+                for (std::size_t q = 1; q < g.size(c); ++q)
+                    std::memcpy(cols.data() + ptr[static_cast<std::size_t>(mem[q])], out,
+                                w * sizeof(std::int64_t));
+            });
     }
+    failure.rethrow();
     return {n, n, std::move(ptr), std::move(cols), buffer<bool>(), true, true};
 }
 
