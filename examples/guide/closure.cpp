@@ -1,10 +1,9 @@
 // docs/guide.md, "closure": which vertex reaches which (transitive closure over or.and).
+#include <cstdint>
+#include <cstdio>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/scc.hpp>
 #include <kleene/kleene.hpp>
-
-#include <cstdint>
-#include <cstdio>
 #include <vector>
 
 int main() {
@@ -31,8 +30,9 @@ int main() {
     scc_result<std::int32_t> const c = strongly_connected_components(a);
     bool const scc_ok = c.count == 7 && c.label[6] == c.label[7] && c.label[3] < c.label[2];
 
-    // The same closure as CSR or as bits, whichever the model rates smaller (here: CSR).
+    // The same closure as CSR or as bits, whichever is smaller for the estimated pairs: here bits
+    // (8 rows of one 64-bit word, 64 bytes, against 184 bytes of CSR).
     closure_result const m = closure_matrix(a);
-    bool const m_ok = m.format == output_choice::csr && m.pairs() == r.nnz();
+    bool const m_ok = m.format == output_choice::dense && m.bits.test(4, 3) && m.pairs() == r.nnz();
     return ok && scc_ok && m_ok && rr.nnz() == r.nnz() + 6 ? 0 : 1;
 }
