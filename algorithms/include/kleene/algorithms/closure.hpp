@@ -458,7 +458,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         detail::require_host_memory("closure: the sweep's bit rows", sweep_bytes);
         auto const bits = detail::reach_by_sweep(g, threads);
         std::vector<std::size_t> weight(g.k);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (g.k > 4096)
         for (std::size_t c = 0; c < g.k; ++c) {
             std::size_t w = 0;
             detail::for_each_in_bits(bits, c, opt.reflexive || g.cyclic[c],
