@@ -26,41 +26,15 @@
 #include <exception>
 #include <kleene/algorithms/ooc_plan.hpp>
 #include <kleene/algorithms/scc.hpp>
+#include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <vector>
 
 namespace kleene::detail {
-
-/// The first exception of any thread of an OpenMP region (one must not leave the region, nor an
-/// iteration of a worksharing loop): run() catches it and makes later runs return at once;
-/// rethrow() after the region throws it.
-class first_failure {
-  public:
-    template <class F>
-    void run(F&& f) noexcept {
-        if (failed_.load(std::memory_order_relaxed)) return;
-        try {
-            f();
-        } catch (...) {
-            std::lock_guard<std::mutex> const lock(mutex_);
-            if (!error_) error_ = std::current_exception();
-            failed_.store(true, std::memory_order_relaxed);
-        }
-    }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
-
-  private:
-    std::atomic<bool> failed_{false};
-    std::mutex mutex_;
-    std::exception_ptr error_;
-};
 
 /// The components of a graph and the DAG between them.
 template <index_type Index>
@@ -112,7 +86,7 @@ condensation<Index> condense(csr_matrix<T, Index> const& a) {
     // Two passes over the edges (count, then fill), each thread marking the components already
     // seen from the current one.
     auto each_row = [&](auto&& f) {
-        first_failure failure;
+        cpu::exception_carrier failure;
 #pragma omp parallel if (a.nnz() > 65536)
         {
             std::vector<Index> mark;
@@ -134,7 +108,7 @@ condensation<Index> condense(csr_matrix<T, Index> const& a) {
                 if (cnt == 0) f(c, Index(-1), Index(0));  // a row without successors
             }
         }
-        failure.rethrow();
+        failure.rethrow("the closure");
     };
     each_row([&](std::size_t c, Index i, Index) { g.ptr[c + 1] = i + 1; });
     for (std::size_t c = 0; c < k; ++c) g.ptr[c + 1] += g.ptr[c];
@@ -311,7 +285,7 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
     r.owner.resize(k);
     r.weight.resize(k);
     std::atomic<std::size_t> stored{0};
-    first_failure failure;
+    cpu::exception_carrier failure;
 #pragma omp parallel num_threads(threads) if (g.edges() > 4096)
     {
         auto const t = static_cast<std::size_t>(omp_get_thread_num());
@@ -371,7 +345,7 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
             });
         }
     }
-    failure.rethrow();
+    failure.rethrow("the closure");
     return r;
 }
 
@@ -458,7 +432,7 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
                         bytes);
     buffer<std::int64_t> cols(nnz);
     std::size_t const ldn = (n + 63) / 64;
-    first_failure failure;
+    cpu::exception_carrier failure;
 #pragma omp parallel num_threads(threads) if (nnz > 65536)
     {
         std::vector<std::uint64_t> bitmap;
@@ -499,7 +473,7 @@ csr_matrix<bool, std::int64_t> expand_to_csr(condensation<Index> const& g,
                                 w * sizeof(std::int64_t));
             });
     }
-    failure.rethrow();
+    failure.rethrow("the closure");
     return {n, n, std::move(ptr), std::move(cols), buffer<bool>(), true, true};
 }
 
