@@ -331,7 +331,7 @@ BOOST_AUTO_TEST_CASE(results_past_the_limit_fail_before_the_work) {
     // The search stops at its budget: out_of_memory thrown in a thread, rethrown after the
     // parallel region.
     std::mt19937_64 rng(11);
-    auto const g = detail::condense(matrix_of<std::int32_t>(random_dag(5000, 2.0, rng)));
+    auto const g = detail::condense(matrix_of<std::int32_t>(random_dag(20000, 2.0, rng)));
     BOOST_CHECK_THROW(detail::reach_by_search(g, false, 2, 1000), out_of_memory);
     BOOST_TEST(detail::reach_by_search(g, false, 2, std::size_t(-1)).weight.size() == g.k);
     // The bits fit a 2 GiB limit.

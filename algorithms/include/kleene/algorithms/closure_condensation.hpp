@@ -294,6 +294,7 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
         // the queue clears them after each row.
         std::vector<std::uint64_t> seen;
         std::vector<Index> queue;
+        std::size_t unflushed = 0;
         failure.run([&] { seen.assign((k + 63) / 64, 0); });
         auto test_and_set = [&](std::size_t d) {
             std::uint64_t const bit = std::uint64_t{1} << (d % 64);
@@ -326,13 +327,21 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
                 }
                 for (Index x : queue) seen[static_cast<std::size_t>(x) / 64] = 0;
                 std::size_t const len = out.size() - start + queue.size();
-                if (stored.fetch_add(len, std::memory_order_relaxed) + len > max_entries)
-                    throw out_of_memory(
-                        "closure: the search's rows passed " + std::to_string(max_entries) +
-                            " entries (" + format_bytes(double(max_entries) * sizeof(Index)) +
-                            "), what the memory available holds beside the result; the estimate "
-                            "was too low",
-                        double(max_entries) * sizeof(Index));
+                // Counted into the shared total a block at a time (one atomic a row would bounce
+                // its cache line between the threads a million times).
+                unflushed += len;
+                if (unflushed >= (std::size_t(1) << 16)) {
+                    std::size_t const total =
+                        stored.fetch_add(unflushed, std::memory_order_relaxed) + unflushed;
+                    unflushed = 0;
+                    if (total > max_entries)
+                        throw out_of_memory(
+                            "closure: the search's rows passed " + std::to_string(max_entries) +
+                                " entries (" + format_bytes(double(max_entries) * sizeof(Index)) +
+                                "), what the memory available holds beside the result; the "
+                                "estimate was too low",
+                            double(max_entries) * sizeof(Index));
+                }
                 for (Index x : queue) {
                     Index const code = g.code[static_cast<std::size_t>(x)];
                     out.push_back(code);
