@@ -194,10 +194,8 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
         outs.emplace(g.temps);
         if (!lw) outs->add(args.output);
         if (!lw && !args.paths.empty()) outs->add(args.paths);
-        in.emplace(args.input);
-        io::read_options ro;
-        ro.duplicates = duplicate_policy::min;
-        auto m = in->matrix<T>(ro);
+        in.emplace(args.input, &args.read);
+        auto m = in->matrix<T>();
         require_finite_weights(m, in->name(), "apsp");
         return m;
     });
@@ -310,9 +308,7 @@ void apsp_distributed(distributed_args const& args, global_options const& g, con
     std::string type = args.type;
     std::int64_t code = together(c, [&]() -> std::int64_t {
         if (type.empty() && c.rank() == 0) {
-            auto const h = input(args.input).header();
-            type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
-                                                                                          : "fp64";
+            type = input(args.input, &args.read).facts().integral ? "int32" : "fp64";
         }
         return type == "fp32" ? 1 : type == "fp64" ? 2 : 0;
     });
@@ -335,8 +331,7 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
         if (!lw) outs->add(args.output);
         io::read_options ro;
         ro.pattern_only = true;
-        ro.duplicates = duplicate_policy::last;
-        return input(args.input).matrix<std::int32_t>(ro);
+        return input(args.input, &args.read).matrix<std::int32_t>(ro);
     });
     a = share_graph(c, std::move(a));
     device_setup const dev = setup_device(c, args.device, true);
