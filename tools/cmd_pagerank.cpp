@@ -1,5 +1,6 @@
 // `kleene pagerank FILE [-o R.mtx] [--damping D] [--tolerance T] [--max-iterations K]
-// [--dangling gap|redistribute] [--method auto|gauss-seidel|fused|semiring] [--contributions auto|double|float]
+// [--dangling gap|redistribute] [--method auto|gauss-seidel|fused|semiring]
+// [--contributions auto|double|float]
 // [--device D] [--explain] [--json]`:
 // PageRank of every vertex (the GAP benchmark's definition by default: the rank of vertices
 // without out-edges is lost; --dangling redistribute spreads it evenly, as networkx does), written
