@@ -28,6 +28,8 @@ struct closure_args {
     std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
     std::string local_blocks = "auto";
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 void run_closure(closure_args const& args, global_options const& g) {
@@ -45,12 +47,17 @@ void run_closure(closure_args const& args, global_options const& g) {
         d.local_blocks = args.local_blocks;
         d.explain = args.explain;
         d.reflexive = args.reflexive;
+        d.rank_timeout = args.rank_timeout;
+        d.inject_fault = args.inject_fault;
         run_closure_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
-        throw usage_error("closure: --distributed, --distributed-output and --local-blocks need an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto" ||
+        !args.inject_fault.empty())
+        throw usage_error(
+            "closure: --distributed, --distributed-output, --local-blocks and --inject-fault need "
+            "an MPI launcher (mpirun) and a build with MPI");
     io::read_options ro;
     ro.pattern_only = true;
     ro.duplicates = duplicate_policy::last;
@@ -106,6 +113,7 @@ void add_closure_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--no-lookahead", args->no_lookahead,
                   "distributed: run the steps one after the other");
     add_local_blocks_option(cmd, args->local_blocks);
+    add_fault_options(cmd, args->rank_timeout, args->inject_fault);
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_closure(*args, g); });
 }

@@ -30,6 +30,9 @@ struct distributed_args {
     std::string local_blocks = "auto";
     bool explain = false;
     bool reflexive = false;  // closure
+    /// --rank-timeout (distributed::options::timeout) and the tests' --inject-fault.
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 void run_apsp_distributed(distributed_args const& args, global_options const& g);

@@ -1,10 +1,13 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <chrono>
+#include <cstdio>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <string>
+#include <thread>
 
 namespace kleene::distributed {
 
@@ -96,6 +99,36 @@ void nccl_panels::broadcast(axis a, void* data, std::size_t bytes, int root,
     check(ncclBroadcast(data, data, bytes, ncclUint8, root, comm,
                         static_cast<cudaStream_t>(s.native())),
           "ncclBroadcast");
+}
+
+void nccl_panels::wait(cuda::event const& e, double limit) {
+    auto const ev = static_cast<cudaEvent_t>(e.native());
+    auto const t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        cudaError_t const rc = cudaEventQuery(ev);
+        if (rc == cudaSuccess) return;
+        if (rc != cudaErrorNotReady)
+            throw device_error(std::string("cudaEventQuery (waiting for the device) failed: ") +
+                               cudaGetErrorName(rc) + ": " + cudaGetErrorString(rc));
+        // A peer that failed is seen by the network transports as an asynchronous error; over
+        // NVLink or PCIe its broadcasts just never come, which only the limit catches.
+        for (ncclComm_t comm : {p_->row, p_->col, p_->world}) {
+            ncclResult_t async = ncclSuccess;
+            if (comm && ncclCommGetAsyncError(comm, &async) == ncclSuccess &&
+                async != ncclSuccess && async != ncclInProgress)
+                throw panels_stalled(std::string("NCCL reports an asynchronous error: ") +
+                                     ncclGetErrorString(async) + " (" + ncclGetLastError(comm) +
+                                     ")");
+        }
+        if (limit > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit) {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%g", limit);
+            throw panels_stalled(std::string("the device's broadcasts did not end within ") + secs +
+                                 " s: some rank stopped or failed");
+        }
+        std::this_thread::yield();
+    }
 }
 
 void nccl_panels::abort() noexcept {
