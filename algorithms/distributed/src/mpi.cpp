@@ -52,7 +52,7 @@ struct wait_policy {
                 limit) {
                 broken = true;
                 char secs[32];
-                std::snprintf(secs, sizeof secs, "%g", limit);
+                std::snprintf(secs, sizeof secs, "%.3g", limit);
                 throw rank_timeout(std::string("no answer within ") + secs +
                                    " s from the other ranks in " + what + " " + where +
                                    ": a rank is stuck or was lost");

@@ -123,7 +123,7 @@ void nccl_panels::wait(cuda::event const& e, double limit) {
         if (limit > 0 &&
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit) {
             char secs[32];
-            std::snprintf(secs, sizeof secs, "%g", limit);
+            std::snprintf(secs, sizeof secs, "%.3g", limit);
             throw panels_stalled(std::string("the device's broadcasts did not end within ") + secs +
                                  " s: some rank stopped or failed");
         }
