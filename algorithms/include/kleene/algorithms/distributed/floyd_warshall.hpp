@@ -35,11 +35,14 @@
 //
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
-// of leaving the others waiting in a broadcast.
+// of leaving the others waiting in a broadcast. On the host a failed rank still takes part in the
+// step's broadcasts until that agreement; on the device the host stays two steps ahead of the
+// device at most, so that a device failure shows at an agreement too, and the communicators are
+// aborted. Waits past options::timeout throw rank_timeout (the caller ends the job).
+// docs/distributed.md, "Failures on one rank".
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +52,7 @@
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/distributed/faults.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
+#include <kleene/cpu/parallel.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/host_copy.hpp>
 #include <kleene/cuda/out_of_core.hpp>
@@ -56,7 +60,6 @@
 #include <kleene/dense_matrix.hpp>
 #include <kleene/semiring.hpp>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 #ifdef _OPENMP
@@ -134,31 +137,6 @@ struct host_fw_options {
 };
 
 namespace detail {
-/// The first exception of a parallel loop's iterations (none may leave an OpenMP region): later
-/// iterations skip their work, and rethrow() throws it on the thread that ran the loop.
-class first_failure {
-  public:
-    template <class F>
-    void run(F&& f) noexcept {
-        if (failed_.load(std::memory_order_relaxed)) return;
-        try {
-            f();
-        } catch (...) {
-            std::lock_guard const lock(m_);
-            if (!first_) first_ = std::current_exception();
-            failed_ = true;
-        }
-    }
-    void rethrow() const {
-        if (first_) std::rethrow_exception(first_);
-    }
-
-  private:
-    std::mutex m_;
-    std::exception_ptr first_;
-    std::atomic<bool> failed_{false};
-};
-
 /// Sets a control's wait limit for a scope, and puts the previous one back.
 class wait_limit_scope {
   public:
@@ -283,7 +261,7 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
         st.broadcast += detail::since(tb);
         // 3. Panels, tile by tile as floyd_warshall_blocked does.
         work([&] {
-            detail::first_failure ff;
+            cpu::exception_carrier ff;  // (no exception may leave an OpenMP region)
             if (in_row) {
 #pragma omp parallel for schedule(dynamic, 1) if (lbc > 2)
                 for (std::size_t l = 0; l < lbc; ++l)
@@ -304,7 +282,7 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
                         kleene::detail::fw_dependent(s, s, D);
                     });
             }
-            ff.rethrow();
+            ff.rethrow("the pivot panels");
         });
         // 4. The row panel (bk x lc) down the columns, the column panel (lr x bk) along the rows.
         dense_matrix<T>& rp = rowp[K % 2];
@@ -341,7 +319,7 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
         bool const boom = o.fault.at(fault::exception, me, K);
         std::size_t const tiles = lbr * lbc;
         work([&] {
-            detail::first_failure ff;
+            cpu::exception_carrier ff;
 #pragma omp parallel for schedule(dynamic, 1) if (tiles > 2)
             for (std::size_t t = 0; t < tiles; ++t)
                 ff.run([&] {
@@ -360,7 +338,7 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
                         for (auto& p : poke)
                             if (p) p->test();
                 });
-            ff.rethrow();
+            ff.rethrow("the update");
         });
     };
     auto const all = [](std::size_t, std::size_t) { return true; };
@@ -449,10 +427,11 @@ struct device_fw_options {
     /// Streamed: rows of the local blocks in each of the three stripe buffers (0: chosen, about
     /// 256 MiB a stripe).
     std::size_t stripe_rows = 0;
-    /// Seconds a rank waits within the steps (for the device to end a step, for the other
-    /// ranks' agreement) before it gives up, on top of ten times its longest step so far; 0: no
-    /// limit. A device wait that passes it aborts the communicators (panels_stalled), an
-    /// agreement that passes it throws rank_timeout (the caller ends the job).
+    /// Seconds a rank waits within the steps for its device to end a step before it gives up,
+    /// on top of ten times its longest step so far (0: no limit): the communicators are aborted
+    /// and the step's agreement says why (panels_stalled). The agreements themselves wait twice
+    /// as long, so that a rank stalled by another's failure reaches its agreement before the
+    /// others give up on it (rank_timeout: the caller ends the job).
     double timeout = 0;
     /// A failure planted on purpose (tests).
     fault_plan fault;
@@ -860,7 +839,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         // aborted. By every rank, since automatic may stream on some ranks and not on others.
         c.agree(true);
         in_flight = nb > 0;
-        limit.set(o.timeout, 0);
+        limit.set(2 * o.timeout, 0);
         auto const ts = std::chrono::steady_clock::now();
         for (std::size_t K = 0; K < nb; ++K) {
             auto const tk = std::chrono::steady_clock::now();
@@ -990,7 +969,7 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             }
             ++st.steps;
             longest = std::max(longest, detail::since(tk));
-            limit.set(o.timeout, longest);
+            limit.set(2 * o.timeout, 2 * longest);
         }
         bool const copied_early = early_out && why.empty() && st.steps == nb;
         if (copied_early) {
