@@ -83,6 +83,10 @@ if [ "$dev" = gpu ]; then  # one GPU per rank
   ranks=$(for r in 2 4; do [ "$r" -le "$gpus" ] && printf '%s ' "$r"; done)
   residences=(device streamed)
   echo "GPUs: $gpus; ranks tried: $ranks"
+  if [ -z "$ranks" ]; then
+    echo "SKIP: fewer than 2 GPUs (NCCL takes one GPU a rank)"
+    exit 0
+  fi
 fi
 for np in $ranks; do
   last=$((np - 1))
