@@ -44,6 +44,8 @@ struct apsp_args {
     std::size_t block = 0;
     std::string local_blocks = "auto";
     read_flags read;
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 apsp_algorithm parse_algorithm(std::string const& s) {
@@ -122,12 +124,17 @@ void run_apsp(apsp_args const& args, global_options const& g) {
         d.local_blocks = args.local_blocks;
         d.explain = args.explain;
         d.read = args.read;
+        d.rank_timeout = args.rank_timeout;
+        d.inject_fault = args.inject_fault;
         run_apsp_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
-        throw usage_error("apsp: --distributed, --distributed-output and --local-blocks need an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto" ||
+        !args.inject_fault.empty())
+        throw usage_error(
+            "apsp: --distributed, --distributed-output, --local-blocks and --inject-fault need an "
+            "MPI launcher (mpirun) and a build with MPI");
     // Both outputs are opened before the input is read (a bad path fails first) and appear
     // together: a failure on one leaves neither.
     output_set outs(g.temps);
@@ -190,6 +197,7 @@ void add_apsp_command(CLI::App& app, global_options& g) {
                   "distributed: run the steps one after the other (for comparison)");
     add_local_blocks_option(cmd, args->local_blocks);
     add_read_options(cmd, args->read, "min", "the lightest of parallel edges");
+    add_fault_options(cmd, args->rank_timeout, args->inject_fault);
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

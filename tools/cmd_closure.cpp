@@ -36,6 +36,8 @@ struct closure_args {
     std::size_t block = 0;
     std::string local_blocks = "auto";
     read_flags read;
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 closure_method parse_method(std::string const& s) {
@@ -141,14 +143,17 @@ void run_closure(closure_args const& args, global_options const& g) {
         d.explain = args.explain;
         d.reflexive = args.reflexive;
         d.read = args.read;
+        d.rank_timeout = args.rank_timeout;
+        d.inject_fault = args.inject_fault;
         run_closure_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto" ||
+        !args.inject_fault.empty())
         throw usage_error(
-            "closure: --distributed, --distributed-output and --local-blocks need an MPI launcher "
-            "(mpirun) and a build with MPI");
+            "closure: --distributed, --distributed-output, --local-blocks and --inject-fault need "
+            "an MPI launcher (mpirun) and a build with MPI");
     if (args.method == "condensation" && args.device == "gpu")
         throw usage_error(
             "closure: --method condensation runs on the CPU; the GPU runs --method "
@@ -197,6 +202,7 @@ void add_closure_command(CLI::App& app, global_options& g) {
                   "distributed: run the steps one after the other");
     add_local_blocks_option(cmd, args->local_blocks);
     add_read_options(cmd, args->read, "last", "values are ignored");
+    add_fault_options(cmd, args->rank_timeout, args->inject_fault);
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_closure(*args, g); });
 }
