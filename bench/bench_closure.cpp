@@ -1,7 +1,8 @@
 // Transitive closure of large sparse graphs (issue 41): the condensation method (closure.hpp) on
 // generated graphs, one line each, time beside the size of the result.
 //
-//   bench_closure [--n N] [--runs R] [--threads T] [--only NAME,...] [--write DIR] [--explain]
+//   bench_closure [--n N] [--runs R] [--threads T] [--device cpu|gpu|auto] [--only NAME,...]
+//                 [--write DIR] [--explain]
 //
 // Graphs (vertex ids shuffled, so that no graph arrives in topological order):
 //   one-edge     100,000 vertices and one edge (the goal: under 0.1 s);
@@ -45,6 +46,7 @@ struct config {
     int threads = 0;
     std::string only;
     std::string write;
+    kleene::device_choice device = kleene::device_choice::cpu;
     bool explain = false;
     bool wants(std::string const& name) const {
         return only.empty() || ("," + only + ",").find("," + name + ",") != std::string::npos;
@@ -116,7 +118,8 @@ double median(std::vector<double> v) {
 
 void run(config const& cfg, std::string const& name, csr_matrix<bool, Index> const& a) {
     closure_options opt;
-    opt.device = device_choice::cpu;
+    opt.device = cfg.device;
+    opt.method = closure_method::condensation;
     explain_trace why;
     opt.explain = &why;
     std::vector<double> ms, cpu;
@@ -145,7 +148,8 @@ void run(config const& cfg, std::string const& name, csr_matrix<bool, Index> con
     fmt::print("{:<12} {:>9} {:>9} {:>9} {:>12} {:>10.1f} {:>10.1f} {:>8.2f}  {} {} {}\n", name,
                a.rows(), a.nnz(), r.components, pairs, t, median(cpu),
                pairs ? t * 1e6 / double(pairs) : 0.0,
-               r.format == output_choice::csr ? "csr" : "bits", to_string(r.reach),
+               r.format == output_choice::csr ? "csr" : "bits",
+               r.device == device_choice::gpu ? "gpu" : to_string(r.reach),
                fmt::format("(estimate {:.3g})", r.estimated_pairs));
     if (cfg.explain) fmt::print("{}", why.str());
     if (!cfg.write.empty()) {
@@ -180,18 +184,31 @@ int main(int argc, char** argv) {
             cfg.write = next();
         else if (a == "--explain")
             cfg.explain = true;
+        else if (a == "--device") {
+            std::string const d = next();
+            if (d != "cpu" && d != "gpu" && d != "auto") {
+                fmt::print(stderr, "bench_closure: --device is cpu, gpu or auto, not '{}'\n", d);
+                return 2;
+            }
+            cfg.device = d == "cpu"   ? device_choice::cpu
+                         : d == "gpu" ? device_choice::gpu
+                                      : device_choice::automatic;
+        }
         else {
             fmt::print(stderr,
-                       "usage: bench_closure [--n N] [--runs R] [--threads T] [--only NAME,...] "
-                       "[--write DIR] [--explain]\n");
+                       "usage: bench_closure [--n N] [--runs R] [--threads T] [--device cpu|gpu|auto] "
+                       "[--only NAME,...] [--write DIR] [--explain]\n");
             return 2;
         }
     }
     if (cfg.threads > 0) omp_set_num_threads(cfg.threads);
-    fmt::print("closure, condensation method, {} threads; ms: median of {}\n",
+    fmt::print("closure, condensation method, device {}, {} threads; ms: median of {}\n",
+               cfg.device == device_choice::cpu   ? "cpu"
+               : cfg.device == device_choice::gpu ? "gpu"
+                                                  : "auto",
                omp_get_max_threads(), cfg.runs);
     fmt::print("{:<12} {:>9} {:>9} {:>9} {:>12} {:>10} {:>10} {:>8}  {}\n", "graph", "n", "edges",
-               "sccs", "pairs", "ms", "cpu ms", "ns/pair", "output reach");
+               "sccs", "pairs", "ms", "cpu ms", "ns/pair", "output reach|gpu");
     if (cfg.wants("one-edge")) {
         edges e{100000, {}, {}};
         e.add(123, 45678);

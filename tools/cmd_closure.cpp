@@ -154,10 +154,6 @@ void run_closure(closure_args const& args, global_options const& g) {
         throw usage_error(
             "closure: --distributed, --distributed-output, --local-blocks and --inject-fault need "
             "an MPI launcher (mpirun) and a build with MPI");
-    if (args.method == "condensation" && args.device == "gpu")
-        throw usage_error(
-            "closure: --method condensation runs on the CPU; the GPU runs --method "
-            "dense");
     output_set outs(g.temps);
     outs.add(args.output);
     input const in(args.input, &args.read);
@@ -184,8 +180,8 @@ void add_closure_command(CLI::App& app, global_options& g) {
         ->capture_default_str();
     cmd->add_option("--method", args->method,
                     "auto, condensation (strongly connected components and the DAG between them, "
-                    "CPU: time follows the graph and the result) or dense (the whole n x n bit "
-                    "matrix: Warshall on the CPU, R-Kleene on the GPU)")
+                    "rows on the CPU or the GPU: time follows the graph and the result) or dense "
+                    "(the whole n x n bit matrix: Warshall on the CPU, R-Kleene on the GPU)")
         ->check(one_of({"auto", "condensation", "dense"}))
         ->capture_default_str();
     cmd->add_flag("--explain", args->explain,

@@ -52,8 +52,19 @@ run "$K" closure "$T/k.mtx" -o "$T/a.mtx" --explain
 [[ $rc == 0 ]] && grep -qF "output as bits" "$T/err" || fail "kronecker closure: $(cat "$T/err")"
 run "$K" convert -q "$T/a.mtx" "$T/b.mtx"
 cmp -s "$T/a.mtx" "$T/b.mtx" || fail "the bits writer's file differs from the CSR writer's"
-run "$K" closure "$T/g.mtx" --method condensation --device gpu -o "$T/a.mtx"
-[[ $rc == 2 ]] || fail "--method condensation --device gpu: exit $rc, expected 2"
+# The condensation's rows on the GPU: the same file as the CPU's where there is a device; a clear
+# error (exit 1, no file) where there is none.
+rm -f "$T/a.mtx"
+run "$K" closure "$T/g.mtx" --method condensation --device gpu -o "$T/a.mtx" --explain
+if [[ $rc == 0 ]]; then
+  grep -qF "on the GPU" "$T/err" || fail "--device gpu: no GPU line in the trace: $(cat "$T/err")"
+  run "$K" closure "$T/g.mtx" --method condensation --device cpu -o "$T/b.mtx"
+  cmp -s "$T/a.mtx" "$T/b.mtx" || fail "condensation on the GPU and on the CPU differ"
+else
+  [[ $rc == 1 ]] || fail "--method condensation --device gpu without a device: exit $rc"
+  grep -qiE "device|CUDA" "$T/err" || fail "--device gpu without a device: $(cat "$T/err")"
+  [[ ! -e $T/a.mtx ]] || fail "--device gpu without a device left a file"
+fi
 
 # ---- a result past the disk or memory: refused before the work, the size stated, nothing written -
 # One cycle through 3,000,000 vertices: 9e12 pairs (at least 131 TiB as a Matrix Market file, 1 TiB

@@ -14,6 +14,7 @@
 #include <kleene/cuda/runtime.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -233,6 +234,124 @@ BOOST_AUTO_TEST_CASE(closure_condensation_matches_gpu_dense) {
         BOOST_TEST((r.method == closure_method::condensation));
         BOOST_TEST(r.pairs() == 1u);
         BOOST_TEST(why.str().find("dense R-Kleene on the GPU about") != std::string::npos);
+    }
+}
+
+namespace {
+
+/// The closure's rows as bits, whatever form the result holds.
+host_bits as_bits(closure_result const& r, std::size_t n) {
+    if (r.format == output_choice::dense) return r.bits;
+    host_bits b{n, (n + 63) / 64, std::vector<std::uint64_t>(n * ((n + 63) / 64))};
+    for (std::size_t i = 0; i < n; ++i)
+        for (auto j : r.csr.row_cols(i)) b.set(i, static_cast<std::size_t>(j));
+    return b;
+}
+
+/// Graphs that reach every path of the GPU's traversal: a chain (one entry a level), a star of
+/// fan-out 100 (the whole-warp path for a degree past 32) into a DAG, cycles of 2 and 40 vertices
+/// and self-loops (components of several vertices, cyclic components of one), isolated vertices.
+csr_matrix<bool> shaped_graph(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::int32_t> r, c;
+    auto add = [&](std::size_t u, std::size_t v) {
+        r.push_back(static_cast<std::int32_t>(u % n));
+        c.push_back(static_cast<std::int32_t>(v % n));
+    };
+    for (std::size_t v = 0; v + 1 < n / 4; ++v) add(v, v + 1);                 // chain
+    for (std::size_t j = 0; j < 100; ++j) add(n / 4, n / 4 + 1 + j);          // star
+    for (std::size_t j = 0; j < 3 * n / 4; ++j) {                             // DAG edges
+        std::size_t const u = n / 4 + rng() % (n - n / 4), v = n / 4 + rng() % (n - n / 4);
+        if (u != v) add(std::min(u, v), std::max(u, v));
+    }
+    add(n / 2, n / 2 + 1);  // a cycle of 2
+    add(n / 2 + 1, n / 2);
+    for (std::size_t j = 0; j < 40; ++j) add(3 * n / 4 + j, 3 * n / 4 + (j + 1) % 40);
+    add(n / 3, n / 3);  // self-loops
+    add(n - 1, n - 1);
+    add(n / 4 - 1, 3 * n / 4);  // the chain into the 40-cycle
+    // Shuffled labels, so that no graph arrives in topological order.
+    std::vector<std::int32_t> perm(n);
+    for (std::size_t v = 0; v < n; ++v) perm[v] = static_cast<std::int32_t>(v);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (auto& x : r) x = perm[static_cast<std::size_t>(x)];
+    for (auto& x : c) x = perm[static_cast<std::size_t>(x)];
+    return csr_matrix<bool>::from_coo(n, n, r, c, {}, duplicate_policy::last);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(closure_condensation_rows_on_gpu) {
+    // The condensation's rows on the GPU against the CPU's, CSR and bits, plain and reflexive,
+    // on random graphs (components of many sizes) and on shaped ones; then a device cap too small
+    // for them: pinned to the GPU, out_of_memory; left to the model, the CPU's rows, said so.
+    if (!have_gpu()) return;
+    std::vector<std::pair<std::string, csr_matrix<bool>>> graphs;
+    graphs.emplace_back("empty n=1", csr_matrix<bool>(1, 1));
+    for (std::size_t n : {2, 65, 700, 3000})
+        for (double d : {0.6, 1.2, 3.0}) {
+            auto const f = random_graph<float>(n, d / static_cast<double>(n), n * 13 + 5);
+            std::vector<std::int32_t> r, c;
+            for (std::size_t i = 0; i < n; ++i)
+                for (auto j : f.row_cols(i)) {
+                    r.push_back(static_cast<std::int32_t>(i));
+                    c.push_back(static_cast<std::int32_t>(j));
+                }
+            graphs.emplace_back("random n=" + std::to_string(n) + " d=" + std::to_string(d),
+                                csr_matrix<bool>::from_coo(n, n, r, c, {}));
+        }
+    for (std::size_t n : {300, 5000}) graphs.emplace_back("shaped n=" + std::to_string(n),
+                                                           shaped_graph(n, n));
+    for (auto const& [name, a] : graphs) {
+        std::size_t const n = a.rows();
+        for (bool reflexive : {false, true})
+            for (auto format : {output_choice::csr, output_choice::dense}) {
+                closure_options cpu{.reflexive = reflexive,
+                                    .device = device_choice::cpu,
+                                    .method = closure_method::condensation,
+                                    .output_format = format};
+                closure_options gpu = cpu;
+                gpu.device = device_choice::gpu;
+                explain_trace why;
+                gpu.explain = &why;
+                closure_result const want = closure_matrix(a, cpu);
+                closure_result const got = closure_matrix(a, gpu);
+                BOOST_TEST_CONTEXT(name << " reflexive=" << reflexive << " format="
+                                        << (format == output_choice::csr ? "csr" : "bits")
+                                        << "\n" << why.str()) {
+                    BOOST_TEST((got.device == device_choice::gpu));
+                    BOOST_TEST((got.format == format));
+                    BOOST_TEST((got.method == closure_method::condensation));
+                    BOOST_TEST(got.pairs() == want.pairs());
+                    if (format == output_choice::csr) {
+                        // Sorted rows, the same CSR arrays.
+                        BOOST_TEST((std::vector<std::int64_t>(got.csr.row_ptr(),
+                                                              got.csr.row_ptr() + n + 1) ==
+                                    std::vector<std::int64_t>(want.csr.row_ptr(),
+                                                              want.csr.row_ptr() + n + 1)));
+                        BOOST_TEST((std::vector<std::int64_t>(
+                                        got.csr.col_idx(), got.csr.col_idx() + got.csr.nnz()) ==
+                                    std::vector<std::int64_t>(
+                                        want.csr.col_idx(), want.csr.col_idx() + want.csr.nnz())));
+                    }
+                    BOOST_TEST((as_bits(got, n).words == as_bits(want, n).words));
+                }
+            }
+    }
+    auto const& big = graphs.back().second;
+    closure_options tight{.device = device_choice::gpu,
+                          .method = closure_method::condensation,
+                          .max_device_bytes = 4096};
+    BOOST_CHECK_THROW(closure_matrix(big, tight), out_of_memory);
+    explain_trace why;
+    closure_options fallback{.method = closure_method::condensation,
+                             .max_device_bytes = 4096,
+                             .explain = &why};
+    closure_result const r = closure_matrix(big, fallback);
+    BOOST_TEST_CONTEXT(why.str()) {
+        BOOST_TEST((r.device == device_choice::cpu));
+        closure_options cpu{.device = device_choice::cpu, .method = closure_method::condensation};
+        BOOST_TEST(r.pairs() == closure_matrix(big, cpu).pairs());
     }
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // Transitive closure over lor_land: R(i,j) = 1 when a path of one edge or more joins i to j
 // (reflexive: also every (i,i)). Two methods:
-//   condensation (CPU): strongly connected components, the reachability of the DAG between
+//   condensation: strongly connected components, the reachability of the DAG between
 //     them, rows expanded back to vertices (closure_condensation.hpp); time and memory follow
 //     the size of the graph and of the result, so a sparse graph with a sparse closure is fast
-//     whatever n;
+//     whatever n. The components and their DAG are found on the host (Tarjan, O(n + nnz)); the
+//     rows, on the CPU or on the GPU (cuda/closure.hpp: a traversal of the DAG from every
+//     component, one warp each, then the rows sorted and expanded on the device);
 //   dense: bit-packed rows in bit_matrix's layout (rows of ceil(n/64) 64-bit words, bit j % 64
 //     of word j / 64) for the whole n x n: Warshall's algorithm on the CPU (row i |= row k where
 //     bit (i,k) is set; rows in parallel), R-Kleene (rkleene.hpp) with bool_gemm products on the
@@ -27,6 +29,7 @@
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure_condensation.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/algorithms/cuda/closure.hpp>
 #include <kleene/algorithms/ooc_plan.hpp>
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -123,8 +126,8 @@ inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
 }
 
 enum class closure_method {
-    automatic,     ///< condensation on the CPU, or dense on a GPU when the model rates it faster
-    condensation,  ///< strongly connected components and the DAG between them (CPU)
+    automatic,     ///< the condensation (CPU or GPU) or the dense method, by the model
+    condensation,  ///< strongly connected components and the DAG between them (CPU or GPU)
     dense,         ///< the whole n x n bit matrix: Warshall (CPU) or R-Kleene (GPU)
 };
 /// How the condensation finds which components each component reaches.
@@ -188,12 +191,18 @@ namespace detail {
 
 /// Rates of the closure model, measured on the 2-vCPU build machine (AMD EPYC, one thread;
 /// bench_closure, docs/performance.md "Transitive closure of sparse graphs") and, for the GPU,
-/// R-Kleene on bits at n = 65536 on an H200 (805 ms: 5.5e12 words a second).
+/// R-Kleene on bits at n = 65536 on an H200 (805 ms: 5.5e12 words a second), and the GPU's
+/// condensation (bench_closure --device gpu on an H200): DAG visits a second over both passes,
+/// result pairs a second written, sorted and expanded on the device, and a fixed cost (the DAG's
+/// copy, allocations, launches).
 inline constexpr double closure_search_visits_per_s = 5e7;
 inline constexpr double closure_sweep_words_per_s = 1e9;
 inline constexpr double closure_expand_pairs_per_s = 1e8;
 inline constexpr double closure_gpu_words_per_s = 5.5e12;
 inline constexpr double closure_gpu_copy_bytes_per_s = 2e10;
+inline constexpr double closure_gpu_visits_per_s = 4e9;
+inline constexpr double closure_gpu_pairs_per_s = 2e9;
+inline constexpr double closure_gpu_fixed_s = 2e-3;
 
 inline std::string closure_count(double x) {
     char buf[32];
@@ -300,21 +309,15 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         if (opt.explain) opt.explain->add("closure: " + s);
     };
     bool const pinned_gpu = opt.device == device_choice::gpu;
-    if (opt.method == closure_method::condensation && pinned_gpu)
-        throw invalid_argument(
-            "closure: the condensation method runs on the CPU only; the GPU "
-            "runs the dense method (method dense or automatic)");
-    if (opt.method == closure_method::dense ||
-        (opt.method == closure_method::automatic && pinned_gpu)) {
+    if (pinned_gpu) cuda::require_device();
+    if (opt.method == closure_method::dense) {
         bool const gpu = pinned_gpu || (opt.device == device_choice::automatic && n >= 2048 &&
                                         cuda::device_count() > 0);
         return detail::closure_dense(
             a, opt, gpu,
-            opt.method == closure_method::dense
-                ? std::string(gpu ? "method pinned; GPU: " : "method pinned; CPU: ") +
-                      (opt.device == device_choice::automatic ? "auto, n >= 2048 and a GPU"
-                                                              : "pinned")
-                : std::string("device pinned to the GPU, which runs the dense method only"));
+            std::string(gpu ? "method pinned; GPU: " : "method pinned; CPU: ") +
+                    (opt.device == device_choice::automatic ? "auto, n >= 2048 and a GPU"
+                                                            : "pinned"));
     }
 
     auto const t0 = std::chrono::steady_clock::now();
@@ -370,18 +373,40 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         format = csr_bytes <= bits_bytes ? output_choice::csr : output_choice::dense;
     double const out_bytes = format == output_choice::csr ? csr_bytes : bits_bytes;
 
-    // A GPU is worth it only where its O(n^3 / 64) dense run beats the condensation's estimate.
-    if (opt.method == closure_method::automatic && opt.device == device_choice::automatic &&
-        cuda::device_count() > 0) {
-        double const gpu_s =
+    // The candidates the options leave open, at the model's rates: the condensation's rows on
+    // the CPU or on the GPU (two traversals of the DAG, the result written, sorted, expanded and
+    // copied back), the dense O(n^3 / 64) R-Kleene on the GPU.
+    bool const gpu_open = pinned_gpu || (opt.device == device_choice::automatic &&
+                                         cuda::device_count() > 0);
+    bool use_gpu_rows = false;
+    if (gpu_open) {
+        double const dag_bytes = (2 * k + m + 2 * double(n)) * sizeof(Index);
+        double const gpu_rows_s =
+            detail::closure_gpu_fixed_s + dag_bytes / detail::closure_gpu_copy_bytes_per_s +
+            2 * est.component_pairs * (1 + m / std::max(k, 1.0)) /
+                detail::closure_gpu_visits_per_s +
+            est.pairs / detail::closure_gpu_pairs_per_s +
+            out_bytes / detail::closure_gpu_copy_bytes_per_s;
+        double const gpu_dense_s =
             double(n) * double(n) * double(n) / 64 / detail::closure_gpu_words_per_s +
             2 * bits_bytes / detail::closure_gpu_copy_bytes_per_s;
-        say("condensation on the CPU about " + detail::closure_ms(cpu_s) +
-            ", dense R-Kleene on the GPU about " + detail::closure_ms(gpu_s));
-        if (gpu_s < cpu_s) {
+        bool const dense_open = opt.method == closure_method::automatic;
+        bool const cpu_open = !pinned_gpu;
+        say(std::string(cpu_open ? "condensation's rows on the CPU about " +
+                                       detail::closure_ms(cpu_s) + ", "
+                                 : "") +
+            "on the GPU about " + detail::closure_ms(gpu_rows_s) +
+            (dense_open ? ", dense R-Kleene on the GPU about " + detail::closure_ms(gpu_dense_s)
+                        : std::string()));
+        double best = cpu_open ? cpu_s : std::numeric_limits<double>::infinity();
+        if (gpu_rows_s < best) {
+            best = gpu_rows_s;
+            use_gpu_rows = true;
+        }
+        if (dense_open && gpu_dense_s < best) {
             auto o = opt;
             o.output_format = format;
-            return detail::closure_dense(a, o, true, "the model rates the GPU faster");
+            return detail::closure_dense(a, o, true, "the model rates it fastest");
         }
     }
 
@@ -406,17 +431,65 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
                      ? "the limit of " + detail::format_bytes(limit)
                      : "the " + detail::format_bytes(limit) + " of memory available"),
             need);
-    say("output as " + std::string(format == output_choice::csr ? "CSR" : "bits") +
-        (opt.output_format == output_choice::automatic ? " (the smaller)" : " (pinned)") +
-        "; reach by " + to_string(reach) + " (" + reach_why + ")");
-
     closure_result r;
     r.method = closure_method::condensation;
-    r.reach = reach;
-    r.device = device_choice::cpu;
     r.components = g.k;
     r.estimated_pairs = est.pairs;
     r.format = format;
+    if (use_gpu_rows) {
+        say("output as " + std::string(format == output_choice::csr ? "CSR" : "bits") +
+            (opt.output_format == output_choice::automatic ? " (the smaller)" : " (pinned)") +
+            "; rows on the GPU");
+        if (format == output_choice::dense) {
+            if (opt.max_output_bytes && bits_bytes > double(opt.max_output_bytes))
+                throw out_of_memory("closure: the " + detail::shape(n, n) + " bit matrix needs " +
+                                        detail::format_bytes(bits_bytes) +
+                                        ", more than the limit of " +
+                                        detail::format_bytes(double(opt.max_output_bytes)),
+                                    bits_bytes);
+            detail::require_host_memory(
+                ("closure: the " + detail::shape(n, n) + " bit matrix").c_str(), bits_bytes);
+        }
+        std::vector<std::uint8_t> self(g.k);
+        for (std::size_t c = 0; c < g.k; ++c) self[c] = opt.reflexive || g.cyclic[c];
+        cuda::condensation_view<Index> const view{
+            n,         g.k,  g.label.data(), g.member_ptr.data(), g.members.data(), g.ptr.data(),
+            g.succ.data(), self.data()};
+        // The host's limit on the result, in pairs (checked after the count pass).
+        double const host_limit = opt.max_output_bytes ? double(opt.max_output_bytes)
+                                                       : double(avail);
+        std::size_t const max_pairs =
+            host_limit <= 0 ? 0
+                            : static_cast<std::size_t>(std::max(
+                                  1.0, host_limit / sizeof(std::int64_t) - double(n) - 1));
+        auto rows = cuda::closure_condensation_rows(
+            view, format == output_choice::dense, detail::device_cap(opt.max_device_bytes, opt.ctx),
+            format == output_choice::dense ? 0 : max_pairs, resolve(opt.ctx));
+        for (auto const& line : rows.notes)
+            if (opt.explain) opt.explain->add(line);
+        if (rows.fitted) {
+            r.device = device_choice::gpu;
+            r.reach = closure_reach::search;
+            if (format == output_choice::csr)
+                r.csr = csr_matrix<bool, std::int64_t>{n, n, std::move(rows.ptr),
+                                                       std::move(rows.cols), buffer<bool>(),
+                                                       true, true};
+            else
+                r.bits = host_bits{n, rows.ld, std::move(rows.words)};
+            return r;
+        }
+        if (pinned_gpu)
+            throw out_of_memory("closure: the condensation's rows do not fit the device (" +
+                                    detail::format_bytes(double(rows.device_bytes)) +
+                                    " needed; see --explain)",
+                                double(rows.device_bytes));
+        say("rows on the CPU instead: the device cannot hold them");
+    }
+    say("output as " + std::string(format == output_choice::csr ? "CSR" : "bits") +
+        (opt.output_format == output_choice::automatic ? " (the smaller)" : " (pinned)") +
+        "; reach by " + to_string(reach) + " (" + reach_why + ")");
+    r.reach = reach;
+    r.device = device_choice::cpu;
     auto const t2 = std::chrono::steady_clock::now();
     double t_reach = 0;
     auto finish = [&](std::vector<std::size_t> const& weight, auto&& row_of) {
