@@ -200,8 +200,9 @@ inline constexpr double closure_sweep_words_per_s = 1e9;
 inline constexpr double closure_expand_pairs_per_s = 1e8;
 inline constexpr double closure_gpu_words_per_s = 5.5e12;
 inline constexpr double closure_gpu_copy_bytes_per_s = 2e10;
-inline constexpr double closure_gpu_visits_per_s = 4e9;
-inline constexpr double closure_gpu_pairs_per_s = 2e9;
+inline constexpr double closure_gpu_visits_per_s = 3e10;
+inline constexpr double closure_gpu_pairs_per_s = 6e9;
+inline constexpr double closure_gpu_result_bytes_per_s = 1e10;  ///< staged copy to the host
 inline constexpr double closure_gpu_fixed_s = 2e-3;
 
 inline std::string closure_count(double x) {
@@ -386,8 +387,9 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
             2 * est.component_pairs * (1 + m / std::max(k, 1.0)) /
                 detail::closure_gpu_visits_per_s +
             est.pairs / detail::closure_gpu_pairs_per_s +
-            out_bytes / detail::closure_gpu_copy_bytes_per_s;
+            out_bytes / detail::closure_gpu_result_bytes_per_s;
         double const gpu_dense_s =
+            detail::closure_gpu_fixed_s +
             double(n) * double(n) * double(n) / 64 / detail::closure_gpu_words_per_s +
             2 * bits_bytes / detail::closure_gpu_copy_bytes_per_s;
         bool const dense_open = opt.method == closure_method::automatic;
