@@ -197,7 +197,35 @@ closure_estimate estimate_closure_lanes(condensation<Index> const& g, bool refle
         for (int j = 0; j < lanes; ++j) s += m[j];
         return s == std::numeric_limits<float>::infinity() || s <= 0 ? 0.0 : double(lanes - 1) / s;
     };
+    // The successors' minima are random reads, and each component waits for them: they are
+    // prefetched a few components ahead.
+    constexpr std::size_t ahead = 16;
+    auto prefetch = [&](std::size_t c) {
+        for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
+            std::ptrdiff_t const sd =
+                slot_of(static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)]));
+            if (sd >= 0) __builtin_prefetch(minima.data() + static_cast<std::size_t>(sd) * width);
+        }
+    };
+    // Each component's own ranks (rate: its size, or 1 for the component count) go into its
+    // slot first, in parallel: they need no other component.
+#pragma omp parallel for schedule(static) if (k > 65536)
     for (std::size_t c = 0; c < k; ++c) {
+        std::ptrdiff_t const sc = slot_of(c);
+        if (sc < 0) continue;
+        float* const m = minima.data() + static_cast<std::size_t>(sc) * width;
+        float const size = static_cast<float>(g.size(c));
+        std::uint64_t const seed = splitmix64(static_cast<std::uint64_t>(c));
+        for (int j = 0; j < lanes; ++j) {
+            std::uint64_t const x = splitmix64(seed + static_cast<std::uint64_t>(j));
+            float const e = neg_log((static_cast<double>(x >> 11) + 1.0) * 0x1p-53);  // (0, 1]
+            m[j] = e / size;
+            if constexpr (F == 2) m[lanes + j] = e;
+        }
+    }
+    for (std::size_t c = 0; c < std::min(k, ahead); ++c) prefetch(c);
+    for (std::size_t c = 0; c < k; ++c) {
+        if (c + ahead < k) prefetch(c + ahead);
         double const size = static_cast<double>(g.size(c));
         bool const self = reflexive || g.cyclic[c];
         bool const alone = g.out_degree(c) == 0 && !g.has_pred[c];
@@ -210,32 +238,27 @@ closure_estimate estimate_closure_lanes(condensation<Index> const& g, bool refle
         float* const m = minima.data() + sc * width;
         // Strict reach (the successors' sets): minima over the successors, exact when there is
         // at most one successor and its set is exact.
-        std::fill(m, m + width, std::numeric_limits<float>::infinity());
+        std::array<float, width> st;
+        st.fill(std::numeric_limits<float>::infinity());
         double strict[2] = {0, 0};
         bool strict_exact = g.out_degree(c) <= 1;
         for (Index p = g.ptr[c]; p < g.ptr[c + 1]; ++p) {
             auto const sd = static_cast<std::size_t>(
                 slot_of(static_cast<std::size_t>(g.succ[static_cast<std::size_t>(p)])));
             float const* const t = minima.data() + sd * width;
-            for (int j = 0; j < width; ++j) m[j] = std::min(m[j], t[j]);
+            for (int j = 0; j < width; ++j) st[j] = std::min(st[j], t[j]);
             strict_exact = strict_exact && exact[sd * F] >= 0;
             for (int f = 0; f < F; ++f) strict[f] = exact[sd * F + static_cast<std::size_t>(f)];
         }
         if (!strict_exact)
-            for (int f = 0; f < F; ++f) strict[f] = weight(m + f * lanes);
+            for (int f = 0; f < F; ++f) strict[f] = weight(st.data() + f * lanes);
         if (!alone) {
             est.pairs += size * (self ? strict[0] + size : strict[0]);
             est.component_pairs += (self ? 1 : 0) + (F == 2 ? strict[F - 1] : strict[0]);
             est.exact = est.exact && strict_exact;
         }
-        // R*(c) adds c's own ranks (rate: its size, or 1 for the component count).
-        std::uint64_t const seed = splitmix64(static_cast<std::uint64_t>(c));
-        for (int j = 0; j < lanes; ++j) {
-            std::uint64_t const x = splitmix64(seed + static_cast<std::uint64_t>(j));
-            float const e = neg_log((static_cast<double>(x >> 11) + 1.0) * 0x1p-53);  // (0, 1]
-            m[j] = std::min(m[j], e / static_cast<float>(size));
-            if constexpr (F == 2) m[lanes + j] = std::min(m[lanes + j], e);
-        }
+        // R*(c): the strict reach and c's own ranks (already in m).
+        for (int j = 0; j < width; ++j) m[j] = std::min(m[j], st[j]);
         if (strict_exact) {
             exact[sc * F] = strict[0] + size;
             if constexpr (F == 2) exact[sc * F + 1] = strict[1] + 1;
