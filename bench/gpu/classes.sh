@@ -6,7 +6,7 @@
 #
 #   carry [".deps"]: .deps/debs (bench/gpu/fetch_debs.sh: Boost.Test, fmt, CLI11), .deps/road
 #   (NY.gr.xz NE.gr.xz to_mtx.py from shared/data/road), .deps/peers/peers-bin (bench/peers/build.sh)
-#   STAGES="deps build test road synth sweep" bench/gpu/classes.sh
+#   STAGES="deps build test road synth sweep profile" bench/gpu/classes.sh
 #
 # Stages: deps (unpack the .debs), build (bench_graph_kernels and the GPU graph suites, TESTS
 # [test_graph_gpu], into BUILD,
@@ -120,6 +120,31 @@ if has deltas; then
             echo
         done
     done 2>&1 | tee "$out/deltas.txt"
+fi
+
+if has profile; then
+    # Where the GPU's time goes on the road networks: the BFS kernel's own clock (block 0's small
+    # levels, the grid's levels, the rebuilds) and SSSP's host clock (the block's runs, the grid's
+    # rounds), then Nsight Compute's warp-state and memory sections where it is installed.
+    note "profile: BFS and SSSP on the GPU"
+    for g in ${ROADS:-NY NE}; do
+        mtx=$work/road_$g.mtx
+        [[ -f $mtx ]] || python3 "$root/.deps/road/to_mtx.py" "$root/.deps/road/$g.gr.xz" "$mtx" >/dev/null
+        "$bench" --graph "$mtx" --device gpu --kernels bfs,sssp --sources 4 --runs 3 --explain \
+            >"$out/profile_$g.txt" 2>&1 || status=1
+        grep -E "^(bfs|sssp) |profile" "$out/profile_$g.txt" | cut -c1-400 | sort -u | head -12
+    done
+    ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    if [[ -n $ncu_bin ]]; then
+        timeout 240 "$ncu_bin" -k regex:"bfs_loop|sssp_block" --launch-count 2 \
+            --section SpeedOfLight --section WarpStateStats --section Occupancy \
+            --section MemoryWorkloadAnalysis "$bench" --graph "$work/road_NE.mtx" --device gpu \
+            --kernels bfs,sssp --sources 1 --runs 1 >"$out/ncu_NE.txt" 2>&1 || status=1
+        grep -E "bfs_loop|sssp_block|Duration|Stall|Warp Cycles|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|DRAM Throughput" \
+            "$out/ncu_NE.txt" | head -60
+    else
+        echo "no ncu on this host"
+    fi
 fi
 
 if has sweep; then

@@ -42,6 +42,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 namespace kleene::cuda::bfs_detail {
@@ -60,6 +62,29 @@ struct block_handoff {
     std::int32_t levels;  // levels run in block 0 so far in the search
     unsigned long long frontier, previous, frontier_edges, visited_in;
     unsigned runs;  // runs handed back so far; the waiting blocks watch it
+};
+
+/// The device's clock in nanoseconds (%globaltimer), for the profile the explain trace shows.
+__device__ __forceinline__ unsigned long long clock_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/// Where a search's time goes, in nanoseconds, measured by thread 0 of block 0 (which takes part
+/// in every level): block 0's runs of small levels, split into the frontier's load and scan, the
+/// edges, and the counts and barriers after them; the grid's push and pull levels; the rebuild
+/// after each run; the whole kernel.
+enum profile_slot : int {
+    prof_block_runs,
+    prof_block_load,
+    prof_block_edges,
+    prof_block_tail,
+    prof_grid_push,
+    prof_grid_pull,
+    prof_rebuild,
+    prof_total,
+    prof_slots
 };
 
 /// Frontier entries and their out-edges.
@@ -81,6 +106,7 @@ struct loop_args {
     char* steps;              // per level: 1 pull, 0 push, 2 push in block 0
     int* levels;
     block_handoff* handoff;
+    unsigned long long* prof;  // profile_slot
     unsigned long long in_total;
     long long block_edges;  // small levels: at most this many edges (0: never in one block)
     double alpha;
@@ -244,7 +270,10 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
     int const t = static_cast<int>(threadIdx.x);
     bool const automatic = a.direction == bfs_direction::automatic;
     unsigned long long frontier_edges = 0;
+    unsigned long long const run0 = t == 0 ? clock_ns() : 0;
+    unsigned long long t_load = 0, t_edges = 0, t_tail = 0;
     while (true) {
+        unsigned long long const l0 = t == 0 ? clock_ns() : 0;
         auto const f = static_cast<int>(frontier);
         Index const* q = depth % 2 ? queue1 : queue0;
         Index* nq = depth % 2 ? queue0 : queue1;
@@ -274,6 +303,7 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
             a.steps[depth] = 2;
         }
         __syncthreads();
+        unsigned long long const l1 = t == 0 ? clock_ns() : 0;
         unsigned long long out_e = 0, in_e = 0;
         std::int32_t const next_level = depth + 1;
         for (int e0 = t; e0 < edges; e0 += loop_threads * block_unroll) {
@@ -306,6 +336,7 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
                 in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
             }
         }
+        unsigned long long const l2 = t == 0 ? clock_ns() : 0;
         // One shared atomic a warp: 512 threads on one 64-bit shared word serialise.
         ::kleene::cuda::detail::aggregated_add(&bs.out_e, out_e);
         ::kleene::cuda::detail::aggregated_add(&bs.in_e, in_e);
@@ -317,6 +348,12 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
         ++depth;
         ++levels;
         __syncthreads();  // bs is rewritten by the next level
+        if (t == 0) {
+            unsigned long long const l3 = clock_ns();
+            t_load += l1 - l0;
+            t_edges += l2 - l1;
+            t_tail += l3 - l2;
+        }
         if (frontier == 0 || frontier > unsigned(block_cap) ||
             frontier_edges > static_cast<unsigned long long>(a.block_edges))
             break;
@@ -326,6 +363,10 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
         if (pull) break;
     }
     if (t == 0) {
+        a.prof[prof_block_runs] += clock_ns() - run0;
+        a.prof[prof_block_load] += t_load;
+        a.prof[prof_block_edges] += t_edges;
+        a.prof[prof_block_tail] += t_tail;
         block_handoff* h = a.handoff;
         h->depth = depth;
         h->levels = levels;
@@ -354,6 +395,8 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     std::int64_t const tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     std::int64_t const nthreads = std::int64_t(gridDim.x) * blockDim.x;
     Index const src = a.source;
+    bool const timer = tid == 0;  // thread 0 of block 0 keeps the profile
+    unsigned long long const k0 = timer ? clock_ns() : 0;
 
     for (std::int64_t i = tid; i < n; i += nthreads) {
         a.s.level[i] = i == src ? 0 : -1;
@@ -369,6 +412,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
         a.queue[0][0] = src;
         for (int i = 0; i < 3; ++i) a.ctr[i] = counters{0, 0, 0, 0};
         a.handoff->runs = 0;
+        for (int i = 0; i < prof_slots; ++i) a.prof[i] = 0;
     }
     grid.sync();
 
@@ -410,6 +454,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
             visited_in = __ldcg(&h->visited_in);
             pull = false;
             if (frontier == 0) break;
+            unsigned long long const r0 = timer ? clock_ns() : 0;
             // The grid's levels keep the frontier's bitmap in front[depth % 3], the next one
             // cleared in front[(depth + 1) % 3] and ctr[depth % 3] zero: rebuilt here. Every
             // block read the counters of the grid's last level before the barrier above.
@@ -422,8 +467,10 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
             for (std::int64_t k = tid; k < std::int64_t(frontier); k += nthreads)
                 atomicOr(&fb[q[k] >> 5], 1u << (q[k] & 31));
             grid.sync();
+            if (timer) a.prof[prof_rebuild] += clock_ns() - r0;
             continue;
         }
+        unsigned long long const g0 = timer ? clock_ns() : 0;
         counters* const c = a.ctr + depth % 3;
         if (tid == 0) {
             a.ctr[(depth + 1) % 3] = counters{0, 0, 0, 0};
@@ -462,10 +509,12 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
         visited_in += __ldcg(&c->in_edges);
         have_queue = !pull;
         ++depth;
+        if (timer) a.prof[pull ? prof_grid_pull : prof_grid_push] += clock_ns() - g0;
     }
     if (tid == 0) {
         a.levels[0] = depth;
         a.levels[1] = block_runs;
+        a.prof[prof_total] = clock_ns() - k0;
     }
 }
 
@@ -499,6 +548,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     buffer<char, device> steps(n);
     buffer<int, device> levels(2);
     buffer<block_handoff, device> handoff(1);
+    buffer<unsigned long long, device> prof(prof_slots);
 
     loop_args<Index> args{g,
                           {level.data(), parents ? parent.data() : nullptr, visited.data()},
@@ -511,6 +561,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                           steps.data(),
                           levels.data(),
                           handoff.data(),
+                          prof.data(),
                           static_cast<unsigned long long>(in_edges_total),
                           tuning.block_edges < 0 ? 0 : tuning.block_edges,
                           tuning.alpha,
@@ -544,6 +595,29 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                         " small push levels (at most " + std::to_string(block_cap) +
                         " vertices and " + std::to_string(args.block_edges) +
                         " edges) in one block, in " + std::to_string(runs) + " runs");
+    unsigned long long ns[prof_slots] = {};
+    KLEENE_CUDA_CHECK(cudaMemcpy(ns, prof.data(), sizeof ns, cudaMemcpyDeviceToHost));
+    std::size_t pulls = 0;
+    for (char step : run.step_was_pull) pulls += step == 1;
+    std::size_t const grid_push = std::size_t(depth) - std::size_t(counts[1]) - pulls;
+    auto us = [](unsigned long long t, std::size_t count) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3f ms (%.1f us each)", double(t) * 1e-6,
+                      count ? double(t) * 1e-3 / double(count) : 0.0);
+        return std::string(buf);
+    };
+    char total[32];
+    std::snprintf(total, sizeof total, "%.3f ms", double(ns[prof_total]) * 1e-6);
+    run.notes.push_back(
+        std::string("bfs: profile (the device's clock, thread 0 of block 0): kernel ") + total +
+        "; block 0's " + std::to_string(counts[1]) + " levels " +
+        us(ns[prof_block_runs], std::size_t(counts[1])) + ": frontier load and scan " +
+        us(ns[prof_block_load], std::size_t(counts[1])) + ", edges " +
+        us(ns[prof_block_edges], std::size_t(counts[1])) + ", counts and barriers " +
+        us(ns[prof_block_tail], std::size_t(counts[1])) + "; the grid's " +
+        std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
+        std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
+        ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
     read_back(level.data(), parents ? parent.data() : nullptr, n, run);
     run.device_loop = true;
     return true;

@@ -30,7 +30,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -540,7 +542,13 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     bool declined = false;
     buffer<sblock_state<T>, device> block_state(use_block ? 1 : 0);
     pinned_value<sblock_state<T>> block_host;
+    // Profile: the host's clock around each run of the block (launch, rounds, read-back) and
+    // around the whole loop; the rest is the grid's rounds and the bucket splits.
+    double block_s = 0;
+    std::size_t splits = 0;
+    auto const loop0 = std::chrono::steady_clock::now();
     auto run_block = [&]() -> bool {  // true: the search is done
+        auto const b0 = std::chrono::steady_clock::now();
         sblock_state<T> st{frontier,  far_count, static_cast<long long>(rounds), 0,
                            p.threshold, cur,     far_cur,                        id, 0};
         *block_host.p = st;
@@ -556,6 +564,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host.p, block_state.data(), sizeof st,
                                           cudaMemcpyDeviceToHost));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        block_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
         sblock_state<T> const r = *block_host.p;
         declined = r.block_rounds == 0 && r.frontier == frontier && r.far_count == far_count &&
                    r.done == 0;
@@ -645,7 +654,10 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         frontier = static_cast<std::int64_t>(c.near);
         far_count = static_cast<std::int64_t>(c.far);
         far_cur = 1 - far_cur;
+        ++splits;
     }
+    double const loop_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - loop0).count();
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
     stop.synchronize();
     if (cycle) throw negative_cycle(negative_cycle_vertex(a, source));
@@ -659,6 +671,19 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                 " of them in one block (" + std::to_string(block_runs) +
                 " launches; rounds of at most " + std::to_string(sblock_cap) + " vertices and " +
                 std::to_string(tuning.block_edges) + " edges)";
+    {
+        char buf[256];
+        std::size_t const grid_rounds = rounds - block_rounds;
+        std::snprintf(buf, sizeof buf,
+                      "; profile (host clock): the block's runs %.3f ms (%.1f us a round, launch "
+                      "and read-back included), the grid's %zu rounds and %zu bucket splits "
+                      "%.3f ms (%.1f us a round or split)",
+                      block_s * 1e3, block_rounds ? block_s * 1e6 / double(block_rounds) : 0.0,
+                      grid_rounds, splits, (loop_s - block_s) * 1e3,
+                      grid_rounds + splits ? (loop_s - block_s) * 1e6 / double(grid_rounds + splits)
+                                           : 0.0);
+        run.notes += buf;
+    }
     run.dist.resize(n);
     KLEENE_CUDA_CHECK(
         cudaMemcpy(run.dist.data(), dist.data(), n * sizeof(T), cudaMemcpyDeviceToHost));
