@@ -84,10 +84,6 @@ enum profile_slot : int {
     prof_grid_pull,
     prof_rebuild,
     prof_total,
-    prof_block_fetch,       // thread 0's edge rounds: the column and visited loads
-    prof_block_claim,       // and the claims (atomicCAS on the level)
-    prof_block_edge_count,  // edges of block 0's levels (a count, not a time)
-    prof_block_rounds,      // thread 0's edge rounds (a count)
     prof_slots
 };
 
@@ -257,18 +253,14 @@ __device__ tally place(loop_args<Index> const& a, grid_shared& sh,
 
 /// Block 0's run of small push levels from the frontier in a.queue[depth % 2] (see the top of
 /// the file). Each level: the frontier's vertices, row starts and edge offsets go to shared memory
-/// (one block scan), and with them the frontier's out- and in-degree sums that Beamer's rule and
-/// the block's own limit read (counted here, a level late, rather than by the thread that claims
-/// each vertex: that put two more dependent loads behind every claim); then every thread claims
-/// block_unroll edges at a time, their loads in flight together. Stops, before a level changes
-/// anything, when the frontier empties, outgrows the block or Beamer's rule says pull, and leaves
-/// the state in *a.handoff. On entry frontier_edges and visited_in already count the frontier
-/// (the grid's counters). Called by block 0 only.
+/// (one block scan), then every thread claims block_unroll edges at a time, their loads in flight
+/// together. Stops when the frontier empties, outgrows the block or Beamer's rule says pull, and
+/// leaves the state in *a.handoff. Called by block 0 only.
 template <class Index>
 __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_shared<Index>& bs,
                              std::int32_t depth, unsigned long long frontier,
-                             unsigned long long previous, unsigned long long frontier_edges,
-                             unsigned long long visited_in, std::int32_t levels) {
+                             unsigned long long previous, unsigned long long visited_in,
+                             std::int32_t levels) {
     using scan = cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
     // Copies, so that the atomics below do not make the compiler reload them from the parameters.
     bfs_graph<Index> const g = a.g;
@@ -277,41 +269,15 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
     Index* const queue1 = a.queue[1];
     int const t = static_cast<int>(threadIdx.x);
     bool const automatic = a.direction == bfs_direction::automatic;
-    // Out-degrees past this are clamped in the scan (its int cannot overflow); the exact sums
-    // are added in 64 bits.
-    int const clamp = static_cast<int>(
-        a.block_edges < 0x7fffffffLL / (block_cap + 1) ? a.block_edges + 1
-                                                       : 0x7fffffffLL / (block_cap + 1));
+    unsigned long long frontier_edges = 0;
     unsigned long long const run0 = t == 0 ? clock_ns() : 0;
-    unsigned long long t_load = 0, t_edges = 0, t_tail = 0, t_fetch = 0, t_claim = 0;
-    unsigned long long edge_count = 0, rounds = 0;
-    if (t == 0) bs.in_e = bs.out_e = 0;
-    __syncthreads();
-    bool counted = true;  // frontier_edges and visited_in count the current frontier
-    while (frontier > 0) {
-        Index const* q = depth % 2 ? queue1 : queue0;
-        Index* nq = depth % 2 ? queue0 : queue1;
-        if (frontier > unsigned(block_cap)) {
-            // Too long to load: its degrees for the grid, then back to it.
-            if (!counted) {
-                unsigned long long oe = 0, ie = 0;
-                for (long long k = t; k < static_cast<long long>(frontier); k += loop_threads) {
-                    Index const u = q[k];
-                    oe += out_degree(g, u);
-                    ie += static_cast<unsigned long long>(g.in_ptr[u + 1] - g.in_ptr[u]);
-                }
-                ::kleene::cuda::detail::aggregated_add(&bs.out_e, oe);
-                ::kleene::cuda::detail::aggregated_add(&bs.in_e, ie);
-                __syncthreads();
-                frontier_edges = bs.out_e;
-                visited_in += bs.in_e;
-            }
-            break;
-        }
+    unsigned long long t_load = 0, t_edges = 0, t_tail = 0;
+    while (true) {
         unsigned long long const l0 = t == 0 ? clock_ns() : 0;
         auto const f = static_cast<int>(frontier);
+        Index const* q = depth % 2 ? queue1 : queue0;
+        Index* nq = depth % 2 ? queue0 : queue1;
         int deg[block_items];
-        unsigned long long oe = 0, ie = 0;
 #pragma unroll
         for (int i = 0; i < block_items; ++i) {
             int const k = t * block_items + i;
@@ -319,22 +285,13 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
             if (k < f) {
                 Index const u = q[k];
                 Index const r0 = g.out_ptr[u];
-                Index const r1 = g.out_ptr[u + 1];
-                if (!counted) {
-                    oe += static_cast<unsigned long long>(r1 - r0);
-                    ie += static_cast<unsigned long long>(g.in_ptr[u + 1] - g.in_ptr[u]);
-                }
                 bs.u[k] = u;
                 bs.row[k] = r0;
-                deg[i] = r1 - r0 > Index(clamp) ? clamp : static_cast<int>(r1 - r0);
+                deg[i] = static_cast<int>(g.out_ptr[u + 1] - r0);
             }
         }
         int edges = 0;
         scan(bs.scan).ExclusiveSum(deg, deg, edges);
-        if (!counted) {
-            ::kleene::cuda::detail::aggregated_add(&bs.out_e, oe);
-            ::kleene::cuda::detail::aggregated_add(&bs.in_e, ie);
-        }
 #pragma unroll
         for (int i = 0; i < block_items; ++i) {
             int const k = t * block_items + i;
@@ -342,25 +299,14 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
         }
         if (t == 0) {
             bs.offs[f] = edges;
-            bs.next = 0;
+            bs.next = bs.out_e = bs.in_e = 0;
+            a.steps[depth] = 2;
         }
         __syncthreads();
-        if (!counted) {
-            frontier_edges = bs.out_e;
-            visited_in += bs.in_e;
-            counted = true;
-        }
-        // The same verdict in every thread; nothing has changed yet.
-        if (frontier_edges > static_cast<unsigned long long>(a.block_edges)) break;
-        bool const pull = automatic ? next_pulls(false, frontier, previous, frontier_edges,
-                                                 a.in_total, visited_in, a.alpha, a.min_frontier)
-                                    : a.direction == bfs_direction::pull;
-        if (pull) break;
-        if (t == 0) a.steps[depth] = 2;
         unsigned long long const l1 = t == 0 ? clock_ns() : 0;
+        unsigned long long out_e = 0, in_e = 0;
         std::int32_t const next_level = depth + 1;
         for (int e0 = t; e0 < edges; e0 += loop_threads * block_unroll) {
-            unsigned long long const e_start = t == 0 ? clock_ns() : 0;
             Index v[block_unroll], par[block_unroll];
             bool take[block_unroll];
 #pragma unroll
@@ -377,35 +323,30 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j)
                 if (take[j]) take[j] = !((st.visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
-            unsigned long long const e_fetched = t == 0 ? clock_ns() : 0;
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j)
                 if (take[j]) take[j] = atomicCAS(&st.level[v[j]], -1, next_level) == -1;
-            if (t == 0) {
-                unsigned long long const e_claimed = clock_ns();
-                t_fetch += e_fetched - e_start;
-                t_claim += e_claimed - e_fetched;
-                ++rounds;
-            }
 #pragma unroll
             for (int j = 0; j < block_unroll; ++j) {
                 if (!take[j]) continue;
                 atomicOr(&st.visited[v[j] >> 5], 1u << (v[j] & 31));
                 if (st.parent) st.parent[v[j]] = par[j];
                 nq[::kleene::cuda::detail::aggregated_slot(&bs.next)] = v[j];
+                out_e += out_degree(g, v[j]);
+                in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
             }
         }
         unsigned long long const l2 = t == 0 ? clock_ns() : 0;
+        // One shared atomic a warp: 512 threads on one 64-bit shared word serialise.
+        ::kleene::cuda::detail::aggregated_add(&bs.out_e, out_e);
+        ::kleene::cuda::detail::aggregated_add(&bs.in_e, in_e);
         __syncthreads();
         previous = frontier;
         frontier = bs.next;
+        frontier_edges = bs.out_e;
+        visited_in += bs.in_e;
         ++depth;
         ++levels;
-        counted = false;
-        if (t == 0) {
-            edge_count += static_cast<unsigned long long>(edges);
-            bs.in_e = bs.out_e = 0;  // every thread read them before the barrier above
-        }
         __syncthreads();  // bs is rewritten by the next level
         if (t == 0) {
             unsigned long long const l3 = clock_ns();
@@ -413,16 +354,19 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
             t_edges += l2 - l1;
             t_tail += l3 - l2;
         }
+        if (frontier == 0 || frontier > unsigned(block_cap) ||
+            frontier_edges > static_cast<unsigned long long>(a.block_edges))
+            break;
+        bool const pull = automatic ? next_pulls(false, frontier, previous, frontier_edges,
+                                                 a.in_total, visited_in, a.alpha, a.min_frontier)
+                                    : a.direction == bfs_direction::pull;
+        if (pull) break;
     }
     if (t == 0) {
         a.prof[prof_block_runs] += clock_ns() - run0;
         a.prof[prof_block_load] += t_load;
         a.prof[prof_block_edges] += t_edges;
         a.prof[prof_block_tail] += t_tail;
-        a.prof[prof_block_fetch] += t_fetch;
-        a.prof[prof_block_claim] += t_claim;
-        a.prof[prof_block_edge_count] += edge_count;
-        a.prof[prof_block_rounds] += rounds;
         block_handoff* h = a.handoff;
         h->depth = depth;
         h->levels = levels;
@@ -493,8 +437,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
             // without one), then meet it in the barrier.
             ++runs_started;
             if (blockIdx.x == 0) {
-                block_levels(a, shm.block, depth, frontier, previous, frontier_edges, visited_in,
-                             block_runs);
+                block_levels(a, shm.block, depth, frontier, previous, visited_in, block_runs);
             } else {
                 if (threadIdx.x == 0)
                     while (__ldcv(&a.handoff->runs) != runs_started) __nanosleep(500);
@@ -674,13 +617,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         us(ns[prof_block_tail], std::size_t(counts[1])) + "; the grid's " +
         std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
         std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
-        ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs) +
-        "; block 0's edges: " + std::to_string(ns[prof_block_edge_count]) + " (" +
-        std::to_string(counts[1] ? ns[prof_block_edge_count] / std::size_t(counts[1]) : 0) +
-        " a level), thread 0's " + std::to_string(ns[prof_block_rounds]) + " rounds of " +
-        std::to_string(block_unroll) + ": loads " +
-        us(ns[prof_block_fetch], std::size_t(ns[prof_block_rounds])) + ", claims " +
-        us(ns[prof_block_claim], std::size_t(ns[prof_block_rounds])));
+        ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
     read_back(level.data(), parents ? parent.data() : nullptr, n, run);
     run.device_loop = true;
     return true;

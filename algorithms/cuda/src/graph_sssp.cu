@@ -241,6 +241,7 @@ __global__ void __launch_bounds__(sblock_threads)
             __syncthreads();
             st.threshold = next_threshold(low, delta);
             Index* nq = queue(st.cur);
+            std::int64_t* nd = deg(st.cur);
             Index* nf = far(1 - st.far_cur);
             int const id = st.id++;
             for (long long k = t; k < st.far_count; k += sblock_threads) {
@@ -248,7 +249,9 @@ __global__ void __launch_bounds__(sblock_threads)
                 if (p.dist[v] < st.threshold) {
                     p.in_far[v] = 0u;
                     if (atomicExch(&p.stamp[v], id) == id) continue;
-                    nq[detail::aggregated_slot(&near_n)] = v;
+                    auto const slot = detail::aggregated_slot(&near_n);
+                    nq[slot] = v;
+                    nd[slot] = g.ptr[v + 1] - g.ptr[v];
                 } else {
                     nf[detail::aggregated_slot(&far_n)] = v;
                 }
@@ -263,19 +266,17 @@ __global__ void __launch_bounds__(sblock_threads)
         if (st.frontier > sblock_cap || st.rounds >= max_rounds) break;
         auto const f = static_cast<int>(st.frontier);
         Index const* q = queue(st.cur);
+        std::int64_t const* dq = deg(st.cur);
         int items[sblock_items];
 #pragma unroll
         for (int i = 0; i < sblock_items; ++i) {
             int const k = t * sblock_items + i;
             items[i] = 0;
             if (k < f) {
-                // The row's end beside its start (one load's latency), not a degree the claiming
-                // thread stored after its atomic (one more dependent load on every claim).
                 Index const u = q[k];
-                Index const r0 = g.ptr[u];
-                row[k] = r0;
+                row[k] = g.ptr[u];
                 du[k] = p.dist[u];
-                std::int64_t const dk = std::int64_t(g.ptr[u + 1]) - std::int64_t(r0);
+                std::int64_t const dk = dq[k];
                 items[i] = dk > edge_cap ? static_cast<int>(edge_cap + 1) : static_cast<int>(dk);
             }
         }
@@ -294,6 +295,7 @@ __global__ void __launch_bounds__(sblock_threads)
         }
         __syncthreads();
         Index* nq = queue(1 - st.cur);
+        std::int64_t* nd = deg(1 - st.cur);
         Index* fp = p.split ? far(st.far_cur) : nullptr;
         int const id = st.id++;
         for (int e0 = t; e0 < edges; e0 += sblock_threads * sblock_unroll) {
@@ -323,7 +325,9 @@ __global__ void __launch_bounds__(sblock_threads)
                 if (!take[j]) continue;
                 if (!p.split || cand[j] < st.threshold) {
                     if (atomicExch(&p.stamp[v[j]], id) == id) continue;
-                    nq[detail::aggregated_slot(&near_n)] = v[j];
+                    auto const slot = detail::aggregated_slot(&near_n);
+                    nq[slot] = v[j];
+                    nd[slot] = g.ptr[v[j] + 1] - g.ptr[v[j]];
                 } else if (atomicExch(&p.in_far[v[j]], 1u) == 0u) {
                     fp[detail::aggregated_slot(&far_n)] = v[j];
                 }
@@ -336,13 +340,6 @@ __global__ void __launch_bounds__(sblock_threads)
         ++st.rounds;
         ++st.block_rounds;
         __syncthreads();  // near_n and far_n are reset by the next round
-    }
-    // The grid's rounds scan the frontier's degrees (deg(cur)), which the block did not keep.
-    if (st.frontier > 0) {
-        Index const* q = queue(st.cur);
-        std::int64_t* d = deg(st.cur);
-        for (long long k = t; k < st.frontier; k += sblock_threads)
-            d[k] = std::int64_t(g.ptr[q[k] + 1]) - std::int64_t(g.ptr[q[k]]);
     }
     if (t == 0) *state = st;
 }
