@@ -50,12 +50,11 @@ void dispatch_semiring(std::string_view name, std::string_view type, F&& f) {
     KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
 #undef KLEENE_TOOLS_TYPE
     if (!known_type)
-        throw command_failed("unknown type '" + std::string(type) +
-                             "' (fp32, fp64, int32, int64, bool)");
+        throw command_failed("unknown type '" + std::string(type) + "' (" +
+                             instances::name_list(false) + ")");
     if (!found)
-        throw command_failed("unknown semiring '" + std::string(name) +
-                             "' (plus_times, min_plus, max_plus, max_min, min_max, lor_land, "
-                             "any_pair, plus_pair, min_first, min_second, plus_min, max_times)");
+        throw command_failed("unknown semiring '" + std::string(name) + "' (" +
+                             instances::name_list(true) + ")");
 }
 
 /// Binary operators by name, for the element-wise commands.
@@ -102,8 +101,8 @@ void dispatch_type(std::string_view type, F&& f) {
     if (type == tname) return f(U{});
     KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
 #undef KLEENE_TOOLS_TYPE
-    throw command_failed("unknown type '" + std::string(type) +
-                         "' (fp32, fp64, int32, int64, bool)");
+    throw command_failed("unknown type '" + std::string(type) + "' (" + instances::name_list(false) +
+                         ")");
 }
 
 }  // namespace kleene::tools

@@ -37,6 +37,20 @@ inline constexpr type_name types[] = {
 #undef KLEENE_INSTANCES_TYPE
 };
 
+/// "plus_times, min_plus, ...": every semiring's name, or (false) every type's ("fp32, ...").
+inline std::string name_list(bool semiring_names) {
+    std::string list;
+    auto add = [&](std::string_view n) {
+        if (!list.empty()) list += ", ";
+        list += n;
+    };
+    if (semiring_names)
+        for (auto const& s : semirings) add(s.name);
+    else
+        for (auto const& t : types) add(t.name);
+    return list;
+}
+
 /// How looking a semiring up by name over a type ended.
 enum class lookup : std::uint8_t {
     found,             ///< f was called
