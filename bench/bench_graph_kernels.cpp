@@ -1,23 +1,37 @@
-// The six GAP kernels on one generated graph, CPU and GPU, one line per kernel and device.
+// The six GAP kernels on one graph, CPU and GPU, one line per kernel and device.
 //
-//   bench_graph_kernels [--scale S] [--edge-factor E] [--uniform] [--device cpu|gpu|both]
-//                       [--sources K] [--bc-sources B] [--runs R] [--threads N] [--seed X]
+//   bench_graph_kernels [--scale S] [--edge-factor E] [--uniform] [--graph FILE]
+//                       [--device cpu|gpu|both] [--sources K] [--sources-file F]
+//                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
+//                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
+//                       [--delta D]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
-// weights uniform in [1, 255] for SSSP. BFS (with parents) and SSSP run from K random sources of
-// degree > 0 (the median is reported, as GAP's trials); CC, PageRank (tolerance 1e-4, GAP's
-// definition), TC and BC (one batch of B sources) run R times (median). GPU lines time the device
+// weights uniform in [1, 255] for SSSP; or --graph FILE, any file the `kleene` tool reads (.mtx,
+// .kbin, an edge list), read with int32 weights (a pattern file weighs 1 an edge), self-loops
+// dropped and symmetrised when it is not symmetric already (said on the graph line), so that the
+// road networks of shared/data/road and the peers' inputs are measured by the same program.
+// BFS (parents, GAP's output; the CPU is timed without levels) and SSSP run from K random
+// sources of degree > 0, or from the 0-based vertices of --sources-file (one a line;
+// --write-sources writes the ones used, for the peers); the median is reported, as GAP's trials. CC, PageRank (tolerance 1e-4, GAP's definition), TC
+// and BC (one batch of the first B sources) run R times (median). GPU lines time the device
 // kernels alone (events, the graph already on the device) and, in `call ms`, the whole call with
 // the result copied back. GTEPS = stored entries (both directions) / time, per source for BFS and
-// SSSP and per source of the batch for BC. Every answer is checked CPU against GPU where both ran.
+// SSSP and per source of the batch for BC. `steps` is the kernel's own count: BFS levels of the
+// first source, SSSP rounds (CPU: barrier-separated rounds; GPU: relaxation rounds), CC rounds,
+// PageRank iterations. Every answer is checked CPU against GPU where both ran. --write-sg writes
+// the graph as PREFIX.sg and PREFIX.wsg, the GAP reference's serialized format (undirected: a
+// flag byte, int64 entry and vertex counts, int64 row offsets, int32 neighbours, or neighbour and
+// weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
 
 #include <fmt/core.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -30,7 +44,12 @@
 #include <kleene/algorithms/pagerank.hpp>
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
+#include <kleene/cpu/transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/io/binary.hpp>
+#include <kleene/io/edge_list.hpp>
+#include <kleene/io/file_format.hpp>
+#include <kleene/io/matrix_market.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +71,13 @@ struct config {
     int threads = 0;
     std::uint64_t seed = 1;
     std::string kernels = "bfs,sssp,cc,pagerank,tc,bc";
+    std::string graph;          // a file instead of a generated graph
+    std::string sources_file;   // sources to use (0-based, one a line)
+    std::string write_sources;  // where to write the sources used
+    long long serial_edges = -1;     // CPU BFS: bfs_options::serial_edges (-1: default)
+    long long gpu_block_edges = -1;  // GPU BFS: bfs_tuning::block_edges (-1: default)
+    std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
+    double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
     bool explain = false;  // print the GPU runs' notes (their phases and choices)
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
@@ -76,10 +102,11 @@ double ms_of(F&& f) {
 }
 
 void line(char const* kernel, char const* device, double ms, double call_ms, double gteps,
-          std::string const& answer) {
-    fmt::print("{:<9} {:<4} {:>10.3f} {:>10} {:>8} {}\n", kernel, device, ms,
+          long long steps, std::string const& answer) {
+    fmt::print("{:<9} {:<4} {:>10.3f} {:>10} {:>8} {:>7} {}\n", kernel, device, ms,
                call_ms > 0 ? fmt::format("{:.3f}", call_ms) : "-",
-               gteps > 0 ? fmt::format("{:.2f}", gteps) : "-", answer);
+               gteps > 0 ? fmt::format("{:.2f}", gteps) : "-",
+               steps >= 0 ? std::to_string(steps) : "-", answer);
     std::fflush(stdout);
 }
 
@@ -123,6 +150,20 @@ config parse(int argc, char** argv) {
             c.kernels = value();
         else if (o == "--explain")
             c.explain = true;
+        else if (o == "--graph")
+            c.graph = value();
+        else if (o == "--sources-file")
+            c.sources_file = value();
+        else if (o == "--write-sources")
+            c.write_sources = value();
+        else if (o == "--serial-edges")
+            c.serial_edges = std::stoll(value());
+        else if (o == "--gpu-block-edges")
+            c.gpu_block_edges = std::stoll(value());
+        else if (o == "--write-sg")
+            c.write_sg = value();
+        else if (o == "--delta")
+            c.delta = std::stod(value());
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -135,17 +176,130 @@ config parse(int argc, char** argv) {
     return c;
 }
 
+
+/// The graph of --graph: int32 weights (a pattern file weighs 1 an edge), no self-loops,
+/// symmetric (A min A' when the file is not).
+csr_matrix<std::int32_t, Index> read_graph(std::string const& path, std::string& made) {
+    auto const format = io::format_from_extension(path);
+    csr_matrix<std::int32_t, Index> g;
+    if (format == io::file_format::binary) {
+        g = io::read_binary<std::int32_t, Index>(path);
+    } else if (format == io::file_format::edge_list) {
+        io::edge_list_options eo;
+        eo.duplicates = duplicate_policy::min;
+        g = io::read_edge_list<std::int32_t, Index>(path, eo);
+    } else {
+        io::read_options ro;
+        ro.duplicates = duplicate_policy::min;
+        g = io::read_matrix_market<std::int32_t, Index>(path, ro);
+    }
+    if (g.rows() != g.cols())
+        throw dimension_mismatch(path + ": the graph must be square, not " +
+                                 std::to_string(g.rows()) + " x " + std::to_string(g.cols()));
+    std::size_t const n = g.rows();
+    std::vector<Index> ii, jj;
+    std::vector<std::int32_t> vv;
+    std::size_t loops = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = g.row_begin(i); k < g.row_end(i); ++k) {
+            auto const j = static_cast<std::size_t>(g.col_idx()[k]);
+            if (j == i) {
+                ++loops;
+                continue;
+            }
+            ii.push_back(static_cast<Index>(i));
+            jj.push_back(static_cast<Index>(j));
+            vv.push_back(g.value(k));
+        }
+    auto const t = cpu::transpose_csr(pattern_of(g));
+    bool symmetric = t.nnz() == g.nnz();
+    for (std::size_t i = 0; symmetric && i < n; ++i)
+        symmetric = g.row_end(i) - g.row_begin(i) == t.row_end(i) - t.row_begin(i) &&
+                    std::equal(g.col_idx() + g.row_begin(i), g.col_idx() + g.row_end(i),
+                               t.col_idx() + t.row_begin(i));
+    std::size_t const stored = ii.size();
+    if (!symmetric)
+        for (std::size_t k = 0; k < stored; ++k) {
+            ii.push_back(jj[k]);
+            jj.push_back(ii[k]);
+            vv.push_back(vv[k]);
+        }
+    made = fmt::format("{} ({}{}{})", path, g.is_iso() ? "pattern: weights 1" : "int32 weights",
+                       loops ? fmt::format(", {} self-loops dropped", loops) : std::string(),
+                       symmetric ? "" : ", symmetrised (A min A')");
+    return csr_matrix<std::int32_t, Index>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+/// The GAP reference's serialized graph (see the top of the file): PREFIX.sg, PREFIX.wsg.
+void write_serialized(std::string const& prefix, csr_matrix<std::int32_t, Index> const& w) {
+    for (bool weighted : {false, true}) {
+        std::string const path = prefix + (weighted ? ".wsg" : ".sg");
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) throw invalid_argument("cannot write " + path);
+        bool const directed = false;
+        auto const edges = static_cast<std::int64_t>(w.nnz());
+        auto const n = static_cast<std::int64_t>(w.rows());
+        std::vector<std::int64_t> offsets(w.rows() + 1);
+        for (std::size_t i = 0; i <= w.rows(); ++i)
+            offsets[i] = static_cast<std::int64_t>(w.row_ptr()[i]);
+        bool ok = std::fwrite(&directed, sizeof directed, 1, f) == 1 &&
+                  std::fwrite(&edges, sizeof edges, 1, f) == 1 &&
+                  std::fwrite(&n, sizeof n, 1, f) == 1 &&
+                  std::fwrite(offsets.data(), sizeof(std::int64_t), offsets.size(), f) ==
+                      offsets.size();
+        if (weighted) {
+            std::vector<std::int32_t> pairs(2 * w.nnz());
+            for (std::size_t k = 0; k < w.nnz(); ++k) {
+                pairs[2 * k] = static_cast<std::int32_t>(w.col_idx()[k]);
+                pairs[2 * k + 1] = w.value(k);
+            }
+            ok = ok && std::fwrite(pairs.data(), sizeof(std::int32_t), pairs.size(), f) == pairs.size();
+        } else {
+            std::vector<std::int32_t> cols(w.col_idx(), w.col_idx() + w.nnz());
+            ok = ok && std::fwrite(cols.data(), sizeof(std::int32_t), cols.size(), f) == cols.size();
+        }
+        ok = std::fclose(f) == 0 && ok;
+        if (!ok) throw invalid_argument("writing " + path + " failed");
+    }
+}
+
+/// 0-based vertices, one a line (blank lines and lines starting with '#' skipped).
+std::vector<std::size_t> read_sources(std::string const& path, std::size_t n) {
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) throw invalid_argument("cannot open the sources file " + path);
+    std::vector<std::size_t> src;
+    char buf[256];
+    for (int line = 1; std::fgets(buf, sizeof buf, f); ++line) {
+        std::string s(buf);
+        while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+        if (s.empty() || s[0] == '#') continue;
+        char* end = nullptr;
+        unsigned long long const v = std::strtoull(s.c_str(), &end, 10);
+        if (*end != '\0' || v >= n || s[0] == '-') {
+            std::fclose(f);
+            throw invalid_argument(fmt::format("{}:{}: '{}' is not a vertex of a {}-vertex graph",
+                                               path, line, s, n));
+        }
+        src.push_back(static_cast<std::size_t>(v));
+    }
+    std::fclose(f);
+    return src;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
     config const cfg = parse(argc, argv);
     if (cfg.threads > 0) omp_set_num_threads(cfg.threads);
     bool const gpu = cfg.gpu && cuda::device_count() > 0;
     if (cfg.gpu && !gpu) fmt::print("no GPU: the GPU lines are skipped\n");
 
     csr_matrix<std::int32_t, Index> w;
+    std::string made;  // how the graph came to be, for the graph line
     auto const gen_ms = ms_of([&] {
-        if (cfg.uniform) {
+        if (!cfg.graph.empty()) {
+            w = read_graph(cfg.graph, made);
+        } else if (cfg.uniform) {
             uniform_options uo;
             uo.vertices = std::size_t(1) << cfg.scale;
             uo.edges = static_cast<std::size_t>(cfg.edge_factor * double(uo.vertices));
@@ -153,6 +307,7 @@ int main(int argc, char** argv) {
             uo.undirected = true;
             uo.weights = weight_range::integers(1, 255);
             w = uniform_graph<std::int32_t, Index>(uo);
+            made = fmt::format("uniform scale {}, weights int32 [1, 255]", cfg.scale);
         } else {
             kronecker_options ko;
             ko.scale = cfg.scale;
@@ -161,32 +316,49 @@ int main(int argc, char** argv) {
             ko.undirected = true;
             ko.weights = weight_range::integers(1, 255);
             w = kronecker_graph<std::int32_t, Index>(ko);
+            made = fmt::format("Kronecker scale {}, weights int32 [1, 255]", cfg.scale);
         }
     });
+    if (!cfg.write_sg.empty()) write_serialized(cfg.write_sg, w);
     auto const a = pattern_of(w);
     std::size_t const n = a.rows();
     double const m = static_cast<double>(a.nnz());
-    fmt::print(
-        "graph: {} scale {}, {} vertices, {} stored entries (symmetric), weights int32 "
-        "[1, 255], generated in {:.0f} ms; {} CPU threads{}\n",
-        cfg.uniform ? "uniform" : "Kronecker", cfg.scale, n, a.nnz(), gen_ms, omp_get_max_threads(),
-        gpu ? ", GPU: yes" : "");
+    fmt::print("graph: {}, {} vertices, {} stored entries (symmetric), made in {:.0f} ms; {} CPU "
+               "threads{}\n",
+               made, n, a.nnz(), gen_ms, omp_get_max_threads(), gpu ? ", GPU: yes" : "");
 
     std::vector<std::size_t> src;
-    for (std::uint64_t k = 0; src.size() < static_cast<std::size_t>(cfg.sources); ++k) {
-        std::uint64_t x = (cfg.seed + k) * 0x9e3779b97f4a7c15ull;
-        x ^= x >> 31;
-        x *= 0xbf58476d1ce4e5b9ull;
-        x ^= x >> 29;
-        std::size_t const s = static_cast<std::size_t>(x % n);
-        if (a.row_end(s) > a.row_begin(s)) src.push_back(s);
-        if (k > 1000 * static_cast<std::uint64_t>(cfg.sources)) break;
+    if (!cfg.sources_file.empty()) {
+        src = read_sources(cfg.sources_file, n);
+    } else {
+        for (std::uint64_t k = 0; src.size() < static_cast<std::size_t>(cfg.sources); ++k) {
+            std::uint64_t x = (cfg.seed + k) * 0x9e3779b97f4a7c15ull;
+            x ^= x >> 31;
+            x *= 0xbf58476d1ce4e5b9ull;
+            x ^= x >> 29;
+            std::size_t const s = static_cast<std::size_t>(x % n);
+            if (a.row_end(s) > a.row_begin(s)) src.push_back(s);
+            if (k > 1000 * static_cast<std::uint64_t>(cfg.sources)) break;
+        }
+    }
+    if (src.empty()) {
+        fmt::print(stderr, "bench_graph_kernels: no source of degree > 0\n");
+        return 2;
+    }
+    if (!cfg.write_sources.empty()) {
+        std::FILE* f = std::fopen(cfg.write_sources.c_str(), "w");
+        if (!f) {
+            fmt::print(stderr, "bench_graph_kernels: cannot write {}\n", cfg.write_sources);
+            return 2;
+        }
+        for (auto s : src) fmt::print(f, "{}\n", s);
+        std::fclose(f);
     }
     std::vector<std::int64_t> bc_src(
         src.begin(), src.begin() + std::min<std::size_t>(src.size(), cfg.bc_sources));
 
-    fmt::print("\n{:<9} {:<4} {:>10} {:>10} {:>8} {}\n", "kernel", "dev", "ms", "call ms", "GTEPS",
-               "answer");
+    fmt::print("\n{:<9} {:<4} {:>10} {:>10} {:>8} {:>7} {}\n", "kernel", "dev", "ms", "call ms",
+               "GTEPS", "steps", "answer");
 
     std::optional<csr_matrix<bool, Index, device>> ad;
     std::optional<csr_matrix<std::int32_t, Index, device>> wd;
@@ -203,32 +375,50 @@ int main(int argc, char** argv) {
             o.device = device_choice::cpu;
             o.parents = true;
             o.symmetric = true;
+            o.serial_edges = cfg.serial_edges;
+            // Timed: parents only, the GAP reference's output; the first source's levels come
+            // from one more, untimed search (the check against the GPU).
+            o.levels = false;
             std::vector<double> t;
             std::size_t reached = 0;
+            long long levels = 0;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 bfs_result r;
                 t.push_back(ms_of([&] { r = bfs(a, src[k], o); }));
                 if (k == 0) {
+                    bfs_options lo = o;
+                    lo.levels = true;
+                    r = bfs(a, src[k], lo);
                     cpu_levels.assign(r.level.begin(), r.level.end());
                     reached = static_cast<std::size_t>(std::count_if(
                         r.level.begin(), r.level.end(), [](auto l) { return l >= 0; }));
+                    levels = *std::max_element(r.level.begin(), r.level.end()) + 1;
                 }
             }
             double const ms = median(t);
-            line("bfs", "cpu", ms, 0, m / (ms * 1e6),
+            line("bfs", "cpu", ms, 0, m / (ms * 1e6), levels,
                  fmt::format("{} reached from the first source", reached));
         }
         if (gpu) {
             std::vector<double> t, call;
+            long long levels = 0;
+            cuda::bfs_tuning tuning;
+            if (cfg.gpu_block_edges >= 0) tuning.block_edges = cfg.gpu_block_edges;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::bfs_run r;
-                call.push_back(ms_of([&] { r = cuda::bfs<bool, Index>(*ad, *ad, src[k], true); }));
+                call.push_back(
+                    ms_of([&] { r = cuda::bfs<bool, Index>(*ad, *ad, src[k], true, tuning); }));
                 t.push_back(r.seconds * 1e3);
-                if (k == 0 && !cpu_levels.empty() && r.level != cpu_levels)
-                    fail("bfs levels, GPU vs CPU");
+                if (k == 0) {
+                    levels = static_cast<long long>(r.step_was_pull.size());
+                    if (!cpu_levels.empty() && r.level != cpu_levels)
+                        fail("bfs levels, GPU vs CPU");
+                    if (cfg.explain) print_notes(r.notes);
+                }
             }
             double const ms = median(t);
-            line("bfs", "gpu", ms, median(call), m / (ms * 1e6), "levels equal the CPU's");
+            line("bfs", "gpu", ms, median(call), m / (ms * 1e6), levels,
+                 cpu_levels.empty() ? "levels not checked (no CPU run)" : "levels equal the CPU's");
         }
     }
 
@@ -238,30 +428,44 @@ int main(int argc, char** argv) {
         if (cfg.cpu) {
             sssp_options o;
             o.device = device_choice::cpu;
+            o.delta = cfg.delta;
             std::vector<double> t;
+            long long rounds = 0;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 sssp_result<std::int32_t> r;
                 t.push_back(ms_of([&] { r = sssp(w, src[k], o); }));
-                if (k == 0) cpu_dist = r.dist;
+                if (k == 0) {
+                    cpu_dist = r.dist;
+                    rounds = static_cast<long long>(r.rounds);
+                }
             }
             double const ms = median(t);
             std::int32_t far = 0;
             for (auto d : cpu_dist)
                 if (d != infinity<std::int32_t>()) far = std::max(far, d);
-            line("sssp", "cpu", ms, 0, m / (ms * 1e6),
+            line("sssp", "cpu", ms, 0, m / (ms * 1e6), rounds,
                  fmt::format("eccentricity of the first source {}", far));
         }
         if (gpu) {
             std::vector<double> t, call;
+            long long rounds = 0;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::sssp_run<std::int32_t> r;
-                call.push_back(ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k]); }));
+                cuda::sssp_tuning tuning;
+                tuning.delta = cfg.delta;
+                call.push_back(
+                    ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k], tuning); }));
                 t.push_back(r.seconds * 1e3);
-                if (k == 0 && !cpu_dist.empty() && r.dist != cpu_dist)
-                    fail("sssp distances, GPU vs CPU");
+                if (k == 0) {
+                    rounds = static_cast<long long>(r.rounds);
+                    if (!cpu_dist.empty() && r.dist != cpu_dist) fail("sssp distances, GPU vs CPU");
+                    if (cfg.explain && !r.notes.empty()) print_notes({r.notes});
+                }
             }
             double const ms = median(t);
-            line("sssp", "gpu", ms, median(call), m / (ms * 1e6), "distances equal the CPU's");
+            line("sssp", "gpu", ms, median(call), m / (ms * 1e6), rounds,
+                 cpu_dist.empty() ? "distances not checked (no CPU run)"
+                                  : "distances equal the CPU's");
         }
     }
 
@@ -277,7 +481,7 @@ int main(int argc, char** argv) {
             for (int k = 0; k < cfg.runs; ++k)
                 t.push_back(ms_of([&] { r = connected_components(a, o); }));
             cpu_comp.assign(r.component.begin(), r.component.end());
-            line("cc", "cpu", median(t), 0, 0,
+            line("cc", "cpu", median(t), 0, 0, r.iterations,
                  fmt::format("{} components ({}, {} rounds)", r.count, to_string(r.method),
                              r.iterations));
         }
@@ -291,7 +495,7 @@ int main(int argc, char** argv) {
                     t.push_back(r.seconds * 1e3);
                 }
                 if (!cpu_comp.empty() && r.component != cpu_comp) fail("cc labels, GPU vs CPU");
-                line("cc", "gpu", median(t), median(call), 0,
+                line("cc", "gpu", median(t), median(call), 0, r.iterations,
                      fmt::format("{} components ({}, {} rounds)", r.count,
                                  kernel == cuda::cc_kernel::afforest ? "afforest" : "fastsv",
                                  r.iterations));
@@ -310,9 +514,17 @@ int main(int argc, char** argv) {
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) t.push_back(ms_of([&] { r = pagerank(a, o); }));
             cpu_rank.assign(r.rank.begin(), r.rank.end());
-            line("pagerank", "cpu", median(t), 0, 0,
-                 fmt::format("{} iterations ({}), change {:.2e}", r.iterations, to_string(r.method),
-                             r.change));
+            // The five highest ranks' vertices, to set beside the GAP reference's.
+            std::vector<std::size_t> top(n);
+            for (std::size_t v = 0; v < n; ++v) top[v] = v;
+            std::size_t const k = std::min<std::size_t>(5, n);
+            std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(k), top.end(),
+                              [&](std::size_t x, std::size_t y) { return cpu_rank[x] > cpu_rank[y]; });
+            std::string tops;
+            for (std::size_t i = 0; i < k; ++i) tops += (i ? "," : "") + std::to_string(top[i]);
+            line("pagerank", "cpu", median(t), 0, 0, r.iterations,
+                 fmt::format("{} iterations ({}), change {:.2e}, top {}", r.iterations,
+                             to_string(r.method), r.change, tops));
         }
         if (gpu) {
             for (auto kernel : {cuda::pagerank_kernel::fused, cuda::pagerank_kernel::semiring}) {
@@ -328,7 +540,7 @@ int main(int argc, char** argv) {
                     if (diff > 1e-3)
                         fail(fmt::format("pagerank: L1 difference GPU vs CPU {:.3e}", diff));
                 }
-                line("pagerank", "gpu", median(t), median(call), 0,
+                line("pagerank", "gpu", median(t), median(call), 0, r.iterations,
                      fmt::format("{} iterations ({}), change {:.2e}", r.iterations,
                                  kernel == cuda::pagerank_kernel::fused ? "fused" : "semiring",
                                  r.change));
@@ -350,7 +562,7 @@ int main(int argc, char** argv) {
                 t.push_back(ms_of([&] { r = triangle_count(a, o); }));
             cpu_triangles = r.triangles;
             have_cpu_tc = true;
-            line("tc", "cpu", median(t), 0, 0,
+            line("tc", "cpu", median(t), 0, 0, -1,
                  fmt::format("{} triangles ({}{})", r.triangles, to_string(r.method),
                              r.relabelled ? ", relabelled" : ""));
         }
@@ -362,7 +574,7 @@ int main(int argc, char** argv) {
                 t.push_back(r.seconds * 1e3);
             }
             if (have_cpu_tc && r.triangles != cpu_triangles) fail("triangle count, GPU vs CPU");
-            line("tc", "gpu", median(t), median(call), 0,
+            line("tc", "gpu", median(t), median(call), 0, -1,
                  fmt::format("{} triangles{}", r.triangles, r.relabelled ? " (relabelled)" : ""));
             if (cfg.explain) print_notes(r.notes);
         }
@@ -382,7 +594,7 @@ int main(int argc, char** argv) {
                 t.push_back(ms_of([&] { r = betweenness(a, bc_src, o); }));
             cpu_bc = r.centrality;
             double const top = cpu_bc.empty() ? 0 : *std::max_element(cpu_bc.begin(), cpu_bc.end());
-            line("bc", "cpu", median(t), 0, bc_edges / (median(t) * 1e6),
+            line("bc", "cpu", median(t), 0, bc_edges / (median(t) * 1e6), -1,
                  fmt::format("{} sources ({}), largest score {:.6g}", bc_src.size(),
                              to_string(r.method), top));
         }
@@ -399,10 +611,19 @@ int main(int argc, char** argv) {
                         1e-6 * std::max(1.0, std::abs(cpu_bc[v])))
                         fail(fmt::format("bc of vertex {}: GPU {} CPU {}", v, r.centrality[v],
                                          cpu_bc[v]));
-            line("bc", "gpu", median(t), median(call), bc_edges / (median(t) * 1e6),
+            line("bc", "gpu", median(t), median(call), bc_edges / (median(t) * 1e6), -1,
                  fmt::format("{} sources, equal to the CPU's", bc_src.size()));
             if (cfg.explain) print_notes(r.notes);
         }
     }
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return bench_main(argc, argv);
+    } catch (std::exception const& e) {
+        fmt::print(stderr, "bench_graph_kernels: {}\n", e.what());
+        return 1;
+    }
 }

@@ -230,26 +230,38 @@ struct thread_count {
     ~thread_count() { omp_set_num_threads(saved); }
 };
 
-/// Every direction, with and without parents, symmetric where the graph is, on 1, 2 and 3 threads.
+/// Every direction, with and without parents, symmetric where the graph is, on 1, 2 and 3 threads,
+/// with push levels on one thread (serial_edges large), on all (0) and by the default; parallel
+/// push levels split by vertices and by edges (split_edges 0).
 template <class T, class Index>
 void bfs_all_ways(csr_matrix<T, Index> const& a, std::size_t s, bool undirected,
                   std::string const& name) {
+    struct push_mode {
+        std::int64_t serial_edges, split_edges;
+    };
     for (int threads : {1, 2, 3}) {
         thread_count tc(threads);
         for (auto dir : {bfs_direction::automatic, bfs_direction::push, bfs_direction::pull})
             for (bool parents : {false, true})
-                for (bool sym : {false, true}) {
-                    if (sym && !undirected) continue;
-                    bfs_options o;
-                    o.device = device_choice::cpu;
-                    o.direction = dir;
-                    o.parents = parents;
-                    o.symmetric = sym;
-                    check_bfs(a, s, bfs(a, s, o), parents,
-                              name + " threads=" + std::to_string(threads) + " direction=" +
-                                  std::to_string(int(dir)) + " parents=" + std::to_string(parents) +
-                                  " symmetric=" + std::to_string(sym));
-                }
+                for (bool sym : {false, true})
+                    for (push_mode pm : {push_mode{-1, -1}, push_mode{0, -1}, push_mode{0, 0},
+                                         push_mode{std::int64_t(1) << 40, -1}}) {
+                        if (sym && !undirected) continue;
+                        bfs_options o;
+                        o.device = device_choice::cpu;
+                        o.direction = dir;
+                        o.parents = parents;
+                        o.symmetric = sym;
+                        o.serial_edges = pm.serial_edges;
+                        o.split_edges = pm.split_edges;
+                        check_bfs(a, s, bfs(a, s, o), parents,
+                                  name + " threads=" + std::to_string(threads) + " direction=" +
+                                      std::to_string(int(dir)) + " parents=" +
+                                      std::to_string(parents) + " symmetric=" +
+                                      std::to_string(sym) + " serial_edges=" +
+                                      std::to_string(pm.serial_edges) + " split_edges=" +
+                                      std::to_string(pm.split_edges));
+                    }
     }
 }
 

@@ -136,18 +136,26 @@ void check_bc(csr_matrix<T, Index> const& a, std::vector<std::int64_t> const& so
         thread_count tc(threads);
         for (auto method : {bc_method::automatic, bc_method::semiring, bc_method::direct})
             for (auto dir : {bfs_direction::automatic, bfs_direction::push, bfs_direction::pull})
-                for (bool sym : {false, true}) {
+                for (bool sym : {false, true})
+                    // Parallel push levels: by default; none on one thread, split by vertices;
+                    // split by edges (the direct method's searches in turn).
+                    for (std::int64_t split : {std::int64_t(-1), std::int64_t(1) << 40,
+                                               std::int64_t(0)}) {
                     if (sym && !undirected) continue;
                     if (method == bc_method::semiring && dir != bfs_direction::automatic) continue;
+                    if (method != bc_method::direct && split != -1) continue;
                     bc_options o;
                     o.method = method;
                     o.direction = dir;
                     o.symmetric = sym;
                     o.device = device_choice::cpu;
+                    o.serial_edges = split == -1 ? -1 : 0;
+                    o.split_edges = split;
                     auto const r = betweenness(a, sources, o);
                     BOOST_TEST_CONTEXT(name << " sources=" << sources.size() << " threads="
                                             << threads << " method=" << to_string(method)
-                                            << " direction=" << int(dir) << " symmetric=" << sym) {
+                                            << " direction=" << int(dir) << " symmetric=" << sym
+                                            << " split_edges=" << split) {
                         BOOST_TEST(mismatches(r.centrality, want) == 0u);
                         BOOST_TEST((r.device == device_choice::cpu));
                         BOOST_TEST((r.method ==

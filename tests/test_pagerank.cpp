@@ -128,8 +128,8 @@ void check_pagerank(csr_matrix<T, Index> const& a, bool undirected, std::string 
         std::vector<double> first;
         for (int threads : {1, 2, 3}) {
             thread_count tc(threads);
-            for (auto method :
-                 {pagerank_method::automatic, pagerank_method::semiring, pagerank_method::fused})
+            for (auto method : {pagerank_method::automatic, pagerank_method::semiring,
+                                pagerank_method::fused, pagerank_method::gauss_seidel})
                 for (bool sym : {false, true}) {
                     if (sym && !undirected) continue;
                     pagerank_options o;
@@ -148,9 +148,28 @@ void check_pagerank(csr_matrix<T, Index> const& a, bool undirected, std::string 
                                             << " symmetric=" << sym) {
                         BOOST_REQUIRE_EQUAL(r.rank.size(), a.rows());
                         BOOST_TEST((r.device == device_choice::cpu));
-                        BOOST_TEST((r.method == (method == pagerank_method::automatic
-                                                     ? pagerank_method::fused
-                                                     : method)));
+                        // automatic: Gauss-Seidel, or Jacobi (fused) where the degrees are
+                        // skewed (the largest over 64 times the mean).
+                        std::size_t top = 0;
+                        for (std::size_t v = 0; v < a.rows(); ++v)
+                            top = std::max(top, a.row_end(v) - a.row_begin(v));
+                        bool const skewed =
+                            a.nnz() > 0 && double(top) > 64.0 * double(a.nnz()) / double(a.rows());
+                        auto const expect =
+                            method != pagerank_method::automatic ? method
+                            : skewed                             ? pagerank_method::fused
+                                                                 : pagerank_method::gauss_seidel;
+                        BOOST_TEST((r.method == expect));
+                        bool const gs = expect == pagerank_method::gauss_seidel;
+                        if (gs) {
+                            // In place: other steps, the same fixed point, the same stopping rule.
+                            BOOST_TEST(r.converged == (r.change < tol));
+                            BOOST_TEST(r.iterations <= max_it);
+                            if (r.converged)
+                                BOOST_TEST(l1(r.rank, fixed.rank) <= 10 * d / (1 - d) * tol);
+                            if (ref.change < tol) BOOST_TEST(r.converged);
+                            continue;
+                        }
                         BOOST_TEST(r.iterations == ref.iterations);
                         BOOST_TEST(r.converged == (ref.change < tol));
                         BOOST_TEST(std::abs(r.change - ref.change) <= 1e-12);
@@ -165,7 +184,7 @@ void check_pagerank(csr_matrix<T, Index> const& a, bool undirected, std::string 
                             for (double x : r.rank) s += x;
                             BOOST_TEST(std::abs(s - 1) <= 1e-12);
                         }
-                        if (method == pagerank_method::fused && !sym) {
+                        if (expect == pagerank_method::fused && !sym) {
                             if (first.empty()) first.assign(r.rank.begin(), r.rank.end());
                             BOOST_TEST((r.rank == first));  // bit for bit on 1, 2, 3 threads
                         }
@@ -249,8 +268,10 @@ BOOST_AUTO_TEST_CASE(bad_input_into_a_reused_result) {
     BOOST_CHECK_THROW(pagerank(r, a, o), kleene::invalid_argument);
     BOOST_CHECK_THROW(pagerank(r, csr_matrix<bool>(3, 4), {}), kleene::dimension_mismatch);
     auto const small = uniform(7, 12, 6, true);
-    pagerank(r, small, {});
-    pagerank_result const fresh = pagerank(small, {});
+    pagerank_options jacobi;  // bit-reproducible (Gauss-Seidel, the default, need not be)
+    jacobi.method = pagerank_method::fused;
+    pagerank(r, small, jacobi);
+    pagerank_result const fresh = pagerank(small, jacobi);
     BOOST_TEST((r.rank == fresh.rank));
     BOOST_TEST(r.iterations == fresh.iterations);
     BOOST_TEST(r.converged == fresh.converged);
@@ -295,6 +316,7 @@ BOOST_AUTO_TEST_CASE(float_contributions_stay_within_their_bound) {
                         o.symmetric = sym;
                         o.device = device_choice::cpu;
                         o.contributions = pagerank_contributions::as_float;
+                        o.method = pagerank_method::fused;  // Jacobi: the bound and bit for bit
                         auto const r = pagerank(g.a, o);
                         BOOST_TEST_CONTEXT(g.name << " dangling=" << int(redis) << " tol=" << tol
                                                   << " threads=" << threads
@@ -340,6 +362,7 @@ BOOST_AUTO_TEST_CASE(automatic_contributions_follow_the_tolerance) {
         o.tolerance = tol;
         o.max_iterations = 1000;
         o.device = device_choice::cpu;
+        o.method = pagerank_method::fused;  // bit-reproducible, so the runs compare bit for bit
         explain_trace tr;
         o.explain = &tr;
         auto const automatic = pagerank(a, o);
@@ -454,6 +477,7 @@ BOOST_AUTO_TEST_CASE(max_iterations_stops_early) {
     pagerank_options o;
     o.tolerance = 1e-12;
     o.max_iterations = 3;
+    o.method = pagerank_method::fused;  // the power iteration's steps
     auto const r = pagerank(a, o);
     auto const ref = power_iteration(a, 0.85, 1e-12, 3, false);
     BOOST_TEST(r.iterations == 3);
@@ -476,8 +500,8 @@ BOOST_AUTO_TEST_CASE(other_types) {
 
 BOOST_AUTO_TEST_CASE(explain_names_the_method) {
     auto const a = uniform(50, 200, 8, false);
-    for (auto method :
-         {pagerank_method::automatic, pagerank_method::semiring, pagerank_method::fused}) {
+    for (auto method : {pagerank_method::automatic, pagerank_method::semiring,
+                        pagerank_method::fused, pagerank_method::gauss_seidel}) {
         explain_trace tr;
         pagerank_options o;
         o.method = method;
@@ -485,10 +509,15 @@ BOOST_AUTO_TEST_CASE(explain_names_the_method) {
         pagerank(a, o);
         auto const s = tr.str();
         BOOST_TEST_CONTEXT(s) {
-            BOOST_TEST(s.find(method == pagerank_method::semiring ? "method semiring (pinned)"
-                              : method == pagerank_method::fused
-                                  ? "method fused (pinned)"
-                                  : "method fused (automatic") != std::string::npos);
+            bool const named =
+                s.find(method == pagerank_method::semiring ? "method semiring (pinned)"
+                       : method == pagerank_method::fused  ? "method fused (pinned)"
+                       : method == pagerank_method::gauss_seidel
+                           ? "method gauss-seidel (pinned)"
+                           : "method gauss-seidel (automatic") != std::string::npos ||
+                (method == pagerank_method::automatic &&
+                 s.find("method fused (automatic: skewed") != std::string::npos);
+            BOOST_TEST(named);
             BOOST_TEST(s.find("dangling gap") != std::string::npos);
             BOOST_TEST(s.find(": cpu") != std::string::npos);
             BOOST_TEST(s.find("steps, change") != std::string::npos);

@@ -360,6 +360,15 @@ BOOST_AUTO_TEST_CASE(weight_summary_and_automatic_delta) {
     csr_matrix<float> const iso(k.rows(), k.cols(), k.row_ptr_storage(), k.col_idx_storage(),
                                 buffer<float>{}, 0.5f, true);
     BOOST_TEST(detail::summarise_weights(iso).mean == 0.5);
+    // The width: mean / degree from degree 32 up; wider below (road networks: about 8 times the
+    // mean weight at degree 2.5), never narrower, falling as the degree grows.
+    BOOST_TEST(detail::automatic_delta(128, 64) == 2.0);
+    BOOST_TEST(detail::automatic_delta(128, 32) == 4.0);
+    BOOST_TEST(detail::automatic_delta(128, 2.5) > 1000.0);
+    BOOST_TEST(detail::automatic_delta(128, 2.5) < 2000.0);
+    for (double deg = 1; deg < 64; deg *= 1.5)
+        BOOST_TEST(detail::automatic_delta(128, deg) > detail::automatic_delta(128, deg * 1.5));
+    BOOST_TEST(detail::automatic_delta(0, 4) == 1.0);
     // The explain trace names the automatic width and where it came from.
     sssp_options o;
     o.device = device_choice::cpu;

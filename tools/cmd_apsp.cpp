@@ -43,6 +43,9 @@ struct apsp_args {
     std::string layout_dir;  // --distributed-output
     std::size_t block = 0;
     std::string local_blocks = "auto";
+    read_flags read;
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 apsp_algorithm parse_algorithm(std::string const& s) {
@@ -56,10 +59,8 @@ apsp_algorithm parse_algorithm(std::string const& s) {
 
 template <class T>
 void run_typed(apsp_args const& args, input const& in, output_set& outs, global_options const& g) {
-    io::read_options ro;
-    ro.duplicates = duplicate_policy::min;
     progress p(g.quiet);
-    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T>(ro); });
+    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T>(); });
     require_finite_weights(a, in.name(), "apsp");
     explain_trace trace;
     apsp_options opt;
@@ -122,24 +123,28 @@ void run_apsp(apsp_args const& args, global_options const& g) {
         d.lookahead = !args.no_lookahead;
         d.local_blocks = args.local_blocks;
         d.explain = args.explain;
+        d.read = args.read;
+        d.rank_timeout = args.rank_timeout;
+        d.inject_fault = args.inject_fault;
         run_apsp_distributed(d, g);
         return;
     }
 #endif
-    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto")
-        throw usage_error("apsp: --distributed, --distributed-output and --local-blocks need an MPI launcher (mpirun) and a build with MPI");
+    if (args.distributed || !args.layout_dir.empty() || args.local_blocks != "auto" ||
+        !args.inject_fault.empty())
+        throw usage_error(
+            "apsp: --distributed, --distributed-output, --local-blocks and --inject-fault need an "
+            "MPI launcher (mpirun) and a build with MPI");
     // Both outputs are opened before the input is read (a bad path fails first) and appear
     // together: a failure on one leaves neither.
     output_set outs(g.temps);
     outs.add(args.output);
     if (!args.paths.empty()) outs.add(args.paths);
-    input const in(args.input);
+    input const in(args.input, &args.read);
     std::string type = args.type;
     {
-        auto const h = in.header();
-        if (type.empty())
-            type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
-                                                                                           : "fp64";
+        auto const& h = in.facts();
+        if (type.empty()) type = h.integral ? "int32" : "fp64";
         // The n x n result must fit before the graph is read (n = 1518500250 wraps n * n * 8 in
         // 64 bits; reading its row pointers alone takes a minute).
         double const n = static_cast<double>(h.rows);
@@ -159,7 +164,9 @@ void run_apsp(apsp_args const& args, global_options const& g) {
 void add_apsp_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("apsp", "all-pairs shortest paths (min_plus closure) of a graph");
     auto args = std::make_shared<apsp_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("FILE", args->input,
+                    "weighted adjacency matrix (.mtx, .kbin, .el; - for stdin)")
+        ->required();
     cmd->add_option("-o,--output", args->output, "distances (.mtx)")->check(output_name());
     cmd->add_option("--algorithm", args->algorithm, "auto, rkleene, blocked-fw, fw, johnson (CPU) or bellman-ford (GPU)")
         ->check(one_of({"auto", "rkleene", "blocked-fw", "fw", "johnson", "bellman-ford"}))
@@ -189,6 +196,8 @@ void add_apsp_command(CLI::App& app, global_options& g) {
     cmd->add_flag("--no-lookahead", args->no_lookahead,
                   "distributed: run the steps one after the other (for comparison)");
     add_local_blocks_option(cmd, args->local_blocks);
+    add_read_options(cmd, args->read, "min", "the lightest of parallel edges");
+    add_fault_options(cmd, args->rank_timeout, args->inject_fault);
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_apsp(*args, g); });
 }

@@ -68,7 +68,7 @@ void run_bc(bc_args const& args, global_options const& g) {
         throw usage_error("bc: give either --sources or --sample");
     output_set outs(g.temps);
     if (!args.output.empty()) outs.add(args.output);
-    with_graph(args.input, "bc", g, [&](auto const& a, bool symmetric, std::string const&) {
+    with_graph(args, "bc", g, [&](auto const& a, bool symmetric, std::string const&) {
         using Index = typename std::decay_t<decltype(a)>::index_type;
         auto const src = args.sources.empty()
                              ? sample_sources(a, static_cast<std::size_t>(args.sample), args.seed)

@@ -26,6 +26,7 @@ struct bfs_args {
     std::string input, output, device = "auto", direction = "auto";
     std::int64_t source = 0;
     bool parents = false, explain = false;
+    read_flags read;
 };
 
 template <class Index>
@@ -33,7 +34,6 @@ void run_indexed(bfs_args const& args, input const& in, output_set& outs, bool s
                  global_options const& g) {
     io::read_options ro;
     ro.pattern_only = true;
-    ro.duplicates = duplicate_policy::last;
     progress p(g.quiet);
     auto const a =
         in_phase(p, "reading " + in.name(), [&] { return in.matrix<bool, Index>(ro); });
@@ -93,12 +93,12 @@ void run_indexed(bfs_args const& args, input const& in, output_set& outs, bool s
 void run_bfs(bfs_args const& args, global_options const& g) {
     output_set outs(g.temps);
     outs.add(args.output);
-    input const in(args.input);
+    input const in(args.input, &args.read);
     // The header says whether the graph is undirected and whether 32-bit indices hold it.
-    auto const h = in.header();
-    bool const symmetric = h.symmetry != io::mm_symmetry::general;
+    auto const& h = in.facts();
+    bool const symmetric = h.symmetric;
     auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-    bool const wide = h.rows > lim || h.file_entries > lim / 2;
+    bool const wide = h.rows > lim || h.cols > lim || h.entries > lim / 2;
     if (wide)
         run_indexed<std::int64_t>(args, in, outs, symmetric, g);
     else
@@ -111,7 +111,8 @@ void add_bfs_command(CLI::App& app, global_options& g) {
     auto* cmd =
         app.add_subcommand("bfs", "breadth-first search levels (or parents) from one vertex");
     auto args = std::make_shared<bfs_args>();
-    cmd->add_option("FILE", args->input, "adjacency matrix (.mtx, - for stdin; values ignored)")
+    cmd->add_option("FILE", args->input,
+                    "adjacency matrix (.mtx, .kbin, .el; - for stdin; values ignored)")
         ->required();
     cmd->add_option("-s,--source", args->source, "source vertex (1-based)")
         ->required()
@@ -131,6 +132,7 @@ void add_bfs_command(CLI::App& app, global_options& g) {
         ->capture_default_str();
     cmd->add_flag("--explain", args->explain,
                   "print the device and per-level push/pull choice on stderr");
+    add_read_options(cmd, args->read, "last", "values are ignored");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_bfs(*args, g); });
 }

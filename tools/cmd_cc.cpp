@@ -20,7 +20,7 @@ void run_cc(cc_args const& args, global_options const& g) {
         throw usage_error("--json and -o - both write to standard output; name a file for -o");
     output_set outs(g.temps);
     if (!args.output.empty()) outs.add(args.output);
-    with_graph(args.input, "cc", g, [&](auto const& a, bool symmetric, std::string const&) {
+    with_graph(args, "cc", g, [&](auto const& a, bool symmetric, std::string const&) {
         using Index = typename std::decay_t<decltype(a)>::index_type;
         explain_trace trace;
         cc_options opt;

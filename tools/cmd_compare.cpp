@@ -52,6 +52,7 @@ struct compare_args {
     int runs = 1;
     std::int64_t source = 0;
     bool columns = false, scalar = false, parents = false;
+    read_flags read;
 };
 
 using clock_type = std::chrono::steady_clock;
@@ -71,10 +72,7 @@ struct operands {
 /// The value type a comparison runs in when --type is not given: the files' natural type.
 std::string default_type(std::vector<input const*> const& files) {
     bool integral = true;
-    for (auto const* f : files) {
-        auto const h = f->header();
-        integral = integral && (h.field == io::mm_field::integer || h.field == io::mm_field::pattern);
-    }
+    for (auto const* f : files) integral = integral && f->facts().integral;
     return integral ? "int64" : "fp64";
 }
 
@@ -386,8 +384,6 @@ void run_bfs(compare_args const& args, operands const& in, global_options const&
     graphblas::ensure_initialized();
     io::read_options ro;
     ro.pattern_only = true;
-    ro.duplicates = duplicate_policy::last;
-    auto const h = in.a.header();
     auto const a = in_phase(p, "reading " + in.a.name(), [&] { return in.a.matrix<bool>(ro); });
     if (a.rows() != a.cols())
         throw command_failed("bfs: the adjacency matrix must be square, not " +
@@ -397,7 +393,7 @@ void run_bfs(compare_args const& args, operands const& in, global_options const&
         throw command_failed("bfs: source " + std::to_string(args.source) + " is not in 1.." +
                              std::to_string(n));
     auto const src = static_cast<std::size_t>(args.source - 1);
-    bool const symmetric = h.symmetry != io::mm_symmetry::general;
+    bool const symmetric = in.a.facts().symmetric;
     bfs_options opt;
     opt.device = device_choice::cpu;
     opt.parents = args.parents;
@@ -448,7 +444,8 @@ void run_bfs(compare_args const& args, operands const& in, global_options const&
 void run_compare(compare_args const& args, global_options const& g) {
     if (args.a == "-" && args.b == "-")
         throw usage_error("both operands are '-': standard input can be read once");
-    operands const in{input(args.a), input(args.b)};  // b is empty for one operand
+    // b is empty for one operand
+    operands const in{input(args.a, &args.read), input(args.b, &args.read)};
     if (args.op_name == "mxm" || args.op_name == "mxv" || args.op_name == "vxm")
         run_product(args, in, g);
     else if (args.op_name == "ewise-add" || args.op_name == "ewise-mult")
@@ -488,6 +485,10 @@ void add_compare_command(CLI::App& app, global_options& g) {
             ->capture_default_str();
         sub->add_flag("--json", g.json, "one JSON object on stdout");
         sub->add_flag("-q,--quiet", g.quiet, "no report; the exit code says it");
+        add_read_options(
+            sub, args->read, name == "bfs" ? "last" : "error",
+            name == "bfs" ? "values are ignored" : "an operation has no policy of its own");
+        args->read.command = "compare " + name;
         sub->callback([args, &g] { run_compare(*args, g); });
         return std::pair{sub, args};
     };
@@ -497,42 +498,47 @@ void add_compare_command(CLI::App& app, global_options& g) {
             ->capture_default_str();
     };
     {
-        auto [sub, args] = add("mxm", "C = A (+).(x) B in both libraries",
-                               {{"A", "left operand (.mtx)"}, {"B", "right operand (.mtx)"}});
+        auto [sub, args] = add(
+            "mxm", "C = A (+).(x) B in both libraries",
+            {{"A", "left operand (.mtx, .kbin, .el)"}, {"B", "right operand (.mtx, .kbin, .el)"}});
         semiring_option(sub, *args);
     }
     {
-        auto [sub, args] = add("mxv", "w = A (+).(x) u in both libraries",
-                               {{"A", "matrix (.mtx)"}, {"u", "vector (.mtx, n x 1)"}});
+        auto [sub, args] =
+            add("mxv", "w = A (+).(x) u in both libraries",
+                {{"A", "matrix (.mtx, .kbin, .el)"}, {"u", "vector (.mtx, .kbin, .el: n x 1)"}});
         semiring_option(sub, *args);
     }
     {
-        auto [sub, args] = add("vxm", "w = u' (+).(x) A in both libraries",
-                               {{"u", "vector (.mtx, n x 1)"}, {"A", "matrix (.mtx)"}});
+        auto [sub, args] =
+            add("vxm", "w = u' (+).(x) A in both libraries",
+                {{"u", "vector (.mtx, .kbin, .el: n x 1)"}, {"A", "matrix (.mtx, .kbin, .el)"}});
         semiring_option(sub, *args);
     }
     for (char const* name : {"ewise-add", "ewise-mult"}) {
-        auto [sub, args] = add(name,
-                               std::string(name) == "ewise-add"
-                                   ? "C = A (+) B over the union of the structures"
-                                   : "C = A (x) B over the intersection of the structures",
-                               {{"A", "left operand (.mtx)"}, {"B", "right operand (.mtx)"}});
+        auto [sub, args] = add(
+            name,
+            std::string(name) == "ewise-add"
+                ? "C = A (+) B over the union of the structures"
+                : "C = A (x) B over the intersection of the structures",
+            {{"A", "left operand (.mtx, .kbin, .el)"}, {"B", "right operand (.mtx, .kbin, .el)"}});
         sub->add_option("--op", args->op, "plus, times, min, max, first, second, pair; lor, land (bool)")
             ->check(one_of(op_names))
             ->capture_default_str();
     }
     {
-        auto [sub, args] = add("reduce", "w(i) = the monoid's sum of row i", {{"A", "matrix (.mtx)"}});
+        auto [sub, args] =
+            add("reduce", "w(i) = the monoid's sum of row i", {{"A", "matrix (.mtx, .kbin, .el)"}});
         sub->add_option("--monoid", args->monoid, "plus, times, min, max; lor, land (bool)")
             ->check(one_of(monoid_names))
             ->capture_default_str();
         auto* cols = sub->add_flag("--columns", args->columns, "reduce the columns instead");
         sub->add_flag("--scalar", args->scalar, "reduce every entry to one value")->excludes(cols);
     }
-    add("transpose", "C = A'", {{"A", "matrix (.mtx)"}});
+    add("transpose", "C = A'", {{"A", "matrix (.mtx, .kbin, .el)"}});
     {
         auto [sub, args] = add("bfs", "BFS levels from a source against a SuiteSparse vxm/mxv BFS",
-                               {{"A", "adjacency matrix (.mtx; values ignored)"}});
+                               {{"A", "adjacency matrix (.mtx, .kbin, .el; values ignored)"}});
         sub->add_option("--source", args->source, "source vertex (1-based)")
             ->required()
             ->check(integer_in(1));

@@ -98,12 +98,12 @@ std::string run(convert_options const& o, global_options const& g, progress& p) 
         outs.commit();
         return s;
     }
-    file_format const from = pick(o.in, o.from), to = pick(o.out, o.to);
-    if (from == file_format::binary && o.in == "-")
-        throw usage_error("binary (.kbin) input cannot come from stdin ('-'); name the file");
+    file_format const to = pick(o.out, o.to);
+    read_flags const rf{"convert", o.from, o.duplicates, o.zero_based, o.undirected, o.threads};
     output_set outs(g.temps);
     io::output_file& out = outs.add(o.out);
-    input const in(o.in);
+    input const in(o.in, &rf);  // the format: --from, the extension, else the content
+    file_format const from = in.format();
     std::string summary;
     p.phase("reading " + in.name());
     // Called in every branch once the input is read, before the output is written.
@@ -186,7 +186,9 @@ void add_convert_command(CLI::App& app, global_options& g) {
         ->required()
         ->check(output_name());
     auto const formats = one_of({"mtx", "kbin", "el", "txt"});
-    cmd->add_option("--from", o->from, "Input format when the extension does not say")
+    cmd->add_option(
+           "--from,--format", o->from,
+           "Input format when the name does not say (by default the extension, else the content)")
         ->check(formats);
     cmd->add_option("--to", o->to, "Output format when the extension does not say")->check(formats);
     cmd->add_option("--duplicates", o->duplicates, "Duplicate entries: error, sum, min, max, last")

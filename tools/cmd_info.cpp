@@ -58,11 +58,11 @@ file_info info_of(info_options const& o) {
         fi.entries = fi.file_entries = l.entries;
         return fi;
     }
-    auto fmt_kind = o.from.empty() ? format_from_extension(o.file) : format_from_name(o.from);
+    read_flags const rf{"info", o.from, o.duplicates, o.zero_based, false, o.threads};
+    input const in(o.file, &rf);  // stdin is read once, then parsed from memory
+    auto const fmt_kind = in.format();
     file_info fi;
     if (fmt_kind == file_format::binary) {
-        if (o.file == "-")
-            throw usage_error("binary (.kbin) input cannot come from stdin ('-'); name the file");
         auto h = read_binary_header(o.file);
         fi.format = "binary";
         fi.field = h.iso ? "pattern" : (is_integral(h.type) ? "integer" : "real");
@@ -80,7 +80,6 @@ file_info info_of(info_options const& o) {
         fi.entries = fi.file_entries = h.nnz;
         return fi;
     }
-    input const in(o.file);  // stdin is read once, then parsed from memory
     if (fmt_kind == file_format::edge_list) {
         edge_list_options eo;
         eo.threads = o.threads;
@@ -89,7 +88,7 @@ file_info info_of(info_options const& o) {
         value_type const type = in.edges_type().value_or(value_type::float64);
         fi.format = "edge-list";
         visit_value_type(type, [&](auto tag) {
-            auto a = in.edges<typename decltype(tag)::type, std::int64_t>(eo);
+            auto a = in.matrix<typename decltype(tag)::type, std::int64_t>();
             fi.field = !a.has_values() ? "pattern" : is_integral(type) ? "integer" : "real";
             fi.value_type = a.has_values() ? std::string(to_string(type)) : "bool";
             fi.rows = a.rows();
@@ -118,7 +117,7 @@ file_info info_of(info_options const& o) {
             in.dense<T>(T(0), ro);
             fi.entries = h.rows * h.cols;
         } else {
-            fi.entries = in.matrix<T, std::int64_t>(ro).nnz();
+            fi.entries = in.matrix<T, std::int64_t>().nnz();
         }
     });
     return fi;
@@ -135,7 +134,9 @@ void add_info_command(CLI::App& app, global_options& g) {
         ->required();
     cmd->add_flag("--json", g.json, "Print one JSON object");
     cmd->add_flag("-q,--quiet", g.quiet, "No progress messages");
-    cmd->add_option("--from", o->from, "File format when the extension does not say")
+    cmd->add_option(
+           "--from,--format", o->from,
+           "File format when the name does not say (by default the extension, else the content)")
         ->check(one_of({"mtx", "kbin", "el", "txt"}));
     cmd->add_option("--duplicates", o->duplicates, "Duplicate entries: error, sum, min, max, last")
         ->check(one_of({"error", "sum", "min", "max", "last"}));

@@ -1,5 +1,5 @@
-// `kleene mxm A B --semiring NAME [--type T] --output C`: a sparse product of two Matrix Market
-// files, written as a Matrix Market file.
+// `kleene mxm A B --semiring NAME [--type T] --output C`: a sparse product of two matrix files
+// (.mtx, .kbin or edge lists), written as a Matrix Market file.
 
 #include "commands.hpp"
 #include "files.hpp"
@@ -20,15 +20,12 @@ namespace {
 struct mxm_args {
     std::string a, b, output, semiring = "plus_times", type, kernel = "auto", device = "auto";
     bool explain = false;
+    read_flags read;
 };
 
 /// The type a product runs in when --type is not given: the inputs' natural type, widened.
 std::string default_type(input const& a, input const& b) {
-    auto const ha = a.header();
-    auto const hb = b.header();
-    bool const integral = (ha.field == io::mm_field::integer || ha.field == io::mm_field::pattern) &&
-                          (hb.field == io::mm_field::integer || hb.field == io::mm_field::pattern);
-    return integral ? "int64" : "fp64";
+    return a.facts().integral && b.facts().integral ? "int64" : "fp64";
 }
 
 kernel_choice parse_kernel(std::string const& k) {
@@ -45,7 +42,7 @@ void run_mxm(mxm_args const& args, global_options const& g) {
         throw usage_error("A and B are both '-': standard input can be read once");
     output_set outs(g.temps);
     outs.add(args.output);
-    input const ia(args.a), ib(args.b);
+    input const ia(args.a, &args.read), ib(args.b, &args.read);
     std::string const type = args.type.empty() ? default_type(ia, ib) : args.type;
     dispatch_semiring(args.semiring, type, [&](auto s) {
         using S = decltype(s);
@@ -77,10 +74,10 @@ void run_mxm(mxm_args const& args, global_options const& g) {
 }  // namespace
 
 void add_mxm_command(CLI::App& app, global_options& g) {
-    auto* cmd = app.add_subcommand("mxm", "C = A (+).(x) B over a semiring, from Matrix Market files");
+    auto* cmd = app.add_subcommand("mxm", "C = A (+).(x) B over a semiring, from matrix files");
     auto args = std::make_shared<mxm_args>();
-    cmd->add_option("A", args->a, "left operand (.mtx, - for stdin)")->required();
-    cmd->add_option("B", args->b, "right operand (.mtx, - for stdin)")->required();
+    cmd->add_option("A", args->a, "left operand (.mtx, .kbin, .el; - for stdin)")->required();
+    cmd->add_option("B", args->b, "right operand (.mtx, .kbin, .el; - for stdin)")->required();
     cmd->add_option("-o,--output", args->output, "result file (.mtx, - for stdout)")
         ->required()
         ->check(output_name());
@@ -94,6 +91,7 @@ void add_mxm_command(CLI::App& app, global_options& g) {
         ->capture_default_str();
     cmd->add_option("--device", args->device, "auto, cpu or gpu")->check(one_of({"auto", "cpu", "gpu"}))->capture_default_str();
     cmd->add_flag("--explain", args->explain, "print the kernel choice on stderr");
+    add_read_options(cmd, args->read, "error", "a product has no policy of its own");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_mxm(*args, g); });
 }

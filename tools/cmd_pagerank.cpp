@@ -1,5 +1,6 @@
 // `kleene pagerank FILE [-o R.mtx] [--damping D] [--tolerance T] [--max-iterations K]
-// [--dangling gap|redistribute] [--method auto|fused|semiring] [--contributions auto|double|float]
+// [--dangling gap|redistribute] [--method auto|gauss-seidel|fused|semiring]
+// [--contributions auto|double|float]
 // [--device D] [--explain] [--json]`:
 // PageRank of every vertex (the GAP benchmark's definition by default: the rank of vertices
 // without out-edges is lost; --dangling redistribute spreads it evenly, as networkx does), written
@@ -27,7 +28,7 @@ void run_pagerank(pagerank_args const& args, global_options const& g) {
         throw usage_error("--json and -o - both write to standard output; name a file for -o");
     output_set outs(g.temps);
     if (!args.output.empty()) outs.add(args.output);
-    with_graph(args.input, "pagerank", g, [&](auto const& a, bool symmetric, std::string const&) {
+    with_graph(args, "pagerank", g, [&](auto const& a, bool symmetric, std::string const&) {
         using Index = typename std::decay_t<decltype(a)>::index_type;
         explain_trace trace;
         pagerank_options opt;
@@ -36,9 +37,10 @@ void run_pagerank(pagerank_args const& args, global_options const& g) {
         opt.max_iterations = args.max_iterations;
         opt.dangling = args.dangling == "redistribute" ? pagerank_dangling::redistribute
                                                        : pagerank_dangling::gap;
-        opt.method = args.method == "fused"      ? pagerank_method::fused
-                     : args.method == "semiring" ? pagerank_method::semiring
-                                                 : pagerank_method::automatic;
+        opt.method = args.method == "fused"          ? pagerank_method::fused
+                     : args.method == "semiring"     ? pagerank_method::semiring
+                     : args.method == "gauss-seidel" ? pagerank_method::gauss_seidel
+                                                     : pagerank_method::automatic;
         opt.contributions = args.contributions == "double"  ? pagerank_contributions::as_double
                             : args.contributions == "float" ? pagerank_contributions::as_float
                                                             : pagerank_contributions::automatic;
@@ -104,8 +106,10 @@ void add_pagerank_command(CLI::App& app, global_options& g) {
                     "redistribute (spread evenly)")
         ->check(one_of({"gap", "redistribute"}))
         ->capture_default_str();
-    cmd->add_option("--method", args->method, "auto, fused or semiring (plus_times mxv)")
-        ->check(one_of({"auto", "fused", "semiring"}))
+    cmd->add_option("--method", args->method,
+                    "auto (CPU: gauss-seidel, GPU: fused), gauss-seidel (in place within blocks "
+                    "of rows; the GPU runs fused), fused (Jacobi) or semiring (plus_times mxv)")
+        ->check(one_of({"auto", "gauss-seidel", "fused", "semiring"}))
         ->capture_default_str();
     cmd->add_option("--contributions", args->contributions,
                     "precision of the CPU pass's contributions rank / out-degree: auto (float "

@@ -19,13 +19,12 @@ namespace {
 struct path_args {
     std::string input, type, device = "auto";
     std::int64_t from = 0, to = 0;
+    read_flags read;
 };
 
 template <class T>
 void run_typed(path_args const& args, input const& in, global_options const& g) {
-    io::read_options ro;
-    ro.duplicates = duplicate_policy::min;
-    auto const a = in.matrix<T>(ro);
+    auto const a = in.matrix<T>();
     require_finite_weights(a, in.name(), "path");
     auto const n = static_cast<std::int64_t>(a.rows());
     for (std::int64_t v : {args.from, args.to})
@@ -56,12 +55,9 @@ void run_typed(path_args const& args, input const& in, global_options const& g) 
 }
 
 void run_path(path_args const& args, global_options const& g) {
-    input const in(args.input);
+    input const in(args.input, &args.read);
     std::string type = args.type;
-    if (type.empty()) {
-        auto const h = in.header();
-        type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32" : "fp64";
-    }
+    if (type.empty()) type = in.facts().integral ? "int32" : "fp64";
     if (type == "fp32") run_typed<float>(args, in, g);
     else if (type == "fp64") run_typed<double>(args, in, g);
     else run_typed<std::int32_t>(args, in, g);
@@ -72,7 +68,9 @@ void run_path(path_args const& args, global_options const& g) {
 void add_path_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("path", "one shortest path between two vertices");
     auto args = std::make_shared<path_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("FILE", args->input,
+                    "weighted adjacency matrix (.mtx, .kbin, .el; - for stdin)")
+        ->required();
     cmd->add_option("--from", args->from, "first vertex (1-based)")->required()->check(integer_in());
     cmd->add_option("--to", args->to, "last vertex (1-based)")->required()->check(integer_in());
     cmd->add_option("-t,--type", args->type, "fp32, fp64 or int32")
@@ -80,6 +78,7 @@ void add_path_command(CLI::App& app, global_options& g) {
     cmd->add_option("--device", args->device, "auto, cpu or gpu")
         ->check(one_of({"auto", "cpu", "gpu"}))
         ->capture_default_str();
+    add_read_options(cmd, args->read, "min", "the lightest of parallel edges");
     cmd->callback([args, &g] { run_path(*args, g); });
 }
 

@@ -28,14 +28,13 @@ struct sssp_args {
     std::int64_t source = 0;
     double delta = 0;
     bool explain = false;
+    read_flags read;
 };
 
 template <class T, class Index>
 void run_typed(sssp_args const& args, input const& in, output_set& outs, global_options const& g) {
-    io::read_options ro;
-    ro.duplicates = duplicate_policy::min;
     progress p(g.quiet);
-    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T, Index>(ro); });
+    auto const a = in_phase(p, "reading " + in.name(), [&] { return in.matrix<T, Index>(); });
     require_finite_weights(a, in.name(), "sssp");
     if (a.rows() != a.cols())
         throw command_failed("sssp: the adjacency matrix must be square, not " +
@@ -104,15 +103,13 @@ void run_indexed(sssp_args const& args, std::string const& type, input const& in
 void run_sssp(sssp_args const& args, global_options const& g) {
     output_set outs(g.temps);
     outs.add(args.output);
-    input const in(args.input);
+    input const in(args.input, &args.read);
     // Integer and pattern files: int64 distances (no overflow on long paths); real files: fp64.
-    auto const h = in.header();
+    auto const& h = in.facts();
     std::string type = args.type;
-    if (type.empty())
-        type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int64"
-                                                                                      : "fp64";
+    if (type.empty()) type = h.integral ? "int64" : "fp64";
     auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-    bool const wide = h.rows > lim || h.file_entries > lim / 2;
+    bool const wide = h.rows > lim || h.cols > lim || h.entries > lim / 2;
     if (wide)
         run_indexed<std::int64_t>(args, type, in, outs, g);
     else
@@ -124,7 +121,9 @@ void run_sssp(sssp_args const& args, global_options const& g) {
 void add_sssp_command(CLI::App& app, global_options& g) {
     auto* cmd = app.add_subcommand("sssp", "single-source shortest path distances from one vertex");
     auto args = std::make_shared<sssp_args>();
-    cmd->add_option("FILE", args->input, "weighted adjacency matrix (.mtx, - for stdin)")->required();
+    cmd->add_option("FILE", args->input,
+                    "weighted adjacency matrix (.mtx, .kbin, .el; - for stdin)")
+        ->required();
     cmd->add_option("-s,--source", args->source, "source vertex (1-based)")
         ->required()
         ->check(integer_in());
@@ -147,6 +146,7 @@ void add_sssp_command(CLI::App& app, global_options& g) {
                     "and pattern files, else fp64)")
         ->check(one_of({"fp32", "fp64", "int32", "int64"}));
     cmd->add_flag("--explain", args->explain, "print the method and device choice on stderr");
+    add_read_options(cmd, args->read, "min", "the lightest of parallel edges");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
     cmd->callback([args, &g] { run_sssp(*args, g); });
 }

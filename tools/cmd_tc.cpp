@@ -14,7 +14,7 @@ struct tc_args : graph_args {
 };
 
 void run_tc(tc_args const& args, global_options const& g) {
-    with_graph(args.input, "tc", g, [&](auto const& a, bool symmetric, std::string const& name) {
+    with_graph(args, "tc", g, [&](auto const& a, bool symmetric, std::string const& name) {
         explain_trace trace;
         tc_options opt;
         opt.device = parse_device(args.device);

@@ -34,7 +34,7 @@ void print_summary(std::string const& cmd, std::vector<summary_item> const& item
 
 void add_graph_options(CLI::App* cmd, graph_args& args, global_options& g,
                        char const* output_help, bool output_required) {
-    cmd->add_option("FILE", args.input, "graph (.mtx, .kbin, - for stdin; values ignored)")
+    cmd->add_option("FILE", args.input, "graph (.mtx, .kbin, .el; - for stdin; values ignored)")
         ->required();
     if (output_help) {
         auto* o = cmd->add_option("-o,--output", args.output, output_help)->check(output_name());
@@ -45,6 +45,7 @@ void add_graph_options(CLI::App* cmd, graph_args& args, global_options& g,
         ->capture_default_str();
     cmd->add_flag("--explain", args.explain, "print the device, the method and its choices on stderr");
     cmd->add_flag("--json", g.json, "a JSON summary on stdout instead of the text line");
+    add_read_options(cmd, args.read, "last", "values are ignored");
     cmd->add_flag("-q,--quiet", g.quiet, "no summary line");
 }
 

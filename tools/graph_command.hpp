@@ -1,7 +1,8 @@
 #pragma once
-// What the graph-kernel commands (cc, tc, pagerank, bc) share: the graph file (.mtx or stdin, or
-// .kbin) read as its pattern with the index width its sizes need, the common options (--device,
-// --explain, --json, -q), the one-line summary or JSON object, and the output vector.
+// What the graph-kernel commands (cc, tc, pagerank, bc) share: the graph file (any format the tool
+// reads, files.hpp) read as its pattern with the index width its sizes need, the common options
+// (--device, --explain, --json, -q, the reading options), the one-line summary or JSON object, and
+// the output vector.
 
 #include "commands.hpp"
 #include "files.hpp"
@@ -30,6 +31,7 @@ namespace kleene::tools {
 struct graph_args {
     std::string input, output, device = "auto";
     bool explain = false;
+    read_flags read;
 };
 
 /// One key of the summary: printed as `key value` in the text line and `"key": value` in JSON.
@@ -60,53 +62,29 @@ void add_graph_options(CLI::App* cmd, graph_args& args, global_options& g,
                        char const* output_help, bool output_required);
 
 /// Calls f(a, symmetric, name) with the graph's pattern as csr_matrix<bool, Index> (Index int32
-/// when the sizes fit, else int64). Symmetric: the Matrix Market header says so (a .kbin carries
-/// no symmetry; the kernels check or symmetrise). Values are ignored.
+/// when the sizes fit, else int64), read from any format the tool reads (files.hpp). Symmetric:
+/// the Matrix Market header says so, or an edge list read --undirected (a .kbin carries no
+/// symmetry; the kernels check or symmetrise). Values are ignored.
 template <class F>
-void with_graph(std::string const& path, std::string const& cmd, global_options const& g, F&& f) {
+void with_graph(graph_args const& args, std::string const& cmd, global_options const& g, F&& f) {
     progress p(g.quiet || g.json);
     auto const lim = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-    auto square = [&](auto const& a) {
-        if (a.rows() != a.cols())
-            throw command_failed(cmd + ": the adjacency matrix must be square, not " +
-                                 std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
-    };
-    if (path != "-" && io::format_from_extension(path) == io::file_format::binary) {
-        auto const h = io::read_binary_header(path);
-        if (h.dense) throw command_failed(cmd + ": " + path + " holds a dense matrix, not a graph");
-        auto run = [&](auto index_tag) {
-            using Index = decltype(index_tag);
-            auto const a = in_phase(p, "reading " + path, [&] {
-                csr_matrix<bool, Index> pat;
-                io::visit_value_type(h.type, [&](auto tag) {
-                    using T = typename decltype(tag)::type;
-                    pat = pattern_of(io::read_binary<T, Index>(path));
-                });
-                return pat;
-            });
-            square(a);
-            p.done();
-            f(a, false, path);
-        };
-        if (h.rows > lim || h.nnz > lim) run(std::int64_t{});
-        else run(std::int32_t{});
-        return;
-    }
-    input const in(path);
-    auto const h = in.header();
-    bool const symmetric = h.symmetry != io::mm_symmetry::general;
+    input const in(args.input, &args.read);
+    auto const& h = in.facts();
     auto run = [&](auto index_tag) {
         using Index = decltype(index_tag);
         io::read_options ro;
         ro.pattern_only = true;
-        ro.duplicates = duplicate_policy::last;
         auto const a =
             in_phase(p, "reading " + in.name(), [&] { return in.matrix<bool, Index>(ro); });
-        square(a);
+        if (a.rows() != a.cols())
+            throw command_failed(cmd + ": the adjacency matrix must be square, not " +
+                                 std::to_string(a.rows()) + "x" + std::to_string(a.cols()));
         p.done();
-        f(a, symmetric, in.name());
+        f(a, h.symmetric, in.name());
     };
-    if (h.rows > lim || h.file_entries > lim / 2) run(std::int64_t{});
+    if (h.rows > lim || h.cols > lim || h.entries > lim / 2)
+        run(std::int64_t{});
     else run(std::int32_t{});
 }
 

@@ -4,11 +4,12 @@
 // front: "--threads: expected an integer >= 0, got '-1'". main() prints them as usage errors.
 
 #include <CLI/CLI.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
+#include <kleene/algorithms/distributed/faults.hpp>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -90,6 +91,30 @@ inline void add_local_blocks_option(CLI::App* cmd, std::string& where) {
                     "every step: out of core) or auto (streamed where they do not fit)")
         ->check(CLI::IsMember({"auto", "device", "streamed"}))
         ->capture_default_str();
+}
+
+/// --rank-timeout of the distributed apsp and closure (distributed::options::timeout), and the
+/// tests' --inject-fault (options::fault), hidden from --help.
+inline void add_fault_options(CLI::App* cmd, double& timeout, std::string& fault) {
+    cmd->add_option("--rank-timeout", timeout,
+                    "distributed: seconds a rank waits for the others within the steps, on top "
+                    "of ten times its longest step so far, before it ends the job (a rank is "
+                    "stuck or lost); 0: no limit")
+        ->check(number_at_least(0))
+        ->capture_default_str();
+    cmd->add_option("--inject-fault", fault,
+                    "tests: KIND:RANK:STEP fails that rank at that step (docs/distributed.md)")
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                try {
+                    distributed::parse_fault_plan(s);
+                    return {};
+                } catch (std::exception const& e) {
+                    return e.what();
+                }
+            },
+            "KIND:RANK:STEP"))
+        ->group("");
 }
 
 /// An output file name: "-" (standard output) or a non-empty path.

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "io_detail.hpp"
+
 namespace kleene::io {
 
 namespace {
@@ -37,7 +39,7 @@ void throw_nonfinite_value(std::string const& path, std::string_view what, std::
                 std::size_t const e = std::min(line.find_first_of(" \t\r", p), line.size());
                 std::string_view const tok(line.data() + p, e - p);
                 if (nonfinite_token(tok))
-                    throw parse_error(path, no, "value '" + std::string(tok) + "' is not a finite number: " + need);
+                    throw parse_error(path, no, "value " + detail::quote(tok) + " is not a finite number: " + need);
                 p = line.find_first_not_of(" \t\r", e);
                 if (p == std::string::npos) break;
             }

@@ -289,7 +289,7 @@ parsed_header parse_header(std::string_view text, std::string const& name) {
         fail(name, 1, mm_errc::bad_banner,
              "the banner has " + std::to_string(words.size() - 1) +
                  " words after %%MatrixMarket, expected 4 (object format field symmetry)");
-    auto quoted = [](std::string_view w) { return "'" + std::string(w) + "'"; };
+    auto quoted = [](std::string_view w) { return quote(w, 64); };
     if (iequals(words[1], "matrix"))
         h.object = mm_object::matrix;
     else if (iequals(words[1], "vector"))
@@ -363,7 +363,7 @@ parsed_header parse_header(std::string_view text, std::string const& name) {
                     h.graphblas_type = vt;
                 else if (typed)
                     fail(name, lr.line, mm_errc::unknown_graphblas_type,
-                         "unknown GraphBLAS type '" + t + "'");
+                         "unknown GraphBLAS type " + quote(t, 64));
             }
             continue;
         }

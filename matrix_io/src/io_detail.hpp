@@ -315,9 +315,27 @@ struct chunk {
     chunk_error err;
 };
 
+/// Input bytes quoted for a message, at most `max` of them: printable ASCII as it is, a backslash
+/// as \\, any other byte (NUL, a control character, non-ASCII) as \xHH, so that a message is
+/// never cut at a NUL (what() is a C string) nor sends control sequences to a terminal.
+inline std::string quote(std::string_view s, std::size_t max = 40) {
+    std::string out = "'";
+    for (char const ch : s.substr(0, max)) {
+        auto const c = static_cast<unsigned char>(ch);
+        if (c == '\\') {
+            out += "\\\\";
+        } else if (c >= 0x20 && c < 0x7f) {
+            out += ch;
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        }
+    }
+    return out + "'";
+}
 inline std::string quote(char const* b, char const* e) {
-    std::string s(b, std::min<std::size_t>(static_cast<std::size_t>(e - b), 40));
-    return "'" + s + "'";
+    return quote(std::string_view(b, static_cast<std::size_t>(e - b)));
 }
 
 /// 1..18 plain decimal digits at q (advanced past them); false otherwise (q then unspecified).

@@ -98,7 +98,10 @@ def pagerank(a, *, damping=0.85, tolerance=1e-4, max_iterations=100, dangling="g
              method="auto", contributions="auto", device="auto", symmetric=False, explain=False):
     """PageRank ranks (float64). dangling="gap": the rank of vertices without out-edges is lost
     (GAP's definition); "redistribute": spread over all vertices (networkx's definition).
-    contributions: the precision of the CPU pass's rank / out-degree array, "auto" (float when
+    method: "auto" (CPU: "gauss-seidel", in place within blocks of rows as GAP's pass is in
+    place, far fewer steps on road networks; GPU: "fused"), "gauss-seidel", "fused" (Jacobi) or
+    "semiring". contributions: the precision of the CPU pass's rank / out-degree array,
+    "auto" (float when
     the tolerance is at least 1.19e-5: the ranks then lie at most a further d / (1 - d) * 2**-23
     from the fixed point in L1, 6.8e-7 at d = 0.85), "double" or "float"."""
     rank, _iters, _conv, trace = _kleene._pagerank(as_matrix(a)._s, damping, tolerance,

@@ -216,6 +216,7 @@ py::tuple pagerank_py(matrix_handle const& m, double damping, double tolerance, 
     o.method = parse_choice<pagerank_method>(method, "method",
                                              {{"auto", pagerank_method::automatic},
                                               {"fused", pagerank_method::fused},
+                                              {"gauss-seidel", pagerank_method::gauss_seidel},
                                               {"semiring", pagerank_method::semiring}});
     o.device = parse_device(device);
     o.symmetric = symmetric;

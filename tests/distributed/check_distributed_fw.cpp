@@ -15,6 +15,8 @@
 //   --device gpu --streamed R: the same with every rank's blocks streamed through its GPU in
 //                 stripes of R rows (out of core per rank); each APSP case is also run in core
 //                 and must give the same bits (or the same error).
+//   Both devices: failures planted on one rank at one step (check_faults) reach every rank as
+//   the same error, and the next call on the same control works.
 // Exit 0 when every case passed on every rank, 1 otherwise.
 
 #include <stdlib.h>
@@ -349,6 +351,136 @@ void check_setup_failure(context& ctx) {
     ctx.report(ok, what);
 }
 
+/// A failure planted on one rank at one step (faults.hpp), for APSP or closure: every rank must
+/// get collective_error with the same message, naming the rank, the step and the cause, and the
+/// same control must then give the right answer (nothing left in flight). On the GPU a failure
+/// inside the steps aborts the communicators, so new ones are made for the next call; a set-up
+/// failure must leave them usable.
+void check_fault(context& ctx, std::unique_ptr<dist::nccl_panels>& owner,
+                 csr_matrix<std::int32_t> const& a, std::size_t block, std::size_t steps,
+                 bool closure, dist::fault_plan const& f) {
+    auto& c = *ctx.c;
+    using K = dist::fault_plan::kind;
+    dist::options o;
+    o.block = block;
+    ctx.set(o);
+    o.timeout = 20;
+    o.fault = f;
+    static char const* const names[] = {"none", "setup", "exception", "allocation", "kill", "hang"};
+    std::string const what =
+        std::string(closure ? "closure" : "apsp<int32>") + " n=" + std::to_string(a.rows()) +
+        " b=" + std::to_string(block) + ", fault " + names[int(f.what)] + " on rank " +
+        std::to_string(f.rank) + (f.what == K::setup ? "" : " at step " + std::to_string(f.step)) +
+        (ctx.lookahead ? "" : " no-lookahead");
+    std::string error = "(no error)";
+    bool collective = false;
+    try {
+        if (closure)
+            (void)dist::closure(a, c, o);
+        else
+            (void)dist::apsp(a, c, o);
+    } catch (dist::collective_error const& e) {
+        error = e.what();
+        collective = true;
+    } catch (dist::rank_timeout const&) {
+        throw;
+    } catch (std::exception const& e) {
+        error = std::string("not agreed: ") + e.what();
+    }
+    std::string const head = c.size() > 1 ? "rank " + std::to_string(f.rank) + ": " : std::string();
+    std::string const step = f.what == K::setup ? std::string()
+                                                : "step " + std::to_string(f.step) + " of " +
+                                                      std::to_string(steps) + ": ";
+    bool ok = collective && error.rfind(head + step, 0) == 0 &&
+              error.find("(fault plan)") != std::string::npos;
+    // The same message on every rank: rank 0's against each.
+    std::string first = error;
+    std::uint64_t len = first.size();
+    c.broadcast(&len, sizeof len, 0);
+    first.resize(len);
+    c.broadcast(first.data(), len, 0);
+    ok = ok && first == error;
+    if (!ok || ctx.verbose)
+        std::printf("%s rank %d %s: %s\n", ok ? "ok  " : "FAIL", c.rank(), what.c_str(),
+                    error.c_str());
+    ctx.report(c.allreduce_min(ok ? 1 : 0) == 1, what);
+    // The same control, the fault gone: the right answer.
+    if (ctx.gpu && f.what != K::setup) {
+        owner.reset();
+        owner = std::make_unique<dist::nccl_panels>(c);
+        ctx.panels = owner.get();
+    }
+    o.fault = {};
+    ctx.set(o);
+    std::string after;
+    dense_matrix<std::int32_t> full;
+    try {
+        auto r = closure ? dist::closure(a, c, o) : dist::apsp(a, c, o);
+        full = dist::gather<std::int32_t>(r.local.view(), r.dist, c);
+    } catch (dist::rank_timeout const&) {
+        throw;
+    } catch (std::exception const& e) {
+        after = e.what();
+    }
+    ok = after.empty();
+    std::size_t const n = a.rows();
+    if (c.rank() == 0 && ok) {
+        if (closure) {
+            kleene::closure_options co;
+            co.device = kleene::device_choice::cpu;
+            kleene::host_bits const want = kleene::closure_bits(a, co);
+            for (std::size_t i = 0; i < n && ok; ++i)
+                for (std::size_t j = 0; j < n && ok; ++j)
+                    ok = want.test(i, j) == (full(i, j) != kleene::infinity<std::int32_t>());
+        } else {
+            outcome<std::int32_t> const want = reference(a, block);
+            ok = want.error.empty() && same(full, want.dist, true);
+        }
+    }
+    if (!ok)
+        std::printf("FAIL rank %d %s, then without it: %s\n", c.rank(), what.c_str(),
+                    after.empty() ? "wrong answer" : after.c_str());
+    ctx.report(ok, what + ", then without it");
+}
+
+/// check_fault for the set-up's buffers refused, an exception in a tile and an allocation refused
+/// before the step's broadcasts, on the first and the last rank, at the first, a middle and the
+/// last step, with and without look-ahead. A wait of more than 20 s anywhere is a hang: reported,
+/// and the job ended at once (exit 1) rather than at the test's time limit.
+void check_faults(context& ctx, std::unique_ptr<dist::nccl_panels>& owner) {
+    auto& c = *ctx.c;
+    std::size_t const n = 100, block = 16, steps = 7;
+    auto const a = random_graph<std::int32_t>(n, 4, 1, 100, kind::plain, 4545);
+    using K = dist::fault_plan::kind;
+    std::vector<dist::fault_plan> plans;
+    for (int r : {0, c.size() - 1}) {
+        plans.push_back({K::setup, r, 1});
+        for (std::size_t s : {std::size_t(1), std::size_t(4), steps}) {
+            plans.push_back({K::exception, r, s});
+            plans.push_back({K::allocation, r, s});
+        }
+        if (c.size() == 1) break;
+    }
+    double const old_limit = c.wait_limit();
+    c.set_wait_limit(20);  // outside the steps too (the checks' own reductions)
+    bool const lookahead = ctx.lookahead;
+    for (bool closure : {false, true})
+        for (bool la : {true, false})
+            for (dist::fault_plan const& f : plans) {
+                ctx.lookahead = la;
+                try {
+                    check_fault(ctx, owner, a, block, steps, closure, f);
+                } catch (dist::rank_timeout const& e) {
+                    std::printf("FAIL rank %d hangs (%s, fault plan rank %d, step %zu): %s\n",
+                                c.rank(), closure ? "closure" : "apsp", f.rank, f.step, e.what());
+                    std::fflush(stdout);
+                    dist::mpi_environment::abort(1);
+                }
+            }
+    ctx.lookahead = lookahead;
+    c.set_wait_limit(old_limit);
+}
+
 /// Every rank's predecessors of its own blocks (local_predecessors, bands of `band_rows` rows),
 /// gathered, against kleene::predecessors of the gathered distances (+1, 0 for none): the
 /// single-process rule the gathering command applies.
@@ -557,6 +689,7 @@ int main(int argc, char** argv) {
             check_apsp<float>(ctx, n, 37, 5, 0.5, 9.5, kind::negative_edges, unsigned(n) + 12);
             ctx.lookahead = true;
         }
+        check_faults(ctx, panels);
         if (ctx.stripe_rows) check_streamed_out_of_memory(ctx);
         if (gpu && !ctx.stripe_rows) check_setup_failure(ctx);
         for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);

@@ -193,6 +193,49 @@ BOOST_AUTO_TEST_CASE(closure_matches_cpu) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(closure_condensation_matches_gpu_dense) {
+    // The CPU's condensation against the GPU's dense R-Kleene through the public call, and the
+    // automatic choice on a device host: a sparse graph stays on the CPU's condensation, and
+    // the trace shows both estimates.
+    if (!have_gpu()) return;
+    for (std::size_t n : {1, 65, 700, 2500}) {
+        for (double d : {0.6, 1.2, 3.0}) {
+            auto const a = random_graph<float>(n, d / static_cast<double>(n), n * 7 + 1);
+            for (bool reflexive : {false, true}) {
+                closure_options cpu{.reflexive = reflexive,
+                                    .device = device_choice::cpu,
+                                    .method = closure_method::condensation};
+                closure_options gpu{.reflexive = reflexive,
+                                    .device = device_choice::gpu,
+                                    .method = closure_method::dense};
+                auto const want = closure_bits(a, cpu);
+                closure_result const got = closure_matrix(a, gpu);
+                BOOST_TEST_CONTEXT("n=" << n << " d=" << d << " reflexive=" << reflexive) {
+                    BOOST_TEST((got.device == device_choice::gpu));
+                    auto const bits = got.format == output_choice::dense ? got.bits : [&] {
+                        host_bits b{n, (n + 63) / 64,
+                                    std::vector<std::uint64_t>(n * ((n + 63) / 64))};
+                        for (std::size_t i = 0; i < n; ++i)
+                            for (auto j : got.csr.row_cols(i))
+                                b.set(i, static_cast<std::size_t>(j));
+                        return b;
+                    }();
+                    BOOST_TEST((bits.words == want.words));
+                }
+            }
+        }
+    }
+    std::vector<std::int32_t> const from{5}, to{77};
+    auto const one = csr_matrix<bool>::from_coo(100000, 100000, from, to, {});
+    explain_trace why;
+    closure_result const r = closure_matrix(one, {.explain = &why});
+    BOOST_TEST_CONTEXT(why.str()) {
+        BOOST_TEST((r.method == closure_method::condensation));
+        BOOST_TEST(r.pairs() == 1u);
+        BOOST_TEST(why.str().find("dense R-Kleene on the GPU about") != std::string::npos);
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(large)

@@ -121,12 +121,14 @@ template <class T, class I>
 cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
                         bfs_direction dir, bool parents, std::string const& what,
                         int pull_batch = cuda::bfs_tuning{}.pull_batch,
-                        cuda::bfs_loop loop = cuda::bfs_loop::automatic) {
+                        cuda::bfs_loop loop = cuda::bfs_loop::automatic,
+                        long long block_edges = cuda::bfs_tuning{}.block_edges) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.direction = dir;
     tuning.pull_batch = pull_batch;
     tuning.loop = loop;
+    tuning.block_edges = block_edges;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     // Hopper launches cooperative kernels: the device loop must not quietly become the host loop.
     bool const device_loop = loop == cuda::bfs_loop::device ||
@@ -182,10 +184,18 @@ void check_loops(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::siz
             BOOST_TEST((many.step_was_pull == one.step_was_pull),
                        what << ": directions with pull batch " << batch << " differ from batch 1");
         }
-        auto const loop = check_bfs(a, at, s, dir, true, what + ", device loop",
-                                    cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::device);
-        BOOST_TEST((loop.step_was_pull == one.step_was_pull),
-                   what << ": the device loop's directions differ from the host loop's");
+        // The device loop with small push levels in one block (by default, every push level that
+        // fits, none) must take the host loop's directions too.
+        for (long long block_edges : {cuda::bfs_tuning{}.block_edges, 1ll << 40, 0ll}) {
+            auto const loop = check_bfs(a, at, s, dir, true,
+                                        what + ", device loop, block_edges " +
+                                            std::to_string(block_edges),
+                                        cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::device,
+                                        block_edges);
+            BOOST_TEST((loop.step_was_pull == one.step_was_pull),
+                       what << ": the device loop's directions differ from the host loop's"
+                            << " (block_edges " << block_edges << ")");
+        }
     }
 }
 
@@ -288,12 +298,16 @@ std::vector<T> bellman_ford(csr_matrix<T, I> const& a, std::size_t s, bool* cycl
     return d;
 }
 
+/// The same search with small rounds in one block (the default), every round in one block where
+/// it fits, and none.
 template <class T, class I>
 void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::vector<T> const& want,
                 std::string const& what, double delta = 0) {
+    for (long long block_edges : {cuda::sssp_tuning{}.block_edges, 1ll << 40, 0ll}) {
     cuda::sssp_tuning tuning;
     tuning.method = m;
     tuning.delta = delta;
+    tuning.block_edges = block_edges;
     auto const run = cuda::sssp(a.to_device(), s, tuning);
     std::size_t bad = 0;
     BOOST_TEST(run.dist.size() == a.rows());
@@ -301,8 +315,10 @@ void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::ve
         bad += !(run.dist[v] == want[v]);
     BOOST_TEST(run.seconds > 0.0);
     BOOST_TEST(bad == 0u, what << " (" << typeid(T).name() << "/" << sizeof(I) * 8
-                               << "-bit, method " << int(m) << ", source " << s << "): " << bad
+                               << "-bit, method " << int(m) << ", source " << s
+                               << ", block_edges " << block_edges << "): " << bad
                                << " wrong distances");
+    }
 }
 
 /// Weights w0 + pot(u) - pot(v): some negative, no negative cycle (every cycle keeps its w0 sum).
@@ -358,10 +374,11 @@ void sssp_suite_small() {
     c.add(60, 70, 1);
     c.add(70, 50, 1);
     auto const ca = to_csr<T, I>(c);
-    for (auto m : {sssp_method::automatic, sssp_method::bellman_ford}) {
+    for (auto m : {sssp_method::automatic, sssp_method::bellman_ford})
+    for (long long block_edges : {cuda::sssp_tuning{}.block_edges, 0ll}) {
         bool thrown = false;
         try {
-            (void)cuda::sssp(ca.to_device(), 0, {m, 0});
+            (void)cuda::sssp(ca.to_device(), 0, {m, 0, block_edges});
         } catch (negative_cycle const& x) {
             thrown = true;
             bool walk = false;

@@ -3,7 +3,9 @@
 // result is gathered to rank 0, which writes it (atomically, as the single-process commands do),
 // or, with --distributed-output DIR, every rank writes its own blocks (layout.hpp: no gather).
 // Every step that can fail on one rank ends in an agreement, so that all ranks fail together:
-// rank 0 prints the message, every rank exits 1.
+// rank 0 prints the message, every rank exits 1. A rank that waited past --rank-timeout for the
+// others (one is stuck or lost) cannot agree: it prints its message and ends the job (MPI_Abort,
+// in main()).
 
 #include <fmt/core.h>
 
@@ -137,6 +139,12 @@ device_setup setup_device(control& c, std::string const& device, bool gpu_type) 
     return s;
 }
 
+/// --rank-timeout, and the tests' --inject-fault (checked when the command line was parsed).
+void set_fault_options(distributed::options& opt, distributed_args const& args) {
+    opt.timeout = args.rank_timeout;
+    if (!args.inject_fault.empty()) opt.fault = distributed::parse_fault_plan(args.inject_fault);
+}
+
 distributed::process_grid grid_of(mpi_session const& s) {
     return distributed::choose_grid(mpi_size(s));
 }
@@ -194,10 +202,8 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
         outs.emplace(g.temps);
         if (!lw) outs->add(args.output);
         if (!lw && !args.paths.empty()) outs->add(args.paths);
-        in.emplace(args.input);
-        io::read_options ro;
-        ro.duplicates = duplicate_policy::min;
-        auto m = in->matrix<T>(ro);
+        in.emplace(args.input, &args.read);
+        auto m = in->matrix<T>();
         require_finite_weights(m, in->name(), "apsp");
         return m;
     });
@@ -213,10 +219,13 @@ void apsp_typed(distributed_args const& args, global_options const& g, control& 
     opt.lookahead = args.lookahead;
     opt.blocks = residence_of(args.local_blocks);
     opt.explain = args.explain ? &trace : nullptr;
+    set_fault_options(opt, args);
     auto const t0 = std::chrono::steady_clock::now();
     distributed::local_result<T> r;
     try {
         r = distributed::apsp(a, c, opt);
+    } catch (distributed::rank_timeout const&) {
+        throw;  // not agreed: main() prints it and ends the job
     } catch (negative_cycle const& e) {
         fail(c, "negative cycle through vertex " + std::to_string(e.vertex() + 1) +
                     " (1-based): shortest paths are undefined");
@@ -310,9 +319,7 @@ void apsp_distributed(distributed_args const& args, global_options const& g, con
     std::string type = args.type;
     std::int64_t code = together(c, [&]() -> std::int64_t {
         if (type.empty() && c.rank() == 0) {
-            auto const h = input(args.input).header();
-            type = (h.field == io::mm_field::integer || h.field == io::mm_field::pattern) ? "int32"
-                                                                                          : "fp64";
+            type = input(args.input, &args.read).facts().integral ? "int32" : "fp64";
         }
         return type == "fp32" ? 1 : type == "fp64" ? 2 : 0;
     });
@@ -335,8 +342,7 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
         if (!lw) outs->add(args.output);
         io::read_options ro;
         ro.pattern_only = true;
-        ro.duplicates = duplicate_policy::last;
-        return input(args.input).matrix<std::int32_t>(ro);
+        return input(args.input, &args.read).matrix<std::int32_t>(ro);
     });
     a = share_graph(c, std::move(a));
     device_setup const dev = setup_device(c, args.device, true);
@@ -348,10 +354,13 @@ void closure_distributed(distributed_args const& args, global_options const& g, 
     opt.lookahead = args.lookahead;
     opt.blocks = residence_of(args.local_blocks);
     opt.explain = args.explain ? &trace : nullptr;
+    set_fault_options(opt, args);
     auto const t0 = std::chrono::steady_clock::now();
     distributed::local_result<std::int32_t> r;
     try {
         r = distributed::closure(a, c, opt);
+    } catch (distributed::rank_timeout const&) {
+        throw;  // not agreed: main() prints it and ends the job
     } catch (std::exception const& e) {
         fail(c, e.what());
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../commands.hpp"
+#include "../files.hpp"
 
 namespace kleene::tools {
 
@@ -30,6 +31,10 @@ struct distributed_args {
     std::string local_blocks = "auto";
     bool explain = false;
     bool reflexive = false;  // closure
+    read_flags read;         // how rank 0 reads the input (files.hpp)
+    /// --rank-timeout (distributed::options::timeout) and the tests' --inject-fault.
+    double rank_timeout = 60;
+    std::string inject_fault;
 };
 
 void run_apsp_distributed(distributed_args const& args, global_options const& g);

@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(small_threads)
             if (atomicCAS(&s.level[v], -1, depth + 1) != -1) continue;
             atomicOr(&s.visited[v >> 5], bit);
             if (s.parent) s.parent[v] = u;
-            unsigned long long const slot = atomicAdd(&next_count, 1ull);
+            unsigned long long const slot = detail::aggregated_slot(&next_count);
             nxt[slot] = v;
             nxt_deg[slot] = g.out_ptr[v + 1] - g.out_ptr[v];
             in_mine += static_cast<unsigned long long>(g.in_ptr[v + 1] - g.in_ptr[v]);

@@ -17,6 +17,14 @@
 // Counters turn in a ring of three for the same reason: level d counts into ctr[d % 3] and
 // clears ctr[(d + 1) % 3], which every block last read before the barrier that ended level d - 1.
 //
+// Small push levels (at most block_cap vertices and tuning.block_edges out-edges: the levels of
+// road networks, the first and last levels of most searches) run in block 0 alone, level after
+// level with block barriers only, while the other blocks wait in the grid barrier that ends the
+// run: a grid barrier and a grid-wide pass per level cost more than such a level's edges (on a
+// road network over a thousand levels of a few thousand edges each). The run hands back the
+// frontier as a queue; the grid then rebuilds what its own levels keep (the frontier's bitmap,
+// the cleared ring entries) before it goes on.
+//
 // Arrays written during the kernel are read through plain pointers, never the read-only path:
 // the grid barrier's fences order them, the non-coherent cache would not.
 
@@ -41,6 +49,18 @@ namespace {
 
 constexpr int loop_threads = 512;
 constexpr int loop_items = 4;  // edges a thread takes from a push tile
+constexpr int block_items = 4;  // frontier entries a thread loads in a block level
+constexpr int block_cap = loop_threads * block_items;  // frontier entries a block level takes
+constexpr int block_unroll = 4;  // edges a thread has in flight at once in a block level
+
+/// What block 0 hands back after its run of small levels (read by every block after the grid
+/// barrier that ends the run).
+struct block_handoff {
+    std::int32_t depth;
+    std::int32_t levels;  // levels run in block 0 so far in the search
+    unsigned long long frontier, previous, frontier_edges, visited_in;
+    unsigned runs;  // runs handed back so far; the waiting blocks watch it
+};
 
 /// Frontier entries and their out-edges.
 struct tally {
@@ -58,9 +78,11 @@ struct loop_args {
     std::int64_t* offs;       // a long push level's edge offsets, n + 1
     tally* part;              // one per block
     counters* ctr;            // the counter ring
-    char* steps;              // per level: 1 pull, 0 push
+    char* steps;              // per level: 1 pull, 0 push, 2 push in block 0
     int* levels;
+    block_handoff* handoff;
     unsigned long long in_total;
+    long long block_edges;  // small levels: at most this many edges (0: never in one block)
     double alpha;
     double min_frontier;  // n / beta
     bfs_direction direction;
@@ -69,13 +91,28 @@ struct loop_args {
 using block_scan = cub::BlockScan<tally, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
 using block_reduce = cub::BlockReduce<tally, loop_threads>;
 
-struct loop_shared {
+template <class Index>
+struct block_shared {
+    typename cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage scan;
+    Index u[block_cap];     // the frontier's vertices
+    Index row[block_cap];   // their rows' first entries
+    int offs[block_cap + 1];  // their edges' offsets
+    unsigned long long next, out_e, in_e;
+};
+
+struct grid_shared {
     union {
         block_scan::TempStorage scan;
         block_reduce::TempStorage reduce;
     } tmp;
     std::int64_t offs[loop_threads + 1];  // a short push level's edge offsets
     tally base, total;
+};
+
+template <class Index>
+union loop_shared {
+    grid_shared grid;
+    block_shared<Index> block;  // block 0's small levels
 };
 
 template <class Index>
@@ -133,7 +170,7 @@ __device__ __forceinline__ tally entry_tally(bfs_graph<Index> const& g, bool fro
 /// itself, or compacted from the bitmap `bits` into q. Returns the frontier's tally (the same in
 /// every thread). Two grid barriers.
 template <class Index>
-__device__ tally place(loop_args<Index> const& a, loop_shared& sh,
+__device__ tally place(loop_args<Index> const& a, grid_shared& sh,
                        cooperative_groups::grid_group const& grid, bool from_queue, Index* q,
                        std::uint32_t const* bits, std::int64_t items) {
     auto const& g = a.g;
@@ -188,6 +225,119 @@ __device__ tally place(loop_args<Index> const& a, loop_shared& sh,
     return total;
 }
 
+/// Block 0's run of small push levels from the frontier in a.queue[depth % 2] (see the top of
+/// the file). Each level: the frontier's vertices, row starts and edge offsets go to shared memory
+/// (one block scan), then every thread claims block_unroll edges at a time, their loads in flight
+/// together. Stops when the frontier empties, outgrows the block or Beamer's rule says pull, and
+/// leaves the state in *a.handoff. Called by block 0 only.
+template <class Index>
+__device__ __noinline__ void block_levels(loop_args<Index> const& a, block_shared<Index>& bs,
+                             std::int32_t depth, unsigned long long frontier,
+                             unsigned long long previous, unsigned long long visited_in,
+                             std::int32_t levels) {
+    using scan = cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+    // Copies, so that the atomics below do not make the compiler reload them from the parameters.
+    bfs_graph<Index> const g = a.g;
+    bfs_state<Index> const st = a.s;
+    Index* const queue0 = a.queue[0];
+    Index* const queue1 = a.queue[1];
+    int const t = static_cast<int>(threadIdx.x);
+    bool const automatic = a.direction == bfs_direction::automatic;
+    unsigned long long frontier_edges = 0;
+    while (true) {
+        auto const f = static_cast<int>(frontier);
+        Index const* q = depth % 2 ? queue1 : queue0;
+        Index* nq = depth % 2 ? queue0 : queue1;
+        int deg[block_items];
+#pragma unroll
+        for (int i = 0; i < block_items; ++i) {
+            int const k = t * block_items + i;
+            deg[i] = 0;
+            if (k < f) {
+                Index const u = q[k];
+                Index const r0 = g.out_ptr[u];
+                bs.u[k] = u;
+                bs.row[k] = r0;
+                deg[i] = static_cast<int>(g.out_ptr[u + 1] - r0);
+            }
+        }
+        int edges = 0;
+        scan(bs.scan).ExclusiveSum(deg, deg, edges);
+#pragma unroll
+        for (int i = 0; i < block_items; ++i) {
+            int const k = t * block_items + i;
+            if (k < f) bs.offs[k] = deg[i];
+        }
+        if (t == 0) {
+            bs.offs[f] = edges;
+            bs.next = bs.out_e = bs.in_e = 0;
+            a.steps[depth] = 2;
+        }
+        __syncthreads();
+        unsigned long long out_e = 0, in_e = 0;
+        std::int32_t const next_level = depth + 1;
+        for (int e0 = t; e0 < edges; e0 += loop_threads * block_unroll) {
+            Index v[block_unroll], par[block_unroll];
+            bool take[block_unroll];
+#pragma unroll
+            for (int j = 0; j < block_unroll; ++j) {
+                int const e = e0 + j * loop_threads;
+                take[j] = e < edges;
+                if (take[j]) {
+                    auto const k = static_cast<int>(
+                        ::kleene::cuda::detail::last_at_most(bs.offs, 0, f - 1, e));
+                    par[j] = bs.u[k];
+                    v[j] = g.out_col[bs.row[k] + Index(e - bs.offs[k])];
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < block_unroll; ++j)
+                if (take[j]) take[j] = !((st.visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
+#pragma unroll
+            for (int j = 0; j < block_unroll; ++j)
+                if (take[j]) take[j] = atomicCAS(&st.level[v[j]], -1, next_level) == -1;
+#pragma unroll
+            for (int j = 0; j < block_unroll; ++j) {
+                if (!take[j]) continue;
+                atomicOr(&st.visited[v[j] >> 5], 1u << (v[j] & 31));
+                if (st.parent) st.parent[v[j]] = par[j];
+                nq[::kleene::cuda::detail::aggregated_slot(&bs.next)] = v[j];
+                out_e += out_degree(g, v[j]);
+                in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
+            }
+        }
+        // One shared atomic a warp: 512 threads on one 64-bit shared word serialise.
+        ::kleene::cuda::detail::aggregated_add(&bs.out_e, out_e);
+        ::kleene::cuda::detail::aggregated_add(&bs.in_e, in_e);
+        __syncthreads();
+        previous = frontier;
+        frontier = bs.next;
+        frontier_edges = bs.out_e;
+        visited_in += bs.in_e;
+        ++depth;
+        ++levels;
+        __syncthreads();  // bs is rewritten by the next level
+        if (frontier == 0 || frontier > unsigned(block_cap) ||
+            frontier_edges > static_cast<unsigned long long>(a.block_edges))
+            break;
+        bool const pull = automatic ? next_pulls(false, frontier, previous, frontier_edges,
+                                                 a.in_total, visited_in, a.alpha, a.min_frontier)
+                                    : a.direction == bfs_direction::pull;
+        if (pull) break;
+    }
+    if (t == 0) {
+        block_handoff* h = a.handoff;
+        h->depth = depth;
+        h->levels = levels;
+        h->frontier = frontier;
+        h->previous = previous;
+        h->frontier_edges = frontier_edges;
+        h->visited_in = visited_in;
+        __threadfence();  // the state before the count that releases the waiting blocks
+        atomicAdd(&h->runs, 1u);
+    }
+}
+
 /// Blocks: 2 a SM (64 registers, no spills) or 4 (32 registers, some spilled; twice the warps to
 /// hide the pull's latency). bfs_tuning::loop_blocks = 4 (tuning::bfs_loop_blocks of the
 /// context, KLEENE_BFS_LOOP_BLOCKS) picks 4, for measuring: 2 measured faster up to scale 22
@@ -197,7 +347,8 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     bfs_loop(__grid_constant__ loop_args<Index> const a) {
     namespace cg = cooperative_groups;
     cg::grid_group const grid = cg::this_grid();
-    __shared__ loop_shared sh;
+    __shared__ loop_shared<Index> shm;
+    grid_shared& sh = shm.grid;
     auto const& g = a.g;
     std::int64_t const n = g.n, words = (n + 31) / 32;
     std::int64_t const tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -217,6 +368,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     if (tid == 0) {
         a.queue[0][0] = src;
         for (int i = 0; i < 3; ++i) a.ctr[i] = counters{0, 0, 0, 0};
+        a.handoff->runs = 0;
     }
     grid.sync();
 
@@ -228,11 +380,50 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     // push reports them), so both apply the rule from level 0 alike.
     unsigned long long frontier = 1, previous = 0, frontier_edges = out_degree(g, src);
     auto visited_in = static_cast<unsigned long long>(g.in_ptr[src + 1] - g.in_ptr[src]);
-    std::int32_t depth = 0;
+    std::int32_t depth = 0, block_runs = 0;
+    unsigned runs_started = 0;  // the same in every thread
     while (frontier > 0) {
         if (automatic)
             pull = next_pulls(pull, frontier, previous, frontier_edges, a.in_total, visited_in,
                               a.alpha, a.min_frontier);
+        if (!pull && have_queue && frontier <= unsigned(block_cap) &&
+            frontier_edges <= static_cast<unsigned long long>(a.block_edges)) {
+            // Small levels in block 0. The others wait for its count to move, one thread a block
+            // polling with a pause (a grid barrier's spin has every block read one word of L2
+            // without one), then meet it in the barrier.
+            ++runs_started;
+            if (blockIdx.x == 0) {
+                block_levels(a, shm.block, depth, frontier, previous, visited_in, block_runs);
+            } else {
+                if (threadIdx.x == 0)
+                    while (__ldcv(&a.handoff->runs) != runs_started) __nanosleep(500);
+                __syncthreads();
+            }
+            grid.sync();
+            // Past the L1 (not coherent): block 0 wrote these on another multiprocessor.
+            block_handoff const* h = a.handoff;
+            depth = __ldcg(&h->depth);
+            block_runs = __ldcg(&h->levels);
+            previous = __ldcg(&h->previous);
+            frontier = __ldcg(&h->frontier);
+            frontier_edges = __ldcg(&h->frontier_edges);
+            visited_in = __ldcg(&h->visited_in);
+            pull = false;
+            if (frontier == 0) break;
+            // The grid's levels keep the frontier's bitmap in front[depth % 3], the next one
+            // cleared in front[(depth + 1) % 3] and ctr[depth % 3] zero: rebuilt here. Every
+            // block read the counters of the grid's last level before the barrier above.
+            std::uint32_t* const fb = a.front[depth % 3];
+            std::uint32_t* const nb = a.front[(depth + 1) % 3];
+            for (std::int64_t w = tid; w < words; w += nthreads) fb[w] = nb[w] = 0;
+            if (tid == 0) a.ctr[depth % 3] = counters{0, 0, 0, 0};
+            grid.sync();
+            Index const* q = a.queue[depth % 2];
+            for (std::int64_t k = tid; k < std::int64_t(frontier); k += nthreads)
+                atomicOr(&fb[q[k] >> 5], 1u << (q[k] & 31));
+            grid.sync();
+            continue;
+        }
         counters* const c = a.ctr + depth % 3;
         if (tid == 0) {
             a.ctr[(depth + 1) % 3] = counters{0, 0, 0, 0};
@@ -272,7 +463,10 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
         have_queue = !pull;
         ++depth;
     }
-    if (tid == 0) *a.levels = depth;
+    if (tid == 0) {
+        a.levels[0] = depth;
+        a.levels[1] = block_runs;
+    }
 }
 
 }  // namespace
@@ -303,7 +497,8 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     buffer<tally, device> part(blocks);
     buffer<counters, device> ctr(3);
     buffer<char, device> steps(n);
-    buffer<int, device> levels(1);
+    buffer<int, device> levels(2);
+    buffer<block_handoff, device> handoff(1);
 
     loop_args<Index> args{g,
                           {level.data(), parents ? parent.data() : nullptr, visited.data()},
@@ -315,7 +510,9 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                           ctr.data(),
                           steps.data(),
                           levels.data(),
+                          handoff.data(),
                           static_cast<unsigned long long>(in_edges_total),
+                          tuning.block_edges < 0 ? 0 : tuning.block_edges,
                           tuning.alpha,
                           double(n) / tuning.beta,
                           tuning.direction};
@@ -328,12 +525,25 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     stop.synchronize();
     run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
 
-    int depth = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&depth, levels.data(), sizeof depth, cudaMemcpyDeviceToHost));
+    int counts[2] = {0, 0};  // levels, of which in block 0
+    KLEENE_CUDA_CHECK(cudaMemcpy(counts, levels.data(), sizeof counts, cudaMemcpyDeviceToHost));
+    int const depth = counts[0];
     run.step_was_pull.assign(std::size_t(depth), 0);
     if (depth > 0)
         KLEENE_CUDA_CHECK(cudaMemcpy(run.step_was_pull.data(), steps.data(), std::size_t(depth),
                                      cudaMemcpyDeviceToHost));
+    std::size_t runs = 0;  // runs of consecutive levels in block 0
+    char before = 0;
+    for (char& step : run.step_was_pull) {
+        runs += step == 2 && before != 2;
+        before = step;
+        if (step == 2) step = 0;  // a push
+    }
+    run.notes.push_back("bfs: " + std::to_string(depth) + " levels in one cooperative kernel of " +
+                        std::to_string(blocks) + " blocks; " + std::to_string(counts[1]) +
+                        " small push levels (at most " + std::to_string(block_cap) +
+                        " vertices and " + std::to_string(args.block_edges) +
+                        " edges) in one block, in " + std::to_string(runs) + " runs");
     read_back(level.data(), parents ? parent.data() : nullptr, n, run);
     run.device_loop = true;
     return true;

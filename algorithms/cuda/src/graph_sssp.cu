@@ -11,6 +11,12 @@
 // Delta-stepping: relaxations that land below the current threshold feed the near pile and run
 // at once; the others wait in the far pile (each vertex once). When the near pile empties the
 // threshold moves to (smallest far distance) + delta and the far pile is split.
+//
+// Small rounds (frontiers of road networks, the first and last rounds elsewhere) run in one block
+// (sssp_block), round after round and bucket after bucket, until a frontier or a far pile
+// outgrows it: a round there costs a few block barriers, where a launch of its own costs a scan,
+// a kernel and a read-back of the counters (tens of microseconds, thousands of times on a road
+// network).
 
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
@@ -152,6 +158,190 @@ __global__ void weight_stats(T const* __restrict__ w, std::int64_t n, double* __
     }
 }
 
+
+/// The next threshold of delta-stepping: lo + delta, kept inside T and above lo.
+template <class T>
+__host__ __device__ __forceinline__ T next_threshold(T lo, T delta) {
+    if constexpr (std::is_integral_v<T>) {
+        return lo > std::numeric_limits<T>::max() - delta ? std::numeric_limits<T>::max()
+                                                          : T(lo + delta);
+    } else {
+        T thr = lo + delta;
+        if (!(thr > lo)) thr = nextafter(lo, infinity<T>());
+        return thr;
+    }
+}
+
+constexpr int sblock_threads = 512;
+constexpr int sblock_items = 4;
+constexpr int sblock_cap = sblock_threads * sblock_items;  // frontier entries a block round takes
+constexpr long long sblock_far_cap = 65536;                // far entries a block bucket step takes
+constexpr int sblock_unroll = 4;
+
+/// The state the host loop and sssp_block hand each other.
+template <class T>
+struct sblock_state {
+    long long frontier;   // entries of queue[cur]
+    long long far_count;  // entries of far[far_cur]
+    long long rounds;     // relaxation rounds so far
+    long long block_rounds;
+    T threshold;
+    int cur, far_cur, id;
+    int done;  // nothing is left to relax
+};
+
+/// Rounds and bucket steps in one block while they stay small (top of the file); stops before a
+/// round of more than sblock_cap vertices or edge_cap edges, a bucket step over a far pile of more
+/// than sblock_far_cap, or max_rounds rounds (the host then looks for a negative cycle).
+template <class T, class Index>
+__global__ void __launch_bounds__(sblock_threads)
+    sssp_block(relax_args<T, Index> p, Index* q0, Index* q1, std::int64_t* d0, std::int64_t* d1,
+               Index* f0, Index* f1, sblock_state<T>* state, T delta, long long edge_cap,
+               long long max_rounds) {
+    using scan = cub::BlockScan<int, sblock_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+    using reduce = cub::BlockReduce<T, sblock_threads>;
+    __shared__ union {
+        typename scan::TempStorage scan;
+        typename reduce::TempStorage reduce;
+    } tmp;
+    __shared__ int offs[sblock_cap + 1];
+    __shared__ Index row[sblock_cap];  // the frontier's rows' first entries
+    __shared__ T du[sblock_cap];       // and their distances
+    __shared__ unsigned long long near_n, far_n;
+    __shared__ T low;
+    int const t = static_cast<int>(threadIdx.x);
+    auto const& g = p.g;
+    sblock_state<T> st = *state;
+    // (Selected by ternaries, not arrays: a runtime index into a local array goes to the stack.)
+    auto queue = [&](int i) { return i ? q1 : q0; };
+    auto deg = [&](int i) { return i ? d1 : d0; };
+    auto far = [&](int i) { return i ? f1 : f0; };
+    while (true) {
+        if (st.frontier == 0) {
+            if (!p.split || st.far_count == 0) {
+                st.done = 1;
+                break;
+            }
+            if (st.far_count > sblock_far_cap) break;
+            // Bucket step: threshold = smallest far distance + delta; split the far pile.
+            Index const* fp = far(st.far_cur);
+            T m = infinity<T>();
+            for (long long k = t; k < st.far_count; k += sblock_threads) {
+                T const d = p.dist[fp[k]];
+                m = d < m ? d : m;
+            }
+            T const b = reduce(tmp.reduce).Reduce(m, [](T x, T y) { return y < x ? y : x; });
+            if (t == 0) {
+                low = b;
+                near_n = 0;
+                far_n = 0;
+            }
+            __syncthreads();
+            st.threshold = next_threshold(low, delta);
+            Index* nq = queue(st.cur);
+            std::int64_t* nd = deg(st.cur);
+            Index* nf = far(1 - st.far_cur);
+            int const id = st.id++;
+            for (long long k = t; k < st.far_count; k += sblock_threads) {
+                Index const v = fp[k];
+                if (p.dist[v] < st.threshold) {
+                    p.in_far[v] = 0u;
+                    if (atomicExch(&p.stamp[v], id) == id) continue;
+                    auto const slot = detail::aggregated_slot(&near_n);
+                    nq[slot] = v;
+                    nd[slot] = g.ptr[v + 1] - g.ptr[v];
+                } else {
+                    nf[detail::aggregated_slot(&far_n)] = v;
+                }
+            }
+            __syncthreads();
+            st.frontier = static_cast<long long>(near_n);
+            st.far_count = static_cast<long long>(far_n);
+            st.far_cur = 1 - st.far_cur;
+            __syncthreads();  // near_n and far_n are reset by the next step
+            continue;
+        }
+        if (st.frontier > sblock_cap || st.rounds >= max_rounds) break;
+        auto const f = static_cast<int>(st.frontier);
+        Index const* q = queue(st.cur);
+        std::int64_t const* dq = deg(st.cur);
+        int items[sblock_items];
+#pragma unroll
+        for (int i = 0; i < sblock_items; ++i) {
+            int const k = t * sblock_items + i;
+            items[i] = 0;
+            if (k < f) {
+                Index const u = q[k];
+                row[k] = g.ptr[u];
+                du[k] = p.dist[u];
+                std::int64_t const dk = dq[k];
+                items[i] = dk > edge_cap ? static_cast<int>(edge_cap + 1) : static_cast<int>(dk);
+            }
+        }
+        int edges = 0;
+        scan(tmp.scan).ExclusiveSum(items, items, edges);
+        if (edges > edge_cap) break;  // the same verdict in every thread; nothing changed yet
+#pragma unroll
+        for (int i = 0; i < sblock_items; ++i) {
+            int const k = t * sblock_items + i;
+            if (k < f) offs[k] = items[i];
+        }
+        if (t == 0) {
+            offs[f] = edges;
+            near_n = 0;
+            far_n = static_cast<unsigned long long>(st.far_count);
+        }
+        __syncthreads();
+        Index* nq = queue(1 - st.cur);
+        std::int64_t* nd = deg(1 - st.cur);
+        Index* fp = p.split ? far(st.far_cur) : nullptr;
+        int const id = st.id++;
+        for (int e0 = t; e0 < edges; e0 += sblock_threads * sblock_unroll) {
+            Index v[sblock_unroll];
+            T cand[sblock_unroll];
+            bool take[sblock_unroll];
+#pragma unroll
+            for (int j = 0; j < sblock_unroll; ++j) {
+                int const e = e0 + j * sblock_threads;
+                take[j] = e < edges;
+                if (take[j]) {
+                    auto const k = static_cast<int>(detail::last_at_most(offs, 0, f - 1, e));
+                    Index const pos = row[k] + Index(e - offs[k]);
+                    v[j] = g.col[pos];
+                    take[j] = du[k] != infinity<T>();
+                    cand[j] = min_plus<T>::mul(du[k], detail::value_at(g.w, g.iso, pos));
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < sblock_unroll; ++j)
+                if (take[j]) take[j] = cand[j] < p.dist[v[j]];
+#pragma unroll
+            for (int j = 0; j < sblock_unroll; ++j)
+                if (take[j]) take[j] = detail::atomic_min_improves(&p.dist[v[j]], cand[j]);
+#pragma unroll
+            for (int j = 0; j < sblock_unroll; ++j) {
+                if (!take[j]) continue;
+                if (!p.split || cand[j] < st.threshold) {
+                    if (atomicExch(&p.stamp[v[j]], id) == id) continue;
+                    auto const slot = detail::aggregated_slot(&near_n);
+                    nq[slot] = v[j];
+                    nd[slot] = g.ptr[v[j] + 1] - g.ptr[v[j]];
+                } else if (atomicExch(&p.in_far[v[j]], 1u) == 0u) {
+                    fp[detail::aggregated_slot(&far_n)] = v[j];
+                }
+            }
+        }
+        __syncthreads();
+        st.frontier = static_cast<long long>(near_n);
+        st.far_count = static_cast<long long>(far_n);
+        st.cur = 1 - st.cur;
+        ++st.rounds;
+        ++st.block_rounds;
+        __syncthreads();  // near_n and far_n are reset by the next round
+    }
+    if (t == 0) *state = st;
+}
+
 template <class T, class Index>
 __global__ void sssp_init(sssp_graph<T, Index> g, T* dist, Index source, Index* queue,
                           std::int64_t* deg) {
@@ -236,6 +426,16 @@ std::int64_t negative_cycle_vertex(csr_matrix<T, Index, device> const& a, std::s
     }
     return last < 0 ? -1 : walk_back(last);
 }
+
+/// One value in page-locked host memory (the block state's copies each way).
+template <class T>
+struct pinned_value {
+    T* p = nullptr;
+    pinned_value() { KLEENE_CUDA_CHECK(cudaMallocHost(&p, sizeof(T))); }
+    ~pinned_value() { (void)cudaFreeHost(p); }
+    pinned_value(pinned_value const&) = delete;
+    pinned_value& operator=(pinned_value const&) = delete;
+};
 
 template <class T, class Index>
 sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
@@ -327,19 +527,68 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                            split ? in_far.data() : nullptr};
     std::int64_t frontier = 1, far_count = 0;
     int cur = 0, far_cur = 0, id = 0;
-    std::size_t rounds = 0;
+    std::size_t rounds = 0, block_rounds = 0, block_runs = 0;
     bool cycle = false;
     auto read_counters = [&] {
         sssp_counters c{};
         KLEENE_CUDA_CHECK(cudaMemcpy(&c, ctr.data(), sizeof c, cudaMemcpyDeviceToHost));
         return c;
     };
+    // Small rounds in one block (sssp_block). `declined`: it handed back this very state (a round
+    // or a far pile too big for it), so the launches below take the next step.
+    bool const use_block = tuning.block_edges > 0;
+    bool declined = false;
+    buffer<sblock_state<T>, device> block_state(use_block ? 1 : 0);
+    pinned_value<sblock_state<T>> block_host;
+    auto run_block = [&]() -> bool {  // true: the search is done
+        sblock_state<T> st{frontier,  far_count, static_cast<long long>(rounds), 0,
+                           p.threshold, cur,     far_cur,                        id, 0};
+        *block_host.p = st;
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_state.data(), block_host.p, sizeof st,
+                                          cudaMemcpyHostToDevice));
+        long long const max_rounds = split ? std::numeric_limits<long long>::max()
+                                           : static_cast<long long>(n);
+        sssp_block<T, Index><<<1, sblock_threads>>>(
+            p, queue[0].data(), queue[1].data(), deg[0].data(), deg[1].data(),
+            split ? far[0].data() : nullptr, split ? far[1].data() : nullptr, block_state.data(),
+            delta, tuning.block_edges, max_rounds);
+        KLEENE_CUDA_CHECK_LAUNCH("sssp_block");
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host.p, block_state.data(), sizeof st,
+                                          cudaMemcpyDeviceToHost));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        sblock_state<T> const r = *block_host.p;
+        declined = r.block_rounds == 0 && r.frontier == frontier && r.far_count == far_count &&
+                   r.done == 0;
+        ++block_runs;
+        block_rounds += static_cast<std::size_t>(r.block_rounds);
+        frontier = r.frontier;
+        far_count = r.far_count;
+        rounds = static_cast<std::size_t>(r.rounds);
+        p.threshold = r.threshold;
+        cur = r.cur;
+        far_cur = r.far_cur;
+        id = r.id;
+        return r.done != 0;
+    };
     while (true) {
+        if (use_block && !declined && frontier <= sblock_cap &&
+            (frontier > 0 || far_count <= sblock_far_cap)) {
+            if (run_block()) break;
+            if (!split && frontier > 0 && rounds >= n) {
+                cycle = true;
+                break;
+            }
+            continue;
+        }
+        declined = false;
+        bool launched = false;  // a round ran here since the block handed back
         while (frontier > 0) {
             if (!split && rounds >= n) {  // round n still changed something
                 cycle = true;
                 break;
             }
+            if (use_block && launched && frontier <= sblock_cap) break;  // the block may take it
+            launched = true;
             int const nxt = 1 - cur;
             // The counters: near restarts, far keeps counting into the current far pile.
             sssp_counters const c0{0, static_cast<unsigned long long>(far_count)};
@@ -361,7 +610,10 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
             cur = nxt;
             ++rounds;
         }
-        if (cycle || !split || far_count == 0) break;
+        if (cycle) break;
+        if (frontier > 0) continue;  // handed to the block
+        if (!split || far_count == 0) break;
+        if (use_block && far_count <= sblock_far_cap) continue;  // the block steps the bucket
         // Next bucket: smallest far distance + delta; split the far pile around it.
         T const inf = infinity<T>();
         KLEENE_CUDA_CHECK(cudaMemcpy(far_min.data(), &inf, sizeof(T), cudaMemcpyHostToDevice));
@@ -400,6 +652,13 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     float const ms = event::elapsed_ms(start, stop);
     sssp_run<T> run;
     run.seconds = double(ms) / 1000.0;
+    run.rounds = rounds;
+    run.notes = std::string(split ? "delta-stepping, delta " + std::to_string(double(delta))
+                                  : "Bellman-Ford") +
+                ": " + std::to_string(rounds) + " rounds, " + std::to_string(block_rounds) +
+                " of them in one block (" + std::to_string(block_runs) +
+                " launches; rounds of at most " + std::to_string(sblock_cap) + " vertices and " +
+                std::to_string(tuning.block_edges) + " edges)";
     run.dist.resize(n);
     KLEENE_CUDA_CHECK(
         cudaMemcpy(run.dist.data(), dist.data(), n * sizeof(T), cudaMemcpyDeviceToHost));

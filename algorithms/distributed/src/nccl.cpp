@@ -1,10 +1,14 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <chrono>
+#include <cstdio>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace kleene::distributed {
 
@@ -27,6 +31,8 @@ int use_device(int local_rank) {
 struct nccl_panels::impl {
     ncclComm_t world = nullptr, row = nullptr, col = nullptr;
     bool failed = false;  // set when the set-up failed on some rank: abort, don't destroy
+    // wait() may run on several threads at once (host_copy::release_after), beside abort().
+    std::mutex m;
     ~impl() {
         for (ncclComm_t c : {row, col, world})
             if (c) {
@@ -98,8 +104,42 @@ void nccl_panels::broadcast(axis a, void* data, std::size_t bytes, int root,
           "ncclBroadcast");
 }
 
+void nccl_panels::wait(cuda::event const& e, double limit) {
+    auto const ev = static_cast<cudaEvent_t>(e.native());
+    auto const t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        cudaError_t const rc = cudaEventQuery(ev);
+        if (rc == cudaSuccess) return;
+        if (rc != cudaErrorNotReady)
+            throw device_error(std::string("cudaEventQuery (waiting for the device) failed: ") +
+                               cudaGetErrorName(rc) + ": " + cudaGetErrorString(rc));
+        // A peer that failed is seen by the network transports as an asynchronous error; over
+        // NVLink or PCIe its broadcasts just never come, which only the limit catches.
+        {
+            std::lock_guard const lock(p_->m);
+            for (ncclComm_t comm : {p_->row, p_->col, p_->world}) {
+                ncclResult_t async = ncclSuccess;
+                if (comm && ncclCommGetAsyncError(comm, &async) == ncclSuccess &&
+                    async != ncclSuccess && async != ncclInProgress)
+                    throw panels_stalled(std::string("NCCL reports an asynchronous error: ") +
+                                         ncclGetErrorString(async) + " (" +
+                                         ncclGetLastError(comm) + ")");
+            }
+        }
+        if (limit > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit) {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.3g", limit);
+            throw panels_stalled(std::string("the device's broadcasts did not end within ") + secs +
+                                 " s: some rank stopped or failed");
+        }
+        std::this_thread::yield();
+    }
+}
+
 void nccl_panels::abort() noexcept {
     // ncclCommAbort ends the communicators' kernels still queued or waiting.
+    std::lock_guard const lock(p_->m);
     for (ncclComm_t* c : {&p_->row, &p_->col, &p_->world})
         if (*c) {
             ncclCommAbort(*c);

@@ -16,6 +16,9 @@ void nccl_panels::broadcast(axis, void*, std::size_t, int, cuda::stream const&) 
     throw no_device("distributed: kleene was built without CUDA");
 }
 void nccl_panels::abort() noexcept {}
+void nccl_panels::wait(cuda::event const&, double) {
+    throw no_device("distributed: kleene was built without CUDA");
+}
 std::string nccl_panels::name() const {
     return "none";
 }

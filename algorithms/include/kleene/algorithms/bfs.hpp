@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <limits>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -111,6 +112,13 @@ struct bfs_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: the device, the transpose, and per level push/pull with sizes.
     explain_trace* explain = nullptr;
+    /// CPU: push levels whose frontier has at most this many out-edges run on one thread, level
+    /// after level, without barriers; -1: cpu_serial_edges. 0 makes every level parallel.
+    std::int64_t serial_edges = -1;
+    /// CPU: parallel push levels with more frontier out-edges than this split the edges evenly
+    /// over the threads (a prefix of the degrees, two more barriers; a hub's row is shared),
+    /// fewer split the frontier's vertices; -1: big_push_edges.
+    std::int64_t split_edges = -1;
     /// OpenMP threads and GPU tuning (tuning::bfs_loop_blocks); null: default_context().
     context* ctx = nullptr;
     /// The CPU search calls it before each level (options.hpp); it may throw.
@@ -123,6 +131,14 @@ struct bfs_options {
 /// 10-40% slower; one thread at scale 18, all within 10%.
 inline constexpr double cpu_alpha = beamer::default_alpha;
 inline constexpr double cpu_beta = beamer::default_beta;
+/// CPU: push levels with at most this many frontier out-edges run on one thread. Swept on the
+/// 16-core H200 host (bench_graph_kernels --serial-edges, 2026-11-28): Kronecker scale 22 took
+/// 35.7 ms with none (its first levels are a handful of vertices each on 16 threads) and 10.0-10.2
+/// ms from 256 to 4096; the NE road network 35.0 ms with none, 35.6 at 256, 38.5 at 1024.
+inline constexpr std::int64_t cpu_serial_edges = 256;
+/// CPU: push levels with more frontier out-edges than this split the edges evenly (a prefix of
+/// the degrees, two more barriers) instead of the vertices.
+inline constexpr std::int64_t big_push_edges = 65536;
 
 /// level and parent are vector_for_overwrite (a std::vector whose resize leaves values
 /// uninitialised) so that a fresh result is filled by all threads: it compares equal to a
@@ -243,7 +259,49 @@ inline void bfs_result_reset(vector_for_overwrite<std::int64_t>& v, std::size_t 
     for (std::size_t i = 0; i < n; ++i) p[i] = -1;
 }
 
+/// Frontier entries found and their out-edges, summed by atomics over the parallel levels of one
+/// parity of a search and read by every thread after the barrier that ends a level. They only
+/// grow: a level's counts are the difference from the values read after the last level of the
+/// same parity (no reset). Two sets, so that a fast thread adding level d + 1's counts cannot
+/// race with a late thread still reading level d's.
+struct alignas(64) bfs_level_count {
+    std::atomic<std::int64_t> found{0};
+    std::atomic<std::int64_t> edges{0};
+};
+
+/// The loop state of the CPU search; every thread of the search's one parallel region holds the
+/// same copy, advanced from the same shared counters after each level's barrier.
+struct bfs_loop_state {
+    std::int64_t depth = 1;   // level the next step assigns
+    std::size_t nf = 1;       // frontier entries
+    std::size_t last_nf = 0;  // the frontier before it
+    std::int64_t mf = 0;      // out-edges of the frontier
+    std::int64_t mu = 0;      // out-edges of the vertices not yet visited
+    bool push = true;         // direction of the last step
+    bool list = true;         // the frontier is the queue (else the bitmap)
+    int queue_parity = 0;     // which queue holds it
+    int bits_parity = 0;      // which bitmap holds it
+    std::int64_t found_base[2] = {0, 0}, edges_base[2] = {0, 0};  // bfs_level_count read last
+};
+
+/// One line of the explain trace, kept by thread 0 and formatted after the search.
+struct bfs_level_note {
+    std::int64_t depth;
+    std::size_t nf;
+    std::int64_t mf, mu;
+    char how;  // 's' serial push, 'p' parallel push, 'l' pull
+    double seconds;
+};
+
 /// The CPU search. `at` is A' (or A itself when symmetric); null: made on the first pull step.
+///
+/// The whole search is one parallel region (it is left only to make A' when a first pull needs
+/// it): a level ends with one barrier, after which every thread reads the level's counters and
+/// takes the same decision. Push levels append to thread-local lists that one atomic a thread
+/// places in the next queue; small frontiers (at most serial_edges out-edges) are expanded by
+/// thread 0 alone, level after level, while the others wait at the barrier. On road networks
+/// (over a thousand levels of a few hundred vertices) the per-level region, barriers and
+/// single-thread prefix of the earlier search cost more than the edges.
 template <class T, class T2, class Index>
 void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std::size_t source,
              bfs_options const& opt, bfs_result& r) {
@@ -270,14 +328,17 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     buffer<std::uint64_t> visited(words, 0);
     if (n % 64) visited[words - 1] = ~std::uint64_t(0) << (n % 64);
     visited[source >> 6] |= std::uint64_t(1) << (source & 63);
+    std::uint64_t* vis = visited.data();
 
     // Push frontier: a vertex list; pull frontier: a bitmap (made when first needed).
-    buffer<Index> queue(n), next_queue(n);
-    buffer<std::int64_t> prefix(n + 1);
-    buffer<std::uint64_t> front_bits, next_bits;
+    buffer<Index> queue0(n), queue1(n);
+    Index* const queues[2] = {queue0.data(), queue1.data()};
+    buffer<std::int64_t> prefix;  // edge offsets of a large push level (made when first needed)
+    buffer<std::uint64_t> bits0, bits1;
+    std::uint64_t* bits[2] = {nullptr, nullptr};
     std::vector<std::vector<Index>> local(static_cast<std::size_t>(threads));
-    std::vector<std::size_t> local_offset(static_cast<std::size_t>(threads) + 1);
-    queue[0] = static_cast<Index>(source);
+    std::vector<std::int64_t> part(static_cast<std::size_t>(threads) + 1, 0);
+    queue0[0] = static_cast<Index>(source);
 
     csr_matrix<bool, Index> made_transpose;
     Index const* tp = at ? at->row_ptr() : nullptr;
@@ -297,8 +358,10 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                            .count()) +
                     ")");
         }
-        front_bits = buffer<std::uint64_t>(words);
-        next_bits = buffer<std::uint64_t>(words);
+        bits0 = buffer<std::uint64_t>(words);
+        bits1 = buffer<std::uint64_t>(words);
+        bits[0] = bits0.data();
+        bits[1] = bits1.data();
         // A vertex without in-edges is never reached: mark it visited so pull steps skip it.
 #pragma omp parallel for schedule(static) if (n > 65536)
         for (std::size_t w = 0; w < words; ++w) {
@@ -306,152 +369,282 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
             std::size_t const end = std::min(n, 64 * w + 64);
             for (std::size_t v = 64 * w; v < end; ++v)
                 none |= std::uint64_t(tp[v + 1] == tp[v]) << (v & 63);
-            visited[w] |= none;
+            vis[w] |= none;
         }
         pull_ready = true;
     };
 
     double const alpha = opt.alpha > 0 ? opt.alpha : cpu_alpha;
     double const beta = opt.beta > 0 ? opt.beta : cpu_beta;
+    double const min_frontier = static_cast<double>(n) / beta;
+    bool const automatic = opt.direction == bfs_direction::automatic;
     auto const m = static_cast<std::int64_t>(a.nnz());
-    std::size_t nf = 1, last_nf = 0;
-    std::int64_t mf = out_degree(source);  // out-edges of the frontier
-    std::int64_t mu = m - mf;              // out-edges of the vertices not yet visited
-    bool push = opt.direction != bfs_direction::pull;
-    bool frontier_is_list = true;
+    // Push levels with at most this many out-edges run on thread 0 alone: a barrier costs more
+    // than expanding them (bfs_options::serial_edges).
+    std::int64_t const serial_edges =
+        opt.serial_edges >= 0 ? opt.serial_edges : cpu_serial_edges;
+    std::int64_t const split_edges = opt.split_edges >= 0 ? opt.split_edges : big_push_edges;
 
-    for (std::int64_t depth = 1; nf > 0; ++depth) {
-        detail::step(opt.on_step);
-        if (opt.direction == bfs_direction::automatic)
-            push = !beamer::next_pulls(!push, nf, last_nf, static_cast<double>(mf),
-                                       static_cast<double>(mu), alpha,
-                                       static_cast<double>(n) / beta);
-        if (!push && !pull_ready) prepare_pull();
-        auto const step_start = std::chrono::steady_clock::now();
+    // The state at region entry (never written inside the region: threads copy it as they
+    // start), at its exit (thread 0's), and after a serial run (thread 0's, read past a barrier).
+    bfs_loop_state entry, exit_state, handoff;
+    entry.mf = out_degree(source);
+    entry.mu = m - entry.mf;
+    entry.push = opt.direction != bfs_direction::pull;
+    bfs_level_count counts[2];
+    std::exception_ptr failure;
+    bool abort = false, need_pull = false;
+    std::vector<bfs_level_note> notes;
+    using clock = std::chrono::steady_clock;
 
-        std::size_t found = 0;
-        std::int64_t found_edges = 0;
-        if (push) {
-            if (!frontier_is_list) {
-                // Bitmap -> list: each thread lists the set bits of its block of words.
-#pragma omp parallel num_threads(threads)
-                {
-                    auto const t = static_cast<std::size_t>(omp_get_thread_num());
-                    auto const nt = static_cast<std::size_t>(omp_get_num_threads());
-                    std::size_t const b = words * t / nt, e = words * (t + 1) / nt;
-                    std::size_t c = 0;
-                    for (std::size_t w = b; w < e; ++w)
-                        c += static_cast<std::size_t>(std::popcount(front_bits[w]));
-                    local_offset[t + 1] = c;
-#pragma omp barrier
-#pragma omp single
-                    {
-                        local_offset[0] = 0;
-                        for (std::size_t p = 0; p < nt; ++p) local_offset[p + 1] += local_offset[p];
-                    }
-                    std::size_t o = local_offset[t];
-                    for (std::size_t w = b; w < e; ++w)
-                        for (std::uint64_t x = front_bits[w]; x; x &= x - 1)
-                            queue[o++] = static_cast<Index>(
-                                64 * w + static_cast<std::size_t>(std::countr_zero(x)));
-                }
-                frontier_is_list = true;
-            }
-            detail::frontier_degree_prefix(ap, queue.data(), nf, prefix.data());
-            std::size_t const pieces = frontier_pieces(mf, threads);
-            int const nt = pieces > 1 ? threads : 1;
-            std::int64_t const* pre = prefix.data();
-            Index const* q = queue.data();
-#pragma omp parallel num_threads(nt) reduction(+ : found_edges)
-            {
-                auto const t = static_cast<std::size_t>(omp_get_thread_num());
-                auto const tn = static_cast<std::size_t>(omp_get_num_threads());
-                auto& buf = local[t];
-                buf.clear();
-                std::int64_t edges = 0;
-                for_frontier_edges(ap, q, nf, pre, pieces,
-                                   [&](std::size_t u, std::size_t k0, std::size_t k1) {
-                                       for (std::size_t k = k0; k < k1; ++k) {
-                                           auto const v = static_cast<std::size_t>(aj[k]);
-                                           std::uint64_t const bit = std::uint64_t(1) << (v & 63);
-                                           auto ref = word_ref(visited.data(), v);
-                                           if (ref.load(std::memory_order_relaxed) & bit) continue;
-                                           if (ref.fetch_or(bit, std::memory_order_relaxed) & bit)
-                                               continue;
-                                           if (levels) level[v] = depth;
-                                           if (parents) parent[v] = static_cast<std::int64_t>(u);
-                                           buf.push_back(static_cast<Index>(v));
-                                           edges += out_degree(v);
-                                       }
-                                   });
-                found_edges += edges;
-                local_offset[t + 1] = buf.size();
-#pragma omp barrier
-#pragma omp single
-                {
-                    local_offset[0] = 0;
-                    for (std::size_t p = 0; p < tn; ++p) local_offset[p + 1] += local_offset[p];
-                }
-                std::copy(buf.begin(), buf.end(), next_queue.data() + local_offset[t]);
-                if (t == 0) found = local_offset[tn];
-            }
-            queue.swap(next_queue);
-        } else {
-            if (frontier_is_list) {
-                // List -> bitmap.
-                std::fill(front_bits.begin(), front_bits.end(), std::uint64_t(0));
-#pragma omp parallel for schedule(static) if (nf > 65536)
-                for (std::size_t i = 0; i < nf; ++i) {
-                    auto const v = static_cast<std::size_t>(queue[i]);
-                    word_ref(front_bits.data(), v)
-                        .fetch_or(std::uint64_t(1) << (v & 63), std::memory_order_relaxed);
-                }
-                frontier_is_list = false;
-            }
-            std::uint64_t const* front = front_bits.data();
-            std::uint64_t* next = next_bits.data();
-            std::uint64_t* vis = visited.data();
-            auto const chunk = static_cast<std::size_t>(
-                std::max<std::size_t>(16, words / (32 * static_cast<std::size_t>(threads))));
-            std::size_t count = 0;
-#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : count, found_edges) if (words > 64)
-            for (std::size_t w = 0; w < words; ++w) {
-                std::uint64_t todo = ~vis[w];
-                std::uint64_t got = 0;
-                for (; todo; todo &= todo - 1) {
-                    auto const b = static_cast<std::size_t>(std::countr_zero(todo));
-                    std::size_t const v = 64 * w + b;
-                    for (Index k = tp[v]; k < tp[v + 1]; ++k) {
-                        auto const u = static_cast<std::size_t>(tj[k]);
-                        if ((front[u >> 6] >> (u & 63)) & 1) {
-                            got |= std::uint64_t(1) << b;
-                            if (levels) level[v] = depth;
-                            if (parents) parent[v] = static_cast<std::int64_t>(u);
-                            found_edges += out_degree(v);
-                            break;
-                        }
-                    }
-                }
-                next[w] = got;
-                vis[w] |= got;
-                count += static_cast<std::size_t>(std::popcount(got));
-            }
-            found = count;
-            front_bits.swap(next_bits);
+    // The direction of the level about to run (the same in every thread).
+    auto decide = [&](bfs_loop_state const& st) {
+        if (!automatic) return opt.direction != bfs_direction::pull;
+        return !beamer::next_pulls(!st.push, st.nf, st.last_nf, static_cast<double>(st.mf),
+                                   static_cast<double>(st.mu), alpha, min_frontier);
+    };
+    // Thread 0 only: the hook before a level; false (and `failure` set) when it threw.
+    auto hook = [&]() {
+        if (!opt.on_step) return true;
+        try {
+            detail::step(opt.on_step);
+            return true;
+        } catch (...) {
+            failure = std::current_exception();
+            return false;
         }
-        if (opt.explain)
-            opt.explain->add(
-                "bfs: level " + std::to_string(depth - 1) + ": " + std::to_string(nf) +
-                " vertices, " + std::to_string(mf) + " out-edges, " + std::to_string(mu) +
-                " unexplored: " + (push ? "push" : "pull") + " (" +
-                ms(std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start)
-                       .count()) +
-                ")");
-        last_nf = nf;
-        nf = found;
-        mf = found_edges;
-        mu -= found_edges;
+    };
+    // Claims v for the level `depth` (parent u); true when this thread claimed it.
+    auto claim = [&](std::size_t v, std::size_t u, std::int64_t depth) {
+        std::uint64_t const bit = std::uint64_t(1) << (v & 63);
+        auto ref = word_ref(vis, v);
+        if (ref.load(std::memory_order_relaxed) & bit) return false;
+        if (ref.fetch_or(bit, std::memory_order_relaxed) & bit) return false;
+        if (levels) level[v] = depth;
+        if (parents) parent[v] = static_cast<std::int64_t>(u);
+        return true;
+    };
+
+    for (bool done = false; !done;) {
+        need_pull = false;
+#pragma omp parallel num_threads(threads)
+        {
+            auto const t = static_cast<std::size_t>(omp_get_thread_num());
+            auto const nt = static_cast<std::size_t>(omp_get_num_threads());
+            bfs_loop_state st = entry;
+            auto& buf = local[t];
+            while (st.nf > 0) {
+                bool const push = decide(st);
+                if (!push && !pull_ready) {  // every thread leaves; A' is made outside
+                    if (t == 0) need_pull = true;
+                    break;
+                }
+                auto const start = opt.explain && t == 0 ? clock::now() : clock::time_point{};
+                if (push && st.list && st.mf <= serial_edges) {
+                    // Thread 0 expands levels alone while they stay small; the rest wait below.
+                    if (t == 0) {
+                        bfs_loop_state s = st;
+                        bool go = true;
+                        while (go) {
+                            if (!hook()) {
+                                abort = true;
+                                break;
+                            }
+                            auto const t0 = opt.explain ? clock::now() : clock::time_point{};
+                            Index const* q = queues[s.queue_parity];
+                            Index* nq = queues[1 - s.queue_parity];
+                            std::size_t found = 0;
+                            std::int64_t edges = 0;
+                            for (std::size_t i = 0; i < s.nf; ++i) {
+                                auto const u = static_cast<std::size_t>(q[i]);
+                                for (Index k = ap[u]; k < ap[u + 1]; ++k) {
+                                    auto const v = static_cast<std::size_t>(aj[k]);
+                                    std::uint64_t const bit = std::uint64_t(1) << (v & 63);
+                                    if (vis[v >> 6] & bit) continue;
+                                    vis[v >> 6] |= bit;
+                                    if (levels) level[v] = s.depth;
+                                    if (parents) parent[v] = static_cast<std::int64_t>(u);
+                                    nq[found++] = static_cast<Index>(v);
+                                    edges += out_degree(v);
+                                }
+                            }
+                            if (opt.explain)
+                                notes.push_back({s.depth - 1, s.nf, s.mf, s.mu, 's',
+                                                 std::chrono::duration<double>(clock::now() - t0)
+                                                     .count()});
+                            s.push = true;
+                            s.last_nf = s.nf;
+                            s.nf = found;
+                            s.mf = edges;
+                            s.mu -= edges;
+                            s.queue_parity = 1 - s.queue_parity;
+                            ++s.depth;
+                            go = s.nf > 0 && s.mf <= serial_edges && decide(s);
+                        }
+                        handoff = s;
+                    }
+#pragma omp barrier
+                    st = handoff;
+                    if (abort) break;
+                    continue;
+                }
+                if (t == 0 && !hook()) abort = true;
+                int const cp = static_cast<int>(st.depth & 1);
+                bfs_level_count& count = counts[cp];
+                if (push) {
+                    Index* q = queues[st.queue_parity];
+                    Index* nq = queues[1 - st.queue_parity];
+                    if (!st.list) {
+                        // Bitmap -> list: each thread lists the set bits of its block of words.
+                        std::uint64_t const* fb = bits[st.bits_parity];
+                        std::size_t const b = words * t / nt, e = words * (t + 1) / nt;
+                        std::int64_t c = 0;
+                        for (std::size_t w = b; w < e; ++w) c += std::popcount(fb[w]);
+                        part[t + 1] = c;
+#pragma omp barrier
+                        std::int64_t o = 0;
+                        for (std::size_t p = 0; p < t; ++p) o += part[p + 1];
+                        for (std::size_t w = b; w < e; ++w)
+                            for (std::uint64_t x = fb[w]; x; x &= x - 1)
+                                q[o++] = static_cast<Index>(
+                                    64 * w + static_cast<std::size_t>(std::countr_zero(x)));
+#pragma omp barrier
+                        st.list = true;
+                    }
+                    buf.clear();
+                    std::int64_t edges = 0;
+                    auto visit = [&](std::size_t u, std::size_t k0, std::size_t k1) {
+                        for (std::size_t k = k0; k < k1; ++k) {
+                            auto const v = static_cast<std::size_t>(aj[k]);
+                            if (!claim(v, u, st.depth)) continue;
+                            buf.push_back(static_cast<Index>(v));
+                            edges += out_degree(v);
+                        }
+                    };
+                    if (st.mf <= split_edges) {
+                        // Equal runs of the frontier's vertices: no prefix, no barrier.
+                        std::size_t const b = st.nf * t / nt, e = st.nf * (t + 1) / nt;
+                        for (std::size_t i = b; i < e; ++i) {
+                            auto const u = static_cast<std::size_t>(q[i]);
+                            visit(u, static_cast<std::size_t>(ap[u]),
+                                  static_cast<std::size_t>(ap[u + 1]));
+                        }
+                    } else {
+                        // Equal runs of edges (a hub's row is split over threads).
+                        if (t == 0 && prefix.size() < n + 1) prefix = buffer<std::int64_t>(n + 1);
+#pragma omp barrier
+                        std::int64_t* pre = prefix.data();
+                        std::size_t const b = st.nf * t / nt, e = st.nf * (t + 1) / nt;
+                        std::int64_t run = 0;
+                        for (std::size_t i = b; i < e; ++i) {
+                            pre[i] = run;
+                            run += out_degree(static_cast<std::size_t>(q[i]));
+                        }
+                        part[t + 1] = run;
+#pragma omp barrier
+                        std::int64_t off = 0;
+                        for (std::size_t p = 0; p < t; ++p) off += part[p + 1];
+                        if (off != 0)
+                            for (std::size_t i = b; i < e; ++i) pre[i] += off;
+                        if (t + 1 == nt) pre[st.nf] = off + run;
+#pragma omp barrier
+                        for_frontier_edges(ap, q, st.nf, pre,
+                                           frontier_pieces(st.mf, static_cast<int>(nt)), visit);
+                    }
+                    std::size_t const at_slot = static_cast<std::size_t>(
+                        count.found.fetch_add(static_cast<std::int64_t>(buf.size()),
+                                              std::memory_order_relaxed) -
+                        st.found_base[cp]);
+                    std::copy(buf.begin(), buf.end(), nq + at_slot);
+                    count.edges.fetch_add(edges, std::memory_order_relaxed);
+#pragma omp barrier
+                    st.queue_parity = 1 - st.queue_parity;
+                } else {
+                    if (st.list) {
+                        // List -> bitmap.
+                        std::uint64_t* fb = bits[st.bits_parity];
+                        Index const* q = queues[st.queue_parity];
+#pragma omp for schedule(static)
+                        for (std::size_t w = 0; w < words; ++w) fb[w] = 0;
+#pragma omp for schedule(static)
+                        for (std::size_t i = 0; i < st.nf; ++i) {
+                            auto const v = static_cast<std::size_t>(q[i]);
+                            word_ref(fb, v).fetch_or(std::uint64_t(1) << (v & 63),
+                                                     std::memory_order_relaxed);
+                        }
+                        st.list = false;
+                    }
+                    std::uint64_t const* front = bits[st.bits_parity];
+                    std::uint64_t* next = bits[1 - st.bits_parity];
+                    auto const chunk = static_cast<std::size_t>(
+                        std::max<std::size_t>(16, words / (32 * nt)));
+                    std::int64_t found = 0, edges = 0;
+                    std::int64_t const depth = st.depth;
+#pragma omp for schedule(dynamic, chunk) nowait
+                    for (std::size_t w = 0; w < words; ++w) {
+                        std::uint64_t todo = ~vis[w];
+                        std::uint64_t got = 0;
+                        for (; todo; todo &= todo - 1) {
+                            auto const b = static_cast<std::size_t>(std::countr_zero(todo));
+                            std::size_t const v = 64 * w + b;
+                            for (Index k = tp[v]; k < tp[v + 1]; ++k) {
+                                auto const u = static_cast<std::size_t>(tj[k]);
+                                if ((front[u >> 6] >> (u & 63)) & 1) {
+                                    got |= std::uint64_t(1) << b;
+                                    if (levels) level[v] = depth;
+                                    if (parents) parent[v] = static_cast<std::int64_t>(u);
+                                    edges += out_degree(v);
+                                    break;
+                                }
+                            }
+                        }
+                        next[w] = got;
+                        vis[w] |= got;
+                        found += std::popcount(got);
+                    }
+                    count.found.fetch_add(found, std::memory_order_relaxed);
+                    count.edges.fetch_add(edges, std::memory_order_relaxed);
+#pragma omp barrier
+                    st.bits_parity = 1 - st.bits_parity;
+                }
+                if (abort) break;
+                if (t == 0 && opt.explain)
+                    notes.push_back({st.depth - 1, st.nf, st.mf, st.mu, push ? 'p' : 'l',
+                                     std::chrono::duration<double>(clock::now() - start).count()});
+                std::int64_t const found_all = count.found.load(std::memory_order_relaxed);
+                std::int64_t const edges_all = count.edges.load(std::memory_order_relaxed);
+                std::int64_t const found = found_all - st.found_base[cp];
+                std::int64_t const edges = edges_all - st.edges_base[cp];
+                st.found_base[cp] = found_all;
+                st.edges_base[cp] = edges_all;
+                st.push = push;
+                st.last_nf = st.nf;
+                st.nf = static_cast<std::size_t>(found);
+                st.mf = edges;
+                st.mu -= edges;
+                ++st.depth;
+            }
+            if (t == 0) exit_state = st;
+        }
+        if (failure) std::rethrow_exception(failure);
+        entry = exit_state;
+        if (need_pull) prepare_pull();
+        else done = true;
     }
+    if (opt.explain)
+        opt.explain->add("bfs: " + std::to_string(threads) + " threads in one parallel region; push "
+                         "levels of at most " + std::to_string(serial_edges) +
+                         " out-edges on one thread, parallel push levels split by " +
+                         "vertices up to " + std::to_string(split_edges) + " out-edges, by edges above");
+    if (opt.explain)
+        for (auto const& l : notes)
+            opt.explain->add("bfs: level " + std::to_string(l.depth) + ": " +
+                             std::to_string(l.nf) + " vertices, " + std::to_string(l.mf) +
+                             " out-edges, " + std::to_string(l.mu) + " unexplored: " +
+                             (l.how == 'l'   ? "pull"
+                              : l.how == 'p' ? "push"
+                                             : "push on one thread") +
+                             " (" + ms(l.seconds) + ")");
 }
 
 /// The search behind every bfs() overload, into r (see bfs_result_reset for what it reuses).
@@ -555,6 +748,7 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
         opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
                          (run.device_loop ? " (one cooperative kernel)"
                                           : " (host loop: a launch per step)"));
+        for (auto const& note : run.notes) opt.explain->add(note);
     }
     if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none
 }

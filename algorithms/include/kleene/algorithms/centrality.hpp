@@ -83,6 +83,11 @@ struct bc_options {
     /// sources per thread; else one after another, each level over all threads. 0:
     /// bc_sources_per_thread.
     std::size_t sources_per_thread = 0;
+    /// Direct method, searches in turn: push levels with at most this many out-edges run on one
+    /// thread; -1: bc_serial_edges. Parallel push levels split the frontier's vertices up to
+    /// split_edges out-edges and its edges above; -1: bc_split_edges.
+    std::int64_t serial_edges = -1;
+    std::int64_t split_edges = -1;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does); a device graph always runs
@@ -108,8 +113,12 @@ inline char const* to_string(bc_method m) {
 /// 4 searches side by side on 2 threads as fast as in turn or up to 5% faster (scale 16-18).
 inline constexpr double bc_pull_alpha = 2.0;
 inline constexpr std::size_t bc_sources_per_thread = 2;
-/// Direct method: a forward level with less work (edges, plus n for a pull) runs on one thread.
-inline constexpr std::int64_t bc_parallel_level_work = 8192;
+/// Direct method, searches in turn: push levels with at most bc_serial_edges out-edges run on one
+/// thread (as bfs's cpu_serial_edges); parallel push levels split the frontier's vertices up to
+/// bc_split_edges out-edges, its edges above. (Until 2026-11-28 a level under 8192 edges ran on
+/// one thread: every level of a road network, so its searches were sequential.)
+inline constexpr std::int64_t bc_serial_edges = 256;
+inline constexpr std::int64_t bc_split_edges = 65536;
 
 namespace detail {
 
@@ -142,13 +151,219 @@ struct brandes_work {
           local_offset(static_cast<std::size_t>(threads) + 1) {}
 };
 
+/// Brandes' backward step for u (level next - 1): delta(u) from its successors one level deeper,
+/// then coef(u) = (1 + delta(u)) / sigma(u) for the level above and score(u) += delta(u).
+template <class Index>
+inline void brandes_backward(std::size_t u, Index next, Index const* ap, Index const* aj,
+                             Index const* level, double const* sigma, double* coef,
+                             double* score) {
+    double acc = 0;
+    for (Index k = ap[u]; k < ap[u + 1]; ++k) {
+        auto const v = static_cast<std::size_t>(aj[k]);
+        if (level[v] == next) acc += coef[v];
+    }
+    double const delta = sigma[u] * acc;
+    coef[u] = (1 + delta) / sigma[u];
+    score[u] += delta;
+}
+
+/// Frontier entries and out-edges a parallel level found: they only grow, two sets by level
+/// parity (as bfs_level_count: a fast thread adding a level's counts never meets a late reader
+/// of the level before).
+struct alignas(64) bc_level_count {
+    std::atomic<std::int64_t> found{0};
+    std::atomic<std::int64_t> edges{0};
+};
+
+/// One Brandes search on `threads` threads in one parallel region: a level ends with one barrier
+/// (the levels of a road network are a few thousand edges each, over a thousand of them: a region
+/// and a single-thread prefix per level, or a level on one thread, cost more than the edges).
+/// Push levels of at most bc_serial_edges out-edges run on thread 0 alone; larger ones split the
+/// frontier's vertices, or its edges above bc_split_edges. The backward pass is one worksharing
+/// loop a level. Call from outside a parallel region.
+template <class Index>
+void brandes_search_parallel(std::size_t n, Index const* ap, Index const* aj, Index const* tp,
+                             Index const* tj, std::size_t source, bfs_direction dir, double alpha,
+                             int threads, std::int64_t serial_edges, std::int64_t split_edges,
+                             brandes_work<Index>& w, double* score) {
+    Index* level = w.level.data();
+    double* sigma = w.sigma.data();
+    Index* order = w.order.data();
+    double* coef = w.coef.data();
+    auto const src = static_cast<Index>(source);
+    w.steps.clear();
+    w.level_start.assign({0, 1});
+    auto out_degree = [ap](std::size_t v) { return static_cast<std::int64_t>(ap[v + 1] - ap[v]); };
+    bc_level_count counts[2];
+    cpu::exception_carrier failure;
+#pragma omp parallel num_threads(threads)
+    {
+        auto const t = static_cast<std::size_t>(omp_get_thread_num());
+        auto const tn = static_cast<std::size_t>(omp_get_num_threads());
+#pragma omp for schedule(static)
+        for (std::size_t v = 0; v < n; ++v) {
+            level[v] = -1;
+            sigma[v] = 0;
+        }
+        if (t == 0) {
+            level[source] = 0;
+            sigma[source] = 1;
+            order[0] = src;
+        }
+#pragma omp barrier
+        auto& buf = w.local[t];
+        std::size_t f0 = 0, f1 = 1;
+        std::int64_t mf = out_degree(source);
+        std::int64_t mu = static_cast<std::int64_t>(ap[n]) - mf;  // unreached edges
+        std::int64_t found_base[2] = {0, 0}, edges_base[2] = {0, 0};
+        for (Index d = 1; f1 > f0; ++d) {
+            std::size_t const nf = f1 - f0;
+            Index const* front = order + f0;
+            bool const pull = dir == bfs_direction::automatic
+                                  ? static_cast<double>(mf) > static_cast<double>(mu) / alpha
+                                  : dir == bfs_direction::pull;
+            if (t == 0) w.steps += pull ? 'L' : 'P';
+            Index const prev = d - 1;
+            int const cp = static_cast<int>(d & 1);
+            bc_level_count& count = counts[cp];
+            Index* out = order + f1;
+            buf.clear();
+            std::int64_t edges = 0;
+            // Claims v for level d from u (sigma su): the first visit, then its path count.
+            auto visit = [&](std::size_t u, std::size_t k0, std::size_t k1) {
+                double const su = sigma[u];
+                for (std::size_t k = k0; k < k1; ++k) {
+                    auto const v = static_cast<std::size_t>(aj[k]);
+                    std::atomic_ref<Index> lv(level[v]);
+                    Index l = lv.load(std::memory_order_relaxed);
+                    if (l < 0) {
+                        Index expected = -1;
+                        if (lv.compare_exchange_strong(expected, d, std::memory_order_relaxed)) {
+                            buf.push_back(static_cast<Index>(v));
+                            edges += out_degree(v);
+                            l = d;
+                        } else {
+                            l = expected;
+                        }
+                    }
+                    if (l == d)
+                        std::atomic_ref<double>(sigma[v]).fetch_add(su, std::memory_order_relaxed);
+                }
+            };
+            if (!pull && mf <= serial_edges) {
+                if (t == 0)
+                    failure.run([&] {
+                        for (std::size_t i = 0; i < nf; ++i) {
+                            auto const u = static_cast<std::size_t>(front[i]);
+                            visit(u, static_cast<std::size_t>(ap[u]),
+                                  static_cast<std::size_t>(ap[u + 1]));
+                        }
+                    });
+            } else if (!pull && mf <= split_edges) {
+                failure.run([&] {
+                    std::size_t const b = nf * t / tn, e = nf * (t + 1) / tn;
+                    for (std::size_t i = b; i < e; ++i) {
+                        auto const u = static_cast<std::size_t>(front[i]);
+                        visit(u, static_cast<std::size_t>(ap[u]), static_cast<std::size_t>(ap[u + 1]));
+                    }
+                });
+            } else if (!pull) {
+                // Equal runs of edges: the frontier's degree prefix, made by all threads.
+                std::int64_t* pre = w.prefix.data();
+                std::size_t const b = nf * t / tn, e = nf * (t + 1) / tn;
+                std::int64_t run = 0;
+                for (std::size_t i = b; i < e; ++i) {
+                    pre[i] = run;
+                    run += out_degree(static_cast<std::size_t>(front[i]));
+                }
+                w.local_offset[t + 1] = static_cast<std::size_t>(run);
+#pragma omp barrier
+                std::int64_t off = 0;
+                for (std::size_t q = 0; q < t; ++q)
+                    off += static_cast<std::int64_t>(w.local_offset[q + 1]);
+                if (off != 0)
+                    for (std::size_t i = b; i < e; ++i) pre[i] += off;
+                if (t + 1 == tn) pre[nf] = off + run;
+#pragma omp barrier
+                failure.run([&] {
+                    for_frontier_edges(ap, front, nf, pre,
+                                       frontier_pieces(mf, static_cast<int>(tn)), visit);
+                });
+            } else {
+                // level[u] of an in-neighbour may be turning from -1 into d meanwhile: atomic
+                // loads, and either value differs from prev.
+#pragma omp for schedule(dynamic, 512) nowait
+                for (std::size_t v = 0; v < n; ++v) {
+                    if (std::atomic_ref<Index>(level[v]).load(std::memory_order_relaxed) >= 0)
+                        continue;
+                    double sum = 0;
+                    for (Index k = tp[v]; k < tp[v + 1]; ++k) {
+                        auto const u = static_cast<std::size_t>(tj[k]);
+                        if (std::atomic_ref<Index>(level[u]).load(std::memory_order_relaxed) ==
+                            prev)
+                            sum += sigma[u];
+                    }
+                    if (sum > 0) {
+                        std::atomic_ref<Index>(level[v]).store(d, std::memory_order_relaxed);
+                        sigma[v] = sum;
+                        failure.run([&] { buf.push_back(static_cast<Index>(v)); });
+                        edges += out_degree(v);
+                    }
+                }
+            }
+            if (!buf.empty()) {
+                auto const slot = static_cast<std::size_t>(
+                    count.found.fetch_add(static_cast<std::int64_t>(buf.size()),
+                                          std::memory_order_relaxed) -
+                    found_base[cp]);
+                std::copy(buf.begin(), buf.end(), out + slot);
+            }
+            count.edges.fetch_add(edges, std::memory_order_relaxed);
+#pragma omp barrier
+            if (failure.failed()) break;
+            std::int64_t const found_all = count.found.load(std::memory_order_relaxed);
+            std::int64_t const edges_all = count.edges.load(std::memory_order_relaxed);
+            auto const found = static_cast<std::size_t>(found_all - found_base[cp]);
+            mf = edges_all - edges_base[cp];
+            found_base[cp] = found_all;
+            edges_base[cp] = edges_all;
+            mu -= mf;
+            f0 = f1;
+            f1 += found;
+            if (t == 0) w.level_start.push_back(f1);
+        }
+#pragma omp barrier
+        // Backward, deepest level first; the source (level 0) takes nothing.
+        if (!failure.failed()) {
+            auto const depth = static_cast<std::ptrdiff_t>(w.level_start.size()) - 2;
+            for (std::ptrdiff_t l = depth; l >= 1; --l) {
+                std::size_t const b = w.level_start[static_cast<std::size_t>(l)];
+                std::size_t const e = w.level_start[static_cast<std::size_t>(l) + 1];
+                auto const next = static_cast<Index>(l + 1);
+#pragma omp for schedule(dynamic, 64)
+                for (std::size_t i = b; i < e; ++i)
+                    brandes_backward(static_cast<std::size_t>(order[i]), next, ap, aj, level,
+                                     sigma, coef, score);
+            }
+        }
+    }
+    failure.rethrow("a betweenness search");
+}
+
 /// One Brandes search from `source`, adding delta_s(v) to score[v] (v != source). `threads` > 1:
-/// levels are parallel (call from outside a parallel region); 1: sequential. tp/tj: A' (the
-/// in-edges).
+/// brandes_search_parallel (call from outside a parallel region); 1: sequential, here. tp/tj: A'
+/// (the in-edges).
 template <class Index>
 void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const* tp,
                     Index const* tj, std::size_t source, bfs_direction dir, double alpha,
-                    int threads, brandes_work<Index>& w, double* score) {
+                    int threads, brandes_work<Index>& w, double* score,
+                    std::int64_t serial_edges = bc_serial_edges,
+                    std::int64_t split_edges = bc_split_edges) {
+    if (threads > 1) {
+        brandes_search_parallel(n, ap, aj, tp, tj, source, dir, alpha, threads, serial_edges,
+                                split_edges, w, score);
+        return;
+    }
     std::fill(w.level.begin(), w.level.end(), Index(-1));
     std::fill(w.sigma.begin(), w.sigma.end(), 0.0);
     w.steps.clear();
@@ -160,7 +375,6 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
     sigma[source] = 1;
     order[0] = src;
     w.level_start.assign({0, 1});
-    bool const par = threads > 1;
     auto out_degree = [ap](std::size_t v) { return static_cast<std::int64_t>(ap[v + 1] - ap[v]); };
     std::int64_t mu = static_cast<std::int64_t>(ap[n]) - out_degree(source);  // unreached edges
 
@@ -178,9 +392,7 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
         Index const prev = d - 1;
         std::size_t found = 0;
         std::int64_t found_edges = 0;
-        // A small level runs on one thread: a parallel region costs more than its work.
-        auto const work = pull ? static_cast<std::int64_t>(n) + mu : mf;
-        if (!par || work < bc_parallel_level_work) {
+        {
             Index* out = order + f1;
             if (!pull) {
                 for (std::size_t i = 0; i < nf; ++i) {
@@ -212,79 +424,6 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
                     }
                 }
             }
-        } else {
-            cpu::exception_carrier failure;
-#pragma omp parallel num_threads(threads) reduction(+ : found_edges)
-            {
-                auto const t = static_cast<std::size_t>(omp_get_thread_num());
-                auto const tn = static_cast<std::size_t>(omp_get_num_threads());
-                auto& buf = w.local[t];
-                buf.clear();
-                std::int64_t edges = 0;
-                failure.run([&] {
-                    if (!pull) {
-                        std::size_t const pieces = frontier_pieces(mf, static_cast<int>(tn));
-                        for_frontier_edges(
-                            ap, front, nf, w.prefix.data(), pieces,
-                            [&](std::size_t u, std::size_t k0, std::size_t k1) {
-                                double const su = sigma[u];
-                                for (std::size_t k = k0; k < k1; ++k) {
-                                    auto const v = static_cast<std::size_t>(aj[k]);
-                                    std::atomic_ref<Index> lv(level[v]);
-                                    Index l = lv.load(std::memory_order_relaxed);
-                                    if (l < 0) {
-                                        Index expected = -1;
-                                        if (lv.compare_exchange_strong(expected, d,
-                                                                       std::memory_order_relaxed)) {
-                                            buf.push_back(static_cast<Index>(v));
-                                            edges += out_degree(v);
-                                            l = d;
-                                        } else {
-                                            l = expected;
-                                        }
-                                    }
-                                    if (l == d)
-                                        std::atomic_ref<double>(sigma[v]).fetch_add(
-                                            su, std::memory_order_relaxed);
-                                }
-                            });
-                    } else {
-                        // level[u] of an in-neighbour may be turning from -1 into d meanwhile:
-                        // atomic loads, and either value differs from prev.
-#pragma omp for schedule(dynamic, 512) nowait
-                        for (std::size_t v = 0; v < n; ++v) {
-                            if (std::atomic_ref<Index>(level[v]).load(std::memory_order_relaxed) >=
-                                0)
-                                continue;
-                            double s = 0;
-                            for (Index k = tp[v]; k < tp[v + 1]; ++k) {
-                                auto const u = static_cast<std::size_t>(tj[k]);
-                                if (std::atomic_ref<Index>(level[u]).load(
-                                        std::memory_order_relaxed) == prev)
-                                    s += sigma[u];
-                            }
-                            if (s > 0) {
-                                std::atomic_ref<Index>(level[v]).store(d,
-                                                                       std::memory_order_relaxed);
-                                sigma[v] = s;
-                                buf.push_back(static_cast<Index>(v));
-                                edges += out_degree(v);
-                            }
-                        }
-                    }
-                });
-                found_edges += edges;
-                w.local_offset[t + 1] = buf.size();
-#pragma omp barrier
-#pragma omp single
-                {
-                    w.local_offset[0] = 0;
-                    for (std::size_t p = 0; p < tn; ++p) w.local_offset[p + 1] += w.local_offset[p];
-                }
-                std::copy(buf.begin(), buf.end(), order + f1 + w.local_offset[t]);
-                if (t == 0) found = w.local_offset[tn];
-            }
-            failure.rethrow("a betweenness search");
         }
         mu -= found_edges;
         w.level_start.push_back(f1 + found);
@@ -297,23 +436,9 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
         std::size_t const b = w.level_start[static_cast<std::size_t>(l)];
         std::size_t const e = w.level_start[static_cast<std::size_t>(l) + 1];
         auto const next = static_cast<Index>(l + 1);
-        auto body = [&](std::size_t i) {
-            auto const u = static_cast<std::size_t>(order[i]);
-            double acc = 0;
-            for (Index k = ap[u]; k < ap[u + 1]; ++k) {
-                auto const v = static_cast<std::size_t>(aj[k]);
-                if (level[v] == next) acc += coef[v];
-            }
-            double const delta = sigma[u] * acc;
-            coef[u] = (1 + delta) / sigma[u];
-            score[u] += delta;
-        };
-        if (par && e - b > 1024) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-            for (std::size_t i = b; i < e; ++i) body(i);
-        } else {
-            for (std::size_t i = b; i < e; ++i) body(i);
-        }
+        for (std::size_t i = b; i < e; ++i)
+            brandes_backward(static_cast<std::size_t>(order[i]), next, ap, aj, level, sigma, coef,
+                             score);
     }
 }
 
@@ -370,9 +495,11 @@ void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index c
                      " searches one after another, each level over " + std::to_string(threads) +
                      " threads");
     brandes_work<Index> w(n, threads);
+    std::int64_t const serial_edges = opt.serial_edges >= 0 ? opt.serial_edges : bc_serial_edges;
+    std::int64_t const split_edges = opt.split_edges >= 0 ? opt.split_edges : bc_split_edges;
     for (std::size_t i = 0; i < ns; ++i) {
         brandes_search(n, ap, aj, tp, tj, static_cast<std::size_t>(sources[i]), dir, alpha, threads,
-                       w, score.data());
+                       w, score.data(), serial_edges, split_edges);
         if (explain) explain->add(line(i, w));
     }
 }

@@ -286,6 +286,12 @@ csr_matrix<bool, std::int64_t> closure(graph<T, Index, Space> const& g,
     return closure(g.on_host(), opt);
 }
 
+/// The closure as CSR or bits, as the model picks (closure_matrix on the host matrix).
+template <class T, index_type Index, memory_space Space>
+closure_result closure_matrix(graph<T, Index, Space> const& g, closure_options const& opt = {}) {
+    return closure_matrix(g.on_host(), opt);
+}
+
 /// Predecessors on shortest paths of a graph given its APSP distances (paths.hpp).
 template <class T, index_type Index, memory_space Space>
 dense_matrix<std::int32_t> predecessors(graph<T, Index, Space> const& g,

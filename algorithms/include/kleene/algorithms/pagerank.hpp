@@ -15,8 +15,19 @@
 // is the GAP definition (dangling = gap): the rank of a vertex without out-edges is lost each
 // step, so the ranks sum to less than 1 when there is such a vertex. `redistribute` spreads it
 // evenly over all vertices (LAGraph's LAGr_PageRank, networkx): the ranks then sum to 1. A
-// self-loop is an out-edge like any other. GAP's own pr.cc updates in place (Gauss-Seidel); the
-// fixed point is the same, the step counts differ; this is the Jacobi form of GAP's pr_spmv.cc.
+// self-loop is an out-edge like any other.
+//
+// `gauss_seidel` is GAP's own pr.cc: one pull pass a step that writes each vertex's new rank and
+// contribution in place, so that vertices later in the pass (on any thread) already read it. The
+// fixed point is the Jacobi one and the stopping rule the same (the L1 change of a pass below the
+// tolerance); the steps are far fewer on road networks (NE: 18 against 37), but the pass costs
+// more where many threads read what one writes: on 16 threads of the H200 host (2026-11-28) it
+// was 1.9 times the Jacobi pass on Kronecker scale 22 (5 steps against 7: 247 against 180 ms),
+// while on the uniform graph of degree 32 it won (4 steps against 6) and on NE (27 against 47
+// ms). The automatic method on the CPU follows that: Jacobi (fused) when the degrees are skewed
+// (the largest out-degree over 64 times the mean, Kronecker's hubs), else Gauss-Seidel; the
+// explain trace says which and why. Gauss-Seidel's ranks are not bit-reproducible from run to
+// run (which thread reads a neighbour's new or old value varies); the Jacobi methods' are.
 //
 // Methods (CPU): `semiring` runs each step as r ./ outdeg, then the product A' (+.x) contrib on
 // kleene's mxv, then the update; `fused` is one hand-written pull pass over A' per step (each
@@ -40,6 +51,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -60,9 +72,10 @@ enum class pagerank_dangling : std::uint8_t {
 };
 
 enum class pagerank_method : std::uint8_t {
-    automatic,  ///< fused (measured faster on the CPU, see pagerank_options)
+    automatic,  ///< CPU: gauss_seidel, or fused where degrees are skewed; GPU: fused
     semiring,   ///< each step a plus_times mxv over A' on kleene's operations
-    fused,      ///< each step one hand-written pull pass over A'
+    fused,      ///< each step one hand-written pull pass over A' (Jacobi)
+    gauss_seidel,  ///< CPU: the fused pass, ranks updated in place (GAP's pr.cc); the GPU: fused
 };
 
 /// Precision of the contributions (rank / out-degree) that the CPU's fused pass gathers each step.
@@ -119,9 +132,10 @@ struct pagerank_result {
 };
 
 inline char const* to_string(pagerank_method m) {
-    return m == pagerank_method::semiring ? "semiring"
-           : m == pagerank_method::fused  ? "fused"
-                                          : "automatic";
+    return m == pagerank_method::semiring       ? "semiring"
+           : m == pagerank_method::fused        ? "fused"
+           : m == pagerank_method::gauss_seidel ? "gauss-seidel"
+                                                : "automatic";
 }
 inline char const* to_string(pagerank_dangling d) {
     return d == pagerank_dangling::gap ? "gap (rank of dangling vertices lost)"
@@ -176,27 +190,53 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 }
 
 /// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
-/// step (C: double, or float on request), and each block's change and dangling rank.
-template <class C, class Index>
+/// step (C: double, or float on request), and each block's change and dangling rank. InPlace
+/// (Gauss-Seidel): c and cn are one array, read and written with relaxed atomics (plain moves
+/// on x86, and no data race), so that later vertices of the pass read the new values.
+template <bool InPlace = false, class C, class Index>
 void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
                    std::vector<std::size_t> const& blocks, double base, double d, double* rank,
-                   C const* c, C* cn, std::vector<double>& part_change,
+                   C* c, C* cn, std::vector<double>& part_change,
                    std::vector<double>& part_dangling) {
     std::size_t const nb = blocks.size() - 1;
+    auto read = [](C* p) {
+        if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
+        else return *p;
+    };
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (std::size_t b = 0; b < nb; ++b) {
         double ch = 0, dg = 0;
         for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
             double s = 0;
-            for (Index k = tp[v]; k < tp[v + 1]; ++k) s += static_cast<double>(c[tj[k]]);
+            for (Index k = tp[v]; k < tp[v + 1]; ++k) s += static_cast<double>(read(c + tj[k]));
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
-            cn[v] = static_cast<C>(pr_share(x, ap, v));
+            auto const share = static_cast<C>(pr_share(x, ap, v));
+            if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
+            else cn[v] = share;
             if (ap[v + 1] == ap[v]) dg += x;
         }
         part_change[b] = ch;
         part_dangling[b] = dg;
+    }
+}
+
+/// Whether the largest out-degree of A exceeds 64 times the mean (pagerank's automatic method;
+/// a device matrix: false, the GPU runs one method).
+template <class T, class Index, class Space>
+bool skewed_degrees(csr_matrix<T, Index, Space> const& a) {
+    if constexpr (!std::is_same_v<Space, host>) {
+        return false;
+    } else {
+        std::size_t const n = a.rows();
+        if (n == 0 || a.nnz() == 0) return false;
+        Index const* p = a.row_ptr();
+        Index top = 0;
+#pragma omp parallel for schedule(static) reduction(max : top) if (n > 65536)
+        for (std::size_t v = 0; v < n; ++v) top = std::max<Index>(top, p[v + 1] - p[v]);
+        return static_cast<double>(top) >
+               64.0 * static_cast<double>(a.nnz()) / static_cast<double>(n);
     }
 }
 
@@ -218,10 +258,14 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     r.rank.clear();
     r.rank.resize(n);
     double* rank = r.rank.data();
-    bool const in_float = method == pagerank_method::fused && contributions_in_float(opt);
+    bool const in_place = method == pagerank_method::gauss_seidel;
+    bool const in_float = (method == pagerank_method::fused || in_place) &&
+                          contributions_in_float(opt);
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
-    dense_vector<double> contrib(in_float ? 0 : n), next(in_float ? 0 : n);
-    vector_for_overwrite<float> contrib_f(in_float ? n : 0), next_f(in_float ? n : 0);
+    // Gauss-Seidel has none: it writes the contributions in place.
+    dense_vector<double> contrib(in_float ? 0 : n), next(in_float || in_place ? 0 : n);
+    vector_for_overwrite<float> contrib_f(in_float ? n : 0),
+        next_f(in_float && !in_place ? n : 0);
     double dangling = 0;  // rank held by vertices without out-edges
     double* const c = in_float ? nullptr : contrib.data();
     float* const cf = in_float ? contrib_f.data() : nullptr;
@@ -261,6 +305,12 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                 part_change[b] = ch;
                 part_dangling[b] = dg;
             }
+        } else if (in_place && in_float) {
+            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
+                                contrib_f.data(), part_change, part_dangling);
+        } else if (in_place) {
+            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib.data(), contrib.data(),
+                                part_change, part_dangling);
         } else if (in_float) {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
                           part_change, part_dangling);
@@ -322,8 +372,14 @@ void pagerank_into(
     } else if (!on_device && opt.device == device_choice::automatic) {
         gpu = a.nnz() >= opt.gpu_min_edges && cuda::device_count() > 0;
     }
+    // Gauss-Seidel is a CPU method: the GPU's pass is Jacobi (fused) for it too. On the CPU the
+    // automatic choice reads the degrees' skew (the top of the file).
+    bool const skewed = !gpu && opt.method == pagerank_method::automatic && skewed_degrees(a);
     pagerank_method const method =
-        opt.method == pagerank_method::automatic ? pagerank_method::fused : opt.method;
+        opt.method == pagerank_method::automatic
+            ? (gpu || skewed ? pagerank_method::fused : pagerank_method::gauss_seidel)
+        : gpu && opt.method == pagerank_method::gauss_seidel ? pagerank_method::fused
+                                                             : opt.method;
     if (opt.explain) {
         std::string why = opt.device != device_choice::automatic ? " (pinned)"
                           : on_device                            ? " (a device graph)"
@@ -343,8 +399,13 @@ void pagerank_into(
                           : gpu
                               ? " (automatic: the fused kernel, measured faster than the semiring "
                                 "steps on the GPU; docs/performance.md)"
-                              : " (automatic: the fused pull pass, measured faster than the "
-                                "semiring steps on the CPU; docs/performance.md)"));
+                              : skewed
+                              ? " (automatic: skewed degrees, the largest out-degree over 64 "
+                                "times the mean: Gauss-Seidel's in-place pass costs more there "
+                                "than the steps it saves; docs/performance.md)"
+                              : " (automatic: Gauss-Seidel, GAP's pass, fewer steps than the "
+                                "Jacobi pass where the degrees are not skewed; "
+                                "docs/performance.md)"));
     }
     r.method = method;
     r.iterations = 0;

@@ -112,6 +112,9 @@ struct sssp_result {
     std::vector<std::int64_t> parent;
     sssp_method method = sssp_method::automatic;
     device_choice device = device_choice::cpu;
+    /// Rounds the search took: Bellman-Ford's rounds; delta-stepping's barrier-separated rounds
+    /// on the CPU, its relaxation rounds (kernel launches or device-loop steps) on the GPU.
+    std::size_t rounds = 0;
 };
 
 namespace detail {
@@ -120,12 +123,17 @@ template <class T>
 constexpr bool gpu_sssp_type = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
-/// The bucket width when none is given: the mean weight over the mean degree (4.1 on GAP's kron
-/// graph, weights 1..255). With once-per-distance expansion, widths of 1 to 4 measured within 3%
-/// of each other on Kronecker graphs (2^18 to 2^22, 2 and 16 threads), 1 to 16 within 7% on a
-/// uniform graph of degree 32.
+/// The bucket width when none is given: the mean weight over the mean degree, widened by
+/// (32 / degree)^1.25 below degree 32. Dense graphs want narrow buckets (few re-expansions:
+/// GAP's kron graph, degree 31, weights 1..255, takes 4.1, and widths 1 to 16 measured within
+/// 7-18% of it at scale 22); sparse high-diameter ones want wide buckets, or a barrier-separated
+/// round buys a few hundred edges (the NE road network, degree 2.5: 49 ms at 50, 17 at 512, 14.9
+/// at 1024, 15.2 at 2048, 16 threads of the H200 host, 2026-11-28; the GAP reference's best there
+/// is 1024). The widening is a fit to those two classes (1194 at degree 2.5, 4.3 at 31, 90 at 8),
+/// not a law; bench_graph_kernels --delta measures any graph.
 inline double automatic_delta(double mean_weight, double mean_degree) {
-    double const d = mean_weight / std::max(mean_degree, 1.0);
+    double const degree = std::max(mean_degree, 1.0);
+    double const d = mean_weight / degree * std::max(1.0, std::pow(32.0 / degree, 1.25));
     return d > 0 ? d : 1.0;
 }
 
@@ -224,8 +232,9 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     if (method == sssp_method::delta_stepping && delta == 0) {
         double const degree = n ? static_cast<double>(a.nnz()) / static_cast<double>(n) : 1.0;
         delta = detail::automatic_delta(w.mean, degree);
-        delta_why = "automatic: mean weight " + std::to_string(w.mean) + ", mean degree " +
-                    std::to_string(degree);
+        delta_why = "automatic: mean weight " + std::to_string(w.mean) + " / mean degree " +
+                    std::to_string(degree) +
+                    (degree < 32 ? ", widened by (32 / degree)^1.25 for a sparse graph" : "");
     }
     // Buckets finer than an integer step, or more than 2^40 of them over the longest possible
     // path, sort nothing more finely and overflow the bucket numbers: the width is raised.
@@ -278,15 +287,19 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             else ad = &made.emplace(a.to_device());
             cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning);
             r.dist = std::move(run.dist);
-            if (opt.explain) opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds));
+            r.rounds = run.rounds;
+            if (opt.explain)
+                opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds) + ", " +
+                                 std::to_string(run.rounds) + " rounds" +
+                                 (run.notes.empty() ? "" : ": " + run.notes));
         }
     } else {
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
         std::string what;
         if (method == sssp_method::bellman_ford) {
-            what = std::to_string(detail::bellman_ford_cpu(a, source, r.dist, opt.on_step)) +
-                   " rounds";
+            r.rounds = detail::bellman_ford_cpu(a, source, r.dist, opt.on_step);
+            what = std::to_string(r.rounds) + " rounds";
         } else {
             // Without saturation when no candidate sum can leave T: a simple path weighs at most
             // B, one more edge at most B + the largest weight.
@@ -295,6 +308,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             auto const st =
                 saturate ? detail::delta_stepping_cpu<true>(a, source, delta, r.dist, opt.on_step)
                          : detail::delta_stepping_cpu<false>(a, source, delta, r.dist, opt.on_step);
+            r.rounds = st.rounds;
             what = std::to_string(st.rounds) + " rounds on " + std::to_string(st.threads) +
                    " threads, " + std::to_string(st.split_rows) + " long rows split" +
                    (saturate ? ", saturating sums" : "");

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
+#include <kleene/algorithms/distributed/faults.hpp>
 #include <kleene/algorithms/distributed/floyd_warshall.hpp>
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -39,6 +40,12 @@ struct options {
     device_fw_options::residence blocks = device_fw_options::residence::automatic;
     /// Streamed: rows a stripe (0: chosen).
     std::size_t stripe_rows = 0;
+    /// Seconds a rank waits for the others (or for its device) within the steps before it gives
+    /// up, on top of ten times its longest step so far (0: no limit): past it the call throws
+    /// rank_timeout, and the caller must end the job (mpi_environment::abort).
+    double timeout = 0;
+    /// A failure planted on purpose (tests: faults.hpp).
+    fault_plan fault;
     explain_trace* explain = nullptr;
 };
 
@@ -227,11 +234,15 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
             return floyd_warshall_device<T>(local.view(), d, c, *opt.panels,
                                             {.lookahead = opt.lookahead,
                                              .blocks = opt.blocks,
-                                             .stripe_rows = opt.stripe_rows});
+                                             .stripe_rows = opt.stripe_rows,
+                                             .timeout = opt.timeout,
+                                             .fault = opt.fault});
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
     }
-    return floyd_warshall_host<T>(local.view(), d, c, opt.lookahead);
+    return floyd_warshall_host<T>(
+        local.view(), d, c,
+        {.lookahead = opt.lookahead, .timeout = opt.timeout, .fault = opt.fault});
 }
 }  // namespace detail
 
@@ -262,7 +273,13 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
             same_blocks.block = d.block();
             local_result<double> wide = apsp(kleene::detail::as_fp64(a), c, same_blocks);
             r.stats = wide.stats;
-            r.local = dense_matrix<T>(d.local_rows(), d.local_cols());
+            std::string why;  // (agreed: the other ranks would wait in the reduction below)
+            try {
+                r.local = dense_matrix<T>(d.local_rows(), d.local_cols());
+            } catch (std::exception const& e) {
+                why = e.what();
+            }
+            c.agree(why.empty(), why);
             long double const top = largest_finite_distance<T>();
             std::int64_t bad = -1;  // the largest global linear index, as apsp_widened reports
             for (std::size_t i = 0; i < r.local.rows(); ++i)
@@ -345,9 +362,13 @@ dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control
     process_grid const g = d.grid();
     std::string why;
     dense_matrix<T> full;
+    // The receive buffer too, before the agreement: a root that failed to allocate it would
+    // leave the senders waiting. (The parts of rank (0, 0) are the largest.)
+    buffer<T> buf;
     if (c.rank() == root) {
         try {
             full = dense_matrix<T>(d.n(), d.n());
+            if (c.size() > 1) buf = buffer<T>(d.local_rows(0) * d.local_cols(0));
         } catch (std::exception const& e) {
             why = e.what();
         }
@@ -358,14 +379,12 @@ dense_matrix<T> gather(dense_view<T const> local, block_cyclic const& d, control
             c.send(local.data, local.rows * local.cols * sizeof(T), root);
         return full;
     }
-    dense_matrix<T> buf;
     for (int r = 0; r < c.size(); ++r) {
         int const p = g.row_of(r), q = g.col_of(r);
         std::size_t const lr = d.local_rows(p), lc = d.local_cols(q);
         if (lr * lc == 0) continue;
         dense_view<T const> src = local;
         if (r != root) {
-            if (buf.rows() != lr || buf.cols() != lc) buf = dense_matrix<T>(lr, lc);
             c.recv(buf.data(), lr * lc * sizeof(T), r);
             src = dense_view<T const>{buf.data(), lr, lc, lc};
         }

@@ -17,6 +17,7 @@
 
 namespace kleene::cuda {
 class stream;
+class event;
 }
 
 namespace kleene::distributed {
@@ -29,6 +30,22 @@ enum class axis { row, col };
 class collective_error : public error {
   public:
     using error::error;
+};
+
+/// A wait for the other ranks that passed its limit (control::set_wait_limit): some rank is stuck
+/// or gone, so the ranks can no longer agree. Thrown only on the ranks that waited, and the
+/// control may not be used again: the program must end the job (mpi_environment::abort).
+class rank_timeout : public error {
+  public:
+    using error::error;
+};
+
+/// Device broadcasts that stalled (nothing ended within the limit) or that the transport reports
+/// as failed: often the consequence of a failure on another rank, so an agreement prefers any
+/// other rank's cause to this one (control::agree).
+class panels_stalled : public device_error {
+  public:
+    using device_error::device_error;
 };
 
 /// A nonblocking broadcast in flight (control::ibroadcast). Destroyed before it completed, it
@@ -67,14 +84,23 @@ class control {
                                                 int root) = 0;
     virtual void send(void const* data, std::size_t bytes, int to) = 0;
     virtual void recv(void* data, std::size_t bytes, int from) = 0;
+    /// The longest any one wait for other ranks may take, in seconds, before it throws
+    /// rank_timeout (0, the default: no limit).
+    virtual void set_wait_limit(double seconds) = 0;
+    virtual double wait_limit() const = 0;
 
     /// Every rank passes whether its part went well (and why not); if any failed, every rank
-    /// throws collective_error with the message of the lowest failed rank.
-    void agree(bool ok, std::string const& why = {}) {
-        std::int64_t const bad = allreduce_min(ok ? std::int64_t(size()) : std::int64_t(rank()));
-        if (bad >= size()) return;
+    /// throws collective_error with the message of the lowest failed rank, preferring a rank
+    /// whose failure is not marked `consequence` (one that may follow from another rank's, such
+    /// as panels_stalled).
+    void agree(bool ok, std::string const& why = {}, bool consequence = false) {
+        std::int64_t const p = size();
+        std::int64_t const bad = allreduce_min(ok            ? 2 * p
+                                               : consequence ? p + rank()
+                                                             : std::int64_t(rank()));
+        if (bad >= 2 * p) return;
         std::uint64_t len = why.size();
-        int const root = static_cast<int>(bad);
+        int const root = static_cast<int>(bad % p);
         broadcast(&len, sizeof len, root);
         std::string msg(len, '\0');
         if (rank() == root) msg = why;
@@ -93,6 +119,11 @@ class device_panels {
                            cuda::stream const& s) = 0;
     /// Ends every pending operation (after a failure on some rank: nothing else will match them).
     virtual void abort() noexcept = 0;
+    /// Blocks until the work queued before the last record of `e` has ended, watching the
+    /// transport meanwhile: device_error when the device failed; panels_stalled when the
+    /// transport reports an asynchronous error or `e` has not ended within `limit` seconds (0: no
+    /// limit), after which the caller aborts (a partner will not come).
+    virtual void wait(cuda::event const& e, double limit) = 0;
     virtual std::string name() const = 0;
 };
 

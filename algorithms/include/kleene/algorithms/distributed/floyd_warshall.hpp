@@ -35,7 +35,11 @@
 //
 // Errors: every step ends with an agreement (control::agree) on whether each rank's part went
 // well, so a failure on one rank (an exception while enqueueing, say) reaches all of them instead
-// of leaving the others waiting in a broadcast.
+// of leaving the others waiting in a broadcast. On the host a failed rank still takes part in the
+// step's broadcasts until that agreement; on the device the host stays two steps ahead of the
+// device at most, so that a device failure shows at an agreement too, and the communicators are
+// aborted. Waits past options::timeout throw rank_timeout (the caller ends the job).
+// docs/distributed.md, "Failures on one rank".
 
 #include <algorithm>
 #include <array>
@@ -46,7 +50,9 @@
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/distributed/block_cyclic.hpp>
 #include <kleene/algorithms/distributed/comm.hpp>
+#include <kleene/algorithms/distributed/faults.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
+#include <kleene/cpu/parallel.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/host_copy.hpp>
 #include <kleene/cuda/out_of_core.hpp>
@@ -117,6 +123,42 @@ V local_tile(V local, block_cyclic const& d, std::size_t I, std::size_t J) {
 }
 }  // namespace detail
 
+/// How the host path runs (floyd_warshall_host).
+struct host_fw_options {
+    /// Step K updates block row and column K+1 first and starts step K+1's panel broadcasts
+    /// before the rest of its update; false runs the steps one after the other.
+    bool lookahead = true;
+    /// Seconds a rank waits for the others within the steps before it gives up (rank_timeout),
+    /// on top of ten times its longest step so far (a wait inside a step is bounded by the
+    /// slowest rank's step); 0: no limit.
+    double timeout = 0;
+    /// A failure planted on purpose (tests).
+    fault_plan fault;
+};
+
+namespace detail {
+/// Sets a control's wait limit for a scope, and puts the previous one back.
+class wait_limit_scope {
+  public:
+    explicit wait_limit_scope(control& c) : c_(c), old_(c.wait_limit()) {}
+    ~wait_limit_scope() { c_.set_wait_limit(old_); }
+    wait_limit_scope(wait_limit_scope const&) = delete;
+    wait_limit_scope& operator=(wait_limit_scope const&) = delete;
+    /// `timeout` (0: none) plus ten times the longest step so far.
+    void set(double timeout, double longest_step) {
+        c_.set_wait_limit(timeout > 0 ? timeout + 10 * longest_step : 0);
+    }
+
+  private:
+    control& c_;
+    double old_;
+};
+
+inline std::string step_of(std::size_t k, std::size_t steps) {
+    return "step " + std::to_string(k + 1) + " of " + std::to_string(steps);
+}
+}  // namespace detail
+
 /// Host path: local is this rank's lrows x lcols matrix (d.local_rows() x d.local_cols()).
 /// With look-ahead, step K first updates the local tiles of block row and column K+1, prepares
 /// step K+1 (closes its diagonal block, updates its panels) and starts their broadcasts
@@ -124,9 +166,14 @@ V local_tile(V local, block_cyclic const& d, std::size_t I, std::size_t J) {
 /// between tiles so that MPI moves them meanwhile; step K+1 waits for them first. Each tile goes
 /// through the same operations in the same order either way, so the result is the same bit for
 /// bit.
+/// Failures: a rank whose work fails (an exception on any thread) skips the rest of the step's
+/// work but still takes part in every broadcast of the step, so that no rank waits for a message
+/// that will not come; the agreement at the step's end then throws collective_error on every rank,
+/// "rank R: step S of N: cause", and the control stays usable. A wait past o.timeout throws
+/// rank_timeout (not agreed: the caller ends the job).
 template <class T>
 fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control& c,
-                             bool lookahead = true) {
+                             host_fw_options const& o = {}) {
     auto const t0 = std::chrono::steady_clock::now();
     fw_stats st;
     if (local.rows != d.local_rows() || local.cols != d.local_cols())
@@ -137,20 +184,59 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
     std::size_t const nb = d.blocks(), b = d.block();
     std::size_t const lbr = d.local_block_rows(d.prow()), lbc = d.local_block_cols(d.pcol());
     std::size_t const lr = local.rows, lc = local.cols;
-    dense_matrix<T> diag(b, b);
-    dense_matrix<T> rowp[2] = {dense_matrix<T>(b, std::max<std::size_t>(lc, 1)),
-                               dense_matrix<T>(b, std::max<std::size_t>(lc, 1))};
-    dense_matrix<T> colp[2] = {dense_matrix<T>(std::max<std::size_t>(lr, 1), b),
-                               dense_matrix<T>(std::max<std::size_t>(lr, 1), b)};
+    bool const lookahead = o.lookahead;
+    int const me = c.rank();
+    using fault = fault_plan::kind;
+    // This rank's first failure in the step under way; its work stops there, its talk does not.
+    std::string why;
+    // The buffers, agreed before the first broadcast: a rank that cannot have them leaves no
+    // other waiting.
+    dense_matrix<T> diag, rowp[2], colp[2];
+    try {
+        std::size_t const elems =
+            b * b + 2 * b * std::max<std::size_t>(lc, 1) + 2 * std::max<std::size_t>(lr, 1) * b;
+        if (o.fault.at_setup(me))
+            throw out_of_memory(
+                "distributed floyd_warshall: the panel buffers (" +
+                    kleene::detail::format_bytes(static_cast<long double>(elems * sizeof(T))) +
+                    ") were refused (fault plan)",
+                static_cast<long double>(elems * sizeof(T)));
+        diag = dense_matrix<T>(b, b);
+        for (auto& p : rowp) p = dense_matrix<T>(b, std::max<std::size_t>(lc, 1));
+        for (auto& p : colp) p = dense_matrix<T>(std::max<std::size_t>(lr, 1), b);
+    } catch (std::exception const& e) {
+        why = e.what();
+    }
+    c.agree(why.empty(), why);
+    // Work runs only while the step has not failed here; talk (every broadcast) always runs.
+    auto work = [&](auto&& f) {
+        if (!why.empty()) return;
+        try {
+            f();
+        } catch (std::exception const& e) {
+            why = e.what();
+        }
+    };
+    auto talk = [&](auto&& f) {
+        try {
+            f();
+        } catch (rank_timeout const&) {
+            throw;
+        } catch (std::exception const& e) {
+            if (why.empty()) why = e.what();
+        }
+    };
     // The panel broadcasts of step K, in flight (row panel, column panel).
     std::unique_ptr<pending> inflight[2][2];
     auto wait_panels = [&](std::size_t K) {
         auto const tb = std::chrono::steady_clock::now();
-        for (auto& p : inflight[K % 2])
-            if (p) {
-                p->wait();
-                p.reset();
-            }
+        talk([&] {
+            for (auto& p : inflight[K % 2])
+                if (p) {
+                    p->wait();
+                    p.reset();
+                }
+        });
         st.broadcast += detail::since(tb);
     };
     // Steps 1-4 of block K: panels of K in rowp[K % 2], colp[K % 2], their broadcasts started.
@@ -160,51 +246,66 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
         bool const in_row = d.prow() == kr, in_col = d.pcol() == kc;
         dense_view<T> const D{diag.data(), bk, bk, b};
         // 1-2. Close D on its owner; send it along the owner's row and column.
-        if (in_row && in_col) {
-            auto const t = detail::local_tile(local, d, K, K);
-            kleene::detail::fw_dependent(t, t, t);
-            for (std::size_t i = 0; i < bk; ++i) std::copy(t.row(i), t.row(i) + bk, D.row(i));
-        }
+        work([&] {
+            if (in_row && in_col) {
+                auto const t = detail::local_tile(local, d, K, K);
+                kleene::detail::fw_dependent(t, t, t);
+                for (std::size_t i = 0; i < bk; ++i) std::copy(t.row(i), t.row(i) + bk, D.row(i));
+            }
+        });
         auto const tb = std::chrono::steady_clock::now();
-        if (in_row && g.cols > 1) c.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc);
-        if (in_col && g.rows > 1) c.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr);
+        talk([&] {
+            if (in_row && g.cols > 1) c.broadcast(axis::row, diag.data(), b * bk * sizeof(T), kc);
+            if (in_col && g.rows > 1) c.broadcast(axis::col, diag.data(), b * bk * sizeof(T), kr);
+        });
         st.broadcast += detail::since(tb);
         // 3. Panels, tile by tile as floyd_warshall_blocked does.
-        if (in_row) {
+        work([&] {
+            cpu::exception_carrier ff;  // (no exception may leave an OpenMP region)
+            if (in_row) {
 #pragma omp parallel for schedule(dynamic, 1) if (lbc > 2)
-            for (std::size_t l = 0; l < lbc; ++l) {
-                std::size_t const J = d.global_block_col(d.pcol(), l);
-                if (J == K) continue;
-                auto const s = detail::local_tile(local, d, K, J);
-                kleene::detail::fw_dependent(s, D, s);
+                for (std::size_t l = 0; l < lbc; ++l)
+                    ff.run([&] {
+                        std::size_t const J = d.global_block_col(d.pcol(), l);
+                        if (J == K) return;
+                        auto const s = detail::local_tile(local, d, K, J);
+                        kleene::detail::fw_dependent(s, D, s);
+                    });
             }
-        }
-        if (in_col) {
+            if (in_col) {
 #pragma omp parallel for schedule(dynamic, 1) if (lbr > 2)
-            for (std::size_t l = 0; l < lbr; ++l) {
-                std::size_t const I = d.global_block_row(d.prow(), l);
-                if (I == K) continue;
-                auto const s = detail::local_tile(local, d, I, K);
-                kleene::detail::fw_dependent(s, s, D);
+                for (std::size_t l = 0; l < lbr; ++l)
+                    ff.run([&] {
+                        std::size_t const I = d.global_block_row(d.prow(), l);
+                        if (I == K) return;
+                        auto const s = detail::local_tile(local, d, I, K);
+                        kleene::detail::fw_dependent(s, s, D);
+                    });
             }
-        }
+            ff.rethrow("the pivot panels");
+        });
         // 4. The row panel (bk x lc) down the columns, the column panel (lr x bk) along the rows.
         dense_matrix<T>& rp = rowp[K % 2];
         dense_matrix<T>& cp = colp[K % 2];
-        if (in_row) {
-            auto const src = local.block(d.local_offset_row(K), 0, bk, lc);
-            for (std::size_t i = 0; i < bk; ++i)
-                std::copy(src.row(i), src.row(i) + lc, rp.data() + i * rp.ld());
-        }
-        if (in_col) {
-            auto const src = local.block(0, d.local_offset_col(K), lr, bk);
-            for (std::size_t i = 0; i < lr; ++i)
-                std::copy(src.row(i), src.row(i) + bk, cp.data() + i * b);
-        }
-        if (g.rows > 1 && lc > 0)
-            inflight[K % 2][0] = c.ibroadcast(axis::col, rp.data(), bk * rp.ld() * sizeof(T), kr);
-        if (g.cols > 1 && lr > 0)
-            inflight[K % 2][1] = c.ibroadcast(axis::row, cp.data(), lr * b * sizeof(T), kc);
+        work([&] {
+            if (in_row) {
+                auto const src = local.block(d.local_offset_row(K), 0, bk, lc);
+                for (std::size_t i = 0; i < bk; ++i)
+                    std::copy(src.row(i), src.row(i) + lc, rp.data() + i * rp.ld());
+            }
+            if (in_col) {
+                auto const src = local.block(0, d.local_offset_col(K), lr, bk);
+                for (std::size_t i = 0; i < lr; ++i)
+                    std::copy(src.row(i), src.row(i) + bk, cp.data() + i * b);
+            }
+        });
+        talk([&] {
+            if (g.rows > 1 && lc > 0)
+                inflight[K % 2][0] =
+                    c.ibroadcast(axis::col, rp.data(), bk * rp.ld() * sizeof(T), kr);
+            if (g.cols > 1 && lr > 0)
+                inflight[K % 2][1] = c.ibroadcast(axis::row, cp.data(), lr * b * sizeof(T), kc);
+        });
         if (!lookahead) wait_panels(K);
     };
     // 5. The tiles (I, J) outside block row and column K that `pick` selects: A(I,J) (+)=
@@ -215,33 +316,46 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
         dense_view<T const> const C{colp[K % 2].data(), lr, bk, b};
         auto& poke = inflight[next % 2];
         bool const any = next != K && (poke[0] || poke[1]);
+        bool const boom = o.fault.at(fault::exception, me, K);
         std::size_t const tiles = lbr * lbc;
+        work([&] {
+            cpu::exception_carrier ff;
 #pragma omp parallel for schedule(dynamic, 1) if (tiles > 2)
-        for (std::size_t t = 0; t < tiles; ++t) {
-            std::size_t const I = d.global_block_row(d.prow(), t / lbc);
-            std::size_t const J = d.global_block_col(d.pcol(), t % lbc);
-            if (I == K || J == K || !pick(I, J)) continue;
-            std::size_t const ri = d.local_offset_row(I), cj = d.local_offset_col(J);
-            kleene::detail::fw_independent<T>(
-                detail::local_tile(local, d, I, J),
-                dense_view<T const>{C.row(ri), d.block_size(I), bk, b},
-                dense_view<T const>{R.data + cj, bk, d.block_size(J), R.ld});
-            if (any && detail::on_thread_0())
-                for (auto& p : poke)
-                    if (p) p->test();
-        }
+            for (std::size_t t = 0; t < tiles; ++t)
+                ff.run([&] {
+                    std::size_t const I = d.global_block_row(d.prow(), t / lbc);
+                    std::size_t const J = d.global_block_col(d.pcol(), t % lbc);
+                    if (I == K || J == K || !pick(I, J)) return;
+                    if (boom)
+                        throw error("an exception in the update of block (" + std::to_string(I) +
+                                    ", " + std::to_string(J) + ") (fault plan)");
+                    std::size_t const ri = d.local_offset_row(I), cj = d.local_offset_col(J);
+                    kleene::detail::fw_independent<T>(
+                        detail::local_tile(local, d, I, J),
+                        dense_view<T const>{C.row(ri), d.block_size(I), bk, b},
+                        dense_view<T const>{R.data + cj, bk, d.block_size(J), R.ld});
+                    if (any && detail::on_thread_0())
+                        for (auto& p : poke)
+                            if (p) p->test();
+                });
+            ff.rethrow("the update");
+        });
     };
     auto const all = [](std::size_t, std::size_t) { return true; };
-    std::string why;
-    try {
-        if (nb > 0) prepare(0);
-    } catch (std::exception const& e) {
-        why = e.what();
-    }
-    c.agree(why.empty(), why);
+    detail::wait_limit_scope limit(c);
+    limit.set(o.timeout, 0);
+    double longest = 0;  // this rank's longest step so far (s)
     for (std::size_t K = 0; K < nb; ++K) {
+        auto const tk = std::chrono::steady_clock::now();
         try {
+            detail::fault_at_step_start(o.fault, me, K);
+            if (K == 0) prepare(0);
             wait_panels(K);
+            work([&] {
+                if (o.fault.at(fault::allocation, me, K))
+                    throw out_of_memory("a host allocation of the step was refused (fault plan)",
+                                        0);
+            });
             std::size_t const N = K + 1;
             if (lookahead && N < nb) {
                 auto const band = [&](std::size_t I, std::size_t J) { return I == N || J == N; };
@@ -253,11 +367,14 @@ fw_stats floyd_warshall_host(dense_view<T> local, block_cyclic const& d, control
                 update(K, all, K);
                 if (N < nb) prepare(N);
             }
-        } catch (std::exception const& e) {
-            why = e.what();
+            c.agree(why.empty(), why.empty() ? why : detail::step_of(K, nb) + ": " + why);
+        } catch (rank_timeout const& e) {
+            throw rank_timeout("rank " + std::to_string(me) + ": " + detail::step_of(K, nb) + ": " +
+                               e.what());
         }
-        c.agree(why.empty(), why);
         ++st.steps;
+        longest = std::max(longest, detail::since(tk));
+        limit.set(o.timeout, longest);
     }
     st.total = detail::since(t0);
     return st;
@@ -310,6 +427,14 @@ struct device_fw_options {
     /// Streamed: rows of the local blocks in each of the three stripe buffers (0: chosen, about
     /// 256 MiB a stripe).
     std::size_t stripe_rows = 0;
+    /// Seconds a rank waits within the steps for its device to end a step before it gives up,
+    /// on top of ten times its longest step so far (0: no limit): the communicators are aborted
+    /// and the step's agreement says why (panels_stalled). The agreements themselves wait twice
+    /// as long, so that a rank stalled by another's failure reaches its agreement before the
+    /// others give up on it (rank_timeout: the caller ends the job).
+    double timeout = 0;
+    /// A failure planted on purpose (tests).
+    fault_plan fault;
 };
 
 namespace detail {
@@ -377,12 +502,27 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
     st.streamed = streamed;
     st.stripe_rows = sr;
     std::string why;
+    // Whether this rank's failure may follow from another's (panels_stalled): the agreement then
+    // prefers another rank's cause.
+    bool consequence = false;
     // From the first broadcast queued until every broadcast has ended here: a failure then aborts
     // the communicators (nccl.hpp), since some broadcast may wait for a partner that will not
     // come. A failure before it (here, in the set-up) reaches every rank at the agreement before
     // the first broadcast, with nothing queued, and leaves them usable.
     bool in_flight = false;
+    int const me = c.rank();
+    using fault = fault_plan::kind;
+    detail::wait_limit_scope limit(c);
+    double longest = 0;  // this rank's longest step so far (s), host clock
+    // The device's end of the work before e's last record, within the limit.
+    auto await = [&](cuda::event const& e) {
+        panels.wait(e, o.timeout > 0 ? o.timeout + 10 * longest : 0);
+    };
     try {
+        if (o.fault.at_setup(me))
+            throw device_error(
+                "distributed floyd_warshall: the device buffers were refused (fault plan): out of "
+                "device memory");
         if (streamed) {
             // Too little device memory even for the panels and stripes: say what it takes.
             std::size_t const need = detail::streamed_elements(lr, lc, b, sr) * sizeof(T);
@@ -699,10 +839,13 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         // aborted. By every rank, since automatic may stream on some ranks and not on others.
         c.agree(true);
         in_flight = nb > 0;
+        limit.set(2 * o.timeout, 0);
         auto const ts = std::chrono::steady_clock::now();
-        if (nb > 0) prepare(0);
         for (std::size_t K = 0; K < nb; ++K) {
+            auto const tk = std::chrono::steady_clock::now();
             try {
+                detail::fault_at_step_start(o.fault, me, K);
+                if (K == 0) prepare(0);
                 auto& m = marks[K];
                 m[0].record(cs);
                 cs.wait(p_here[K % sets]);
@@ -793,19 +936,40 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
                     if (K + 1 < nb) prepare(K + 1);
                     m[4].record(cs);
                 }
+                if (o.fault.at(fault::exception, me, K))
+                    throw device_error("a kernel error in the step (fault plan)");
+                if (o.fault.at(fault::allocation, me, K))
+                    throw out_of_memory("a host allocation of the step was refused (fault plan)",
+                                        0);
+                // The host stays at most two steps ahead of the device, so that a device failure
+                // (or a partner that stopped) shows here, at a step's agreement, and no launch
+                // blocks on a full queue behind a broadcast that will not come.
+                if (K >= 2) await(marks[K - 2][4]);
+            } catch (panels_stalled const& e) {
+                why = e.what();
+                consequence = true;
+            } catch (rank_timeout const&) {
+                throw;
             } catch (std::exception const& e) {
                 why = e.what();
             }
-            // Host-side agreement only: the device work stays queued. On a failure anywhere,
-            // every rank aborts its NCCL communicators before the buffers are freed (a broadcast
-            // that nothing will match would otherwise hold the device).
+            // Host-side agreement: the device work of the last two steps stays queued. On a
+            // failure anywhere, every rank aborts its NCCL communicators before the buffers are
+            // freed (a broadcast that nothing will match would otherwise hold the device).
             try {
-                c.agree(why.empty(), why);
+                c.agree(why.empty(), why.empty() ? why : detail::step_of(K, nb) + ": " + why,
+                        consequence);
             } catch (collective_error const&) {
                 panels.abort();
                 throw;
+            } catch (rank_timeout const& e) {
+                panels.abort();
+                throw rank_timeout("rank " + std::to_string(me) + ": " + detail::step_of(K, nb) +
+                                   ": " + e.what());
             }
             ++st.steps;
+            longest = std::max(longest, detail::since(tk));
+            limit.set(2 * o.timeout, 2 * longest);
         }
         bool const copied_early = early_out && why.empty() && st.steps == nb;
         if (copied_early) {
@@ -815,13 +979,18 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             host.release_after([&](std::size_t r) {
                 std::size_t q = 0;
                 while (q + 1 < out_chunks && lr * (q + 1) / out_chunks < r) ++q;
-                out_done[q].synchronize();
+                await(out_done[q]);
             });
             st.unpin_early = detail::since(tp);
         }
-        cs.synchronize();
+        // Polled waits (await): a partner that failed after its last agreement ends them within
+        // the limit instead of holding this rank.
+        cuda::event ended;
+        ended.record(cs);
+        await(ended);
         st.steps_wall = detail::since(ts);
-        ms.synchronize();
+        ended.record(ms);
+        await(ended);
         // Every broadcast of the call has ended here: a failure from now on needs no abort.
         in_flight = false;
         if (ls) ls->synchronize();
@@ -848,11 +1017,18 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
         st.unpin = detail::since(tp);
     } catch (collective_error const&) {
         throw;
+    } catch (rank_timeout const&) {
+        if (in_flight) panels.abort();
+        throw;
+    } catch (panels_stalled const& e) {
+        why = e.what();
+        consequence = true;
+        panels.abort();
     } catch (std::exception const& e) {
         why = e.what();
         if (in_flight) panels.abort();
     }
-    c.agree(why.empty(), why);
+    c.agree(why.empty(), why, consequence);
     st.total = detail::since(t0);
     return st;
 }

@@ -2,7 +2,8 @@
 // The MPI side of the distributed algorithms: starting MPI, and `control` (comm.hpp) over
 // MPI_COMM_WORLD with one communicator per process row and per process column
 // (MPI_Comm_split). Implemented in algorithms/distributed/src/mpi.cpp; this header does not
-// include mpi.h. Messages past 2^31 bytes go in pieces.
+// include mpi.h. Messages past 2^31 bytes go in pieces. Errors come back as codes
+// (MPI_ERRORS_RETURN) and become kleene::error.
 
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <memory>
@@ -45,6 +46,11 @@ class mpi_control final : public control {
                                         int root) override;
     void send(void const* data, std::size_t bytes, int to) override;
     void recv(void* data, std::size_t bytes, int from) override;
+    /// With a limit, every wait polls its (nonblocking) operation until it ends or the limit
+    /// passes; after a rank_timeout the control is broken: its operations throw at once, and
+    /// nothing waits for the operations left in flight (the job is to be aborted).
+    void set_wait_limit(double seconds) override;
+    double wait_limit() const override;
 
   private:
     struct impl;

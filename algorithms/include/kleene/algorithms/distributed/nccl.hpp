@@ -22,7 +22,8 @@ int use_device(int local_rank);
 /// communicators were aborted"), and a program that goes on makes a new nccl_panels. Failures
 /// before (too little device memory to stream, a device buffer that cannot be allocated,
 /// page-locking refused while streaming: agreed over the ranks before anything is queued) or
-/// after (the copy back to the host) leave them usable.
+/// after (the copy back to the host) leave them usable. wait() polls a CUDA event and
+/// ncclCommGetAsyncError, so that a rank whose partner stopped gives up within its limit.
 class nccl_panels final : public device_panels {
   public:
     /// Collective over every rank of c (and its grid).
@@ -30,6 +31,7 @@ class nccl_panels final : public device_panels {
     ~nccl_panels() override;
     void broadcast(axis a, void* data, std::size_t bytes, int root, cuda::stream const& s) override;
     void abort() noexcept override;
+    void wait(cuda::event const& e, double limit) override;
     std::string name() const override;
 
   private:

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kleene::cuda {
@@ -46,6 +47,9 @@ struct bfs_tuning {
     bfs_loop loop = bfs_loop::automatic;
     /// Device loop: blocks a SM, 2 (measured best) or 4 (kleene::tuning::bfs_loop_blocks).
     int loop_blocks = 2;
+    /// Device loop: push levels of at most 2048 vertices and this many out-edges run in one block,
+    /// level after level, while the grid waits (graph_bfs_loop.cu); 0: every level on the grid.
+    long long block_edges = 8192;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -55,6 +59,7 @@ struct bfs_run {
     std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
     double seconds = 0;                // device time of the traversal alone (events)
     bool device_loop = false;          // the search ran as one cooperative kernel
+    std::vector<std::string> notes;    // how the levels ran, for the explain trace
 };
 
 /// BFS from `source`. `at` is the transpose of `a` (pass `a` again when the graph is symmetric).
@@ -69,6 +74,10 @@ struct sssp_tuning {
     sssp_method method = sssp_method::automatic;
     /// Bucket width of delta-stepping; 0 picks one from the mean edge weight.
     double delta = 0;
+    /// Rounds whose frontier has at most 2048 vertices and this many out-edges run in one block,
+    /// round after round and bucket after bucket (far piles of at most 65536 vertices), without a
+    /// host round trip (graph_sssp.cu); 0: every round is a launch of its own.
+    long long block_edges = 16384;
 };
 
 /// Distances from `source` (host vector; numeric_limits<T>::max() / +inf where unreachable) and the
@@ -78,6 +87,8 @@ template <class T>
 struct sssp_run {
     std::vector<T> dist;
     double seconds = 0;
+    std::size_t rounds = 0;  ///< relaxation rounds (launches, or steps of the device loop)
+    std::string notes;       ///< how the rounds ran, for the explain trace
 };
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
