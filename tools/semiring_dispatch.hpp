@@ -42,10 +42,10 @@ template <class F>
 void dispatch_semiring(std::string_view name, std::string_view type, F&& f) {
     bool found = false;
     bool known_type = false;
-#define KLEENE_TOOLS_TYPE(U, tname, numpy)                        \
-    if (type == tname) {                                          \
-        known_type = true;                                        \
-        found = dispatch_semiring_of<U>(name, type, f);           \
+#define KLEENE_TOOLS_TYPE(U, tname, numpy)              \
+    if (type == tname) {                                \
+        known_type = true;                              \
+        found = dispatch_semiring_of<U>(name, type, f); \
     }
     KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
 #undef KLEENE_TOOLS_TYPE
@@ -101,8 +101,8 @@ void dispatch_type(std::string_view type, F&& f) {
     if (type == tname) return f(U{});
     KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
 #undef KLEENE_TOOLS_TYPE
-    throw command_failed("unknown type '" + std::string(type) + "' (" + instances::name_list(false) +
-                         ")");
+    throw command_failed("unknown type '" + std::string(type) + "' (" +
+                         instances::name_list(false) + ")");
 }
 
 }  // namespace kleene::tools

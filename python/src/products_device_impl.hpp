@@ -53,7 +53,7 @@ inline std::string dotted(std::string name) {
 template <class T>
 std::string sparse_semiring_names() {
     std::string names;
-#define KLEENE_PY_SPARSE_SEMIRING_NAME(S, U, I, sname, ...)               \
+#define KLEENE_PY_SPARSE_SEMIRING_NAME(S, U, I, sname, ...)                \
     if constexpr (std::is_same_v<U, T> && std::is_same_v<I, std::int32_t>) \
         names += (names.empty() ? "" : ", ") + dotted(sname);
     KLEENE_SPARSE_INSTANCES(KLEENE_PY_SPARSE_SEMIRING_NAME)
@@ -306,10 +306,10 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
         with_operand<T>(ah, "A", [&](auto const& a) {
             using A = std::decay_t<decltype(a)>;
             if constexpr (is_device_csr<A> && !sparse_kernels<S>)
-                throw invalid_argument(std::string(name) +
-                                       " on the GPU: a CSR A runs the sparse kernels, built for " +
-                                       sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
-                                       "; pass A dense (to_dense() on the host, then to_device())");
+                throw invalid_argument(
+                    std::string(name) + " on the GPU: a CSR A runs the sparse kernels, built for " +
+                    sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
+                    "; pass A dense (to_dense() on the host, then to_device())");
             else if constexpr (!Pull && is_device_csr<A> && !commutative_mul<S>)
                 throw invalid_argument(
                     "vxm on the GPU with a CSR A runs A' u, which needs a commutative multiply; " +

@@ -104,7 +104,8 @@ KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<std::uint8_t>>(
     dense_view<std::uint8_t, device> c, bool accumulate, context& ctx) KLEENE_DEVICE_BODY;
 
 #if defined(KLEENE_HAVE_CUDA)
-// The registry's pairs this build leaves out: they throw missing_instance (lib/cuda/src/missing.cpp).
+// The registry's pairs this build leaves out: they throw missing_instance
+// (lib/cuda/src/missing.cpp).
 KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DECLARATION)
 #endif
 

@@ -160,7 +160,8 @@ double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Inde
 }
 
 #if defined(KLEENE_HAVE_CUDA)
-// The registry's pairs this build leaves out: they throw missing_instance (lib/cuda/src/missing.cpp).
+// The registry's pairs this build leaves out: they throw missing_instance
+// (lib/cuda/src/missing.cpp).
 KLEENE_SPARSE_MISSING(KLEENE_SPARSE_MISSING_DECLARATION)
 #endif
 
