@@ -6,7 +6,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/kleene-gpu}/variants
 mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-inc=(-I"$root/semirings/include" -I"$root/lib/include" -I"$root/lib/cuda/include" -I"$root/lib/cpu/include")
+# The instance lists the headers include (cmake/instances.cmake), written beside the binaries.
+cmake -DKLEENE_GENERATED_DIR="$out/generated" -P "$root/cmake/instances.cmake"
+inc=(-I"$root/semirings/include" -I"$root/lib/include" -I"$root/lib/cuda/include" -I"$root/lib/cpu/include"
+     -I"$out/generated/include")
 variants=("8 1" "16 1" "8 0" "16 0")
 sizes=("$@")
 for v in "${variants[@]}"; do

@@ -1,9 +1,11 @@
 #pragma once
 // Run-time names to compile-time semiring types, for the command line: `--semiring min_plus
-// --type fp32` becomes a call f(min_plus<float>{}). Only the combinations listed here are built.
+// --type fp32` becomes a call f(min_plus<float>{}). The names and the pairs built come from the
+// instance registry (kleene/instances.hpp, cmake/instances.cmake).
 
 #include "commands.hpp"
 
+#include <kleene/instances.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cstdint>
@@ -14,52 +16,45 @@
 
 namespace kleene::tools {
 
+#define KLEENE_TOOLS_NAME(X, name, ...) name,
 /// Value types the command line accepts.
-inline constexpr std::string_view type_names[] = {"fp32", "fp64", "int32", "int64", "bool"};
+inline constexpr std::string_view type_names[] = {KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_NAME)};
 /// Semirings the command line accepts (dispatch_semiring_of).
-inline constexpr std::string_view semiring_names[] = {
-    "plus_times", "min_plus",   "max_plus",   "max_min",  "min_max",  "lor_land",
-    "any_pair",   "plus_pair",  "min_first",  "min_second", "plus_min", "max_times"};
+inline constexpr std::string_view semiring_names[] = {KLEENE_REGISTRY_SEMIRINGS(KLEENE_TOOLS_NAME)};
+#undef KLEENE_TOOLS_NAME
 
+/// Calls f(S{}) for the semiring `name` over T; false for a name it does not know. A pair this
+/// build leaves out (KLEENE_INSTANCES=minimal) throws kleene::missing_instance.
 template <class T, class F>
-bool dispatch_semiring_of(std::string_view name, F&& f) {
-    if (name == "plus_times") return f(plus_times<T>{}), true;
-    if (name == "min_plus") return f(min_plus<T>{}), true;
-    if (name == "max_plus") return f(max_plus<T>{}), true;
-    if (name == "max_min") return f(max_min<T>{}), true;
-    if (name == "min_max") return f(min_max<T>{}), true;
-    if (name == "lor_land") return f(lor_land<T>{}), true;
-    if (name == "any_pair") return f(any_pair<T>{}), true;
-    if (name == "plus_pair") return f(plus_pair<T>{}), true;
-    if (name == "min_first") return f(min_first<T>{}), true;
-    if (name == "min_second") return f(min_second<T>{}), true;
-    if (name == "plus_min") return f(plus_min<T>{}), true;
-    if (name == "max_times") return f(max_times<T>{}), true;
-    return false;
+bool dispatch_semiring_of(std::string_view name, std::string_view type, F&& f) {
+    auto const r = instances::visit_semiring<T>(name, f);
+    if (r == instances::lookup::not_built)
+        instances::throw_not_built(name, type, "the command line");
+    if (r == instances::lookup::not_offered)
+        throw command_failed("semiring " + std::string(name) + " is not offered over " +
+                             std::string(type) + " (use " + instances::semirings_over<T>(false) +
+                             ")");
+    return r == instances::lookup::found;
 }
 
 /// Calls f(S{}) for the semiring `name` over `type`; throws command_failed for unknown names.
-/// Boolean values take the semirings that are meaningful on them: lor_land and any_pair.
 template <class F>
 void dispatch_semiring(std::string_view name, std::string_view type, F&& f) {
     bool found = false;
-    if (type == "fp32") found = dispatch_semiring_of<float>(name, f);
-    else if (type == "fp64") found = dispatch_semiring_of<double>(name, f);
-    else if (type == "int32") found = dispatch_semiring_of<std::int32_t>(name, f);
-    else if (type == "int64") found = dispatch_semiring_of<std::int64_t>(name, f);
-    else if (type == "bool") {
-        if (name == "lor_land") f(lor_land<bool>{}), found = true;
-        else if (name == "any_pair") f(any_pair<bool>{}), found = true;
-        else throw command_failed("semiring " + std::string(name) +
-                                  " is not offered over bool (use lor_land or any_pair)");
-    } else {
-        throw command_failed("unknown type '" + std::string(type) +
-                             "' (fp32, fp64, int32, int64, bool)");
+    bool known_type = false;
+#define KLEENE_TOOLS_TYPE(U, tname, numpy)              \
+    if (type == tname) {                                \
+        known_type = true;                              \
+        found = dispatch_semiring_of<U>(name, type, f); \
     }
+    KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
+#undef KLEENE_TOOLS_TYPE
+    if (!known_type)
+        throw command_failed("unknown type '" + std::string(type) + "' (" +
+                             instances::name_list(false) + ")");
     if (!found)
-        throw command_failed("unknown semiring '" + std::string(name) +
-                             "' (plus_times, min_plus, max_plus, max_min, min_max, lor_land, "
-                             "any_pair, plus_pair, min_first, min_second, plus_min, max_times)");
+        throw command_failed("unknown semiring '" + std::string(name) + "' (" +
+                             instances::name_list(true) + ")");
 }
 
 /// Binary operators by name, for the element-wise commands.
@@ -102,13 +97,12 @@ void dispatch_monoid(std::string_view name, F&& f) {
 /// Calls f(T{}) for the value type `type` (one of type_names).
 template <class F>
 void dispatch_type(std::string_view type, F&& f) {
-    if (type == "fp32") return f(float{});
-    if (type == "fp64") return f(double{});
-    if (type == "int32") return f(std::int32_t{});
-    if (type == "int64") return f(std::int64_t{});
-    if (type == "bool") return f(bool{});
-    throw command_failed("unknown type '" + std::string(type) +
-                         "' (fp32, fp64, int32, int64, bool)");
+#define KLEENE_TOOLS_TYPE(U, tname, numpy) \
+    if (type == tname) return f(U{});
+    KLEENE_REGISTRY_TYPES(KLEENE_TOOLS_TYPE)
+#undef KLEENE_TOOLS_TYPE
+    throw command_failed("unknown type '" + std::string(type) + "' (" +
+                         instances::name_list(false) + ")");
 }
 
 }  // namespace kleene::tools

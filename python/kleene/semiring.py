@@ -2,18 +2,18 @@
 
 from . import _kleene
 
-_BUILTIN = {
-    "plus_times": ("plus", "times"), "min_plus": ("min", "plus"), "max_plus": ("max", "plus"),
-    "max_min": ("max", "min"), "min_max": ("min", "max"), "lor_land": ("lor", "land"),
-    "any_pair": ("any", "pair"), "plus_pair": ("plus", "pair"), "min_first": ("min", "first"),
-    "min_second": ("min", "second"), "plus_min": ("plus", "min"), "max_times": ("max", "times"),
-}
+# name -> (add, multiply): the instance registry's semirings (cmake/instances.cmake).
+_BUILTIN = dict(_kleene._semirings)
 
 
 class Semiring:
     """One of kleene's built-in semirings: ``add`` and ``multiply`` name its operators."""
 
     __slots__ = ("name", "add", "multiply")
+
+    def built_for(self):
+        """The dtypes this kleene dispatches the semiring to by name (KLEENE_INSTANCES)."""
+        return tuple(_kleene._semirings_built[self.name])
 
     def __init__(self, name):
         key = name.replace(".", "_").replace("-", "_").lower()

@@ -73,6 +73,19 @@ struct device_products<bool> {
 };
 
 void bind_products(py::module_& m) {
+    // The instance registry (kleene/instances.hpp): every semiring's operators, for
+    // python/kleene/semiring.py, and the value types this build dispatches each to.
+    py::dict semirings, built;
+    for (auto const& s : instances::semirings) {
+        semirings[py::str(s.name)] = py::make_tuple(s.add, s.multiply);
+        built[py::str(s.name)] = py::list();
+    }
+#define KLEENE_PY_BUILT(S, U, sname, tname) built[sname].cast<py::list>().append(dtype_name<U>());
+    KLEENE_HOST_INSTANCES(KLEENE_PY_BUILT)
+#undef KLEENE_PY_BUILT
+    m.attr("_semirings") = semirings;
+    m.attr("_semirings_built") = built;
+    m.attr("_instances") = py::str(instances::set);
     m.def(
         "_mxm",
         [](matrix_handle const& a, matrix_handle const& b, std::string semiring,

@@ -3,15 +3,17 @@
 // translation unit per type, so that the semiring instantiations build in parallel).
 //
 // Instantiated combinations, to keep the module's build time bounded (each semiring costs about a
-// CPU-minute to compile): CSR x CSR products on int32 indices (int64-indexed operands are narrowed
-// when their offsets fit, else InvalidArgument; the result has int32 indices), masks as Boolean CSR
-// (structural or valued, complemented or not), the accumulator either none or the semiring's own
-// add (fused by kleene::mxm); any other accumulator runs as kleene's mxm into a temporary and an
-// ewise_add of C and it under the same mask, which is GraphBLAS's definition of C<M, replace>
-// accum= T. Dense x dense without mask or accumulator is the dense GEMM; a dense operand of a
-// masked or accumulated product becomes CSR (entries equal to the semiring's zero are absent, as in
-// dense storage). Vectors are dense NumPy arrays.
+// CPU-minute to compile): the semirings of the instance registry's host set (kleene/instances.hpp;
+// KLEENE_INSTANCES=minimal builds few), CSR x CSR products on int32 indices (int64-indexed operands
+// are narrowed when their offsets fit, else InvalidArgument; the result has int32 indices), masks
+// as Boolean CSR (structural or valued, complemented or not), the accumulator either none or the
+// semiring's own add (fused by kleene::mxm); any other accumulator runs as kleene's mxm into a
+// temporary and an ewise_add of C and it under the same mask, which is GraphBLAS's definition of
+// C<M, replace> accum= T. Dense x dense without mask or accumulator is the dense GEMM; a dense
+// operand of a masked or accumulated product becomes CSR (entries equal to the semiring's zero are
+// absent, as in dense storage). Vectors are dense NumPy arrays.
 
+#include <kleene/instances.hpp>
 #include <optional>
 #include <string>
 
@@ -60,29 +62,24 @@ struct device_products {
 
 kernel_choice parse_kernel(std::string_view k);
 
-/// Calls f(S{}) for the semiring named `name` over T ("min_plus", ...).
+/// Calls f(S{}) for the semiring named `name` over T ("min_plus", ...): the pairs of the instance
+/// registry this build dispatches to (kleene/instances.hpp); a pair it leaves out
+/// (KLEENE_INSTANCES=minimal) raises kleene::missing_instance.
 template <class T, class F>
 void dispatch_semiring(std::string_view name, F&& f) {
-    if constexpr (std::is_same_v<T, bool>) {
-        if (name == "lor_land") return f(lor_land<bool>{});
-        if (name == "any_pair") return f(any_pair<bool>{});
-        throw invalid_argument("semiring " + std::string(name) +
-                               " is not offered over bool (lor_land, any_pair)");
-    } else {
-        if (name == "plus_times") return f(plus_times<T>{});
-        if (name == "min_plus") return f(min_plus<T>{});
-        if (name == "max_plus") return f(max_plus<T>{});
-        if (name == "max_min") return f(max_min<T>{});
-        if (name == "min_max") return f(min_max<T>{});
-        if (name == "lor_land") return f(lor_land<T>{});
-        if (name == "any_pair") return f(any_pair<T>{});
-        if (name == "plus_pair") return f(plus_pair<T>{});
-        if (name == "min_first") return f(min_first<T>{});
-        if (name == "min_second") return f(min_second<T>{});
-        if (name == "plus_min") return f(plus_min<T>{});
-        if (name == "max_times") return f(max_times<T>{});
-        throw invalid_argument("unknown semiring " + std::string(name));
+    switch (instances::visit_semiring<T>(name, f)) {
+        case instances::lookup::found:
+            return;
+        case instances::lookup::not_built:
+            instances::throw_not_built(name, dtype_name<T>(), "the Python module");
+        case instances::lookup::not_offered:
+            throw invalid_argument("semiring " + std::string(name) + " is not offered over " +
+                                   dtype_name<T>() + " (" + instances::semirings_over<T>(false) +
+                                   ")");
+        case instances::lookup::unknown_semiring:
+            break;
     }
+    throw invalid_argument("unknown semiring " + std::string(name));
 }
 
 /// The name of S's add operator ("plus", "min", "max", "lor", "any").

@@ -8,7 +8,7 @@
 // - values float32, float64, int32, int64 (the types lib/cuda builds its operations for); device
 //   CSR operands, outputs and masks with int32 indices; masks of bool or the product's type;
 // - every semiring with dense operands (A dense: the semiring GEMM, lib/cuda's twelve numeric
-//   instances); with a CSR A (SpMM, SpGEMM, SpMV) the seven of sparse_instances.hpp;
+//   instances); with a CSR A (SpMM, SpGEMM, SpMV) those of KLEENE_SPARSE_INSTANCES;
 // - mxm: A B straight into C (no mask; no accumulator or the semiring's add); otherwise the
 //   product goes into a temporary of its natural storage (CSR for CSR x CSR, else dense) and
 //   kleene::apply(identity) writes it back into C under the mask, with the accumulator and
@@ -23,7 +23,7 @@
 
 #include <algorithm>
 
-#include <kleene/cuda/detail/sparse_instances.hpp>
+#include <kleene/instance_lists.hpp>
 
 #include "device_arrays.hpp"
 #include "products.hpp"
@@ -38,11 +38,10 @@ template <class T>
 using ddense = dense_matrix<T, device>;
 
 /// The semirings lib/cuda builds its sparse kernels for, read from its instance list
-/// (cuda/detail/sparse_instances.hpp), and their names for messages.
-#define KLEENE_PY_IS_SPARSE_SEMIRING(S, U) || std::is_same_v<Sr, S<U>>
-template <class Sr, class T = typename Sr::value_type>
-inline constexpr bool sparse_kernels =
-    false KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_PY_IS_SPARSE_SEMIRING, T);
+/// (KLEENE_SPARSE_INSTANCES of kleene/instance_lists.hpp), and their names for messages.
+#define KLEENE_PY_IS_SPARSE_SEMIRING(S, U, ...) || std::is_same_v<Sr, S<U>>
+template <class Sr>
+inline constexpr bool sparse_kernels = false KLEENE_SPARSE_INSTANCES(KLEENE_PY_IS_SPARSE_SEMIRING);
 #undef KLEENE_PY_IS_SPARSE_SEMIRING
 
 inline std::string dotted(std::string name) {
@@ -50,13 +49,17 @@ inline std::string dotted(std::string name) {
     return name;
 }
 
-#define KLEENE_PY_SPARSE_SEMIRING_NAME(S, U) ", " #S
-/// "plus.times, min.plus, ...".
-inline std::string sparse_semiring_names() {
-    return dotted(std::string(KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_PY_SPARSE_SEMIRING_NAME, _))
-                      .substr(2));
-}
+/// "plus.times, min.plus, ...": the sparse kernels' semirings over T (int32 indices).
+template <class T>
+std::string sparse_semiring_names() {
+    std::string names;
+#define KLEENE_PY_SPARSE_SEMIRING_NAME(S, U, I, sname, ...)                \
+    if constexpr (std::is_same_v<U, T> && std::is_same_v<I, std::int32_t>) \
+        names += (names.empty() ? "" : ", ") + dotted(sname);
+    KLEENE_SPARSE_INSTANCES(KLEENE_PY_SPARSE_SEMIRING_NAME)
 #undef KLEENE_PY_SPARSE_SEMIRING_NAME
+    return names;
+}
 
 /// vxm with a CSR A and a dense u runs A' u, which is u A only where the multiply commutes.
 template <class S, class T = typename S::value_type>
@@ -262,7 +265,7 @@ py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& 
                 if constexpr (is_device_csr<A> && !sparse_kernels<S>)
                     throw invalid_argument(
                         "mxm on the GPU: a CSR A runs the sparse kernels, built for " +
-                        sparse_semiring_names() + ", not " + dotted(args.semiring) +
+                        sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
                         "; pass A dense (to_dense() on the host, then to_device())");
                 else
                     result = device_detail::mxm<T>(s, a, b, args, opt);
@@ -303,10 +306,10 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
         with_operand<T>(ah, "A", [&](auto const& a) {
             using A = std::decay_t<decltype(a)>;
             if constexpr (is_device_csr<A> && !sparse_kernels<S>)
-                throw invalid_argument(std::string(name) +
-                                       " on the GPU: a CSR A runs the sparse kernels, built for " +
-                                       sparse_semiring_names() + ", not " + dotted(args.semiring) +
-                                       "; pass A dense (to_dense() on the host, then to_device())");
+                throw invalid_argument(
+                    std::string(name) + " on the GPU: a CSR A runs the sparse kernels, built for " +
+                    sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
+                    "; pass A dense (to_dense() on the host, then to_device())");
             else if constexpr (!Pull && is_device_csr<A> && !commutative_mul<S>)
                 throw invalid_argument(
                     "vxm on the GPU with a CSR A runs A' u, which needs a commutative multiply; " +

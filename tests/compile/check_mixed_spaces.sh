@@ -3,11 +3,11 @@
 # compiles tests/compile/mixed_spaces.cpp (syntax only) with one container of each call on the
 # host, expects every operation's message, then compiles it with all of them on the device
 # (KLEENE_CONTROL), which must succeed, so a failure for another reason is caught too.
-#   check_mixed_spaces.sh SOURCE_ROOT CXX
+#   check_mixed_spaces.sh SOURCE_ROOT CXX GENERATED_INCLUDE (the build's generated/include)
 set -uo pipefail
 root=$1
 cxx=$2
-inc=()
+inc=(-I "$3")
 for d in semirings/include lib/include lib/cpu/include lib/cuda/include matrix_io/include \
          algorithms/include algorithms/cuda/include; do
   [ -d "$root/$d" ] && inc+=(-I "$root/$d")

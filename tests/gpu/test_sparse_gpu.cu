@@ -12,10 +12,10 @@
 #include "gpu/gpu_test.hpp"
 
 #include <kleene/csr_matrix.hpp>
-#include <kleene/cuda/detail/sparse_instances.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/instance_lists.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
 
@@ -25,6 +25,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <typeinfo>
 #include <vector>
 
@@ -510,13 +511,19 @@ void products(bool big, std::uint64_t seed) {
     }
 }
 
-template <class S>
-void products_both(bool big) {
-    BOOST_TEST_CONTEXT(name<S>()) {
-        products<S, std::int32_t>(big, 11);
-        products<S, std::int64_t>(big, 12);
-    }
-}
+// Every pair the library builds (KLEENE_SPARSE_INSTANCES, generated from the instance registry
+// for this build's KLEENE_INSTANCES), once for each index type.
+template <class S, class I>
+struct sparse_instance {
+    using semiring = S;
+    using index = I;
+};
+template <class Unused, class... Ts>
+using without_first = std::tuple<Ts...>;
+#define KLEENE_TEST_SPARSE_INSTANCE(S, T, Index, ...) , sparse_instance<S<T>, Index>
+using built_instances = without_first<void KLEENE_SPARSE_INSTANCES(KLEENE_TEST_SPARSE_INSTANCE)>;
+#undef KLEENE_TEST_SPARSE_INSTANCE
+
 template <class S, class I>
 void products_one(bool big) {
     BOOST_TEST_CONTEXT(name<S>() << " " << sizeof(I) * 8 << "-bit") {
@@ -617,17 +624,13 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(large)
 
-#define KLEENE_TEST_PRODUCTS_BIG(S, T)         \
-    BOOST_AUTO_TEST_CASE(products_##S##_##T) { \
-        if (!have_gpu()) return;               \
-        products_both<S<T>>(true);             \
-    }
-// The same lists as the library's instances (detail/sparse_instances.hpp): every pair is tested.
-KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_TEST_PRODUCTS_BIG, f32)
-KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_TEST_PRODUCTS_BIG, f64)
-KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_TEST_PRODUCTS_BIG, i32)
-KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_TEST_PRODUCTS_BIG, i64)
-KLEENE_SPARSE_BOOL_SEMIRINGS(KLEENE_TEST_PRODUCTS_BIG)
+// Every pair the library builds (built_instances), once for each index type.
+BOOST_AUTO_TEST_CASE_TEMPLATE(products_built, P, built_instances) {
+    if (!have_gpu()) return;
+    using S = typename P::semiring;
+    using I = typename P::index;
+    BOOST_TEST_CONTEXT(name<S>()) { products<S, I>(true, sizeof(I) == 4 ? 11 : 12); }
+}
 
 BOOST_AUTO_TEST_CASE(cusparse_backend_big) {
     if (!have_gpu()) return;

@@ -41,3 +41,9 @@ def random_graph(n, density, seed, weights=(1, 10), dtype=np.float64, symmetric=
 @pytest.fixture
 def graph():
     return random_graph
+
+
+def built(s, dtype=np.float64):
+    """Whether this kleene dispatches the semiring s to over dtype: KLEENE_INSTANCES=minimal builds a
+    few (the C++ suites run every semiring); the others raise InvalidArgument saying how to build."""
+    return np.dtype(dtype).name in kleene.semiring(s).built_for()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import kleene
-from conftest import random_graph
+from conftest import built, random_graph
 
 pytestmark = pytest.mark.gpu
 
@@ -207,6 +207,8 @@ def operand(a, fmt, zero):
 @pytest.mark.parametrize("fa,fb", [("csr", "csr"), ("csr", "dense"), ("dense", "csr"),
                                    ("dense", "dense")])
 def test_device_mxm_equals_cpu(dtype, s, fa, fb):
+    if not built(s, dtype):
+        pytest.skip(f"{s} over {dtype} is not built (KLEENE_INSTANCES)")
     z = zero_of(s, dtype)
     a = operand(random_graph(40, 0.1, 60, dtype=dtype), fa, z)
     b = operand(random_graph(40, 0.1, 61, dtype=dtype), fb, z)
@@ -293,6 +295,8 @@ def test_device_mxm_refusals():
 @pytest.mark.parametrize("masked", [False, True])
 @pytest.mark.parametrize("accum", [None, True])
 def test_device_mxv_vxm_equal_cpu(dtype, s, fmt, masked, accum):
+    if not built(s, dtype):
+        pytest.skip(f"{s} over {dtype} is not built (KLEENE_INSTANCES)")
     n, z = 50, zero_of(s, dtype)
     a = operand(random_graph(n, 0.1, 71, dtype=dtype), fmt, z)
     rng = np.random.default_rng(72)

@@ -28,6 +28,14 @@ public:
     using error::error;
 };
 
+/// A combination of kleene's instance registry (semiring, value type, index type) that this build
+/// did not compile ahead of time (KLEENE_INSTANCES; docs/architecture.md, "Instances"). The message
+/// names it and the instance set that has it.
+class missing_instance : public invalid_argument {
+public:
+    using invalid_argument::invalid_argument;
+};
+
 /// A file or stream could not be parsed; the message carries the file name and line ("file:line:
 /// what"; line 0, for files without lines such as .kbin, gives "file: what").
 class parse_error : public error {
@@ -93,6 +101,12 @@ private:
 };
 
 namespace detail {
+/// Throws missing_instance: `what` ("kleene::cuda::spmv for max_times over int32 with int32
+/// indices") is not compiled into `part` ("the CUDA backend") of this build, and
+/// KLEENE_INSTANCES=`wanted` has it (lib/src/instances.cpp).
+[[noreturn]] void throw_missing_instance(std::string const& what, char const* wanted,
+                                         char const* part);
+
 inline std::string shape(std::size_t rows, std::size_t cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
 }

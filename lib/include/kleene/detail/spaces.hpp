@@ -15,6 +15,7 @@
 #include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/instance_lists.hpp>
 #include <kleene/matrix.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/operators.hpp>
@@ -99,11 +100,11 @@ concept device_operand = device_matrix<M> || (is_transposed<M> && requires {
     requires device_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>;
 });
 
-/// The value types the CUDA backend's operations are built for (operations_instances.hpp).
+/// The value types the CUDA backend's operations are built for (the registry's KLEENE_OPS_TYPES).
+#define KLEENE_GPU_VALUE_TYPE(U) || std::is_same_v<T, U>
 template <class T>
-inline constexpr bool gpu_value =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-    std::is_same_v<T, std::int64_t>;
+inline constexpr bool gpu_value = false KLEENE_OPS_TYPES(KLEENE_GPU_VALUE_TYPE);
+#undef KLEENE_GPU_VALUE_TYPE
 
 /// The binary operator the CUDA backend runs for an ewise or kronecker operator: a semiring's add
 /// (Add) or mul, a monoid's operator, or the operator itself (with_absent unwrapped).

@@ -48,6 +48,7 @@
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/context.hpp>
+#include <kleene/cuda/detail/gemm_instances.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
@@ -101,6 +102,12 @@ template <>
 KLEENE_DEVICE_ENTRY void dense_gemm<lor_land<std::uint8_t>>(
     dense_view<std::uint8_t const, device> a, dense_view<std::uint8_t const, device> b,
     dense_view<std::uint8_t, device> c, bool accumulate, context& ctx) KLEENE_DEVICE_BODY;
+
+#if defined(KLEENE_HAVE_CUDA)
+// The registry's pairs this build leaves out: they throw missing_instance
+// (lib/cuda/src/missing.cpp).
+KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DECLARATION)
+#endif
 
 /// Device scratch of an m x k x n product (4-byte types with 16-byte aligned B rows): A packed
 /// transposed, k padded to 32, in panels of C's rows that keep it under 64 MiB; and for products

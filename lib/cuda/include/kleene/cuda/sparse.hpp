@@ -34,11 +34,14 @@
 // ctx; null: default_context()). Calls are synchronous with respect to the host and run on the
 // legacy default stream (not the context's stream: a product on a stream is still to do); they
 // throw kleene::device_error on CUDA failures, kleene::dimension_mismatch on shapes. In a build
-// without CUDA they throw kleene::no_device. Built-in instances: detail/sparse_instances.hpp; a
-// user-defined semiring needs its translation unit compiled by nvcc with <kleene/cuda/sparse.cuh>.
+// without CUDA they throw kleene::no_device. Compiled instances: the registry's set of this build
+// (kleene/instance_lists.hpp, KLEENE_INSTANCES); a registry pair left out throws
+// kleene::missing_instance. A user-defined semiring needs its translation unit compiled by nvcc
+// with <kleene/cuda/sparse.cuh>.
 
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/detail/sparse_instances.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
@@ -155,6 +158,12 @@ double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Inde
                                  " columns, B " + std::to_string(b.rows()) + " rows");
     return product_density<Index>(a.row_ptr(), a.col_idx(), a.rows(), b.row_ptr(), b.cols());
 }
+
+#if defined(KLEENE_HAVE_CUDA)
+// The registry's pairs this build leaves out: they throw missing_instance
+// (lib/cuda/src/missing.cpp).
+KLEENE_SPARSE_MISSING(KLEENE_SPARSE_MISSING_DECLARATION)
+#endif
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -1,17 +1,44 @@
 #pragma once
-// The semiring x type pairs for which lib/cuda instantiates dense_gemm.
-// X(semiring template, value type). lor_land over bool and uint8 are explicit specialisations
-// (dense_gemm.hpp) and are not listed.
+// How lib/cuda's dense GEMM (dense_gemm.hpp) is instantiated, declared extern, and specialised to
+// throw for the registry's pairs this build leaves out. Which pairs: KLEENE_GEMM_INSTANCES and
+// KLEENE_GEMM_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
+// X(semiring template, T, "semiring", "type"). Over bool and uint8, lor_land (explicit
+// specialisations, dense_gemm.hpp) and any_pair are built by bit_matrix.cu and are not listed.
 
-#include <cstdint>
+#include <kleene/instance_lists.hpp>
 
-#define KLEENE_GEMM_NUMERIC_SEMIRINGS(X, T)                                                        \
-    X(plus_times, T) X(min_plus, T) X(max_plus, T) X(max_min, T) X(min_max, T) X(lor_land, T)     \
-    X(any_pair, T) X(plus_pair, T) X(min_first, T) X(min_second, T) X(plus_min, T) X(max_times, T)
+/// D(A, (parameters), S, T) for the three forms of dense_gemm<S<T>>, A passed through.
+#define KLEENE_GEMM_FORMS(D, A, S, T)                                                             \
+    D(A, (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>, bool), \
+      S, T)                                                                                       \
+    D(A,                                                                                          \
+      (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>, bool,     \
+       stream const&, context*),                                                                  \
+      S, T)                                                                                       \
+    D(A,                                                                                          \
+      (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>, bool,     \
+       context&),                                                                                 \
+      S, T)
 
-#define KLEENE_GEMM_INSTANCES(X)                                                                   \
-    KLEENE_GEMM_NUMERIC_SEMIRINGS(X, float)                                                        \
-    KLEENE_GEMM_NUMERIC_SEMIRINGS(X, double)                                                       \
-    KLEENE_GEMM_NUMERIC_SEMIRINGS(X, std::int32_t)                                                 \
-    KLEENE_GEMM_NUMERIC_SEMIRINGS(X, std::int64_t)                                                 \
-    X(any_pair, bool) X(any_pair, std::uint8_t)
+#define KLEENE_GEMM_DEFINITION(A, params, S, T) template void dense_gemm<S<T>> params;
+#define KLEENE_GEMM_DECLARATION(A, params, S, T) A void dense_gemm<S<T>> params;
+#define KLEENE_GEMM_THROWING(A, params, S, T)                                                \
+    template <>                                                                              \
+    void dense_gemm<S<T>> params {                                                           \
+        ::kleene::detail::throw_missing_instance(                                            \
+            "kleene::cuda::dense_gemm for " KLEENE_GEMM_MISSING_ARGS A, "the CUDA backend"); \
+    }
+#define KLEENE_GEMM_MISSING_ARGS(instance, wanted) instance, wanted
+
+/// The explicit instances of one pair (the generated lib/cuda instance files).
+#define KLEENE_GEMM_INSTANTIATE(S, T) KLEENE_GEMM_FORMS(KLEENE_GEMM_DEFINITION, , S, T)
+/// Their extern declarations (dense_gemm.cuh: nvcc code that includes the template, such as
+/// out_of_core.cu, uses the library's).
+#define KLEENE_GEMM_EXTERN(S, T, ...) \
+    KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, extern template, S, T)
+/// A left-out pair: specialisations declared in dense_gemm.hpp, defined in
+/// lib/cuda/src/missing.cpp, where they throw kleene::missing_instance.
+#define KLEENE_GEMM_MISSING_DECLARATION(S, T, ...) \
+    KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, template <>, S, T)
+#define KLEENE_GEMM_MISSING_DEFINITION(S, T, s, t, wanted) \
+    KLEENE_GEMM_FORMS(KLEENE_GEMM_THROWING, (s " over " t, wanted), S, T)

@@ -1,14 +1,14 @@
 #pragma once
 // The operator x type sets for which lib/cuda instantiates operations.hpp (operations_*.cu).
-// X(...) macros, one list per family.
+// X(...) macros, one list per family; the value types are the registry's (KLEENE_OPS_TYPES of the
+// generated kleene/instance_lists.hpp, cmake/instances.cmake).
 
+#include <kleene/instance_lists.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cstdint>
-
-#define KLEENE_OPS_TYPES(X) X(float) X(double) X(std::int32_t) X(std::int64_t)
 
 /// Binary operators of ewise_add / ewise_mult: X(A, T, op template), A passed through.
 #define KLEENE_OPS_EWISE_OPS(X, A, T)                                                  \

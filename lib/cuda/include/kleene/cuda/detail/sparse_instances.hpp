@@ -1,40 +1,56 @@
 #pragma once
-// The semiring x type pairs for which lib/cuda instantiates the sparse products (sparse.hpp).
-// X(semiring template, value type); each pair for both index types.
+// How lib/cuda's sparse products (sparse.hpp) are instantiated, declared extern, and specialised to
+// throw for the registry's pairs this build leaves out. Which pairs: KLEENE_SPARSE_INSTANCES and
+// KLEENE_SPARSE_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
+// X(semiring template, T, Index, "semiring", "type", "index type").
 
-#include <cstdint>
+#include <kleene/instance_lists.hpp>
 
-#define KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, T) \
-    X(plus_times, T)                          \
-    X(min_plus, T) X(max_plus, T) X(plus_pair, T) X(any_pair, T) X(min_first, T) X(min_second, T)
+/// D(A, function, return type, (parameters), S, T, Index) for the five products of (S<T>, Index),
+/// A passed through.
+#define KLEENE_SPARSE_PRODUCTS(D, A, S, T, Index)                                               \
+    D(A, spmv, sparse_backend,                                                                  \
+      (dense_vector<T, device>&, vector_mask const&, csr_matrix<T, Index, device> const&,       \
+       dense_vector<T, device> const&, sparse_options const&),                                  \
+      S, T, Index)                                                                              \
+    D(A, spmspv, void,                                                                          \
+      (sparse_vector<T, Index, device>&, vector_mask const&,                                    \
+       sparse_vector<T, Index, device> const&, csr_matrix<T, Index, device> const&, context*),  \
+      S, T, Index)                                                                              \
+    D(A, spmm, sparse_backend,                                                                  \
+      (dense_view<T, device>, csr_matrix<T, Index, device> const&, dense_view<T const, device>, \
+       sparse_options const&),                                                                  \
+      S, T, Index)                                                                              \
+    D(A, spgemm, sparse_backend,                                                                \
+      (csr_matrix<T, Index, device>&, csr_matrix<T, Index, device> const&,                      \
+       csr_matrix<T, Index, device> const&, sparse_options const&),                             \
+      S, T, Index)                                                                              \
+    D(A, spgemm_dense, sparse_backend,                                                          \
+      (dense_view<T, device>, csr_matrix<T, Index, device> const&,                              \
+       csr_matrix<T, Index, device> const&, sparse_options const&),                             \
+      S, T, Index)
 
-#define KLEENE_SPARSE_BOOL_SEMIRINGS(X) X(lor_land, bool) X(any_pair, bool)
+#define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;
+#define KLEENE_SPARSE_DECLARATION(A, f, R, params, S, T, Index) A R f<S<T>, Index> params;
+#define KLEENE_SPARSE_THROWING(A, f, R, params, S, T, Index)                               \
+    template <>                                                                            \
+    R f<S<T>, Index> params {                                                              \
+        ::kleene::detail::throw_missing_instance(                                          \
+            "kleene::cuda::" #f " for " KLEENE_SPARSE_MISSING_ARGS A, "the CUDA backend"); \
+    }
+#define KLEENE_SPARSE_MISSING_ARGS(instance, wanted) instance, wanted
 
-#define KLEENE_SPARSE_INSTANCES(X)                   \
-    KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, float)        \
-    KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, double)       \
-    KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, std::int32_t) \
-    KLEENE_SPARSE_NUMERIC_SEMIRINGS(X, std::int64_t) \
-    KLEENE_SPARSE_BOOL_SEMIRINGS(X)
-
-/// X(semiring template, T, Index) for the five sparse products of one (semiring, T) pair.
-#define KLEENE_SPARSE_DECLARE_PRODUCTS(S, T, Index)                                                \
-    template sparse_backend spmv<S<T>, Index>(                                                     \
-        dense_vector<T, device>&, vector_mask const&, csr_matrix<T, Index, device> const&,         \
-        dense_vector<T, device> const&, sparse_options const&);                                    \
-    template void spmspv<S<T>, Index>(sparse_vector<T, Index, device>&, vector_mask const&,        \
-                                      sparse_vector<T, Index, device> const&,                      \
-                                      csr_matrix<T, Index, device> const&, context*);              \
-    template sparse_backend spmm<S<T>, Index>(dense_view<T, device>,                               \
-                                              csr_matrix<T, Index, device> const&,                 \
-                                              dense_view<T const, device>, sparse_options const&); \
-    template sparse_backend spgemm<S<T>, Index>(                                                   \
-        csr_matrix<T, Index, device>&, csr_matrix<T, Index, device> const&,                        \
-        csr_matrix<T, Index, device> const&, sparse_options const&);                               \
-    template sparse_backend spgemm_dense<S<T>, Index>(                                             \
-        dense_view<T, device>, csr_matrix<T, Index, device> const&,                                \
-        csr_matrix<T, Index, device> const&, sparse_options const&);
-
-#define KLEENE_SPARSE_INSTANTIATE_BOTH_INDEX(S, T)     \
-    KLEENE_SPARSE_DECLARE_PRODUCTS(S, T, std::int32_t) \
-    KLEENE_SPARSE_DECLARE_PRODUCTS(S, T, std::int64_t)
+/// The explicit instances of one pair (the generated lib/cuda instance files).
+#define KLEENE_SPARSE_INSTANTIATE(S, T, Index) \
+    KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DEFINITION, , S, T, Index)
+/// Their extern declarations (sparse.cuh: nvcc code that includes the templates uses the
+/// library's).
+#define KLEENE_SPARSE_EXTERN(S, T, Index, ...) \
+    KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, extern template, S, T, Index)
+/// A left-out pair: specialisations declared in sparse.hpp, defined in lib/cuda/src/missing.cpp,
+/// where they throw kleene::missing_instance.
+#define KLEENE_SPARSE_MISSING_DECLARATION(S, T, Index, ...) \
+    KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, template <>, S, T, Index)
+#define KLEENE_SPARSE_MISSING_DEFINITION(S, T, Index, s, t, i, wanted)                           \
+    KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_THROWING, (s " over " t " with " i " indices", wanted), \
+                           S, T, Index)

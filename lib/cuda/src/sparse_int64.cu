@@ -1,9 +1,0 @@
-// Built-in instances of the sparse products over std::int64_t (one file per type so they compile in
-// parallel).
-
-#include <kleene/cuda/detail/sparse_instances.hpp>
-#include <kleene/cuda/sparse.cuh>
-
-namespace kleene::cuda {
-KLEENE_SPARSE_NUMERIC_SEMIRINGS(KLEENE_SPARSE_INSTANTIATE_BOTH_INDEX, std::int64_t)
-}  // namespace kleene::cuda
