@@ -308,11 +308,12 @@ struct timer {
 };
 
 /// Copies `bytes` from the device to pageable host memory through two page-locked buffers of
-/// 64 MiB: the DMA engine fills one while host threads copy the other out, so the result's pages
+/// 16 MiB: the DMA engine fills one while host threads copy the other out, so the result's pages
 /// are first touched by many threads at once (a pageable cudaMemcpy touches them on one, at about
-/// 3 GB/s on the H200 host). Small copies go directly.
+/// 3 GB/s on the H200 host). Small copies go directly. (Buffers of 64 MiB took about 40 ms to
+/// page-lock, more than a result of 128 MiB takes to copy.)
 void to_host_staged(void* dst, void const* src, std::size_t bytes, cudaStream_t s) {
-    constexpr std::size_t chunk = std::size_t(64) << 20;
+    constexpr std::size_t chunk = std::size_t(16) << 20;
     if (bytes <= chunk) {
         if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(s));
