@@ -310,8 +310,9 @@ struct timer {
 /// Copies `bytes` from the device to pageable host memory through two page-locked buffers of
 /// 16 MiB: the DMA engine fills one while host threads copy the other out, so the result's pages
 /// are first touched by many threads at once (a pageable cudaMemcpy touches them on one, at about
-/// 3 GB/s on the H200 host). Small copies go directly. (Buffers of 64 MiB took about 40 ms to
-/// page-lock, more than a result of 128 MiB takes to copy.)
+/// 3 GB/s on the H200 host). Small copies go directly. (With buffers of 64 MiB, a result of
+/// 128 MiB took 101 ms and one of 312 MiB 86 ms: a fixed cost, which page-locking the buffers
+/// anew each call is a part of.)
 void to_host_staged(void* dst, void const* src, std::size_t bytes, cudaStream_t s) {
     constexpr std::size_t chunk = std::size_t(16) << 20;
     if (bytes <= chunk) {
