@@ -307,14 +307,15 @@ struct timer {
     }
 };
 
-/// Copies `bytes` from the device to pageable host memory through two page-locked buffers of
-/// 16 MiB: the DMA engine fills one while host threads copy the other out, so the result's pages
-/// are first touched by many threads at once (a pageable cudaMemcpy touches them on one, at about
-/// 3 GB/s on the H200 host). Small copies go directly. (With buffers of 64 MiB, a result of
-/// 128 MiB took 101 ms and one of 312 MiB 86 ms: a fixed cost, which page-locking the buffers
-/// anew each call is a part of.)
+/// Copies `bytes` from the device to pageable host memory through two page-locked buffers: the
+/// DMA engine fills one while host threads copy the other out, so the result's pages are first
+/// touched by many threads at once (a pageable cudaMemcpy touches them on one, at about 3 GB/s on
+/// the H200 host). Small copies go directly. The buffers' size, bytes / 32 within [16, 64] MiB,
+/// from bench_closure on the H200 host (2026-11-29): with 64 MiB buffers results of 128 MiB, 312
+/// MiB and 2.8 GiB took 101, 86 and 246 ms; with 16 MiB ones 31, 56 and 290 ms.
 void to_host_staged(void* dst, void const* src, std::size_t bytes, cudaStream_t s) {
-    constexpr std::size_t chunk = std::size_t(16) << 20;
+    std::size_t const chunk =
+        std::clamp(bytes / 32, std::size_t(16) << 20, std::size_t(64) << 20);
     if (bytes <= chunk) {
         if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(s));
