@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <kleene/algorithms/apsp.hpp>
@@ -654,8 +655,23 @@ int main(int argc, char** argv) {
                 if (c.rank() == 0) std::printf("SKIP: no CUDA device on some rank\n");
                 return 0;
             }
+            // NCCL takes one GPU a rank: more ranks on a host than its GPUs is a skip, said so.
+            bool const too_many =
+                c.allreduce_min(c.local_rank() < kleene::cuda::device_count() ? 1 : 0) == 0;
+            if (too_many) {
+                if (c.rank() == 0)
+                    std::printf("SKIP: more ranks on a host than its %d GPU(s); NCCL takes one GPU "
+                                "a rank\n",
+                                kleene::cuda::device_count());
+                return 0;
+            }
             dist::use_device(c.local_rank());
-            panels = std::make_unique<dist::nccl_panels>(c);
+            try {
+                panels = std::make_unique<dist::nccl_panels>(c);
+            } catch (std::exception const& e) {
+                std::printf("FAIL rank %d: setting up NCCL: %s\n", c.rank(), e.what());
+                return 1;
+            }
         }
         context ctx{&c, panels.get(), gpu};
         for (int i = 1; i < argc; ++i) {
