@@ -206,6 +206,27 @@ BOOST_AUTO_TEST_CASE(uniform_and_kronecker_graphs) {
         }
 }
 
+BOOST_AUTO_TEST_CASE(merge_and_bitmap_kernels_agree) {
+    // The fused method merges rows where U's rows are short and marks a bitmap otherwise
+    // (detail::tc_merge_max_row): both kernels on the same U, sparse and dense, relabelled or not,
+    // against the reference, so that each is checked whichever the rule picks.
+    std::mt19937 gen(41);
+    for (std::size_t n : {3u, 64u, 300u, 2000u})
+        for (double p : {0.002, 0.02, 0.3}) {
+            auto const a = random_undirected<std::int32_t>(gen, n, p);
+            std::uint64_t const want = edge_pair_triangles(a);
+            for (bool relabel : {false, true}) {
+                auto const u = relabel
+                                   ? detail::upper_relabelled(n, a.row_ptr(), a.col_idx())
+                                   : detail::upper_in_place(n, a.row_ptr(), a.col_idx());
+                BOOST_TEST_INFO("n=" << n << " p=" << p << " relabel=" << relabel);
+                BOOST_TEST(detail::count_merge(n, u) == want);
+                BOOST_TEST(detail::count_fused(n, u) == want);
+            }
+            BOOST_TEST(detail::count_merge_in_place(n, a.row_ptr(), a.col_idx()) == want);
+        }
+}
+
 BOOST_AUTO_TEST_CASE(thread_counts) {
     kronecker_options k;
     k.scale = 13;
