@@ -1,5 +1,6 @@
 #define BOOST_TEST_MODULE mxm_masked_graphblas
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <kleene/graphblas/graphblas.hpp>
 #include <kleene/kleene.hpp>
@@ -211,4 +212,121 @@ BOOST_AUTO_TEST_CASE(a_pin_the_storage_cannot_honour_is_an_error) {
     dense_matrix<float> ad(3, 3, 1.f), bd(3, 3, 1.f), cd(3, 3);
     opt.kernel = kernel_choice::gustavson_hash;
     BOOST_CHECK_THROW(mxm(cd, ad, bd, min_plus<float>{}, opt), kleene::invalid_argument);
+}
+
+// ---- masked dot products: C<M> = A B' with B given as transpose(Bt) ---------------------------
+
+namespace {
+/// kleene's C<M> accum= A (+).(x) transpose(Bt) (masked dot products, pinned and automatic)
+/// against GraphBLAS's mxm on the materialised B, for valued and structural CSR masks, with and
+/// without the accumulator and replace; complemented masks take Gustavson (and the masked_dot
+/// pin is refused for them).
+template <class S, class Accum>
+void masked_dot_cases(shape3 const& s, std::mt19937_64& g) {
+    using T = typename S::value_type;
+    auto const a = grb::random_csr<T>(s.m, s.k, s.density, g, s.holes);
+    auto const bt = grb::random_csr<T>(s.n, s.k, s.density, g, s.holes);
+    csr_matrix<T> b(s.k, s.n);
+    transpose(b, bt);
+    auto const c0 = grb::random_csr<T>(s.m, s.n, 0.3, g, false);
+    auto const msk = grb::random_mask<T>(s.m, s.n, g);
+    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
+        for (bool replace : {false, true})
+            for (int kind = 0; kind < 4; ++kind) {
+                bool const structural = kind & 1, comp = kind & 2;
+                auto v = mask(msk);
+                v.structural = structural;
+                v.complemented = comp;
+                options opt;
+                opt.kernel = kernel;
+                opt.replace = replace;
+                std::string const what =
+                    describe(s) + (kernel == kernel_choice::masked_dot ? " pinned" : " auto") +
+                    (replace ? " replace" : "") + (comp ? " complemented" : "") +
+                    (structural ? " structural" : " valued");
+                BOOST_TEST_CHECKPOINT(what);
+                for (int with_accum = 0; with_accum <= 1; ++with_accum) {
+                    csr_matrix<T> got = c0, want = c0;
+                    auto run = [&](auto accum) {
+                        if (comp && kernel == kernel_choice::masked_dot) {
+                            BOOST_CHECK_THROW(mxm(got, v, accum, a, transpose(bt), S{}, opt),
+                                              invalid_argument);
+                            return false;
+                        }
+                        mxm(got, v, accum, a, transpose(bt), S{}, opt);
+                        options ref;
+                        ref.replace = replace;
+                        grb::mxm(want, v, accum, a, b, S{}, ref);
+                        return true;
+                    };
+                    bool const ran = with_accum ? run(Accum{}) : run(no_accum);
+                    if (!ran) continue;
+                    auto const r = grb::compare(got, want, tolerance<S>());
+                    BOOST_TEST(r.ok(), what << (with_accum ? ", accum" : "") << ": " << r.summary());
+                }
+            }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(masked_dot_products_match_graphblas, Case, masked_cases) {
+    using S = typename Case::first_type;
+    using Accum = typename Case::second_type;
+    std::mt19937_64 g(4242);
+    for (auto const& s : mask_shapes) masked_dot_cases<S, Accum>(s, g);
+}
+
+BOOST_AUTO_TEST_CASE(masked_dot_is_chosen_for_a_sparse_mask_and_explained) {
+    // C<M> = L plus_pair U' (U = L', the GraphBLAS way to count triangles) on a random undirected
+    // graph of 1,000 vertices with 40 hubs, numbered at random. With M = L the transpose and the
+    // masked Gustavson are rated cheaper (and are: bench in docs/lab/performance-history.md,
+    // 2026-11-29); with M every 50th entry of L the dot products are, and are taken; with a full
+    // mask they are not. Every choice gives the pinned kernels' result.
+    std::mt19937_64 g(7);
+    std::size_t const n = 1000;
+    std::vector<std::size_t> id(n);
+    for (std::size_t v = 0; v < n; ++v) id[v] = v;
+    std::shuffle(id.begin(), id.end(), g);
+    std::vector<std::int32_t> ii, jj;
+    auto edge = [&](std::size_t x, std::size_t y) {
+        if (x == y) return;
+        x = id[x];
+        y = id[y];
+        ii.push_back(static_cast<std::int32_t>(x)), jj.push_back(static_cast<std::int32_t>(y));
+        ii.push_back(static_cast<std::int32_t>(y)), jj.push_back(static_cast<std::int32_t>(x));
+    };
+    for (std::size_t e = 0; e < 8 * n; ++e) edge(g() % n, g() % n);
+    for (std::size_t h = 0; h < 40; ++h)
+        for (std::size_t v = 0; v < n; v += 3) edge(h, v);
+    auto const a = csr_matrix<std::int64_t>::from_coo(n, n, ii, jj, {}, duplicate_policy::last);
+    csr_matrix<std::int64_t> l(n, n), u(n, n), sparse(n, n);
+    select(l, tril{-1}, a);
+    transpose(u, l);
+    select(sparse, [](std::int64_t, std::size_t i, std::size_t j) { return (i + 7 * j) % 50 == 0; },
+           l);
+    BOOST_TEST(sparse.nnz() > 0u);
+    auto const full = to_csr<std::int64_t, std::int32_t>(
+        dense_matrix<std::int64_t>(n, n, std::int64_t(1)), std::int64_t(0));
+    struct case_t {
+        csr_matrix<std::int64_t> const* m;
+        char const* name;
+        bool dot;
+    } const cases[] = {{&sparse, "every 50th entry of L", true}, {&full, "full", false}};
+    for (auto const& cs : cases) {
+        BOOST_TEST_CONTEXT(cs.name) {
+            explain_trace why;
+            csr_matrix<std::int64_t> c(n, n), dot(n, n), gus(n, n);
+            mxm(c, structure(*cs.m), no_accum, l, transpose(u), plus_pair<std::int64_t>{},
+                {.explain = &why});
+            BOOST_TEST((why.str().find("masked_dot (") != std::string::npos) == cs.dot, why.str());
+            BOOST_TEST((why.str().find("masked_dot not taken") != std::string::npos) == !cs.dot,
+                       why.str());
+            mxm(dot, structure(*cs.m), no_accum, l, transpose(u), plus_pair<std::int64_t>{},
+                {.kernel = kernel_choice::masked_dot});
+            mxm(gus, structure(*cs.m), no_accum, l, l, plus_pair<std::int64_t>{},
+                {.kernel = kernel_choice::gustavson_dense});
+            BOOST_TEST(grb::compare(c, gus, 0.0).ok());
+            BOOST_TEST(grb::compare(dot, gus, 0.0).ok());
+            BOOST_TEST(reduce(plus_monoid<std::int64_t>{}, gus) > 0);
+        }
+    }
 }

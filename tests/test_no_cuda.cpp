@@ -226,7 +226,8 @@ BOOST_AUTO_TEST_CASE(algorithm_kernels) {
     instantiated<cuda::cc_run(pattern const&, cuda::cc_kernel)>(&cuda::connected_components<i32>);
     instantiated<cuda::pagerank_run(pattern const&, pattern const&, cuda::pagerank_params const&,
                                     cuda::pagerank_kernel)>(&cuda::pagerank<i32>);
-    instantiated<cuda::tc_run(pattern const&, bool)>(&cuda::triangle_count<i32>);
+    instantiated<cuda::tc_run(pattern const&, bool, cuda::tc_tuning const&)>(
+        &cuda::triangle_count<i32>);
     instantiated<cuda::bc_run(pattern const&, pattern const&, std::vector<std::int64_t> const&)>(
         &cuda::betweenness<i32>);
     instantiated<void(csr const&, dense_view<f32 const, device>, dense_view<i32, device>)>(

@@ -26,6 +26,7 @@ enum class kernel_choice {
     gustavson_hash,    ///< CSR x CSR, Gustavson with a hash accumulator per row
     spmv_pull,         ///< matrix x dense vector, one dot product per output entry
     spmspv_push,       ///< sparse vector x matrix, scatter rows of the matrix
+    masked_dot,        ///< C<M> = A B': a dot product for each entry of the mask (CPU)
 };
 
 std::string_view to_string(kernel_choice k);
@@ -127,6 +128,7 @@ inline std::string_view to_string(kernel_choice k) {
         case kernel_choice::gustavson_hash: return "gustavson_hash";
         case kernel_choice::spmv_pull: return "spmv_pull";
         case kernel_choice::spmspv_push: return "spmspv_push";
+        case kernel_choice::masked_dot: return "masked_dot";
     }
     return "unknown";
 }

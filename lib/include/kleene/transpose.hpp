@@ -132,12 +132,91 @@ void transpose(C& c, A const& a, options const& opt = {},
 // ---- products with transposed operands
 // ------------------------------------------------------------
 
-/// mxm with a transposed operand: the view is materialised, then the product runs as usual.
+namespace detail {
+/// The masked dot products' work against the masked Gustavson's for C<M> = A (+).(x) Bt', in
+/// merge steps and multiply-adds: dot = sum over M's entries (i, j) of the steps of a merge of
+/// A(i,:) and Bt(j,:) (cpu::detail::dot_steps: their lengths, or searches from the shorter);
+/// saxpy = sum over k of |A(:,k)| |Bt(:,k)| (its multiply-adds) plus Bt's transpose, counted as
+/// 4 steps an entry. Returned as {dot, saxpy}.
+template <class T, class Index, class MT, class MIndex>
+std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
+                                           csr_matrix<T, Index> const& bt,
+                                           csr_matrix<MT, MIndex> const& m) {
+    double dot = 0;
+#pragma omp parallel for schedule(static) reduction(+ : dot) if (m.rows() > 16384)
+    for (std::size_t i = 0; i < m.rows(); ++i) {
+        double const arow = double(a.row_end(i) - a.row_begin(i));
+        for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p) {
+            auto const j = static_cast<std::size_t>(m.col_idx()[p]);
+            dot += cpu::detail::dot_steps(arow, double(bt.row_end(j) - bt.row_begin(j)));
+        }
+    }
+    std::size_t const k = a.cols();
+    std::vector<std::int64_t> ca(k, 0), cb(k, 0);
+    for (std::size_t q = 0; q < a.nnz(); ++q) ++ca[static_cast<std::size_t>(a.col_idx()[q])];
+    for (std::size_t q = 0; q < bt.nnz(); ++q) ++cb[static_cast<std::size_t>(bt.col_idx()[q])];
+    double saxpy = 4.0 * double(bt.nnz());
+    for (std::size_t q = 0; q < k; ++q) saxpy += double(ca[q]) * double(cb[q]);
+    return {dot, saxpy};
+}
+}  // namespace detail
+
+/// mxm with a transposed operand: the view is materialised, then the product runs as usual;
+/// except C<M> = A (+).(x) B' with a CSR mask (not complemented), CSR A and B, where B's rows are
+/// the product's columns: there masked dot products (cpu::masked_dot) run where the model rates
+/// their work below Gustavson's (both in the explain trace), or where kernel masked_dot pins them.
 template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::matrix_operand A,
           detail::matrix_operand B, semiring_type S>
 requires(is_transposed<A> || is_transposed<B>) void mxm(C& c, Mask const& mask, Accum accum,
                                                         A const& a, B const& b, S s,
                                                         options const& opt = {}) {
+    if constexpr (!is_transposed<A> && is_transposed<B> && is_mask_view<Mask>) {
+        using BM = std::remove_cvref_t<decltype(*b.m)>;
+        using MM = std::remove_cvref_t<decltype(*mask.m)>;
+        if constexpr (detail::is_csr<A> && detail::is_csr<BM> && detail::is_csr<MM> &&
+                      std::is_same_v<A, BM>) {
+            BM const& bt = *b.m;
+            if (!mask.complemented && (opt.kernel == kernel_choice::automatic ||
+                                       opt.kernel == kernel_choice::masked_dot)) {
+                detail::check_types<S, C, A>();
+                if (a.cols() != b.rows())
+                    throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe(a) +
+                                             ") by B (" + detail::describe_operand(b) +
+                                             "): A has " + std::to_string(a.cols()) +
+                                             " columns, B has " + std::to_string(b.rows()) +
+                                             " rows");
+                if (c.rows() != a.rows() || c.cols() != b.cols())
+                    throw dimension_mismatch("mxm: output C is " +
+                                             detail::shape(c.rows(), c.cols()) +
+                                             " but A (+).(x) B is " +
+                                             detail::shape(a.rows(), b.cols()));
+                detail::check_mask("mxm", mask, c);
+                auto const omp_scope = detail::check_host("mxm", opt);
+                auto const [dot, saxpy] = detail::masked_dot_costs(a, bt, *mask.m);
+                bool const pinned = opt.kernel == kernel_choice::masked_dot;
+                std::string const rated = "about " + std::to_string(static_cast<long long>(dot)) +
+                                          " merge steps against " +
+                                          std::to_string(static_cast<long long>(saxpy)) +
+                                          " for the transpose and Gustavson";
+                if (pinned || dot < saxpy) {
+                    detail::trace(opt, "mxm: " + detail::describe(a) + " x " +
+                                           detail::describe_operand(b) +
+                                           ": masked_dot (a merge of A(i,:) and B(:,j) for each of "
+                                           "the mask's " +
+                                           std::to_string(mask.m->nnz()) + " entries; " + rated +
+                                           (pinned ? ") [pinned]" : ")"));
+                    auto t = cpu::masked_dot<S>(a, bt, *mask.m, mask.structural);
+                    cpu::write_back(c, mask, accum, t, opt.replace, S::zero());
+                    return;
+                }
+                detail::trace(opt, "mxm: masked_dot not taken (" + rated + ")");
+            }
+        }
+    }
+    if (opt.kernel == kernel_choice::masked_dot)
+        throw invalid_argument(
+            "mxm: kernel masked_dot computes C<M> = A B' with CSR A, B and mask M (not "
+            "complemented), A and B of one type; use mxm(C, mask, accum, A, transpose(Bt), ...)");
     mxm(c, mask, accum, detail::materialize(a, opt, "mxm"), detail::materialize(b, opt, "mxm"), s,
         opt);
 }

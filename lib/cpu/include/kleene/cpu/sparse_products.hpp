@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,105 @@ std::vector<std::int64_t> row_flops_prefix(csr_matrix<T, Index> const& a, csr_ma
     return prefix;
 }
 }  // namespace detail
+
+namespace detail {
+/// A dot product whose rows differ in length by more than this factor searches the longer row
+/// for each entry of the shorter instead of merging them.
+inline constexpr std::size_t dot_gallop_ratio = 16;
+/// Merge steps of a dot product of rows of la and lb entries (the model of mxm's choice).
+inline double dot_steps(double la, double lb) {
+    double const lo = std::min(la, lb), hi = std::max(la, lb);
+    if (lo == 0) return 1;
+    if (lo * double(dot_gallop_ratio) < hi) return lo * (1 + std::log2(hi));
+    return la + lb;
+}
+}  // namespace detail
+
+/// Masked dot products (SuiteSparse:GraphBLAS's "dot3"): for every entry (i, j) of the mask M that
+/// allows a write (stored; non-zero too for a valued mask), C(i,j) = A(i,:) (+).(x) Bt(j,:), a merge
+/// of two sorted rows, where Bt holds B's columns as rows (B = Bt'). The work is the merged rows'
+/// lengths over the mask's entries, whatever the size of the unmasked product; entries with no
+/// product are left out. Not for a complemented mask. Returns T for write_back, as gustavson does.
+template <semiring_type S, class T, class Index, class MT, class MIndex>
+csr_matrix<T, Index> masked_dot(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& bt,
+                                csr_matrix<MT, MIndex> const& m, bool structural) {
+    std::size_t const rows = a.rows();
+    std::size_t const mn = m.nnz();
+    detail::csr_values<T, Index> const av(a), bv(bt);
+    Index const* const aj = a.col_idx();
+    Index const* const bj = bt.col_idx();
+    buffer<T> vals(mn);
+    std::vector<std::uint8_t> hit(mn, 0);
+    buffer<Index> ptr(rows + 1);
+    ptr[0] = 0;
+#pragma omp parallel for schedule(dynamic, 256) if (mn > 16384)
+    for (std::size_t i = 0; i < rows; ++i) {
+        Index count = 0;
+        std::size_t const a0 = a.row_begin(i), a1 = a.row_end(i);
+        if (a0 != a1) {
+            Index const alo = aj[a0], ahi = aj[a1 - 1];
+            for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p) {
+                if (!structural && m.value(p) == MT(0)) continue;
+                auto const j = static_cast<std::size_t>(m.col_idx()[p]);
+                std::size_t x = a0, y = bt.row_begin(j);
+                std::size_t const y1 = bt.row_end(j);
+                if (y == y1 || bj[y1 - 1] < alo || bj[y] > ahi) continue;
+                bool any = false;
+                T acc{};
+                auto take = [&](std::size_t xa, std::size_t yb) {
+                    T const t = S::mul(av[xa], bv[yb]);
+                    acc = any ? S::add(acc, t) : t;
+                    any = true;
+                };
+                std::size_t const la = a1 - x, lb = y1 - y;
+                if (la * detail::dot_gallop_ratio < lb) {
+                    // A's row much the shorter: each of its entries searched for in Bt's row.
+                    for (; x < a1 && y < y1; ++x) {
+                        y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, aj[x]) - bj);
+                        if (y < y1 && bj[y] == aj[x]) take(x, y++);
+                    }
+                } else if (lb * detail::dot_gallop_ratio < la) {
+                    for (; y < y1 && x < a1; ++y) {
+                        x = static_cast<std::size_t>(std::lower_bound(aj + x, aj + a1, bj[y]) - aj);
+                        if (x < a1 && aj[x] == bj[y]) take(x++, y);
+                    }
+                } else {
+                    while (x < a1 && y < y1) {
+                        Index const u = aj[x], v = bj[y];
+                        if (u == v) {
+                            take(x, y);
+                            ++x;
+                            ++y;
+                        } else if (u < v) {
+                            ++x;
+                        } else {
+                            ++y;
+                        }
+                    }
+                }
+                if (any) {
+                    vals[p] = acc;
+                    hit[p] = 1;
+                    ++count;
+                }
+            }
+        }
+        ptr[i + 1] = count;
+    }
+    for (std::size_t i = 0; i < rows; ++i) ptr[i + 1] += ptr[i];
+    buffer<Index> cols(static_cast<std::size_t>(ptr[rows]));
+    buffer<T> out(static_cast<std::size_t>(ptr[rows]));
+#pragma omp parallel for schedule(static) if (mn > 65536)
+    for (std::size_t i = 0; i < rows; ++i) {
+        auto q = static_cast<std::size_t>(ptr[i]);
+        for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p)
+            if (hit[p]) {
+                cols[q] = static_cast<Index>(m.col_idx()[p]);
+                out[q++] = vals[p];
+            }
+    }
+    return csr_matrix<T, Index>(rows, bt.rows(), std::move(ptr), std::move(cols), std::move(out));
+}
 
 /// Accumulator used by Gustavson's algorithm.
 enum class spgemm_accumulator { dense, hash };
