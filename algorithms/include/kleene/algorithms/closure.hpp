@@ -294,9 +294,10 @@ closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options cons
 }  // namespace detail
 
 /// The closure in the form the model picks (or opt.output_format pins): CSR when it is smaller
-/// than n * n bits for the estimated number of pairs, else bits. The method: condensation on the
-/// CPU unless pinned or a GPU's dense R-Kleene is rated faster; `device = gpu` without a method
-/// runs the dense method on the GPU (the condensation has no GPU version). opt.explain gets the
+/// than n * n bits for the estimated number of pairs, else bits. The method and device, where the
+/// options leave them open: the fastest by the model of the condensation's rows on the CPU, its
+/// rows on the GPU and the dense R-Kleene on the GPU (`device = gpu` weighs the two GPU ones;
+/// rows that do not fit the device run on the CPU unless the GPU is pinned). opt.explain gets the
 /// components, the estimate, the choices and their reasons, and the times.
 template <class T, index_type Index>
 closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options const& opt = {}) {
