@@ -54,6 +54,15 @@ struct workspace {
     std::int64_t words;  ///< bitmap words a warp
     std::int64_t k;
     std::int64_t warps;  ///< warps with a workspace
+
+    /// The calling warp's bitmap and queue; false for a warp past `warps` (it has none).
+    __device__ bool of_this_warp(std::uint32_t*& v, Index*& q) const {
+        std::int64_t const warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+        if (warp >= warps) return false;
+        v = vis + warp * words;
+        q = queue + warp * k;
+        return true;
+    }
 };
 
 __device__ __forceinline__ int warp_max(int x) {
@@ -152,10 +161,9 @@ template <class Index>
 __global__ void count_rows(dag<Index> g, workspace<Index> w, unsigned long long* counter,
                            std::int64_t* weight) {
     int const lane = threadIdx.x & 31;
-    std::int64_t const warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-    if (warp >= w.warps) return;
-    std::uint32_t* const vis = w.vis + warp * w.words;
-    Index* const queue = w.queue + warp * w.k;
+    std::uint32_t* vis;
+    Index* queue;
+    if (!w.of_this_warp(vis, queue)) return;
     for (std::int64_t c = next_component(counter, lane); c < g.k;
          c = next_component(counter, lane)) {
         std::int64_t const tail = traverse(g, c, vis, queue, lane);
@@ -175,10 +183,9 @@ template <class Index>
 __global__ void fill_rows(dag<Index> g, workspace<Index> w, unsigned long long* counter,
                           std::int64_t const* row_ptr, Index* rows) {
     int const lane = threadIdx.x & 31;
-    std::int64_t const warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-    if (warp >= w.warps) return;
-    std::uint32_t* const vis = w.vis + warp * w.words;
-    Index* const queue = w.queue + warp * w.k;
+    std::uint32_t* vis;
+    Index* queue;
+    if (!w.of_this_warp(vis, queue)) return;
     for (std::int64_t c = next_component(counter, lane); c < g.k;
          c = next_component(counter, lane)) {
         std::int64_t const tail = traverse(g, c, vis, queue, lane);

@@ -122,6 +122,20 @@ constexpr void check_types() {
                            " cannot compute " + operands);
 }
 
+/// C = A B's shapes: A's columns against B's rows, C's shape against the product's. `da` and `db`
+/// describe A and B in the message (a transposed view says so).
+template <class C, class A, class B>
+void check_product_shapes(C const& c, A const& a, B const& b, std::string const& da,
+                          std::string const& db) {
+    if (a.cols() != b.rows())
+        throw dimension_mismatch("mxm: cannot multiply A (" + da + ") by B (" + db + "): A has " +
+                                 std::to_string(a.cols()) + " columns, B has " +
+                                 std::to_string(b.rows()) + " rows");
+    if (c.rows() != a.rows() || c.cols() != b.cols())
+        throw dimension_mismatch("mxm: output C is " + shape(c.rows(), c.cols()) +
+                                 " but A (+).(x) B is " + shape(a.rows(), b.cols()));
+}
+
 /// Whether the accumulator is the semiring's own add (then C (+)= A (x) B fuses into the GEMM).
 template <class Accum, class S>
 constexpr bool accum_is_add() {
@@ -138,13 +152,7 @@ template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail:
 void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options const& opt = {}) {
     detail::check_types<S, C, A, B>();
     using T = typename S::value_type;
-    if (a.cols() != b.rows())
-        throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe(a) + ") by B (" +
-                                 detail::describe(b) + "): A has " + std::to_string(a.cols()) +
-                                 " columns, B has " + std::to_string(b.rows()) + " rows");
-    if (c.rows() != a.rows() || c.cols() != b.cols())
-        throw dimension_mismatch("mxm: output C is " + detail::shape(c.rows(), c.cols()) +
-                                 " but A (+).(x) B is " + detail::shape(a.rows(), b.cols()));
+    detail::check_product_shapes(c, a, b, detail::describe(a), detail::describe(b));
     detail::check_mask("mxm", mask, c);
     auto const omp_scope = detail::check_host("mxm", opt);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;

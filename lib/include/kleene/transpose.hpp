@@ -179,17 +179,8 @@ requires(is_transposed<A> || is_transposed<B>) void mxm(C& c, Mask const& mask, 
             if (!mask.complemented && (opt.kernel == kernel_choice::automatic ||
                                        opt.kernel == kernel_choice::masked_dot)) {
                 detail::check_types<S, C, A>();
-                if (a.cols() != b.rows())
-                    throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe(a) +
-                                             ") by B (" + detail::describe_operand(b) +
-                                             "): A has " + std::to_string(a.cols()) +
-                                             " columns, B has " + std::to_string(b.rows()) +
-                                             " rows");
-                if (c.rows() != a.rows() || c.cols() != b.cols())
-                    throw dimension_mismatch("mxm: output C is " +
-                                             detail::shape(c.rows(), c.cols()) +
-                                             " but A (+).(x) B is " +
-                                             detail::shape(a.rows(), b.cols()));
+                detail::check_product_shapes(c, a, b, detail::describe(a),
+                                             detail::describe_operand(b));
                 detail::check_mask("mxm", mask, c);
                 auto const omp_scope = detail::check_host("mxm", opt);
                 auto const [dot, saxpy] = detail::masked_dot_costs(a, bt, *mask.m);

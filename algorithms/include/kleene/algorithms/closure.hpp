@@ -434,6 +434,16 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
                      ? "the limit of " + detail::format_bytes(limit)
                      : "the " + detail::format_bytes(limit) + " of memory available"),
             need);
+    // A bit result past opt.max_output_bytes or the host's memory, refused before it is made.
+    auto const check_bits_fit = [&] {
+        if (opt.max_output_bytes && bits_bytes > double(opt.max_output_bytes))
+            throw out_of_memory("closure: the " + detail::shape(n, n) + " bit matrix needs " +
+                                    detail::format_bytes(bits_bytes) + ", more than the limit of " +
+                                    detail::format_bytes(double(opt.max_output_bytes)),
+                                bits_bytes);
+        detail::require_host_memory(("closure: the " + detail::shape(n, n) + " bit matrix").c_str(),
+                                    bits_bytes);
+    };
     closure_result r;
     r.method = closure_method::condensation;
     r.components = g.k;
@@ -443,16 +453,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         say("output as " + std::string(format == output_choice::csr ? "CSR" : "bits") +
             (opt.output_format == output_choice::automatic ? " (the smaller)" : " (pinned)") +
             "; rows on the GPU");
-        if (format == output_choice::dense) {
-            if (opt.max_output_bytes && bits_bytes > double(opt.max_output_bytes))
-                throw out_of_memory("closure: the " + detail::shape(n, n) + " bit matrix needs " +
-                                        detail::format_bytes(bits_bytes) +
-                                        ", more than the limit of " +
-                                        detail::format_bytes(double(opt.max_output_bytes)),
-                                    bits_bytes);
-            detail::require_host_memory(
-                ("closure: the " + detail::shape(n, n) + " bit matrix").c_str(), bits_bytes);
-        }
+        if (format == output_choice::dense) check_bits_fit();
         std::vector<std::uint8_t> self(g.k);
         for (std::size_t c = 0; c < g.k; ++c) self[c] = opt.reflexive || g.cyclic[c];
         cuda::condensation_view<Index> const view{
@@ -501,14 +502,7 @@ closure_result closure_matrix(csr_matrix<T, Index> const& a, closure_options con
         if (format == output_choice::csr) {
             r.csr = detail::expand_to_csr(g, weight, row_of, threads, opt.max_output_bytes);
         } else {
-            if (opt.max_output_bytes && bits_bytes > double(opt.max_output_bytes))
-                throw out_of_memory("closure: the " + detail::shape(n, n) + " bit matrix needs " +
-                                        detail::format_bytes(bits_bytes) +
-                                        ", more than the limit of " +
-                                        detail::format_bytes(double(opt.max_output_bytes)),
-                                    bits_bytes);
-            detail::require_host_memory(
-                ("closure: the " + detail::shape(n, n) + " bit matrix").c_str(), bits_bytes);
+            check_bits_fit();
             r.bits = host_bits{n, (n + 63) / 64, {}};
             r.bits.words.assign(n * r.bits.ld, 0);
             detail::expand_to_bits(g, weight, row_of, r.bits.words.data(), r.bits.ld, threads);

@@ -40,6 +40,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kleene {
@@ -223,27 +224,21 @@ std::uint64_t count_fused(std::size_t n, upper_rows<Index> const& u) {
     return total;
 }
 
-/// The fused count by merging sorted rows instead of marking a bitmap: for every k in U(i,:), the
-/// entries of U(k,:) met again in U(i,:) after k. For short rows (road networks, meshes: U's rows
-/// hold one to three entries) a merge of a few words beats setting, testing and clearing bits of a
-/// per-thread n-bit map, which at millions of vertices lives in L2, not L1.
-template <class Index>
-std::uint64_t count_merge(std::size_t n, upper_rows<Index> const& u) {
-    Index const* ub = u.begin;
-    Index const* ue = u.end;
-    Index const* uc = u.col;
+/// Triangles closed by merging sorted rows: for every row i (its part above the diagonal, as
+/// upper(i) gives it: a pointer pair) and every k in it, the entries of row k (row(k)) met again in
+/// upper(i) after k. Entries of row(k) at or below k are below those and only pass by, so row(k)
+/// may be all of A(k,:) or U(k,:) alone.
+template <class Index, class Upper, class Row>
+std::uint64_t count_merged(std::size_t n, Upper&& upper, Row&& row) {
     std::uint64_t total = 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total) if (n > 4096)
     for (std::size_t i = 0; i < n; ++i) {
-        Index const* const r = uc + ub[i];
-        Index const* const re = uc + ue[i];
+        auto const [r, re] = upper(i);
         if (re - r < 2) continue;
         std::uint64_t c = 0;
         for (Index const* p = r; p + 1 != re; ++p) {
-            auto const k = static_cast<std::size_t>(*p);
             Index const* a = p + 1;
-            Index const* b = uc + ub[k];
-            Index const* const be = uc + ue[k];
+            auto [b, be] = row(static_cast<std::size_t>(*p));
             while (a != re && b != be) {
                 Index const x = *a, y = *b;
                 c += x == y;
@@ -256,35 +251,33 @@ std::uint64_t count_merge(std::size_t n, upper_rows<Index> const& u) {
     return total;
 }
 
+/// The fused count by merging sorted rows of U instead of marking a bitmap. For short rows (road
+/// networks, meshes: U's rows hold one to three entries) a merge of a few words beats setting,
+/// testing and clearing bits of a per-thread n-bit map, which at millions of vertices lives in
+/// L2, not L1.
+template <class Index>
+std::uint64_t count_merge(std::size_t n, upper_rows<Index> const& u) {
+    auto const rows = [&](std::size_t i) {
+        return std::pair<Index const*, Index const*>(u.col + u.begin[i], u.col + u.end[i]);
+    };
+    return count_merged<Index>(n, rows, rows);
+}
+
 /// count_merge on A itself, without building U (not relabelled): row i's entries above i are
-/// found by a scan (rows are short where this runs), and for each such k all of A(k,:) is merged
-/// against the entries of row i after k: A(k,:)'s entries at or below k are below those and only
-/// pass by.
+/// found by a scan (rows are short where this runs), and each row k is all of A(k,:).
 template <class Index>
 std::uint64_t count_merge_in_place(std::size_t n, Index const* rp, Index const* cj) {
-    std::uint64_t total = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total) if (n > 4096)
-    for (std::size_t i = 0; i < n; ++i) {
-        Index const* r = cj + rp[i];
-        Index const* const re = cj + rp[i + 1];
-        while (r != re && static_cast<std::size_t>(*r) <= i) ++r;
-        if (re - r < 2) continue;
-        std::uint64_t c = 0;
-        for (Index const* p = r; p + 1 != re; ++p) {
-            auto const k = static_cast<std::size_t>(*p);
-            Index const* a = p + 1;
-            Index const* b = cj + rp[k];
-            Index const* const be = cj + rp[k + 1];
-            while (a != re && b != be) {
-                Index const x = *a, y = *b;
-                c += x == y;
-                a += x <= y;
-                b += y <= x;
-            }
-        }
-        total += c;
-    }
-    return total;
+    return count_merged<Index>(
+        n,
+        [&](std::size_t i) {
+            Index const* r = cj + rp[i];
+            Index const* const re = cj + rp[i + 1];
+            while (r != re && static_cast<std::size_t>(*r) <= i) ++r;
+            return std::pair<Index const*, Index const*>(r, re);
+        },
+        [&](std::size_t k) {
+            return std::pair<Index const*, Index const*>(cj + rp[k], cj + rp[k + 1]);
+        });
 }
 
 /// Mean entries a row of U at or below which the fused method merges rows (count_merge) rather
