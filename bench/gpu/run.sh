@@ -22,7 +22,7 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu)
+benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu bench_jit)
 # Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
 # Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores), sparse (BFS
 # GTEPS on Kronecker graphs, SpMV / SpMM / SpGEMM beside cuSPARSE; SPARSE_SCALES, default 20 21 22),
@@ -31,7 +31,8 @@ benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu be
 # bench_graph_kernels, and the CPU against the GAP-method peers, bench_gap_cpu; GRAPH_SCALE,
 # default 22; GRAPH_SCALES, the scales of bench_graph_kernels, default GRAPH_SCALE), johnson
 # (Johnson vs R-Kleene on sparse graphs, average degree 4..64; JOHNSON_SIZES, default 2048 4096
-# 8192).
+# 8192), jit (the JIT's kernels against the instances: compile / cache costs, SpMV on Kronecker
+# scale JIT_SCALE (default 20), GEMM n = JIT_GEMM_N (default 8192); bench_jit).
 bench_set=${BENCH_SET:-"gemm apsp io sparse ooc"}
 in_set() { [[ " $bench_set " == *" $1 "* ]]; }
 mkdir -p "$out"
@@ -81,7 +82,7 @@ configure() {
 if has build; then
     note "configure and build: kleene_cuda ${gpu_tests[*]} ${benches[*]}"
     configure
-    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
+    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" test_jit "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
         bench_graph_kernels bench_gap_cpu \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
     grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
@@ -92,7 +93,9 @@ if has test; then
     if [[ -f $build/CTestTestfile.cmake ]]; then
         # The distributed GPU tests need the MPI binaries that bench/gpu/run_multi.sh builds
         # (this script builds only the one-process targets): they run there.
-        (cd "$build" && ctest -L gpu -E "distributed" --output-on-failure --timeout 900) >"$out/ctest.log" 2>&1 || status=1
+        (cd "$build" && ctest -L gpu -E "distributed" -R "${TESTS:-.}" --output-on-failure --timeout 900) >"$out/ctest.log" 2>&1 || status=1
+        # The JIT's compile-and-cache suite (label cpu: CI runs it without a device).
+        (cd "$build" && ctest -R '^test_jit$' --output-on-failure) >>"$out/ctest.log" 2>&1 || status=1
     else
         # Binaries built elsewhere and carried (BUILD=dir holding tests/ and bench/): no ctest
         # files that fit this machine's paths, so each suite runs directly.
@@ -187,6 +190,12 @@ if has bench && in_set apsp; then
     note "APSP and closure: ${APSP_SIZES:-512 1024 2048 4096 8192 16384}"
     "$build/bench/gpu/bench_apsp_gpu" ${APSP_SIZES:-512 1024 2048 4096 8192 16384} 2>&1 |
         tee "$out/bench_apsp_gpu.txt" || status=1
+fi
+
+if has bench && in_set jit; then
+    note "JIT against the instances: SpMV scale ${JIT_SCALE:-20}, GEMM n ${JIT_GEMM_N:-8192}"
+    "$build/bench/gpu/bench_jit" --scale ${JIT_SCALE:-20} --gemm-n ${JIT_GEMM_N:-8192} --runs ${JIT_RUNS:-10} 2>&1 |
+        tee "$out/bench_jit.txt" || status=1
 fi
 
 if has bench && in_set sparse; then

@@ -41,6 +41,7 @@ context context_from_environment(int device) {
     t.ooc_depth = bytes("KLEENE_OOC_DEPTH");
     if (char const* v = value("KLEENE_OOC_PROFILE")) t.ooc_profile = *v != '0';
     if (char const* v = value("KLEENE_OOC_TIMELINE")) t.ooc_timeline = v;
+    if (char const* v = value("KLEENE_JIT_CACHE")) t.jit_cache = v;
     if (char const* v = value("KLEENE_BFS_LOOP_BLOCKS")) t.bfs_loop_blocks = std::atoi(v) == 4 ? 4 : 2;
     return ctx;
 }

@@ -1,11 +1,72 @@
 // The builtin pairs this build leaves out (KLEENE_INSTANCES=minimal; kleene/instance_lists.hpp):
-// their specialisations, declared in sparse.hpp and dense_gemm.hpp, throw kleene::missing_instance
-// with the pair and the set that has it, so that a program that names one still links.
+// their specialisations are declared in sparse.hpp and dense_gemm.hpp, so that a program that
+// names one still links. The JIT serves SpMV and the dense GEMM (kleene/cuda/jit.hpp: NVRTC
+// compiles the same kernels on first use); the other products, and the GEMM's stream form, throw
+// kleene::missing_instance with the pair and the instance set that has it.
 
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/jit.hpp>
 #include <kleene/cuda/sparse.hpp>
+#include <kleene/instances.hpp>
 
 namespace kleene::cuda {
-KLEENE_SPARSE_MISSING(KLEENE_SPARSE_MISSING_DEFINITION)
-KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DEFINITION)
+
+#define KLEENE_LEFT_OUT_THROW(f, what, wanted)                                                    \
+    ::kleene::detail::throw_missing_instance("kleene::cuda::" f " for " what, wanted,            \
+                                             "the CUDA backend")
+
+#define KLEENE_SPARSE_THROWING(A, f, R, params, S, T, Index) \
+    template <>                                              \
+    R f<S<T>, Index> params {                                \
+        KLEENE_LEFT_OUT_CALL(#f, KLEENE_LEFT_OUT_ARGS A);    \
+    }
+#define KLEENE_LEFT_OUT_ARGS(what, wanted) what, wanted
+#define KLEENE_LEFT_OUT_CALL(...) KLEENE_LEFT_OUT_THROW(__VA_ARGS__)
+#define KLEENE_SPARSE_LEFT_OUT(S, T, Index, s, t, i, wanted)                                       \
+    template <>                                                                                   \
+    sparse_backend spmv<S<T>, Index>(dense_vector<T, device> & w, vector_mask const& mask,        \
+                                     csr_matrix<T, Index, device> const& a,                       \
+                                     dense_vector<T, device> const& u, sparse_options const& opt) { \
+        jit::spmv<T, Index>(w, mask, a, u, jit::builtin(s, t), opt);                              \
+        return sparse_backend::generic;                                                           \
+    }                                                                                             \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spmspv, void,            \
+                           (sparse_vector<T, Index, device>&, vector_mask const&,                 \
+                            sparse_vector<T, Index, device> const&,                               \
+                            csr_matrix<T, Index, device> const&, context*),                       \
+                           S, T, Index)                                                           \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spmm, sparse_backend,    \
+                           (dense_view<T, device>, csr_matrix<T, Index, device> const&,           \
+                            dense_view<T const, device>, sparse_options const&),                  \
+                           S, T, Index)                                                           \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm, sparse_backend,  \
+                           (csr_matrix<T, Index, device>&, csr_matrix<T, Index, device> const&,   \
+                            csr_matrix<T, Index, device> const&, sparse_options const&),          \
+                           S, T, Index)                                                           \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm_dense,            \
+                           sparse_backend,                                                        \
+                           (dense_view<T, device>, csr_matrix<T, Index, device> const&,           \
+                            csr_matrix<T, Index, device> const&, sparse_options const&),          \
+                           S, T, Index)
+
+#define KLEENE_GEMM_LEFT_OUT(S, T, s, t, wanted)                                                   \
+    template <>                                                                                   \
+    void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
+                          dense_view<T, device> c, bool accumulate) {                             \
+        jit::dense_gemm<T>(a, b, c, accumulate, jit::builtin(s, t), default_context());           \
+    }                                                                                             \
+    template <>                                                                                   \
+    void dense_gemm<S<T>>(dense_view<T const, device>, dense_view<T const, device>,               \
+                          dense_view<T, device>, bool, stream const&, context*) {                 \
+        KLEENE_LEFT_OUT_THROW("dense_gemm (the stream form)", s " over " t, wanted);              \
+    }                                                                                             \
+    template <>                                                                                   \
+    void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
+                          dense_view<T, device> c, bool accumulate, context& ctx) {               \
+        jit::dense_gemm<T>(a, b, c, accumulate, jit::builtin(s, t), ctx);                         \
+    }
+
+KLEENE_SPARSE_MISSING(KLEENE_SPARSE_LEFT_OUT)
+KLEENE_GEMM_MISSING(KLEENE_GEMM_LEFT_OUT)
+
 }  // namespace kleene::cuda

@@ -55,6 +55,9 @@ struct tuning {
     /// to this file (KLEENE_OOC_TIMELINE; empty: none).
     bool ooc_profile = false;
     std::string ooc_timeline;
+    /// Directory of the JIT's compiled kernels (kleene/cuda/jit.hpp), shared by processes
+    /// (KLEENE_JIT_CACHE; empty: kernels are kept in the context only, compiled once per context).
+    std::string jit_cache;
 };
 
 namespace detail {

@@ -15,6 +15,7 @@
 //   KLEENE_OOC_PROFILE       tune.ooc_profile       set and not starting with 0: profile R-Kleene
 //   KLEENE_OOC_TIMELINE      tune.ooc_timeline      file for every span of a profiled run
 //   KLEENE_BFS_LOOP_BLOCKS   tune.bfs_loop_blocks   4: four blocks a SM in the GPU BFS loop
+//   KLEENE_JIT_CACHE         tune.jit_cache         directory of the JIT's compiled kernels
 //
 // An unset or empty variable leaves the default. A value that does not parse throws
 // invalid_argument naming the variable.

@@ -650,7 +650,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
     constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
     if constexpr (is_device_csr<A>) {
         using Index = typename A::index_type;
-        cuda::sparse_options sopt{.ctx = opt.ctx};
+        cuda::sparse_options sopt{.ctx = opt.ctx, .explain = opt.explain};
         if constexpr (std::is_same_v<Accum, no_accum_t> || accum_is_add<Accum, S>()) {
             // spmv applies the mask, replace and the semiring's add itself.
             sopt.accumulate = accumulate;

@@ -5,10 +5,12 @@
 #include <concepts>
 #include <cstdint>
 #include <limits>
-#include <string_view>
 #include <type_traits>
+#if !defined(__CUDACC_RTC__)  // NVRTC (the JIT, kleene/cuda/jit.hpp) has no <string_view>
+#include <string_view>
+#endif
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define KLEENE_HD __host__ __device__
 #else
 #define KLEENE_HD
@@ -332,9 +334,11 @@ using plus_min = semiring<plus_monoid<T>, min_op<T>>;
 template <class T>
 using max_times = semiring<max_monoid<T>, times_op<T>>;
 
+#if !defined(__CUDACC_RTC__)
 /// Names of the built-in semirings, as the command line spells them.
 inline constexpr std::string_view builtin_semiring_names[] = {
     "plus_times", "min_plus", "max_plus",  "max_min",   "min_max",  "lor_land",
     "any_pair",   "plus_pair", "min_first", "min_second", "plus_min", "max_times"};
+#endif
 
 }  // namespace kleene

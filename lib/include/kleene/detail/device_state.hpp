@@ -17,6 +17,8 @@ struct device_state {
     };
     handle cublas;
     handle cusparse;
+    /// The JIT's kernels loaded on this device (lib/cuda/src/jit.cpp).
+    handle jit;
     /// The GEMM's packed operand and split-k partial products, when the caller supplied none.
     buffer<unsigned char, device> workspace;
     /// Scratch of the sparse products (sparse.cuh numbers its uses 0..7).
@@ -35,7 +37,7 @@ struct device_state {
     device_state& operator=(device_state const&) = delete;
     ~device_state() {
         if (keep_handles) return;
-        for (handle* x : {&cublas, &cusparse})
+        for (handle* x : {&cublas, &cusparse, &jit})
             if (x->h && x->destroy) x->destroy(x->h);
     }
 };

@@ -48,6 +48,7 @@
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/context.hpp>
+#include <kleene/cuda/dense_gemm/tiles.hpp>
 #include <kleene/cuda/detail/gemm_instances.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
@@ -115,9 +116,7 @@ KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DECLARATION)
 /// budget device memory (apsp's in-core test, the out-of-core plan) add this per stream; it
 /// never decreases as m, k or n grow, so the largest product's bounds every smaller one's.
 namespace gemm_detail {
-inline constexpr int staged_k = 32;  // k depth of a pipeline stage
 inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
-inline constexpr std::size_t pack_block_m = 128;
 /// Rows of C a panel takes for a k-deep product with m rows (a multiple of 128, at least 128,
 /// at most 65535 x 32 for the packing grid).
 inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem) {

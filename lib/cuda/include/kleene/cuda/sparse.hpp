@@ -98,6 +98,9 @@ struct sparse_options {
     bool replace = false;
     /// Scratch and the cuSPARSE handle (null: default_context()).
     context* ctx = nullptr;
+    /// When set, a product served by the JIT (kleene/cuda/jit.hpp) appends where its kernels
+    /// came from and what compiling or loading them cost.
+    explain_trace* explain = nullptr;
 };
 
 // vector_mask (the byte-flag mask over an output vector): kleene/cuda/mask.hpp.

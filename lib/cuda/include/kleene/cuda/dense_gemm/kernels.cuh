@@ -1,11 +1,14 @@
 #pragma once
 // The dense GEMM's device code (dense_gemm.cuh): the per-thread 8 x 8 register tile, the
 // register-prefetch gemm_kernel, the packing of A, the cp.async staged_kernel and the split-k
-// combine. Each is a template over the semiring and a policy (policies.cuh).
+// combine. Each is a template over the semiring and a policy (policies.cuh). NVRTC compiles this
+// header too (the JIT, kleene/cuda/jit.hpp).
 
 #include <kleene/cuda/dense_gemm/policies.cuh>
 
+#if !defined(__CUDACC_RTC__)
 #include <cuda_runtime.h>
+#endif
 
 #include <cstddef>
 #include <cstdint>

@@ -42,20 +42,33 @@ void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
                                "matrix)");
 }
 
+/// The register-tiled gemm_kernel (compiled ahead of time, or by the JIT: jit.hpp) over one grid
+/// covering C, on st.
+template <class T>
+void launch_gemm_with(void const* kernel, dense_view<T const, device> a, dense_view<T const, device> b,
+                      dense_view<T, device> c, bool accumulate, int const* run_flag, int run_when,
+                      cudaStream_t st) {
+    dim3 const grid(static_cast<unsigned>((c.cols + block_n - 1) / block_n),
+                    static_cast<unsigned>((c.rows + block_m - 1) / block_m));
+    if (grid.y > 65535)
+        throw invalid_argument("dense_gemm: more than 65535 * 128 rows are not supported");
+    T const* ad = a.data;
+    T const* bd = b.data;
+    T* cd = c.data;
+    auto lda = static_cast<std::int64_t>(a.ld), ldb = static_cast<std::int64_t>(b.ld),
+         ldc = static_cast<std::int64_t>(c.ld);
+    int m = static_cast<int>(c.rows), n = static_cast<int>(c.cols), k = static_cast<int>(a.cols);
+    void* args[] = {&ad, &lda, &bd, &ldb, &cd, &ldc, &m, &n, &k, &accumulate, &run_flag, &run_when};
+    KLEENE_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(threads), args, 0, st));
+}
+
 template <class S, class P>
 void launch_gemm(dense_view<typename S::value_type const, device> a,
                  dense_view<typename S::value_type const, device> b,
                  dense_view<typename S::value_type, device> c, bool accumulate, int const* run_flag,
                  int run_when, cudaStream_t st) {
-    dim3 const grid(static_cast<unsigned>((c.cols + block_n - 1) / block_n),
-                    static_cast<unsigned>((c.rows + block_m - 1) / block_m));
-    if (grid.y > 65535)
-        throw invalid_argument("dense_gemm: more than 65535 * 128 rows are not supported");
-    gemm_kernel<S, P><<<grid, threads, 0, st>>>(
-        a.data, static_cast<std::int64_t>(a.ld), b.data, static_cast<std::int64_t>(b.ld), c.data,
-        static_cast<std::int64_t>(c.ld), static_cast<int>(c.rows), static_cast<int>(c.cols),
-        static_cast<int>(a.cols), accumulate, run_flag, run_when);
-    KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::gemm_kernel");
+    launch_gemm_with<typename S::value_type>(reinterpret_cast<void const*>(&gemm_kernel<S, P>), a,
+                                             b, c, accumulate, run_flag, run_when, st);
 }
 
 /// P's range (P::in_range) as the shared range check's predicate.
@@ -71,17 +84,35 @@ void launch_range_check(dense_view<T const, device> v, int* flag, cudaStream_t s
     kleene::cuda::detail::launch_range_check(v, in_policy_range<P>{}, flag, st);
 }
 
-/// The staged kernel over S with policy P, its shared-memory attribute set. Set on every call,
-/// not once per process: each translation unit that instantiates the kernel registers its own
-/// copy, and an attribute set on one copy does not reach the others (a static "done" flag shared
-/// between them let ooc's launches fail with cudaErrorInvalidValue).
+/// One policy's kernels of the staged path: the packing of A and the product (its shared-memory
+/// attribute set), compiled ahead of time (staged_kernels_of) or by the JIT.
+struct staged_kernels {
+    void const* pack = nullptr;
+    void const* product = nullptr;
+};
+
+/// Sets the staged kernel's dynamic shared-memory size. On every call, not once per process:
+/// each translation unit that instantiates the kernel registers its own copy, and an attribute
+/// set on one copy does not reach the others (a static "done" flag shared between them let ooc's
+/// launches fail with cudaErrorInvalidValue).
+template <class T>
+void allow_staged_smem(void const* product) {
+    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(product, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(staged_smem_bytes<T>())));
+}
+
+/// The staged kernel over S with policy P, its shared-memory attribute set.
 template <class S, class P>
 auto staged_kernel_ready() {
-    using T = typename S::value_type;
     auto kernel = staged_kernel<S, P>;
-    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(staged_smem_bytes<T>())));
+    allow_staged_smem<typename S::value_type>(reinterpret_cast<void const*>(kernel));
     return kernel;
+}
+
+template <class S, class P>
+staged_kernels staged_kernels_of() {
+    return {reinterpret_cast<void const*>(&pack_a_kernel<P, typename S::value_type>),
+            reinterpret_cast<void const*>(staged_kernel_ready<S, P>())};
 }
 
 /// Whether B can be copied 16 bytes at a time: every row 16-byte aligned.
@@ -101,10 +132,82 @@ inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, c
     return b.data();
 }
 
-/// The staged path: per panel of C's rows, pack A, then the product. Integer min_plus / max_plus
-/// checks B's range first and A's while packing; out of range, a repacked A and the generic
-/// policy run instead (the flag picks on the device, no host round trip). With ks.parts > 1 the
-/// product splits k, its partial products after the packed A in scratch.
+/// The staged path: per panel of C's rows, pack A, then the product. With `checked` (a policy
+/// with a range: integer min_plus / max_plus, fp32 non-negative min_plus), `check_b` tests B's
+/// range first and the checked packing A's; out of range, a repacked A and the generic kernels
+/// run instead (the flag picks on the device, no host round trip). With ks.parts > 1 the product
+/// splits k, its partial products after the packed A in scratch, added up by `combine`. The
+/// kernels come compiled ahead of time (enqueue_staged) or from the JIT (jit.hpp).
+template <class T, class CheckB>
+void enqueue_staged_with(dense_view<T const, device> a, dense_view<T const, device> b,
+                         dense_view<T, device> c, bool accumulate, cudaStream_t st, int* flag,
+                         void* scratch, k_split ks, staged_kernels const* checked,
+                         CheckB const& check_b, staged_kernels const& generic,
+                         void const* combine) {
+    std::size_t const m = c.rows, n = c.cols, k = a.cols;
+    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
+    std::size_t const pr = panel_rows(m, k, sizeof(T));
+    T* at = static_cast<T*>(scratch);
+    int split = ks.parts;
+    T* partials = split > 1 ? reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
+                                                  packed_a_bytes(m, k, sizeof(T)))
+                            : nullptr;
+    if (checked) {
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
+        check_b(b, flag, st);
+    }
+    for (std::size_t r0 = 0; r0 < m; r0 += pr) {
+        std::size_t const rows = std::min(pr, m - r0);
+        std::size_t const pitch = (rows + block_m - 1) / block_m * block_m;
+        T const* a_panel = a.data + r0 * a.ld;
+        T* c_panel = c.data + r0 * c.ld;
+        auto lda = static_cast<std::int64_t>(a.ld), ldb = static_cast<std::int64_t>(b.ld),
+             ldc = static_cast<std::int64_t>(c.ld), ldat = static_cast<std::int64_t>(pitch);
+        int rows_i = static_cast<int>(rows), n_i = static_cast<int>(n), k_i = static_cast<int>(k),
+            k_pad_i = static_cast<int>(k_pad), split_tiles = ks.tiles;
+        auto pack = [&](staged_kernels const& kernels, int* set_flag, int const* run_flag) {
+            if (k_pad == 0) return;
+            int run_when = 1;
+            void* args[] = {&a_panel, &lda, &rows_i, &k_i, &at, &ldat, &set_flag, &run_flag, &run_when};
+            dim3 const grid(static_cast<unsigned>(k_pad / 32), static_cast<unsigned>(pitch / 32));
+            KLEENE_CUDA_CHECK(cudaLaunchKernel(kernels.pack, grid, dim3(32, 8), args, 0, st));
+        };
+        auto product = [&](staged_kernels const& kernels, int const* run_flag, int run_when) {
+            T const* bd = b.data;
+            T const* at_c = at;
+            void* args[] = {&at_c,    &ldat,  &bd,       &ldb,      &c_panel,  &ldc,
+                            &rows_i,  &n_i,   &k_i,      &k_pad_i,  &accumulate, &run_flag,
+                            &run_when, &partials, &split_tiles};
+            dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
+                            static_cast<unsigned>(pitch / block_m), static_cast<unsigned>(split));
+            KLEENE_CUDA_CHECK(cudaLaunchKernel(kernels.product, grid, dim3(threads), args,
+                                               staged_smem_bytes<T>(), st));
+        };
+        auto combine_panel = [&] {
+            if (!partials) return;
+            std::size_t const entries = rows * n;
+            T const* parts = partials;
+            void* args[] = {&c_panel, &ldc, &parts, &split, &rows_i, &n_i, &accumulate};
+            KLEENE_CUDA_CHECK(cudaLaunchKernel(
+                combine, dim3(kleene::cuda::detail::blocks_for(entries, threads, 4096)),
+                dim3(threads), args, 0, st));
+        };
+        if (checked) {
+            pack(*checked, flag, nullptr);
+            pack(generic, nullptr, flag);  // runs only when a range check failed
+            product(*checked, flag, 0);
+            product(generic, flag, 1);
+        } else {
+            pack(generic, nullptr, nullptr);
+            product(generic, nullptr, 0);
+        }
+        combine_panel();
+    }
+}
+
+/// The staged path over S with the kernels compiled ahead of time: checked_staged_t<S>'s policy
+/// when S has one and the product is large enough for its four extra launches (fewer than
+/// checked_min_updates updates: they would outweigh what it saves), else the generic one.
 template <semiring_type S>
 void enqueue_staged(dense_view<typename S::value_type const, device> a,
                     dense_view<typename S::value_type const, device> b,
@@ -114,71 +217,25 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
     using T = typename S::value_type;
     using G = staged_generic_policy<S>;
     using R = checked_staged_t<S>;
-    constexpr bool checked = !std::is_void_v<R>;
-    std::size_t const m = c.rows, n = c.cols, k = a.cols;
-    std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
-    std::size_t const pr = panel_rows(m, k, sizeof(T));
-    T* const at = static_cast<T*>(scratch);
-    int const split = ks.parts;
-    T* const partials = split > 1 ? reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
-                                                        packed_a_bytes(m, k, sizeof(T)))
-                                  : nullptr;
-    // The checked path costs four launches more (flag, B's check, two kernels that return at
-    // once); below checked_min_updates they would outweigh what it saves.
-    bool const use_checked = checked && double(m) * double(n) * double(k) >=
-                                            static_cast<double>(checked_min_updates);
-    if constexpr (checked) {
+    staged_kernels const generic = staged_kernels_of<S, G>();
+    auto const combine = reinterpret_cast<void const*>(&combine_partials<S>);
+    if constexpr (!std::is_void_v<R>) {
+        bool const use_checked = double(c.rows) * double(c.cols) * double(a.cols) >=
+                                 static_cast<double>(checked_min_updates);
         if (use_checked) {
-            KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
-            launch_range_check<R, T>(b, flag, st);
+            staged_kernels const checked = staged_kernels_of<S, R>();
+            enqueue_staged_with<T>(
+                a, b, c, accumulate, st, flag, scratch, ks, &checked,
+                [](dense_view<T const, device> v, int* f, cudaStream_t s) {
+                    launch_range_check<R, T>(v, f, s);
+                },
+                generic, combine);
+            return;
         }
     }
-    for (std::size_t r0 = 0; r0 < m; r0 += pr) {
-        std::size_t const rows = std::min(pr, m - r0);
-        std::size_t const pitch = (rows + block_m - 1) / block_m * block_m;
-        auto pack = [&](auto policy, int* set_flag, int const* run_flag) {
-            using P = decltype(policy);
-            if (k_pad == 0) return;
-            dim3 const grid(static_cast<unsigned>(k_pad / 32), static_cast<unsigned>(pitch / 32));
-            pack_a_kernel<P, T><<<grid, dim3(32, 8), 0, st>>>(
-                a.data + r0 * a.ld, static_cast<std::int64_t>(a.ld), static_cast<int>(rows),
-                static_cast<int>(k), at, static_cast<std::int64_t>(pitch), set_flag, run_flag, 1);
-            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::pack_a_kernel");
-        };
-        auto product = [&](auto policy, int const* run_flag, int run_when) {
-            using P = decltype(policy);
-            auto kernel = staged_kernel_ready<S, P>();
-            dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
-                            static_cast<unsigned>(pitch / block_m), static_cast<unsigned>(split));
-            kernel<<<grid, threads, staged_smem_bytes<T>(), st>>>(
-                at, static_cast<std::int64_t>(pitch), b.data, static_cast<std::int64_t>(b.ld),
-                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), static_cast<int>(rows),
-                static_cast<int>(n), static_cast<int>(k), static_cast<int>(k_pad), accumulate,
-                run_flag, run_when, partials, ks.tiles);
-            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::staged_kernel");
-        };
-        auto combine = [&] {
-            if (!partials) return;
-            std::size_t const entries = rows * n;
-            combine_partials<S><<<kleene::cuda::detail::blocks_for(entries, threads, 4096), threads, 0, st>>>(
-                c.data + r0 * c.ld, static_cast<std::int64_t>(c.ld), partials, split,
-                static_cast<int>(rows), static_cast<int>(n), accumulate);
-            KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::gemm_detail::combine_partials");
-        };
-        if constexpr (checked) {
-            if (use_checked) {
-                pack(R{}, flag, nullptr);
-                pack(G{}, nullptr, flag);  // runs only when a range check failed
-                product(R{}, flag, 0);
-                product(G{}, flag, 1);
-                combine();
-                continue;
-            }
-        }
-        pack(G{}, nullptr, nullptr);
-        product(G{}, nullptr, 0);
-        combine();
-    }
+    enqueue_staged_with<T>(
+        a, b, c, accumulate, st, flag, scratch, ks, nullptr,
+        [](dense_view<T const, device>, int*, cudaStream_t) {}, generic, combine);
 }
 
 /// Enqueues the product on st; `flag` is a device int that only this stream's work touches;

@@ -1,13 +1,16 @@
 #pragma once
 // The dense GEMM's policies (dense_gemm.cuh): the block tile's shape, what one update of the
 // per-thread tile computes for a semiring (generic, ranged integer, shifted DPX, non-negative
-// fp32 min), and the traits that say which path and policy a semiring may take.
+// fp32 min), and the traits that say which path and policy a semiring may take. Device code and
+// constants only: NVRTC compiles it too (the JIT, kleene/cuda/jit.hpp).
 
 // nvcc warns (#554) that dense_view<T const>'s conversion to itself, already excluded by its
 // requires clause, "will not be called"; true and harmless.
+#if !defined(__CUDACC_RTC__)
 #pragma nv_diag_suppress 554
+#endif
 
-#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/dense_gemm/tiles.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cstddef>

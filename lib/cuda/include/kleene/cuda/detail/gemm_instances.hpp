@@ -22,14 +22,6 @@
 
 #define KLEENE_GEMM_DEFINITION(A, params, S, T) template void dense_gemm<S<T>> params;
 #define KLEENE_GEMM_DECLARATION(A, params, S, T) A void dense_gemm<S<T>> params;
-#define KLEENE_GEMM_THROWING(A, params, S, T)                                                \
-    template <>                                                                              \
-    void dense_gemm<S<T>> params {                                                           \
-        ::kleene::detail::throw_missing_instance(                                            \
-            "kleene::cuda::dense_gemm for " KLEENE_GEMM_MISSING_ARGS A, "the CUDA backend"); \
-    }
-#define KLEENE_GEMM_MISSING_ARGS(instance, wanted) instance, wanted
-
 /// The explicit instances of one pair (the generated lib/cuda instance files).
 #define KLEENE_GEMM_INSTANTIATE(S, T) KLEENE_GEMM_FORMS(KLEENE_GEMM_DEFINITION, , S, T)
 /// Their extern declarations (dense_gemm.cuh: nvcc code that includes the template, such as
@@ -37,8 +29,6 @@
 #define KLEENE_GEMM_EXTERN(S, T, ...) \
     KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, extern template, S, T)
 /// A left-out pair: specialisations declared in dense_gemm.hpp, defined in
-/// lib/cuda/src/missing.cpp, where they throw kleene::missing_instance.
+/// lib/cuda/src/missing.cpp (through the JIT; the stream form throws kleene::missing_instance).
 #define KLEENE_GEMM_MISSING_DECLARATION(S, T, ...) \
     KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, template <>, S, T)
-#define KLEENE_GEMM_MISSING_DEFINITION(S, T, s, t, wanted) \
-    KLEENE_GEMM_FORMS(KLEENE_GEMM_THROWING, (s " over " t, wanted), S, T)

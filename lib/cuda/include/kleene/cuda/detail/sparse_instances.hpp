@@ -32,14 +32,6 @@
 
 #define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;
 #define KLEENE_SPARSE_DECLARATION(A, f, R, params, S, T, Index) A R f<S<T>, Index> params;
-#define KLEENE_SPARSE_THROWING(A, f, R, params, S, T, Index)                               \
-    template <>                                                                            \
-    R f<S<T>, Index> params {                                                              \
-        ::kleene::detail::throw_missing_instance(                                          \
-            "kleene::cuda::" #f " for " KLEENE_SPARSE_MISSING_ARGS A, "the CUDA backend"); \
-    }
-#define KLEENE_SPARSE_MISSING_ARGS(instance, wanted) instance, wanted
-
 /// The explicit instances of one pair (the generated lib/cuda instance files).
 #define KLEENE_SPARSE_INSTANTIATE(S, T, Index) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DEFINITION, , S, T, Index)
@@ -47,10 +39,7 @@
 /// library's).
 #define KLEENE_SPARSE_EXTERN(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, extern template, S, T, Index)
-/// A left-out pair: specialisations declared in sparse.hpp, defined in lib/cuda/src/missing.cpp,
-/// where they throw kleene::missing_instance.
+/// A left-out pair: specialisations declared in sparse.hpp, defined in lib/cuda/src/missing.cpp
+/// (spmv through the JIT, the others throw kleene::missing_instance).
 #define KLEENE_SPARSE_MISSING_DECLARATION(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, template <>, S, T, Index)
-#define KLEENE_SPARSE_MISSING_DEFINITION(S, T, Index, s, t, i, wanted)                           \
-    KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_THROWING, (s " over " t " with " i " indices", wanted), \
-                           S, T, Index)

@@ -7,6 +7,7 @@
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/sparse/device_common.cuh>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>
 
@@ -20,17 +21,6 @@
 namespace kleene::cuda {
 namespace sparse_detail {
 
-using detail::atomic_add;
-using detail::value_at;
-
-/// The mask as a kernel reads it (flags == nullptr: no mask).
-struct mask_ref {
-    std::uint8_t const* flags = nullptr;
-    bool complemented = false;
-    __device__ __forceinline__ bool allows(std::int64_t i) const {
-        return !flags || ((flags[i] != 0) != complemented);
-    }
-};
 inline mask_ref ref(vector_mask const& m) {
     return m.active() ? mask_ref{m.flags(), m.complemented()} : mask_ref{};
 }
@@ -44,25 +34,6 @@ T* scratch(context& ctx, int slot, std::size_t n) {
 }
 /// CUB temporary storage of the context (its own slot).
 void* cub_scratch(context& ctx, std::size_t bytes);
-
-template <class S>
-struct add_fn {
-    using T = typename S::value_type;
-    __device__ __forceinline__ T operator()(T a, T b) const { return S::add(a, b); }
-};
-
-template <class S>
-__device__ __forceinline__ bool skip_operand(typename S::value_type x) {
-    // Dense operands hold zero() where absent; that matters only where zero does not annihilate.
-    if constexpr (zero_annihilates<S>()) return false;
-    else return x == S::zero();
-}
-
-template <class S>
-__device__ __forceinline__ bool stops(typename S::value_type acc) {
-    if constexpr (!S::has_terminal) return false;
-    else return !(acc == S::zero()) && is_terminal<S>(acc);
-}
 
 // ---- cuSPARSE (sparse_cusparse.cu) ------------------------------------------------------------
 

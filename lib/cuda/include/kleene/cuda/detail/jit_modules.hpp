@@ -1,0 +1,27 @@
+#pragma once
+// Between the JIT's front (lib/cuda/src/jit.cpp: NVRTC, the cache, the modules a context has
+// loaded) and its launchers (jit_products.cu): the kernels of one family for one semiring, loaded
+// on the context's device, in the family's fixed order.
+
+#include <kleene/context.hpp>
+#include <kleene/cuda/jit.hpp>
+
+#include <string_view>
+#include <vector>
+
+namespace kleene::cuda::jit::detail {
+
+/// spmv: rows, long_slices, long_finish (sparse/spmv.cuh's spmv_kernels).
+/// gemm with a 4-byte value type: gemm_kernel, pack_a_kernel, staged_kernel, combine_partials;
+/// with an 8-byte one: gemm_kernel alone.
+std::vector<void const*> const& kernels(context& ctx, family f, semiring_source const& s,
+                                        std::string_view index_type, report* r);
+
+/// The C++ spelling of s's value type ("float", "double", "std::int32_t", "std::int64_t");
+/// throws invalid_argument for any other.
+std::string value_type_of(semiring_source const& s);
+
+/// Throws invalid_argument unless T is s's value type (names both).
+void check_value_type(semiring_source const& s, std::string_view cpp_type, char const* op);
+
+}  // namespace kleene::cuda::jit::detail
