@@ -22,7 +22,7 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu bench_jit)
+benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu bench_jit bench_streams)
 # Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
 # Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores), sparse (BFS
 # GTEPS on Kronecker graphs, SpMV / SpMM / SpGEMM beside cuSPARSE; SPARSE_SCALES, default 20 21 22),
@@ -32,7 +32,8 @@ benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu be
 # default 22; GRAPH_SCALES, the scales of bench_graph_kernels, default GRAPH_SCALE), johnson
 # (Johnson vs R-Kleene on sparse graphs, average degree 4..64; JOHNSON_SIZES, default 2048 4096
 # 8192), jit (the JIT's kernels against the instances: compile / cache costs, SpMV on Kronecker
-# scale JIT_SCALE (default 20), GEMM n = JIT_GEMM_N (default 8192); bench_jit).
+# scale JIT_SCALE (default 20), GEMM n = JIT_GEMM_N (default 8192); bench_jit), streams (two
+# contexts on two streams from two threads against one; bench_streams).
 bench_set=${BENCH_SET:-"gemm apsp io sparse ooc"}
 in_set() { [[ " $bench_set " == *" $1 "* ]]; }
 mkdir -p "$out"
@@ -196,6 +197,11 @@ if has bench && in_set jit; then
     note "JIT against the instances: SpMV scale ${JIT_SCALE:-20}, GEMM n ${JIT_GEMM_N:-8192}"
     "$build/bench/gpu/bench_jit" --scale ${JIT_SCALE:-20} --gemm-n ${JIT_GEMM_N:-8192} --runs ${JIT_RUNS:-10} 2>&1 |
         tee "$out/bench_jit.txt" || status=1
+fi
+
+if has bench && in_set streams; then
+    note "two contexts on two streams against one"
+    "$build/bench/gpu/bench_streams" 2>&1 | tee "$out/bench_streams.txt" || status=1
 fi
 
 if has bench && in_set sparse; then
