@@ -136,6 +136,11 @@ BOOST_AUTO_TEST_CASE(spmv_user_semiring_matches_host_loops) {
             bad += got[i] != want;
         }
         BOOST_TEST(bad == 0u, "rows " << rows);
+        // The same semiring composed from semiring.hpp's operators by name.
+        dense_vector<float, device> w2(a.rows());
+        jit::spmv<float, std::int64_t>(w2, {}, a.to_device(), u.to_device(),
+                                       jit::compose("max", "times", "float"));
+        BOOST_TEST((host_of(w2) == got), "compose rows " << rows);
     }
 }
 

@@ -455,6 +455,30 @@ semiring_source builtin(std::string_view name, std::string_view value_type) {
     return s;
 }
 
+semiring_source compose(std::string_view add, std::string_view mul, std::string_view value_type) {
+    static constexpr std::string_view monoids[] = {"plus", "times", "min", "max", "lor", "land", "any"};
+    static constexpr std::string_view ops[] = {"plus",  "times", "min",    "max", "land",
+                                               "lor",   "first", "second", "pair"};
+    if (std::find(std::begin(monoids), std::end(monoids), add) == std::end(monoids))
+        throw invalid_argument("jit: '" + std::string(add) +
+                               "' is not an additive monoid (plus, times, min, max, lor, land, any)");
+    if (std::find(std::begin(ops), std::end(ops), mul) == std::end(ops))
+        throw invalid_argument("jit: '" + std::string(mul) +
+                               "' is not a multiplicative operator (plus, times, min, max, land, "
+                               "lor, first, second, pair)");
+    semiring_source s;
+    s.value_type = canonical_type(value_type);
+    s.name = std::string(add) + "_" + std::string(mul) + "_" + hex(fnv1a(s.value_type)).substr(0, 6);
+    // plus saturates at the infinities as min_plus and max_plus do (max keeps -inf winning).
+    std::string const op = mul == "plus" ? (add == "max" ? "plus_sat_op<" + s.value_type + ", true>"
+                                                         : "plus_sat_op<" + s.value_type + ">")
+                                         : std::string(mul) + "_op<" + s.value_type + ">";
+    s.builtin_type = "kleene::semiring<kleene::" + std::string(add) + "_monoid<" + s.value_type +
+                     ">, kleene::" + op + ">";
+    s.idempotent_add = add != "plus" && add != "times";
+    return s;
+}
+
 std::string semiring_text(semiring_source const& s) {
     if (!identifier(s.name))
         throw invalid_argument("jit: a semiring's name must be an identifier, not '" + s.name + "'");

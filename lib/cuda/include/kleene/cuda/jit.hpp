@@ -85,6 +85,13 @@ KLEENE_DEVICE_ENTRIES_BEGIN
 KLEENE_DEVICE_ENTRY semiring_source builtin(std::string_view name, std::string_view value_type)
     KLEENE_DEVICE_VALUE;
 
+/// A semiring composed of semiring.hpp's operators by name: the additive monoid (plus, times,
+/// min, max, lor, land, any) and the multiplicative operator (plus, times, min, max, land, lor,
+/// first, second, pair), over a value type; "min", "plus" is min_plus. The traits follow the
+/// monoid (idempotent: min, max, lor, land, any).
+KLEENE_DEVICE_ENTRY semiring_source compose(std::string_view add, std::string_view mul,
+                                            std::string_view value_type) KLEENE_DEVICE_VALUE;
+
 /// The source NVRTC compiles for s, the semiring as the type `kleene_jit::semiring`. Throws
 /// invalid_argument on an unknown value type, a name that is not an identifier, or an empty add,
 /// mul, zero or one.
