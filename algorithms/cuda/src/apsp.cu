@@ -1,9 +1,11 @@
 // Floyd-Warshall kernels (blocked and naive), the small elementwise helpers of R-Kleene, and the
-// bit-packed Warshall base case of the Boolean closure (apsp.hpp).
+// bit-packed Warshall base case of the Boolean closure (apsp.hpp). The synchronous calls run on
+// their context's stream and wait for it; the others enqueue on the cuda::stream they are given.
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
 #include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/stream.hpp>
@@ -351,6 +353,9 @@ unsigned clamp_grid(std::size_t n, std::size_t cap) {
     return static_cast<unsigned>(std::max<std::size_t>(1, std::min(n, cap)));
 }
 
+/// Blocks of a kernel with a thread per diagonal entry of an n x n view.
+unsigned diagonal_grid(std::size_t n) { return clamp_grid((n + threads - 1) / threads, 1u << 30); }
+
 void check_square(char const* what, std::size_t rows, std::size_t cols) {
     if (rows != cols)
         throw dimension_mismatch(std::string(what) + ": the matrix must be square, not " +
@@ -359,9 +364,9 @@ void check_square(char const* what, std::size_t rows, std::size_t cols) {
         throw invalid_argument(std::string(what) + ": n past 2^30 is not supported");
 }
 
-void sync() { KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr)); }
-
 cudaStream_t native(stream const& s) { return static_cast<cudaStream_t>(s.native()); }
+cudaStream_t native(context const& ctx) { return static_cast<cudaStream_t>(ctx.stream()); }
+void sync(cudaStream_t st) { KLEENE_CUDA_CHECK(cudaStreamSynchronize(st)); }
 
 /// The rounds of the blocked Floyd-Warshall, two launches a round, with policy P, or Q where
 /// pick is set and *pick != 0.
@@ -443,9 +448,9 @@ void enqueue_or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> 
 }  // namespace
 
 template <class T>
-void floyd_warshall_blocked(dense_view<T, device> a) {
-    enqueue_floyd_warshall_blocked<T>(a, nullptr, detail::context_flag(default_context()));
-    sync();
+void floyd_warshall_blocked(dense_view<T, device> a, context& ctx) {
+    enqueue_floyd_warshall_blocked<T>(a, native(ctx), detail::context_flag(ctx));
+    sync(native(ctx));
 }
 
 template <class T>
@@ -454,22 +459,23 @@ void floyd_warshall_blocked(dense_view<T, device> a, stream const& s) {
 }
 
 template <class T>
-void floyd_warshall_naive(dense_view<T, device> a) {
+void floyd_warshall_naive(dense_view<T, device> a, context& ctx) {
     check_square("floyd_warshall_naive", a.rows, a.cols);
     int const n = static_cast<int>(a.rows);
     if (n == 0) return;
+    cudaStream_t const st = native(ctx);
     dim3 const grid(static_cast<unsigned>((n + threads - 1) / threads), clamp_grid(n, 65535));
     for (int k = 0; k < n; ++k) {
-        fw_naive_step<T><<<grid, threads>>>(a.data, static_cast<std::int64_t>(a.ld), n, k);
+        fw_naive_step<T><<<grid, threads, 0, st>>>(a.data, static_cast<std::int64_t>(a.ld), n, k);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::fw_naive_step");
     }
-    sync();
+    sync(st);
 }
 
 template <class T>
-void min_into(dense_view<T, device> dst, dense_view<T const, device> src) {
-    enqueue_min_into<T>(dst, src, nullptr);
-    sync();
+void min_into(dense_view<T, device> dst, dense_view<T const, device> src, context& ctx) {
+    enqueue_min_into<T>(dst, src, native(ctx));
+    sync(native(ctx));
 }
 
 template <class T>
@@ -478,55 +484,57 @@ void min_into(dense_view<T, device> dst, dense_view<T const, device> src, stream
 }
 
 template <class T>
-void closure_diagonal(dense_view<T, device> a) {
+void closure_diagonal(dense_view<T, device> a, context& ctx) {
     check_square("closure_diagonal", a.rows, a.cols);
     if (a.rows == 0) return;
-    diagonal_kernel<T><<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+    cudaStream_t const st = native(ctx);
+    diagonal_kernel<T><<<diagonal_grid(a.rows), threads, 0, st>>>(
         a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::diagonal_kernel");
-    sync();
+    sync(st);
 }
 
 template <class T>
-std::int64_t first_negative_diagonal(dense_view<T const, device> a) {
+std::int64_t first_negative_diagonal(dense_view<T const, device> a, context& ctx) {
     check_square("first_negative_diagonal", a.rows, a.cols);
     if (a.rows == 0) return -1;
-    buffer<unsigned long long, device> first(1);
-    unsigned long long none = ~0ull;
-    KLEENE_CUDA_CHECK(cudaMemcpy(first.data(), &none, sizeof none, cudaMemcpyHostToDevice));
-    negative_diagonal_kernel<T><<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+    cudaStream_t const st = native(ctx);
+    detail::stream_buffer<unsigned long long> first(1, st);
+    // ~0: no negative diagonal entry yet.
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), st));
+    negative_diagonal_kernel<T><<<diagonal_grid(a.rows), threads, 0, st>>>(
         a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows), first.data());
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::negative_diagonal_kernel");
-    unsigned long long v = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&v, first.data(), sizeof v, cudaMemcpyDeviceToHost));
+    unsigned long long const v = detail::read_one(first.data(), st);
     return v == ~0ull ? -1 : static_cast<std::int64_t>(v);
 }
 
-void bit_warshall(bit_view<std::uint64_t> a) {
-    enqueue_bit_warshall(a, nullptr);
-    sync();
+void bit_warshall(bit_view<std::uint64_t> a, context& ctx) {
+    enqueue_bit_warshall(a, native(ctx));
+    sync(native(ctx));
 }
 
 void bit_warshall(bit_view<std::uint64_t> a, stream const& s) {
     enqueue_bit_warshall(a, native(s));
 }
 
-void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src) {
-    enqueue_or_into(dst, src, nullptr);
-    sync();
+void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src, context& ctx) {
+    enqueue_or_into(dst, src, native(ctx));
+    sync(native(ctx));
 }
 
 void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint64_t const> src, stream const& s) {
     enqueue_or_into(dst, src, native(s));
 }
 
-void set_bit_diagonal(bit_view<std::uint64_t> a) {
+void set_bit_diagonal(bit_view<std::uint64_t> a, context& ctx) {
     check_square("set_bit_diagonal", a.rows, a.cols);
     if (a.rows == 0) return;
-    bit_diagonal_kernel<<<clamp_grid((a.rows + threads - 1) / threads, 1u << 30), threads>>>(
+    cudaStream_t const st = native(ctx);
+    bit_diagonal_kernel<<<diagonal_grid(a.rows), threads, 0, st>>>(
         a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows));
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::bit_diagonal_kernel");
-    sync();
+    sync(st);
 }
 
 std::size_t free_device_memory() noexcept {
@@ -539,13 +547,13 @@ std::size_t free_device_memory() noexcept {
 }
 
 #define KLEENE_APSP_INSTANTIATE(T)                                                                 \
-    template void floyd_warshall_blocked<T>(dense_view<T, device>);                               \
+    template void floyd_warshall_blocked<T>(dense_view<T, device>, context&);                     \
     template void floyd_warshall_blocked<T>(dense_view<T, device>, stream const&);                \
-    template void floyd_warshall_naive<T>(dense_view<T, device>);                                 \
-    template void min_into<T>(dense_view<T, device>, dense_view<T const, device>);                \
+    template void floyd_warshall_naive<T>(dense_view<T, device>, context&);                       \
+    template void min_into<T>(dense_view<T, device>, dense_view<T const, device>, context&);      \
     template void min_into<T>(dense_view<T, device>, dense_view<T const, device>, stream const&); \
-    template void closure_diagonal<T>(dense_view<T, device>);                                     \
-    template std::int64_t first_negative_diagonal<T>(dense_view<T const, device>);
+    template void closure_diagonal<T>(dense_view<T, device>, context&);                           \
+    template std::int64_t first_negative_diagonal<T>(dense_view<T const, device>, context&);
 KLEENE_APSP_INSTANTIATE(float)
 KLEENE_APSP_INSTANTIATE(double)
 KLEENE_APSP_INSTANTIATE(std::int32_t)

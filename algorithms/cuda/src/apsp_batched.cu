@@ -8,6 +8,8 @@
 // D_{k-1} in the output buffer, which last received it two rounds ago: true unless the chunk
 // itself changed in round k - 1, so those are copied. Round 1 counts the sources' chunks as
 // changed (their D_0 entries are the only finite ones), and both buffers start as D_0.
+//
+// The batches run on the stream of opt.ctx (default_context() when null).
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/cuda/apsp_batched.hpp>
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/negative_cycle.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -242,16 +245,21 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
                              std::to_string(free_bytes >> 20) + " MiB free on the device") +
             "), " + std::string(to_string(opt.step)) + " step");
 
+    context& ctx = resolve(opt.ctx);
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    using detail::stream_buffer;
+    // (The copy and the transpose are synchronous: done before anything is queued on st.)
     csr_matrix<T, Index, device> at(a.cols(), a.rows());
     cuda::transpose(at, a.to_device());
-    buffer<T, device> d[2] = {buffer<T, device>(n * s), buffer<T, device>(n * s)};
+    stream_buffer<T> d[2] = {stream_buffer<T>(n * s, st), stream_buffer<T>(n * s, st)};
     std::size_t const chunks = (s + chunk - 1) / chunk;
-    buffer<std::uint8_t, device> changed[2] = {buffer<std::uint8_t, device>(n * chunks),
-                                               buffer<std::uint8_t, device>(n * chunks)};
-    buffer<unsigned long long, device> counters(2);
+    stream_buffer<std::uint8_t> changed[2] = {stream_buffer<std::uint8_t>(n * chunks, st),
+                                              stream_buffer<std::uint8_t>(n * chunks, st)};
+    stream_buffer<unsigned long long> counters(2, st);
     unsigned const grid_rows = detail::blocks_for(n * 32, threads, detail::persistent_blocks(8));
     sparse_options spmm_opt;
     spmm_opt.accumulate = true;
+    spmm_opt.ctx = &ctx;
     std::size_t total_rounds = 0, max_rounds = 0;
 
     for (std::size_t first = 0; first < n; first += s) {
@@ -260,10 +268,11 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
                    sf = static_cast<std::int64_t>(first);
         unsigned const grid_all = detail::blocks_for(n * sb, threads, detail::persistent_blocks(8));
         auto const sc = static_cast<std::int64_t>((sb + chunk - 1) / chunk);
-        init_batch<T>
-            <<<grid_all, threads>>>(d[0].data(), d[1].data(), changed[0].data(), sn, ss, sf, sc);
+        init_batch<T><<<grid_all, threads, 0, st>>>(d[0].data(), d[1].data(), changed[0].data(), sn,
+                                                    ss, sf, sc);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::init_batch");
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0xff, 2 * sizeof(unsigned long long)));
+        KLEENE_CUDA_CHECK(
+            cudaMemsetAsync(counters.data(), 0xff, 2 * sizeof(unsigned long long), st));
         round_args<T, Index> p{
             at.row_ptr(), at.col_idx(), at.values(), at.iso_value(), nullptr, nullptr,        sn,
             ss,           sf,           sc,          nullptr,        nullptr, counters.data()};
@@ -271,27 +280,28 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
         std::size_t rounds = 0;
         for (;;) {
             ++rounds;
-            KLEENE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long)));
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), st));
             if (opt.step == bellman_ford_step::frontier) {
                 p.in = d[cur].data();
                 p.out = d[1 - cur].data();
                 p.changed_in = changed[cur].data();
                 p.changed_out = changed[1 - cur].data();
-                frontier_round<T, Index><<<grid_rows, threads>>>(p);
+                frontier_round<T, Index><<<grid_rows, threads, 0, st>>>(p);
                 KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::frontier_round");
             } else {
                 KLEENE_CUDA_CHECK(cudaMemcpyAsync(d[1 - cur].data(), d[cur].data(),
-                                                  n * sb * sizeof(T), cudaMemcpyDeviceToDevice));
+                                                  n * sb * sizeof(T), cudaMemcpyDeviceToDevice,
+                                                  st));
                 spmm<min_plus<T>, Index>(dense_view<T, device>{d[1 - cur].data(), n, sb, sb}, at,
                                          dense_view<T const, device>{d[cur].data(), n, sb, sb},
                                          spmm_opt);
-                compare_round<T><<<grid_all, threads>>>(d[cur].data(), d[1 - cur].data(), sn, ss,
-                                                        sf, counters.data());
+                compare_round<T><<<grid_all, threads, 0, st>>>(d[cur].data(), d[1 - cur].data(),
+                                                               sn, ss, sf, counters.data());
                 KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::compare_round");
             }
             cur = 1 - cur;
             unsigned long long c[2];
-            KLEENE_CUDA_CHECK(cudaMemcpy(c, counters.data(), sizeof c, cudaMemcpyDeviceToHost));
+            detail::copy_to_host(c, counters.data(), 2, st);
             if (c[1] != none) throw negative_cycle(static_cast<std::int64_t>(c[1]));
             if (c[0] == 0) break;
             // Round n changed something: walks of n edges beat every simple path.
@@ -303,10 +313,10 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
         // Column j of D is row first + j of the result: transpose into the free buffer, copy.
         dim3 const tgrid(static_cast<unsigned>((n + 31) / 32),
                          static_cast<unsigned>((sb + 31) / 32));
-        transpose_block<T><<<tgrid, dim3(32, 8)>>>(d[cur].data(), d[1 - cur].data(), sn, ss);
+        transpose_block<T>
+            <<<tgrid, dim3(32, 8), 0, st>>>(d[cur].data(), d[1 - cur].data(), sn, ss);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::transpose_block");
-        KLEENE_CUDA_CHECK(cudaMemcpy(result.data() + first * n, d[1 - cur].data(),
-                                     sb * n * sizeof(T), cudaMemcpyDeviceToHost));
+        detail::copy_to_host(result.data() + first * n, d[1 - cur].data(), sb * n, st);
     }
     if (opt.explain)
         opt.explain->add("apsp_bellman_ford: " + std::to_string(total_rounds) + " rounds in all, " +

@@ -20,9 +20,12 @@
 // This host-driven loop runs forced push or pull searches (bfs_tuning::loop), stands in for the
 // device loop (graph_bfs_loop.cu: the same levels in one cooperative kernel) where cooperative
 // launch is missing, and is the reference the device loop is tested against.
+//
+// Both loops run on the context's stream.
 
 #include "graph_bfs_common.cuh"
 
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -284,46 +287,49 @@ struct pinned {
 
 template <class Index>
 bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                 bool parents, bfs_tuning const& tuning) {
+                      bool parents, bfs_tuning const& tuning, cudaStream_t st) {
+    using detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     std::size_t const words = (n + 31) / 32;
-    buffer<std::int32_t, device> level(n);
-    buffer<Index, device> parent(parents ? n : 0);
-    buffer<std::uint32_t, device> visited(words),
-        front[2] = {buffer<std::uint32_t, device>(words), buffer<std::uint32_t, device>(words)};
-    buffer<Index, device> queue[2] = {buffer<Index, device>(n), buffer<Index, device>(n)};
-    buffer<std::int64_t, device> deg[2] = {buffer<std::int64_t, device>(n),
-                                           buffer<std::int64_t, device>(n)};
-    buffer<std::int64_t, device> offs(n + 1), pop(words);
-    buffer<counters, device> ctr(2);
+    stream_buffer<std::int32_t> level(n, st);
+    stream_buffer<Index> parent(parents ? n : 0, st);
+    stream_buffer<std::uint32_t> visited(words, st),
+        front[2] = {stream_buffer<std::uint32_t>(words, st),
+                    stream_buffer<std::uint32_t>(words, st)};
+    stream_buffer<Index> queue[2] = {stream_buffer<Index>(n, st), stream_buffer<Index>(n, st)};
+    stream_buffer<std::int64_t> deg[2] = {stream_buffer<std::int64_t>(n, st),
+                                          stream_buffer<std::int64_t>(n, st)};
+    stream_buffer<std::int64_t> offs(n + 1, st), pop(words, st);
+    stream_buffer<counters> ctr(2, st);
     // Kronecker graphs pull for 3-5 levels; a step whose gate is closed costs one launch of
     // blocks that return at once.
     int const pull_batch = tuning.pull_batch;
-    buffer<counters, device> pull_ctr{static_cast<std::size_t>(pull_batch)};
-    buffer<small_state, device> small(1);
+    stream_buffer<counters> pull_ctr{static_cast<std::size_t>(pull_batch), st};
+    stream_buffer<small_state> small(1, st);
     pinned<counters> host_ctr;
     pinned<small_state> host_small;
     pinned<counters> host_pull{static_cast<std::size_t>(pull_batch)};
     std::size_t scan_bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
-                                                    offs.data() + 1, static_cast<std::int64_t>(n)));
-    buffer<unsigned char, device> scan_temp(scan_bytes);
+                                                    offs.data() + 1, static_cast<std::int64_t>(n),
+                                                    st));
+    stream_buffer<unsigned char> scan_temp(scan_bytes, st);
     bfs_state<Index> const s{level.data(), parents ? parent.data() : nullptr, visited.data()};
     // offs[1..count] = inclusive sums of in[0..count); offs[0] = 0 from bfs_init.
     auto offsets = [&](std::int64_t const* in, std::int64_t count) {
         KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scan_temp.data(), scan_bytes, in,
-                                                        offs.data() + 1, count));
+                                                        offs.data() + 1, count, st));
     };
     int counter = 0;  // the counter set the next step fills; the step clears the other one
 
-    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on st
     bfs_run run;
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(level.data(), 0xff, n * sizeof(std::int32_t)));
-    if (parents) KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(visited.data(), 0, words * sizeof(std::uint32_t)));
-    bfs_init<Index><<<1, 1>>>(g, s, static_cast<Index>(source), queue[0].data(), deg[0].data(),
-                              ctr.data(), offs.data());
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(level.data(), 0xff, n * sizeof(std::int32_t), st));
+    if (parents) KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(visited.data(), 0, words * sizeof(std::uint32_t), st));
+    bfs_init<Index><<<1, 1, 0, st>>>(g, s, static_cast<Index>(source), queue[0].data(),
+                                     deg[0].data(), ctr.data(), offs.data());
     KLEENE_CUDA_CHECK_LAUNCH("bfs_init");
     std::int64_t frontier = 1, previous = 0;
     // The source's degrees are not read back: the first (single-block) step reports them.
@@ -354,25 +360,26 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
         }
         if (!pull && !have_queue) {  // after a pull: the frontier bitmap becomes a queue
             unsigned const wb = detail::blocks_for(words, threads);
-            word_population<<<wb, threads>>>(front[cur].data(), std::int64_t(words), pop.data());
+            word_population<<<wb, threads, 0, st>>>(front[cur].data(), std::int64_t(words),
+                                                    pop.data());
             KLEENE_CUDA_CHECK_LAUNCH("word_population");
             offsets(pop.data(), std::int64_t(words));
-            bitmap_to_queue<Index><<<wb, threads>>>(g, front[cur].data(), std::int64_t(words),
-                                                    offs.data(), queue[cur].data(),
-                                                    deg[cur].data());
+            bitmap_to_queue<Index><<<wb, threads, 0, st>>>(g, front[cur].data(),
+                                                           std::int64_t(words), offs.data(),
+                                                           queue[cur].data(), deg[cur].data());
             KLEENE_CUDA_CHECK_LAUNCH("bitmap_to_queue");
             have_queue = true;
         }
         if (!pull && !small_declined && frontier <= small_cap &&
             (!edges_known || std::int64_t(frontier_edges) <= small_edges)) {
-            bfs_small<Index><<<1, small_threads>>>(g, s, queue[cur].data(), deg[cur].data(),
-                                                   queue[1 - cur].data(), deg[1 - cur].data(),
-                                                   depth, frontier, visited_in, in_edges_total,
-                                                   automatic ? tuning.alpha : 0.0, small.data());
+            bfs_small<Index><<<1, small_threads, 0, st>>>(
+                g, s, queue[cur].data(), deg[cur].data(), queue[1 - cur].data(),
+                deg[1 - cur].data(), depth, frontier, visited_in, in_edges_total,
+                automatic ? tuning.alpha : 0.0, small.data());
             KLEENE_CUDA_CHECK_LAUNCH("bfs_small");
             KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_small.p, small.data(), sizeof(small_state),
-                                              cudaMemcpyDeviceToHost));
-            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                              cudaMemcpyDeviceToHost, st));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
             small_state const st = *host_small.p;
             frontier_edges = st.edges;
             visited_in = st.visited_in;
@@ -393,29 +400,29 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
         if (pull) {
             if (!have_bitmap) {
                 KLEENE_CUDA_CHECK(
-                    cudaMemsetAsync(front[cur].data(), 0, words * sizeof(std::uint32_t)));
+                    cudaMemsetAsync(front[cur].data(), 0, words * sizeof(std::uint32_t), st));
                 queue_to_bitmap<Index>
-                    <<<detail::blocks_for(std::size_t(frontier), threads), threads>>>(
+                    <<<detail::blocks_for(std::size_t(frontier), threads), threads, 0, st>>>(
                         queue[cur].data(), frontier, front[cur].data());
                 KLEENE_CUDA_CHECK_LAUNCH("queue_to_bitmap");
             }
             // A batch of gated pull steps, then one read-back of all their counters.
-            KLEENE_CUDA_CHECK(
-                cudaMemsetAsync(pull_ctr.data(), 0, std::size_t(pull_batch) * sizeof(counters)));
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(pull_ctr.data(), 0,
+                                              std::size_t(pull_batch) * sizeof(counters), st));
             double const min_frontier = automatic ? double(n) / tuning.beta : -1.0;
             for (int j = 0; j < pull_batch; ++j) {
                 pull_gate const gate{j > 0 ? pull_ctr.data() + j - 1 : nullptr,
                                      j > 1 ? pull_ctr.data() + j - 2 : nullptr,
                                      static_cast<unsigned long long>(frontier), min_frontier};
-                bfs_pull<Index><<<detail::persistent_blocks(16), threads>>>(
+                bfs_pull<Index><<<detail::persistent_blocks(16), threads, 0, st>>>(
                     g, s, front[(cur + j) % 2].data(), front[(cur + j + 1) % 2].data(),
                     depth + 1 + j, pull_ctr.data() + j, gate);
                 KLEENE_CUDA_CHECK_LAUNCH("bfs_pull");
             }
             KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_pull.p, pull_ctr.data(),
                                               std::size_t(pull_batch) * sizeof(counters),
-                                              cudaMemcpyDeviceToHost));
-            KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                              cudaMemcpyDeviceToHost, st));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
             for (int j = 0; j < pull_batch && host_pull.p[j].ran; ++j)
                 advance(host_pull.p[j], true);
             small_declined = false;
@@ -431,26 +438,26 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
             offsets(deg[cur].data(), frontier);
             unsigned const blocks = detail::blocks_for(frontier_edges, threads * push_items,
                                                        detail::persistent_blocks(32));
-            bfs_push<Index><<<blocks, threads>>>(g, s, queue[cur].data(), offs.data(), frontier,
-                                                 depth + 1, queue[nxt].data(), deg[nxt].data(),
-                                                 count_into, clear);
+            bfs_push<Index><<<blocks, threads, 0, st>>>(g, s, queue[cur].data(), offs.data(),
+                                                        frontier, depth + 1, queue[nxt].data(),
+                                                        deg[nxt].data(), count_into, clear);
             KLEENE_CUDA_CHECK_LAUNCH("bfs_push");
         }
         have_queue = true;
         have_bitmap = false;
-        KLEENE_CUDA_CHECK(
-            cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters), cudaMemcpyDeviceToHost));
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters),
+                                          cudaMemcpyDeviceToHost, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         if (frontier_edges > 0) counter = 1 - counter;  // the kernel ran and cleared the other set
         small_declined = false;
         advance(*host_ctr.p, false);
     }
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
     float const ms = event::elapsed_ms(start, stop);
     run.seconds = double(ms) / 1000.0;
 
-    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run);
+    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
     return run;
 }
 
@@ -458,25 +465,26 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
 
 namespace bfs_detail {
 template <class Index>
-void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run) {
+void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
+               cudaStream_t st) {
     std::vector<std::int32_t> lv(n);
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(lv.data(), level, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    detail::copy_to_host(lv.data(), level, n, st);
     run.level.assign(lv.begin(), lv.end());
     if (parent) {
         std::vector<Index> pv(n);
-        KLEENE_CUDA_CHECK(
-            cudaMemcpy(pv.data(), parent, n * sizeof(Index), cudaMemcpyDeviceToHost));
+        detail::copy_to_host(pv.data(), parent, n, st);
         run.parent.assign(pv.begin(), pv.end());
     }
 }
-template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&);
-template void read_back(std::int32_t const*, std::int64_t const*, std::size_t, bfs_run&);
+template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&,
+                        cudaStream_t);
+template void read_back(std::int32_t const*, std::int64_t const*, std::size_t, bfs_run&,
+                        cudaStream_t);
 }  // namespace bfs_detail
 
 template <class T, index_type Index>
 bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
-            std::size_t source, bool parents, bfs_tuning const& tuning) {
+            std::size_t source, bool parents, bfs_tuning const& tuning, context& ctx) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  kleene::detail::shape(a.rows(), a.cols()));
@@ -496,20 +504,21 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
                                std::to_string(tuning.pull_batch));
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     bfs_run run;
     bool const device_loop =
         tuning.loop == bfs_loop::device ||
         (tuning.loop == bfs_loop::automatic && tuning.direction == bfs_direction::automatic);
     if (device_loop &&
-        bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run))
+        bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run, st))
         return run;
-    return bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning);
+    return bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning, st);
 }
 
 #define KLEENE_BFS(T, Index)                                                               \
     template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
                                    csr_matrix<T, Index, device> const&, std::size_t, bool, \
-                                   bfs_tuning const&);
+                                   bfs_tuning const&, context&);
 #define KLEENE_BFS_BOTH(T) KLEENE_BFS(T, std::int32_t) KLEENE_BFS(T, std::int64_t)
 KLEENE_BFS_BOTH(bool)
 KLEENE_BFS_BOTH(float)

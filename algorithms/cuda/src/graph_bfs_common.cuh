@@ -141,15 +141,17 @@ __device__ __forceinline__ void pull_words(bfs_graph<Index> const& g, bfs_state<
     add_block_counts(ctr, found_n, out_e, in_e);
 }
 
-/// The whole search in one cooperative kernel (graph_bfs_loop.cu); fills run.level, run.parent,
-/// run.step_was_pull and run.seconds. Returns false, having done nothing, when the device cannot
-/// launch cooperative kernels (the caller runs the host loop).
+/// The whole search in one cooperative kernel on stream st (graph_bfs_loop.cu); fills run.level,
+/// run.parent, run.step_was_pull and run.seconds. Returns false, having done nothing, when the
+/// device cannot launch cooperative kernels (the caller runs the host loop).
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                     bool parents, bfs_tuning const& tuning, bfs_run& run);
+                     bool parents, bfs_tuning const& tuning, bfs_run& run, cudaStream_t st);
 
-/// Copies the device level and parent arrays into run (int64, -1 where unreached).
+/// Copies the device level and parent arrays into run (int64, -1 where unreached), after the work
+/// queued on st.
 template <class Index>
-void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run);
+void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
+               cudaStream_t st);
 
 }  // namespace kleene::cuda::bfs_detail

@@ -30,6 +30,7 @@
 
 #include "graph_bfs_common.cuh"
 
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -522,7 +523,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
 
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                     bool parents, bfs_tuning const& tuning, bfs_run& run) {
+                     bool parents, bfs_tuning const& tuning, bfs_run& run, cudaStream_t st) {
     int const wanted = tuning.loop_blocks == 4 ? 4 : 2;
     void const* const kernel = wanted == 4
                                    ? reinterpret_cast<void const*>(&bfs_loop<Index, 4>)
@@ -536,19 +537,21 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     if (!coop || per_sm < 1) return false;
     unsigned const blocks = static_cast<unsigned>(sms * per_sm);
 
+    using cuda::detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     std::size_t const words = (n + 31) / 32;
-    buffer<std::int32_t, device> level(n);
-    buffer<Index, device> parent(parents ? n : 0);
-    buffer<std::uint32_t, device> visited(words), front0(words), front1(words), front2(words);
-    buffer<Index, device> queue0(n), queue1(n);
-    buffer<std::int64_t, device> offs(n + 1);
-    buffer<tally, device> part(blocks);
-    buffer<counters, device> ctr(3);
-    buffer<char, device> steps(n);
-    buffer<int, device> levels(2);
-    buffer<block_handoff, device> handoff(1);
-    buffer<unsigned long long, device> prof(prof_slots);
+    stream_buffer<std::int32_t> level(n, st);
+    stream_buffer<Index> parent(parents ? n : 0, st);
+    stream_buffer<std::uint32_t> visited(words, st), front0(words, st), front1(words, st),
+        front2(words, st);
+    stream_buffer<Index> queue0(n, st), queue1(n, st);
+    stream_buffer<std::int64_t> offs(n + 1, st);
+    stream_buffer<tally> part(blocks, st);
+    stream_buffer<counters> ctr(3, st);
+    stream_buffer<char> steps(n, st);
+    stream_buffer<int> levels(2, st);
+    stream_buffer<block_handoff> handoff(1, st);
+    stream_buffer<unsigned long long> prof(prof_slots, st);
 
     loop_args<Index> args{g,
                           {level.data(), parents ? parent.data() : nullptr, visited.data()},
@@ -568,21 +571,20 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                           double(n) / tuning.beta,
                           tuning.direction};
     void* params[] = {&args};
-    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on st
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
     KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params,
-                                                  0, nullptr));
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+                                                  0, st));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
     run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
 
     int counts[2] = {0, 0};  // levels, of which in block 0
-    KLEENE_CUDA_CHECK(cudaMemcpy(counts, levels.data(), sizeof counts, cudaMemcpyDeviceToHost));
+    cuda::detail::copy_to_host(counts, levels.data(), 2, st);
     int const depth = counts[0];
     run.step_was_pull.assign(std::size_t(depth), 0);
     if (depth > 0)
-        KLEENE_CUDA_CHECK(cudaMemcpy(run.step_was_pull.data(), steps.data(), std::size_t(depth),
-                                     cudaMemcpyDeviceToHost));
+        cuda::detail::copy_to_host(run.step_was_pull.data(), steps.data(), std::size_t(depth), st);
     std::size_t runs = 0;  // runs of consecutive levels in block 0
     char before = 0;
     for (char& step : run.step_was_pull) {
@@ -596,7 +598,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                         " vertices and " + std::to_string(args.block_edges) +
                         " edges) in one block, in " + std::to_string(runs) + " runs");
     unsigned long long ns[prof_slots] = {};
-    KLEENE_CUDA_CHECK(cudaMemcpy(ns, prof.data(), sizeof ns, cudaMemcpyDeviceToHost));
+    cuda::detail::copy_to_host(ns, prof.data(), prof_slots, st);
     std::size_t pulls = 0;
     for (char step : run.step_was_pull) pulls += step == 1;
     std::size_t const grid_push = std::size_t(depth) - std::size_t(counts[1]) - pulls;
@@ -618,14 +620,14 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
         std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
         ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
-    read_back(level.data(), parents ? parent.data() : nullptr, n, run);
+    read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
     run.device_loop = true;
     return true;
 }
 
 template bool bfs_device_loop(bfs_graph<std::int32_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&);
+                              bfs_tuning const&, bfs_run&, cudaStream_t);
 template bool bfs_device_loop(bfs_graph<std::int64_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&);
+                              bfs_tuning const&, bfs_run&, cudaStream_t);
 
 }  // namespace kleene::cuda::bfs_detail

@@ -21,6 +21,8 @@
 // that depth (never a column's source, which is at depth 0). Each vertex is finished by one
 // thread per level, so the sums need no atomics; rows longer than walk::long_min are sliced and
 // their slices meet in a side array.
+//
+// Everything runs on the context's stream.
 
 #include <cuda_runtime.h>
 
@@ -337,32 +339,32 @@ struct bc_graphs {
 /// One batch; its seconds. When the levels outgrow D it stops with `outgrown` set and the
 /// centrality untouched (the seconds spent so far still count).
 template <class Index, int K, class D>
-double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
-                buffer<double, device>& centrality, std::vector<std::string>& notes,
-                bool& outgrown) {
+double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, double* centrality,
+                std::vector<std::string>& notes, bool& outgrown, cudaStream_t st) {
     std::int64_t const n = g.out.n;
     std::size_t const cells = std::size_t(n) * K;
-    buffer<D, device> depth{cells};
-    buffer<std::int32_t, device> stamp{std::size_t(n)};
-    buffer<double, device> sigma{cells}, coef{cells};
-    buffer<Index, device> queue{std::size_t(n) * std::size_t(active)};
-    buffer<double, device> side_out{std::size_t(g.out_long.count) * K},
-        side_in{std::size_t(g.in_long.count) * K};
-    buffer<unsigned long long, device> counters(2);
-    walk::timer t;
+    detail::stream_buffer<D> depth{cells, st};
+    detail::stream_buffer<std::int32_t> stamp{std::size_t(n), st};
+    detail::stream_buffer<double> sigma{cells, st}, coef{cells, st};
+    detail::stream_buffer<Index> queue{std::size_t(n) * std::size_t(active), st};
+    detail::stream_buffer<double> side_out{std::size_t(g.out_long.count) * K, st},
+        side_in{std::size_t(g.in_long.count) * K, st};
+    detail::stream_buffer<unsigned long long> counters(2, st);
+    walk::timer t(st);
     t.begin();
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(D)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(D), st));
+    KLEENE_CUDA_CHECK(
+        cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double), st));
     side_out.zero();
     side_in.zero();
     counters.zero();
-    bc_arrays<K, D> const s{depth.data(), sigma.data(), coef.data(), centrality.data(), active};
+    bc_arrays<K, D> const s{depth.data(), sigma.data(), coef.data(), centrality, active};
     bc_sources<Index, K, D>
-        <<<1, K>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
+        <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
     KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
     unsigned long long host[2];
-    KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+    detail::copy_to_host(host, counters.data(), 2, st);
     // start[d]: the level-d queue is queue[start[d] .. start[d + 1]).
     std::vector<std::int64_t> start{0, static_cast<std::int64_t>(host[0])};
     unsigned long long frontier_edges = host[1], explored = 0;
@@ -391,7 +393,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
             op.next = next;
             op.side = side_in.data();
             op.q.count = counters.data();
-            walk::walk(g.in, g.in_long, static_cast<Index const*>(nullptr), n, op);
+            walk::walk(g.in, g.in_long, static_cast<Index const*>(nullptr), n, op, st);
         } else {
             bc_push<Index, K, D> op{};
             op.s = s;
@@ -400,15 +402,15 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
             op.next = next;
             op.stamp = stamp.data();
             op.q.count = counters.data();
-            walk::walk(g.out, g.out_long, queue.data() + begin, size, op);
+            walk::walk(g.out, g.out_long, queue.data() + begin, size, op, st);
         }
         steps += pull ? 'P' : 'p';
-        KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+        detail::copy_to_host(host, counters.data(), 2, st);
         frontier_edges = host[1];
         start.push_back(start[d + 1] + static_cast<std::int64_t>(host[0]));
     }
     bc_coef_init<<<detail::blocks_for(cells, walk::threads, detail::persistent_blocks(8)),
-                   walk::threads>>>(sigma.data(), coef.data(), cells);
+                   walk::threads, 0, st>>>(sigma.data(), coef.data(), cells);
     KLEENE_CUDA_CHECK_LAUNCH("bc_coef_init");
     t.mark();
     std::int32_t const levels = static_cast<std::int32_t>(start.size()) - 2;
@@ -418,7 +420,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
         op.s = s;
         op.d = d;
         op.side = side_out.data();
-        walk::walk(g.out, g.out_long, queue.data() + start[d], start[d + 1] - start[d], op);
+        walk::walk(g.out, g.out_long, queue.data() + start[d], start[d + 1] - start[d], op, st);
     }
     double const seconds = t.end();
     notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
@@ -432,14 +434,15 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active,
 /// 8-bit depths first; 32-bit when a batch has 255 levels or more.
 template <class Index, int K>
 double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
-                    buffer<double, device>& centrality, std::vector<std::string>& notes) {
+                    double* centrality, std::vector<std::string>& notes, cudaStream_t st) {
     bool outgrown = false;
     double const s =
-        bc_batch<Index, K, std::uint8_t>(g, sources, active, centrality, notes, outgrown);
+        bc_batch<Index, K, std::uint8_t>(g, sources, active, centrality, notes, outgrown, st);
     if (!outgrown) return s;
     notes.push_back("bc: more than " + std::to_string(max_depth<std::uint8_t>) +
                     " levels: the batch runs again with 32-bit depths");
-    return s + bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown);
+    return s +
+           bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown, st);
 }
 
 }  // namespace
@@ -447,7 +450,7 @@ double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
 template <index_type Index>
 bc_run betweenness(csr_matrix<bool, Index, device> const& a,
                    csr_matrix<bool, Index, device> const& at,
-                   std::vector<std::int64_t> const& sources) {
+                   std::vector<std::int64_t> const& sources, context& ctx) {
     walk::require_square("betweenness", a);
     walk::require_transpose("betweenness", a, at);
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -461,38 +464,39 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
         run.notes.push_back("bc: no sources");
         return run;
     }
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     bc_graphs<Index> g;
     g.out = walk::view_of(a);
     g.in = walk::view_of(at);
     g.edges = a.nnz();
-    walk::long_rows<Index> const out_long(g.out, a.nnz());
+    walk::long_rows<Index> const out_long(g.out, a.nnz(), st);
     bool const symmetric = a.row_ptr() == at.row_ptr() && a.col_idx() == at.col_idx();
     std::optional<walk::long_rows<Index>> in_long;
-    if (!symmetric) in_long.emplace(g.in, at.nnz());
+    if (!symmetric) in_long.emplace(g.in, at.nnz(), st);
     g.out_long = out_long.view();
     g.in_long = symmetric ? out_long.view() : in_long->view();
 
-    buffer<double, device> centrality{std::size_t(n)};
+    detail::stream_buffer<double> centrality{std::size_t(n), st};
     centrality.zero();
     std::vector<Index> src(sources.begin(), sources.end());
-    buffer<Index, device> src_d{src.size()};
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(src_d.data(), src.data(), src.size() * sizeof(Index), cudaMemcpyHostToDevice));
+    detail::stream_buffer<Index> src_d{src.size(), st};
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(src_d.data(), src.data(), src.size() * sizeof(Index),
+                                      cudaMemcpyHostToDevice, st));
+    double* const c = centrality.data();
     for (std::size_t first = 0; first < src.size();) {
         int const active = static_cast<int>(std::min<std::size_t>(max_batch, src.size() - first));
         Index const* const batch = src_d.data() + first;
         if (active == 1)
-            run.seconds += bc_batch_any<Index, 1>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 1>(g, batch, active, c, run.notes, st);
         else if (active == 2)
-            run.seconds += bc_batch_any<Index, 2>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 2>(g, batch, active, c, run.notes, st);
         else if (active <= 4)
-            run.seconds += bc_batch_any<Index, 4>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 4>(g, batch, active, c, run.notes, st);
         else
-            run.seconds += bc_batch_any<Index, 8>(g, batch, active, centrality, run.notes);
+            run.seconds += bc_batch_any<Index, 8>(g, batch, active, c, run.notes, st);
         first += std::size_t(active);
     }
-    KLEENE_CUDA_CHECK(cudaMemcpy(run.centrality.data(), centrality.data(),
-                                 std::size_t(n) * sizeof(double), cudaMemcpyDeviceToHost));
+    detail::copy_to_host(run.centrality.data(), centrality.data(), std::size_t(n), st);
     run.notes.push_back("bc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", " + std::to_string(sources.size()) + " sources" +
                         (symmetric ? " (symmetric: pull steps read A)" : "") + ", " +
@@ -502,9 +506,9 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
 
 template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
                                           csr_matrix<bool, std::int32_t, device> const&,
-                                          std::vector<std::int64_t> const&);
+                                          std::vector<std::int64_t> const&, context&);
 template bc_run betweenness<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
                                           csr_matrix<bool, std::int64_t, device> const&,
-                                          std::vector<std::int64_t> const&);
+                                          std::vector<std::int64_t> const&, context&);
 
 }  // namespace kleene::cuda

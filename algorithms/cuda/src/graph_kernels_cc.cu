@@ -16,6 +16,8 @@
 // vertices names the largest component c; the final pass links all edges of the vertices not in
 // c's tree. Skipping c's vertices is safe because the graph is symmetric: an edge from c's tree to
 // a vertex w outside it is linked from w's side, and trees only merge.
+//
+// Everything runs on the context's stream.
 
 #include <kleene/algorithms/cuda/detail/graph_walk.cuh>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
@@ -183,21 +185,23 @@ unsigned grid_for(std::int64_t n) {
 }
 
 template <class Index>
-int run_fastsv(walk::graph<Index> g, walk::long_view<Index> lv, Index* f, cc_run& run) {
+int run_fastsv(walk::graph<Index> g, walk::long_view<Index> lv, Index* f, cc_run& run,
+               cudaStream_t st) {
     std::int64_t const n = g.n;
-    buffer<Index, device> gf{std::size_t(n)};
-    buffer<unsigned, device> changed(1);
-    cc_init<Index><<<grid_for(n), walk::threads>>>(f, gf.data(), n);
+    detail::stream_buffer<Index> gf{std::size_t(n), st};
+    detail::stream_buffer<unsigned> changed(1, st);
+    cc_init<Index><<<grid_for(n), walk::threads, 0, st>>>(f, gf.data(), n);
     KLEENE_CUDA_CHECK_LAUNCH("cc_init");
     int rounds = 0;
     while (true) {
         changed.zero();
         walk::walk(g, lv, static_cast<Index const*>(nullptr), n,
-                   fastsv_hook<Index>{{}, f, gf.data(), changed.data()});
-        fastsv_grandparents<Index><<<grid_for(n), walk::threads>>>(f, gf.data(), n, changed.data());
+                   fastsv_hook<Index>{{}, f, gf.data(), changed.data()}, st);
+        fastsv_grandparents<Index>
+            <<<grid_for(n), walk::threads, 0, st>>>(f, gf.data(), n, changed.data());
         KLEENE_CUDA_CHECK_LAUNCH("fastsv_grandparents");
         ++rounds;
-        if (walk::read_one(changed.data()) == 0) break;
+        if (detail::read_one(changed.data(), st) == 0) break;
     }
     run.notes.push_back("cc: fastsv: " + std::to_string(rounds) +
                         " rounds of hooking and shortcutting (the last one changed nothing)");
@@ -205,30 +209,31 @@ int run_fastsv(walk::graph<Index> g, walk::long_view<Index> lv, Index* f, cc_run
 }
 
 template <class Index>
-int run_afforest(walk::graph<Index> g, walk::long_view<Index> lv, Index* comp, cc_run& run) {
+int run_afforest(walk::graph<Index> g, walk::long_view<Index> lv, Index* comp, cc_run& run,
+                 cudaStream_t st) {
     std::int64_t const n = g.n;
     constexpr int neighbour_rounds = 2;
     constexpr int samples = 1024;
-    cc_init<Index><<<grid_for(n), walk::threads>>>(comp, static_cast<Index*>(nullptr), n);
+    cc_init<Index><<<grid_for(n), walk::threads, 0, st>>>(comp, static_cast<Index*>(nullptr), n);
     KLEENE_CUDA_CHECK_LAUNCH("cc_init");
     for (int r = 0; r < neighbour_rounds; ++r) {
-        afforest_sample_round<Index><<<grid_for(n), walk::threads>>>(g, comp, r);
+        afforest_sample_round<Index><<<grid_for(n), walk::threads, 0, st>>>(g, comp, r);
         KLEENE_CUDA_CHECK_LAUNCH("afforest_sample_round");
-        compress<Index><<<grid_for(n), walk::threads>>>(comp, n);
+        compress<Index><<<grid_for(n), walk::threads, 0, st>>>(comp, n);
         KLEENE_CUDA_CHECK_LAUNCH("compress");
     }
-    buffer<Index, device> picked(samples);
-    afforest_sample<Index><<<samples / 256, 256>>>(comp, n, samples, picked.data());
+    detail::stream_buffer<Index> picked(samples, st);
+    afforest_sample<Index><<<samples / 256, 256, 0, st>>>(comp, n, samples, picked.data());
     KLEENE_CUDA_CHECK_LAUNCH("afforest_sample");
     std::vector<Index> host(samples);
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(host.data(), picked.data(), samples * sizeof(Index), cudaMemcpyDeviceToHost));
+    detail::copy_to_host(host.data(), picked.data(), samples, st);
     std::unordered_map<Index, int> seen;
     Index c = host[0];
     int best = 0;
     for (Index x : host)
         if (int const k = ++seen[x]; k > best || (k == best && x < c)) best = k, c = x;
-    walk::walk(g, lv, static_cast<Index const*>(nullptr), n, afforest_link<Index>{{}, comp, c});
+    walk::walk(g, lv, static_cast<Index const*>(nullptr), n, afforest_link<Index>{{}, comp, c},
+               st);
     run.notes.push_back("cc: afforest: " + std::to_string(neighbour_rounds) +
                         " neighbour-sampling rounds; component " + std::to_string(c) + " held " +
                         std::to_string(best) + " of " + std::to_string(samples) +
@@ -239,7 +244,8 @@ int run_afforest(walk::graph<Index> g, walk::long_view<Index> lv, Index* comp, c
 }  // namespace
 
 template <index_type Index>
-cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel) {
+cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel,
+                            context& ctx) {
     walk::require_square("connected_components", a);
     cc_run run;
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -247,24 +253,25 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
         run.notes.push_back("cc: empty graph");
         return run;
     }
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     walk::graph<Index> const g = walk::view_of(a);
-    buffer<Index, device> comp{std::size_t(n)};
-    walk::timer t;
+    detail::stream_buffer<Index> comp{std::size_t(n), st};
+    walk::timer t(st);
     t.begin();
-    walk::long_rows<Index> const lr(g, a.nnz());
-    run.iterations = kernel == cc_kernel::fastsv ? run_fastsv(g, lr.view(), comp.data(), run)
-                                                 : run_afforest(g, lr.view(), comp.data(), run);
-    compress<Index><<<grid_for(n), walk::threads>>>(comp.data(), n);
+    walk::long_rows<Index> const lr(g, a.nnz(), st);
+    run.iterations = kernel == cc_kernel::fastsv
+                         ? run_fastsv(g, lr.view(), comp.data(), run, st)
+                         : run_afforest(g, lr.view(), comp.data(), run, st);
+    compress<Index><<<grid_for(n), walk::threads, 0, st>>>(comp.data(), n);
     KLEENE_CUDA_CHECK_LAUNCH("compress");
-    buffer<unsigned long long, device> roots(1);
+    detail::stream_buffer<unsigned long long> roots(1, st);
     roots.zero();
-    count_roots<Index><<<grid_for(n), walk::threads>>>(comp.data(), n, roots.data());
+    count_roots<Index><<<grid_for(n), walk::threads, 0, st>>>(comp.data(), n, roots.data());
     KLEENE_CUDA_CHECK_LAUNCH("count_roots");
     run.seconds = t.end();
-    run.count = static_cast<std::size_t>(walk::read_one(roots.data()));
+    run.count = static_cast<std::size_t>(detail::read_one(roots.data(), st));
     std::vector<Index> labels(static_cast<std::size_t>(n));
-    KLEENE_CUDA_CHECK(cudaMemcpy(labels.data(), comp.data(), std::size_t(n) * sizeof(Index),
-                                 cudaMemcpyDeviceToHost));
+    detail::copy_to_host(labels.data(), comp.data(), std::size_t(n), st);
     run.component.assign(labels.begin(), labels.end());
     run.notes.push_back("cc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", rows sliced over warps (> " + std::to_string(walk::long_min) +
@@ -275,8 +282,8 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
 }
 
 template cc_run connected_components<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
-                                                   cc_kernel);
+                                                   cc_kernel, context&);
 template cc_run connected_components<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
-                                                   cc_kernel);
+                                                   cc_kernel, context&);
 
 }  // namespace kleene::cuda

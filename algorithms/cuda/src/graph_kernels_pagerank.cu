@@ -11,7 +11,7 @@
 // atomic. semiring: the same iteration as a plus_times<double> product, kleene's generic device
 // SpMV (cuda::spmv) of the transpose as an iso matrix of ones (no value array) with the
 // contribution vector, between a kernel that forms the contributions and one that applies the
-// damping and sums the change.
+// damping and sums the change. Everything runs on the context's stream.
 
 #include <kleene/algorithms/cuda/detail/graph_walk.cuh>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -149,7 +150,7 @@ unsigned grid_for(std::int64_t n) {
 template <index_type Index>
 pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                       csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
-                      pagerank_kernel kernel) {
+                      pagerank_kernel kernel, context& ctx) {
     walk::require_square("pagerank", a);
     walk::require_transpose("pagerank", a, at);
     if (!(params.damping >= 0 && params.damping <= 1))
@@ -169,8 +170,9 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
         return run;
     }
     int const iters = params.max_iterations;
-    buffer<double, device> rank{std::size_t(n)};
-    buffer<double, device> sums{2 * (std::size_t(iters) + 1)};
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    detail::stream_buffer<double> rank{std::size_t(n), st};
+    detail::stream_buffer<double> sums{2 * (std::size_t(iters) + 1), st};
     sums.zero();
     auto step = [&](int i) {
         return pr_step{
@@ -178,20 +180,21 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
             params.redistribute_dangling,       sums.data() + 2 * i + 1, sums.data() + 2 * (i + 1)};
     };
     auto const converged = [&](int i) {
-        run.change = walk::read_one(sums.data() + 2 * (i + 1));
+        run.change = detail::read_one(sums.data() + 2 * (i + 1), st);
         return run.change < params.tolerance;
     };
-    walk::timer t;
+    walk::timer t(st);
     t.begin();
     if (kernel == pagerank_kernel::fused) {
         walk::graph<Index> const g = walk::view_of(at);
-        walk::long_rows<Index> const lr(g, at.nnz());
-        buffer<double, device> contrib[2] = {buffer<double, device>{std::size_t(n)},
-                                             buffer<double, device>{std::size_t(n)}};
-        buffer<double, device> side{std::size_t(lr.count())};
+        walk::long_rows<Index> const lr(g, at.nnz(), st);
+        detail::stream_buffer<double> contrib[2] = {
+            detail::stream_buffer<double>{std::size_t(n), st},
+            detail::stream_buffer<double>{std::size_t(n), st}};
+        detail::stream_buffer<double> side{std::size_t(lr.count()), st};
         side.zero();
-        pr_init<Index><<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(),
-                                                       contrib[0].data(), sums.data() + 1);
+        pr_init<Index><<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, rank.data(),
+                                                              contrib[0].data(), sums.data() + 1);
         KLEENE_CUDA_CHECK_LAUNCH("pr_init");
         for (int i = 0; i < iters; ++i) {
             pr_pull<Index> op{};
@@ -201,7 +204,7 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
             op.contrib_next = contrib[1 - i % 2].data();
             op.rank = rank.data();
             op.side = side.data();
-            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op);
+            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op, st);
             ++run.iterations;
             if (converged(i)) break;
         }
@@ -210,23 +213,29 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                             std::to_string(walk::long_min) + " entries)");
     } else {
         // The transpose's structure with the iso value 1.0: plus_times<double> over it sums the
-        // contributions of the in-neighbours.
-        csr_matrix<double, Index, device> const ones(std::size_t(n), std::size_t(n),
-                                                     at.row_ptr_storage(), at.col_idx_storage(),
-                                                     buffer<double, device>{}, 1.0, true);
+        // contributions of the in-neighbours. Its arrays are borrowed from `at` (which outlives
+        // it), not copied: a copy would run on the legacy default stream.
+        std::shared_ptr<void const> const keep(&at, [](void const*) {});
+        csr_matrix<double, Index, device> const ones(
+            std::size_t(n), std::size_t(n),
+            buffer<Index, device>::borrow(const_cast<Index*>(at.row_ptr()), std::size_t(n) + 1,
+                                          keep),
+            buffer<Index, device>::borrow(const_cast<Index*>(at.col_idx()), at.nnz(), keep),
+            buffer<double, device>{}, 1.0, true);
         dense_vector<double, device> x{std::size_t(n)}, w{std::size_t(n)};
-        pr_init<Index>
-            <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(), nullptr, sums.data() + 1);
+        pr_init<Index><<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, rank.data(), nullptr,
+                                                              sums.data() + 1);
         KLEENE_CUDA_CHECK_LAUNCH("pr_init");
         sparse_options opt;
         opt.backend = sparse_backend::generic;
+        opt.ctx = &ctx;
         for (int i = 0; i < iters; ++i) {
             pr_contributions<Index>
-                <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, rank.data(), x.data());
+                <<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, rank.data(), x.data());
             KLEENE_CUDA_CHECK_LAUNCH("pr_contributions");
             spmv<plus_times<double>, Index>(w, vector_mask{}, ones, x, opt);
-            pr_apply<Index>
-                <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, step(i), w.data(), rank.data());
+            pr_apply<Index><<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, step(i),
+                                                                   w.data(), rank.data());
             KLEENE_CUDA_CHECK_LAUNCH("pr_apply");
             ++run.iterations;
             if (converged(i)) break;
@@ -237,8 +246,7 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
     }
     run.seconds = t.end();
     run.rank.resize(std::size_t(n));
-    KLEENE_CUDA_CHECK(cudaMemcpy(run.rank.data(), rank.data(), std::size_t(n) * sizeof(double),
-                                 cudaMemcpyDeviceToHost));
+    detail::copy_to_host(run.rank.data(), rank.data(), std::size_t(n), st);
     run.notes.push_back(std::string("pagerank: ") + name + ", n=" + std::to_string(n) +
                         ", entries=" + std::to_string(a.nnz()) + ", damping " +
                         std::to_string(params.damping) +
@@ -251,9 +259,9 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
 
 template pagerank_run pagerank<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
                                              csr_matrix<bool, std::int32_t, device> const&,
-                                             pagerank_params const&, pagerank_kernel);
+                                             pagerank_params const&, pagerank_kernel, context&);
 template pagerank_run pagerank<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
                                              csr_matrix<bool, std::int64_t, device> const&,
-                                             pagerank_params const&, pagerank_kernel);
+                                             pagerank_params const&, pagerank_kernel, context&);
 
 }  // namespace kleene::cuda

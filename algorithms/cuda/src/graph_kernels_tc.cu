@@ -23,6 +23,8 @@
 // searched and the segmented sort. Earlier variants, also slower: a warp per pair, groups merging
 // the two lists split eight ways without the sorted queue, and a warp per row of U held in shared
 // memory (docs/lab/header-measurements.md).
+//
+// Everything runs on the context's stream.
 
 #include <cuda_runtime.h>
 
@@ -340,7 +342,7 @@ unsigned grid_for(std::int64_t n) {
 
 template <index_type Index>
 tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
-                      tc_tuning const& tune) {
+                      tc_tuning const& tune, context& ctx) {
     walk::require_square("triangle_count", a);
     if (tune.merge_max < 2 * pair_lanes || tune.search_max < 0 || !(tune.heavy_merge >= 0) ||
         !std::isfinite(tune.heavy_merge))
@@ -358,135 +360,144 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         return run;
     }
     using Key = std::make_unsigned_t<Index>;
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     walk::graph<Index> const g = walk::view_of(a);
-    walk::timer t;
+    walk::timer t(st);
     t.begin();  // mark 0
-    buffer<Index, device> rank;
+    detail::stream_buffer<Index> rank;
     if (relabel) {
-        buffer<Key, device> deg{std::size_t(n)}, deg_sorted{std::size_t(n)};
-        buffer<Index, device> ids{std::size_t(n)}, order{std::size_t(n)};
-        rank = buffer<Index, device>{std::size_t(n)};
+        detail::stream_buffer<Key> deg{std::size_t(n), st}, deg_sorted{std::size_t(n), st};
+        detail::stream_buffer<Index> ids{std::size_t(n), st}, order{std::size_t(n), st};
+        rank = detail::stream_buffer<Index>{std::size_t(n), st};
         tc_degrees<Index, Key>
-            <<<grid_for(n), walk::threads>>>(a.row_ptr(), n, deg.data(), ids.data());
+            <<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, deg.data(), ids.data());
         KLEENE_CUDA_CHECK_LAUNCH("tc_degrees");
+        constexpr int key_bits = int(sizeof(Key) * 8);
         std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            nullptr, bytes, deg.data(), deg_sorted.data(), ids.data(), order.data(), n));
-        buffer<unsigned char, device> temp(bytes);
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            temp.data(), bytes, deg.data(), deg_sorted.data(), ids.data(), order.data(), n));
-        tc_ranks<Index><<<grid_for(n), walk::threads>>>(order.data(), n, rank.data());
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, deg.data(),
+                                                          deg_sorted.data(), ids.data(),
+                                                          order.data(), n, 0, key_bits, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, deg.data(),
+                                                          deg_sorted.data(), ids.data(),
+                                                          order.data(), n, 0, key_bits, st));
+        tc_ranks<Index><<<grid_for(n), walk::threads, 0, st>>>(order.data(), n, rank.data());
         KLEENE_CUDA_CHECK_LAUNCH("tc_ranks");
     }
     Index const* const r = relabel ? rank.data() : nullptr;
     t.mark();  // 1: renumbered
 
     // U: count per row, scan, scatter, sort each row.
-    walk::long_rows<Index> const lr(g, a.nnz());
-    buffer<Index, device> uptr{std::size_t(n) + 1};
+    walk::long_rows<Index> const lr(g, a.nnz(), st);
+    detail::stream_buffer<Index> uptr{std::size_t(n) + 1, st};
     {
-        buffer<Index, device> per_row{std::size_t(n)};
+        detail::stream_buffer<Index> per_row{std::size_t(n), st};
         per_row.zero();  // long rows add their slices' counts into it
-        KLEENE_CUDA_CHECK(cudaMemset(uptr.data(), 0, sizeof(Index)));
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(uptr.data(), 0, sizeof(Index), st));
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_count_upper<Index>{{}, r, per_row.data()});
+                   tc_count_upper<Index>{{}, r, per_row.data()}, st);
         std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(
-            cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(), uptr.data() + 1, n));
-        buffer<unsigned char, device> temp(bytes);
-        KLEENE_CUDA_CHECK(
-            cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(), uptr.data() + 1, n));
+        KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(),
+                                                        uptr.data() + 1, n, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
+        KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(),
+                                                        uptr.data() + 1, n, st));
     }
-    std::int64_t const unnz = static_cast<std::int64_t>(walk::read_one(uptr.data() + n));
+    std::int64_t const unnz = static_cast<std::int64_t>(detail::read_one(uptr.data() + n, st));
     if (unnz == 0) {
         run.seconds = t.end();
         run.notes.push_back("tc: no edges off the diagonal");
         return run;
     }
-    buffer<Index, device> ucol{std::size_t(unnz)};
-    buffer<Index, device> urow{tune.entry_parallel ? std::size_t(unnz) : 0};
+    detail::stream_buffer<Index> ucol{std::size_t(unnz), st};
+    detail::stream_buffer<Index> urow{tune.entry_parallel ? std::size_t(unnz) : 0, st};
     t.mark();  // 2: U's rows counted
     int const bits = std::max(1, int(std::bit_width(std::uint64_t(n - 1))));
     Index* const urow_out = tune.entry_parallel ? urow.data() : nullptr;
-    buffer<Index, device> cursor{std::size_t(n)};
-    KLEENE_CUDA_CHECK(cudaMemcpy(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
-                                 cudaMemcpyDeviceToDevice));
+    detail::stream_buffer<Index> cursor{std::size_t(n), st};
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
+                                      cudaMemcpyDeviceToDevice, st));
     bool const radix = tune.radix_rows && 2 * bits <= 64;
     if (radix) {
         // One radix sort of (row, column) keys: rows of U are many and short, which a segmented
         // sort handles slowly.
-        buffer<std::uint64_t, device> key{std::size_t(unnz)}, sorted{std::size_t(unnz)};
+        detail::stream_buffer<std::uint64_t> key{std::size_t(unnz), st},
+            sorted{std::size_t(unnz), st};
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{{}, r, cursor.data(), nullptr, nullptr, key.data(), bits});
+                   tc_fill_upper<Index>{{}, r, cursor.data(), nullptr, nullptr, key.data(), bits},
+                   st);
         t.mark();  // 3: U filled
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, key.data(), sorted.data(),
-                                                         unnz, 0, 2 * bits));
-        buffer<unsigned char, device> temp(bytes);
+                                                         unnz, 0, 2 * bits, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, key.data(),
-                                                         sorted.data(), unnz, 0, 2 * bits));
-        tc_split_keys<Index>
-            <<<grid_for(unnz), walk::threads>>>(sorted.data(), unnz, bits, ucol.data(), urow_out);
+                                                         sorted.data(), unnz, 0, 2 * bits, st));
+        tc_split_keys<Index><<<grid_for(unnz), walk::threads, 0, st>>>(sorted.data(), unnz, bits,
+                                                                       ucol.data(), urow_out);
         KLEENE_CUDA_CHECK_LAUNCH("tc_split_keys");
     } else {
-        buffer<Index, device> scattered{std::size_t(unnz)};
+        detail::stream_buffer<Index> scattered{std::size_t(unnz), st};
         walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
                    tc_fill_upper<Index>{
-                       {}, r, cursor.data(), scattered.data(), urow_out, nullptr, bits});
+                       {}, r, cursor.data(), scattered.data(), urow_out, nullptr, bits},
+                   st);
         t.mark();  // 3: U filled
         std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
-            nullptr, bytes, scattered.data(), ucol.data(), unnz, n, uptr.data(), uptr.data() + 1));
-        buffer<unsigned char, device> temp(bytes);
+        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, scattered.data(),
+                                                             ucol.data(), unnz, n, uptr.data(),
+                                                             uptr.data() + 1, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, scattered.data(),
                                                              ucol.data(), unnz, n, uptr.data(),
-                                                             uptr.data() + 1));
+                                                             uptr.data() + 1, st));
     }
-    cursor = buffer<Index, device>{};
+    cursor.reset();
     t.mark();  // 4: U's rows sorted
 
     // Count over U's entries: cheap pairs at once, the others queued.
-    buffer<Key, device> queue_v{std::size_t(unnz)};
-    buffer<tc_pair<Index>, device> queue_pair{std::size_t(unnz)};
-    buffer<unsigned long long, device> counters(2);  // queued pairs, triangles
+    detail::stream_buffer<Key> queue_v{std::size_t(unnz), st};
+    detail::stream_buffer<tc_pair<Index>> queue_pair{std::size_t(unnz), st};
+    detail::stream_buffer<unsigned long long> counters(2, st);  // queued pairs, triangles
     counters.zero();
     tc_queue<Index> const queue{queue_v.data(), queue_pair.data(), counters.data()};
     if (tune.entry_parallel) {
-        tc_entries<Index><<<grid_for(unnz), walk::threads>>>(
+        tc_entries<Index><<<grid_for(unnz), walk::threads, 0, st>>>(
             uptr.data(), ucol.data(), urow.data(), unnz, tune, queue, counters.data() + 1);
         KLEENE_CUDA_CHECK_LAUNCH("tc_entries");
     } else {
         walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
-        walk::long_rows<Index> const ulr(gu, std::size_t(unnz));
+        walk::long_rows<Index> const ulr(gu, std::size_t(unnz), st);
         walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
                    tc_intersect<Index>{{}, uptr.data(), ucol.data(), tune, queue,
-                                       counters.data() + 1});
+                                       counters.data() + 1},
+                   st);
     }
     t.mark();  // 5: cheap pairs counted, the others queued
-    std::int64_t const queued = static_cast<std::int64_t>(walk::read_one(counters.data()));
+    std::int64_t const queued = static_cast<std::int64_t>(detail::read_one(counters.data(), st));
     tc_pair<Index> const* pairs = queue_pair.data();
-    buffer<Key, device> sorted_v;
-    buffer<tc_pair<Index>, device> sorted_pair;
+    detail::stream_buffer<Key> sorted_v;
+    detail::stream_buffer<tc_pair<Index>> sorted_pair;
     if (tune.sort_queue && queued > 1) {
-        sorted_v = buffer<Key, device>{std::size_t(queued)};
-        sorted_pair = buffer<tc_pair<Index>, device>{std::size_t(queued)};
+        sorted_v = detail::stream_buffer<Key>{std::size_t(queued), st};
+        sorted_pair = detail::stream_buffer<tc_pair<Index>>{std::size_t(queued), st};
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
             nullptr, bytes, queue_v.data(), sorted_v.data(), queue_pair.data(), sorted_pair.data(),
-            queued, 0, bits));
-        buffer<unsigned char, device> temp(bytes);
+            queued, 0, bits, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
             temp.data(), bytes, queue_v.data(), sorted_v.data(), queue_pair.data(),
-            sorted_pair.data(), queued, 0, bits));
+            sorted_pair.data(), queued, 0, bits, st));
         pairs = sorted_pair.data();
     }
     t.mark();  // 6: queue sorted
-    tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads>>>(
+    tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads, 0, st>>>(
         uptr.data(), ucol.data(), pairs, counters.data(), tune.heavy_merge, counters.data() + 1);
     KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
     run.seconds = t.end();  // 7
     unsigned long long host[2] = {0, 0};
-    KLEENE_CUDA_CHECK(cudaMemcpy(host, counters.data(), sizeof host, cudaMemcpyDeviceToHost));
+    detail::copy_to_host(host, counters.data(), 2, st);
     run.triangles = host[1];
     run.notes.push_back(
         "tc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
@@ -513,8 +524,8 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
 }
 
 template tc_run triangle_count<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&, bool,
-                                             tc_tuning const&);
+                                             tc_tuning const&, context&);
 template tc_run triangle_count<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&, bool,
-                                             tc_tuning const&);
+                                             tc_tuning const&, context&);
 
 }  // namespace kleene::cuda

@@ -17,7 +17,10 @@
 // outgrows it: a round there costs a few block barriers, where a launch of its own costs a scan,
 // a kernel and a read-back of the counters (tens of microseconds, thousands of times on a road
 // network).
+//
+// Everything runs on the context's stream.
 
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -441,7 +444,8 @@ struct pinned_value {
 
 template <class T, class Index>
 sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
-                      sssp_tuning const& tuning) {
+                      sssp_tuning const& tuning, cudaStream_t st) {
+    using detail::stream_buffer;
     std::size_t const n = a.rows();
     sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
                                  static_cast<std::int64_t>(n)};
@@ -450,17 +454,17 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     T min_w = infinity<T>();
     if (a.nnz() > 0) {
         if (a.values()) {
-            buffer<double, device> sum(1);
-            buffer<T, device> mn(1);
+            stream_buffer<double> sum(1, st);
+            stream_buffer<T> mn(1, st);
             T const inf = infinity<T>();
-            KLEENE_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(double)));
-            KLEENE_CUDA_CHECK(cudaMemcpy(mn.data(), &inf, sizeof(T), cudaMemcpyHostToDevice));
-            weight_stats<T><<<detail::blocks_for(a.nnz(), threads, 1024), threads>>>(
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), st));
+            KLEENE_CUDA_CHECK(
+                cudaMemcpyAsync(mn.data(), &inf, sizeof(T), cudaMemcpyHostToDevice, st));
+            weight_stats<T><<<detail::blocks_for(a.nnz(), threads, 1024), threads, 0, st>>>(
                 a.values(), static_cast<std::int64_t>(a.nnz()), sum.data(), mn.data());
             KLEENE_CUDA_CHECK_LAUNCH("weight_stats");
-            double s = 0;
-            KLEENE_CUDA_CHECK(cudaMemcpy(&s, sum.data(), sizeof(double), cudaMemcpyDeviceToHost));
-            KLEENE_CUDA_CHECK(cudaMemcpy(&min_w, mn.data(), sizeof(T), cudaMemcpyDeviceToHost));
+            double const s = detail::read_one(sum.data(), st);
+            min_w = detail::read_one(mn.data(), st);
             mean = s / double(a.nnz());
         } else {
             mean = double(a.iso_value());
@@ -488,29 +492,34 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         else delta = static_cast<T>(delta_d);
     }
 
-    buffer<T, device> dist(n);
-    buffer<int, device> stamp(n);
-    buffer<unsigned, device> in_far(split ? n : 0);
-    buffer<Index, device> queue[2] = {buffer<Index, device>(n), buffer<Index, device>(n)};
-    buffer<std::int64_t, device> deg[2] = {buffer<std::int64_t, device>(n),
-                                           buffer<std::int64_t, device>(n)};
-    buffer<Index, device> far[2] = {buffer<Index, device>(split ? n : 0),
-                                    buffer<Index, device>(split ? n : 0)};
-    buffer<std::int64_t, device> offs(n + 1);
-    buffer<sssp_counters, device> ctr(1);
-    buffer<T, device> far_min(1);
+    stream_buffer<T> dist(n, st);
+    stream_buffer<int> stamp(n, st);
+    stream_buffer<unsigned> in_far(split ? n : 0, st);
+    stream_buffer<Index> queue[2] = {stream_buffer<Index>(n, st), stream_buffer<Index>(n, st)};
+    stream_buffer<std::int64_t> deg[2] = {stream_buffer<std::int64_t>(n, st),
+                                          stream_buffer<std::int64_t>(n, st)};
+    stream_buffer<Index> far[2] = {stream_buffer<Index>(split ? n : 0, st),
+                                   stream_buffer<Index>(split ? n : 0, st)};
+    stream_buffer<std::int64_t> offs(n + 1, st);
+    stream_buffer<sssp_counters> ctr(1, st);
+    stream_buffer<T> far_min(1, st);
     std::size_t scan_bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
-                                                    offs.data() + 1, static_cast<std::int64_t>(n)));
-    buffer<unsigned char, device> scan_temp(scan_bytes);
+                                                    offs.data() + 1, static_cast<std::int64_t>(n),
+                                                    st));
+    stream_buffer<unsigned char> scan_temp(scan_bytes, st);
 
-    event start(true), stop(true);  // cuda/stream.hpp; recorded on the legacy default stream
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native())));
-    detail::fill(dist.data(), n, infinity<T>());
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, n * sizeof(int)));
-    if (split) KLEENE_CUDA_CHECK(cudaMemsetAsync(in_far.data(), 0, n * sizeof(unsigned)));
-    sssp_init<T, Index>
-        <<<1, 1>>>(g, dist.data(), static_cast<Index>(source), queue[0].data(), deg[0].data());
+    event start(true), stop(true);  // cuda/stream.hpp; recorded on st
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
+    if (n > 0) {  // dist = infinity: detail::fill's kernel, on st
+        detail::fill_kernel<T><<<detail::blocks_for(n, 256, 4096), 256, 0, st>>>(
+            dist.data(), n, infinity<T>());
+        KLEENE_CUDA_CHECK_LAUNCH("fill_kernel");
+    }
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(stamp.data(), 0xff, n * sizeof(int), st));
+    if (split) KLEENE_CUDA_CHECK(cudaMemsetAsync(in_far.data(), 0, n * sizeof(unsigned), st));
+    sssp_init<T, Index><<<1, 1, 0, st>>>(g, dist.data(), static_cast<Index>(source),
+                                         queue[0].data(), deg[0].data());
     KLEENE_CUDA_CHECK_LAUNCH("sssp_init");
 
     relax_args<T, Index> p{g,
@@ -531,16 +540,12 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     int cur = 0, far_cur = 0, id = 0;
     std::size_t rounds = 0, block_rounds = 0, block_runs = 0;
     bool cycle = false;
-    auto read_counters = [&] {
-        sssp_counters c{};
-        KLEENE_CUDA_CHECK(cudaMemcpy(&c, ctr.data(), sizeof c, cudaMemcpyDeviceToHost));
-        return c;
-    };
+    auto read_counters = [&] { return detail::read_one(ctr.data(), st); };
     // Small rounds in one block (sssp_block). `declined`: it handed back this very state (a round
     // or a far pile too big for it), so the launches below take the next step.
     bool const use_block = tuning.block_edges > 0;
     bool declined = false;
-    buffer<sblock_state<T>, device> block_state(use_block ? 1 : 0);
+    stream_buffer<sblock_state<T>> block_state(use_block ? 1 : 0, st);
     pinned_value<sblock_state<T>> block_host;
     // Profile: the host's clock around each run of the block (launch, rounds, read-back) and
     // around the whole loop; the rest is the grid's rounds and the bucket splits.
@@ -549,21 +554,22 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     auto const loop0 = std::chrono::steady_clock::now();
     auto run_block = [&]() -> bool {  // true: the search is done
         auto const b0 = std::chrono::steady_clock::now();
-        sblock_state<T> st{frontier,  far_count, static_cast<long long>(rounds), 0,
-                           p.threshold, cur,     far_cur,                        id, 0};
-        *block_host.p = st;
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_state.data(), block_host.p, sizeof st,
-                                          cudaMemcpyHostToDevice));
+        sblock_state<T> const state{
+            frontier, far_count, static_cast<long long>(rounds), 0, p.threshold, cur, far_cur, id,
+            0};
+        *block_host.p = state;
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_state.data(), block_host.p, sizeof state,
+                                          cudaMemcpyHostToDevice, st));
         long long const max_rounds = split ? std::numeric_limits<long long>::max()
                                            : static_cast<long long>(n);
-        sssp_block<T, Index><<<1, sblock_threads>>>(
+        sssp_block<T, Index><<<1, sblock_threads, 0, st>>>(
             p, queue[0].data(), queue[1].data(), deg[0].data(), deg[1].data(),
             split ? far[0].data() : nullptr, split ? far[1].data() : nullptr, block_state.data(),
             delta, tuning.block_edges, max_rounds);
         KLEENE_CUDA_CHECK_LAUNCH("sssp_block");
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host.p, block_state.data(), sizeof st,
-                                          cudaMemcpyDeviceToHost));
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host.p, block_state.data(), sizeof state,
+                                          cudaMemcpyDeviceToHost, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         block_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
         sblock_state<T> const r = *block_host.p;
         declined = r.block_rounds == 0 && r.frontier == frontier && r.far_count == far_count &&
@@ -601,17 +607,18 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
             int const nxt = 1 - cur;
             // The counters: near restarts, far keeps counting into the current far pile.
             sssp_counters const c0{0, static_cast<unsigned long long>(far_count)};
-            KLEENE_CUDA_CHECK(cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice));
-            KLEENE_CUDA_CHECK(cudaMemsetAsync(offs.data(), 0, sizeof(std::int64_t)));
+            KLEENE_CUDA_CHECK(
+                cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, st));
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(offs.data(), 0, sizeof(std::int64_t), st));
             KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
-                scan_temp.data(), scan_bytes, deg[cur].data(), offs.data() + 1, frontier));
+                scan_temp.data(), scan_bytes, deg[cur].data(), offs.data() + 1, frontier, st));
             p.queue = queue[cur].data();
             p.count = frontier;
             p.id = id++;
             p.next = queue[nxt].data();
             p.next_deg = deg[nxt].data();
             p.far = split ? far[far_cur].data() : nullptr;
-            relax<T, Index><<<detail::persistent_blocks(8), threads>>>(p);
+            relax<T, Index><<<detail::persistent_blocks(8), threads, 0, st>>>(p);
             KLEENE_CUDA_CHECK_LAUNCH("relax");
             sssp_counters const c = read_counters();
             frontier = static_cast<std::int64_t>(c.near);
@@ -625,13 +632,13 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         if (use_block && far_count <= sblock_far_cap) continue;  // the block steps the bucket
         // Next bucket: smallest far distance + delta; split the far pile around it.
         T const inf = infinity<T>();
-        KLEENE_CUDA_CHECK(cudaMemcpy(far_min.data(), &inf, sizeof(T), cudaMemcpyHostToDevice));
+        KLEENE_CUDA_CHECK(
+            cudaMemcpyAsync(far_min.data(), &inf, sizeof(T), cudaMemcpyHostToDevice, st));
         far_minimum<T, Index>
-            <<<detail::blocks_for(std::size_t(far_count), threads, 1024), threads>>>(
+            <<<detail::blocks_for(std::size_t(far_count), threads, 1024), threads, 0, st>>>(
                 dist.data(), far[far_cur].data(), far_count, far_min.data());
         KLEENE_CUDA_CHECK_LAUNCH("far_minimum");
-        T lo = inf;
-        KLEENE_CUDA_CHECK(cudaMemcpy(&lo, far_min.data(), sizeof(T), cudaMemcpyDeviceToHost));
+        T const lo = detail::read_one(far_min.data(), st);
         T thr;
         if constexpr (std::is_integral_v<T>) {
             thr = lo > std::numeric_limits<T>::max() - delta ? std::numeric_limits<T>::max()
@@ -642,13 +649,14 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         }
         p.threshold = thr;
         sssp_counters const c0{0, 0};
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice));
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(ctr.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, st));
         p.id = id++;
         p.next = queue[cur].data();  // the near queue being built is the next round's input
         p.next_deg = deg[cur].data();
         p.far = far[1 - far_cur].data();
-        split_far<T, Index><<<detail::blocks_for(std::size_t(far_count), threads), threads>>>(
-            p, far[far_cur].data(), far_count);
+        split_far<T, Index>
+            <<<detail::blocks_for(std::size_t(far_count), threads), threads, 0, st>>>(
+                p, far[far_cur].data(), far_count);
         KLEENE_CUDA_CHECK_LAUNCH("split_far");
         sssp_counters const c = read_counters();
         frontier = static_cast<std::int64_t>(c.near);
@@ -658,7 +666,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     }
     double const loop_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - loop0).count();
-    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native())));
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
     if (cycle) throw negative_cycle(negative_cycle_vertex(a, source));
     float const ms = event::elapsed_ms(start, stop);
@@ -685,8 +693,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         run.notes += buf;
     }
     run.dist.resize(n);
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(run.dist.data(), dist.data(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    detail::copy_to_host(run.dist.data(), dist.data(), n, st);
     return run;
 }
 
@@ -694,7 +701,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
 
 template <class T, index_type Index>
 sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
-                 sssp_tuning const& tuning) {
+                 sssp_tuning const& tuning, context& ctx) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  kleene::detail::shape(a.rows(), a.cols()));
@@ -702,12 +709,12 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
         throw invalid_argument("sssp: source " + std::to_string(source) + " is not a vertex of a " +
                                std::to_string(a.rows()) + "-vertex graph");
     if (tuning.delta < 0) throw invalid_argument("sssp: delta must not be negative");
-    return sssp_impl<T, Index>(a, source, tuning);
+    return sssp_impl<T, Index>(a, source, tuning, static_cast<cudaStream_t>(ctx.stream()));
 }
 
 #define KLEENE_SSSP(T, Index)                                                             \
     template sssp_run<T> sssp<T, Index>(csr_matrix<T, Index, device> const&, std::size_t, \
-                                        sssp_tuning const&);
+                                        sssp_tuning const&, context&);
 #define KLEENE_SSSP_BOTH(T) KLEENE_SSSP(T, std::int32_t) KLEENE_SSSP(T, std::int64_t)
 KLEENE_SSSP_BOTH(float)
 KLEENE_SSSP_BOTH(double)

@@ -1,9 +1,10 @@
 // Predecessors from APSP distances on the GPU (paths.hpp): one thread block runs the tight-edge
 // breadth-first search of one source, level by level, with its queue and visited bitmap in global
-// memory (a batch of sources at a time bounds that memory).
+// memory (a batch of sources at a time bounds that memory). On the context's stream.
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/tight.hpp>
 #include <kleene/cuda/check.cuh>
@@ -79,7 +80,7 @@ __global__ void tight_bfs(std::int32_t const* __restrict__ row_ptr,
 
 template <class T>
 void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T const, device> dist,
-                  dense_view<std::int32_t, device> pred) {
+                  dense_view<std::int32_t, device> pred, context& ctx) {
     std::size_t const n = a.rows();
     if (a.cols() != n || dist.rows != n || dist.cols != n || pred.rows != n || pred.cols != n)
         throw dimension_mismatch("cuda::predecessors: graph " + kleene::detail::shape(a.rows(), a.cols()) +
@@ -90,39 +91,28 @@ void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T con
     // Batch: at most 2048 sources, and queue + bitmap memory at most ~256 MiB.
     std::size_t const per_source = n * sizeof(std::int32_t) + (n + 31) / 32 * sizeof(unsigned);
     std::size_t const batch = std::max<std::size_t>(1, std::min<std::size_t>({n, 2048, (256u << 20) / per_source}));
-    std::int32_t* queues = nullptr;
-    unsigned* seen = nullptr;
-    KLEENE_CUDA_CHECK(cudaMalloc(&queues, batch * n * sizeof(std::int32_t)));
-    cudaError_t const e = cudaMalloc(&seen, batch * ((n + 31) / 32) * sizeof(unsigned));
-    if (e != cudaSuccess) {
-        cudaFree(queues);
-        KLEENE_CUDA_CHECK(e);
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    detail::stream_buffer<std::int32_t> queues(batch * n, st);
+    detail::stream_buffer<unsigned> seen(batch * ((n + 31) / 32), st);
+    for (std::size_t first = 0; first < n; first += batch) {
+        auto const blocks = static_cast<unsigned>(std::min(batch, n - first));
+        tight_bfs<T><<<blocks, block_threads, 0, st>>>(
+            a.row_ptr(), a.col_idx(), a.has_values() ? a.values() : nullptr, a.iso_value(),
+            dist.data, dist.ld, pred.data, pred.ld, static_cast<std::int32_t>(n),
+            static_cast<std::int32_t>(first), queues.data(), seen.data());
+        KLEENE_CUDA_CHECK_LAUNCH("tight_bfs");
     }
-    try {
-        for (std::size_t first = 0; first < n; first += batch) {
-            auto const blocks = static_cast<unsigned>(std::min(batch, n - first));
-            tight_bfs<T><<<blocks, block_threads>>>(
-                a.row_ptr(), a.col_idx(), a.has_values() ? a.values() : nullptr, a.iso_value(),
-                dist.data, dist.ld, pred.data, pred.ld, static_cast<std::int32_t>(n),
-                static_cast<std::int32_t>(first), queues, seen);
-            KLEENE_CUDA_CHECK_LAUNCH("tight_bfs");
-        }
-        KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (...) {
-        cudaFree(queues);
-        cudaFree(seen);
-        throw;
-    }
-    KLEENE_CUDA_CHECK(cudaFree(queues));
-    KLEENE_CUDA_CHECK(cudaFree(seen));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template void predecessors<float>(csr_matrix<float, std::int32_t, device> const&,
-                                  dense_view<float const, device>, dense_view<std::int32_t, device>);
+                                  dense_view<float const, device>, dense_view<std::int32_t, device>,
+                                  context&);
 template void predecessors<double>(csr_matrix<double, std::int32_t, device> const&,
-                                   dense_view<double const, device>, dense_view<std::int32_t, device>);
+                                   dense_view<double const, device>,
+                                   dense_view<std::int32_t, device>, context&);
 template void predecessors<std::int32_t>(csr_matrix<std::int32_t, std::int32_t, device> const&,
                                          dense_view<std::int32_t const, device>,
-                                         dense_view<std::int32_t, device>);
+                                         dense_view<std::int32_t, device>, context&);
 
 }  // namespace kleene::cuda

@@ -7,6 +7,7 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -54,6 +55,8 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
     c.agree(why.empty(), why);
     c.broadcast(&id, sizeof id, 0);
     void* byte = nullptr;
+    // The connecting broadcasts run on a stream of their own, the only one the set-up waits for.
+    std::optional<cuda::stream> connect;
     try {
         check(ncclCommInitRank(&p_->world, c.size(), id, c.rank()), "ncclCommInitRank");
         process_grid const g = c.grid();
@@ -65,12 +68,14 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
         // NCCL connects the ranks of a communicator at its first collective; one byte along
         // each axis here makes those connections part of the set-up instead of the first step
         // of the first call. Waited for only once every rank has queued it.
+        connect.emplace();
+        auto const st = static_cast<cudaStream_t>(connect->native());
         cudaError_t const e = cudaMalloc(&byte, 1);
         if (e != cudaSuccess)
             throw device_error(std::string("cudaMalloc (1 byte) failed: ") + cudaGetErrorString(e));
-        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->row, nullptr),
+        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->row, st),
               "ncclBroadcast (connecting the process row)");
-        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->col, nullptr),
+        check(ncclBroadcast(byte, byte, 1, ncclUint8, 0, p_->col, st),
               "ncclBroadcast (connecting the process column)");
         why.clear();
     } catch (std::exception const& e) {
@@ -85,7 +90,8 @@ nccl_panels::nccl_panels(control& c) : p_(std::make_unique<impl>()) {
         (void)cudaFree(byte);
         throw;
     }
-    cudaError_t const e = cudaStreamSynchronize(nullptr);
+    cudaError_t const e =
+        connect ? cudaStreamSynchronize(static_cast<cudaStream_t>(connect->native())) : cudaSuccess;
     (void)cudaFree(byte);
     if (e != cudaSuccess)
         throw device_error(std::string("cudaStreamSynchronize (connecting the process rows and "

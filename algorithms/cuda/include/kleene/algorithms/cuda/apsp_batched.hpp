@@ -17,7 +17,7 @@
 // vertex on the cycle (a host Bellman-Ford with parents from the batch's sources finds it);
 // device_error on CUDA failures (out of memory included); no_device without a GPU or in a build
 // without CUDA. Instantiated for T in {float, double, int32_t} and Index in {int32_t, int64_t}.
-// Synchronous, on the legacy default stream.
+// Synchronous, on the stream of bellman_ford_options::ctx.
 
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +58,8 @@ struct bellman_ford_options {
     bellman_ford_step step = bellman_ford_step::frontier;
     /// Receives the batch size and why, and the rounds the batches took.
     explain_trace* explain = nullptr;
+    /// Whose stream the batches run on (null: default_context()).
+    context* ctx = nullptr;
 };
 
 /// Distances between all pairs of vertices of the square graph `a` (row u lists u's out-edges).

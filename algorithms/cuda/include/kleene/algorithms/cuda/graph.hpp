@@ -6,11 +6,15 @@
 //
 // Graphs are square CSR adjacency matrices on the device (row u lists the out-neighbours of u).
 // Pull steps need the in-neighbours: pass the transpose (for a symmetric graph, the same matrix).
+//
+// Each entry point runs on the stream of the context it is given (context::stream(); the overloads
+// without one take default_context()) and returns once that stream has done its work.
 
-#include <kleene/vector_for_overwrite.hpp>
 #include <kleene/algorithms/beamer.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/vector_for_overwrite.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -66,7 +70,13 @@ struct bfs_run {
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY bfs_run bfs(csr_matrix<T, Index, device> const& a,
                                 csr_matrix<T, Index, device> const& at, std::size_t source,
-                                bool parents, bfs_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
+                                bool parents, bfs_tuning const& tuning,
+                                context& ctx) KLEENE_DEVICE_VALUE;
+template <class T, index_type Index>
+bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+            std::size_t source, bool parents, bfs_tuning const& tuning = {}) {
+    return bfs<T, Index>(a, at, source, parents, tuning, default_context());
+}
 
 enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping };
 
@@ -92,7 +102,12 @@ struct sssp_run {
 };
 template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
-                                     sssp_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
+                                     sssp_tuning const& tuning, context& ctx) KLEENE_DEVICE_VALUE;
+template <class T, index_type Index>
+sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                 sssp_tuning const& tuning = {}) {
+    return sssp<T, Index>(a, source, tuning, default_context());
+}
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

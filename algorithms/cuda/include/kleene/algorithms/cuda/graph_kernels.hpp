@@ -9,10 +9,14 @@
 // Graphs are square Boolean CSR patterns on the device (row u lists the out-neighbours of u; values
 // are ignored). Where a kernel needs the in-neighbours it takes the transpose `at` (for a symmetric
 // graph pass the same matrix twice). Results come back as host vectors.
+//
+// Each entry point runs on the stream of the context it is given (context::stream(); the overloads
+// without one take default_context()) and returns once that stream has done its work.
 
-#include <kleene/vector_for_overwrite.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/vector_for_overwrite.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -39,7 +43,11 @@ struct cc_run {
 /// graph first, which gives its weakly connected components).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY cc_run connected_components(csr_matrix<bool, Index, device> const& a,
-                                                cc_kernel kernel) KLEENE_DEVICE_VALUE;
+                                                cc_kernel kernel, context& ctx) KLEENE_DEVICE_VALUE;
+template <index_type Index>
+cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel) {
+    return connected_components<Index>(a, kernel, default_context());
+}
 
 // ---- PageRank -------------------------------------------------------------------------------------
 
@@ -66,8 +74,14 @@ struct pagerank_run {
 template <index_type Index>
 KLEENE_DEVICE_ENTRY pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                                           csr_matrix<bool, Index, device> const& at,
-                                          pagerank_params const& params,
-                                          pagerank_kernel kernel) KLEENE_DEVICE_VALUE;
+                                          pagerank_params const& params, pagerank_kernel kernel,
+                                          context& ctx) KLEENE_DEVICE_VALUE;
+template <index_type Index>
+pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+                      pagerank_kernel kernel) {
+    return pagerank<Index>(a, at, params, kernel, default_context());
+}
 
 // ---- triangle counting ----------------------------------------------------------------------------
 
@@ -105,7 +119,13 @@ struct tc_tuning {
 /// ignored). relabel: renumber vertices by increasing degree first (Sandia / LAGraph's sort).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
-                                          tc_tuning const& tuning = {}) KLEENE_DEVICE_VALUE;
+                                          tc_tuning const& tuning,
+                                          context& ctx) KLEENE_DEVICE_VALUE;
+template <index_type Index>
+tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
+                      tc_tuning const& tuning = {}) {
+    return triangle_count<Index>(a, relabel, tuning, default_context());
+}
 
 // ---- betweenness centrality ----------------------------------------------------------------------
 
@@ -120,9 +140,16 @@ struct bc_run {
 /// Betweenness centrality from a batch of sources (unweighted shortest paths). `at` is the
 /// transpose of `a` (pass `a` again when the graph is symmetric).
 template <index_type Index>
-KLEENE_DEVICE_ENTRY bc_run
-betweenness(csr_matrix<bool, Index, device> const& a, csr_matrix<bool, Index, device> const& at,
-            std::vector<std::int64_t> const& sources) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                                       csr_matrix<bool, Index, device> const& at,
+                                       std::vector<std::int64_t> const& sources,
+                                       context& ctx) KLEENE_DEVICE_VALUE;
+template <index_type Index>
+bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                   csr_matrix<bool, Index, device> const& at,
+                   std::vector<std::int64_t> const& sources) {
+    return betweenness<Index>(a, at, sources, default_context());
+}
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -5,8 +5,10 @@
 // d(s,u) + w(u,v) == d(s,v) (floating point within the same relative tolerance as the CPU), gives
 // every reachable v a predecessor u that the search reached first, so zero-weight cycles cannot
 // make the predecessors loop. One thread block per source, sources in batches; O(n nnz) work.
-// In a build without CUDA the entry point throws kleene::no_device.
+// Runs on the context's stream (default_context() when none is given) and returns once it is
+// done. In a build without CUDA the entry point throws kleene::no_device.
 
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
@@ -21,7 +23,13 @@ KLEENE_DEVICE_ENTRIES_BEGIN
 template <class T>
 KLEENE_DEVICE_ENTRY void predecessors(csr_matrix<T, std::int32_t, device> const& a,
                                       dense_view<T const, device> dist,
-                                      dense_view<std::int32_t, device> pred) KLEENE_DEVICE_BODY;
+                                      dense_view<std::int32_t, device> pred,
+                                      context& ctx) KLEENE_DEVICE_BODY;
+template <class T>
+void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T const, device> dist,
+                  dense_view<std::int32_t, device> pred) {
+    predecessors<T>(a, dist, pred, default_context());
+}
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

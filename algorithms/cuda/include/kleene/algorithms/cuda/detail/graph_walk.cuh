@@ -2,7 +2,8 @@
 // What the graph-analytics kernels (algorithms/cuda/src/graph_kernels_*.cu) share: a load-balanced
 // walk over the rows of a device CSR pattern that hands every stored entry to an op and reduces per
 // row, plus small device helpers (relaxed loads, index atomics, block sums) and the event timer.
-// Include only from code compiled by nvcc.
+// Everything is queued on the stream the caller passes (its context's). Include only from code
+// compiled by nvcc.
 //
 // The walk: a warp takes 32 rows (all rows, or a list of them); a row of at most warp_min entries
 // is walked by its own lane, a longer one by the whole warp (lanes stride over its entries, then a
@@ -23,6 +24,7 @@
 //   finish_long(li, row)            after all slices: finish long row li
 //   end_block()                     once per thread at the end of every kernel (block sums)
 
+#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
@@ -267,84 +269,83 @@ __global__ void find_long_rows(graph<Index> g, Index* __restrict__ rows,
     }
 }
 
-/// The long rows of one graph and their slice offsets, built once per call.
+/// The long rows of one graph and their slice offsets, built once per call on stream st (and
+/// released on it).
 template <class Index>
 class long_rows {
   public:
-    long_rows(graph<Index> g, std::size_t nnz) {
+    long_rows(graph<Index> g, std::size_t nnz, cudaStream_t st) {
         if (g.n == 0) return;
         std::size_t const cap = nnz / std::size_t(long_min + 1) + 1;
-        rows_ = buffer<Index, device>(cap);
-        buffer<std::int64_t, device> per_row(cap);
-        buffer<unsigned long long, device> count(1);
+        rows_ = detail::stream_buffer<Index>(cap, st);
+        detail::stream_buffer<std::int64_t> per_row(cap, st);
+        detail::stream_buffer<unsigned long long> count(1, st);
         count.zero();
         find_long_rows<Index>
-            <<<detail::blocks_for(std::size_t(g.n), 256, detail::persistent_blocks(8)), 256>>>(
-                g, rows_.data(), per_row.data(), count.data());
+            <<<detail::blocks_for(std::size_t(g.n), 256, detail::persistent_blocks(8)), 256, 0,
+               st>>>(g, rows_.data(), per_row.data(), count.data());
         KLEENE_CUDA_CHECK_LAUNCH("find_long_rows");
-        unsigned long long c = 0;
-        KLEENE_CUDA_CHECK(cudaMemcpy(&c, count.data(), sizeof(c), cudaMemcpyDeviceToHost));
-        count_ = static_cast<std::int64_t>(c);
+        count_ = static_cast<std::int64_t>(detail::read_one(count.data(), st));
         if (count_ == 0) return;
-        offs_ = buffer<std::int64_t, device>(std::size_t(count_) + 1);
-        KLEENE_CUDA_CHECK(cudaMemset(offs_.data(), 0, sizeof(std::int64_t)));
+        offs_ = detail::stream_buffer<std::int64_t>(std::size_t(count_) + 1, st);
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(offs_.data(), 0, sizeof(std::int64_t), st));
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(),
-                                                        offs_.data() + 1, count_));
-        buffer<unsigned char, device> temp(bytes);
+                                                        offs_.data() + 1, count_, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
         KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(),
-                                                        offs_.data() + 1, count_));
-        KLEENE_CUDA_CHECK(cudaMemcpy(&slices_, offs_.data() + count_, sizeof(std::int64_t),
-                                     cudaMemcpyDeviceToHost));
+                                                        offs_.data() + 1, count_, st));
+        slices_ = detail::read_one(offs_.data() + count_, st);
     }
     long_view<Index> view() const { return {rows_.data(), offs_.data(), count_, slices_}; }
     std::int64_t count() const noexcept { return count_; }
 
   private:
-    buffer<Index, device> rows_;
-    buffer<std::int64_t, device> offs_;
+    detail::stream_buffer<Index> rows_;
+    detail::stream_buffer<std::int64_t> offs_;
     std::int64_t count_ = 0;
     std::int64_t slices_ = 0;
 };
 
 /// The whole walk: long rows' slices, their finish, then the other rows of the list (or all rows
-/// when list == nullptr and count == n). Asynchronous on the legacy default stream.
+/// when list == nullptr and count == n). Asynchronous on stream st.
 template <class Index, class Op>
-void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t count,
-          Op const& op) {
+void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t count, Op const& op,
+          cudaStream_t st) {
     if (lv.slices > 0) {
         walk_slices<Index, Op><<<detail::blocks_for(std::size_t(lv.slices) * 32, threads,
                                                     detail::persistent_blocks(8)),
-                                 threads>>>(g, lv, op);
+                                 threads, 0, st>>>(g, lv, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_slices");
         walk_long_finish<Index, Op>
             <<<detail::blocks_for(std::size_t(lv.count), threads, detail::persistent_blocks(2)),
-               threads>>>(lv, op);
+               threads, 0, st>>>(lv, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_long_finish");
     }
     if (count > 0) {
         walk_rows<Index, Op>
             <<<detail::blocks_for(std::size_t(count), threads, detail::persistent_blocks(16)),
-               threads>>>(g, list, count, op);
+               threads, 0, st>>>(g, list, count, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_rows");
     }
 }
 
 // ---- host helpers -----------------------------------------------------------------------------
 
-/// Device time between begin() and end() (events on the legacy default stream), with optional
-/// phase marks in between for the explain notes.
+/// Device time between begin() and end() (events on stream st), with optional phase marks in
+/// between for the explain notes.
 class timer {
   public:
+    explicit timer(cudaStream_t st) : st_(st) {}
     void begin() {
         marks_.clear();
         mark();
     }
     void mark() {
         marks_.emplace_back(true);
-        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(marks_.back().native())));
+        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(marks_.back().native()), st_));
     }
-    /// Waits for the work so far; seconds since begin().
+    /// Waits for the work so far on st; seconds since begin().
     double end() {
         mark();
         marks_.back().synchronize();
@@ -356,15 +357,9 @@ class timer {
     }
 
   private:
+    cudaStream_t st_;
     std::vector<event> marks_;
 };
-
-template <class T>
-T read_one(T const* p) {
-    T v{};
-    KLEENE_CUDA_CHECK(cudaMemcpy(&v, p, sizeof(T), cudaMemcpyDeviceToHost));
-    return v;
-}
 
 template <class Index>
 void require_square(char const* what, csr_matrix<bool, Index, device> const& a) {

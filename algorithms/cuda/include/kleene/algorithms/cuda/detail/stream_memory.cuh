@@ -1,0 +1,82 @@
+#pragma once
+// Device memory and copies in the order of one stream, for the GPU algorithms (algorithms/cuda;
+// include only from code compiled by nvcc). A call's temporaries are allocated and released on
+// the caller's stream (cudaMallocAsync / cudaFreeAsync): neither waits for the device, where
+// kleene::buffer's cudaFree waits for all of it. Reads back to the host wait on that stream only.
+
+#include <kleene/cuda/check.cuh>
+#include <kleene/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace kleene::cuda::detail {
+
+/// n T's of device memory (uninitialised), allocated on stream s and released on s when the
+/// buffer goes: work queued on s before the release may still use it; other streams may not.
+template <class T>
+class stream_buffer {
+  public:
+    stream_buffer() = default;
+    stream_buffer(std::size_t n, cudaStream_t s) : s_(s) {
+        if (n == 0) return;
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
+            throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
+                               std::to_string(sizeof(T)) + " bytes: the size wraps");
+        KLEENE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s));
+        n_ = n;
+    }
+    stream_buffer(stream_buffer&& o) noexcept
+        : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), s_(o.s_) {}
+    stream_buffer& operator=(stream_buffer&& o) noexcept {
+        if (this != &o) {
+            reset();
+            p_ = std::exchange(o.p_, nullptr);
+            n_ = std::exchange(o.n_, 0);
+            s_ = o.s_;
+        }
+        return *this;
+    }
+    stream_buffer(stream_buffer const&) = delete;
+    stream_buffer& operator=(stream_buffer const&) = delete;
+    ~stream_buffer() { reset(); }
+
+    void reset() noexcept {
+        if (p_) (void)cudaFreeAsync(p_, s_);
+        p_ = nullptr;
+        n_ = 0;
+    }
+    T* data() noexcept { return p_; }
+    T const* data() const noexcept { return p_; }
+    std::size_t size() const noexcept { return n_; }
+    /// Every byte zero, queued on the buffer's stream.
+    void zero() {
+        if (n_) KLEENE_CUDA_CHECK(cudaMemsetAsync(p_, 0, n_ * sizeof(T), s_));
+    }
+
+  private:
+    T* p_ = nullptr;
+    std::size_t n_ = 0;
+    cudaStream_t s_ = nullptr;
+};
+
+/// n values from the device to the host, queued on s; returns once s has done them.
+template <class T>
+void copy_to_host(T* dst, T const* src, std::size_t n, cudaStream_t s) {
+    if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+/// One value from the device, after the work queued on s before it.
+template <class T>
+T read_one(T const* p, cudaStream_t s) {
+    T v{};
+    copy_to_host(&v, p, 1, s);
+    return v;
+}
+
+}  // namespace kleene::cuda::detail
