@@ -360,6 +360,7 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
         if constexpr (detail::gpu_apsp_type<T>) {
             cuda::bellman_ford_options o;
             o.explain = opt.explain;
+            o.ctx = opt.ctx;
             r.dist = cuda::apsp_bellman_ford(a, o);  // throws negative_cycle itself
         }
     } else {
@@ -387,15 +388,18 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                 detail::round_trip_on_device(r.dist, [&](dense_view<T, device> d) {
                     if (alg == apsp_algorithm::rkleene)
                         rkleene(d, rkleene_gpu_base, rkleene_gpu_concurrent, opt.ctx);
-                    else if (alg == apsp_algorithm::blocked_fw) cuda::floyd_warshall_blocked<T>(d);
-                    else cuda::floyd_warshall_naive<T>(d);
-                    neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d));
+                    else if (alg == apsp_algorithm::blocked_fw)
+                        cuda::floyd_warshall_blocked<T>(d, resolve(opt.ctx));
+                    else cuda::floyd_warshall_naive<T>(d, resolve(opt.ctx));
+                    neg = cuda::first_negative_diagonal<T>(dense_view<T const, device>(d),
+                                                           resolve(opt.ctx));
                     if (neg < 0 && opt.predecessors &&
                         a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                         // Predecessors on the device from the distances there (cuda/paths.hpp).
                         auto const g = detail::int32_graph_on_device(a);
                         dense_matrix<std::int32_t, device> p(n, n);
-                        cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view());
+                        cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view(),
+                                              resolve(opt.ctx));
                         r.pred = p.to_host();
                         if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
                     }

@@ -730,7 +730,8 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
     if (opt.alpha > 0) tuning.alpha = opt.alpha;
     if (opt.beta > 0) tuning.beta = opt.beta;
     tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
-    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atdp ? *atdp : ad, source, opt.parents, tuning);
+    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atdp ? *atdp : ad, source, opt.parents, tuning,
+                                                resolve(opt.ctx));
     r.level = std::move(run.level);
     r.parent = std::move(run.parent);
     if (opt.explain) {

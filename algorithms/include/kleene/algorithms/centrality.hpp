@@ -33,6 +33,7 @@
 #include <kleene/apply.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -95,6 +96,8 @@ struct bc_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: device, method, transpose, and per search its levels (push/pull).
     explain_trace* explain = nullptr;
+    /// The context the GPU runs on (its device, stream and scratch; null: default_context()).
+    context* ctx = nullptr;
 };
 
 struct bc_result {
@@ -639,7 +642,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
                 (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") + " (" +
                 detail::ms(detail::bc_seconds_since(t0)) + ")");
         auto run = cuda::betweenness<Index>(
-            ad, atd ? *atd : ad, std::vector<std::int64_t>(sources.begin(), sources.end()));
+            ad, atd ? *atd : ad, std::vector<std::int64_t>(sources.begin(), sources.end()),
+            resolve(opt.ctx));
         r.centrality = std::move(run.centrality);
         if (opt.explain) {
             for (auto& line : run.notes) opt.explain->add("betweenness: " + line);

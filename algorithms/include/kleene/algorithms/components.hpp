@@ -35,6 +35,7 @@
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
@@ -75,6 +76,8 @@ struct cc_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: device, symmetrisation, method and why, rounds, sizes.
     explain_trace* explain = nullptr;
+    /// The context the GPU runs on (its device, stream and scratch; null: default_context()).
+    context* ctx = nullptr;
 };
 
 struct cc_result {
@@ -431,7 +434,8 @@ void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_
     // (docs/performance.md, "Graph-analytics kernels").
     cc_method const m = opt.method == cc_method::fastsv ? cc_method::fastsv : cc_method::afforest;
     auto run = cuda::connected_components<Index>(
-        p, m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest);
+        p, m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest,
+        resolve(opt.ctx));
     r.device = device_choice::gpu;
     r.method = m;
     r.component = std::move(run.component);

@@ -40,6 +40,7 @@
 #include <kleene/algorithms/device_structure.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
@@ -119,6 +120,8 @@ struct pagerank_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: device, method, transpose, iterations and the last change.
     explain_trace* explain = nullptr;
+    /// The context the GPU runs on (its device, stream and scratch; null: default_context()).
+    context* ctx = nullptr;
 };
 
 struct pagerank_result {
@@ -449,7 +452,8 @@ void pagerank_into(
         auto run = cuda::pagerank<Index>(ad, atdp ? *atdp : ad, p,
                                          method == pagerank_method::semiring
                                              ? cuda::pagerank_kernel::semiring
-                                             : cuda::pagerank_kernel::fused);
+                                             : cuda::pagerank_kernel::fused,
+                                         resolve(opt.ctx));
         r.rank = std::move(run.rank);
         r.iterations = run.iterations;
         r.change = run.change;

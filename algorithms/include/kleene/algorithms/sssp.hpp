@@ -285,7 +285,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             csr_matrix<T, Index, device> const* ad = nullptr;
             if constexpr (!std::is_same_v<DeviceOf, std::nullptr_t>) ad = device_of();
             else ad = &made.emplace(a.to_device());
-            cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning);
+            cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning, resolve(opt.ctx));
             r.dist = std::move(run.dist);
             r.rounds = run.rounds;
             if (opt.explain)

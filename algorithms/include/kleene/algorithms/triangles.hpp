@@ -29,6 +29,7 @@
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/cpu/transpose.hpp>
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
@@ -70,6 +71,8 @@ struct tc_options {
     std::size_t gpu_min_edges = std::numeric_limits<std::size_t>::max();
     /// One line per decision: device, symmetry check, relabelling and why, method, time.
     explain_trace* explain = nullptr;
+    /// The context the GPU runs on (its device, stream and scratch; null: default_context()).
+    context* ctx = nullptr;
 };
 
 struct tc_result {
@@ -345,7 +348,7 @@ void tc_gpu(csr_matrix<bool, Index, device> const& p, bool relabel, tc_options c
     if (opt.method == tc_method::mxm)
         throw invalid_argument(
             "triangle_count: method mxm runs on the CPU only; the GPU has its own kernel");
-    auto run = cuda::triangle_count<Index>(p, relabel);
+    auto run = cuda::triangle_count<Index>(p, relabel, {}, resolve(opt.ctx));
     r.triangles = run.triangles;
     r.relabelled = run.relabelled;
     r.method = tc_method::fused;
