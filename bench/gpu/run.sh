@@ -83,7 +83,11 @@ configure() {
 if has build; then
     note "configure and build: kleene_cuda ${gpu_tests[*]} ${benches[*]}"
     configure
-    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" test_jit "${benches[@]}" bench_matrix_market bench_bfs_cpu_vs_graphblas \
+    # bench_bfs_cpu_vs_graphblas exists only when SuiteSparse:GraphBLAS was found.
+    extra=()
+    ninja -C "$build" -t targets all 2>/dev/null | grep -q '^bench_bfs_cpu_vs_graphblas:' &&
+        extra+=(bench_bfs_cpu_vs_graphblas)
+    cmake --build "$build" --parallel "$jobs" --target kleene_cuda "${gpu_tests[@]}" test_jit "${benches[@]}" bench_matrix_market "${extra[@]}" \
         bench_graph_kernels bench_gap_cpu \
         >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
     grep -E "spill" "$out/build.log" | grep -v " 0 bytes spill stores, 0 bytes spill loads" | head -5
