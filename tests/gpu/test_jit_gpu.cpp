@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -136,11 +137,15 @@ BOOST_AUTO_TEST_CASE(spmv_user_semiring_matches_host_loops) {
             bad += got[i] != want;
         }
         BOOST_TEST(bad == 0u, "rows " << rows);
-        // The same semiring composed from semiring.hpp's operators by name.
+        // max.times composed from semiring.hpp's operators by name: the same sums, except that
+        // its zero is max's identity, -inf, where the source-text semiring's is 0 (empty rows).
         dense_vector<float, device> w2(a.rows());
         jit::spmv<float, std::int64_t>(w2, {}, a.to_device(), u.to_device(),
                                        jit::compose("max", "times", "float"));
-        BOOST_TEST((host_of(w2) == got), "compose rows " << rows);
+        auto want2 = got;
+        for (std::size_t i = 0; i < a.rows(); ++i)
+            if (a.row_ptr()[i] == a.row_ptr()[i + 1]) want2[i] = -std::numeric_limits<float>::infinity();
+        BOOST_TEST((host_of(w2) == want2), "compose rows " << rows);
     }
 }
 
