@@ -109,6 +109,7 @@ BOOST_AUTO_TEST_CASE(dense_and_bit_products) {
         &cuda::dense_gemm<min_plus<f32>>);
     cuda::bit_view<std::uint64_t> bits;
     KLEENE_EXPECT_NO_DEVICE(cuda::bit_matrix(64, 64));
+    KLEENE_EXPECT_NO_DEVICE(cuda::bit_matrix(64, 64, default_context()));
     KLEENE_EXPECT_NO_DEVICE(cuda::to_bits(dense_view<bool const, device>{}));
     KLEENE_EXPECT_NO_DEVICE(cuda::to_bits(dense_view<std::uint8_t const, device>{}));
     KLEENE_EXPECT_NO_DEVICE(cuda::from_bits(bits, bc.view()));
@@ -126,25 +127,27 @@ BOOST_AUTO_TEST_CASE(masks_and_elementwise_operations) {
     KLEENE_EXPECT_NO_DEVICE(cuda::dense_mask(kleene::mask(m)));
     KLEENE_EXPECT_NO_DEVICE(cuda::dense_mask(kleene::mask(v)));
     KLEENE_EXPECT_NO_DEVICE(cuda::dense_mask(kleene::mask(s)));
+    context& ctx = default_context();
+    KLEENE_EXPECT_NO_DEVICE(cuda::dense_mask(kleene::mask(m), ctx));
     cuda::dense_mask const none;
     f32* p = nullptr;
     KLEENE_EXPECT_NO_DEVICE(d::ewise_dense<true, plus_op<f32>, no_accum_t, f32>(
-        p, none, no_accum, plus_op<f32>{}, p, p, 0, 0.0f, false));
+        ctx, p, none, no_accum, plus_op<f32>{}, p, p, 0, 0.0f, false));
     KLEENE_EXPECT_NO_DEVICE(d::apply_dense<abs_op<f32>, no_accum_t, f32>(
-        p, none, no_accum, abs_op<f32>{}, p, 0, 0.0f, false));
+        ctx, p, none, no_accum, abs_op<f32>{}, p, 0, 0.0f, false));
     using csr = csr_matrix<f32, i32, device>;
-    instantiated<csr(csr const&, csr const&, cuda::csr_mask<i32> const&, bool)>(
+    instantiated<csr(context&, csr const&, csr const&, cuda::csr_mask<i32> const&, bool)>(
         &d::mask_merge_csr<f32, i32>);
-    instantiated<csr(plus_op<f32>, csr const&, csr const&)>(
+    instantiated<csr(context&, plus_op<f32>, csr const&, csr const&)>(
         &d::ewise_csr<true, plus_op<f32>, f32, i32>);
-    instantiated<csr(abs_op<f32>, csr const&)>(&d::apply_csr<abs_op<f32>, f32, i32>);
-    instantiated<csr(d::select_spec<f32>, csr const&)>(&d::select_csr<f32, i32>);
+    instantiated<csr(context&, abs_op<f32>, csr const&)>(&d::apply_csr<abs_op<f32>, f32, i32>);
+    instantiated<csr(context&, d::select_spec<f32>, csr const&)>(&d::select_csr<f32, i32>);
     KLEENE_EXPECT_NO_DEVICE(d::kronecker_dense<times_op<f32>, no_accum_t, f32>(
-        p, none, no_accum, times_op<f32>{}, p, 0, 0, p, 0, 0, 0.0f, false));
-    KLEENE_EXPECT_NO_DEVICE(d::dense_to_csr<f32, i32>(p, 0, 0, 0.0f));
-    KLEENE_EXPECT_NO_DEVICE(d::sparse_to_dense<f32, i32>(p, 0, nullptr, p, 0, 0.0f));
-    instantiated<void(f32*, csr const&, f32)>(&d::csr_to_dense<f32, i32>);
-    instantiated<csr(times_op<f32>, csr const&, csr const&)>(
+        ctx, p, none, no_accum, times_op<f32>{}, p, 0, 0, p, 0, 0, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(d::dense_to_csr<f32, i32>(ctx, p, 0, 0, 0.0f));
+    KLEENE_EXPECT_NO_DEVICE(d::sparse_to_dense<f32, i32>(ctx, p, 0, nullptr, p, 0, 0.0f));
+    instantiated<void(context&, f32*, csr const&, f32)>(&d::csr_to_dense<f32, i32>);
+    instantiated<csr(context&, times_op<f32>, csr const&, csr const&)>(
         &d::kronecker_csr<times_op<f32>, f32, i32>);
     // The public operations on device containers reach the same entry points.
     KLEENE_EXPECT_NO_DEVICE(kleene::mxm(m, m, m, plus_times<f32>{}));
@@ -157,6 +160,8 @@ BOOST_AUTO_TEST_CASE(sparse_products) {
     using csr = csr_matrix<f32, i32, device>;
     using opts = cuda::sparse_options;
     KLEENE_EXPECT_NO_DEVICE(cuda::product_density<i32>(nullptr, nullptr, 0, nullptr, 0));
+    KLEENE_EXPECT_NO_DEVICE(
+        cuda::product_density<i32>(nullptr, nullptr, 0, nullptr, 0, &default_context()));
     instantiated<cuda::sparse_backend(dense_vector<f32, device>&, cuda::vector_mask const&,
                                       csr const&, dense_vector<f32, device> const&, opts const&)>(
         &cuda::spmv<S, i32>);
@@ -179,22 +184,27 @@ BOOST_AUTO_TEST_CASE(reduce_transpose_extract_assign) {
     cuda::dense_mask const none;
     f32* p = nullptr;
     d::index_spec const all{};
-    KLEENE_EXPECT_NO_DEVICE(d::reduce_rows_dense(p, none, no_accum, M{}, p, 0, 0, 0.0f, false));
-    KLEENE_EXPECT_NO_DEVICE(d::reduce_cols_dense(p, none, no_accum, M{}, p, 0, 0, 0.0f, false));
-    KLEENE_EXPECT_NO_DEVICE(d::reduce_values(M{}, p, 0.0f, 0, 0.0f, false));
-    KLEENE_EXPECT_NO_DEVICE(d::transpose_dense(p, none, no_accum, p, 0, 0, 0.0f, false));
-    KLEENE_EXPECT_NO_DEVICE(d::extract_dense(p, none, no_accum, p, 0, all, all, 0.0f, false));
+    context& ctx = default_context();
     KLEENE_EXPECT_NO_DEVICE(
-        d::assign_dense(p, 0, 0, none, no_accum, p, 0.0f, nullptr, nullptr, 0, 0.0f, false));
-    instantiated<void(f32*, cuda::dense_mask const&, no_accum_t, M, csr const&, f32, bool)>(
-        &d::reduce_rows_csr<M, no_accum_t, f32, i32>);
-    instantiated<csr(csr const&)>(&d::transpose_csr<f32, i32>);
-    instantiated<csr(csr const&, d::index_spec, d::index_spec, std::int64_t const*,
+        d::reduce_rows_dense(ctx, p, none, no_accum, M{}, p, 0, 0, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(
+        d::reduce_cols_dense(ctx, p, none, no_accum, M{}, p, 0, 0, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(d::reduce_values(ctx, M{}, p, 0.0f, 0, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(d::transpose_dense(ctx, p, none, no_accum, p, 0, 0, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(
+        d::extract_dense(ctx, p, none, no_accum, p, 0, all, all, 0.0f, false));
+    KLEENE_EXPECT_NO_DEVICE(d::assign_dense(ctx, p, 0, 0, none, no_accum, p, 0.0f, nullptr,
+                                            nullptr, 0, 0.0f, false));
+    instantiated<void(context&, f32*, cuda::dense_mask const&, no_accum_t, M, csr const&, f32,
+                      bool)>(&d::reduce_rows_csr<M, no_accum_t, f32, i32>);
+    instantiated<csr(context&, csr const&)>(&d::transpose_csr<f32, i32>);
+    instantiated<csr(context&, csr const&, d::index_spec, d::index_spec, std::int64_t const*,
                      std::int64_t const*)>(&d::extract_csr<f32, i32>);
-    instantiated<void(f32*, cuda::dense_mask const&, no_accum_t, csr const&, d::index_spec,
-                      std::size_t, bool, f32, bool)>(&d::extract_csr_column<no_accum_t, f32, i32>);
-    instantiated<csr(csr const&, no_accum_t, csr const*, f32, d::index_spec, std::int64_t const*,
-                     std::int64_t const*, std::int64_t const*)>(
+    instantiated<void(context&, f32*, cuda::dense_mask const&, no_accum_t, csr const&,
+                      d::index_spec, std::size_t, bool, f32, bool)>(
+        &d::extract_csr_column<no_accum_t, f32, i32>);
+    instantiated<csr(context&, csr const&, no_accum_t, csr const*, f32, d::index_spec,
+                     std::int64_t const*, std::int64_t const*, std::int64_t const*)>(
         &d::assign_csr<no_accum_t, f32, i32>);
 }
 

@@ -6,6 +6,7 @@
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/dense_gemm.cuh>
+#include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/stream.hpp>
 
 #include <cuda_runtime.h>
@@ -153,33 +154,32 @@ __global__ void unpack_kernel(std::uint32_t const* __restrict__ src, std::int64_
     }
 }
 
+/// Enqueued on ctx's stream (pack and unpack: the caller waits for it).
 template <class T>
-bit_matrix pack(dense_view<T const, device> a) {
-    bit_matrix out(a.rows, a.cols);
+bit_matrix pack(dense_view<T const, device> a, context& ctx) {
+    bit_matrix out(a.rows, a.cols, ctx);
     std::int64_t const ld32 = static_cast<std::int64_t>(out.ld()) * 2;
     std::size_t const words = a.rows * static_cast<std::size_t>(ld32);
     if (words == 0) return out;
-    pack_kernel<T><<<grid_limit((words + 7) / 8, 65536), threads>>>(
+    pack_kernel<T><<<grid_limit((words + 7) / 8, 65536), threads, 0, detail::stream_of(ctx)>>>(
         a.data, static_cast<std::int64_t>(a.ld), static_cast<int>(a.rows), static_cast<int>(a.cols),
         reinterpret_cast<std::uint32_t*>(out.data()), ld32);
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::pack_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     return out;
 }
 
 template <class T>
-void unpack(bit_view<std::uint64_t const> src, dense_view<T, device> dst) {
+void unpack(bit_view<std::uint64_t const> src, dense_view<T, device> dst, context& ctx) {
     if (src.rows != dst.rows || src.cols != dst.cols)
         throw dimension_mismatch("from_bits: source is " + kleene::detail::shape(src.rows, src.cols) +
                                  ", destination is " + kleene::detail::shape(dst.rows, dst.cols));
     if (dst.rows == 0 || dst.cols == 0) return;
     dim3 const grid(grid_limit((dst.cols + threads - 1) / threads, 16), grid_limit(dst.rows, 8192));
-    unpack_kernel<T><<<grid, threads>>>(reinterpret_cast<std::uint32_t const*>(src.data),
-                                        static_cast<std::int64_t>(src.ld) * 2,
-                                        static_cast<int>(dst.rows), static_cast<int>(dst.cols),
-                                        dst.data, static_cast<std::int64_t>(dst.ld));
+    unpack_kernel<T><<<grid, threads, 0, detail::stream_of(ctx)>>>(
+        reinterpret_cast<std::uint32_t const*>(src.data), static_cast<std::int64_t>(src.ld) * 2,
+        static_cast<int>(dst.rows), static_cast<int>(dst.cols), dst.data,
+        static_cast<std::int64_t>(dst.ld));
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::unpack_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
 std::pair<char const*, char const*> byte_range(bit_view<std::uint64_t const> v) {
@@ -190,33 +190,61 @@ std::pair<char const*, char const*> byte_range(bit_view<std::uint64_t const> v) 
 }
 
 template <class T>
+bit_matrix to_bits_on(dense_view<T const, device> a, context& ctx) {
+    bit_matrix out = pack<T>(a, ctx);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(detail::stream_of(ctx)));
+    return out;
+}
+
+template <class T>
+void from_bits_on(bit_view<std::uint64_t const> src, dense_view<T, device> dst, context& ctx) {
+    unpack<T>(src, dst, ctx);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(detail::stream_of(ctx)));
+}
+
+void enqueue_bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
+                       bit_view<std::uint64_t> c, bool accumulate, cudaStream_t st);
+
+/// On ctx's stream; returns with its work there done (the packed copies go then).
+template <class T>
 void lor_land_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
-                   dense_view<T, device> c, bool accumulate) {
+                   dense_view<T, device> c, bool accumulate, context& ctx) {
     gemm_detail::check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
-    bit_matrix const pa = pack<T>(a);
-    bit_matrix const pb = pack<T>(b);
-    bit_matrix pc = accumulate ? pack<T>(c) : bit_matrix(c.rows, c.cols);
-    bool_gemm(pa.view(), pb.view(), pc.view(), accumulate);
-    unpack<T>(pc.view(), c);
+    bit_matrix const pa = pack<T>(a, ctx);
+    bit_matrix const pb = pack<T>(b, ctx);
+    bit_matrix pc = accumulate ? pack<T>(c, ctx) : bit_matrix(c.rows, c.cols, ctx);
+    enqueue_bool_gemm(pa.view(), pb.view(), pc.view(), accumulate, detail::stream_of(ctx));
+    unpack<T>(pc.view(), c, ctx);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(detail::stream_of(ctx)));
 }
 
 }  // namespace
 
-bit_matrix::bit_matrix(std::size_t rows, std::size_t cols)
+bit_matrix::bit_matrix(std::size_t rows, std::size_t cols, context& ctx)
     : rows_(rows), cols_(cols), ld_((cols + bits_per_word - 1) / bits_per_word),
       words_(rows * ((cols + bits_per_word - 1) / bits_per_word)) {
     if (!words_.empty())
-        KLEENE_CUDA_CHECK(cudaMemset(words_.data(), 0, words_.size() * sizeof(std::uint64_t)));
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(words_.data(), 0, words_.size() * sizeof(std::uint64_t),
+                                          detail::stream_of(ctx)));
 }
 
-bit_matrix to_bits(dense_view<bool const, device> a) { return pack<bool>(a); }
-bit_matrix to_bits(dense_view<std::uint8_t const, device> a) { return pack<std::uint8_t>(a); }
+bit_matrix::bit_matrix(std::size_t rows, std::size_t cols)
+    : bit_matrix(rows, cols, default_context()) {
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(detail::stream_of(default_context())));
+}
+
+bit_matrix to_bits(dense_view<bool const, device> a) {
+    return to_bits_on<bool>(a, default_context());
+}
+bit_matrix to_bits(dense_view<std::uint8_t const, device> a) {
+    return to_bits_on<std::uint8_t>(a, default_context());
+}
 void from_bits(bit_view<std::uint64_t const> src, dense_view<bool, device> dst) {
-    unpack<bool>(src, dst);
+    from_bits_on<bool>(src, dst, default_context());
 }
 void from_bits(bit_view<std::uint64_t const> src, dense_view<std::uint8_t, device> dst) {
-    unpack<std::uint8_t>(src, dst);
+    from_bits_on<std::uint8_t>(src, dst, default_context());
 }
 
 namespace {
@@ -252,8 +280,9 @@ void enqueue_bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t c
 
 void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
                bit_view<std::uint64_t> c, bool accumulate) {
-    enqueue_bool_gemm(a, b, c, accumulate, nullptr);
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    cudaStream_t const st = detail::stream_of(default_context());
+    enqueue_bool_gemm(a, b, c, accumulate, st);
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
@@ -264,28 +293,25 @@ void bool_gemm(bit_view<std::uint64_t const> a, bit_view<std::uint64_t const> b,
 template <>
 void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
                                 dense_view<bool, device> c, bool accumulate) {
-    lor_land_gemm<bool>(a, b, c, accumulate);
+    lor_land_gemm<bool>(a, b, c, accumulate, default_context());
 }
 template <>
 void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
                                         dense_view<std::uint8_t const, device> b,
                                         dense_view<std::uint8_t, device> c, bool accumulate) {
-    lor_land_gemm<std::uint8_t>(a, b, c, accumulate);
+    lor_land_gemm<std::uint8_t>(a, b, c, accumulate, default_context());
 }
-// With a context: its stream's earlier work first, then the product on the legacy stream.
 template <>
 void dense_gemm<lor_land<bool>>(dense_view<bool const, device> a, dense_view<bool const, device> b,
                                 dense_view<bool, device> c, bool accumulate, context& ctx) {
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream())));
-    lor_land_gemm<bool>(a, b, c, accumulate);
+    lor_land_gemm<bool>(a, b, c, accumulate, ctx);
 }
 template <>
 void dense_gemm<lor_land<std::uint8_t>>(dense_view<std::uint8_t const, device> a,
                                         dense_view<std::uint8_t const, device> b,
                                         dense_view<std::uint8_t, device> c, bool accumulate,
                                         context& ctx) {
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream())));
-    lor_land_gemm<std::uint8_t>(a, b, c, accumulate);
+    lor_land_gemm<std::uint8_t>(a, b, c, accumulate, ctx);
 }
 
 template void dense_gemm<any_pair<bool>>(dense_view<bool const, device>,

@@ -28,25 +28,27 @@ __global__ void apply_values_kernel(F f, T* __restrict__ out, T const* __restric
 }
 
 template <class F, class Accum, class T>
-void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a, std::size_t n,
-                 T absent, bool replace) {
+void apply_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, F f, T const* a,
+                 std::size_t n, T absent, bool replace) {
     if (n == 0) return;
-    apply_dense_kernel<<<blocks_for(n, 256), 256>>>(c, mask.active() ? mask.flags() : nullptr,
-                                                    mask.complemented(), accum, f, a, n, absent,
-                                                    replace);
+    cudaStream_t const st = stream_of(ctx);
+    apply_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
+        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, f, a, n, absent,
+        replace);
     KLEENE_CUDA_CHECK_LAUNCH("apply_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <class F, class T, class Index>
-csr_matrix<T, Index, device> apply_csr(F f, csr_matrix<T, Index, device> const& a) {
+csr_matrix<T, Index, device> apply_csr(context& ctx, F f, csr_matrix<T, Index, device> const& a) {
     std::size_t const nnz = a.nnz();
     buffer<T, device> vals(nnz);
     if (nnz > 0) {
-        apply_values_kernel<F, T, Index><<<blocks_for(nnz, 256), 256>>>(f, vals.data(), a.values(),
-                                                                        a.iso_value(), nnz);
+        cudaStream_t const st = stream_of(ctx);
+        apply_values_kernel<F, T, Index><<<blocks_for(nnz, 256), 256, 0, st>>>(
+            f, vals.data(), a.values(), a.iso_value(), nnz);
         KLEENE_CUDA_CHECK_LAUNCH("apply_values_kernel");
-        KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     }
     return {a.rows(), a.cols(), a.row_ptr_storage(), a.col_idx_storage(), std::move(vals), T(1),
             true};

@@ -49,17 +49,17 @@ __global__ void assign_dense_kernel(T* __restrict__ c, std::size_t rows, std::si
 }
 
 template <class Accum, class T>
-void assign_dense(T* c, std::size_t rows, std::size_t cols, dense_mask const& mask, Accum accum,
-                  T const* a, T x, std::int64_t const* rinv, std::int64_t const* cinv,
+void assign_dense(context& ctx, T* c, std::size_t rows, std::size_t cols, dense_mask const& mask,
+                  Accum accum, T const* a, T x, std::int64_t const* rinv, std::int64_t const* cinv,
                   std::size_t region_cols, T absent, bool replace) {
     std::size_t const n = rows * cols;
     if (n == 0) return;
-    assign_dense_kernel<<<blocks_for(n, 256), 256>>>(c, rows, cols,
-                                                     mask.active() ? mask.flags() : nullptr,
-                                                     mask.complemented(), accum, a, x, rinv, cinv,
-                                                     region_cols, absent, replace);
+    cudaStream_t const st = stream_of(ctx);
+    assign_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
+        c, rows, cols, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, x,
+        rinv, cinv, region_cols, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("assign_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 // ---- CSR ----------------------------------------------------------------------------------------
@@ -169,9 +169,10 @@ struct assign_source {
     T const* values = nullptr;        // nullptr: iso
 };
 
+/// Enqueued on st (where the caller's passes over the result run).
 template <class T, class Index>
 assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj,
-                            std::size_t ccols) {
+                            std::size_t ccols, cudaStream_t st) {
     std::size_t const rows = a.rows(), nnz = a.nnz();
     assign_source<T> s;
     s.cols = buffer<std::int64_t, device>(nnz);
@@ -179,8 +180,9 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
     if (nnz == 0) return s;
     unsigned const grid = blocks_for(rows, 128);
     if (!rj.list || rj.sorted) {  // distinct and increasing: the order within a row holds
-        assign_map_kernel<<<grid, 128>>>(rows, a.row_ptr(), a.col_idx(), rj, ccols,
-                                         s.cols.data(), static_cast<std::uint64_t*>(nullptr));
+        assign_map_kernel<<<grid, 128, 0, st>>>(rows, a.row_ptr(), a.col_idx(), rj, ccols,
+                                                s.cols.data(),
+                                                static_cast<std::uint64_t*>(nullptr));
         KLEENE_CUDA_CHECK_LAUNCH("assign_map_kernel");
         return s;
     }
@@ -189,44 +191,45 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
                                " source with an unsorted column list is too large");
     buffer<std::uint64_t, device> keys_in(nnz), keys(nnz);
     buffer<std::int64_t, device> perm_in(nnz), perm(nnz);
-    assign_map_kernel<<<grid, 128>>>(rows, a.row_ptr(), a.col_idx(), rj, ccols,
-                                     static_cast<std::int64_t*>(nullptr), keys_in.data());
+    assign_map_kernel<<<grid, 128, 0, st>>>(rows, a.row_ptr(), a.col_idx(), rj, ccols,
+                                            static_cast<std::int64_t*>(nullptr), keys_in.data());
     KLEENE_CUDA_CHECK_LAUNCH("assign_map_kernel (keys)");
-    assign_iota_kernel<<<blocks_for(nnz, 256), 256>>>(perm_in.data(), nnz);
+    assign_iota_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
     KLEENE_CUDA_CHECK_LAUNCH("assign_iota_kernel");
     int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(rows) * ccols - 1)));
     cub_temp temp;
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys.data(),
                                                       perm_in.data(), perm.data(), nnz, 0,
-                                                      end_bit));
+                                                      end_bit, st));
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, keys_in.data(),
                                                       keys.data(), perm_in.data(), perm.data(),
-                                                      nnz, 0, end_bit));
+                                                      nnz, 0, end_bit, st));
     if (s.values) s.vals = buffer<T, device>(nnz);
-    assign_unkey_kernel<<<blocks_for(nnz, 256), 256>>>(keys.data(), perm.data(), nnz, ccols,
-                                                       s.values, s.cols.data(), s.vals.data());
+    assign_unkey_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(
+        keys.data(), perm.data(), nnz, ccols, s.values, s.cols.data(), s.vals.data());
     KLEENE_CUDA_CHECK_LAUNCH("assign_unkey_kernel");
     if (s.values) s.values = s.vals.data();
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());  // the temporaries go when this returns
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the temporaries go when this returns
     return s;
 }
 
 }  // namespace
 
 template <class Accum, class T, class Index>
-csr_matrix<T, Index, device> assign_csr(csr_matrix<T, Index, device> const& c, Accum accum,
-                                        csr_matrix<T, Index, device> const* a, T x, index_spec rj,
-                                        std::int64_t const* rinv, std::int64_t const* cinv,
-                                        std::int64_t const* jsorted) {
+csr_matrix<T, Index, device> assign_csr(context& ctx, csr_matrix<T, Index, device> const& c,
+                                        Accum accum, csr_matrix<T, Index, device> const* a, T x,
+                                        index_spec rj, std::int64_t const* rinv,
+                                        std::int64_t const* cinv, std::int64_t const* jsorted) {
     std::size_t const rows = c.rows();
+    cudaStream_t const st = stream_of(ctx);
     assign_source<T> src;
     std::int64_t const* sj = jsorted;
     T const* sv = nullptr;
     T s_iso = x;
     Index const* sp = nullptr;
     if (a) {
-        src = map_source(*a, rj, c.cols());
+        src = map_source(*a, rj, c.cols(), st);
         sj = src.cols.data();
         sv = src.values;
         s_iso = a->iso_value();
@@ -234,12 +237,12 @@ csr_matrix<T, Index, device> assign_csr(csr_matrix<T, Index, device> const& c, A
     }
     unsigned const grid = blocks_for(rows, 128);
     auto launch = [&](auto fill_pass, Index* zp, Index* zj, T* zv) {
-        assign_csr_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+        assign_csr_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), rinv, cinv, sp, rj.size,
             sj, sv, s_iso, accum, zp, zj, zv);
     };
     return two_pass_csr<T, Index>(
-        rows, c.cols(), "assign_csr_kernel",
+        st, rows, c.cols(), "assign_csr_kernel",
         [&](Index* zp) { launch(std::false_type{}, zp, nullptr, nullptr); },
         [&](Index* zp, Index* zj, T* zv) { launch(std::true_type{}, zp, zj, zv); });
 }

@@ -63,36 +63,37 @@ __global__ void narrow_kernel(Index* __restrict__ out, std::int64_t const* __res
 }
 
 template <class T, class Index>
-void csr_to_dense(T* out, csr_matrix<T, Index, device> const& a, T absent) {
+void csr_to_dense(context& ctx, T* out, csr_matrix<T, Index, device> const& a, T absent) {
     std::size_t const n = a.rows() * a.cols();
     if (n == 0) return;
-    fill(out, n, absent);
+    cudaStream_t const st = stream_of(ctx);
+    fill(out, n, absent, st);
     if (a.nnz() > 0) {
-        csr_scatter_kernel<<<blocks_for(a.rows(), 128), 128>>>(out, a.rows(), a.cols(), a.row_ptr(),
-                                                               a.col_idx(), a.values(),
-                                                               a.iso_value());
+        csr_scatter_kernel<<<blocks_for(a.rows(), 128), 128, 0, st>>>(
+            out, a.rows(), a.cols(), a.row_ptr(), a.col_idx(), a.values(), a.iso_value());
         KLEENE_CUDA_CHECK_LAUNCH("csr_scatter_kernel");
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows, std::size_t cols,
-                                          T absent) {
+csr_matrix<T, Index, device> dense_to_csr(context& ctx, T const* d, std::size_t rows,
+                                          std::size_t cols, T absent) {
     constexpr auto most = static_cast<std::size_t>(std::numeric_limits<Index>::max());
     if (rows > most || cols > most)
         throw overflow_error("to_csr: a " + kleene::detail::shape(rows, cols) +
                              " matrix does not fit the index type of " +
                              std::to_string(sizeof(Index) * 8) + " bits");
+    cudaStream_t const st = stream_of(ctx);
     buffer<std::int64_t, device> ptr64(rows + 1);
-    fill(ptr64.data(), rows + 1, std::int64_t(0));
+    fill(ptr64.data(), rows + 1, std::int64_t(0), st);
     unsigned const grid = blocks_for(rows * 32, 256);
     if (rows > 0 && cols > 0) {
         dense_rows_kernel<false, T, Index>
-            <<<grid, 256>>>(d, rows, cols, absent, ptr64.data(), nullptr, nullptr);
+            <<<grid, 256, 0, st>>>(d, rows, cols, absent, ptr64.data(), nullptr, nullptr);
         KLEENE_CUDA_CHECK_LAUNCH("dense_rows_kernel (count)");
     }
-    std::size_t const nnz = scan_counts(ptr64.data(), rows);
+    std::size_t const nnz = scan_counts(ptr64.data(), rows, st);
     if (nnz > most)
         throw overflow_error("to_csr: " + std::to_string(nnz) +
                              " entries do not fit the index type of " +
@@ -100,26 +101,27 @@ csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows, std::siz
     buffer<Index, device> ptr(rows + 1), out_cols(nnz);
     buffer<T, device> vals(nnz);
     if (nnz > 0) {
-        dense_rows_kernel<true, T, Index>
-            <<<grid, 256>>>(d, rows, cols, absent, ptr64.data(), out_cols.data(), vals.data());
+        dense_rows_kernel<true, T, Index><<<grid, 256, 0, st>>>(
+            d, rows, cols, absent, ptr64.data(), out_cols.data(), vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("dense_rows_kernel (fill)");
     }
-    narrow_kernel<<<blocks_for(rows + 1, 256), 256>>>(ptr.data(), ptr64.data(), rows + 1);
+    narrow_kernel<<<blocks_for(rows + 1, 256), 256, 0, st>>>(ptr.data(), ptr64.data(), rows + 1);
     KLEENE_CUDA_CHECK_LAUNCH("narrow_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return {rows, cols, std::move(ptr), std::move(out_cols), std::move(vals), T(1), true};
 }
 
 template <class T, class Index>
-void sparse_to_dense(T* out, std::size_t n, Index const* idx, T const* vals, std::size_t nnz,
-                     T absent) {
+void sparse_to_dense(context& ctx, T* out, std::size_t n, Index const* idx, T const* vals,
+                     std::size_t nnz, T absent) {
     if (n == 0) return;
-    fill(out, n, absent);
+    cudaStream_t const st = stream_of(ctx);
+    fill(out, n, absent, st);
     if (nnz > 0) {
-        scatter_kernel<<<blocks_for(nnz, 256), 256>>>(out, idx, vals, nnz);
+        scatter_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(out, idx, vals, nnz);
         KLEENE_CUDA_CHECK_LAUNCH("scatter_kernel");
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace detail

@@ -59,28 +59,30 @@ __global__ void ewise_csr_kernel(Op op, std::size_t rows, Index const* __restric
 }
 
 template <bool Union, class Op, class Accum, class T>
-void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a, T const* b,
-                 std::size_t n, T absent, bool replace) {
+void ewise_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
+                 T const* b, std::size_t n, T absent, bool replace) {
     if (n == 0) return;
-    ewise_dense_kernel<Union><<<blocks_for(n, 256), 256>>>(
+    cudaStream_t const st = stream_of(ctx);
+    ewise_dense_kernel<Union><<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, b, n, absent,
         replace);
     KLEENE_CUDA_CHECK_LAUNCH("ewise_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <bool Union, class Op, class T, class Index>
-csr_matrix<T, Index, device> ewise_csr(Op op, csr_matrix<T, Index, device> const& a,
+csr_matrix<T, Index, device> ewise_csr(context& ctx, Op op, csr_matrix<T, Index, device> const& a,
                                        csr_matrix<T, Index, device> const& b) {
     std::size_t const rows = a.rows();
     unsigned const grid = blocks_for(rows, 128);
+    cudaStream_t const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
-        ewise_csr_kernel<Union, decltype(fill_pass)::value><<<grid, 128>>>(
+        ewise_csr_kernel<Union, decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             op, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), b.row_ptr(), b.col_idx(),
             b.values(), b.iso_value(), cp, cj, cv);
     };
     return two_pass_csr<T, Index>(
-        rows, a.cols(), "ewise_csr_kernel",
+        st, rows, a.cols(), "ewise_csr_kernel",
         [&](Index* cp) { launch(std::false_type{}, cp, nullptr, nullptr); },
         [&](Index* cp, Index* cj, T* cv) { launch(std::true_type{}, cp, cj, cv); });
 }

@@ -89,61 +89,60 @@ __global__ void extract_unkey_kernel(std::uint64_t const* __restrict__ keys,
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> extract_csr(csr_matrix<T, Index, device> const& a, index_spec ri,
-                                         index_spec rj, std::int64_t const* inv_head,
+csr_matrix<T, Index, device> extract_csr(context& ctx, csr_matrix<T, Index, device> const& a,
+                                         index_spec ri, index_spec rj,
+                                         std::int64_t const* inv_head,
                                          std::int64_t const* inv_pos) {
     std::size_t const rows = ri.size, cols = rj.size;
     bool const by_key = rj.list && !rj.sorted;
     if (by_key && cols > 0 && rows > std::numeric_limits<std::uint64_t>::max() / cols)
         throw invalid_argument("cuda::extract: a " + kleene::detail::shape(rows, cols) +
                                " result with an unsorted column list is too large");
+    cudaStream_t const st = stream_of(ctx);
     buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
+    fill(ptr.data(), rows + 1, Index(0), st);
     unsigned const grid = blocks_for(rows, 128);
     if (rows > 0) {
-        extract_csr_kernel<false><<<grid, 128>>>(ri, rj, a.row_ptr(), a.col_idx(), a.values(),
-                                                 a.iso_value(), inv_head, inv_pos, ptr.data(),
-                                                 static_cast<Index*>(nullptr),
-                                                 static_cast<std::uint64_t*>(nullptr),
-                                                 static_cast<T*>(nullptr));
+        extract_csr_kernel<false><<<grid, 128, 0, st>>>(
+            ri, rj, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), inv_head, inv_pos,
+            ptr.data(), static_cast<Index*>(nullptr), static_cast<std::uint64_t*>(nullptr),
+            static_cast<T*>(nullptr));
         KLEENE_CUDA_CHECK_LAUNCH("extract_csr_kernel (count)");
     }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
+    std::size_t const nnz = scan_counts(ptr.data(), rows, st);
     buffer<Index, device> out_cols(nnz);
     buffer<T, device> out_vals(nnz);
     if (nnz > 0 && !by_key) {
-        extract_csr_kernel<true><<<grid, 128>>>(ri, rj, a.row_ptr(), a.col_idx(), a.values(),
-                                                a.iso_value(), inv_head, inv_pos, ptr.data(),
-                                                out_cols.data(),
-                                                static_cast<std::uint64_t*>(nullptr),
-                                                out_vals.data());
+        extract_csr_kernel<true><<<grid, 128, 0, st>>>(
+            ri, rj, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), inv_head, inv_pos,
+            ptr.data(), out_cols.data(), static_cast<std::uint64_t*>(nullptr), out_vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("extract_csr_kernel (fill)");
     } else if (nnz > 0) {
         buffer<std::uint64_t, device> keys_in(nnz), keys(nnz);
         buffer<T, device> vals_in(nnz);
         buffer<std::int64_t, device> perm_in(nnz), perm(nnz);
-        extract_csr_kernel<true><<<grid, 128>>>(ri, rj, a.row_ptr(), a.col_idx(), a.values(),
-                                                a.iso_value(), inv_head, inv_pos, ptr.data(),
-                                                static_cast<Index*>(nullptr), keys_in.data(),
-                                                vals_in.data());
+        extract_csr_kernel<true><<<grid, 128, 0, st>>>(
+            ri, rj, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), inv_head, inv_pos,
+            ptr.data(), static_cast<Index*>(nullptr), keys_in.data(), vals_in.data());
         KLEENE_CUDA_CHECK_LAUNCH("extract_csr_kernel (fill keys)");
-        iota64_kernel<<<blocks_for(nnz, 256), 256>>>(perm_in.data(), nnz);
+        iota64_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
         KLEENE_CUDA_CHECK_LAUNCH("iota64_kernel");
         int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(rows) * cols - 1)));
         cub_temp temp;
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(),
                                                           keys.data(), perm_in.data(),
-                                                          perm.data(), nnz, 0, end_bit));
+                                                          perm.data(), nnz, 0, end_bit, st));
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, keys_in.data(),
                                                           keys.data(), perm_in.data(),
-                                                          perm.data(), nnz, 0, end_bit));
-        extract_unkey_kernel<<<blocks_for(nnz, 256), 256>>>(keys.data(), perm.data(), nnz, cols,
-                                                            vals_in.data(), out_cols.data(),
-                                                            out_vals.data());
+                                                          perm.data(), nnz, 0, end_bit, st));
+        extract_unkey_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(
+            keys.data(), perm.data(), nnz, cols, vals_in.data(), out_cols.data(),
+            out_vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("extract_unkey_kernel");
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the temporaries go with this block
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return {rows, cols, std::move(ptr), std::move(out_cols), std::move(out_vals), T(1), true};
 }
 
@@ -166,15 +165,16 @@ __global__ void extract_csr_column_kernel(T* __restrict__ w, std::uint8_t const*
 }
 
 template <class Accum, class T, class Index>
-void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
+void extract_csr_column(context& ctx, T* w, dense_mask const& mask, Accum accum,
                         csr_matrix<T, Index, device> const& a, index_spec ri, std::size_t fixed,
                         bool by_row, T absent, bool replace) {
     if (ri.size == 0) return;
-    extract_csr_column_kernel<<<blocks_for(ri.size, 256), 256>>>(
+    cudaStream_t const st = stream_of(ctx);
+    extract_csr_column_kernel<<<blocks_for(ri.size, 256), 256, 0, st>>>(
         w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a.row_ptr(),
         a.col_idx(), a.values(), a.iso_value(), ri, fixed, by_row, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("extract_csr_column_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <class Accum, class T>
@@ -193,15 +193,16 @@ __global__ void extract_dense_kernel(T* __restrict__ c, std::uint8_t const* __re
 }
 
 template <class Accum, class T>
-void extract_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t a_cols,
-                   index_spec ri, index_spec rj, T absent, bool replace) {
+void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T const* a,
+                   std::size_t a_cols, index_spec ri, index_spec rj, T absent, bool replace) {
     std::size_t const n = ri.size * rj.size;
     if (n == 0) return;
-    extract_dense_kernel<<<blocks_for(n, 256), 256>>>(c, mask.active() ? mask.flags() : nullptr,
-                                                      mask.complemented(), accum, a, a_cols, ri,
-                                                      rj, absent, replace);
+    cudaStream_t const st = stream_of(ctx);
+    extract_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
+        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, a_cols, ri, rj,
+        absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("extract_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace detail

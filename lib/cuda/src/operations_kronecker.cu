@@ -56,30 +56,33 @@ __global__ void kronecker_csr_kernel(Op op, std::size_t rows, std::size_t mb, st
 }
 
 template <class Op, class Accum, class T>
-void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
+void kronecker_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
                      std::size_t ma, std::size_t na, T const* b, std::size_t mb, std::size_t nb,
                      T absent, bool replace) {
     std::size_t const n = ma * mb * na * nb;
     if (n == 0) return;
-    kronecker_dense_kernel<<<blocks_for(n, 256), 256>>>(
+    cudaStream_t const st = stream_of(ctx);
+    kronecker_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, na, b, mb, nb,
         n, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("kronecker_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <class Op, class T, class Index>
-csr_matrix<T, Index, device> kronecker_csr(Op op, csr_matrix<T, Index, device> const& a,
+csr_matrix<T, Index, device> kronecker_csr(context& ctx, Op op,
+                                           csr_matrix<T, Index, device> const& a,
                                            csr_matrix<T, Index, device> const& b) {
     std::size_t const rows = a.rows() * b.rows();
     unsigned const grid = blocks_for(rows, 128);
+    cudaStream_t const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
-        kronecker_csr_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+        kronecker_csr_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             op, rows, b.rows(), b.cols(), a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
             b.row_ptr(), b.col_idx(), b.values(), b.iso_value(), cp, cj, cv);
     };
     return two_pass_csr<T, Index>(
-        rows, a.cols() * b.cols(), "kronecker_csr_kernel",
+        st, rows, a.cols() * b.cols(), "kronecker_csr_kernel",
         [&](Index* cp) { launch(std::false_type{}, cp, nullptr, nullptr); },
         [&](Index* cp, Index* cj, T* cv) { launch(std::true_type{}, cp, cj, cv); });
 }

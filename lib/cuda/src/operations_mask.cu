@@ -64,19 +64,20 @@ __global__ void mask_merge_kernel(std::size_t rows, Index const* __restrict__ cp
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& c,
+csr_matrix<T, Index, device> mask_merge_csr(context& ctx, csr_matrix<T, Index, device> const& c,
                                             csr_matrix<T, Index, device> const& z,
                                             csr_mask<Index> const& mask, bool replace) {
     std::size_t const rows = c.rows();
     unsigned const grid = blocks_for(rows, 128);
+    cudaStream_t const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* op, Index* oj, T* ov) {
-        mask_merge_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+        mask_merge_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), z.row_ptr(), z.col_idx(),
             z.values(), z.iso_value(), mask.row_ptr(), mask.col_idx(), mask.complemented(),
             replace, op, oj, ov);
     };
     return two_pass_csr<T, Index>(
-        rows, c.cols(), "mask_merge_kernel",
+        st, rows, c.cols(), "mask_merge_kernel",
         [&](Index* op) { launch(std::false_type{}, op, nullptr, nullptr); },
         [&](Index* op, Index* oj, T* ov) { launch(std::true_type{}, op, oj, ov); });
 }
@@ -85,7 +86,7 @@ csr_matrix<T, Index, device> mask_merge_csr(csr_matrix<T, Index, device> const& 
 
 template <index_type Index>
 template <class M>
-csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m)
+csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ctx)
     : rows_(m.m->rows()), cols_(m.m->cols()), complemented_(m.complemented), active_(true) {
     auto const& a = *m.m;
     bool const keep_all = m.structural || (a.is_iso() && !(a.iso_value() == M(0)));
@@ -94,26 +95,26 @@ csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m)
         idx_ = a.col_idx();
         return;
     }
+    cudaStream_t const st = detail::stream_of(ctx);
     own_ptr_ = buffer<Index, device>(rows_ + 1);
-    detail::fill(own_ptr_.data(), rows_ + 1, Index(0));
+    detail::fill(own_ptr_.data(), rows_ + 1, Index(0), st);
     if (!a.is_iso()) {  // an iso zero mask keeps nothing: every count stays 0
         unsigned const grid = detail::blocks_for(rows_, 128);
         if (rows_ > 0) {
-            detail::mask_nonzero_kernel<false><<<grid, 128>>>(
+            detail::mask_nonzero_kernel<false><<<grid, 128, 0, st>>>(
                 rows_, a.row_ptr(), a.col_idx(), a.values(), own_ptr_.data(),
                 static_cast<Index*>(nullptr));
             KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (count)");
         }
-        std::size_t const nnz = detail::scan_counts(own_ptr_.data(), rows_);
+        std::size_t const nnz = detail::scan_counts(own_ptr_.data(), rows_, st);
         own_idx_ = buffer<Index, device>(nnz);
         if (nnz > 0) {
-            detail::mask_nonzero_kernel<true><<<grid, 128>>>(rows_, a.row_ptr(), a.col_idx(),
-                                                             a.values(), own_ptr_.data(),
-                                                             own_idx_.data());
+            detail::mask_nonzero_kernel<true><<<grid, 128, 0, st>>>(
+                rows_, a.row_ptr(), a.col_idx(), a.values(), own_ptr_.data(), own_idx_.data());
             KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (fill)");
         }
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     ptr_ = own_ptr_.data();
     idx_ = own_idx_.data();
 }

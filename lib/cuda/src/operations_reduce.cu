@@ -77,29 +77,32 @@ __global__ void reduce_rows_kernel(T* __restrict__ w, std::uint8_t const* __rest
     }
 }
 
+/// On st; returns with st's work done.
 template <class Mon, class Accum, class T, class Rows>
-void reduce_rows(T* w, dense_mask const& mask, Accum accum, Rows rows_of, std::size_t rows,
-                 T absent, bool replace) {
+void reduce_rows(cudaStream_t st, T* w, dense_mask const& mask, Accum accum, Rows rows_of,
+                 std::size_t rows, T absent, bool replace) {
     if (rows == 0) return;
     constexpr unsigned threads = 256;
-    reduce_rows_kernel<Mon><<<blocks_for(rows, threads / 32), threads>>>(
+    reduce_rows_kernel<Mon><<<blocks_for(rows, threads / 32), threads, 0, st>>>(
         w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, rows_of, rows,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("reduce_rows_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 template <class Mon, class Accum, class T, class Index>
-void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon,
+void reduce_rows_csr(context& ctx, T* w, dense_mask const& mask, Accum accum, Mon,
                      csr_matrix<T, Index, device> const& a, T absent, bool replace) {
-    reduce_rows<Mon>(w, mask, accum, csr_rows<T, Index>{a.row_ptr(), a.values(), a.iso_value()},
-                     a.rows(), absent, replace);
+    reduce_rows<Mon>(stream_of(ctx), w, mask, accum,
+                     csr_rows<T, Index>{a.row_ptr(), a.values(), a.iso_value()}, a.rows(), absent,
+                     replace);
 }
 
 template <class Mon, class Accum, class T>
-void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
+void reduce_rows_dense(context& ctx, T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
                        std::size_t rows, std::size_t cols, T absent, bool replace) {
-    reduce_rows<Mon>(w, mask, accum, dense_rows<T>{a, cols, absent}, rows, absent, replace);
+    reduce_rows<Mon>(stream_of(ctx), w, mask, accum, dense_rows<T>{a, cols, absent}, rows, absent,
+                     replace);
 }
 
 /// Column i's partial results: entries i * n .. (i + 1) * n, flagged where a chunk had entries.
@@ -149,9 +152,10 @@ __global__ void reduce_cols_partial_kernel(T const* __restrict__ a, std::size_t 
 }
 
 template <class Mon, class Accum, class T>
-void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
+void reduce_cols_dense(context& ctx, T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
                        std::size_t rows, std::size_t cols, T absent, bool replace) {
     if (cols == 0) return;
+    cudaStream_t const st = stream_of(ctx);
     // Up to about 4096 blocks (chunks <= 4096 fits grid.y), chunks of at least 64 rows (8 per
     // lane); a function of the shape only, so the fold order is too.
     std::size_t const gx = (cols + col_tile - 1) / col_tile;
@@ -162,12 +166,13 @@ void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon, T const* 
     buffer<std::uint8_t, device> ph(cols * chunks);
     if (chunks > 0) {
         dim3 const grid(static_cast<unsigned>(gx), static_cast<unsigned>(chunks));
-        reduce_cols_partial_kernel<Mon><<<grid, dim3(col_tile, col_lanes)>>>(
+        reduce_cols_partial_kernel<Mon><<<grid, dim3(col_tile, col_lanes), 0, st>>>(
             a, rows, cols, chunk, absent, pv.data(), ph.data());
         KLEENE_CUDA_CHECK_LAUNCH("reduce_cols_partial_kernel");
     }
-    reduce_rows<Mon>(w, mask, accum, partial_rows<T>{pv.data(), ph.data(), chunks}, cols, absent,
-                     replace);
+    // Waits for st before pv and ph go.
+    reduce_rows<Mon>(st, w, mask, accum, partial_rows<T>{pv.data(), ph.data(), chunks}, cols,
+                     absent, replace);
 }
 
 template <class Mon>
@@ -197,19 +202,21 @@ __global__ void reduce_values_kernel(T const* __restrict__ v, T iso, std::size_t
 }
 
 template <class Mon, class T>
-T reduce_values(Mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent) {
+T reduce_values(context& ctx, Mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent) {
     if (n == 0) return Mon::identity();
+    cudaStream_t const st = stream_of(ctx);
     unsigned const blocks = blocks_for(n, reduce_threads, 1024);
     buffer<T, device> partial(blocks + 1);
-    reduce_values_kernel<Mon><<<blocks, reduce_threads>>>(v, iso, n, absent, skip_absent,
-                                                          partial.data());
+    reduce_values_kernel<Mon><<<blocks, reduce_threads, 0, st>>>(v, iso, n, absent, skip_absent,
+                                                                 partial.data());
     KLEENE_CUDA_CHECK_LAUNCH("reduce_values_kernel");
-    reduce_values_kernel<Mon><<<1, reduce_threads>>>(partial.data(), T(0), blocks, absent, false,
-                                                     partial.data() + blocks);
+    reduce_values_kernel<Mon><<<1, reduce_threads, 0, st>>>(partial.data(), T(0), blocks, absent,
+                                                            false, partial.data() + blocks);
     KLEENE_CUDA_CHECK_LAUNCH("reduce_values_kernel (partials)");
     T out;
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(&out, partial.data() + blocks, sizeof(T), cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(&out, partial.data() + blocks, sizeof(T),
+                                      cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return out;
 }
 

@@ -48,15 +48,17 @@ __global__ void select_csr_kernel(select_spec<T> pred, std::size_t rows, Index c
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> select_csr(select_spec<T> pred, csr_matrix<T, Index, device> const& a) {
+csr_matrix<T, Index, device> select_csr(context& ctx, select_spec<T> pred,
+                                        csr_matrix<T, Index, device> const& a) {
     std::size_t const rows = a.rows();
     unsigned const grid = blocks_for(rows, 128);
+    cudaStream_t const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
-        select_csr_kernel<decltype(fill_pass)::value><<<grid, 128>>>(
+        select_csr_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             pred, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), cp, cj, cv);
     };
     return two_pass_csr<T, Index>(
-        rows, a.cols(), "select_csr_kernel",
+        st, rows, a.cols(), "select_csr_kernel",
         [&](Index* cp) { launch(std::false_type{}, cp, nullptr, nullptr); },
         [&](Index* cp, Index* cj, T* cv) { launch(std::true_type{}, cp, cj, cv); });
 }

@@ -64,22 +64,23 @@ __global__ void transpose_gather_kernel(Index const* __restrict__ perm, std::siz
 }
 
 template <class T, class Index>
-csr_matrix<T, Index, device> transpose_csr(csr_matrix<T, Index, device> const& a) {
+csr_matrix<T, Index, device> transpose_csr(context& ctx, csr_matrix<T, Index, device> const& a) {
     using Key = std::make_unsigned_t<Index>;
     std::size_t const rows = a.rows(), cols = a.cols(), nnz = a.nnz();
     bool const valued = a.has_values();
+    cudaStream_t const st = stream_of(ctx);
     buffer<Index, device> out_ptr(cols + 1);
     buffer<Index, device> out_cols(nnz);
     buffer<T, device> out_vals(valued ? nnz : 0);
     if (nnz == 0) {
-        fill(out_ptr.data(), cols + 1, Index(0));
-        KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+        fill(out_ptr.data(), cols + 1, Index(0), st);
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         return {cols, rows, std::move(out_ptr), std::move(out_cols), std::move(out_vals),
                 a.iso_value(), true};
     }
     buffer<Index, device> perm_in(nnz), perm(nnz);
     buffer<Key, device> keys(nnz);
-    iota_kernel<<<blocks_for(nnz, 256), 256>>>(perm_in.data(), nnz);
+    iota_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
     KLEENE_CUDA_CHECK_LAUNCH("iota_kernel");
     // Only the bits a column index can use (cols >= 1 here).
     int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(cols - 1))));
@@ -88,18 +89,18 @@ csr_matrix<T, Index, device> transpose_csr(csr_matrix<T, Index, device> const& a
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys.data(),
                                                       perm_in.data(), perm.data(), nnz, 0,
-                                                      end_bit));
+                                                      end_bit, st));
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, keys_in,
                                                       keys.data(), perm_in.data(), perm.data(),
-                                                      nnz, 0, end_bit));
-    column_starts_kernel<<<blocks_for(cols + 1, 256), 256>>>(keys.data(), nnz, cols,
-                                                             out_ptr.data());
+                                                      nnz, 0, end_bit, st));
+    column_starts_kernel<<<blocks_for(cols + 1, 256), 256, 0, st>>>(keys.data(), nnz, cols,
+                                                                    out_ptr.data());
     KLEENE_CUDA_CHECK_LAUNCH("column_starts_kernel");
-    transpose_gather_kernel<<<blocks_for(nnz, 256), 256>>>(
+    transpose_gather_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(
         perm.data(), nnz, a.row_ptr(), rows, valued ? a.values() : static_cast<T const*>(nullptr),
         out_cols.data(), out_vals.data());
     KLEENE_CUDA_CHECK_LAUNCH("transpose_gather_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return {cols, rows, std::move(out_ptr), std::move(out_cols), std::move(out_vals),
             a.iso_value(), true};
 }
@@ -137,17 +138,18 @@ __global__ void transpose_dense_kernel(T* __restrict__ c, std::uint8_t const* __
 }
 
 template <class Accum, class T>
-void transpose_dense(T* c, dense_mask const& mask, Accum accum, T const* a, std::size_t rows,
-                     std::size_t cols, T absent, bool replace) {
+void transpose_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T const* a,
+                     std::size_t rows, std::size_t cols, T absent, bool replace) {
     if (rows == 0 || cols == 0) return;
+    cudaStream_t const st = stream_of(ctx);
     std::size_t const gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
     dim3 const grid(static_cast<unsigned>(gx),
                     static_cast<unsigned>(std::min<std::size_t>(gy, 65535)));
-    transpose_dense_kernel<<<grid, dim3(tile, tile_rows)>>>(
+    transpose_dense_kernel<<<grid, dim3(tile, tile_rows), 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, rows, cols,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("transpose_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace detail

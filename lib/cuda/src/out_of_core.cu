@@ -52,7 +52,7 @@ void stream::wait(event const& e) const {
                                           static_cast<cudaEvent_t>(e.native()), 0));
 }
 void stream::wait_default() const {
-    event const e;
+    event const e;  // recorded on the legacy default stream: the one this waits for
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(e.native()), nullptr));
     wait(e);  // an event destroyed while waited on is released once the wait is satisfied
 }

@@ -92,20 +92,34 @@ void* device_allocate(std::size_t bytes) {
     return p;
 }
 void device_deallocate(void* p) noexcept { (void)cudaFree(p); }
+// memory.hpp's copies and zeroing take no context: they run on the legacy default stream (after
+// its earlier work, and that of blocking streams) and return once done, so that later work on
+// any stream, a non-blocking one too, sees their result. A plain cudaMemcpy returns before a
+// device-to-device copy, or a pageable host-to-device one, has landed, and cudaMemset before
+// the bytes are set.
+namespace {
+void finish_on_legacy_stream(char const* call, cudaError_t e) {
+    if (e == cudaSuccess) e = cudaStreamSynchronize(cudaStreamLegacy);  // no context: see above
+    if (e != cudaSuccess) cuda::fail(call, e);
+}
+void copy_bytes_now(void* dst, void const* src, std::size_t bytes, cudaMemcpyKind kind,
+                    char const* call) {
+    // No context: the legacy default stream, waited for (above).
+    finish_on_legacy_stream(call, cudaMemcpyAsync(dst, src, bytes, kind, cudaStreamLegacy));
+}
+}  // namespace
 void copy_host_to_device(void* dst, void const* src, std::size_t bytes) {
-    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice); e != cudaSuccess)
-        cuda::fail("cudaMemcpy (host to device)", e);
+    copy_bytes_now(dst, src, bytes, cudaMemcpyHostToDevice, "cudaMemcpy (host to device)");
 }
 void copy_device_to_host(void* dst, void const* src, std::size_t bytes) {
-    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
-        cuda::fail("cudaMemcpy (device to host)", e);
+    copy_bytes_now(dst, src, bytes, cudaMemcpyDeviceToHost, "cudaMemcpy (device to host)");
 }
 void copy_device_to_device(void* dst, void const* src, std::size_t bytes) {
-    if (cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice); e != cudaSuccess)
-        cuda::fail("cudaMemcpy (device to device)", e);
+    copy_bytes_now(dst, src, bytes, cudaMemcpyDeviceToDevice, "cudaMemcpy (device to device)");
 }
 void device_zero(void* dst, std::size_t bytes) {
-    if (cudaError_t e = cudaMemset(dst, 0, bytes); e != cudaSuccess) cuda::fail("cudaMemset", e);
+    // No context: the legacy default stream, waited for (above).
+    finish_on_legacy_stream("cudaMemset", cudaMemsetAsync(dst, 0, bytes, cudaStreamLegacy));
 }
 }  // namespace detail
 }  // namespace kleene

@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(spgemm_global_threads)
 
 template <class Index, int Tier>
 void launch_shared_count(csr_ref<Index> a, csr_ref<Index> b, spgemm_plan<Index> const& plan,
-                         std::int64_t* row_nnz) {
+                         std::int64_t* row_nnz, cudaStream_t st) {
     using tier = spgemm_tier<Tier>;
     constexpr int per_block = tier::block_threads / tier::row_threads;
     std::int64_t const count = plan.count[Tier];
@@ -140,7 +140,7 @@ void launch_shared_count(csr_ref<Index> a, csr_ref<Index> b, spgemm_plan<Index> 
     KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(smem)));
     auto const blocks = static_cast<unsigned>((count + per_block - 1) / per_block);
-    kernel<<<blocks, tier::block_threads, smem>>>(a, b, plan.tier(Tier), count, row_nnz);
+    kernel<<<blocks, tier::block_threads, smem, st>>>(a, b, plan.tier(Tier), count, row_nnz);
     KLEENE_CUDA_CHECK_LAUNCH("spgemm_shared_count");
 }
 
@@ -163,11 +163,12 @@ template <class Index>
 spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a_col,
                                 std::int64_t rows, Index const* b_ptr, Index const* b_col,
                                 std::int64_t cols) {
+    cudaStream_t const st = stream_of(ctx);
     spgemm_plan<Index> plan;
     plan.rows = rows;
     plan.row_ptr = buffer<Index, device>(std::size_t(rows) + 1);
     if (rows == 0) {
-        KLEENE_CUDA_CHECK(cudaMemset(plan.row_ptr.data(), 0, sizeof(Index)));
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(plan.row_ptr.data(), 0, sizeof(Index), st));
         return plan;
     }
     csr_ref<Index> const a{a_ptr, a_col}, b{b_ptr, b_col};
@@ -177,31 +178,36 @@ spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a
     auto* row_nnz = scratch<std::int64_t>(ctx, 3, std::size_t(rows));
     auto* offs = scratch<std::int64_t>(ctx, 4, std::size_t(rows) + 1);
     plan.tier_rows = buffer<Index, device>(std::size_t(rows) * (spgemm_tiers + 1));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(counts, 0, (spgemm_tiers + 1) * sizeof(unsigned long long)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(row_nnz, 0, std::size_t(rows) * sizeof(std::int64_t)));
-    spgemm_products<Index>
-        <<<detail::blocks_for(std::size_t(rows) * 32, 256, detail::persistent_blocks(16)), 256>>>(
-            a_ptr, a_col, rows, b_ptr, prods);
+    KLEENE_CUDA_CHECK(
+        cudaMemsetAsync(counts, 0, (spgemm_tiers + 1) * sizeof(unsigned long long), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(row_nnz, 0, std::size_t(rows) * sizeof(std::int64_t), st));
+    spgemm_products<Index><<<detail::blocks_for(std::size_t(rows) * 32, 256,
+                                                 detail::persistent_blocks(16)),
+                             256, 0, st>>>(a_ptr, a_col, rows, b_ptr, prods);
     KLEENE_CUDA_CHECK_LAUNCH("spgemm_products");
-    spgemm_bin<Index><<<detail::blocks_for(std::size_t(rows), 256), 256>>>(
+    spgemm_bin<Index><<<detail::blocks_for(std::size_t(rows), 256), 256, 0, st>>>(
         prods, rows, plan.tier_rows.data(), counts, heavy_prods);
     KLEENE_CUDA_CHECK_LAUNCH("spgemm_bin");
     unsigned long long host_counts[spgemm_tiers + 1];
-    KLEENE_CUDA_CHECK(cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_counts, counts, sizeof host_counts,
+                                      cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     for (int t = 0; t <= spgemm_tiers; ++t)
         plan.count[t] = static_cast<std::int64_t>(host_counts[t]);
 
-    launch_shared_count<Index, 0>(a, b, plan, row_nnz);
-    launch_shared_count<Index, 1>(a, b, plan, row_nnz);
-    launch_shared_count<Index, 2>(a, b, plan, row_nnz);
+    launch_shared_count<Index, 0>(a, b, plan, row_nnz, st);
+    launch_shared_count<Index, 1>(a, b, plan, row_nnz, st);
+    launch_shared_count<Index, 2>(a, b, plan, row_nnz, st);
 
+    std::vector<std::int64_t> off;  // kept to the end: st copies from it (pageable memory)
     if (std::int64_t const heavy = plan.count[spgemm_tiers]; heavy > 0) {
         // Tables of 2 min(f, cols) slots (a power of two), batched so that a batch's tables stay
         // within the budget at 16 bytes a slot (the numeric pass's key and value).
         std::vector<std::int64_t> f(static_cast<std::size_t>(heavy));
-        KLEENE_CUDA_CHECK(cudaMemcpy(f.data(), heavy_prods, f.size() * sizeof(std::int64_t),
-                                     cudaMemcpyDeviceToHost));
-        std::vector<std::int64_t> off(f.size() + 1, 0);
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(f.data(), heavy_prods, f.size() * sizeof(std::int64_t),
+                                          cudaMemcpyDeviceToHost, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+        off.assign(f.size() + 1, 0);
         std::size_t const budget = batch_bytes() / 16;
         plan.batch_start.push_back(0);
         std::size_t in_batch = 0;
@@ -219,30 +225,33 @@ spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a
         }
         plan.batch_start.push_back(f.size());
         plan.heavy_rows = buffer<Index, device>(f.size());
-        KLEENE_CUDA_CHECK(cudaMemcpy(plan.heavy_rows.data(), plan.tier(spgemm_tiers),
-                                     f.size() * sizeof(Index), cudaMemcpyDeviceToDevice));
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(plan.heavy_rows.data(), plan.tier(spgemm_tiers),
+                                          f.size() * sizeof(Index), cudaMemcpyDeviceToDevice, st));
         plan.heavy_off = buffer<std::int64_t, device>(off.size());
-        KLEENE_CUDA_CHECK(cudaMemcpy(plan.heavy_off.data(), off.data(),
-                                     off.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice));
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(plan.heavy_off.data(), off.data(),
+                                          off.size() * sizeof(std::int64_t),
+                                          cudaMemcpyHostToDevice, st));
         auto* keys = scratch<Index>(ctx, 5, plan.max_batch_slots);
         for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
             std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
-            spgemm_global_count<Index><<<static_cast<unsigned>(j - i), spgemm_global_threads>>>(
-                a, b, plan.heavy_rows.data() + i, plan.heavy_off.data() + i, keys, row_nnz);
+            spgemm_global_count<Index>
+                <<<static_cast<unsigned>(j - i), spgemm_global_threads, 0, st>>>(
+                    a, b, plan.heavy_rows.data() + i, plan.heavy_off.data() + i, keys, row_nnz);
             KLEENE_CUDA_CHECK_LAUNCH("spgemm_global_count");
         }
     }
 
     exclusive_offsets(ctx, row_nnz, offs, rows);
-    KLEENE_CUDA_CHECK(
-        cudaMemcpy(&plan.nnz, offs + rows, sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(&plan.nnz, offs + rows, sizeof(std::int64_t),
+                                      cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     if (plan.nnz > static_cast<std::int64_t>(std::numeric_limits<Index>::max()))
         throw invalid_argument("spgemm: the product has " + std::to_string(plan.nnz) +
                                " entries, more than its index type holds (use 64-bit indices)");
-    narrow_offsets<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256>>>(
+    narrow_offsets<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
         offs, rows + 1, plan.row_ptr.data());
     KLEENE_CUDA_CHECK_LAUNCH("narrow_offsets");
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return plan;
 }
 
@@ -289,22 +298,27 @@ __global__ void __launch_bounds__(256)
 
 template <index_type Index>
 double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
-                       Index const* b_ptr, std::size_t cols) {
+                       Index const* b_ptr, std::size_t cols, context* ctx) {
     if (rows == 0 || cols == 0) return 0.0;
+    cudaStream_t const st = detail::stream_of(resolve(ctx));
     buffer<double, device> sum(1);
-    KLEENE_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(double)));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), st));
     unsigned const blocks = detail::blocks_for(rows * 32, 256, detail::persistent_blocks(8));
-    sparse_detail::product_density_kernel<Index><<<blocks, 256>>>(
+    sparse_detail::product_density_kernel<Index><<<blocks, 256, 0, st>>>(
         a_ptr, a_col, static_cast<std::int64_t>(rows), b_ptr, double(cols), sum.data());
     KLEENE_CUDA_CHECK_LAUNCH("product_density_kernel");
     double total = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&total, sum.data(), sizeof(double), cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(
+        cudaMemcpyAsync(&total, sum.data(), sizeof(double), cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return total / double(rows);
 }
 template double product_density<std::int32_t>(std::int32_t const*, std::int32_t const*,
-                                              std::size_t, std::int32_t const*, std::size_t);
+                                              std::size_t, std::int32_t const*, std::size_t,
+                                              context*);
 template double product_density<std::int64_t>(std::int64_t const*, std::int64_t const*,
-                                              std::size_t, std::int64_t const*, std::size_t);
+                                              std::size_t, std::int64_t const*, std::size_t,
+                                              context*);
 
 
 }  // namespace kleene::cuda

@@ -1,5 +1,5 @@
 // cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
-// through the generic API, with the context's handle.
+// through the generic API, with the context's handle on the context's stream.
 
 #include <kleene/cuda/sparse/common.cuh>
 #include <kleene/detail/device_state.hpp>
@@ -21,7 +21,8 @@ void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int 
 #define KLEENE_CUSPARSE_CHECK(call) check_cusparse((call), #call, __FILE__, __LINE__)
 
 /// The context's handle, created on first use and destroyed with the context (default contexts
-/// keep theirs: device_state.hpp).
+/// keep theirs: device_state.hpp), set to the context's stream (which the caller may change
+/// between calls).
 cusparseHandle_t handle(context& ctx) {
     auto& x = ctx.state().cusparse;
     if (!x.h) {
@@ -30,7 +31,9 @@ cusparseHandle_t handle(context& ctx) {
         x.h = made;
         x.destroy = [](void* h) noexcept { (void)cusparseDestroy(static_cast<cusparseHandle_t>(h)); };
     }
-    return static_cast<cusparseHandle_t>(x.h);
+    auto const h = static_cast<cusparseHandle_t>(x.h);
+    KLEENE_CUSPARSE_CHECK(cusparseSetStream(h, stream_of(ctx)));
+    return h;
 }
 
 template <class T>
@@ -118,7 +121,7 @@ void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const*
     KLEENE_CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
                                        Y.d, data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT,
                                        cub_scratch(ctx, bytes)));
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(stream_of(ctx)));
 }
 
 template <class T, class Index>
@@ -143,7 +146,7 @@ void cusparse_spmm(context& ctx, csr_matrix<T, Index, device> const& a, dense_vi
     KLEENE_CUSPARSE_CHECK(cusparseSpMM(
         h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
         &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, cub_scratch(ctx, bytes)));
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(stream_of(ctx)));
 }
 
 template <class T>
@@ -152,6 +155,7 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
                      csr_matrix<T, std::int32_t, device> const& b) {
     using Index = std::int32_t;
     cusparseHandle_t const h = handle(ctx);
+    cudaStream_t const st = stream_of(ctx);
     sp_mat A, B;
     describe(A, a);
     describe(B, b);
@@ -197,28 +201,30 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
     // kleene's CSR keeps every row's columns sorted; sort here if cuSPARSE left a row unsorted.
     if (nnz > 0) {
         int* unsorted = scratch<int>(ctx, 6, 1);
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(unsorted, 0, sizeof(int)));
-        columns_sorted<Index><<<detail::blocks_for(a.rows(), 256), 256>>>(
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(unsorted, 0, sizeof(int), st));
+        columns_sorted<Index><<<detail::blocks_for(a.rows(), 256), 256, 0, st>>>(
             row_ptr.data(), col.data(), rows, unsorted);
         KLEENE_CUDA_CHECK_LAUNCH("columns_sorted");
         int host_unsorted = 0;
         KLEENE_CUDA_CHECK(
-            cudaMemcpy(&host_unsorted, unsorted, sizeof(int), cudaMemcpyDeviceToHost));
+            cudaMemcpyAsync(&host_unsorted, unsorted, sizeof(int), cudaMemcpyDeviceToHost, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         if (host_unsorted) {
             buffer<Index, device> col2(col.size());
             buffer<T, device> val2(val.size());
             std::size_t bytes = 0;
             KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
                 nullptr, bytes, col.data(), col2.data(), val.data(), val2.data(), nnz, rows,
-                row_ptr.data(), row_ptr.data() + 1));
+                row_ptr.data(), row_ptr.data() + 1, st));
             KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
                 cub_scratch(ctx, bytes), bytes, col.data(), col2.data(), val.data(), val2.data(), nnz,
-                rows, row_ptr.data(), row_ptr.data() + 1));
+                rows, row_ptr.data(), row_ptr.data() + 1, st));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the unsorted arrays go next
             col = std::move(col2);
             val = std::move(val2);
         }
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     c = csr_matrix<T, Index, device>(a.rows(), b.cols(), std::move(row_ptr), std::move(col),
                                      std::move(val), T(1), true);
 }

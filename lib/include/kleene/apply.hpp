@@ -134,7 +134,7 @@ void apply_device(C& c, Mask const& mask, Accum accum, Op const& op_in, A const&
     if constexpr (device_vector<C>) {
         static_assert(is_device_dense_vec<C> && is_device_dense_vec<A>,
                       "kleene: apply on device vectors takes dense vectors");
-        cuda::apply(c, device_mask<C>(mask), accum, op_in, a_in, opt);
+        cuda::apply(c, device_mask<C>(mask, opt.ctx), accum, op_in, a_in, opt);
     } else {
         auto&& a = materialize_device(a_in, opt, "apply");
         using MA = std::remove_cvref_t<decltype(a)>;
@@ -145,7 +145,7 @@ void apply_device(C& c, Mask const& mask, Accum accum, Op const& op_in, A const&
         trace(opt, "apply: " + describe_device(a) +
                        (is_device_csr<MA> ? ": cuda, values mapped, structure shared"
                                           : ": cuda, entry by entry"));
-        cuda::apply(c, device_mask<C>(mask), accum, op_in, a, opt);
+        cuda::apply(c, device_mask<C>(mask, opt.ctx), accum, op_in, a, opt);
     }
 }
 }  // namespace detail

@@ -86,40 +86,47 @@ sparse_vector<T, Index> to_sparse(dense_vector<T> const& d) {
 }
 
 // ---- on device containers (CUDA kernels; no_device in a build without CUDA) -----------------------
+// On the stream of ctx (null: default_context()), finished when they return.
 
 /// Dense device copy of a device CSR matrix; entries it does not store hold `absent`.
 template <class T, index_type Index>
-dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a, T absent) {
+dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a, T absent,
+                                 context* ctx = nullptr) {
     dense_matrix<T, device> d(a.rows(), a.cols());
-    cuda::detail::csr_to_dense(d.data(), a, absent);
+    cuda::detail::csr_to_dense(resolve(ctx), d.data(), a, absent);
     return d;
 }
 template <semiring_type S, class T, index_type Index>
-dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a) {
-    return to_dense(a, T(S::zero()));
+dense_matrix<T, device> to_dense(csr_matrix<T, Index, device> const& a, context* ctx = nullptr) {
+    return to_dense(a, T(S::zero()), ctx);
 }
 
 /// Device CSR copy of a dense device matrix, storing every entry that differs from `absent`
 /// (overflow_error when they do not fit Index).
 template <class T, index_type Index = std::int32_t>
-csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d, T absent) {
-    return cuda::detail::dense_to_csr<T, Index>(d.data(), d.rows(), d.cols(), absent);
+csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d, T absent,
+                                    context* ctx = nullptr) {
+    return cuda::detail::dense_to_csr<T, Index>(resolve(ctx), d.data(), d.rows(), d.cols(),
+                                                absent);
 }
 template <semiring_type S, class T, index_type Index = std::int32_t>
-csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d) {
-    return to_csr<T, Index>(d, T(S::zero()));
+csr_matrix<T, Index, device> to_csr(dense_matrix<T, device> const& d, context* ctx = nullptr) {
+    return to_csr<T, Index>(d, T(S::zero()), ctx);
 }
 
 /// Dense device copy of a device sparse vector; entries it does not store hold `absent`.
 template <class T, index_type Index>
-dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v, T absent) {
+dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v, T absent,
+                                 context* ctx = nullptr) {
     dense_vector<T, device> d(v.size());
-    cuda::detail::sparse_to_dense(d.data(), v.size(), v.indices(), v.values(), v.nnz(), absent);
+    cuda::detail::sparse_to_dense(resolve(ctx), d.data(), v.size(), v.indices(), v.values(),
+                                  v.nnz(), absent);
     return d;
 }
 template <semiring_type S, class T, index_type Index>
-dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v) {
-    return to_dense(v, T(S::zero()));
+dense_vector<T, device> to_dense(sparse_vector<T, Index, device> const& v,
+                                 context* ctx = nullptr) {
+    return to_dense(v, T(S::zero()), ctx);
 }
 
 }  // namespace kleene

@@ -193,8 +193,9 @@ void ewise_device(char const* name, C& c, Mask const& mask, Accum accum, Op cons
         static_assert(is_device_dense_vec<C> && is_device_dense_vec<A> && is_device_dense_vec<B>,
                       "kleene: element-wise operations on device vectors take dense vectors");
         trace(opt, std::string(name) + ": device dense vectors, element by element");
-        if constexpr (Union) cuda::ewise_add(c, device_mask<C>(mask), accum, wrapped, a_in, b_in, opt);
-        else cuda::ewise_mult(c, device_mask<C>(mask), accum, wrapped, a_in, b_in, opt);
+        auto const m = device_mask<C>(mask, opt.ctx);
+        if constexpr (Union) cuda::ewise_add(c, m, accum, wrapped, a_in, b_in, opt);
+        else cuda::ewise_mult(c, m, accum, wrapped, a_in, b_in, opt);
     } else {
         auto&& a = materialize_device(a_in, opt, name);
         auto&& b = materialize_device(b_in, opt, name);
@@ -207,8 +208,9 @@ void ewise_device(char const* name, C& c, Mask const& mask, Accum accum, Op cons
         trace(opt, std::string(name) + ": " + describe_device(a) + ", " + describe_device(b) +
                        (is_device_csr<MA> ? ": cuda row merge (count, then fill)"
                                           : ": cuda element by element"));
-        if constexpr (Union) cuda::ewise_add(c, device_mask<C>(mask), accum, wrapped, a, b, opt);
-        else cuda::ewise_mult(c, device_mask<C>(mask), accum, wrapped, a, b, opt);
+        auto const m = device_mask<C>(mask, opt.ctx);
+        if constexpr (Union) cuda::ewise_add(c, m, accum, wrapped, a, b, opt);
+        else cuda::ewise_mult(c, m, accum, wrapped, a, b, opt);
     }
 }
 template <class X>

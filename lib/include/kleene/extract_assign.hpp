@@ -325,9 +325,9 @@ void extract(C& c, Mask const& mask, Accum accum, A const& a_in, index_selection
                   "kleene: extract on the device takes a CSR input into a CSR output (one index "
                   "type) or a dense one into a dense one");
     if constexpr (detail::is_device_csr<C>)
-        cuda::extract(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt);
+        cuda::extract(c, detail::device_mask<C>(mask, opt.ctx), accum, a, rows, cols, opt);
     else
-        cuda::extract(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt, absent);
+        cuda::extract(c, detail::device_mask<C>(mask, opt.ctx), accum, a, rows, cols, opt, absent);
 }
 template <detail::device_matrix C, detail::device_operand A>
 void extract(C& c, A const& a, index_selection const& rows, index_selection const& cols,
@@ -344,7 +344,7 @@ void extract(W& w, Mask const& mask, Accum accum, U const& u, index_selection co
     detail::check_device_output<W, Accum>();
     detail::check_mask("extract", mask, w);
     detail::extract_assign_device_checks<W>("extract", opt);
-    cuda::extract(w, detail::device_mask<W>(mask), accum, u, rows, opt, absent);
+    cuda::extract(w, detail::device_mask<W>(mask, opt.ctx), accum, u, rows, opt, absent);
 }
 template <detail::device_vector W, detail::device_vector U>
 void extract(W& w, U const& u, index_selection const& rows, options const& opt = {},
@@ -365,7 +365,7 @@ void extract(W& w, Mask const& mask, Accum accum, A const& a, index_selection co
     detail::check_device_output<W, Accum>();
     detail::check_mask("extract", mask, w);
     detail::extract_assign_device_checks<W>("extract", opt);
-    cuda::extract(w, detail::device_mask<W>(mask), accum, a, rows, col, opt, absent);
+    cuda::extract(w, detail::device_mask<W>(mask, opt.ctx), accum, a, rows, col, opt, absent);
 }
 template <detail::device_vector W, detail::device_operand A>
 void extract(W& w, A const& a, index_selection const& rows, std::size_t col,
@@ -391,9 +391,9 @@ void assign(C& c, Mask const& mask, Accum accum, A const& a_in, index_selection 
                   "kleene: assign on the device takes a CSR source into a CSR output (one index "
                   "type) or a dense one into a dense one");
     if constexpr (detail::is_device_csr<C>)
-        cuda::assign(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt);
+        cuda::assign(c, detail::device_mask<C>(mask, opt.ctx), accum, a, rows, cols, opt);
     else
-        cuda::assign(c, detail::device_mask<C>(mask), accum, a, rows, cols, opt, absent);
+        cuda::assign(c, detail::device_mask<C>(mask, opt.ctx), accum, a, rows, cols, opt, absent);
 }
 /// C<mask, replace>(I, J) accum= x on a device matrix.
 template <detail::device_matrix C, mask_type Mask, accumulator_type Accum>
@@ -404,9 +404,9 @@ void assign(C& c, Mask const& mask, Accum accum, std::type_identity_t<typename C
     detail::check_mask("assign", mask, c);
     detail::extract_assign_device_checks<C>("assign", opt);
     if constexpr (detail::is_device_csr<C>)
-        cuda::assign(c, detail::device_mask<C>(mask), accum, x, rows, cols, opt);
+        cuda::assign(c, detail::device_mask<C>(mask, opt.ctx), accum, x, rows, cols, opt);
     else
-        cuda::assign(c, detail::device_mask<C>(mask), accum, x, rows, cols, opt, absent);
+        cuda::assign(c, detail::device_mask<C>(mask, opt.ctx), accum, x, rows, cols, opt, absent);
 }
 template <detail::device_matrix C, detail::device_operand A>
 void assign(C& c, A const& a, index_selection const& rows, index_selection const& cols,
@@ -429,7 +429,7 @@ void assign(W& w, Mask const& mask, Accum accum, U const& u, index_selection con
     detail::check_device_output<W, Accum>();
     detail::check_mask("assign", mask, w);
     detail::extract_assign_device_checks<W>("assign", opt);
-    cuda::assign(w, detail::device_mask<W>(mask), accum, u, rows, opt, absent);
+    cuda::assign(w, detail::device_mask<W>(mask, opt.ctx), accum, u, rows, opt, absent);
 }
 /// w<mask, replace>(I) accum= x on a dense device vector.
 template <detail::device_vector W, mask_type Mask, accumulator_type Accum>
@@ -441,7 +441,7 @@ void assign(W& w, Mask const& mask, Accum accum, std::type_identity_t<typename W
     detail::check_device_output<W, Accum>();
     detail::check_mask("assign", mask, w);
     detail::extract_assign_device_checks<W>("assign", opt);
-    cuda::assign(w, detail::device_mask<W>(mask), accum, x, rows, opt, absent);
+    cuda::assign(w, detail::device_mask<W>(mask, opt.ctx), accum, x, rows, opt, absent);
 }
 template <detail::device_vector W, detail::device_vector U>
 void assign(W& w, U const& u, index_selection const& rows, options const& opt = {},

@@ -114,16 +114,18 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
         detail::trace(opt, "kronecker: " + detail::describe_device(a) + " x " +
                                detail::describe_device(b) +
                                ": cuda, a thread a row of C (count, then fill)");
-        auto t = cuda::detail::kronecker_csr(op0, a, b);
+        context& ctx = resolve(opt.ctx);
+        auto t = cuda::detail::kronecker_csr(ctx, op0, a, b);
         if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>)
             c = std::move(t);
         else
-            cuda::detail::write_back_csr("kronecker", c, detail::device_mask<C>(mask), accum,
-                                         std::move(t), opt.replace);
+            cuda::detail::write_back_csr(ctx, "kronecker", c, detail::device_mask<C>(mask, &ctx),
+                                         accum, std::move(t), opt.replace);
     } else {
         detail::trace(opt, "kronecker: " + detail::describe_device(a) + " x " +
                                detail::describe_device(b) + ": cuda, a thread an entry of C");
-        cuda::detail::kronecker_dense(c.data(), detail::device_mask<C>(mask), accum, op0, a.data(),
+        cuda::detail::kronecker_dense(resolve(opt.ctx), c.data(),
+                                      detail::device_mask<C>(mask, opt.ctx), accum, op0, a.data(),
                                       a.rows(), a.cols(), b.data(), b.rows(), b.cols(),
                                       T(absent_of(op_in)), opt.replace);
     }

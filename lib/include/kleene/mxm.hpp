@@ -311,7 +311,7 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
         throw invalid_argument("mxm: device=cpu was asked for device containers; copy them with to_host() first");
     if (opt.kernel != kernel_choice::automatic)
         detail::bad_pin("mxm", opt.kernel, "CSR device matrices");
-    double const est = cuda::product_density(a, b);
+    double const est = cuda::product_density(a, b, opt.ctx);
     std::string why;
     bool const dense = detail::dense_output(est, opt, why);
     std::string const head = "mxm: CSR " + detail::shape(a.rows(), a.cols()) + " x CSR " +
@@ -340,10 +340,10 @@ decltype(auto) materialize_device(M const& m, options const& opt, char const* op
         using A = std::remove_cvref_t<decltype(*m.m)>;
         trace(opt, std::string(op) + ": " + describe_device(m) + ": transpose made on the device");
         if constexpr (is_device_csr<A>) {
-            return cuda::detail::transpose_csr(*m.m);
+            return cuda::detail::transpose_csr(resolve(opt.ctx), *m.m);
         } else {
             A t(m.rows(), m.cols());
-            cuda::transpose(t, *m.m);
+            cuda::transpose(t, *m.m, options{.ctx = opt.ctx});
             return t;
         }
     }
@@ -356,8 +356,8 @@ void write_back_device(C& c, Mask const& mask, Accum accum, T const& t,
                        typename C::value_type absent, options const& opt) {
     using V = typename C::value_type;
     check_device_output<C, Accum>();
-    cuda::apply(c, device_mask<C>(mask), accum, with_absent(identity_op<V>{}, absent), t,
-                options{.replace = opt.replace});
+    cuda::apply(c, device_mask<C>(mask, opt.ctx), accum, with_absent(identity_op<V>{}, absent), t,
+                options{.replace = opt.replace, .ctx = opt.ctx});
 }
 }  // namespace detail
 
@@ -411,7 +411,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
         options inner = opt;
         inner.replace = false;
         mxm(d, no_mask, no_accum, a, b, S{}, inner);
-        auto t = to_csr<T, Index>(d, zero);
+        auto t = to_csr<T, Index>(d, zero, opt.ctx);
         detail::trace(opt, "mxm: the dense product made CSR on the device (" +
                                std::to_string(t.nnz()) + " entries)" +
                                (plain ? "" : ", then the masked row merge into C"));
@@ -419,13 +419,14 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
             c = std::move(t);
         } else {
             detail::check_device_output<C, Accum>();
-            cuda::detail::write_back_csr("mxm", c, detail::device_mask<C>(mask), accum,
+            cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c,
+                                         detail::device_mask<C>(mask, opt.ctx), accum,
                                          std::move(t), opt.replace);
         }
     } else if constexpr (detail::is_device_dense<MA> && detail::is_device_csr<MB>) {
         // No dense x CSR kernel: B is made dense on the device (k x n), then the GEMM.
         detail::trace(opt, "mxm: " + operands + ": B made dense on the device for the GEMM");
-        dense_matrix<T, device> const bd = to_dense(b, zero);
+        dense_matrix<T, device> const bd = to_dense(b, zero, opt.ctx);
         mxm(c, mask, accum, a, bd, S{}, opt);
     } else if constexpr (detail::is_device_dense<MA> && detail::is_device_dense<MB>) {
         if (pin != kernel_choice::automatic && pin != kernel_choice::dense_gemm)
@@ -492,7 +493,8 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
                 c = std::move(t);
             } else {
                 detail::check_device_output<C, Accum>();
-                cuda::detail::write_back_csr("mxm", c, detail::device_mask<C>(mask), accum,
+                cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c,
+                                             detail::device_mask<C>(mask, opt.ctx), accum,
                                              std::move(t), opt.replace);
             }
         }
@@ -655,7 +657,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
             // spmv applies the mask, replace and the semiring's add itself.
             sopt.accumulate = accumulate;
             sopt.replace = opt.replace;
-            auto const ran = cuda::spmv<S, Index>(w, device_mask<W>(mask), a, u, sopt);
+            auto const ran = cuda::spmv<S, Index>(w, device_mask<W>(mask, opt.ctx), a, u, sopt);
             trace(opt, std::string(name) + ": " + operands + ": cuda spmv (" +
                            std::string(cuda::to_string(ran)) + ")");
         } else {
@@ -712,7 +714,8 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S,
     std::string const operands = detail::describe_device(a) + " x " + detail::describe_device(u);
     if constexpr (detail::is_device_sparse_vec<U>) {
         detail::trace(opt, "mxv: " + operands + ": u made dense on the device");
-        detail::mxv_device<S>("mxv", w, mask, accum, a, to_dense(u, T(S::zero())), opt, operands);
+        detail::mxv_device<S>("mxv", w, mask, accum, a, to_dense(u, T(S::zero()), opt.ctx), opt,
+                              operands);
     } else {
         detail::mxv_device<S>("mxv", w, mask, accum, a, u, opt, operands);
     }
@@ -768,7 +771,8 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a_in, S,
                     "vxm: on the device a sparse w is written whole, so its entries outside the "
                     "mask cannot be kept: pass replace = true or an empty w");
         detail::trace(opt, "vxm: " + operands + ": cuda spmspv (push over the rows u names)");
-        cuda::spmspv<S, typename MA::index_type>(w, detail::device_mask<W>(mask), u, a, opt.ctx);
+        cuda::spmspv<S, typename MA::index_type>(w, detail::device_mask<W>(mask, opt.ctx), u, a,
+                                                 opt.ctx);
     } else if constexpr (detail::is_device_dense<MA>) {
         if (opt.kernel != kernel_choice::automatic)
             detail::bad_pin("vxm", opt.kernel, operands);
@@ -792,7 +796,7 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a_in, S,
             detail::bad_pin("vxm", opt.kernel, operands);
         detail::trace(opt, "vxm: " + operands +
                                ": A' made on the device (keep it and call mxv to make it once)");
-        auto const at = cuda::detail::transpose_csr(a);
+        auto const at = cuda::detail::transpose_csr(resolve(opt.ctx), a);
         // u (+).(x) A is A' (+).(x) u only where mul commutes; the semirings whose mul does not
         // (first, second) are refused.
         static_assert(!requires { typename S::mul_op; } ||

@@ -165,7 +165,7 @@ void reduce(W& w, Mask const& mask, Accum accum, Op const& op, A const& a,
     detail::device_call("reduce", opt,
                         std::string(is_transposed<A> ? "columns" : "rows") + " of " +
                             detail::describe_device(a) + " on the GPU");
-    cuda::reduce(w, detail::device_mask<W>(mask), accum, op, a, opt);
+    cuda::reduce(w, detail::device_mask<W>(mask, opt.ctx), accum, op, a, opt);
 }
 template <detail::device_vector W, reduce_operator Op, detail::device_operand A>
 void reduce(W& w, Op const& op, A const& a, options const& opt = {}) {

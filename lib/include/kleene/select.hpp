@@ -208,7 +208,7 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
     static_assert(detail::is_device_csr<C> && detail::is_device_csr<MA>,
                   "kleene: select on the device takes a CSR input into a CSR output");
     detail::trace(opt, "select: " + detail::describe_device(a) + ": cuda filter (count then fill)");
-    cuda::select(c, detail::device_mask<C>(mask), accum, pred, a, opt);
+    cuda::select(c, detail::device_mask<C>(mask, opt.ctx), accum, pred, a, opt);
 }
 template <detail::device_matrix C, class Pred, detail::device_operand A>
 void select(C& c, Pred const& pred, A const& a, options const& opt = {}) {

@@ -285,9 +285,9 @@ void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& o
                             (detail::is_device_csr<A> ? ": cuda csr transpose (sort by column)"
                                                       : ": cuda tiled transpose"));
     if constexpr (detail::is_device_csr<C>)
-        cuda::transpose(c, detail::device_mask<C>(mask), accum, a, opt);
+        cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt);
     else
-        cuda::transpose(c, detail::device_mask<C>(mask), accum, a, opt, absent);
+        cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt, absent);
 }
 /// C = A' on device containers.
 template <detail::device_matrix C, detail::device_matrix A>

@@ -6,7 +6,7 @@
 //
 //   space_of_t<X>            host, device, or void (X is not a container: an operator, a scalar)
 //   device_matrix / device_vector / device_operand   the device containers an operation takes
-//   device_mask<C>(mask)     a mask view of device containers as the backend reads it
+//   device_mask<C>(mask, ctx) a mask view of device containers as the backend reads it
 //   KLEENE_NO_MIXED_SPACES   a compile-time error, naming the operation, when one call mixes
 //                            host and device containers (no operation copies behind your back)
 
@@ -187,9 +187,10 @@ inline void device_call(char const* op, options const& opt, std::string const& w
 
 /// The mask view `mask` of device containers as the CUDA backend reads it for output C: a
 /// csr_mask (a device CSR mask with C's index type) for a CSR C, a dense_mask (a dense device
-/// matrix or vector, or a device sparse vector) for a dense C.
+/// matrix or vector, or a device sparse vector) for a dense C; made on ctx's stream (null:
+/// default_context()'s).
 template <class C, class Mask>
-auto device_mask(Mask const& mask) {
+auto device_mask(Mask const& mask, context* ctx) {
     if constexpr (is_device_csr<C>) {
         using I = typename C::index_type;
         if constexpr (std::is_same_v<Mask, no_mask_t>) {
@@ -203,7 +204,7 @@ auto device_mask(Mask const& mask) {
                 static_assert(std::is_same_v<typename M::index_type, I>,
                               "kleene: the mask of a CSR output on the device has the output's "
                               "index type");
-            return cuda::csr_mask<I>(mask);
+            return cuda::csr_mask<I>(mask, resolve(ctx));
         }
     } else {
         if constexpr (std::is_same_v<Mask, no_mask_t>) {
@@ -213,7 +214,7 @@ auto device_mask(Mask const& mask) {
             static_assert(is_device_dense<M> || is_device_dense_vec<M> || is_device_sparse_vec<M>,
                           "kleene: a dense output on the device takes a mask that is a dense "
                           "device matrix or vector or a device sparse vector");
-            return cuda::dense_mask(mask);
+            return cuda::dense_mask(mask, resolve(ctx));
         }
     }
 }

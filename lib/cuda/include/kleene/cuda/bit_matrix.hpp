@@ -6,6 +6,7 @@
 // last word zero. Views select rows freely and columns at multiples of 64 (whole words); kernels
 // never read the bits of a view's last word past its cols as data, and never change them.
 
+#include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/error.hpp>
@@ -48,8 +49,12 @@ struct bit_view {
 class bit_matrix {
 public:
     bit_matrix() = default;
-    /// All bits clear.
+    /// All bits clear, once the calling thread's default_context()'s stream has run the clearing
+    /// (this waits for it).
     bit_matrix(std::size_t rows, std::size_t cols) KLEENE_DEVICE_BODY;
+    /// All bits clear once ctx's stream has run the clearing (not waited for: later work on that
+    /// stream sees it).
+    bit_matrix(std::size_t rows, std::size_t cols, context& ctx) KLEENE_DEVICE_BODY;
 
     std::size_t rows() const noexcept { return rows_; }
     std::size_t cols() const noexcept { return cols_; }
@@ -66,6 +71,9 @@ private:
     std::size_t ld_ = 0;
     buffer<std::uint64_t, device> words_;
 };
+
+// The calls below without a stream run on the calling thread's default_context()'s stream and
+// return with their work done.
 
 /// Packs a dense Boolean matrix (an entry is true when non-zero).
 KLEENE_DEVICE_ENTRY bit_matrix to_bits(dense_view<bool const, device> a) KLEENE_DEVICE_VALUE;

@@ -44,7 +44,7 @@
 // until the stream has run it (the caller orders that with events). It uses the stream's own
 // scratch int for the integer range check and its own scratch for the packed A, so products on
 // different streams never share them; tuning and the cuBLAS handle come from `ctx` (null: the
-// default context). lor_land over bool / uint8 runs on the legacy default stream in every form.
+// default context). lor_land over bool / uint8 has the first two forms only.
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/context.hpp>

@@ -29,10 +29,11 @@
 // Built-in instances (operations_extract.cu, operations_assign.cu):
 // value types float, double, int32, int64; index types int32, int64; accumulators none, plus,
 // min (dense outputs, A(I, j) included) and none or any ewise op of operations.hpp (CSR extract
-// and assign: plus, times, min, max, first, second). Calls are synchronous, on the legacy default
-// stream; they throw invalid_argument for indices outside the dimension (j included, and for
-// repeated assign indices), dimension_mismatch on shapes (the CSR assign's mask included),
-// kleene::device_error on CUDA failures, and kleene::no_device in a build without CUDA.
+// and assign: plus, times, min, max, first, second). Calls are synchronous, on the stream of
+// options::ctx (null: default_context()'s); they throw invalid_argument for indices outside the
+// dimension (j included, and for repeated assign indices), dimension_mismatch on shapes (the CSR
+// assign's mask included), kleene::device_error on CUDA failures, and kleene::no_device in a
+// build without CUDA.
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/detail/structure.hpp>
@@ -129,8 +130,8 @@ void assign_dense_call(T* c, std::size_t rows, std::size_t cols, dense_mask cons
     auto const rinv = inverse_to_device(ri, rows);
     buffer<std::int64_t, device> cinv;
     if (!vec) cinv = inverse_to_device(rj, cols);
-    assign_dense(c, rows, ccols, mask, accum, a, x, rinv.data(), vec ? nullptr : cinv.data(),
-                 rj.size, absent, opt.replace);
+    assign_dense(resolve(opt.ctx), c, rows, ccols, mask, accum, a, x, rinv.data(),
+                 vec ? nullptr : cinv.data(), rj.size, absent, opt.replace);
 }
 
 /// The shared part of the CSR assigns: a (|I| x |J|, or nullptr for the scalar x) into C.
@@ -164,9 +165,10 @@ void assign_csr_call(csr_matrix<T, Index, device>& c, csr_mask<Index> const& mas
         if (!rj.sorted) std::sort(js.begin(), js.end());
         jsorted = vector_to_device(js);
     }
-    auto z = assign_csr(c, accum, a, x, dj.spec, rinv.data(), cinv.data(), jsorted.data());
+    context& ctx = resolve(opt.ctx);
+    auto z = assign_csr(ctx, c, accum, a, x, dj.spec, rinv.data(), cinv.data(), jsorted.data());
     if (!mask.active()) c = std::move(z);
-    else c = mask_merge_csr(c, z, mask, opt.replace);
+    else c = mask_merge_csr(ctx, c, z, mask, opt.replace);
 }
 
 }  // namespace detail
@@ -189,8 +191,9 @@ void extract(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Inde
         head = detail::vector_to_device(inv.head);
         pos = detail::vector_to_device(inv.pos);
     }
-    detail::write_back_csr("cuda::extract", c, mask, accum,
-                           detail::extract_csr(a, di.spec, dj.spec, head.data(), pos.data()),
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::extract", c, mask, accum,
+                           detail::extract_csr(ctx, a, di.spec, dj.spec, head.data(), pos.data()),
                            opt.replace);
 }
 template <class T, index_type Index>
@@ -213,12 +216,12 @@ void extract(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
     auto const dj = detail::indices_to_device(rj);
     if (c.data() == a.data() && ri.size * rj.size > 0) {
         dense_matrix<T, device> const copy = a;  // the kernel reads A while it writes C
-        detail::extract_dense(c.data(), mask, accum, copy.data(), a.cols(), di.spec, dj.spec,
-                              absent, opt.replace);
+        detail::extract_dense(resolve(opt.ctx), c.data(), mask, accum, copy.data(), a.cols(),
+                              di.spec, dj.spec, absent, opt.replace);
         return;
     }
-    detail::extract_dense(c.data(), mask, accum, a.data(), a.cols(), di.spec, dj.spec, absent,
-                          opt.replace);
+    detail::extract_dense(resolve(opt.ctx), c.data(), mask, accum, a.data(), a.cols(), di.spec,
+                          dj.spec, absent, opt.replace);
 }
 template <class T>
 void extract(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
@@ -241,11 +244,12 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
     detail::index_spec const one{1, 0, nullptr, true};
     if (w.data() == u.data() && ri.size > 0) {
         dense_vector<T, device> const copy = u;
-        detail::extract_dense(w.data(), mask, accum, copy.data(), 1, di.spec, one, absent,
-                              opt.replace);
+        detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, copy.data(), 1, di.spec,
+                              one, absent, opt.replace);
         return;
     }
-    detail::extract_dense(w.data(), mask, accum, u.data(), 1, di.spec, one, absent, opt.replace);
+    detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, u.data(), 1, di.spec, one,
+                          absent, opt.replace);
 }
 template <class T>
 void extract(dense_vector<T, device>& w, dense_vector<T, device> const& u,
@@ -261,8 +265,8 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              options const& opt = {}, std::type_identity_t<T> absent = {}) {
     auto const di =
         detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
-    detail::extract_csr_column(w.data(), mask, accum, a, di.spec, col, false, T(absent),
-                               opt.replace);
+    detail::extract_csr_column(resolve(opt.ctx), w.data(), mask, accum, a, di.spec, col, false,
+                               T(absent), opt.replace);
 }
 /// w<mask, replace> accum= A'(I, j), part of row j of a device CSR A.
 template <accumulator_type Accum, class T, index_type Index>
@@ -271,8 +275,8 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              std::size_t col, options const& opt = {}, std::type_identity_t<T> absent = {}) {
     auto const di =
         detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
-    detail::extract_csr_column(w.data(), mask, accum, *at.m, di.spec, col, true, T(absent),
-                               opt.replace);
+    detail::extract_csr_column(resolve(opt.ctx), w.data(), mask, accum, *at.m, di.spec, col, true,
+                               T(absent), opt.replace);
 }
 /// w<mask, replace> accum= A(I, j), part of column j of a dense device A.
 template <accumulator_type Accum, class T>
@@ -282,8 +286,8 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
     auto const di =
         detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
     detail::index_spec const j{1, col, nullptr, true};
-    detail::extract_dense(w.data(), mask, accum, a.data(), a.cols(), di.spec, j, T(absent),
-                          opt.replace);
+    detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, a.data(), a.cols(), di.spec, j,
+                          T(absent), opt.replace);
 }
 /// w<mask, replace> accum= A'(I, j), part of row j of a dense device A.
 template <accumulator_type Accum, class T>
@@ -293,8 +297,8 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
     auto const di =
         detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
     detail::index_spec const i{1, col, nullptr, true};
-    detail::extract_dense(w.data(), mask, accum, at.m->data(), at.m->cols(), i, di.spec,
-                          T(absent), opt.replace);
+    detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, at.m->data(), at.m->cols(), i,
+                          di.spec, T(absent), opt.replace);
 }
 template <class T, class A>
     requires detail::is_column_source<A>

@@ -4,9 +4,12 @@
 // before complementing. Built from the usual mask views of device containers:
 // `dense_mask(complement(mask(visited)))`. Dense masks hold every entry, so a structural one
 // allows every entry (its complement none); a sparse vector's flags are its stored entries (a
-// valued one: those not equal to zero). Implemented in lib/cuda/src/mask.cu; in a build without
-// CUDA the constructors throw kleene::no_device.
+// valued one: those not equal to zero). The flags are made on a context's stream (the one given,
+// or the calling thread's default_context()) and are ready when the constructor returns.
+// Implemented in lib/cuda/src/mask.cu; in a build without CUDA the constructors throw
+// kleene::no_device.
 
+#include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
@@ -24,12 +27,20 @@ public:
     /// No mask: every entry may be written.
     dense_mask() = default;
     template <class M>
-    dense_mask(mask_view<dense_matrix<M, device>> m)
-        KLEENE_DEVICE_BODY;  // NOLINT: implicit from a mask view
+    dense_mask(mask_view<dense_matrix<M, device>> m, context& ctx) KLEENE_DEVICE_BODY;
     template <class M>
-    dense_mask(mask_view<dense_vector<M, device>> m) KLEENE_DEVICE_BODY;  // NOLINT
+    dense_mask(mask_view<dense_vector<M, device>> m, context& ctx) KLEENE_DEVICE_BODY;
     template <class M, class I>
-    dense_mask(mask_view<sparse_vector<M, I, device>> m) KLEENE_DEVICE_BODY;  // NOLINT
+    dense_mask(mask_view<sparse_vector<M, I, device>> m, context& ctx) KLEENE_DEVICE_BODY;
+    template <class M>
+    dense_mask(mask_view<dense_matrix<M, device>> m)  // NOLINT: implicit from a mask view
+        : dense_mask(m, default_context()) {}
+    template <class M>
+    dense_mask(mask_view<dense_vector<M, device>> m)  // NOLINT
+        : dense_mask(m, default_context()) {}
+    template <class M, class I>
+    dense_mask(mask_view<sparse_vector<M, I, device>> m)  // NOLINT
+        : dense_mask(m, default_context()) {}
 
     bool active() const noexcept { return active_; }
     std::size_t size() const noexcept { return flags_.size(); }
@@ -51,8 +62,8 @@ KLEENE_DEVICE_ENTRIES_END
 /// The mask value types lib/cuda instantiates the constructors for (mask.cu).
 #define KLEENE_MASK_VALUE_TYPES(X) \
     X(bool) X(std::uint8_t) X(float) X(double) X(std::int32_t) X(std::int64_t)
-#define KLEENE_MASK_DECLARE(M)                                                             \
-    template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>);                   \
-    template dense_mask::dense_mask(mask_view<dense_vector<M, device>>);                   \
-    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int32_t, device>>);    \
-    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int64_t, device>>);
+#define KLEENE_MASK_DECLARE(M)                                                                 \
+    template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>, context&);             \
+    template dense_mask::dense_mask(mask_view<dense_vector<M, device>>, context&);             \
+    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int32_t, device>>, context&); \
+    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int64_t, device>>, context&);

@@ -31,9 +31,10 @@
 // abs, one, minv and plus, times, min, max bound to a second operand; select predicates tril,
 // triu, diag, offdiag (select.hpp) and value_eq, value_ne, value_lt, value_le, value_gt,
 // value_ge; mask value types bool, uint8, float, double, int32, int64. Calls are synchronous, on
-// the legacy default stream; they throw kleene::device_error on CUDA failures,
-// dimension_mismatch on shapes, and kleene::no_device in a build without CUDA.
+// the stream of options::ctx (null: default_context()'s); they throw kleene::device_error on CUDA
+// failures, dimension_mismatch on shapes, and kleene::no_device in a build without CUDA.
 
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -79,9 +80,13 @@ class csr_mask {
 public:
     /// No mask: every entry may be written.
     csr_mask() = default;
+    /// A valued mask's filtering runs on ctx's stream (finished when this returns).
     template <class M>
-    csr_mask(mask_view<csr_matrix<M, Index, device>> m)
-        KLEENE_DEVICE_BODY;  // NOLINT: implicit from a mask view
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ctx) KLEENE_DEVICE_BODY;
+    /// The same with the calling thread's default_context().
+    template <class M>
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m)  // NOLINT: implicit from a mask view
+        : csr_mask(m, default_context()) {}
     csr_mask(csr_mask const&) = delete;
     csr_mask& operator=(csr_mask const&) = delete;
     csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
@@ -105,62 +110,66 @@ private:
 
 namespace detail {
 
+// Each of these runs on ctx's stream and returns with its work there done.
+
 /// The CSR output of C<mask, replace> = Z (Z already holds the accumulated values): row by row,
 /// Z's entries where the mask allows a write, C's elsewhere unless replace.
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> mask_merge_csr(
-    csr_matrix<T, Index, device> const& c, csr_matrix<T, Index, device> const& z,
+    context& ctx, csr_matrix<T, Index, device> const& c, csr_matrix<T, Index, device> const& z,
     csr_mask<Index> const& mask, bool replace) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= a (+)/(x) b element by element (Union: ewise_add).
 template <bool Union, class Op, class Accum, class T>
-KLEENE_DEVICE_ENTRY void ewise_dense(T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
-                                     T const* b, std::size_t n, T absent,
+KLEENE_DEVICE_ENTRY void ewise_dense(context& ctx, T* c, dense_mask const& mask, Accum accum,
+                                     Op op, T const* a, T const* b, std::size_t n, T absent,
                                      bool replace) KLEENE_DEVICE_BODY;
 
 template <bool Union, class Op, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> ewise_csr(
-    Op op, csr_matrix<T, Index, device> const& a,
+    context& ctx, Op op, csr_matrix<T, Index, device> const& a,
     csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_VALUE;
 
 /// c[0..n)<mask, replace> accum= f(a) (entries of a equal to absent are absent).
 template <class F, class Accum, class T>
-KLEENE_DEVICE_ENTRY void apply_dense(T* c, dense_mask const& mask, Accum accum, F f, T const* a,
-                                     std::size_t n, T absent, bool replace) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void apply_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, F f,
+                                     T const* a, std::size_t n, T absent,
+                                     bool replace) KLEENE_DEVICE_BODY;
 
 template <class F, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> apply_csr(
-    F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
+    context& ctx, F f, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// c (ma mb x na nb)<mask, replace> accum= kron(a, b) for dense row-major a (ma x na) and b
 /// (mb x nb): op(x, y) where neither is absent.
 template <class Op, class Accum, class T>
-KLEENE_DEVICE_ENTRY void kronecker_dense(T* c, dense_mask const& mask, Accum accum, Op op,
-                                         T const* a, std::size_t ma, std::size_t na, T const* b,
-                                         std::size_t mb, std::size_t nb, T absent,
+KLEENE_DEVICE_ENTRY void kronecker_dense(context& ctx, T* c, dense_mask const& mask, Accum accum,
+                                         Op op, T const* a, std::size_t ma, std::size_t na,
+                                         T const* b, std::size_t mb, std::size_t nb, T absent,
                                          bool replace) KLEENE_DEVICE_BODY;
 
 /// out (rows x cols, row-major) = A, `absent` where A has no entry.
 template <class T, class Index>
-KLEENE_DEVICE_ENTRY void csr_to_dense(T* out, csr_matrix<T, Index, device> const& a,
+KLEENE_DEVICE_ENTRY void csr_to_dense(context& ctx, T* out, csr_matrix<T, Index, device> const& a,
                                       T absent) KLEENE_DEVICE_BODY;
 
 /// The entries of a dense rows x cols d that differ from `absent`, as CSR (sorted columns);
 /// overflow_error when they do not fit Index.
 template <class T, class Index>
-KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> dense_to_csr(T const* d, std::size_t rows,
-                                                              std::size_t cols,
+KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> dense_to_csr(context& ctx, T const* d,
+                                                              std::size_t rows, std::size_t cols,
                                                               T absent) KLEENE_DEVICE_VALUE;
 
 /// out[0..n) = the sparse vector (idx, vals), `absent` elsewhere.
 template <class T, class Index>
-KLEENE_DEVICE_ENTRY void sparse_to_dense(T* out, std::size_t n, Index const* idx, T const* vals,
-                                         std::size_t nnz, T absent) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void sparse_to_dense(context& ctx, T* out, std::size_t n, Index const* idx,
+                                         T const* vals, std::size_t nnz,
+                                         T absent) KLEENE_DEVICE_BODY;
 
 /// kron(A, B) on device CSR (sorted columns); the caller checks that its sizes fit Index.
 template <class Op, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> kronecker_csr(
-    Op op, csr_matrix<T, Index, device> const& a,
+    context& ctx, Op op, csr_matrix<T, Index, device> const& a,
     csr_matrix<T, Index, device> const& b) KLEENE_DEVICE_VALUE;
 
 /// A built-in select predicate as the kernel reads it: which test, its k (position tests) or x.
@@ -189,7 +198,7 @@ select_spec<T> to_select_spec(Pred const& p) {
 
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> select_csr(
-    select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
+    context& ctx, select_spec<T> spec, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 inline void check_dense_mask(char const* name, dense_mask const& mask, std::size_t n) {
     if (mask.active() && mask.size() != n)
@@ -205,19 +214,21 @@ void check_csr_mask(char const* name, csr_mask<Index> const& mask, X const& c) {
                                  ", the output " + kleene::detail::shape(c.rows(), c.cols()));
 }
 
-/// C<mask, replace> accum= T on device CSR (the header comment's write-back); C's shape checked.
+/// C<mask, replace> accum= T on device CSR (the header comment's write-back), on ctx's stream;
+/// C's shape checked.
 template <class Accum, class T, class Index>
-void write_back_csr(char const* name, csr_matrix<T, Index, device>& c, csr_mask<Index> const& mask,
-                    Accum const& accum, csr_matrix<T, Index, device> t, bool replace) {
+void write_back_csr(context& ctx, char const* name, csr_matrix<T, Index, device>& c,
+                    csr_mask<Index> const& mask, Accum const& accum,
+                    csr_matrix<T, Index, device> t, bool replace) {
     if (c.rows() != t.rows() || c.cols() != t.cols())
         throw dimension_mismatch(std::string(name) + ": output is " +
                                  kleene::detail::shape(c.rows(), c.cols()) + " but the result is " +
                                  kleene::detail::shape(t.rows(), t.cols()));
     check_csr_mask(name, mask, c);
     if constexpr (!std::is_same_v<Accum, no_accum_t>)
-        t = ewise_csr<true>(unwrap_absent(accum), c, t);
+        t = ewise_csr<true>(ctx, unwrap_absent(accum), c, t);
     if (!mask.active()) c = std::move(t);
-    else c = mask_merge_csr(c, t, mask, replace);
+    else c = mask_merge_csr(ctx, c, t, mask, replace);
 }
 
 template <class X, class Y>
@@ -239,8 +250,8 @@ template <bool Union, class Accum, class Op, class T>
 void ewise_dense_call(char const* name, T* c, std::size_t n, dense_mask const& mask, Accum accum,
                       Op const& op_in, T const* a, T const* b, options const& opt) {
     check_dense_mask(name, mask, n);
-    ewise_dense<Union>(c, mask, accum, unwrap_absent(op_in), a, b, n, T(absent_of(op_in)),
-                       opt.replace);
+    ewise_dense<Union>(resolve(opt.ctx), c, mask, accum, unwrap_absent(op_in), a, b, n,
+                       T(absent_of(op_in)), opt.replace);
 }
 
 }  // namespace detail
@@ -254,8 +265,9 @@ void ewise_add(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<In
                Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
                csr_matrix<T, Index, device> const& b, options const& opt = {}) {
     detail::check_same_shape("cuda::ewise_add", a, b);
-    detail::write_back_csr("cuda::ewise_add", c, mask, accum,
-                           detail::ewise_csr<true>(unwrap_absent(op), a, b), opt.replace);
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::ewise_add", c, mask, accum,
+                           detail::ewise_csr<true>(ctx, unwrap_absent(op), a, b), opt.replace);
 }
 template <class Op, class T, index_type Index>
 void ewise_add(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a,
@@ -268,8 +280,9 @@ void ewise_mult(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<I
                 Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
                 csr_matrix<T, Index, device> const& b, options const& opt = {}) {
     detail::check_same_shape("cuda::ewise_mult", a, b);
-    detail::write_back_csr("cuda::ewise_mult", c, mask, accum,
-                           detail::ewise_csr<false>(unwrap_absent(op), a, b), opt.replace);
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::ewise_mult", c, mask, accum,
+                           detail::ewise_csr<false>(ctx, unwrap_absent(op), a, b), opt.replace);
 }
 template <class Op, class T, index_type Index>
 void ewise_mult(csr_matrix<T, Index, device>& c, Op const& op,
@@ -341,8 +354,9 @@ template <accumulator_type Accum, class Op, class T, index_type Index>
 void apply(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
            Accum accum, Op const& op, csr_matrix<T, Index, device> const& a,
            options const& opt = {}) {
-    detail::write_back_csr("cuda::apply", c, mask, accum, detail::apply_csr(unwrap_absent(op), a),
-                           opt.replace);
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::apply", c, mask, accum,
+                           detail::apply_csr(ctx, unwrap_absent(op), a), opt.replace);
 }
 template <class Op, class T, index_type Index>
 void apply(csr_matrix<T, Index, device>& c, Op const& op, csr_matrix<T, Index, device> const& a) {
@@ -355,8 +369,8 @@ void apply(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum, Op c
            dense_matrix<T, device> const& a, options const& opt = {}) {
     detail::check_same_shape("cuda::apply", c, a);
     detail::check_dense_mask("cuda::apply", mask, c.rows() * c.cols());
-    detail::apply_dense(c.data(), mask, accum, unwrap_absent(op), a.data(), c.rows() * c.cols(),
-                        T(absent_of(op)), opt.replace);
+    detail::apply_dense(resolve(opt.ctx), c.data(), mask, accum, unwrap_absent(op), a.data(),
+                        c.rows() * c.cols(), T(absent_of(op)), opt.replace);
 }
 /// w<mask, replace> accum= op(u) on dense device vectors.
 template <accumulator_type Accum, class Op, class T>
@@ -365,8 +379,8 @@ void apply(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op c
     detail::check_same_shape("cuda::apply", detail::vector_shape<T>{w},
                              detail::vector_shape<T>{u});
     detail::check_dense_mask("cuda::apply", mask, w.size());
-    detail::apply_dense(w.data(), mask, accum, unwrap_absent(op), u.data(), w.size(),
-                        T(absent_of(op)), opt.replace);
+    detail::apply_dense(resolve(opt.ctx), w.data(), mask, accum, unwrap_absent(op), u.data(),
+                        w.size(), T(absent_of(op)), opt.replace);
 }
 
 // ---- select -------------------------------------------------------------------------------------
@@ -377,8 +391,10 @@ template <accumulator_type Accum, class Pred, class T, index_type Index>
 void select(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
             Accum accum, Pred const& pred, csr_matrix<T, Index, device> const& a,
             options const& opt = {}) {
-    detail::write_back_csr("cuda::select", c, mask, accum,
-                           detail::select_csr(detail::to_select_spec<T>(pred), a), opt.replace);
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::select", c, mask, accum,
+                           detail::select_csr(ctx, detail::to_select_spec<T>(pred), a),
+                           opt.replace);
 }
 template <class Pred, class T, index_type Index>
 void select(csr_matrix<T, Index, device>& c, Pred const& pred,

@@ -30,9 +30,9 @@
 // Built-in instances (operations_reduce.cu, operations_transpose.cu):
 // value types float, double, int32, int64; index types int32, int64; monoids plus, times, min,
 // max (or a semiring whose additive monoid is one of them); accumulators none, plus, min (dense)
-// and none or any ewise op of operations.hpp (CSR). Calls are synchronous, on the legacy default
-// stream; they throw kleene::device_error on CUDA failures, dimension_mismatch on shapes, and
-// kleene::no_device in a build without CUDA.
+// and none or any ewise op of operations.hpp (CSR). Calls are synchronous, on the stream of
+// options::ctx (null: default_context()'s); they throw kleene::device_error on CUDA failures,
+// dimension_mismatch on shapes, and kleene::no_device in a build without CUDA.
 
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/detail/structure.hpp>
@@ -95,7 +95,8 @@ void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op 
     auto const mon = detail::reduce_monoid<T>(op);
     detail::check_reduce_rows(w.size(), a.rows(), a.cols());
     detail::check_dense_mask("cuda::reduce", mask, w.size());
-    detail::reduce_rows_csr(w.data(), mask, accum, mon, a, T(absent_of(op)), opt.replace);
+    detail::reduce_rows_csr(resolve(opt.ctx), w.data(), mask, accum, mon, a, T(absent_of(op)),
+                            opt.replace);
 }
 /// w<mask, replace> accum= the (+) of each row of a dense device A (absent entries skipped).
 template <accumulator_type Accum, class Op, class T>
@@ -104,8 +105,8 @@ void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op 
     auto const mon = detail::reduce_monoid<T>(op);
     detail::check_reduce_rows(w.size(), a.rows(), a.cols());
     detail::check_dense_mask("cuda::reduce", mask, w.size());
-    detail::reduce_rows_dense(w.data(), mask, accum, mon, a.data(), a.rows(), a.cols(),
-                              T(absent_of(op)), opt.replace);
+    detail::reduce_rows_dense(resolve(opt.ctx), w.data(), mask, accum, mon, a.data(), a.rows(),
+                              a.cols(), T(absent_of(op)), opt.replace);
 }
 /// w<mask, replace> accum= the (+) of each column of a device CSR A, as the rows of A': the CSR
 /// transpose (O(nnz), A's size again in scratch) and the row kernel. Per-column atomics would skip
@@ -116,7 +117,8 @@ void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op 
     auto const mon = detail::reduce_monoid<T>(op);
     detail::check_reduce_rows(w.size(), at.rows(), at.cols(), "A'");
     detail::check_dense_mask("cuda::reduce", mask, w.size());
-    detail::reduce_rows_csr(w.data(), mask, accum, mon, detail::transpose_csr(*at.m),
+    context& ctx = resolve(opt.ctx);
+    detail::reduce_rows_csr(ctx, w.data(), mask, accum, mon, detail::transpose_csr(ctx, *at.m),
                             T(absent_of(op)), opt.replace);
 }
 /// w<mask, replace> accum= the (+) of each column of a dense device A (absent entries skipped).
@@ -127,8 +129,8 @@ void reduce(dense_vector<T, device>& w, dense_mask const& mask, Accum accum, Op 
     auto const& a = *at.m;
     detail::check_reduce_rows(w.size(), at.rows(), at.cols(), "A'");
     detail::check_dense_mask("cuda::reduce", mask, w.size());
-    detail::reduce_cols_dense(w.data(), mask, accum, mon, a.data(), a.rows(), a.cols(),
-                              T(absent_of(op)), opt.replace);
+    detail::reduce_cols_dense(resolve(opt.ctx), w.data(), mask, accum, mon, a.data(), a.rows(),
+                              a.cols(), T(absent_of(op)), opt.replace);
 }
 template <class Op, class T, index_type Index>
 void reduce(dense_vector<T, device>& w, Op const& op, csr_matrix<T, Index, device> const& a,
@@ -148,23 +150,24 @@ void reduce(dense_vector<typename M::value_type, device>& w, Op const& op,
 
 /// The (+) of every stored entry of a device CSR A (the identity when there is none).
 template <class Op, class T, index_type Index>
-T reduce(Op const& op, csr_matrix<T, Index, device> const& a, options const& = {}) {
+T reduce(Op const& op, csr_matrix<T, Index, device> const& a, options const& opt = {}) {
     auto const mon = detail::reduce_monoid<T>(op);
-    return detail::reduce_values(mon, a.has_values() ? a.values() : nullptr, a.iso_value(),
-                                 a.nnz(), T(absent_of(op)), false);
+    return detail::reduce_values(resolve(opt.ctx), mon, a.has_values() ? a.values() : nullptr,
+                                 a.iso_value(), a.nnz(), T(absent_of(op)), false);
 }
 /// The (+) of every entry of a dense device matrix (entries equal to the absent value skipped).
 template <class Op, class T>
-T reduce(Op const& op, dense_matrix<T, device> const& a, options const& = {}) {
+T reduce(Op const& op, dense_matrix<T, device> const& a, options const& opt = {}) {
     auto const mon = detail::reduce_monoid<T>(op);
-    return detail::reduce_values(mon, a.data(), T(0), a.rows() * a.cols(), T(absent_of(op)),
-                                 true);
+    return detail::reduce_values(resolve(opt.ctx), mon, a.data(), T(0), a.rows() * a.cols(),
+                                 T(absent_of(op)), true);
 }
 /// The (+) of every entry of a dense device vector (entries equal to the absent value skipped).
 template <class Op, class T>
-T reduce(Op const& op, dense_vector<T, device> const& u, options const& = {}) {
+T reduce(Op const& op, dense_vector<T, device> const& u, options const& opt = {}) {
     auto const mon = detail::reduce_monoid<T>(op);
-    return detail::reduce_values(mon, u.data(), T(0), u.size(), T(absent_of(op)), true);
+    return detail::reduce_values(resolve(opt.ctx), mon, u.data(), T(0), u.size(),
+                                 T(absent_of(op)), true);
 }
 
 /// The (+) of every entry of A', the entries of A (as on the CPU).
@@ -189,7 +192,8 @@ void reduce(typename A::value_type& s, Accum, Op const& op, A const& a, options 
 template <accumulator_type Accum, class T, index_type Index>
 void transpose(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Index>> const& mask,
                Accum accum, csr_matrix<T, Index, device> const& a, options const& opt = {}) {
-    detail::write_back_csr("cuda::transpose", c, mask, accum, detail::transpose_csr(a),
+    context& ctx = resolve(opt.ctx);
+    detail::write_back_csr(ctx, "cuda::transpose", c, mask, accum, detail::transpose_csr(ctx, a),
                            opt.replace);
 }
 template <class T, index_type Index>
@@ -211,12 +215,12 @@ void transpose(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
     detail::check_dense_mask("cuda::transpose", mask, c.rows() * c.cols());
     if (c.data() == a.data() && a.rows() * a.cols() > 0) {
         dense_matrix<T, device> const copy = a;  // the kernel reads A while it writes C
-        detail::transpose_dense(c.data(), mask, accum, copy.data(), a.rows(), a.cols(), absent,
-                                opt.replace);
+        detail::transpose_dense(resolve(opt.ctx), c.data(), mask, accum, copy.data(), a.rows(),
+                                a.cols(), absent, opt.replace);
         return;
     }
-    detail::transpose_dense(c.data(), mask, accum, a.data(), a.rows(), a.cols(), absent,
-                            opt.replace);
+    detail::transpose_dense(resolve(opt.ctx), c.data(), mask, accum, a.data(), a.rows(), a.cols(),
+                            absent, opt.replace);
 }
 template <class T>
 void transpose(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,

@@ -30,11 +30,12 @@
 //
 // plus_times over float and double can also run through cuSPARSE's generic API (SpMV, SpMM,
 // SpGEMM) behind the same calls: sparse_options::backend picks; each call returns the backend that
-// ran. Scratch and the cuSPARSE handle come from the context (sparse_options::ctx or spmspv's
-// ctx; null: default_context()). Calls are synchronous with respect to the host and run on the
-// legacy default stream (not the context's stream: a product on a stream is still to do); they
-// throw kleene::device_error on CUDA failures, kleene::dimension_mismatch on shapes. In a build
-// without CUDA they throw kleene::no_device. Compiled instances: the registry's set of this build
+// ran. Scratch, the cuSPARSE handle and the stream come from the context (sparse_options::ctx,
+// spmspv's and product_density's ctx; null: default_context()). Calls are synchronous with
+// respect to the host and run on the context's stream (spmv's generic kernels: still on the
+// legacy default stream); they throw kleene::device_error on CUDA failures,
+// kleene::dimension_mismatch on shapes. In a build without CUDA they throw kleene::no_device.
+// Compiled instances: the registry's set of this build
 // (kleene/instance_lists.hpp, KLEENE_INSTANCES); a registry pair left out throws
 // kleene::missing_instance. A user-defined semiring needs its translation unit compiled by nvcc
 // with <kleene/cuda/sparse.cuh>.
@@ -152,14 +153,15 @@ spgemm_dense(dense_view<typename S::value_type, device> c,
 /// columns: the expected share of a row of a random product that is stored (patterns only).
 template <index_type Index>
 KLEENE_DEVICE_ENTRY double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
-                                           Index const* b_ptr,
-                                           std::size_t cols) KLEENE_DEVICE_VALUE;
+                                           Index const* b_ptr, std::size_t cols,
+                                           context* ctx = nullptr) KLEENE_DEVICE_VALUE;
 template <class T, index_type Index>
-double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
+double product_density(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b,
+                       context* ctx = nullptr) {
     if (a.cols() != b.rows())
         throw dimension_mismatch("product_density: A has " + std::to_string(a.cols()) +
                                  " columns, B " + std::to_string(b.rows()) + " rows");
-    return product_density<Index>(a.row_ptr(), a.col_idx(), a.rows(), b.row_ptr(), b.cols());
+    return product_density<Index>(a.row_ptr(), a.col_idx(), a.rows(), b.row_ptr(), b.cols(), ctx);
 }
 
 #if defined(KLEENE_HAVE_CUDA)

@@ -4,6 +4,7 @@
 // aggregated atomics, the load-balanced walk over a frontier's edges, launch sizes and a CUB
 // temporary-storage holder. Include only from code compiled by nvcc.
 
+#include <kleene/context.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device_functions.cuh>
 #include <kleene/memory.hpp>
@@ -22,20 +23,24 @@
 
 namespace kleene::cuda::detail {
 
+/// The stream ctx's device work goes to (null: the legacy default stream).
+inline cudaStream_t stream_of(context const& ctx) noexcept {
+    return static_cast<cudaStream_t>(ctx.stream());
+}
+
 /// Blocks of `threads` covering n items, at least 1, at most `cap` (kernels grid-stride past it).
 inline unsigned blocks_for(std::size_t n, unsigned threads, std::size_t cap = 1u << 20) {
     std::size_t b = (n + threads - 1) / threads;
     return static_cast<unsigned>(std::clamp<std::size_t>(b, 1, cap));
 }
 
-/// A persistent grid: enough blocks to fill the device a few times over.
+/// A persistent grid: enough blocks to fill the current device a few times over. Asked each call
+/// (a host-side query, no device round trip), not cached: threads of one process may run on
+/// devices of different sizes.
 inline unsigned persistent_blocks(unsigned per_sm = 8) {
-    static int const sms = [] {
-        int dev = 0, n = 0;
-        KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
-        KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-        return n;
-    }();
+    int dev = 0, sms = 0;
+    KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     return static_cast<unsigned>(sms) * per_sm;
 }
 
@@ -58,7 +63,15 @@ __global__ void fill_kernel(T* __restrict__ p, std::size_t n, T v) {
         p[i] = v;
 }
 
-/// p[0..n) = v on the legacy default stream.
+/// p[0..n) = v, enqueued on st.
+template <class T>
+void fill(T* p, std::size_t n, T v, cudaStream_t st) {
+    if (n == 0) return;
+    fill_kernel<T><<<blocks_for(n, 256, 4096), 256, 0, st>>>(p, n, v);
+    KLEENE_CUDA_CHECK_LAUNCH("fill_kernel");
+}
+/// p[0..n) = v on the legacy default stream. Kept for algorithms/cuda/src/graph_sssp.cu until it
+/// passes its context's stream to the form above; remove then.
 template <class T>
 void fill(T* p, std::size_t n, T v) {
     if (n == 0) return;

@@ -39,44 +39,48 @@ __device__ __forceinline__ T combine(Accum const& accum, bool allowed, bool repl
 }
 
 /// row_ptr[0..rows] from per-row counts already in row_ptr[0..rows) (row_ptr[rows] = 0 on entry):
-/// an exclusive scan in place; returns the total.
+/// an exclusive scan in place on st; returns the total (st's work done by then).
 template <class Index>
-std::size_t scan_counts(Index* row_ptr, std::size_t rows) {
+std::size_t scan_counts(Index* row_ptr, std::size_t rows, cudaStream_t st) {
     cub_temp temp;
     std::size_t bytes = 0;
-    KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_ptr, row_ptr, rows + 1));
     KLEENE_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(temp.get(bytes), bytes, row_ptr, row_ptr, rows + 1));
+        cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_ptr, row_ptr, rows + 1, st));
+    KLEENE_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(temp.get(bytes), bytes, row_ptr, row_ptr, rows + 1, st));
     Index total = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&total, row_ptr + rows, sizeof(Index), cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(&total, row_ptr + rows, sizeof(Index),
+                                      cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return static_cast<std::size_t>(total);
 }
 
-/// A CSR result built by two passes over its rows: count(row_ptr) launches a kernel that stores
-/// each row's entry count in row_ptr[0..rows), a CUB scan turns the counts into row pointers, and
-/// fill(row_ptr, cols, vals) launches the kernel that writes the entries (not when there are
-/// none). `kernel` names the launches in errors.
+/// A CSR result built by two passes over its rows, on st: count(row_ptr) launches a kernel that
+/// stores each row's entry count in row_ptr[0..rows), a CUB scan turns the counts into row
+/// pointers, and fill(row_ptr, cols, vals) launches the kernel that writes the entries (not when
+/// there are none). Both launch on st. `kernel` names the launches in errors. Returns with st's
+/// work done.
 template <class T, class Index, class Count, class Fill>
-csr_matrix<T, Index, device> two_pass_csr(std::size_t rows, std::size_t cols, char const* kernel,
-                                          Count&& count, Fill&& fill_rows) {
+csr_matrix<T, Index, device> two_pass_csr(cudaStream_t st, std::size_t rows, std::size_t cols,
+                                          char const* kernel, Count&& count, Fill&& fill_rows) {
     auto const check_launch = [&](char const* pass) {
         std::string const what = std::string("launch of ") + kernel + " (" + pass + ")";
         check_cuda(cudaGetLastError(), what.c_str(), __FILE__, __LINE__);
     };
     buffer<Index, device> ptr(rows + 1);
-    fill(ptr.data(), rows + 1, Index(0));
+    fill(ptr.data(), rows + 1, Index(0), st);
     if (rows > 0) {
         count(ptr.data());
         check_launch("count");
     }
-    std::size_t const nnz = scan_counts(ptr.data(), rows);
+    std::size_t const nnz = scan_counts(ptr.data(), rows, st);
     buffer<Index, device> out_cols(nnz);
     buffer<T, device> vals(nnz);
     if (nnz > 0) {
         fill_rows(ptr.data(), out_cols.data(), vals.data());
         check_launch("fill");
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return {rows, cols, std::move(ptr), std::move(out_cols), std::move(vals), T(1), true};
 }
 

@@ -3,6 +3,7 @@
 // X(...) macros, one list per family; the value types are the registry's (KLEENE_OPS_TYPES of the
 // generated kleene/instance_lists.hpp, cmake/instances.cmake).
 
+#include <kleene/context.hpp>
 #include <kleene/instance_lists.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/options.hpp>
@@ -31,47 +32,48 @@
     X(A, T, bound_second<min_op<T>>) X(A, T, bound_second<max_op<T>>)
 
 #define KLEENE_OPS_DECLARE_EWISE_DENSE(Accum, T, Op)                                            \
-    template void detail::ewise_dense<true, Op<T>, Accum, T>(T*, dense_mask const&, Accum, Op<T>, \
-                                                             T const*, T const*, std::size_t, T,  \
-                                                             bool);                               \
+    template void detail::ewise_dense<true, Op<T>, Accum, T>(                                     \
+        context&, T*, dense_mask const&, Accum, Op<T>, T const*, T const*, std::size_t, T, bool); \
     template void detail::ewise_dense<false, Op<T>, Accum, T>(                                    \
-        T*, dense_mask const&, Accum, Op<T>, T const*, T const*, std::size_t, T, bool);
+        context&, T*, dense_mask const&, Accum, Op<T>, T const*, T const*, std::size_t, T, bool);
 
 #define KLEENE_OPS_DECLARE_EWISE_CSR(Unused, T, Op)                                               \
     template csr_matrix<T, std::int32_t, device> detail::ewise_csr<true, Op<T>, T, std::int32_t>( \
-        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                \
+        context&, Op<T>, csr_matrix<T, std::int32_t, device> const&,                      \
         csr_matrix<T, std::int32_t, device> const&);                                      \
     template csr_matrix<T, std::int32_t, device> detail::ewise_csr<false, Op<T>, T, std::int32_t>( \
-        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                \
+        context&, Op<T>, csr_matrix<T, std::int32_t, device> const&,                      \
         csr_matrix<T, std::int32_t, device> const&);                                      \
     template csr_matrix<T, std::int64_t, device> detail::ewise_csr<true, Op<T>, T, std::int64_t>( \
-        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                \
+        context&, Op<T>, csr_matrix<T, std::int64_t, device> const&,                      \
         csr_matrix<T, std::int64_t, device> const&);                                      \
     template csr_matrix<T, std::int64_t, device> detail::ewise_csr<false, Op<T>, T, std::int64_t>( \
-        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                \
+        context&, Op<T>, csr_matrix<T, std::int64_t, device> const&,                      \
         csr_matrix<T, std::int64_t, device> const&);
 
 #define KLEENE_OPS_DECLARE_APPLY_DENSE(Accum, T, F)                                        \
-    template void detail::apply_dense<F, Accum, T>(T*, dense_mask const&, Accum, F, T const*, \
-                                                   std::size_t, T, bool);
+    template void detail::apply_dense<F, Accum, T>(context&, T*, dense_mask const&, Accum, F, \
+                                                   T const*, std::size_t, T, bool);
 
 #define KLEENE_OPS_DECLARE_APPLY_CSR(Unused, T, F)                                                      \
     template csr_matrix<T, std::int32_t, device> detail::apply_csr<F, T, std::int32_t>(         \
-        F, csr_matrix<T, std::int32_t, device> const&);                                         \
+        context&, F, csr_matrix<T, std::int32_t, device> const&);                               \
     template csr_matrix<T, std::int64_t, device> detail::apply_csr<F, T, std::int64_t>(         \
-        F, csr_matrix<T, std::int64_t, device> const&);
+        context&, F, csr_matrix<T, std::int64_t, device> const&);
 
-#define KLEENE_OPS_DECLARE_CSR_MASK(M)                                                   \
-    template csr_mask<std::int32_t>::csr_mask(mask_view<csr_matrix<M, std::int32_t, device>>); \
-    template csr_mask<std::int64_t>::csr_mask(mask_view<csr_matrix<M, std::int64_t, device>>);
+#define KLEENE_OPS_DECLARE_CSR_MASK(M)                                                    \
+    template csr_mask<std::int32_t>::csr_mask(mask_view<csr_matrix<M, std::int32_t, device>>, \
+                                              context&);                                      \
+    template csr_mask<std::int64_t>::csr_mask(mask_view<csr_matrix<M, std::int64_t, device>>, \
+                                              context&);
 
 #define KLEENE_OPS_MASK_MERGE_INSTANCES(T)                                                       \
     template csr_matrix<T, std::int32_t, device> detail::mask_merge_csr<T, std::int32_t>(        \
-        csr_matrix<T, std::int32_t, device> const&, csr_matrix<T, std::int32_t, device> const&, \
-        csr_mask<std::int32_t> const&, bool);                                                  \
+        context&, csr_matrix<T, std::int32_t, device> const&,                                  \
+        csr_matrix<T, std::int32_t, device> const&, csr_mask<std::int32_t> const&, bool);      \
     template csr_matrix<T, std::int64_t, device> detail::mask_merge_csr<T, std::int64_t>(        \
-        csr_matrix<T, std::int64_t, device> const&, csr_matrix<T, std::int64_t, device> const&, \
-        csr_mask<std::int64_t> const&, bool);
+        context&, csr_matrix<T, std::int64_t, device> const&,                                  \
+        csr_matrix<T, std::int64_t, device> const&, csr_mask<std::int64_t> const&, bool);
 
 /// Everything of one value type T (ewise and apply, dense and CSR).
 #define KLEENE_OPS_EWISE_DENSE_ACCUM(Accum, T) \
@@ -87,22 +89,21 @@
 
 #define KLEENE_OPS_SELECT_INSTANCES(T)                                                         \
     template csr_matrix<T, std::int32_t, device> detail::select_csr<T, std::int32_t>(            \
-        detail::select_spec<T>, csr_matrix<T, std::int32_t, device> const&);                     \
+        context&, detail::select_spec<T>, csr_matrix<T, std::int32_t, device> const&);           \
     template csr_matrix<T, std::int64_t, device> detail::select_csr<T, std::int64_t>(            \
-        detail::select_spec<T>, csr_matrix<T, std::int64_t, device> const&);
+        context&, detail::select_spec<T>, csr_matrix<T, std::int64_t, device> const&);
 
 /// kronecker (operations_kronecker.cu): the ewise operators, dense with the dense accumulators.
 #define KLEENE_OPS_DECLARE_KRONECKER_DENSE(Accum, T, Op)                                       \
-    template void detail::kronecker_dense<Op<T>, Accum, T>(T*, dense_mask const&, Accum, Op<T>,  \
-                                                           T const*, std::size_t, std::size_t,   \
-                                                           T const*, std::size_t, std::size_t,   \
-                                                           T, bool);
+    template void detail::kronecker_dense<Op<T>, Accum, T>(                                    \
+        context&, T*, dense_mask const&, Accum, Op<T>, T const*, std::size_t, std::size_t,       \
+        T const*, std::size_t, std::size_t, T, bool);
 #define KLEENE_OPS_DECLARE_KRONECKER_CSR(Unused, T, Op)                                           \
     template csr_matrix<T, std::int32_t, device> detail::kronecker_csr<Op<T>, T, std::int32_t>(   \
-        Op<T>, csr_matrix<T, std::int32_t, device> const&,                                         \
+        context&, Op<T>, csr_matrix<T, std::int32_t, device> const&,                               \
         csr_matrix<T, std::int32_t, device> const&);                                               \
     template csr_matrix<T, std::int64_t, device> detail::kronecker_csr<Op<T>, T, std::int64_t>(   \
-        Op<T>, csr_matrix<T, std::int64_t, device> const&,                                         \
+        context&, Op<T>, csr_matrix<T, std::int64_t, device> const&,                               \
         csr_matrix<T, std::int64_t, device> const&);
 #define KLEENE_OPS_KRONECKER_DENSE_ACCUM(Accum, T) \
     KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_KRONECKER_DENSE, Accum, T)
@@ -111,12 +112,13 @@
     KLEENE_OPS_EWISE_OPS(KLEENE_OPS_DECLARE_KRONECKER_CSR, void, T)
 
 /// Dense <-> sparse conversions (operations_convert.cu), for both index types.
-#define KLEENE_OPS_DECLARE_CONVERT(T, Index)                                                    \
-    template void detail::csr_to_dense<T, Index>(T*, csr_matrix<T, Index, device> const&, T);  \
-    template csr_matrix<T, Index, device> detail::dense_to_csr<T, Index>(T const*, std::size_t, \
-                                                                         std::size_t, T);       \
-    template void detail::sparse_to_dense<T, Index>(T*, std::size_t, Index const*, T const*,     \
-                                                    std::size_t, T);
+#define KLEENE_OPS_DECLARE_CONVERT(T, Index)                                                 \
+    template void detail::csr_to_dense<T, Index>(context&, T*,                              \
+                                                 csr_matrix<T, Index, device> const&, T);    \
+    template csr_matrix<T, Index, device> detail::dense_to_csr<T, Index>(                   \
+        context&, T const*, std::size_t, std::size_t, T);                                   \
+    template void detail::sparse_to_dense<T, Index>(context&, T*, std::size_t, Index const*, \
+                                                    T const*, std::size_t, T);
 #define KLEENE_OPS_CONVERT_INSTANCES(T)                \
     KLEENE_OPS_DECLARE_CONVERT(T, std::int32_t)        \
     KLEENE_OPS_DECLARE_CONVERT(T, std::int64_t)

@@ -1,8 +1,10 @@
 #pragma once
 // The device cores behind reduce_transpose.hpp and extract_assign.hpp (operations_reduce.cu,
 // operations_transpose.cu, operations_extract.cu, operations_assign.cu), declared without the CPU
-// headers: the public headers resolve index selections on the host and call these.
+// headers: the public headers resolve index selections on the host and call these. Each runs on
+// ctx's stream and returns with its work there done.
 
+#include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -42,40 +44,42 @@ constexpr auto gpu_monoid_of(Op const&) {
 
 /// w[0..rows)<mask, replace> accum= the (+) of each row of A (a row without entries: no entry).
 template <class Mon, class Accum, class T, class Index>
-KLEENE_DEVICE_ENTRY void reduce_rows_csr(T* w, dense_mask const& mask, Accum accum, Mon mon,
-                                         csr_matrix<T, Index, device> const& a, T absent,
+KLEENE_DEVICE_ENTRY void reduce_rows_csr(context& ctx, T* w, dense_mask const& mask, Accum accum,
+                                         Mon mon, csr_matrix<T, Index, device> const& a, T absent,
                                          bool replace) KLEENE_DEVICE_BODY;
 
 /// The same for a dense rows x cols A (entries equal to absent are absent).
 template <class Mon, class Accum, class T>
-KLEENE_DEVICE_ENTRY void reduce_rows_dense(T* w, dense_mask const& mask, Accum accum, Mon mon,
-                                           T const* a, std::size_t rows, std::size_t cols, T absent,
+KLEENE_DEVICE_ENTRY void reduce_rows_dense(context& ctx, T* w, dense_mask const& mask,
+                                           Accum accum, Mon mon, T const* a, std::size_t rows,
+                                           std::size_t cols, T absent,
                                            bool replace) KLEENE_DEVICE_BODY;
 
 /// w[0..cols)<mask, replace> accum= the (+) of each column of a dense rows x cols A (entries
 /// equal to absent are absent; a column without entries: no entry).
 template <class Mon, class Accum, class T>
-KLEENE_DEVICE_ENTRY void reduce_cols_dense(T* w, dense_mask const& mask, Accum accum, Mon mon,
-                                           T const* a, std::size_t rows, std::size_t cols, T absent,
+KLEENE_DEVICE_ENTRY void reduce_cols_dense(context& ctx, T* w, dense_mask const& mask,
+                                           Accum accum, Mon mon, T const* a, std::size_t rows,
+                                           std::size_t cols, T absent,
                                            bool replace) KLEENE_DEVICE_BODY;
 
 /// The (+) of v[0..n) (v == nullptr: n copies of iso), entries equal to absent skipped when
 /// skip_absent; the identity when nothing is left.
 template <class Mon, class T>
-KLEENE_DEVICE_ENTRY T reduce_values(Mon mon, T const* v, T iso, std::size_t n, T absent,
-                                    bool skip_absent) KLEENE_DEVICE_VALUE;
+KLEENE_DEVICE_ENTRY T reduce_values(context& ctx, Mon mon, T const* v, T iso, std::size_t n,
+                                    T absent, bool skip_absent) KLEENE_DEVICE_VALUE;
 
 // ---- transpose ----------------------------------------------------------------------------------
 
 /// A' with sorted columns (an iso A gives an iso A').
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> transpose_csr(
-    csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
+    context& ctx, csr_matrix<T, Index, device> const& a) KLEENE_DEVICE_VALUE;
 
 /// c (cols x rows)<mask, replace> accum= a' for a dense rows x cols a.
 template <class Accum, class T>
-KLEENE_DEVICE_ENTRY void transpose_dense(T* c, dense_mask const& mask, Accum accum, T const* a,
-                                         std::size_t rows, std::size_t cols, T absent,
+KLEENE_DEVICE_ENTRY void transpose_dense(context& ctx, T* c, dense_mask const& mask, Accum accum,
+                                         T const* a, std::size_t rows, std::size_t cols, T absent,
                                          bool replace) KLEENE_DEVICE_BODY;
 
 // ---- extract / assign ---------------------------------------------------------------------------
@@ -120,29 +124,29 @@ inline buffer<std::int64_t, device> vector_to_device(std::vector<std::int64_t> c
 /// give, for each column j of A, the positions l with J[l] == j in increasing order.
 template <class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> extract_csr(
-    csr_matrix<T, Index, device> const& a, index_spec rows, index_spec cols,
+    context& ctx, csr_matrix<T, Index, device> const& a, index_spec rows, index_spec cols,
     std::int64_t const* inv_head, std::int64_t const* inv_pos) KLEENE_DEVICE_VALUE;
 
 /// w[0..rows.size)<mask, replace> accum= A(I, fixed) (by_row: A(fixed, I), a row of A) for a
 /// device CSR A; an entry A lacks is absent in w.
 template <class Accum, class T, class Index>
-KLEENE_DEVICE_ENTRY void extract_csr_column(T* w, dense_mask const& mask, Accum accum,
-                                            csr_matrix<T, Index, device> const& a, index_spec rows,
-                                            std::size_t fixed, bool by_row, T absent,
-                                            bool replace) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void extract_csr_column(context& ctx, T* w, dense_mask const& mask,
+                                            Accum accum, csr_matrix<T, Index, device> const& a,
+                                            index_spec rows, std::size_t fixed, bool by_row,
+                                            T absent, bool replace) KLEENE_DEVICE_BODY;
 
 /// c (rows.size x cols.size)<mask, replace> accum= a(I, J) for a dense a with a_cols columns
 /// (a vector: a_cols 1, cols a range of size 1).
 template <class Accum, class T>
-KLEENE_DEVICE_ENTRY void extract_dense(T* c, dense_mask const& mask, Accum accum, T const* a,
-                                       std::size_t a_cols, index_spec rows, index_spec cols,
-                                       T absent, bool replace) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum,
+                                       T const* a, std::size_t a_cols, index_spec rows,
+                                       index_spec cols, T absent, bool replace) KLEENE_DEVICE_BODY;
 
 /// C<mask, replace>(I, J) accum= A (a: dense, region-shaped) or x (a == nullptr) for a dense
 /// rows x cols C; rinv[i] / cinv[j] are the region position of row i / column j, or -1 (cinv ==
 /// nullptr: a vector, column 0 in the region).
 template <class Accum, class T>
-KLEENE_DEVICE_ENTRY void assign_dense(T* c, std::size_t rows, std::size_t cols,
+KLEENE_DEVICE_ENTRY void assign_dense(context& ctx, T* c, std::size_t rows, std::size_t cols,
                                       dense_mask const& mask, Accum accum, T const* a, T x,
                                       std::int64_t const* rinv, std::int64_t const* cinv,
                                       std::size_t region_cols, T absent,
@@ -156,9 +160,9 @@ KLEENE_DEVICE_ENTRY void assign_dense(T* c, std::size_t rows, std::size_t cols,
 /// the caller writes C<mask, replace> = Z.
 template <class Accum, class T, class Index>
 KLEENE_DEVICE_ENTRY csr_matrix<T, Index, device> assign_csr(
-    csr_matrix<T, Index, device> const& c, Accum accum, csr_matrix<T, Index, device> const* a, T x,
-    index_spec rj, std::int64_t const* rinv, std::int64_t const* cinv,
-    std::int64_t const* jsorted) KLEENE_DEVICE_VALUE;
+    context& ctx, csr_matrix<T, Index, device> const& c, Accum accum,
+    csr_matrix<T, Index, device> const* a, T x, index_spec rj, std::int64_t const* rinv,
+    std::int64_t const* cinv, std::int64_t const* jsorted) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda::detail

@@ -25,6 +25,8 @@ inline mask_ref ref(vector_mask const& m) {
     return m.active() ? mask_ref{m.flags(), m.complemented()} : mask_ref{};
 }
 
+using detail::stream_of;
+
 /// Device scratch of the context, reused across its calls (calls are synchronous). Each product
 /// names the slots it uses at once; the returned memory is uninitialised.
 void* scratch_bytes(context& ctx, int slot, std::size_t bytes);
@@ -66,34 +68,40 @@ __global__ void count_slices(Index const* __restrict__ row_ptr, Index const* __r
     }
 }
 
-/// deg[0..count) -> offs[0..count] (offs[0] = 0) with CUB.
+/// deg[0..count) -> offs[0..count] (offs[0] = 0) with CUB, on ctx's stream.
 inline void exclusive_offsets(context& ctx, std::int64_t const* deg, std::int64_t* offs,
                               std::int64_t count) {
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(offs, 0, sizeof(std::int64_t)));
+    cudaStream_t const st = stream_of(ctx);
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(offs, 0, sizeof(std::int64_t), st));
     if (count == 0) return;
     std::size_t bytes = 0;
-    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, deg, offs + 1, count));
-    KLEENE_CUDA_CHECK(
-        cub::DeviceScan::InclusiveSum(cub_scratch(ctx, bytes), bytes, deg, offs + 1, count));
+    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, deg, offs + 1, count, st));
+    KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_scratch(ctx, bytes), bytes, deg, offs + 1,
+                                                    count, st));
 }
 
 /// Reads the long-row count, numbers their slices; returns the number of slices (work items).
+/// On ctx's stream, which must hold the kernel that wrote *count_dev.
 template <class Index>
 std::int64_t number_slices(context& ctx, Index const* row_ptr, Index const* rows,
                            unsigned long long const* count_dev, std::int64_t slice,
                            std::int64_t*& offs, std::int64_t& count) {
+    cudaStream_t const st = stream_of(ctx);
     unsigned long long c = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&c, count_dev, sizeof c, cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(cudaMemcpyAsync(&c, count_dev, sizeof c, cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     count = static_cast<std::int64_t>(c);
     if (count == 0) return 0;
     auto* slices = scratch<std::int64_t>(ctx, 3, std::size_t(count));
     offs = scratch<std::int64_t>(ctx, 4, std::size_t(count) + 1);
-    count_slices<Index>
-        <<<detail::blocks_for(std::size_t(count), 256), 256>>>(row_ptr, rows, count, slice, slices);
+    count_slices<Index><<<detail::blocks_for(std::size_t(count), 256), 256, 0, st>>>(
+        row_ptr, rows, count, slice, slices);
     KLEENE_CUDA_CHECK_LAUNCH("count_slices");
     exclusive_offsets(ctx, slices, offs, count);
     std::int64_t total = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&total, offs + count, sizeof total, cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(
+        cudaMemcpyAsync(&total, offs + count, sizeof total, cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return total;
 }
 

@@ -217,7 +217,8 @@ __global__ void __launch_bounds__(spgemm_global_threads)
 }
 
 template <class S, class Index, int Tier>
-void launch_shared_numeric(spgemm_numeric_args<S, Index> const& p, spgemm_plan<Index> const& plan) {
+void launch_shared_numeric(spgemm_numeric_args<S, Index> const& p, spgemm_plan<Index> const& plan,
+                           cudaStream_t st) {
     using T = typename S::value_type;
     using tier = spgemm_tier<Tier>;
     constexpr int per_block = tier::block_threads / tier::row_threads;
@@ -229,7 +230,7 @@ void launch_shared_numeric(spgemm_numeric_args<S, Index> const& p, spgemm_plan<I
     KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(smem)));
     auto const blocks = static_cast<unsigned>((count + per_block - 1) / per_block);
-    kernel<<<blocks, tier::block_threads, smem>>>(p, plan.tier(Tier), count);
+    kernel<<<blocks, tier::block_threads, smem, st>>>(p, plan.tier(Tier), count);
     KLEENE_CUDA_CHECK_LAUNCH("spgemm_shared_numeric");
 }
 
@@ -240,6 +241,7 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
     using T = typename S::value_type;
     auto const rows = static_cast<std::int64_t>(a.rows());
     auto const cols = static_cast<std::int64_t>(b.cols());
+    cudaStream_t const st = stream_of(ctx);
     auto plan = spgemm_count<Index>(ctx, a.row_ptr(), a.col_idx(), rows, b.row_ptr(), b.col_idx(), cols);
     buffer<Index, device> col(std::size_t(plan.nnz));
     buffer<T, device> val(std::size_t(plan.nnz));
@@ -249,9 +251,9 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
         spgemm_numeric_args<S, Index> p{{a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(),
                                         {b.row_ptr(), b.col_idx()}, b.values(), b.iso_value(),
                                         plan.row_ptr.data(),        tmp_col,    tmp_val};
-        launch_shared_numeric<S, Index, 0>(p, plan);
-        launch_shared_numeric<S, Index, 1>(p, plan);
-        launch_shared_numeric<S, Index, 2>(p, plan);
+        launch_shared_numeric<S, Index, 0>(p, plan, st);
+        launch_shared_numeric<S, Index, 1>(p, plan, st);
+        launch_shared_numeric<S, Index, 2>(p, plan, st);
         // The global tier, in batches of bounded table memory.
         if (!plan.batch_start.empty()) {
             auto* keys = scratch<Index>(ctx, 2, plan.max_batch_slots);
@@ -259,7 +261,7 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
             for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
                 std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
                 spgemm_global_numeric<S, Index>
-                    <<<static_cast<unsigned>(j - i), spgemm_global_threads>>>(
+                    <<<static_cast<unsigned>(j - i), spgemm_global_threads, 0, st>>>(
                         p, plan.heavy_rows.data() + i, plan.heavy_off.data() + i, keys, vals);
                 KLEENE_CUDA_CHECK_LAUNCH("spgemm_global_numeric");
             }
@@ -269,12 +271,12 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
         Index const* begin = plan.row_ptr.data();
         KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, bytes, tmp_col, col.data(),
                                                               tmp_val, val.data(), plan.nnz, rows,
-                                                              begin, begin + 1));
-        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(cub_scratch(ctx, bytes), bytes, tmp_col,
-                                                              col.data(), tmp_val, val.data(),
-                                                              plan.nnz, rows, begin, begin + 1));
+                                                              begin, begin + 1, st));
+        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+            cub_scratch(ctx, bytes), bytes, tmp_col, col.data(), tmp_val, val.data(), plan.nnz,
+            rows, begin, begin + 1, st));
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     c = csr_matrix<T, Index, device>(a.rows(), b.cols(), std::move(plan.row_ptr), std::move(col),
                                      std::move(val), T(1), true);
 }
@@ -322,30 +324,31 @@ __global__ void fill_view_kernel(T* __restrict__ c, std::int64_t ld, std::int64_
 }
 
 template <class S, class Index>
-void spgemm_dense_generic(dense_view<typename S::value_type, device> c,
+void spgemm_dense_generic(context& ctx, dense_view<typename S::value_type, device> c,
                           csr_matrix<typename S::value_type, Index, device> const& a,
                           csr_matrix<typename S::value_type, Index, device> const& b,
                           bool accumulate) {
     using T = typename S::value_type;
     if (c.rows == 0 || c.cols == 0) return;
+    cudaStream_t const st = stream_of(ctx);
     if (!accumulate) {
         dim3 const grid(static_cast<unsigned>(std::min<std::size_t>((c.cols + 255) / 256, 64)),
                         static_cast<unsigned>(std::min<std::size_t>(c.rows, 32768)));
-        fill_view_kernel<T><<<grid, 256>>>(c.data, static_cast<std::int64_t>(c.ld),
-                                           static_cast<std::int64_t>(c.rows),
-                                           static_cast<std::int64_t>(c.cols), S::zero());
+        fill_view_kernel<T><<<grid, 256, 0, st>>>(c.data, static_cast<std::int64_t>(c.ld),
+                                                  static_cast<std::int64_t>(c.rows),
+                                                  static_cast<std::int64_t>(c.cols), S::zero());
         KLEENE_CUDA_CHECK_LAUNCH("fill_view_kernel");
     }
     if (a.nnz() > 0 && b.nnz() > 0) {
         unsigned const blocks = detail::blocks_for(a.rows() * 32, spgemm_dense_threads,
                                                    detail::persistent_blocks(8));
-        spgemm_dense_kernel<S, Index><<<blocks, spgemm_dense_threads>>>(
+        spgemm_dense_kernel<S, Index><<<blocks, spgemm_dense_threads, 0, st>>>(
             {a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(), {b.row_ptr(), b.col_idx()},
             b.values(), b.iso_value(), c.data, static_cast<std::int64_t>(c.ld),
             static_cast<std::int64_t>(a.rows()));
         KLEENE_CUDA_CHECK_LAUNCH("spgemm_dense_kernel");
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace sparse_detail
@@ -398,7 +401,7 @@ sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
                                  kleene::detail::shape(b.rows(), b.cols()) + ")");
     if (opt.backend == sparse_backend::cusparse)
         no_cusparse("spgemm_dense", "a sparse product into a dense output");
-    spgemm_dense_generic<S, Index>(c, a, b, opt.accumulate);
+    spgemm_dense_generic<S, Index>(resolve(opt.ctx), c, a, b, opt.accumulate);
     return sparse_backend::generic;
 }
 

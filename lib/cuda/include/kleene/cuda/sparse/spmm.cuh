@@ -130,6 +130,7 @@ void spmm_generic(context& ctx, dense_view<typename S::value_type, device> c,
                   dense_view<typename S::value_type const, device> b, bool accumulate) {
     std::int64_t const rows = static_cast<std::int64_t>(a.rows());
     if (rows == 0 || c.cols == 0) return;
+    cudaStream_t const st = stream_of(ctx);
     spmm_args<S, Index> p{a.row_ptr(), a.col_idx(),          a.values(), a.iso_value(),
                           b.data,      std::int64_t(b.ld),   c.data,     std::int64_t(c.ld),
                           rows,        std::int64_t(c.cols), accumulate, nullptr,
@@ -138,11 +139,11 @@ void spmm_generic(context& ctx, dense_view<typename S::value_type, device> c,
     if (long_cap > 0) {
         p.long_rows = scratch<Index>(ctx, 0, long_cap);
         p.long_count = scratch<unsigned long long>(ctx, 2, 1);
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(p.long_count, 0, sizeof(unsigned long long)));
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(p.long_count, 0, sizeof(unsigned long long), st));
     }
     unsigned const blocks =
         detail::blocks_for(std::size_t(rows) * 32, spmm_threads, detail::persistent_blocks(16));
-    spmm_rows_kernel<S, Index><<<blocks, spmm_threads>>>(p);
+    spmm_rows_kernel<S, Index><<<blocks, spmm_threads, 0, st>>>(p);
     KLEENE_CUDA_CHECK_LAUNCH("spmm_rows_kernel");
     if (long_cap > 0) {
         std::int64_t* offs = nullptr;
@@ -152,11 +153,11 @@ void spmm_generic(context& ctx, dense_view<typename S::value_type, device> c,
         if (items > 0) {
             spmm_long_kernel<S, Index><<<detail::blocks_for(std::size_t(items) * 32, spmm_threads,
                                                             detail::persistent_blocks(16)),
-                                         spmm_threads>>>(p, offs, count, items);
+                                         spmm_threads, 0, st>>>(p, offs, count, items);
             KLEENE_CUDA_CHECK_LAUNCH("spmm_long_kernel");
         }
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace sparse_detail

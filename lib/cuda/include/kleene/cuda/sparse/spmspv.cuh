@@ -85,10 +85,11 @@ void spmspv_generic(context& ctx, sparse_vector<typename S::value_type, Index, d
         w = sparse_vector<T, Index, device>(n);
         return;
     }
+    cudaStream_t const st = stream_of(ctx);
     auto* deg = scratch<std::int64_t>(ctx, 0, std::size_t(f));
     auto* offs = scratch<std::int64_t>(ctx, 1, std::size_t(f) + 1);
-    push_degrees<Index>
-        <<<detail::blocks_for(std::size_t(f), 256), 256>>>(a.row_ptr(), u.indices(), f, deg);
+    push_degrees<Index><<<detail::blocks_for(std::size_t(f), 256), 256, 0, st>>>(
+        a.row_ptr(), u.indices(), f, deg);
     KLEENE_CUDA_CHECK_LAUNCH("push_degrees");
     exclusive_offsets(ctx, deg, offs, f);
     push_args<S, Index> p{a.row_ptr(),
@@ -104,13 +105,15 @@ void spmspv_generic(context& ctx, sparse_vector<typename S::value_type, Index, d
                           scratch<unsigned>(ctx, 3, n),
                           scratch<Index>(ctx, 4, n),
                           scratch<unsigned long long>(ctx, 5, 1)};
-    detail::fill(p.acc, n, S::zero());
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(p.touched, 0, n * sizeof(unsigned)));
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(p.queued, 0, sizeof(unsigned long long)));
-    spmspv_expand<S, Index><<<detail::persistent_blocks(8), push_threads>>>(p);
+    detail::fill(p.acc, n, S::zero(), st);
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(p.touched, 0, n * sizeof(unsigned), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(p.queued, 0, sizeof(unsigned long long), st));
+    spmspv_expand<S, Index><<<detail::persistent_blocks(8), push_threads, 0, st>>>(p);
     KLEENE_CUDA_CHECK_LAUNCH("spmspv_expand");
     unsigned long long count = 0;
-    KLEENE_CUDA_CHECK(cudaMemcpy(&count, p.queued, sizeof count, cudaMemcpyDeviceToHost));
+    KLEENE_CUDA_CHECK(
+        cudaMemcpyAsync(&count, p.queued, sizeof count, cudaMemcpyDeviceToHost, st));
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     buffer<Index, device> idx(count);
     buffer<T, device> vals(count);
     if (count > 0) {
@@ -119,14 +122,15 @@ void spmspv_generic(context& ctx, sparse_vector<typename S::value_type, Index, d
         auto* out = reinterpret_cast<U*>(idx.data());
         int const end_bit = bits_for(n);
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-            nullptr, bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit));
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-            cub_scratch(ctx, bytes), bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit));
-        gather_values<T, Index><<<detail::blocks_for(count, 256), 256>>>(
+            nullptr, bytes, in, out, static_cast<std::int64_t>(count), 0, end_bit, st));
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_scratch(ctx, bytes), bytes, in, out,
+                                                         static_cast<std::int64_t>(count), 0,
+                                                         end_bit, st));
+        gather_values<T, Index><<<detail::blocks_for(count, 256), 256, 0, st>>>(
             idx.data(), static_cast<std::int64_t>(count), p.acc, vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("gather_values");
     }
-    KLEENE_CUDA_CHECK(cudaDeviceSynchronize());
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     w = sparse_vector<T, Index, device>(n, std::move(idx), std::move(vals));
 }
 
