@@ -70,14 +70,6 @@ void fill(T* p, std::size_t n, T v, cudaStream_t st) {
     fill_kernel<T><<<blocks_for(n, 256, 4096), 256, 0, st>>>(p, n, v);
     KLEENE_CUDA_CHECK_LAUNCH("fill_kernel");
 }
-/// p[0..n) = v on the legacy default stream. Kept for algorithms/cuda/src/graph_sssp.cu until it
-/// passes its context's stream to the form above; remove then.
-template <class T>
-void fill(T* p, std::size_t n, T v) {
-    if (n == 0) return;
-    fill_kernel<T><<<blocks_for(n, 256, 4096), 256>>>(p, n, v);
-    KLEENE_CUDA_CHECK_LAUNCH("fill_kernel");
-}
 
 /// A slot out of *count++, with one atomic per group of converged threads.
 __device__ __forceinline__ unsigned long long aggregated_slot(unsigned long long* count) {
