@@ -9,6 +9,7 @@ set(KLEENE_JIT_HEADERS
   lib/cuda/include:kleene/cuda/detail/device_functions.cuh
   lib/cuda/include:kleene/cuda/sparse/device_common.cuh
   lib/cuda/include:kleene/cuda/sparse/spmv_kernels.cuh
+  lib/cuda/include:kleene/cuda/sparse/spgemm_kernels.cuh
   lib/cuda/include:kleene/cuda/dense_gemm/tiles.hpp
   lib/cuda/include:kleene/cuda/dense_gemm/policies.cuh
   lib/cuda/include:kleene/cuda/dense_gemm/kernels.cuh)

@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(every_family_compiles_for_builtin_and_user_semirings) {
     // SpMV for every semiring; the GEMM, whose four kernels take seconds to compile, for the user
     // semiring over float and plus_times over double (a 4-byte and an 8-byte type).
     for (std::size_t i = 0; i < semirings.size(); ++i)
-        for (auto f : {jit::family::spmv, jit::family::gemm})
+        for (auto f : {jit::family::spmv, jit::family::spgemm, jit::family::gemm})
             for (char const* index : {"int32_t", "int64_t"}) {
                 auto const& s = semirings[i];
                 if (f == jit::family::gemm && i != 0 && i != 3) break;

@@ -9,7 +9,9 @@
 //     (the checked fp32 path off: tuning::checked_min_updates) and its default, against the JIT's;
 //     and a user semiring (max.times, source text) through the JIT alone.
 //
-//   bench_jit [--scale 20] [--gemm-n 8192] [--runs 10] [--cache DIR]
+//   - SpGEMM A x A, min_plus over float, on a Kronecker graph (--spgemm-scale, default 16, edge
+//     factor 8): the library's generic kernels against the JIT's;
+//   bench_jit [--scale 20] [--spgemm-scale 16] [--gemm-n 8192] [--runs 10] [--cache DIR]
 // Lines starting with RESULT are for scripts.
 
 #include <kleene/algorithms/generate.hpp>
@@ -96,13 +98,14 @@ void spmv_row(char const* name, csr_matrix<float, std::int32_t, device> const& a
 }  // namespace
 
 int main(int argc, char** argv) {
-    int scale = 20, runs = 10;
+    int scale = 20, runs = 10, spgemm_scale = 16;
     std::size_t n = 8192;
     std::string cache;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string const k = argv[i];
         if (k == "--scale") scale = std::atoi(argv[i + 1]);
         else if (k == "--gemm-n") n = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (k == "--spgemm-scale") spgemm_scale = std::atoi(argv[i + 1]);
         else if (k == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
         else if (k == "--cache") cache = argv[i + 1];
         else {
@@ -159,6 +162,27 @@ int main(int argc, char** argv) {
         std::printf("kron scale %d: %zu vertices, %zu entries\n", scale, a.rows(), a.nnz());
         spmv_row<min_plus<float>>("min_plus", a, u, ctx, runs);
         spmv_row<plus_times<float>>("plus_times", a, u, ctx, runs);
+    }
+    // ---- SpGEMM A x A on a Kronecker graph (edge factor 8) ----
+    if (spgemm_scale > 0) {
+        kronecker_options opt;
+        opt.scale = spgemm_scale;
+        opt.edge_factor = 8;
+        opt.undirected = true;
+        opt.weights = weight_range(1, 100);
+        auto const a = kronecker_graph<float, std::int32_t>(opt).to_device();
+        csr_matrix<float, std::int32_t, device> c1, c2;
+        cuda::sparse_options o;
+        o.ctx = &ctx;
+        o.backend = cuda::sparse_backend::generic;
+        auto const s = jit::builtin("min_plus", "float");
+        double const aot = median_ms(runs, [&] { cuda::spgemm<min_plus<float>, std::int32_t>(c1, a, a, o); });
+        double const jt = median_ms(runs, [&] { jit::spgemm<float, std::int32_t>(c2, a, a, s, o); });
+        auto const x = c1.to_host(), y = c2.to_host();
+        bool const ok = x.nnz() == y.nnz() && std::equal(x.col_idx(), x.col_idx() + x.nnz(), y.col_idx()) &&
+                        std::equal(x.values(), x.values() + x.nnz(), y.values());
+        std::printf("RESULT spgemm min_plus scale %d nnz_a %zu nnz_c %zu aot_ms %.2f jit_ms %.2f ratio %.3f equal %d\n",
+                    spgemm_scale, a.nnz(), x.nnz(), aot, jt, jt / aot, int(ok));
     }
     // ---- dense GEMM ----
     if (n > 0) {

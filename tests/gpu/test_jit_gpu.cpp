@@ -149,6 +149,60 @@ BOOST_AUTO_TEST_CASE(spmv_user_semiring_matches_host_loops) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(spgemm_through_the_jit) {
+    if (!have_gpu()) return;
+    rng g(13);
+    for (std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(4000)}) {
+        // Rows of every tier: Poisson(4) rows and every 97th row of 600 entries (products past
+        // 4096: the global tier).
+        auto const a = random_csr<float, std::int32_t>(n, n, 4.0, 600, g);
+        auto const ad = a.to_device();
+        // A built-in: the instance's result, entry for entry.
+        {
+            csr_matrix<float, std::int32_t, device> want, got;
+            cuda::sparse_options opt;
+            opt.backend = cuda::sparse_backend::generic;
+            cuda::spgemm<min_plus<float>, std::int32_t>(want, ad, ad, opt);
+            opt.backend = cuda::sparse_backend::automatic;
+            jit::spgemm<float, std::int32_t>(got, ad, ad, jit::builtin("min_plus", "float"), opt);
+            auto const w = want.to_host(), r = got.to_host();
+            BOOST_TEST(r.nnz() == w.nnz());
+            BOOST_TEST(std::equal(w.row_ptr(), w.row_ptr() + n + 1, r.row_ptr()), "n " << n);
+            BOOST_TEST(std::equal(w.col_idx(), w.col_idx() + w.nnz(), r.col_idx()), "n " << n);
+            BOOST_TEST(std::equal(w.values(), w.values() + w.nnz(), r.values()), "n " << n);
+        }
+        // The user's max.times: host loops (dense accumulator per row).
+        {
+            csr_matrix<float, std::int32_t, device> got;
+            jit::spgemm<float, std::int32_t>(got, ad, ad, max_times_source());
+            auto const r = got.to_host();
+            std::size_t bad = 0;
+            std::vector<float> acc(n);
+            std::vector<char> seen(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::fill(acc.begin(), acc.end(), 0.0f);
+                std::fill(seen.begin(), seen.end(), char(0));
+                for (auto ka = a.row_ptr()[i]; ka < a.row_ptr()[i + 1]; ++ka) {
+                    auto const k = std::size_t(a.col_idx()[ka]);
+                    for (auto kb = a.row_ptr()[k]; kb < a.row_ptr()[k + 1]; ++kb) {
+                        auto const j = std::size_t(a.col_idx()[kb]);
+                        acc[j] = std::max(acc[j], a.values()[ka] * a.values()[kb]);
+                        seen[j] = 1;
+                    }
+                }
+                std::size_t entries = 0;
+                for (std::size_t j = 0; j < n; ++j) entries += seen[j];
+                bad += entries != std::size_t(r.row_ptr()[i + 1] - r.row_ptr()[i]);
+                for (auto k = r.row_ptr()[i]; k < r.row_ptr()[i + 1]; ++k) {
+                    auto const j = std::size_t(r.col_idx()[k]);
+                    bad += !seen[j] || r.values()[k] != acc[j];
+                }
+            }
+            BOOST_TEST(bad == 0u, "max_times spgemm n " << n);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(dense_gemm_through_the_jit) {
     if (!have_gpu()) return;
     rng g(3);

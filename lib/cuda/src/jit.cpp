@@ -158,7 +158,10 @@ nvrtc_api const& nvrtc() {
 
 // ---- what is compiled ---------------------------------------------------------------------------
 
-char const* family_name(family f) { return f == family::spmv ? "spmv" : "gemm"; }
+char const* family_name(family f) {
+    return f == family::spmv ? "spmv" : f == family::spgemm ? "spgemm" : "gemm";
+}
+bool indexed(family f) { return f != family::gemm; }
 
 struct request {
     family f;
@@ -172,6 +175,17 @@ struct request {
 bool four_bytes(std::string const& value) { return value == "float" || value == "std::int32_t"; }
 
 std::vector<std::string> expressions(request const& q) {
+    if (q.f == family::spgemm) {
+        std::string const sd = "kleene::cuda::sparse_detail::";
+        std::vector<std::string> e;
+        for (int t = 0; t < 3; ++t) {
+            std::string const tier = sd + "spgemm_tier<" + std::to_string(t) + ">::";
+            e.push_back(sd + "spgemm_shared_numeric<kleene_jit::semiring, " + q.index + ", " + tier +
+                        "slots, " + tier + "row_threads, " + tier + "block_threads>");
+        }
+        e.push_back(sd + "spgemm_global_numeric<kleene_jit::semiring, " + q.index + ">");
+        return e;
+    }
     if (q.f == family::spmv) {
         std::string const args = "<kleene_jit::semiring, " + q.index + ">";
         return {"kleene::cuda::sparse_detail::spmv_rows_kernel" + args,
@@ -191,8 +205,9 @@ std::vector<std::string> expressions(request const& q) {
 }
 
 std::string program(request const& q) {
-    std::string src = q.f == family::spmv ? "#include <kleene/cuda/sparse/spmv_kernels.cuh>\n"
-                                          : "#include <kleene/cuda/dense_gemm/kernels.cuh>\n";
+    std::string src = q.f == family::spmv     ? "#include <kleene/cuda/sparse/spmv_kernels.cuh>\n"
+                      : q.f == family::spgemm ? "#include <kleene/cuda/sparse/spgemm_kernels.cuh>\n"
+                                              : "#include <kleene/cuda/dense_gemm/kernels.cuh>\n";
     return src + q.semiring;
 }
 
@@ -214,7 +229,7 @@ std::string key_material(request const& q) {
     nvrtc_api const& api = nvrtc();
     std::ostringstream k;
     k << "kleene-jit 1\nfamily " << family_name(q.f) << "\nvalue " << q.value << "\nindex "
-      << (q.f == family::spmv ? q.index : "-") << "\nsm " << q.cc << "\nkleene " << kleene::version()
+      << (indexed(q.f) ? q.index : "-") << "\nsm " << q.cc << "\nkleene " << kleene::version()
       << "\nnvrtc " << api.major << '.' << api.minor << "\nsources " << sources_hash()
       << "\nsemiring\n"
       << q.semiring;
@@ -415,7 +430,7 @@ built obtain(request const& q, std::string const& material, std::string const& d
 
 request make_request(family f, semiring_source const& s, std::string_view index_type, int cc) {
     request q{f, s.name, semiring_text(s), canonical_type(s.value_type),
-              f == family::spmv ? canonical_index(index_type) : std::string(), cc};
+              indexed(f) ? canonical_index(index_type) : std::string(), cc};
     if (cc < 50 || cc > 200) throw invalid_argument("jit: compute capability " + std::to_string(cc));
     return q;
 }

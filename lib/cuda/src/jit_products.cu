@@ -39,6 +39,22 @@ void spmv(dense_vector<T, device>& w, vector_mask const& mask, csr_matrix<T, Ind
                           opt.replace);
 }
 
+template <class T, class Index>
+void spgemm(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
+            csr_matrix<T, Index, device> const& b, semiring_source const& s,
+            sparse_options const& opt, report* r) {
+    using namespace sparse_detail;
+    detail::check_value_type(s, cpp_name<T>(), "spgemm");
+    context& ctx = resolve(opt.ctx);
+    check_spgemm_operands(a, b);
+    if (opt.backend == sparse_backend::cusparse) no_cusparse("jit::spgemm", "a JIT semiring");
+    report own;
+    if (!r && opt.explain) r = &own;
+    auto const& k = detail::kernels(ctx, family::spgemm, s, cpp_name<Index>(), r);
+    if (opt.explain) opt.explain->add("spgemm over " + s.name + ": " + describe(*r));
+    spgemm_launch<T, Index>(ctx, spgemm_kernels{{k[0], k[1], k[2]}, k[3]}, c, a, b);
+}
+
 template <class T>
 void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
                 dense_view<T, device> c, bool accumulate, semiring_source const& s, context& ctx,
@@ -77,9 +93,15 @@ void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
     template void spmv<T, I>(dense_vector<T, device>&, vector_mask const&,                        \
                              csr_matrix<T, I, device> const&, dense_vector<T, device> const&,     \
                              semiring_source const&, sparse_options const&, report*);
+#define KLEENE_JIT_SPGEMM(T, I)                                                                    \
+    template void spgemm<T, I>(csr_matrix<T, I, device>&, csr_matrix<T, I, device> const&,        \
+                               csr_matrix<T, I, device> const&, semiring_source const&,           \
+                               sparse_options const&, report*);
 #define KLEENE_JIT_TYPE(T)                                                                         \
     KLEENE_JIT_SPMV(T, std::int32_t)                                                               \
     KLEENE_JIT_SPMV(T, std::int64_t)                                                               \
+    KLEENE_JIT_SPGEMM(T, std::int32_t)                                                             \
+    KLEENE_JIT_SPGEMM(T, std::int64_t)                                                             \
     template void dense_gemm<T>(dense_view<T const, device>, dense_view<T const, device>,         \
                                 dense_view<T, device>, bool, semiring_source const&, context&,    \
                                 report*);

@@ -1,7 +1,8 @@
 // The builtin pairs this build leaves out (KLEENE_INSTANCES=minimal; kleene/instance_lists.hpp):
 // their specialisations are declared in sparse.hpp and dense_gemm.hpp, so that a program that
-// names one still links. The JIT serves SpMV and the dense GEMM (kleene/cuda/jit.hpp: NVRTC
-// compiles the same kernels on first use); the other products, and the GEMM's stream form, throw
+// names one still links. The JIT serves SpMV, SpGEMM into CSR and the dense GEMM
+// (kleene/cuda/jit.hpp: NVRTC compiles the same kernels on first use); the other products
+// (SpMSpV, SpMM, SpGEMM into a dense C) and the GEMM's stream form throw
 // kleene::missing_instance with the pair and the instance set that has it.
 
 #include <kleene/cuda/dense_gemm.hpp>
@@ -39,10 +40,14 @@ namespace kleene::cuda {
                            (dense_view<T, device>, csr_matrix<T, Index, device> const&,           \
                             dense_view<T const, device>, sparse_options const&),                  \
                            S, T, Index)                                                           \
-    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm, sparse_backend,  \
-                           (csr_matrix<T, Index, device>&, csr_matrix<T, Index, device> const&,   \
-                            csr_matrix<T, Index, device> const&, sparse_options const&),          \
-                           S, T, Index)                                                           \
+    template <>                                                                                   \
+    sparse_backend spgemm<S<T>, Index>(csr_matrix<T, Index, device> & c,                          \
+                                       csr_matrix<T, Index, device> const& a,                     \
+                                       csr_matrix<T, Index, device> const& b,                     \
+                                       sparse_options const& opt) {                               \
+        jit::spgemm<T, Index>(c, a, b, jit::builtin(s, t), opt);                                  \
+        return sparse_backend::generic;                                                           \
+    }                                                                                             \
     KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm_dense,            \
                            sparse_backend,                                                        \
                            (dense_view<T, device>, csr_matrix<T, Index, device> const&,           \

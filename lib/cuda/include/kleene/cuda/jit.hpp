@@ -10,9 +10,10 @@
 //   kleene::context ctx;  ctx.tune.jit_cache = "/var/cache/kleene";   // empty: memory only
 //   kleene::cuda::jit::spmv(w, {}, A, u, s, {.ctx = &ctx});
 //   kleene::cuda::jit::dense_gemm(a, b, c, false, s, ctx);
+//   kleene::cuda::jit::spgemm(C, A, B, s, {.ctx = &ctx});
 //
 // What NVRTC compiles is the same kernel source the library's own instances come from
-// (sparse/spmv_kernels.cuh, dense_gemm/kernels.cuh), instantiated for the given semiring: the
+// (sparse/spmv_kernels.cuh, sparse/spgemm_kernels.cuh, dense_gemm/kernels.cuh), instantiated for the given semiring: the
 // headers travel inside the library, so nothing but NVRTC is needed at run time. A built-in
 // semiring works through the JIT too (builtin()), which is how a build with
 // KLEENE_INSTANCES=minimal serves the pairs it left out.
@@ -75,7 +76,7 @@ struct report {
 };
 
 /// Kernel families the JIT builds.
-enum class family { spmv, gemm };
+enum class family { spmv, gemm, spgemm };
 
 // Without CUDA (KLEENE_HAVE_CUDA unset) every entry below throws no_device.
 KLEENE_DEVICE_ENTRIES_BEGIN
@@ -119,6 +120,14 @@ KLEENE_DEVICE_ENTRY void spmv(dense_vector<T, device>& w, vector_mask const& mas
                               csr_matrix<T, Index, device> const& a,
                               dense_vector<T, device> const& u, semiring_source const& s,
                               sparse_options const& opt = {}, report* r = nullptr)
+    KLEENE_DEVICE_BODY;
+
+/// C = A (+).(x) B into CSR over s, exactly as kleene::cuda::spgemm (the generic kernels: count
+/// pass, tiered hash accumulators, segmented sort), on the context's stream (opt.ctx).
+template <class T, class Index>
+KLEENE_DEVICE_ENTRY void spgemm(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
+                                csr_matrix<T, Index, device> const& b, semiring_source const& s,
+                                sparse_options const& opt = {}, report* r = nullptr)
     KLEENE_DEVICE_BODY;
 
 /// C = [C (+)] A (+).(x) B over s, exactly as kleene::cuda::dense_gemm (its generic paths: the

@@ -3,12 +3,14 @@
 // sparse_common.cu) or into a dense C.
 
 #include <kleene/cuda/sparse/common.cuh>
+#include <kleene/cuda/sparse/spgemm_kernels.cuh>
 
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kleene::cuda {
@@ -22,26 +24,6 @@ namespace sparse_detail {
 // in batches that bound its memory. The count pass (sparse_common.cu, no semiring involved) gives
 // each row's entries; after a scan, the numeric pass writes each row's entries in table order and
 // a segmented sort orders the columns.
-
-inline constexpr int spgemm_tiers = 3;  // shared-memory tiers; the global one comes after
-template <int Tier>
-struct spgemm_tier;
-template <>
-struct spgemm_tier<0> {
-    static constexpr std::int64_t max_products = 64;
-    static constexpr int slots = 128, row_threads = 32, block_threads = 256;
-};
-template <>
-struct spgemm_tier<1> {
-    static constexpr std::int64_t max_products = 512;
-    static constexpr int slots = 1024, row_threads = 128, block_threads = 256;
-};
-template <>
-struct spgemm_tier<2> {
-    static constexpr std::int64_t max_products = 4096;
-    static constexpr int slots = 8192, row_threads = 512, block_threads = 512;
-};
-inline constexpr int spgemm_global_threads = 512;
 
 /// The count pass: rows by tier, C's row pointers, and the global tier's rows in batches.
 template <class Index>
@@ -62,183 +44,46 @@ spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a
                                 std::int64_t rows, Index const* b_ptr, Index const* b_col,
                                 std::int64_t cols);
 
-template <class Index>
-struct csr_ref {
-    Index const* ptr;
-    Index const* col;
+/// The numeric kernels of one semiring and index type: the three shared-memory tiers and the
+/// global one, compiled ahead of time (spgemm_kernels_of) or by the JIT; spgemm_launch runs either.
+struct spgemm_kernels {
+    void const* shared[spgemm_tiers] = {};
+    void const* global = nullptr;
 };
-
-template <class Index>
-__device__ __forceinline__ std::uint64_t slot_of(Index j, std::uint64_t mask) {
-    std::uint64_t const x = static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull;
-    return (x >> 32) & mask;
-}
-
-template <class Index>
-__device__ __forceinline__ Index cas_index(Index* p, Index expected, Index desired) {
-    if constexpr (sizeof(Index) == 4) {
-        return atomicCAS(reinterpret_cast<int*>(p), expected, desired);
-    } else {
-        return static_cast<Index>(atomicCAS(reinterpret_cast<unsigned long long*>(p),
-                                            static_cast<unsigned long long>(expected),
-                                            static_cast<unsigned long long>(desired)));
-    }
-}
-
-/// Finds or inserts key j (linear probing; the table never fills: it has 2f slots or more).
-/// Returns the slot; `inserted` says whether this thread put j there.
-template <class Index>
-__device__ __forceinline__ std::uint64_t hash_insert(Index* keys, std::uint64_t mask, Index j,
-                                                     bool& inserted) {
-    std::uint64_t h = slot_of(j, mask);
-    while (true) {
-        Index const cur = *reinterpret_cast<Index volatile*>(keys + h);
-        if (cur == j) {
-            inserted = false;
-            return h;
-        }
-        if (cur == Index(-1)) {
-            Index const old = cas_index(keys + h, Index(-1), j);
-            if (old == Index(-1) || old == j) {
-                inserted = old == Index(-1);
-                return h;
-            }
-        }
-        h = (h + 1) & mask;
-    }
-}
-
-/// The products of row `row` of A times B, spread over `threads` threads (warps take entries of
-/// A, their lanes the entries of the matching row of B), inserted into (keys, vals).
-template <class S, class Index, bool Numeric>
-__device__ __forceinline__ void accumulate_row(
-    csr_ref<Index> a, typename S::value_type const* a_val, typename S::value_type a_iso,
-    csr_ref<Index> b, typename S::value_type const* b_val, typename S::value_type b_iso, Index row,
-    int t, int threads, Index* keys, typename S::value_type* vals, std::uint64_t mask,
-    int* inserted_count) {
-    int const warp = t / 32, warps = threads / 32, lane = t % 32;
-    Index const ae = a.ptr[row + 1];
-    for (Index ka = a.ptr[row] + warp; ka < ae; ka += warps) {
-        Index const k = a.col[ka];
-        Index const be = b.ptr[k + 1];
-        for (Index kb = b.ptr[k] + lane; kb < be; kb += 32) {
-            bool inserted = false;
-            std::uint64_t const s = hash_insert(keys, mask, b.col[kb], inserted);
-            if constexpr (Numeric) {
-                atomic_add<S>(&vals[s],
-                              S::mul(value_at(a_val, a_iso, ka), value_at(b_val, b_iso, kb)));
-            } else {
-                if (inserted) atomicAdd(inserted_count, 1);
-            }
-        }
-    }
-}
-
 template <class S, class Index>
-struct spgemm_numeric_args {
-    using T = typename S::value_type;
-    csr_ref<Index> a;
-    T const* a_val;
-    T a_iso;
-    csr_ref<Index> b;
-    T const* b_val;
-    T b_iso;
-    Index const* c_ptr;
-    Index* c_col;
-    T* c_val;
-};
-
-/// Writes the table's entries to C's row (in table order; sorted later) and clears nothing.
-template <class S, class Index>
-__device__ __forceinline__ void emit_row(spgemm_numeric_args<S, Index> const& p, Index row, int t,
-                                         int threads, Index const* keys,
-                                         typename S::value_type const* vals, std::uint64_t slots,
-                                         int* emitted) {
-    Index const out = p.c_ptr[row];
-    for (std::uint64_t s = t; s < slots; s += threads) {
-        Index const key = keys[s];
-        if (key != Index(-1)) {
-            int const pos = atomicAdd(emitted, 1);
-            p.c_col[out + pos] = key;
-            p.c_val[out + pos] = vals[s];
-        }
-    }
+spgemm_kernels spgemm_kernels_of() {
+    auto shared = [](auto tier) {
+        using t = spgemm_tier<decltype(tier)::value>;
+        return reinterpret_cast<void const*>(
+            &spgemm_shared_numeric<S, Index, t::slots, t::row_threads, t::block_threads>);
+    };
+    return {{shared(std::integral_constant<int, 0>{}), shared(std::integral_constant<int, 1>{}),
+             shared(std::integral_constant<int, 2>{})},
+            reinterpret_cast<void const*>(&spgemm_global_numeric<S, Index>)};
 }
 
-template <class S, class Index, int Slots, int RowThreads, int BlockThreads>
-__global__ void __launch_bounds__(BlockThreads)
-    spgemm_shared_numeric(spgemm_numeric_args<S, Index> p, Index const* rows, std::int64_t count) {
-    using T = typename S::value_type;
-    constexpr int per_block = BlockThreads / RowThreads;
-    extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ int emitted[per_block];
-    int const sub = static_cast<int>(threadIdx.x) / RowThreads;
-    int const t = static_cast<int>(threadIdx.x) % RowThreads;
-    // Values first (8-byte aligned), then keys.
-    T* vals = reinterpret_cast<T*>(smem) + sub * Slots;
-    Index* keys = reinterpret_cast<Index*>(smem + sizeof(T) * Slots * per_block) + sub * Slots;
-    std::int64_t const item = std::int64_t(blockIdx.x) * per_block + sub;
-    for (int s = t; s < Slots; s += RowThreads) {
-        keys[s] = Index(-1);
-        vals[s] = S::zero();
-    }
-    if (t == 0) emitted[sub] = 0;
-    __syncthreads();
-    if (item < count)
-        accumulate_row<S, Index, true>(p.a, p.a_val, p.a_iso, p.b, p.b_val, p.b_iso, rows[item], t,
-                                       RowThreads, keys, vals, Slots - 1, nullptr);
-    __syncthreads();
-    if (item < count) emit_row(p, rows[item], t, RowThreads, keys, vals, Slots, &emitted[sub]);
-}
-
-template <class S, class Index>
-__global__ void __launch_bounds__(spgemm_global_threads)
-    spgemm_global_numeric(spgemm_numeric_args<S, Index> p, Index const* rows,
-                          std::int64_t const* table_off, Index* keys_all,
-                          typename S::value_type* vals_all) {
-    __shared__ int emitted;
-    std::int64_t const off = table_off[blockIdx.x] - table_off[0];  // inside this batch's tables
-    auto const slots =
-        static_cast<std::uint64_t>(table_off[blockIdx.x + 1] - table_off[blockIdx.x]);
-    Index* keys = keys_all + off;
-    auto* vals = vals_all + off;
-    int const t = static_cast<int>(threadIdx.x);
-    for (std::uint64_t s = t; s < slots; s += spgemm_global_threads) {
-        keys[s] = Index(-1);
-        vals[s] = S::zero();
-    }
-    if (t == 0) emitted = 0;
-    __syncthreads();
-    Index const row = rows[blockIdx.x];
-    accumulate_row<S, Index, true>(p.a, p.a_val, p.a_iso, p.b, p.b_val, p.b_iso, row, t,
-                                   spgemm_global_threads, keys, vals, slots - 1, nullptr);
-    __syncthreads();
-    emit_row(p, row, t, spgemm_global_threads, keys, vals, slots, &emitted);
-}
-
-template <class S, class Index, int Tier>
-void launch_shared_numeric(spgemm_numeric_args<S, Index> const& p, spgemm_plan<Index> const& plan,
-                           cudaStream_t st) {
-    using T = typename S::value_type;
+template <class T, class Index, int Tier>
+void launch_shared_numeric(void const* kernel, spgemm_numeric_args<T, Index> const& p,
+                           spgemm_plan<Index> const& plan, cudaStream_t st) {
     using tier = spgemm_tier<Tier>;
     constexpr int per_block = tier::block_threads / tier::row_threads;
-    std::int64_t const count = plan.count[Tier];
+    std::int64_t count = plan.count[Tier];
     if (count == 0) return;
-    auto kernel =
-        spgemm_shared_numeric<S, Index, tier::slots, tier::row_threads, tier::block_threads>;
     std::size_t const smem = std::size_t(tier::slots) * per_block * (sizeof(T) + sizeof(Index));
     KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(smem)));
     auto const blocks = static_cast<unsigned>((count + per_block - 1) / per_block);
-    kernel<<<blocks, tier::block_threads, smem, st>>>(p, plan.tier(Tier), count);
-    KLEENE_CUDA_CHECK_LAUNCH("spgemm_shared_numeric");
+    auto args_p = p;
+    Index const* rows = plan.tier(Tier);
+    void* args[] = {&args_p, &rows, &count};
+    KLEENE_CUDA_CHECK(
+        cudaLaunchKernel(kernel, dim3(blocks), dim3(tier::block_threads), args, smem, st));
 }
 
-template <class S, class Index>
-void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, device>& c,
-                    csr_matrix<typename S::value_type, Index, device> const& a,
-                    csr_matrix<typename S::value_type, Index, device> const& b) {
-    using T = typename S::value_type;
+/// C = A B with the numeric kernels k, on the context's stream; returns when C is written.
+template <class T, class Index>
+void spgemm_launch(context& ctx, spgemm_kernels const& k, csr_matrix<T, Index, device>& c,
+                   csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& b) {
     auto const rows = static_cast<std::int64_t>(a.rows());
     auto const cols = static_cast<std::int64_t>(b.cols());
     cudaStream_t const st = stream_of(ctx);
@@ -248,22 +93,23 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
     if (plan.nnz > 0) {
         Index* tmp_col = scratch<Index>(ctx, 0, std::size_t(plan.nnz));
         T* tmp_val = scratch<T>(ctx, 1, std::size_t(plan.nnz));
-        spgemm_numeric_args<S, Index> p{{a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(),
+        spgemm_numeric_args<T, Index> p{{a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(),
                                         {b.row_ptr(), b.col_idx()}, b.values(), b.iso_value(),
                                         plan.row_ptr.data(),        tmp_col,    tmp_val};
-        launch_shared_numeric<S, Index, 0>(p, plan, st);
-        launch_shared_numeric<S, Index, 1>(p, plan, st);
-        launch_shared_numeric<S, Index, 2>(p, plan, st);
+        launch_shared_numeric<T, Index, 0>(k.shared[0], p, plan, st);
+        launch_shared_numeric<T, Index, 1>(k.shared[1], p, plan, st);
+        launch_shared_numeric<T, Index, 2>(k.shared[2], p, plan, st);
         // The global tier, in batches of bounded table memory.
         if (!plan.batch_start.empty()) {
-            auto* keys = scratch<Index>(ctx, 2, plan.max_batch_slots);
-            auto* vals = scratch<T>(ctx, 3, plan.max_batch_slots);
+            Index* keys = scratch<Index>(ctx, 2, plan.max_batch_slots);
+            T* vals = scratch<T>(ctx, 3, plan.max_batch_slots);
             for (std::size_t bt = 0; bt + 1 < plan.batch_start.size(); ++bt) {
                 std::size_t const i = plan.batch_start[bt], j = plan.batch_start[bt + 1];
-                spgemm_global_numeric<S, Index>
-                    <<<static_cast<unsigned>(j - i), spgemm_global_threads, 0, st>>>(
-                        p, plan.heavy_rows.data() + i, plan.heavy_off.data() + i, keys, vals);
-                KLEENE_CUDA_CHECK_LAUNCH("spgemm_global_numeric");
+                Index const* heavy = plan.heavy_rows.data() + i;
+                std::int64_t const* off = plan.heavy_off.data() + i;
+                void* args[] = {&p, &heavy, &off, &keys, &vals};
+                KLEENE_CUDA_CHECK(cudaLaunchKernel(k.global, dim3(static_cast<unsigned>(j - i)),
+                                                   dim3(spgemm_global_threads), args, 0, st));
             }
         }
         // Columns in order inside each row.
@@ -279,6 +125,23 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     c = csr_matrix<T, Index, device>(a.rows(), b.cols(), std::move(plan.row_ptr), std::move(col),
                                      std::move(val), T(1), true);
+}
+
+/// spgemm's operand check: A's columns are B's rows.
+template <class T, class Index>
+void check_spgemm_operands(csr_matrix<T, Index, device> const& a,
+                           csr_matrix<T, Index, device> const& b) {
+    if (a.cols() != b.rows())
+        throw dimension_mismatch("spgemm: cannot multiply A (" +
+                                 kleene::detail::shape(a.rows(), a.cols()) + ") by B (" +
+                                 kleene::detail::shape(b.rows(), b.cols()) + ")");
+}
+
+template <class S, class Index>
+void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, device>& c,
+                    csr_matrix<typename S::value_type, Index, device> const& a,
+                    csr_matrix<typename S::value_type, Index, device> const& b) {
+    spgemm_launch<typename S::value_type, Index>(ctx, spgemm_kernels_of<S, Index>(), c, a, b);
 }
 
 // ---- spgemm into a dense output -------------------------------------------------------------
@@ -360,10 +223,7 @@ sparse_backend spgemm(csr_matrix<typename S::value_type, Index, device>& c,
                       sparse_options const& opt) {
     using namespace sparse_detail;
     context& ctx = resolve(opt.ctx);
-    if (a.cols() != b.rows())
-        throw dimension_mismatch("spgemm: cannot multiply A (" +
-                                 kleene::detail::shape(a.rows(), a.cols()) + ") by B (" +
-                                 kleene::detail::shape(b.rows(), b.cols()) + ")");
+    check_spgemm_operands(a, b);
     if constexpr (cusparse_has<S> && std::is_same_v<Index, std::int32_t>) {
         bool const want = opt.backend == sparse_backend::cusparse ||
                           (opt.backend == sparse_backend::automatic && cusparse_default::spgemm);
