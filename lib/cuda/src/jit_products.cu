@@ -86,7 +86,7 @@ void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
     } else {
         launch_gemm_with<T>(k[0], a, b, c, accumulate, nullptr, 0, st);
     }
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    kleene::cuda::detail::end_of_call(st);
 }
 
 #define KLEENE_JIT_SPMV(T, I)                                                                      \

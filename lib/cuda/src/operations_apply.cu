@@ -36,7 +36,7 @@ void apply_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, F f, T
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, f, a, n, absent,
         replace);
     KLEENE_CUDA_CHECK_LAUNCH("apply_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 template <class F, class T, class Index>

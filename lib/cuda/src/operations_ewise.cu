@@ -67,7 +67,7 @@ void ewise_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op op,
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, b, n, absent,
         replace);
     KLEENE_CUDA_CHECK_LAUNCH("ewise_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 template <bool Union, class Op, class T, class Index>

@@ -87,7 +87,7 @@ void reduce_rows(cudaStream_t st, T* w, dense_mask const& mask, Accum accum, Row
         w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, rows_of, rows,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("reduce_rows_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 template <class Mon, class Accum, class T, class Index>

@@ -306,7 +306,7 @@ void run(dense_view<typename S::value_type const, device> a,
     enqueue<S>(a, b, c, accumulate, st,
                needs_flag<S> ? kleene::cuda::detail::context_flag(ctx) : nullptr,
                [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx);
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    kleene::cuda::detail::end_of_call(st);
 }
 
 }  // namespace kleene::cuda::gemm_detail

@@ -28,6 +28,16 @@ inline cudaStream_t stream_of(context const& ctx) noexcept {
     return static_cast<cudaStream_t>(ctx.stream());
 }
 
+/// The end of a synchronous call: waits for st's work, unless st is being captured into a CUDA
+/// graph, where nothing runs until the graph is launched (and the graph orders what follows).
+/// Calls that end with this and read nothing back to the host can be captured (docs/guide.md,
+/// "Streams and CUDA graphs").
+inline void end_of_call(cudaStream_t st) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &status));
+    if (status == cudaStreamCaptureStatusNone) KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+}
+
 /// Blocks of `threads` covering n items, at least 1, at most `cap` (kernels grid-stride past it).
 inline unsigned blocks_for(std::size_t n, unsigned threads, std::size_t cap = 1u << 20) {
     std::size_t b = (n + threads - 1) / threads;

@@ -63,7 +63,7 @@ void spmv_launch(context& ctx, spmv_kernels const& k, dense_vector<T, device>& w
                 finish_args, 0, st));
         }
     }
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    detail::end_of_call(st);
 }
 
 /// spmv's operand checks: shapes, and w distinct from u.
