@@ -190,7 +190,8 @@ std::vector<std::string> expressions(request const& q) {
         std::string const args = "<kleene_jit::semiring, " + q.index + ">";
         return {"kleene::cuda::sparse_detail::spmv_rows_kernel" + args,
                 "kleene::cuda::sparse_detail::spmv_long_kernel" + args,
-                "kleene::cuda::sparse_detail::spmv_long_finish" + args};
+                "kleene::cuda::sparse_detail::spmv_long_finish" + args,
+                "kleene::cuda::sparse_detail::spmv_long_whole" + args};
     }
     std::string const s = "kleene::dense_safe<kleene_jit::semiring>";
     std::string const ns = "kleene::cuda::gemm_detail::";

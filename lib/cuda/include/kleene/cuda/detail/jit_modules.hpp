@@ -11,7 +11,8 @@
 
 namespace kleene::cuda::jit::detail {
 
-/// spmv: rows, long_slices, long_finish (sparse/spmv.cuh's spmv_kernels).
+/// spmv: rows, long_slices, long_finish, long_whole (sparse/spmv.cuh's spmv_kernels).
+/// spgemm: the three shared-memory tiers' numeric kernels, then the global one.
 /// gemm with a 4-byte value type: gemm_kernel, pack_a_kernel, staged_kernel, combine_partials;
 /// with an 8-byte one: gemm_kernel alone.
 std::vector<void const*> const& kernels(context& ctx, family f, semiring_source const& s,

@@ -15,12 +15,14 @@ struct spmv_kernels {
     void const* rows = nullptr;
     void const* long_slices = nullptr;
     void const* long_finish = nullptr;
+    void const* long_whole = nullptr;
 };
 template <class S, class Index>
 spmv_kernels spmv_kernels_of() {
     return {reinterpret_cast<void const*>(&spmv_rows_kernel<S, Index>),
             reinterpret_cast<void const*>(&spmv_long_kernel<S, Index>),
-            reinterpret_cast<void const*>(&spmv_long_finish<S, Index>)};
+            reinterpret_cast<void const*>(&spmv_long_finish<S, Index>),
+            reinterpret_cast<void const*>(&spmv_long_whole<S, Index>)};
 }
 
 /// w<mask> = [w (+)] A u with kernels k, on the context's stream; returns when w is written.
@@ -46,7 +48,13 @@ void spmv_launch(context& ctx, spmv_kernels const& k, dense_vector<T, device>& w
     void* row_args[] = {&p};
     KLEENE_CUDA_CHECK(
         cudaLaunchKernel(k.rows, dim3(blocks), dim3(spmv_threads), row_args, 0, st));
-    if (long_cap > 0) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
+    if (long_cap > 0 && capture != cudaStreamCaptureStatusNone) {
+        // Captured into a graph: no host read of the count; a block a long row.
+        KLEENE_CUDA_CHECK(cudaLaunchKernel(k.long_whole, dim3(detail::persistent_blocks(8)),
+                                           dim3(spmv_threads), row_args, 0, st));
+    } else if (long_cap > 0) {
         std::int64_t* offs = nullptr;
         std::int64_t count = 0;
         std::int64_t items =

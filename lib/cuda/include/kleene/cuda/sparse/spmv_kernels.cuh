@@ -160,6 +160,28 @@ __global__ void __launch_bounds__(spmv_threads)
     }
 }
 
+/// The long rows without slicing, a block a row, their count read on the device: what runs while
+/// the stream is captured into a CUDA graph, where the host cannot read the count to number the
+/// slices (a hub then takes one block instead of many).
+template <class S, class Index>
+__global__ void __launch_bounds__(spmv_threads)
+    spmv_long_whole(spmv_args<typename S::value_type, Index> p) {
+    using T = typename S::value_type;
+    __shared__ T warp_sums[spmv_threads / 32];
+    auto const count = static_cast<std::int64_t>(*p.long_count);
+    for (std::int64_t k = blockIdx.x; k < count; k += gridDim.x) {
+        Index const row = p.long_rows[k];
+        T acc = S::zero();
+        for (std::int64_t j = std::int64_t(p.row_ptr[row]) + threadIdx.x; j < p.row_ptr[row + 1];
+             j += spmv_threads) {
+            T const x = p.u[p.col[j]];
+            if (!skip_operand<S>(x)) acc = S::add(acc, S::mul(value_at(p.val, p.iso, j), x));
+        }
+        T const total = block_sum<S, spmv_threads>(acc, warp_sums);
+        if (threadIdx.x == 0) store_result<S>(p.w, row, total, p.accumulate);
+    }
+}
+
 template <class S, class Index>
 __global__ void spmv_long_finish(spmv_args<typename S::value_type, Index> p, std::int64_t count) {
     for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < count;
