@@ -154,8 +154,11 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
          }},
     };
     for (auto const& o : ops) {
-        dense_vector<float, device> w_eager(n), w_graph(n);
-        dense_matrix<float, device> c_eager(300, 300), c_graph(300, 300);
+        // Zero-filled: each operation writes either the vector or the matrix, and both are compared.
+        dense_vector<float> const zeros(n, 0.0f);
+        dense_matrix<float> const zero_m(300, 300, 0.0f);
+        auto w_eager = zeros.to_device(), w_graph = zeros.to_device();
+        auto c_eager = zero_m.to_device(), c_graph = zero_m.to_device();
         o.run(cs.ctx, w_eager, c_eager);  // eager: also grows the context's scratch first
         BOOST_REQUIRE(cudaStreamSynchronize(cs.s) == cudaSuccess);
         std::string error;
