@@ -2,9 +2,11 @@
 
 Matrices come from and go to NumPy and scipy.sparse (``Matrix.from_scipy``, ``to_scipy``,
 ``from_numpy``, ``to_numpy``); products take a semiring by name or as an object
-(``kleene.mxm(A, B, "min.plus")``, ``kleene.min_plus``); the graph algorithms take a Matrix, a
-SciPy sparse matrix or a dense NumPy array. Errors are ``kleene.Error`` subclasses carrying
-kleene's message. See docs/python.md.
+(``kleene.mxm(A, B, "min.plus")``, ``kleene.min_plus``), and the other GraphBLAS operations
+(``ewise_add``, ``ewise_mult``, ``apply``, ``select``, ``reduce``, ``transpose``, ``extract``,
+``assign``, ``kronecker``) their operators by name (``"plus"``, ``"min"``, ...); the graph
+algorithms take a Matrix, a SciPy sparse matrix or a dense NumPy array. Errors are
+``kleene.Error`` subclasses carrying kleene's message. See docs/python.md.
 
 Copies: NumPy/SciPy -> kleene copies once (kleene's buffers own 64-byte aligned memory and cannot
 adopt NumPy's); kleene -> NumPy/SciPy copies nothing (read-only views that keep the kleene storage
@@ -43,7 +45,23 @@ from .semiring import (  # noqa: F401
     plus_times,
     semiring,
 )
-from .ops import complement, mxm, mxv, structure, to_device, vxm  # noqa: F401
+from .ops import (  # noqa: F401
+    apply,
+    assign,
+    complement,
+    ewise_add,
+    ewise_mult,
+    extract,
+    kronecker,
+    mxm,
+    mxv,
+    reduce,
+    select,
+    structure,
+    to_device,
+    transpose,
+    vxm,
+)
 from .algorithms import (  # noqa: F401
     apsp,
     betweenness,
@@ -60,7 +78,8 @@ from .io import mtx_info, read_mtx, write_mtx  # noqa: F401
 
 __all__ = [
     "Matrix", "as_matrix", "infinity", "Semiring", "semiring", "mxm", "mxv", "vxm", "structure",
-    "complement", "bfs", "sssp", "apsp", "closure", "path", "shortest_path",
+    "complement", "ewise_add", "ewise_mult", "apply", "select", "reduce", "transpose", "extract",
+    "assign", "kronecker", "bfs", "sssp", "apsp", "closure", "path", "shortest_path",
     "connected_components", "pagerank", "triangle_count", "betweenness", "read_mtx", "write_mtx",
     "mtx_info", "device_count", "to_device", "DeviceArray", "Error", "DimensionMismatch",
     "InvalidArgument", "SpaceMismatch",

@@ -188,6 +188,38 @@ matrix_handle from_cuda_csr(std::size_t rows, std::size_t cols, py::handle indpt
     });
 }
 
+/// A one-dimensional device array as an n x 1 (or, `row`, 1 x n) dense device matrix: the
+/// operations on device vectors run as on those (Python's vectors are n x 1 matrices).
+matrix_handle device_column(py::handle u, std::string const& dtype, bool row) {
+    return dispatch_dtype(dtype, [&](auto t) {
+        using T = decltype(t);
+        dense_vector<T, device> v = device_vector_of<T>(u, "the vector");
+        std::size_t const n = v.size();
+        dense_matrix<T, device> d;
+        d.adopt(row ? 1 : n, row ? n : 1, std::move(v.storage()));
+        return matrix_handle::of(std::move(d));
+    });
+}
+
+/// The entries of a device matrix with one row or column as a one-dimensional DeviceArray (a
+/// view of dense storage; CSR is made dense with `absent` where it has no entry).
+device_array device_vector(matrix_handle const& m, py::object absent) {
+    return m.visit([&](auto const& a) -> device_array {
+        using M = std::decay_t<decltype(a)>;
+        using T = typename M::value_type;
+        auto const n = static_cast<std::int64_t>(a.rows() * a.cols());
+        if constexpr (is_device_dense<M>) {
+            return device_array_of<T>(a.data(), {n}, m.s);
+        } else if constexpr (is_device_csr<M> && !std::is_same_v<T, bool>) {
+            auto d = std::make_shared<dense_matrix<T, device>>(
+                kleene::to_dense(a, absent.is_none() ? T(0) : absent.cast<T>()));
+            return device_array_of<T>(d->data(), {n}, d);
+        } else {
+            throw invalid_argument("a vector result must be a numeric device matrix");
+        }
+    });
+}
+
 }  // namespace
 
 void bind_device(py::module_& m) {
@@ -232,6 +264,8 @@ void bind_device(py::module_& m) {
             });
         },
         py::arg("u"), py::arg("dtype"));
+    m.def("_device_column", &device_column, py::arg("u"), py::arg("dtype"), py::arg("row"));
+    m.def("_device_vector", &device_vector, py::arg("m"), py::arg("absent"));
     m.def("_from_cuda_dense", &from_cuda_dense, py::arg("obj"), py::arg("dtype"),
           py::arg("copy") = py::none());
     m.def("_from_cuda_csr", &from_cuda_csr, py::arg("rows"), py::arg("cols"), py::arg("indptr"),

@@ -253,6 +253,7 @@ inline py::object trace_or_none(explain_trace const* t) {
 
 // Entry points of the other translation units.
 void bind_products(py::module_& m);
+void bind_operations(py::module_& m);
 void bind_algorithms(py::module_& m);
 void bind_device(py::module_& m);
 

@@ -576,6 +576,7 @@ PYBIND11_MODULE(_kleene, m) {
         "Number of CUDA devices kleene sees (0 without a GPU or without the CUDA backend).");
 
     bind_products(m);
+    bind_operations(m);
     bind_algorithms(m);
     bind_device(m);
 }

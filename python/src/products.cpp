@@ -1,8 +1,11 @@
-// Binds mxm, mxv and vxm: the value type of A picks products<T> (products_<type>.cpp) for host
-// matrices, device_products<T> (products_device_<type>.cpp) for device ones. All operands of one
-// call live in one memory space: a mix is refused (kleene.SpaceMismatch), never copied.
+// Binds mxm, mxv and vxm, and the other GraphBLAS operations (operations.hpp): the value type of
+// A picks products<T> / operations<T> (products_<type>.cpp) for host matrices, device_products<T>
+// / device_operations<T> (products_device_<type>.cpp) for device ones. All operands of one call
+// live in one memory space: a mix is refused (kleene.SpaceMismatch), never copied.
 
 #include "products.hpp"
+
+#include "operations.hpp"
 
 namespace kleene::python {
 
@@ -44,13 +47,14 @@ bool on_device(py::handle v) {
 
 char const* space(bool device) { return device ? "device" : "host"; }
 
-/// Refuses `what` when it lives in the other memory space than A.
-void same_space(char const* op, bool a_device, bool device, char const* what) {
+/// Refuses `what` when it lives in the other memory space than A (or than `first`).
+void same_space(char const* op, bool a_device, bool device, char const* what,
+                char const* first = "A") {
     if (device == a_device) return;
-    throw space_mismatch(std::string(op) + ": A is in " + space(a_device) + " memory but " + what +
-                         " is in " + space(device) + " memory; move one with " +
-                         (a_device ? "to_device()" : "to_host()") + " or " +
-                         (a_device ? "to_host()" : "to_device()") +
+    throw space_mismatch(std::string(op) + ": " + first + " is in " + space(a_device) +
+                         " memory but " + what + " is in " + space(device) +
+                         " memory; move one with " + (a_device ? "to_device()" : "to_host()") +
+                         " or " + (a_device ? "to_host()" : "to_device()") +
                          " first (kleene does not copy between host and device behind your back)");
 }
 
@@ -71,6 +75,276 @@ struct device_products<bool> {
     static py::tuple mxv(matrix_handle const&, py::handle, vector_args const&) { refuse("mxv"); }
     static py::tuple vxm(py::handle, matrix_handle const&, vector_args const&) { refuse("vxm"); }
 };
+
+// Bool on the device: lib/cuda builds its operations for the numeric types only.
+template <>
+struct device_operations<bool> {
+    [[noreturn]] static void refuse(op_args const& args) {
+        throw invalid_argument(std::string(args.what) +
+                               " on the GPU: bool values are not offered there (float32, "
+                               "float64, int32, int64); convert with astype() on the host");
+    }
+    static py::tuple ewise(bool, matrix_handle const&, matrix_handle const&, op_args const& a) {
+        refuse(a);
+    }
+    static py::tuple kronecker(matrix_handle const&, matrix_handle const&, op_args const& a) {
+        refuse(a);
+    }
+    static py::tuple apply(matrix_handle const&, op_args const& a) { refuse(a); }
+    static py::tuple select(matrix_handle const&, op_args const& a) { refuse(a); }
+    static py::tuple reduce(matrix_handle const&, bool, op_args const& a) { refuse(a); }
+    static py::object reduce_scalar(matrix_handle const&, op_args const& a) { refuse(a); }
+    static py::tuple transpose(matrix_handle const&, op_args const& a) { refuse(a); }
+    static py::tuple extract(matrix_handle const&, index_selection const&, index_selection const&,
+                             op_args const& a) {
+        refuse(a);
+    }
+    static py::tuple assign(std::optional<matrix_handle> const&, index_selection const&,
+                            index_selection const&, op_args const& a) {
+        refuse(a);
+    }
+};
+
+// ---- the operations' names ----------------------------------------------------------------------
+
+binary_kind parse_binary(std::string_view name, char const* what) {
+    return parse_choice<binary_kind>(name, std::string(what) + ": the operator",
+                                     {{"plus", binary_kind::plus},
+                                      {"times", binary_kind::times},
+                                      {"min", binary_kind::min},
+                                      {"max", binary_kind::max},
+                                      {"first", binary_kind::first},
+                                      {"second", binary_kind::second},
+                                      {"pair", binary_kind::pair},
+                                      {"any", binary_kind::any},
+                                      {"lor", binary_kind::lor},
+                                      {"land", binary_kind::land}});
+}
+
+monoid_kind parse_monoid(std::string_view name, char const* what) {
+    return parse_choice<monoid_kind>(name, std::string(what) + ": the monoid",
+                                     {{"plus", monoid_kind::plus},
+                                      {"times", monoid_kind::times},
+                                      {"min", monoid_kind::min},
+                                      {"max", monoid_kind::max},
+                                      {"lor", monoid_kind::lor},
+                                      {"land", monoid_kind::land},
+                                      {"any", monoid_kind::any}});
+}
+
+unary_kind parse_unary(std::string_view name) {
+    return parse_choice<unary_kind>(
+        name, "apply: the unary operator (or a binary one, plus, times, ..., with left= or right=)",
+        {{"identity", unary_kind::identity},
+         {"ainv", unary_kind::ainv},
+         {"abs", unary_kind::abs},
+         {"minv", unary_kind::minv},
+         {"lnot", unary_kind::lnot},
+         {"one", unary_kind::one}});
+}
+
+select_kind parse_select(std::string_view name) {
+    return parse_choice<select_kind>(name, "select: the predicate",
+                                     {{"tril", select_kind::tril},
+                                      {"triu", select_kind::triu},
+                                      {"diag", select_kind::diag},
+                                      {"offdiag", select_kind::offdiag},
+                                      {"row_le", select_kind::row_le},
+                                      {"row_gt", select_kind::row_gt},
+                                      {"col_le", select_kind::col_le},
+                                      {"col_gt", select_kind::col_gt},
+                                      {"value_eq", select_kind::value_eq},
+                                      {"value_ne", select_kind::value_ne},
+                                      {"value_lt", select_kind::value_lt},
+                                      {"value_le", select_kind::value_le},
+                                      {"value_gt", select_kind::value_gt},
+                                      {"value_ge", select_kind::value_ge}});
+}
+
+namespace {
+
+std::pair<std::size_t, std::size_t> shape_of(matrix_handle const& m) {
+    return m.visit([](auto const& a) { return std::pair{a.rows(), a.cols()}; });
+}
+
+/// None: every index (GrB_ALL); (begin, end): a range; else a sequence of integers.
+index_selection indices_of(py::handle h) {
+    if (h.is_none()) return all_indices;
+    if (py::isinstance<py::tuple>(h)) {
+        auto const t = h.cast<py::tuple>();
+        if (t.size() != 2) throw invalid_argument("an index range is (begin, end)");
+        return index_range{t[0].cast<std::size_t>(), t[1].cast<std::size_t>()};
+    }
+    auto const list = as_array<std::int64_t>(h);
+    if (list.ndim() != 1) throw invalid_argument("indices must be a one-dimensional sequence");
+    return std::vector<std::int64_t>(list.data(), list.data() + list.size());
+}
+
+/// The checks and dispatch every operation shares: one memory space for all its matrices, A's
+/// value type picking operations<T> or device_operations<T>.
+template <class F>
+decltype(auto) dispatch_operation(
+    char const* op, matrix_handle const& a,
+    std::initializer_list<std::pair<matrix_handle const*, char const*>> others, F&& f) {
+    bool const device = on_device(a);
+    for (auto const& [h, what] : others)
+        if (h) same_space(op, device, on_device(*h), what);
+    return dispatch_dtype(value_dtype(a), [&](auto t) { return f(t, device); });
+}
+
+op_args make_args(char const* what, std::string name, py::object absent,
+                  std::optional<matrix_handle> out, std::optional<matrix_handle> mask,
+                  bool structural, bool complemented, std::string accum, bool replace) {
+    op_args args;
+    args.what = what;
+    args.name = std::move(name);
+    args.absent = std::move(absent);
+    args.write = {std::move(out), std::move(mask),  structural,
+                  complemented,   std::move(accum), replace};
+    return args;
+}
+
+template <class Handle>
+matrix_handle const* ptr(Handle const& h) {
+    return h ? &*h : nullptr;
+}
+
+}  // namespace
+
+void check_write_shapes(char const* what, std::size_t rows, std::size_t cols, write_args const& w) {
+    for (auto const& [h, name] : {std::pair{&w.out, "out"}, std::pair{&w.mask, "the mask"}}) {
+        if (!*h) continue;
+        auto const [r, c] = shape_of(**h);
+        if (r != rows || c != cols)
+            throw dimension_mismatch(std::string(what) + ": " + name + " is " +
+                                     detail::shape(r, c) + " but the result is " +
+                                     detail::shape(rows, cols));
+    }
+}
+
+void bind_operations(py::module_& m) {
+    // The write arguments every operation ends with: out, mask, structural, complemented,
+    // accum, replace (ops.py passes them in this order).
+#define KLEENE_PY_WRITE_PARAMS                                                            \
+    std::optional<matrix_handle> out, std::optional<matrix_handle> mask, bool structural, \
+        bool complemented, std::string accum, bool replace
+#define KLEENE_PY_WRITE_ARGS \
+    std::move(out), std::move(mask), structural, complemented, std::move(accum), replace
+    m.def("_ewise", [](matrix_handle const& a, matrix_handle const& b, bool add, std::string op,
+                       py::object absent, KLEENE_PY_WRITE_PARAMS) {
+        char const* what = add ? "ewise_add" : "ewise_mult";
+        auto args = make_args(what, std::move(op), std::move(absent), KLEENE_PY_WRITE_ARGS);
+        return dispatch_operation(
+            what, a, {{&b, "B"}, {ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::ewise(add, a, b, args)
+                              : operations<T>::ewise(add, a, b, args);
+            });
+    });
+    m.def("_kronecker", [](matrix_handle const& a, matrix_handle const& b, std::string op,
+                           py::object absent, KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("kronecker", std::move(op), std::move(absent), KLEENE_PY_WRITE_ARGS);
+        return dispatch_operation(
+            args.what, a,
+            {{&b, "B"}, {ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::kronecker(a, b, args)
+                              : operations<T>::kronecker(a, b, args);
+            });
+    });
+    m.def("_apply", [](matrix_handle const& a, std::string op, std::string bind, py::object scalar,
+                       py::object absent, KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("apply", std::move(op), std::move(absent), KLEENE_PY_WRITE_ARGS);
+        args.bind = std::move(bind);
+        args.scalar = std::move(scalar);
+        return dispatch_operation(
+            args.what, a, {{ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::apply(a, args)
+                              : operations<T>::apply(a, args);
+            });
+    });
+    m.def("_select", [](matrix_handle const& a, std::string op, py::object thunk, py::object absent,
+                        KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("select", std::move(op), std::move(absent), KLEENE_PY_WRITE_ARGS);
+        args.scalar = std::move(thunk);
+        return dispatch_operation(
+            args.what, a, {{ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::select(a, args)
+                              : operations<T>::select(a, args);
+            });
+    });
+    m.def("_reduce", [](matrix_handle const& a, std::string monoid, bool columns, py::object absent,
+                        KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("reduce", std::move(monoid), std::move(absent), KLEENE_PY_WRITE_ARGS);
+        return dispatch_operation(
+            args.what, a, {{ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::reduce(a, columns, args)
+                              : operations<T>::reduce(a, columns, args);
+            });
+    });
+    m.def("_reduce_scalar", [](matrix_handle const& a, std::string monoid, py::object absent,
+                               py::object out, std::string accum) {
+        auto args = make_args("reduce", std::move(monoid), std::move(absent), std::nullopt,
+                              std::nullopt, false, false, std::move(accum), false);
+        args.scalar = std::move(out);
+        return dispatch_operation(args.what, a, {}, [&](auto t, bool device) {
+            using T = decltype(t);
+            return device ? device_operations<T>::reduce_scalar(a, args)
+                          : operations<T>::reduce_scalar(a, args);
+        });
+    });
+    m.def("_transpose", [](matrix_handle const& a, py::object absent, KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("transpose", "", std::move(absent), KLEENE_PY_WRITE_ARGS);
+        return dispatch_operation(
+            args.what, a, {{ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::transpose(a, args)
+                              : operations<T>::transpose(a, args);
+            });
+    });
+    m.def("_extract", [](matrix_handle const& a, py::object rows, py::object cols,
+                         py::object absent, KLEENE_PY_WRITE_PARAMS) {
+        auto args = make_args("extract", "", std::move(absent), KLEENE_PY_WRITE_ARGS);
+        index_selection const i = indices_of(rows), j = indices_of(cols);
+        return dispatch_operation(
+            args.what, a, {{ptr(args.write.out), "out"}, {ptr(args.write.mask), "the mask"}},
+            [&](auto t, bool device) {
+                using T = decltype(t);
+                return device ? device_operations<T>::extract(a, i, j, args)
+                              : operations<T>::extract(a, i, j, args);
+            });
+    });
+    m.def("_assign",
+          [](matrix_handle const& c, std::optional<matrix_handle> a, py::object scalar,
+             py::object rows, py::object cols, py::object absent, std::optional<matrix_handle> mask,
+             bool structural, bool complemented, std::string accum, bool replace) {
+              auto args = make_args("assign", "", std::move(absent), c, std::move(mask), structural,
+                                    complemented, std::move(accum), replace);
+              args.scalar = std::move(scalar);
+              index_selection const i = indices_of(rows), j = indices_of(cols);
+              // C's value type picks the instance: A is C's or refused; C is "out" in messages.
+              bool const device = on_device(c);
+              if (a) same_space("assign", device, on_device(*a), "A", "out");
+              if (args.write.mask)
+                  same_space("assign", device, on_device(*args.write.mask), "the mask", "out");
+              return dispatch_dtype(value_dtype(c), [&](auto t) {
+                  using T = decltype(t);
+                  return device ? device_operations<T>::assign(a, i, j, args)
+                                : operations<T>::assign(a, i, j, args);
+              });
+          });
+#undef KLEENE_PY_WRITE_PARAMS
+#undef KLEENE_PY_WRITE_ARGS
+}
 
 void bind_products(py::module_& m) {
     // The instance registry (kleene/instances.hpp): every semiring's operators, for

@@ -1,5 +1,8 @@
-// device_products<float>: the products on device matrices over this value type
-// (products_device_impl.hpp).
+// device_products<float> and device_operations<float>: the products and the
+// other operations on device matrices over this value type (products_device_impl.hpp,
+// operations_device_impl.hpp).
+#include "operations_device_impl.hpp"
 #include "products_device_impl.hpp"
 
 template struct kleene::python::device_products<float>;
+template struct kleene::python::device_operations<float>;

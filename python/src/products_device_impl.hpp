@@ -117,14 +117,15 @@ void with_mask(product_args const& args, F&& f) {
 }
 
 /// C<mask, replace> accum= t on the device, t's entries equal to `zero` being no entry when t is
-/// dense: t is first brought to C's storage (to_csr / to_dense on the device).
+/// dense: t is first brought to C's storage (to_csr / to_dense on the device). `what` names the
+/// operation in messages (the other operations write back through this too, operations.hpp).
 template <class T, class C, class Tmp>
 void write_back(C& c, Tmp&& t, T zero, product_args const& args, std::string const& accum,
-                options const& opt) {
+                options const& opt, char const* what = "mxm") {
     if constexpr (is_device_csr<C> && is_device_dense<std::decay_t<Tmp>>) {
-        write_back<T>(c, kleene::to_csr<T, i32>(t, zero), zero, args, accum, opt);
+        write_back<T>(c, kleene::to_csr<T, i32>(t, zero), zero, args, accum, opt, what);
     } else if constexpr (is_device_dense<C> && is_device_csr<std::decay_t<Tmp>>) {
-        write_back<T>(c, kleene::to_dense(t, zero), zero, args, accum, opt);
+        write_back<T>(c, kleene::to_dense(t, zero), zero, args, accum, opt, what);
     } else {
         options o;
         o.replace = opt.replace;
@@ -136,9 +137,11 @@ void write_back(C& c, Tmp&& t, T zero, product_args const& args, std::string con
             } else if constexpr (detail::gpu_dense_accum<A, T>) {
                 kleene::apply(c, mask, acc, with_absent(identity_op<T>{}, zero), t, o);
             } else {
-                throw invalid_argument("mxm on the GPU: a dense output accumulates with plus or min "
+                throw invalid_argument(std::string(what) +
+                                       " on the GPU: a dense output accumulates with plus or min "
                                        "under a mask or with another operator (lib/cuda's "
-                                       "write-back), not " + accum + "; use a CSR output");
+                                       "write-back), not " +
+                                       accum + "; use a CSR output");
             }
         };
         with_mask<C>(args, [&](auto const& mask) {

@@ -1,4 +1,8 @@
-// products<std::int32_t>: the semiring products over this value type (products.hpp).
+// products<std::int32_t> and operations<std::int32_t>: the semiring products and the
+// other operations over this value type on host matrices (products.hpp, operations.hpp); one
+// file a type, so that they build in parallel.
+#include "operations_impl.hpp"
 #include "products_impl.hpp"
 
 template struct kleene::python::products<std::int32_t>;
+template struct kleene::python::operations<std::int32_t>;

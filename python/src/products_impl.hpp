@@ -20,7 +20,7 @@ buffer<I> narrow_indices(J const* p, std::size_t n) {
         if constexpr (sizeof(J) > sizeof(I))
             if (p[k] > static_cast<J>(std::numeric_limits<I>::max()))
                 throw invalid_argument(
-                    "products run on int32 indices, and an int64 index or "
+                    "host products and operations run on int32 indices, and an int64 index or "
                     "offset (" +
                     std::to_string(p[k]) + ") does not fit them");
         out[k] = static_cast<I>(p[k]);
@@ -30,19 +30,20 @@ buffer<I> narrow_indices(J const* p, std::size_t n) {
 
 /// An operand as host CSR<T, I>: the storage itself when it is one, else a converted copy (index
 /// width; dense storage with `absent` for no entry). Other value types and device storage are
-/// refused with a message that says what to do.
+/// refused with a message that says what to do; `op` names the operation in it.
 template <class T, class I>
 struct csr_operand {
     std::optional<host_csr<T, I>> owned;
     host_csr<T, I> const* p = nullptr;
 
-    csr_operand(matrix_handle const& h, T absent, char const* what) {
+    csr_operand(matrix_handle const& h, T absent, char const* what,
+                char const* op = "the product") {
         if ((p = std::get_if<host_csr<T, I>>(h.s.get()))) return;
         h.visit([&](auto const& m) {
             using M = std::decay_t<decltype(m)>;
             if constexpr (!std::is_same_v<value_of<M>, T>) {
                 throw invalid_argument(std::string(what) + " is " + dtype_name<value_of<M>>() +
-                                       " but the product is over " + dtype_name<T>() +
+                                       " but " + op + " is over " + dtype_name<T>() +
                                        ": convert it with astype(\"" + dtype_name<T>() + "\")");
             } else if constexpr (is_host_csr<M>) {
                 owned.emplace(m.rows(), m.cols(), narrow_indices<I>(m.row_ptr(), m.rows() + 1),
@@ -51,9 +52,8 @@ struct csr_operand {
             } else if constexpr (is_host_dense<M>) {
                 owned.emplace(kleene::to_csr<T, I>(m, absent));
             } else {
-                throw space_mismatch(std::string(what) +
-                                     " is in device memory and the product runs on the host; "
-                                     "call to_host() first");
+                throw space_mismatch(std::string(what) + " is in device memory and " + op +
+                                     " runs on the host; call to_host() first");
             }
         });
         p = &*owned;

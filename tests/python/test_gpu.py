@@ -340,3 +340,250 @@ def test_mixing_host_and_device_is_refused():
     # SpaceMismatch is an InvalidArgument and a kleene.Error.
     assert issubclass(kleene.SpaceMismatch, kleene.InvalidArgument)
     assert issubclass(kleene.SpaceMismatch, kleene.Error)
+
+
+# ---- the other operations on the device: each equals the same call on the host ------------------
+
+GPU_BINARY = ["plus", "times", "min", "max", "first", "second"]
+
+
+def dense_of(m, absent):
+    """The entries of a Matrix in either memory as a dense host array, `absent` where none."""
+    m = m.to_host() if m.device == "gpu" else m
+    return m.to_numpy() if m.format == "dense" else m.to_numpy(absent=absent)
+
+
+def assert_same_result(device_result, host_result, absent=0):
+    """A device result equals the host's: the same values (absent where no entry) and, when both
+    are CSR, the same structure."""
+    assert device_result.device == "gpu"
+    np.testing.assert_array_equal(dense_of(device_result, absent), dense_of(host_result, absent))
+    if device_result.format == "csr" and host_result.format == "csr":
+        d, h = device_result.to_host().to_scipy(), host_result.to_scipy()
+        np.testing.assert_array_equal(d.indptr, h.indptr)
+        np.testing.assert_array_equal(d.indices, h.indices)
+
+
+def pair_of(fmt, dtype, seed, shape=(20, 20), absent=0):
+    """A host operand (CSR, or dense with `absent` where no entry) and its device copy."""
+    a = random_graph(shape[0], 0.2, seed, dtype=dtype) if shape[0] == shape[1] else \
+        random_graph(max(shape), 0.2, seed, dtype=dtype)[:shape[0], :shape[1]].tocsr()
+    h = operand(a, fmt, np.dtype(dtype).type(absent))
+    return h, h.to_device()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", GPU_BINARY)
+@pytest.mark.parametrize("fmt", ["csr", "dense"])
+@pytest.mark.parametrize("fn", [kleene.ewise_add, kleene.ewise_mult, kleene.kronecker])
+def test_device_ewise_and_kronecker_equal_cpu(dtype, op, fmt, fn):
+    shape = (6, 5) if fn is kleene.kronecker else (30, 30)
+    a, ad = pair_of(fmt, dtype, 200, shape)
+    b, bd = pair_of(fmt, dtype, 201, shape)
+    got = fn(ad, bd, op, absent=0)
+    assert got.format == fmt
+    assert_same_result(got, fn(a, b, op, absent=0))
+
+
+@pytest.mark.parametrize("fn", [kleene.ewise_add, kleene.ewise_mult, kleene.kronecker])
+def test_device_ewise_refusals(fn):
+    a, ad = pair_of("csr", "float64", 202)
+    d, dd = pair_of("dense", "float64", 203)
+    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds plus, times"):
+        fn(ad, ad, "lor")
+    with pytest.raises(kleene.InvalidArgument, match="both CSR or both dense"):
+        fn(ad, dd)
+    with pytest.raises(kleene.SpaceMismatch, match=r"to_device\(\)"):
+        fn(ad, a)
+    with pytest.raises(kleene.InvalidArgument, match="bool values are not offered"):
+        b = a.astype(bool).to_device()
+        fn(b, b, "first")
+
+
+@pytest.mark.parametrize("structural", [False, True])
+@pytest.mark.parametrize("complemented", [False, True])
+@pytest.mark.parametrize("accum", [None, "plus", "min", "second"])
+@pytest.mark.parametrize("replace", [False, True])
+def test_device_operations_csr_mask_accumulator_replace(structural, complemented, accum,
+                                                        replace):
+    n = 24
+    a, ad = pair_of("csr", "float64", 210, (n, n))
+    b, bd = pair_of("csr", "float64", 211, (n, n))
+    c0 = kleene.Matrix.from_scipy(random_graph(n, 0.2, 212))
+    mask = random_graph(n, 0.3, 213)
+    mask.data[::3] = 0  # stored zeros: valued and structural masks differ there
+    mk = kleene.Matrix.from_scipy(mask)
+    rows, cols = [5, 0, 23, 7], [1, 1, 9, 20, 3]
+
+    def calls(x, y, m):
+        m = kleene.structure(m) if structural else m
+        m = kleene.complement(m) if complemented else m
+        kw = dict(mask=m, accum=accum, replace=replace)
+        return [lambda out: kleene.ewise_add(x, y, "max", out=out, **kw),
+                lambda out: kleene.ewise_mult(x, y, "plus", out=out, **kw),
+                lambda out: kleene.apply(x, "times", right=2.0, out=out, **kw),
+                lambda out: kleene.select(x, "tril", -1, out=out, **kw),
+                lambda out: kleene.transpose(x, out=out, **kw),
+                lambda out: kleene.assign(out, 4.0, rows, cols, **kw)]
+
+    for host_call, device_call in zip(calls(a, b, mk), calls(ad, bd, mk.to_device())):
+        want = host_call(kleene.Matrix.from_scipy(random_graph(n, 0.2, 212)))
+        out = c0.to_device()
+        got = device_call(out)
+        assert got is out and got.format == "csr"
+        assert_same_result(got, want)
+
+
+@pytest.mark.parametrize("complemented", [False, True])
+@pytest.mark.parametrize("accum", [None, "plus", "min"])
+@pytest.mark.parametrize("replace", [False, True])
+def test_device_operations_dense_output_with_mask(complemented, accum, replace):
+    n = 16
+    a, ad = pair_of("dense", "float32", 220, (n, n))
+    b, bd = pair_of("dense", "float32", 221, (n, n))
+    c0 = kleene.Matrix.from_numpy(random_graph(n, 0.3, 222, dtype=np.float32).toarray())
+    m = kleene.Matrix.from_numpy(np.random.default_rng(223).random((n, n)) < 0.5)  # dense bool
+    for fn in (lambda x, y, **kw: kleene.ewise_add(x, y, "plus", **kw),
+               lambda x, y, **kw: kleene.apply(x, "abs", **kw),
+               lambda x, y, **kw: kleene.transpose(x, **kw)):
+        want = fn(a, b, out=kleene.Matrix.from_numpy(c0.to_numpy()),
+                  mask=kleene.complement(m) if complemented else m, accum=accum, replace=replace)
+        dm = m.to_device()
+        got = fn(ad, bd, out=c0.to_device(), mask=kleene.complement(dm) if complemented else dm,
+                 accum=accum, replace=replace)
+        assert got.format == "dense"
+        assert_same_result(got, want)
+    with pytest.raises(kleene.InvalidArgument, match="dense output accumulates with plus or min"):
+        kleene.ewise_add(ad, bd, out=c0.to_device(), mask=m.to_device(), accum="max")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", ["csr", "dense"])
+@pytest.mark.parametrize("op,right", [("identity", None), ("ainv", None), ("abs", None),
+                                      ("one", None), ("minv", None), ("plus", 3),
+                                      ("times", 2), ("min", 4), ("max", 4)])
+def test_device_apply_equals_cpu(dtype, fmt, op, right):
+    a, ad = pair_of(fmt, dtype, 230)
+    got = kleene.apply(ad, op, right=right, absent=0)
+    assert got.format == fmt
+    assert_same_result(got, kleene.apply(a, op, right=right, absent=0))
+
+
+def test_device_apply_refusals():
+    a, ad = pair_of("csr", "float64", 231)
+    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds identity"):
+        kleene.apply(ad, "lnot")
+    with pytest.raises(kleene.InvalidArgument, match="bound first"):
+        kleene.apply(ad, "plus", left=1.0)
+    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds identity"):
+        kleene.apply(ad, "first", right=1.0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pred,thunk", [("tril", 0), ("triu", 2), ("diag", -1), ("offdiag", 0),
+                                        ("value_eq", 3), ("value_ne", 3), ("<", 5), ("<=", 5),
+                                        (">", 5), (">=", 5)])
+def test_device_select_equals_cpu(dtype, pred, thunk):
+    a, ad = pair_of("csr", dtype, 240)
+    got = kleene.select(ad, pred, thunk)
+    assert got.format == "csr"
+    assert_same_result(got, kleene.select(a, pred, thunk))
+
+
+def test_device_select_refusals():
+    _, dd = pair_of("dense", "float64", 241)
+    _, ad = pair_of("csr", "float64", 241)
+    with pytest.raises(kleene.InvalidArgument, match="takes a CSR matrix"):
+        kleene.select(dd, "tril")
+    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds tril"):
+        kleene.select(ad, "row_le", 3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("monoid", ["plus", "times", "min", "max"])
+@pytest.mark.parametrize("fmt", ["csr", "dense"])
+def test_device_reduce_equals_cpu(dtype, monoid, fmt):
+    # The monoid's identity: what a dense operand holds where it has no entry.
+    semiring = {"plus": "plus_times", "min": "min_plus", "max": "max_plus"}.get(monoid)
+    z = zero_of(semiring, dtype) if semiring else np.dtype(dtype).type(1)
+    a, ad = pair_of(fmt, dtype, 250, (25, 18), absent=z)
+    for axis in (1, 0):
+        got = kleene.reduce(ad, monoid, axis=axis)
+        assert isinstance(got, kleene.DeviceArray)
+        want = kleene.reduce(a, monoid, axis=axis)
+        if np.dtype(dtype).kind == "f" and monoid in ("plus", "times"):
+            np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-5)
+        else:
+            np.testing.assert_array_equal(got.to_numpy(), want)
+    got, want = kleene.reduce(ad, monoid), kleene.reduce(a, monoid)
+    if np.dtype(dtype).kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    else:
+        assert got == want
+    with pytest.raises(kleene.InvalidArgument, match="monoids plus, times, min and max"):
+        kleene.reduce(ad, "lor", axis=1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", ["csr", "dense"])
+def test_device_transpose_extract_assign_equal_cpu(dtype, fmt):
+    a, ad = pair_of(fmt, dtype, 260, (17, 11))
+    assert_same_result(kleene.transpose(ad), kleene.transpose(a))
+    for rows, cols in (([3, 0, 0, 16], [10, 2]), (slice(2, 9), None), (None, slice(None, None, 3))):
+        assert_same_result(kleene.extract(ad, rows, cols), kleene.extract(a, rows, cols))
+    col = kleene.extract(ad, None, 4)
+    assert isinstance(col, kleene.DeviceArray)
+    np.testing.assert_array_equal(col.to_numpy(), kleene.extract(a, None, 4))
+    s, sd = pair_of(fmt, dtype, 261, (3, 2))
+    for value, value_d in ((s, sd), (7, 7)):
+        for accum in (None, "plus", "min"):
+            host_out = kleene.Matrix.from_numpy(dense_of(a, 0)) if fmt == "dense" else \
+                kleene.Matrix.from_scipy(a.to_scipy())
+            want = kleene.assign(host_out, value, [4, 1, 9], [0, 10], accum=accum)
+            got = kleene.assign(a.to_device(), value_d, [4, 1, 9], [0, 10], accum=accum)
+            assert_same_result(got, want)
+    with pytest.raises(kleene.InvalidArgument, match="appears twice"):
+        kleene.assign(ad, 1, [0, 0], None)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_device_vectors_equal_cpu(dtype):
+    rng = np.random.default_rng(270)
+    u = rng.integers(0, 5, 40).astype(dtype)  # 0: no entry
+    v = rng.integers(0, 5, 40).astype(dtype)
+    m = rng.random(40) < 0.5
+    ud, vd, md = kleene.to_device(u), kleene.to_device(v), kleene.to_device(m)
+    for host, device in (
+            (kleene.ewise_add(u, v), kleene.ewise_add(ud, vd)),
+            (kleene.ewise_mult(u, v, "min", absent=0), kleene.ewise_mult(ud, vd, "min", absent=0)),
+            (kleene.apply(u, "ainv"), kleene.apply(ud, "ainv")),
+            (kleene.extract(u, [39, 0, 0, 7]), kleene.extract(ud, [39, 0, 0, 7])),
+            (kleene.assign(u, 9, [3, 5]), kleene.assign(ud, 9, [3, 5])),
+            (kleene.ewise_add(u, v, out=v, mask=kleene.complement(m), accum="plus"),
+             kleene.ewise_add(ud, vd, out=vd, mask=kleene.complement(md), accum="plus"))):
+        assert isinstance(device, kleene.DeviceArray)
+        np.testing.assert_array_equal(device.to_numpy(), host)
+    assert kleene.reduce(ud) == kleene.reduce(u)
+    a, ad = pair_of("csr", dtype, 271, (40, 40))
+    w0 = rng.integers(0, 4, 40).astype(dtype)
+    want = kleene.reduce(a, "plus", axis=1, out=w0, mask=m, accum="plus")
+    got = kleene.reduce(ad, "plus", axis=1, out=kleene.to_device(w0), mask=md, accum="plus")
+    np.testing.assert_array_equal(got.to_numpy(), want)
+    with pytest.raises(kleene.InvalidArgument, match="takes a CSR matrix"):
+        kleene.select(ud, "tril")
+
+
+def test_device_operations_refuse_host_operands():
+    h = kleene.Matrix.from_scipy(random_graph(12, 0.3, 280))
+    d = h.to_device()
+    u = np.ones(12)
+    for call in (lambda: kleene.ewise_add(d, h), lambda: kleene.ewise_mult(h, d),
+                 lambda: kleene.apply(d, "abs", out=h), lambda: kleene.select(h, "tril", mask=d),
+                 lambda: kleene.transpose(d, mask=h), lambda: kleene.kronecker(d, h),
+                 lambda: kleene.extract(d, [0], None, out=h),
+                 lambda: kleene.assign(d, h, None, None), lambda: kleene.assign(h, 1, [0], [0],
+                                                                                mask=d),
+                 lambda: kleene.reduce(d, axis=1, out=u),
+                 lambda: kleene.ewise_add(kleene.to_device(u), u)):
+        with pytest.raises(kleene.SpaceMismatch, match=r"to_device\(\)"):
+            call()
