@@ -48,3 +48,21 @@ BOOST_AUTO_TEST_CASE(reduce_scalar_accumulates_and_empty_gives_identity) {
     dense_vector<double> w(4, 0.0);
     BOOST_CHECK_THROW(reduce(w, plus_monoid<double>{}, a), dimension_mismatch);
 }
+
+BOOST_AUTO_TEST_CASE(reduce_any_to_a_scalar_reads_a_value) {
+    // `any` makes every value terminal; fewer than 16 entries once reduced to its identity
+    // without reading one (found by the Python suite).
+    for (std::size_t n : {1u, 3u, 15u, 16u, 17u, 40u}) {
+        buffer<std::int32_t> ptr(2), col(n);
+        buffer<std::int32_t> val(n);
+        ptr[0] = 0;
+        ptr[1] = static_cast<std::int32_t>(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            col[k] = static_cast<std::int32_t>(k);
+            val[k] = static_cast<std::int32_t>(k + 4);
+        }
+        csr_matrix<std::int32_t> a(1, n, std::move(ptr), std::move(col), std::move(val));
+        std::int32_t const s = reduce(any_monoid<std::int32_t>{}, a);
+        BOOST_TEST((s >= 4 && s < static_cast<std::int32_t>(n) + 4), "n " << n << ": " << s);
+    }
+}

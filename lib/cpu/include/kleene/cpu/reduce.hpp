@@ -130,7 +130,9 @@ T reduce_values(Mon const& mon, std::size_t n, Get const& get) {
         }
         T s = mon.identity();
         for (auto const& x : acc) s = mon.apply(s, x);
-        for (; k < k1 && !at_terminal<Mon>(s); ++k) s = mon.apply(s, get(k));
+        // The identity is not a value: `any` (every value terminal) must read one first.
+        for (bool valued = k > k0; k < k1 && !(valued && at_terminal<Mon>(s)); ++k, valued = true)
+            s = mon.apply(s, get(k));
         part[p] = s;
     }
     T s = mon.identity();
