@@ -1,7 +1,8 @@
 // The builtin pairs this build leaves out (KLEENE_INSTANCES=minimal; kleene/instance_lists.hpp):
 // their specialisations are declared in sparse.hpp and dense_gemm.hpp, so that a program that
-// names one still links. The JIT serves SpMV, SpGEMM into CSR and the dense GEMM
-// (kleene/cuda/jit.hpp: NVRTC compiles the same kernels on first use); the other products
+// names one still links. The JIT serves SpMV, SpGEMM into CSR and the dense GEMM over float,
+// double, int32 and int64 (kleene/cuda/jit.hpp: NVRTC compiles the same kernels on first use);
+// the bool pairs, the other products
 // (SpMSpV, SpMM, SpGEMM into a dense C) and the GEMM's stream form throw
 // kleene::missing_instance with the pair and the instance set that has it.
 
@@ -11,6 +12,11 @@
 #include <kleene/instances.hpp>
 
 namespace kleene::cuda {
+
+/// The value types the JIT builds (jit.hpp); the registry's bool pairs keep throwing.
+template <class T>
+inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                  std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
 #define KLEENE_LEFT_OUT_THROW(f, what, wanted)                                                    \
     ::kleene::detail::throw_missing_instance("kleene::cuda::" f " for " what, wanted,            \
@@ -28,8 +34,12 @@ namespace kleene::cuda {
     sparse_backend spmv<S<T>, Index>(dense_vector<T, device> & w, vector_mask const& mask,        \
                                      csr_matrix<T, Index, device> const& a,                       \
                                      dense_vector<T, device> const& u, sparse_options const& opt) { \
-        jit::spmv<T, Index>(w, mask, a, u, jit::builtin(s, t), opt);                              \
-        return sparse_backend::generic;                                                           \
+        if constexpr (jit_value<T>) {                                                             \
+            jit::spmv<T, Index>(w, mask, a, u, jit::builtin(s, t), opt);                          \
+            return sparse_backend::generic;                                                       \
+        } else {                                                                                  \
+            KLEENE_LEFT_OUT_THROW("spmv", s " over " t " with " i " indices", wanted);            \
+        }                                                                                         \
     }                                                                                             \
     KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spmspv, void,            \
                            (sparse_vector<T, Index, device>&, vector_mask const&,                 \
@@ -45,8 +55,12 @@ namespace kleene::cuda {
                                        csr_matrix<T, Index, device> const& a,                     \
                                        csr_matrix<T, Index, device> const& b,                     \
                                        sparse_options const& opt) {                               \
-        jit::spgemm<T, Index>(c, a, b, jit::builtin(s, t), opt);                                  \
-        return sparse_backend::generic;                                                           \
+        if constexpr (jit_value<T>) {                                                             \
+            jit::spgemm<T, Index>(c, a, b, jit::builtin(s, t), opt);                              \
+            return sparse_backend::generic;                                                       \
+        } else {                                                                                  \
+            KLEENE_LEFT_OUT_THROW("spgemm", s " over " t " with " i " indices", wanted);          \
+        }                                                                                         \
     }                                                                                             \
     KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm_dense,            \
                            sparse_backend,                                                        \
