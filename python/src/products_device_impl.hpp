@@ -123,9 +123,9 @@ template <class T, class C, class Tmp>
 void write_back(C& c, Tmp&& t, T zero, product_args const& args, std::string const& accum,
                 options const& opt, char const* what = "mxm") {
     if constexpr (is_device_csr<C> && is_device_dense<std::decay_t<Tmp>>) {
-        write_back<T>(c, kleene::to_csr<T, i32>(t, zero), zero, args, accum, opt, what);
+        write_back<T>(c, kleene::to_csr<T, i32>(t, zero, opt.ctx), zero, args, accum, opt, what);
     } else if constexpr (is_device_dense<C> && is_device_csr<std::decay_t<Tmp>>) {
-        write_back<T>(c, kleene::to_dense(t, zero), zero, args, accum, opt, what);
+        write_back<T>(c, kleene::to_dense(t, zero, opt.ctx), zero, args, accum, opt, what);
     } else {
         options o;
         o.replace = opt.replace;
