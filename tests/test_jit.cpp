@@ -197,6 +197,14 @@ BOOST_AUTO_TEST_CASE(disk_cache_hit_corruption_and_keys) {
     });
     damage([](fs::path const& p) { fs::resize_file(p, fs::file_size(p) - 100); });
     damage([](fs::path const& p) { std::ofstream(p, std::ios::trunc); });
+    // A huge file in the entry's place is not read (a sparse file: no disk used), and rebuilt.
+    fs::resize_file(first.file, std::uintmax_t(1) << 32);
+    jit::report huge;
+    auto const h = jit::compile(jit::family::spmv, s, "int32_t", 90, dir.path.string(), &huge);
+    BOOST_TEST((huge.from == jit::report::origin::compiled));
+    BOOST_TEST(huge.note.find("4294967296 bytes") != std::string::npos, huge.note);
+    BOOST_TEST((h == a));
+    BOOST_TEST(fs::file_size(first.file) < (std::uintmax_t(1) << 20));
 }
 
 BOOST_AUTO_TEST_CASE(concurrent_processes_share_one_directory) {

@@ -299,6 +299,8 @@ built run_nvrtc(request const& q, report* r) {
 // magic, key material, the lowered names, the cubin, then a checksum of everything before it.
 
 constexpr char magic[] = "kleene-jit-entry 1\n";
+/// Larger files in the cache directory are not read as entries.
+constexpr std::uintmax_t max_entry_bytes = std::uintmax_t(256) << 20;
 
 void put_u64(std::string& out, std::uint64_t v) {
     for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -405,8 +407,13 @@ built obtain(request const& q, std::string const& material, std::string const& d
         path = entry_path(dir, q, key);
         if (r) r->file = path;
         auto const t0 = clock_type::now();
+        std::error_code size_error;
+        auto const size = std::filesystem::file_size(path, size_error);
         std::ifstream in(path, std::ios::binary);
-        if (in) {
+        if (in && !size_error && size > max_entry_bytes) {
+            // Not read: no entry of kleene's is near this size (a few MiB at most).
+            if (r) r->note = "the cache entry was rebuilt: " + std::to_string(size) + " bytes";
+        } else if (in) {
             std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             built b;
             std::string why;
