@@ -71,7 +71,8 @@ void spmv_launch(context& ctx, spmv_kernels const& k, dense_vector<T, device>& w
                 finish_args, 0, st));
         }
     }
-    detail::end_of_call(st);
+    // end_of_call's test, already made: no wait while the stream is being captured.
+    if (capture == cudaStreamCaptureStatusNone) KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 /// spmv's operand checks: shapes, and w distinct from u.
