@@ -8,6 +8,10 @@
 #   has no mpirun)
 #   STAGES="deps build test bench faults" bench/gpu/closure.sh
 #   N=1000000 RUNS=3 ONLY=one-edge,dag-b16,... bench/gpu/closure.sh
+#   CMAKE_EXTRA="-DKLEENE_INSTANCES=minimal" TARGETS="kleene check_distributed_fw"  (a faster build
+#   for the faults stage alone); RANKS="2" on two GPUs
+#   PLANT=1: in the faults stage, check_distributed_fw rebuilt against a floyd_warshall.hpp that
+#   aborts the communicators on every failure with no agreement first must fail (bench/gpu/plant.sh)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-/tmp/kleene-closure}
@@ -47,11 +51,11 @@ if has build; then
     [[ -d $cfg/boost_unit_test_framework-1.74.0 ]] && boost_arg=(-DBoost_DIR="$cfg/Boost-1.74.0")
     timeout 120 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DKLEENE_NATIVE=OFF -DKLEENE_PYTHON=OFF -DKLEENE_GRAPHBLAS=OFF -DKLEENE_MPI=ON \
-        -DCMAKE_CUDA_ARCHITECTURES=90 "${boost_arg[@]}" "${mpi_cmake[@]}" \
+        -DCMAKE_CUDA_ARCHITECTURES=90 "${boost_arg[@]}" "${mpi_cmake[@]}" ${CMAKE_EXTRA:-} \
         >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
     grep -E "kleene: (CUDA|distributed)" "$out/configure.log"
-    timeout 480 cmake --build "$build" --parallel "$jobs" --target kleene bench_closure \
-        test_apsp_gpu ${BUILD_MORE:-} >"$out/build.log" 2>&1 ||
+    timeout 480 cmake --build "$build" --parallel "$jobs" --target ${TARGETS:-kleene bench_closure \
+        test_apsp_gpu} ${BUILD_MORE:-} >"$out/build.log" 2>&1 ||
         { grep -E "error" -A3 "$out/build.log" | head -40; exit 1; }
     tail -1 "$out/build.log"
 fi
@@ -103,5 +107,27 @@ if has faults; then
     timeout 400 bash "$root/tests/distributed/cli_distributed_faults.sh" "$build/tools/kleene" \
         "$(command -v mpirun)" gpu >"$out/cli_faults_gpu.log" 2>&1 || status=1
     tail -15 "$out/cli_faults_gpu.log"
+    if [[ ${PLANT:-0} == 1 ]]; then
+        note "planted: check_distributed_fw against an always-aborting floyd_warshall.hpp"
+        if bash "$root/bench/gpu/plant.sh" "$build" algorithms/distributed/check_distributed_fw \
+            algorithms/include/kleene/algorithms/distributed/floyd_warshall.hpp 6 \
+            "$build/plant/check_distributed_fw" 's/^        c\.agree(true);$//' \
+            's/^\( *\)if (in_flight) panels\.abort();$/\1panels.abort();/' \
+            's/^\( *\)panels\.abort();$/\1panels.abort(); (void)in_flight;/' \
+            >"$out/plant_build.log" 2>&1; then
+            np=${ranks##* }
+            timeout 180 "${mpirun[@]}" -np "$np" "$build/plant/check_distributed_fw" --device gpu \
+                >"$out/plant_abort.log" 2>&1
+            rc=$?
+            if ((rc == 0)); then
+                echo "PLANT: the sabotaged check passed on $np ranks (it must not)"; status=1
+            else
+                echo "PLANT: the sabotaged check fails on $np ranks, as it must (exit $rc):"
+                grep -E "^FAIL" "$out/plant_abort.log" | head -4
+            fi
+        else
+            echo "PLANT: could not build the sabotaged check"; tail -5 "$out/plant_build.log"; status=1
+        fi
+    fi
 fi
 exit $status

@@ -49,7 +49,7 @@ run() {
     sh -c '"$@"; r=$?; echo $r >"'"$tmp"'/rc.$OMPI_COMM_WORLD_RANK"; exit $r' sh "$kleene" "$@" \
     >/dev/null 2>"$tmp/err"
   rc=$?
-  secs=$(echo "$(date +%s.%N) - $t0" | bc)
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 }
 run_direct() {
   local np=$1
@@ -59,7 +59,7 @@ run_direct() {
   timeout $limit "$mpiexec" --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 \
     -x NCCL_NVLS_ENABLE=0 -np "$np" "$kleene" "$@" >/dev/null 2>"$tmp/err"
   rc=$?
-  secs=$(echo "$(date +%s.%N) - $t0" | bc)
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 }
 # Nothing written: neither the output file nor a layout, nor (unless `killed`: a rank ended by
 # mpirun, as a signal or another rank's MPI_Abort ends it, may leave its hidden temporary, as
@@ -73,7 +73,7 @@ nothing_written() {
   rm -rf "$tmp/out.mtx" "$tmp/layout" "$tmp"/.??*
 }
 in_time() {
-  [ "$(echo "$secs < $bound" | bc)" = 1 ] || fail "$1: took $secs s (bound $bound s; 124 = hang)"
+  awk -v s="$secs" -v b="$bound" 'BEGIN { exit !(s != "" && s + 0 < b) }' || fail "$1: took $secs s (bound $bound s; 124 = hang)"
 }
 
 ranks="2 4"
@@ -161,7 +161,7 @@ if [ -n "$victim" ]; then
   kill -9 "$victim"
   wait $job
   rc=$?
-  secs=$(echo "$(date +%s.%N) - $t0" | bc)
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
   [ "$rc" = 137 ] || fail "$what: mpirun exit $rc, not 137"
   grep -q "process rank 1 .*signal 9" "$tmp/err" || fail "$what: message: $(cat "$tmp/err")"
   in_time "$what"
