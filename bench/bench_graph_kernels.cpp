@@ -5,7 +5,7 @@
 //                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
-//                       [--delta D]
+//                       [--delta D] [--alpha A] [--beta B]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -78,7 +78,8 @@ struct config {
     long long gpu_block_edges = -1;  // GPU BFS: bfs_tuning::block_edges (-1: default)
     std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
     double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
-    bool explain = false;  // print the GPU runs' notes (their phases and choices)
+    double alpha = 0, beta = 0;      // BFS direction switches, CPU and GPU (0: the defaults)
+    bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
     }
@@ -162,6 +163,10 @@ config parse(int argc, char** argv) {
             c.gpu_block_edges = std::stoll(value());
         else if (o == "--write-sg")
             c.write_sg = value();
+        else if (o == "--alpha")
+            c.alpha = std::stod(value());
+        else if (o == "--beta")
+            c.beta = std::stod(value());
         else if (o == "--delta")
             c.delta = std::stod(value());
         else {
@@ -376,6 +381,8 @@ int bench_main(int argc, char** argv) {
             o.parents = true;
             o.symmetric = true;
             o.serial_edges = cfg.serial_edges;
+            o.alpha = cfg.alpha;
+            o.beta = cfg.beta;
             // Timed: parents only, the GAP reference's output; the first source's levels come
             // from one more, untimed search (the check against the GPU).
             o.levels = false;
@@ -388,7 +395,10 @@ int bench_main(int argc, char** argv) {
                 if (k == 0) {
                     bfs_options lo = o;
                     lo.levels = true;
+                    explain_trace trace;
+                    if (cfg.explain) lo.explain = &trace;
                     r = bfs(a, src[k], lo);
+                    if (cfg.explain) print_notes(trace.lines);
                     cpu_levels.assign(r.level.begin(), r.level.end());
                     reached = static_cast<std::size_t>(std::count_if(
                         r.level.begin(), r.level.end(), [](auto l) { return l >= 0; }));
@@ -404,6 +414,8 @@ int bench_main(int argc, char** argv) {
             long long levels = 0;
             cuda::bfs_tuning tuning;
             if (cfg.gpu_block_edges >= 0) tuning.block_edges = cfg.gpu_block_edges;
+            if (cfg.alpha > 0) tuning.alpha = cfg.alpha;
+            if (cfg.beta > 0) tuning.beta = cfg.beta;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::bfs_run r;
                 call.push_back(
@@ -480,6 +492,12 @@ int bench_main(int argc, char** argv) {
             cc_result r;
             for (int k = 0; k < cfg.runs; ++k)
                 t.push_back(ms_of([&] { r = connected_components(a, o); }));
+            if (cfg.explain) {  // one more run, untimed, with its phases
+                explain_trace trace;
+                o.explain = &trace;
+                r = connected_components(a, o);
+                print_notes(trace.lines);
+            }
             cpu_comp.assign(r.component.begin(), r.component.end());
             line("cc", "cpu", median(t), 0, 0, r.iterations,
                  fmt::format("{} components ({}, {} rounds)", r.count, to_string(r.method),
@@ -513,6 +531,12 @@ int bench_main(int argc, char** argv) {
             std::vector<double> t;
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) t.push_back(ms_of([&] { r = pagerank(a, o); }));
+            if (cfg.explain) {  // one more run, untimed, with its choices
+                explain_trace trace;
+                o.explain = &trace;
+                r = pagerank(a, o);
+                print_notes(trace.lines);
+            }
             cpu_rank.assign(r.rank.begin(), r.rank.end());
             // The five highest ranks' vertices, to set beside the GAP reference's.
             std::vector<std::size_t> top(n);

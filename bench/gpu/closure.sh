@@ -10,7 +10,8 @@
 #   N=1000000 RUNS=3 ONLY=one-edge,dag-b16,... bench/gpu/closure.sh
 #   CMAKE_EXTRA="-DKLEENE_INSTANCES=minimal" TARGETS="kleene check_distributed_fw"  (a faster build
 #   for the faults stage alone); RANKS="2" on two GPUs
-#   PLANT=1: in the faults stage, check_distributed_fw rebuilt against a floyd_warshall.hpp that
+#   PLANT=1: in the test stage, test_apsp_gpu rebuilt against a closure.hpp whose GPU rows lose
+#   the cyclic components' self-reach must fail; in the faults stage, check_distributed_fw rebuilt against a floyd_warshall.hpp that
 #   aborts the communicators on every failure with no agreement first must fail (bench/gpu/plant.sh)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,6 +66,25 @@ if has test; then
     timeout 300 "$build/tests/test_apsp_gpu" --run_test='*/closure*' --log_level=message \
         >"$out/test_apsp_gpu_closure.log" 2>&1 || status=1
     tail -3 "$out/test_apsp_gpu_closure.log"
+    if [[ ${PLANT:-0} == 1 ]]; then
+        # Planted: the GPU rows built from a condensation view whose cyclic components lost
+        # their self-reach (closure.hpp's `self`, used by the GPU path only) must differ from
+        # the CPU's rows, so the comparison must fail.
+        note "planted: test_apsp_gpu against a sabotaged GPU condensation view"
+        if bash "$root/bench/gpu/plant.sh" "$build" tests/test_apsp_gpu \
+            algorithms/include/kleene/algorithms/closure.hpp 1 "$build/plant/test_apsp_gpu" \
+            's/self\[c\] = opt\.reflexive || g\.cyclic\[c\];/self[c] = opt.reflexive;/' \
+            >"$out/plant_closure_build.log" 2>&1; then
+            if timeout 300 "$build/plant/test_apsp_gpu" --run_test='*/closure_condensation_rows_on_gpu' \
+                >"$out/plant_closure.log" 2>&1; then
+                echo "PLANT: the sabotaged GPU closure passed the test (it must not)"; status=1
+            else
+                echo "PLANT: the sabotaged GPU closure fails the test, as it must: $(grep -c 'error: in' "$out/plant_closure.log") failed checks"
+            fi
+        else
+            echo "PLANT: could not build the sabotaged test"; tail -5 "$out/plant_closure_build.log"; status=1
+        fi
+    fi
     note "the CLI's closure script"
     timeout 300 bash "$root/tests/cli/closure_sparse.sh" "$build/tools/kleene" \
         >"$out/cli_closure_sparse.log" 2>&1 || status=1
