@@ -352,7 +352,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     buffer<std::int64_t> prefix;  // edge offsets of a large push level (made when first needed)
     buffer<std::uint64_t> bits0, bits1;
     std::uint64_t* bits[2] = {nullptr, nullptr};
-    std::vector<std::vector<Index>> local(static_cast<std::size_t>(threads));
+    std::vector<cpu::padded<std::vector<Index>>> local(static_cast<std::size_t>(threads));
     constexpr std::size_t flush_at = 4096;  // entries of a thread's list before it is placed
     std::vector<std::int64_t> part(static_cast<std::size_t>(threads) + 1, 0);
     queue0[0] = static_cast<Index>(source);
@@ -438,7 +438,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
             auto const t = static_cast<std::size_t>(omp_get_thread_num());
             auto const nt = static_cast<std::size_t>(omp_get_num_threads());
             bfs_loop_state st = entry;
-            auto& buf = local[t];
+            auto& buf = local[t].value;
             buf.reserve(flush_at);
             while (st.nf > 0) {
                 bool const push = decide(st);

@@ -286,12 +286,12 @@ closure_estimate estimate_closure(condensation<Index> const& g, bool reflexive) 
 /// arrays; row(c) is [data(c), data(c) + length(c)), in no particular order.
 template <index_type Index>
 struct component_rows {
-    std::vector<std::vector<Index>> store;  ///< one per thread
+    std::vector<cpu::padded<std::vector<Index>>> store;  ///< one per thread
     std::vector<std::size_t> offset;        ///< k
     std::vector<Index> length;              ///< k
     std::vector<std::uint16_t> owner;       ///< k: which store
     std::vector<std::size_t> weight;        ///< k: vertices in the row's components
-    Index const* data(std::size_t c) const { return store[owner[c]].data() + offset[c]; }
+    Index const* data(std::size_t c) const { return store[owner[c]].value.data() + offset[c]; }
 };
 
 /// max_entries bounds the rows' entries in all (out_of_memory past it: an estimate too low by
@@ -312,7 +312,7 @@ component_rows<Index> reach_by_search(condensation<Index> const& g, bool reflexi
 #pragma omp parallel num_threads(threads) if (g.edges() > 4096)
     {
         auto const t = static_cast<std::size_t>(omp_get_thread_num());
-        std::vector<Index>& out = r.store[t];
+        std::vector<Index>& out = r.store[t].value;
         // Components seen from the current one: k bits stay in cache where k stamps would not;
         // the queue clears them after each row.
         std::vector<std::uint64_t> seen;

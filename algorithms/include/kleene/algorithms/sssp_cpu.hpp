@@ -105,7 +105,7 @@ std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, 
     buffer<std::int64_t> prefix(n + 1);
     // stamp[v] == round: v is already in the next frontier (one exchange, no clearing).
     buffer<std::int64_t> stamp(n, std::int64_t(0));
-    std::vector<std::vector<Index>> local(static_cast<std::size_t>(threads));
+    std::vector<cpu::padded<std::vector<Index>>> local(static_cast<std::size_t>(threads));
     std::vector<std::size_t> offset(static_cast<std::size_t>(threads) + 1);
     queue[0] = static_cast<Index>(source);
     std::size_t nf = 1, round = 1;
@@ -128,7 +128,7 @@ std::size_t bellman_ford_cpu(csr_matrix<T, Index> const& a, std::size_t source, 
         {
             auto const t = static_cast<std::size_t>(omp_get_thread_num());
             auto const tn = static_cast<std::size_t>(omp_get_num_threads());
-            auto& buf = local[t];
+            auto& buf = local[t].value;
             buf.clear();
             for_frontier_edges(ap, queue.data(), nf, prefix.data(), pieces,
                                [&](std::size_t u, std::size_t k0, std::size_t k1) {

@@ -419,7 +419,7 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
     }
     // Thread 0 scatters into t directly; the others into private arrays merged afterwards.
     std::vector<vector_result<T>> priv(nthreads - 1);
-    std::vector<std::vector<Index>> touched(nthreads - 1);
+    std::vector<padded<std::vector<Index>>> touched(nthreads - 1);
     exception_carrier failure;
 #pragma omp parallel num_threads(nthreads)
     failure.run([&] {
@@ -432,12 +432,12 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
             auto& p = priv[tid - 1];
             p.vals.resize(n);
             p.has.assign(n, 0);
-            scatter(f0, f1, p.vals, p.has, &touched[tid - 1]);
+            scatter(f0, f1, p.vals, p.has, &touched[tid - 1].value);
         }
     });
     failure.rethrow("a sparse vector product");
     for (std::size_t q = 0; q < priv.size(); ++q)
-        for (Index j : touched[q]) {
+        for (Index j : touched[q].value) {
             T const v = priv[q].vals[j];
             t.vals[j] = t.has[j] ? S::add(t.vals[j], v) : v;
             t.has[j] = 1;
