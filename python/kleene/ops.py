@@ -62,7 +62,7 @@ def mxm(a, b, semiring="plus.times", *, out=None, mask=None, accum=None, replace
     if out is not None and not isinstance(out, Matrix):
         raise TypeError("out must be a kleene.Matrix")
     storage, trace = _kleene._mxm(
-        a._s, b._s, s.name, None if out is None else out._s,
+        a._s, b._s, s._spec, None if out is None else out._s,
         None if m is None else as_matrix(m.m)._s, bool(m and m.structural),
         bool(m and m.complemented), _accum_name(accum, s), replace, kernel, explain)
     if out is not None:
@@ -94,7 +94,7 @@ def _vector_product(fn, a, u, semiring, out, mask, accum, replace, kernel, expla
     if m is not None and m.structural:
         raise _kleene.InvalidArgument("vector masks are dense arrays: every entry is stored, so a "
                                       "structural mask would allow every write; pass the array")
-    w, trace = fn(a._s, _vector(u), s.name, _vector(out), None if m is None else _vector(m.m),
+    w, trace = fn(a._s, _vector(u), s._spec, _vector(out), None if m is None else _vector(m.m),
                   bool(m and m.complemented), _accum_name(accum, s), replace, kernel, explain)
     return (w, trace) if explain else w
 
@@ -144,6 +144,8 @@ def _is_semiring(op):
 def _zero(add, dtype):
     """The identity of a semiring's add over dtype: what its dense objects hold for no entry."""
     dt = np.dtype(dtype)
+    if add in ("times", "land"):
+        return dt.type(1)
     if dt.kind == "b":
         return dt.type(add == "min")
     if add == "min":

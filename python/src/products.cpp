@@ -23,6 +23,42 @@ kernel_choice parse_kernel(std::string_view k) {
                            "gustavson_hash, spmv_pull, spmspv_push)");
 }
 
+semiring_spec parse_semiring_spec(py::handle h) {
+    semiring_spec spec;
+    if (py::isinstance<py::str>(h)) {
+        spec.name = h.cast<std::string>();
+        return spec;
+    }
+    auto const t = h.cast<py::tuple>();
+    auto const kind = t[0].cast<std::string>();
+    if (kind == "compose" && t.size() == 3) {
+        spec.add = t[1].cast<std::string>();
+        spec.mul = t[2].cast<std::string>();
+        spec.name = spec.add + "." + spec.mul;
+        spec.composed = true;
+        return spec;
+    }
+    if (kind == "source" && t.size() == 12) {
+        cuda::jit::semiring_source src;
+        src.name = t[1].cast<std::string>();
+        src.value_type = t[2].cast<std::string>();
+        src.zero = t[3].cast<std::string>();
+        src.one = t[4].cast<std::string>();
+        src.add = t[5].cast<std::string>();
+        src.mul = t[6].cast<std::string>();
+        src.terminal = t[7].cast<std::string>();
+        src.idempotent_add = t[8].cast<bool>();
+        src.zero_annihilates = t[9].cast<bool>();
+        src.preamble = t[10].cast<std::string>();
+        spec.name = src.name;
+        spec.add = src.add;  // what accum=True names (semiring.py's Semiring.add)
+        spec.zero = py::reinterpret_borrow<py::object>(t[11]);
+        spec.source = std::move(src);
+        return spec;
+    }
+    throw invalid_argument("a semiring is a name, (\"compose\", add, mul) or a source semiring");
+}
+
 namespace {
 
 std::string value_dtype(matrix_handle const& m) {
@@ -362,11 +398,11 @@ void bind_products(py::module_& m) {
     m.attr("_instances") = py::str(instances::set);
     m.def(
         "_mxm",
-        [](matrix_handle const& a, matrix_handle const& b, std::string semiring,
+        [](matrix_handle const& a, matrix_handle const& b, py::handle semiring,
            std::optional<matrix_handle> out, std::optional<matrix_handle> mask, bool structural,
            bool complemented, std::string accum, bool replace, std::string kernel, bool explain) {
             product_args args{
-                std::move(semiring), std::move(out), std::move(mask),   structural, complemented,
+                parse_semiring_spec(semiring), std::move(out), std::move(mask),   structural, complemented,
                 std::move(accum),    replace,        std::move(kernel), explain};
             bool const device = on_device(a);
             same_space("mxm", device, on_device(b), "B");
@@ -381,10 +417,10 @@ void bind_products(py::module_& m) {
         py::arg("structural"), py::arg("complemented"), py::arg("accum"), py::arg("replace"),
         py::arg("kernel"), py::arg("explain"));
     auto vector_product = [](bool pull) {
-        return [pull](matrix_handle const& a, py::object u, std::string semiring, py::object out,
+        return [pull](matrix_handle const& a, py::object u, py::handle semiring, py::object out,
                       py::object mask, bool complemented, std::string accum, bool replace,
                       std::string kernel, bool explain) {
-            vector_args args{std::move(semiring), std::move(out), std::move(mask),   complemented,
+            vector_args args{parse_semiring_spec(semiring), std::move(out), std::move(mask),   complemented,
                              std::move(accum),    replace,        std::move(kernel), explain};
             char const* const op = pull ? "mxv" : "vxm";
             bool const device = on_device(a);

@@ -13,7 +13,9 @@
 // operand of a masked or accumulated product becomes CSR (entries equal to the semiring's zero are
 // absent, as in dense storage). Vectors are dense NumPy arrays.
 
+#include <kleene/cuda/jit.hpp>
 #include <kleene/instances.hpp>
+#include <kleene/runtime_semiring.hpp>
 #include <optional>
 #include <string>
 
@@ -21,8 +23,24 @@
 
 namespace kleene::python {
 
+/// The semiring of a product, as python/kleene/semiring.py hands it over: a built-in by name
+/// ("min_plus": the compiled instances), a composition of operator names that is no built-in (or
+/// is forced off them, bench/python): runtime_semiring on the CPU, jit::compose on the GPU), or
+/// CUDA source text (the JIT only).
+struct semiring_spec {
+    std::string name;      // the built-in's name, else "max.first" / the source's name (messages)
+    std::string add, mul;  // a composition's operators
+    bool composed = false;
+    std::optional<cuda::jit::semiring_source> source;
+    py::object zero;  // a source semiring's zero as a number: absent entries on the host side
+};
+
+/// The spec from Python: a name, ("compose", add, mul) or ("source", name, value_type, zero, one,
+/// add, mul, terminal, idempotent_add, zero_annihilates, preamble, zero_value).
+semiring_spec parse_semiring_spec(py::handle h);
+
 struct product_args {
-    std::string semiring;
+    semiring_spec semiring;
     std::optional<matrix_handle> out;
     std::optional<matrix_handle> mask;
     bool structural = false;
@@ -34,7 +52,7 @@ struct product_args {
 };
 
 struct vector_args {
-    std::string semiring;
+    semiring_spec semiring;
     py::object out;   // None or a 1-D array (the existing w)
     py::object mask;  // None or a 1-D array (valued)
     bool complemented = false;
@@ -82,6 +100,29 @@ void dispatch_semiring(std::string_view name, F&& f) {
     throw invalid_argument("unknown semiring " + std::string(name));
 }
 
+/// Calls f(s) with the host semiring of spec over T: a built-in's compiled instance
+/// (dispatch_semiring) or, for a composition, runtime_semiring<T> (one instance per value type,
+/// products_<type>.cpp). Source text is refused: it runs on the GPU only.
+template <class T, class F>
+void dispatch_host_semiring(semiring_spec const& spec, F&& f) {
+    if (spec.source)
+        throw invalid_argument("semiring " + spec.name +
+                               " is CUDA source text, which runs on the GPU only (device matrices, "
+                               "through the JIT); on the host compose one from operator names: "
+                               "kleene.Semiring(add=..., multiply=...)");
+    if (!spec.composed) return dispatch_semiring<T>(spec.name, f);
+    if constexpr (std::is_same_v<T, bool>) {
+        throw invalid_argument("semiring " + spec.name +
+                               ": over bool only the built-ins run (lor.land, any.pair); "
+                               "compositions run over float32, float64, int32 and int64");
+    } else {
+        auto const add = parse_add_kind(spec.add);
+        auto const mul = parse_mul_kind(spec.mul);
+        if (!add || !mul) throw invalid_argument("semiring " + spec.name + ": unknown operator");
+        f(runtime_semiring<T>(*add, *mul));
+    }
+}
+
 /// The name of S's add operator ("plus", "min", "max", "lor", "any").
 template <class S>
 std::string add_name() {
@@ -97,6 +138,34 @@ std::string add_name() {
         return "lor";
     else
         return "any";
+}
+
+/// The name of s's add operator, for a semiring object (a run-time one answers itself).
+template <class S>
+std::string add_name(S const& s) {
+    if constexpr (requires { s.add_operator(); })
+        return std::string(add_kind_names[static_cast<std::size_t>(s.add_operator())]);
+    else
+        return add_name<S>();
+}
+
+/// Calls f(Op{}) with s's add operator (the accumulator "the semiring's add").
+template <class S, class F>
+void with_add_op(S const& s, F&& f) {
+    using T = typename S::value_type;
+    if constexpr (requires { typename S::add_monoid::op_type; }) {
+        f(typename S::add_monoid::op_type{});
+    } else {
+        switch (s.add_operator()) {
+            case add_kind::plus: return f(plus_op<T>{});
+            case add_kind::times: return f(times_op<T>{});
+            case add_kind::min: return f(min_op<T>{});
+            case add_kind::max: return f(max_op<T>{});
+            case add_kind::lor: return f(lor_op<T>{});
+            case add_kind::land: return f(land_op<T>{});
+            case add_kind::any: return f(any_op<T>{});
+        }
+    }
 }
 
 /// Calls f(Op{}) for an accumulator name other than the semiring's add.

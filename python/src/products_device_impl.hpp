@@ -247,6 +247,195 @@ dense_vector<T, device> vector_product(S s, M const& a, dense_vector<T, device> 
     return w;
 }
 
+// ---- user semirings through the JIT (kleene/cuda/jit.hpp) ----------------------------------------
+//
+// A composition that is no built-in (jit::compose) or source text (jit::semiring_source) runs the
+// JIT's families: SpGEMM into CSR (CSR x CSR), the dense GEMM (dense x dense; one column or row for
+// mxv / vxm with a dense A) and SpMV (mxv with a CSR A; vxm as A' u with the multiply's operands
+// swapped). The product goes into a temporary that write_back (above) merges into C under the
+// mask, with the accumulator and replace, as for the built-ins. SpMM (CSR x dense), dense x CSR
+// and SpMSpV have no JIT version yet: they are refused, saying so.
+
+template <class T>
+char const* jit_type_name() {
+    if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, double>) return "double";
+    else if constexpr (std::is_same_v<T, std::int32_t>) return "int32_t";
+    else return "int64_t";
+}
+
+/// The JIT's semiring for spec over T, its zero (no entry on the host side) and whether it is
+/// T's: `swap` exchanges the multiply's operands (vxm as A' u).
+template <class T>
+std::pair<cuda::jit::semiring_source, T> jit_semiring(semiring_spec const& spec, bool swap) {
+    if (!spec.source) {
+        auto const add = *parse_add_kind(spec.add);
+        std::string mul = spec.mul;
+        if (swap && mul == "first") mul = "second";
+        else if (swap && mul == "second") mul = "first";
+        return {cuda::jit::compose(spec.add, mul, jit_type_name<T>()),
+                runtime_semiring<T>(add, *parse_mul_kind(spec.mul)).zero()};
+    }
+    cuda::jit::semiring_source src = *spec.source;
+    auto const canonical = [](std::string t) {
+        if (t.starts_with("std::")) t = t.substr(5);
+        return t;
+    };
+    if (canonical(src.value_type) != jit_type_name<T>())
+        throw invalid_argument("semiring " + spec.name + " is over " + src.value_type +
+                               " but the operands are " + dtype_name<T>() + " (" +
+                               jit_type_name<T>() + ")");
+    if (swap) {
+        // u A = A' u with mul(a, b) read as mul(b, a): the user's expression becomes a function.
+        src.preamble += "\n__host__ __device__ constexpr value_type kleene_user_mul(value_type a, "
+                        "value_type b) { return value_type(" +
+                        src.mul + "); }\n";
+        src.mul = "kleene_user_mul(b, a)";
+        src.name += "_swapped";
+    }
+    return {std::move(src), spec.zero.cast<T>()};
+}
+
+[[noreturn]] inline void no_jit_family(char const* op, std::string const& what) {
+    throw invalid_argument(std::string(op) + " on the GPU with a user semiring: " + what +
+                           " has no JIT-compiled kernel yet (the JIT builds SpGEMM for CSR x CSR, "
+                           "the dense GEMM for dense x dense and SpMV for a CSR A); convert the "
+                           "operands to one storage on the host first");
+}
+
+template <class T>
+matrix_handle jit_mxm(matrix_handle const& ah, matrix_handle const& bh, product_args const& args,
+                      options const& opt) {
+    auto const semiring = jit_semiring<T>(args.semiring, false);
+    auto const& src = semiring.first;
+    T const zero = semiring.second;
+    context& ctx = resolve(opt.ctx);
+    bool const add_accum = !args.accum.empty() && args.accum == args.semiring.add;
+    std::optional<matrix_handle> result;
+    auto finish = [&](auto&& t) {
+        using Tmp = std::decay_t<decltype(t)>;
+        if (!args.out && !args.mask && args.accum.empty()) {
+            result = matrix_handle::of(std::move(t));
+            return;
+        }
+        std::string const accum = add_accum ? args.semiring.add : args.accum;
+        auto into = [&](auto& c) {
+            py::gil_scoped_release release;
+            write_back<T>(c, std::move(t), zero, args, accum, opt);
+        };
+        if (args.out) {
+            auto const& h = *args.out;
+            if (auto const* c = std::get_if<dcsr<T>>(h.s.get())) {
+                dcsr<T> copy = *c;
+                into(copy);
+                result = matrix_handle::of(std::move(copy));
+            } else if (auto const* d = std::get_if<ddense<T>>(h.s.get())) {
+                ddense<T> copy = *d;
+                into(copy);
+                result = matrix_handle::of(std::move(copy));
+            } else {
+                with_operand<T>(h, "out", [](auto const&) {});
+            }
+        } else if constexpr (is_device_csr<Tmp>) {
+            dcsr<T> c(t.rows(), t.cols());
+            into(c);
+            result = matrix_handle::of(std::move(c));
+        } else {
+            ddense<T> c = dense_matrix<T>(t.rows(), t.cols(), zero).to_device();
+            into(c);
+            result = matrix_handle::of(std::move(c));
+        }
+    };
+    with_operand<T>(ah, "A", [&](auto const& a) {
+        with_operand<T>(bh, "B", [&](auto const& b) {
+            using A = std::decay_t<decltype(a)>;
+            using B = std::decay_t<decltype(b)>;
+            if (a.cols() != b.rows())
+                throw dimension_mismatch("mxm: cannot multiply A (" + detail::shape(a.rows(), a.cols()) +
+                                         ") by B (" + detail::shape(b.rows(), b.cols()) + ")");
+            if constexpr (is_device_csr<A> && is_device_csr<B>) {
+                dcsr<T> t(a.rows(), b.cols());
+                {
+                    py::gil_scoped_release release;
+                    cuda::jit::spgemm<T, i32>(t, a, b, src, {.ctx = &ctx, .explain = opt.explain});
+                }
+                finish(std::move(t));
+            } else if constexpr (is_device_dense<A> && is_device_dense<B>) {
+                ddense<T> t(a.rows(), b.cols());
+                {
+                    py::gil_scoped_release release;
+                    cuda::jit::report r;
+                    cuda::jit::dense_gemm<T>(a.view(), b.view(), t.view(), false, src, ctx, &r);
+                    if (opt.explain) opt.explain->add("mxm: " + cuda::jit::describe(r));
+                }
+                finish(std::move(t));
+            } else {
+                no_jit_family("mxm", is_device_csr<A> ? "SpMM (CSR x dense)" : "dense x CSR");
+            }
+        });
+    });
+    return *result;
+}
+
+template <class T, bool Pull>
+dense_vector<T, device> jit_vector_product(matrix_handle const& ah,
+                                           dense_vector<T, device> const& u,
+                                           std::optional<dense_vector<T, device>> w0,
+                                           std::optional<dense_vector<bool, device>> const& mask,
+                                           vector_args const& args, options const& opt) {
+    char const* const name = Pull ? "mxv" : "vxm";
+    if (!args.accum.empty() && args.accum != args.semiring.add)
+        throw invalid_argument(std::string(name) + ": vectors accumulate with the semiring's add (" +
+                               args.semiring.add + ") only, not " + args.accum);
+    context& ctx = resolve(opt.ctx);
+    std::optional<dense_vector<T, device>> w;
+    with_operand<T>(ah, "A", [&](auto const& a) {
+        using A = std::decay_t<decltype(a)>;
+        auto const semiring = jit_semiring<T>(args.semiring, !Pull && is_device_csr<A>);
+        auto const& src = semiring.first;
+        T const zero = semiring.second;
+        std::size_t const out_size = Pull ? a.rows() : a.cols();
+        dense_vector<T, device> out;
+        if (w0)
+            out = std::move(*w0);
+        else
+            out.storage() = buffer<T>(out_size, zero).template copy_to<device>();
+        py::gil_scoped_release release;
+        if constexpr (is_device_csr<A>) {
+            cuda::vector_mask m;
+            if (mask) m = cuda::vector_mask(
+                          mask_view<dense_vector<bool, device>>{&*mask, false, args.complemented},
+                          ctx);
+            cuda::sparse_options sopt{.accumulate = !args.accum.empty(),
+                                      .replace = args.replace,
+                                      .ctx = &ctx,
+                                      .explain = opt.explain};
+            if constexpr (Pull) {
+                cuda::jit::spmv<T, i32>(out, m, a, u, src, sopt);
+            } else {
+                auto const at = cuda::detail::transpose_csr(ctx, a);
+                cuda::jit::spmv<T, i32>(out, m, at, u, src, sopt);
+            }
+        } else {
+            if (mask)
+                no_jit_family(name, "a masked product with a dense A (the dense GEMM's masked "
+                                    "write-back)");
+            dense_view<T const, device> uv = Pull ? dense_view<T const, device>{u.data(), u.size(), 1, 1}
+                                                  : dense_view<T const, device>{u.data(), 1, u.size(), u.size()};
+            dense_view<T, device> wv = Pull ? dense_view<T, device>{out.data(), out.size(), 1, 1}
+                                            : dense_view<T, device>{out.data(), 1, out.size(), out.size()};
+            cuda::jit::report r;
+            if constexpr (Pull)
+                cuda::jit::dense_gemm<T>(a.view(), uv, wv, !args.accum.empty(), src, ctx, &r);
+            else
+                cuda::jit::dense_gemm<T>(uv, a.view(), wv, !args.accum.empty(), src, ctx, &r);
+            if (opt.explain) opt.explain->add(std::string(name) + ": " + cuda::jit::describe(r));
+        }
+        w = std::move(out);
+    });
+    return std::move(*w);
+}
+
 }  // namespace device_detail
 
 template <class T>
@@ -260,7 +449,12 @@ py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& 
     opt.kernel = parse_kernel(args.kernel);
     if (args.explain) opt.explain = &trace;
     std::optional<matrix_handle> result;
-    dispatch_semiring<T>(args.semiring, [&](auto s) {
+    if (args.semiring.composed || args.semiring.source) {
+        result = jit_mxm<T>(ah, bh, args, opt);
+        return py::make_tuple(*result, args.explain ? py::object(py::str(trace.str()))
+                                                    : py::object(py::none()));
+    }
+    dispatch_semiring<T>(args.semiring.name, [&](auto s) {
         using S = decltype(s);
         with_operand<T>(ah, "A", [&](auto const& a) {
             with_operand<T>(bh, "B", [&](auto const& b) {
@@ -268,7 +462,7 @@ py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& 
                 if constexpr (is_device_csr<A> && !sparse_kernels<S>)
                     throw invalid_argument(
                         "mxm on the GPU: a CSR A runs the sparse kernels, built for " +
-                        sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
+                        sparse_semiring_names<T>() + ", not " + dotted(args.semiring.name) +
                         "; pass A dense (to_dense() on the host, then to_device())");
                 else
                     result = device_detail::mxm<T>(s, a, b, args, opt);
@@ -300,7 +494,12 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
     std::optional<dense_vector<bool, device>> mask;
     if (!args.mask.is_none()) mask = device_vector_of<bool>(args.mask, "mask");
     std::optional<dense_vector<T, device>> w;
-    dispatch_semiring<T>(args.semiring, [&](auto s) {
+    if (args.semiring.composed || args.semiring.source) {
+        auto r = jit_vector_product<T, Pull>(ah, u, std::move(w0), mask, args, opt);
+        return py::make_tuple(adopt_device_vector(std::move(r)),
+                              args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
+    }
+    dispatch_semiring<T>(args.semiring.name, [&](auto s) {
         using S = decltype(s);
         if (!args.accum.empty() && args.accum != add_name<S>())
             throw invalid_argument(std::string(name) +
@@ -311,12 +510,12 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
             if constexpr (is_device_csr<A> && !sparse_kernels<S>)
                 throw invalid_argument(
                     std::string(name) + " on the GPU: a CSR A runs the sparse kernels, built for " +
-                    sparse_semiring_names<T>() + ", not " + dotted(args.semiring) +
+                    sparse_semiring_names<T>() + ", not " + dotted(args.semiring.name) +
                     "; pass A dense (to_dense() on the host, then to_device())");
             else if constexpr (!Pull && is_device_csr<A> && !commutative_mul<S>)
                 throw invalid_argument(
                     "vxm on the GPU with a CSR A runs A' u, which needs a commutative multiply; " +
-                    dotted(args.semiring) + " has none: use mxv with A's transpose");
+                    dotted(args.semiring.name) + " has none: use mxv with A's transpose");
             else
                 w = vector_product<T, Pull>(s, a, u, std::move(w0), mask, args, opt);
         });

@@ -123,9 +123,9 @@ inline bool is_dense_host(matrix_handle const& h) {
 }
 
 template <class T, class I, class S>
-matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh,
-                      product_args const& args, options opt) {
-    T const zero = S::zero();
+host_csr<T, I> mxm_csr(S const& s, matrix_handle const& ah, matrix_handle const& bh,
+                       product_args const& args, options opt) {
+    T const zero = s.zero();
     csr_operand<T, I> a(ah, zero, "A"), b(bh, zero, "B");
     host_csr<T, I> c = args.out ? host_csr<T, I>(*csr_operand<T, I>(*args.out, zero, "out").p)
                                 : host_csr<T, I>(a.p->rows(), b.p->cols());
@@ -142,8 +142,8 @@ matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh,
     };
     if (args.accum.empty()) {
         product(c, no_accum, opt);
-    } else if (args.accum == add_name<S>()) {
-        product(c, typename S::add_monoid::op_type{}, opt);
+    } else if (args.accum == add_name(s)) {
+        with_add_op(s, [&](auto op) { product(c, op, opt); });
     } else {
         // C<M, replace> accum= A B as GraphBLAS defines it: Z = A B under M, then C's entries
         // inside M become the union C accum Z; outside M they stay (or go, with replace).
@@ -162,7 +162,17 @@ matrix_handle mxm_csr(S s, matrix_handle const& ah, matrix_handle const& bh,
             c = std::move(next);
         });
     }
-    return matrix_handle::of(std::move(c));
+    return c;
+}
+
+/// One line for the explain trace saying which semiring instance ran.
+template <class S>
+void trace_semiring(options const& opt, semiring_spec const& spec, S const&) {
+    if constexpr (!semiring_type<S>)
+        if (opt.explain)
+            opt.explain->add("semiring " + spec.name +
+                             ": a run-time composition (runtime_semiring: the generic CPU "
+                             "kernels, operators chosen per call)");
 }
 
 }  // namespace product_detail
@@ -177,9 +187,20 @@ py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b,
     opt.kernel = parse_kernel(args.kernel);
     if (args.explain) opt.explain = &trace;
     std::optional<matrix_handle> result;
-    dispatch_semiring<T>(args.semiring, [&](auto s) {
-        using S = decltype(s);
-        if (is_dense_host(a) && is_dense_host(b) && !args.out && !args.mask && args.accum.empty()) {
+    dispatch_host_semiring<T>(args.semiring, [&](auto const& s) {
+        using S = std::decay_t<decltype(s)>;
+        trace_semiring(opt, args.semiring, s);
+        bool const plain_dense =
+            is_dense_host(a) && is_dense_host(b) && !args.out && !args.mask && args.accum.empty();
+        if constexpr (!semiring_type<S>) {
+            // The dense GEMM takes static semirings: a run-time one multiplies as CSR (the
+            // semiring's zero is no entry, as in dense storage) and the result is made dense.
+            if (plain_dense) {
+                auto const c = mxm_csr<T, i32>(s, a, b, args, opt);
+                result = matrix_handle::of(kleene::to_dense(c, s.zero()));
+                return;
+            }
+        } else if (plain_dense) {
             auto const& da = std::get<dense_matrix<T>>(*a.s);
             auto const* db = std::get_if<dense_matrix<T>>(b.s.get());
             if (!db)
@@ -194,8 +215,7 @@ py::tuple products<T>::mxm(matrix_handle const& a, matrix_handle const& b,
             result = matrix_handle::of(std::move(c));
             return;
         }
-        result = mxm_csr<T, i32>(s, a, b, args, opt);
-        (void)sizeof(S);
+        result = matrix_handle::of(mxm_csr<T, i32>(s, a, b, args, opt));
     });
     return py::make_tuple(*result,
                           args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
@@ -215,16 +235,16 @@ py::tuple vector_product(matrix_handle const& ah, py::handle uh, vector_args con
     std::optional<dense_vector<bool>> m;
     if (!args.mask.is_none()) m = vector_of<bool>(args.mask, "mask");
     py::array out;
-    dispatch_semiring<T>(args.semiring, [&](auto s) {
-        using S = decltype(s);
+    dispatch_host_semiring<T>(args.semiring, [&](auto const& s) {
+        trace_semiring(opt, args.semiring, s);
         bool const accumulate = !args.accum.empty();
-        if (accumulate && args.accum != add_name<S>())
+        if (accumulate && args.accum != add_name(s))
             throw invalid_argument(std::string(name) +
                                    ": vectors accumulate with the semiring's add (" +
-                                   add_name<S>() + ") only, not " + args.accum);
+                                   add_name(s) + ") only, not " + args.accum);
         auto run = [&](auto const& a) {
             std::size_t const out_size = Pull ? a.rows() : a.cols();
-            dense_vector<T> w = args.out.is_none() ? dense_vector<T>(out_size, S::zero())
+            dense_vector<T> w = args.out.is_none() ? dense_vector<T>(out_size, s.zero())
                                                    : vector_of<T>(args.out, "out");
             {
                 py::gil_scoped_release release;
@@ -241,13 +261,13 @@ py::tuple vector_product(matrix_handle const& ah, py::handle uh, vector_args con
                         call(no_mask, accum);
                 };
                 if (accumulate)
-                    with_mask(typename S::add_monoid::op_type{});
+                    with_add_op(s, with_mask);
                 else
                     with_mask(no_accum);
             }
             out = adopt_vector(std::move(w));
         };
-        run(*csr_operand<T, i32>(ah, S::zero(), "A").p);
+        run(*csr_operand<T, i32>(ah, s.zero(), "A").p);
     });
     return py::make_tuple(out,
                           args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));

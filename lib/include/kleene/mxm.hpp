@@ -148,8 +148,9 @@ constexpr bool accum_is_add() {
 
 /// C<mask, replace> accum= A (+).(x) B over semiring S.
 template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::host_matrix A,
-          detail::host_matrix B, semiring_type S>
-void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options const& opt = {}) {
+          detail::host_matrix B, semiring_object S>
+void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S const& s,
+         options const& opt = {}) {
     detail::check_types<S, C, A, B>();
     using T = typename S::value_type;
     detail::check_product_shapes(c, a, b, detail::describe(a), detail::describe(b));
@@ -157,10 +158,13 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
     auto const omp_scope = detail::check_host("mxm", opt);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     std::string const operands = detail::describe(a) + " x " + detail::describe(b);
-    T const zero = S::zero();
+    T const zero = s.zero();
     kernel_choice const pin = opt.kernel;
 
     if constexpr (detail::is_dense<A> && detail::is_dense<B>) {
+        static_assert(semiring_type<S>,
+                      "kleene::mxm: the dense GEMM takes a semiring whose operations are static "
+                      "members; multiply a run-time semiring's dense operands as CSR (to_csr)");
         if (pin != kernel_choice::automatic && pin != kernel_choice::dense_gemm)
             detail::bad_pin("mxm", pin, operands);
         using K = dense_safe<S>;
@@ -182,10 +186,10 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
             detail::bad_pin("mxm", pin, operands);
         detail::trace(opt, "mxm: " + operands + ": csr_dense (SpMM, row i of C accumulates rows of B)");
         if constexpr (detail::is_dense<C> && plain) {
-            cpu::csr_dense<S>(a, b.view(), c);
+            cpu::csr_dense(s, a, b.view(), c);
         } else {
             dense_matrix<T> t(a.rows(), b.cols());
-            cpu::csr_dense<S>(a, b.view(), t);
+            cpu::csr_dense(s, a, b.view(), t);
             cpu::write_back(c, mask, accum, t, opt.replace, zero);
         }
     } else if constexpr (detail::is_dense<A> && detail::is_csr<B>) {
@@ -193,10 +197,10 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
             detail::bad_pin("mxm", pin, operands);
         detail::trace(opt, "mxm: " + operands + ": dense_csr (row i of C accumulates rows of B)");
         if constexpr (detail::is_dense<C> && plain) {
-            cpu::dense_csr<S>(a.view(), b, c);
+            cpu::dense_csr(s, a.view(), b, c);
         } else {
             dense_matrix<T> t(a.rows(), b.cols());
-            cpu::dense_csr<S>(a.view(), b, t);
+            cpu::dense_csr(s, a.view(), b, t);
             cpu::write_back(c, mask, accum, t, opt.replace, zero);
         }
     } else {
@@ -209,7 +213,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
         if constexpr (detail::is_dense<C> && plain) {
             if (pin != kernel_choice::gustavson_hash) {  // a hash pin takes the general path below
                 detail::trace(opt, "mxm: " + operands + " -> dense: gustavson_dense straight into C's rows");
-                cpu::gustavson_dense_out<S>(a, b, c);
+                cpu::gustavson_dense_out(s, a, b, c);
                 done = true;
             }
         }
@@ -230,7 +234,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
                                    " multiply-adds per row)" +
                                    (std::is_same_v<Mask, no_mask_t> ? "" : ", masked entries skipped") +
                                    (pin != kernel_choice::automatic ? " [pinned]" : ""));
-            auto t = cpu::gustavson<S>(a, b, mask,
+            auto t = cpu::gustavson(s, a, b, mask,
                                        hash ? cpu::spgemm_accumulator::hash : cpu::spgemm_accumulator::dense,
                                        opt.dense_row_threshold);
             // Nested: C::index_type does not exist for a dense C.
@@ -246,8 +250,8 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a, B const& b, S, options
 }
 
 /// C = A (+).(x) B.
-template <detail::host_matrix C, detail::host_matrix A, detail::host_matrix B, semiring_type S>
-void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
+template <detail::host_matrix C, detail::host_matrix A, detail::host_matrix B, semiring_object S>
+void mxm(C& c, A const& a, B const& b, S const& s, options const& opt = {}) {
     mxm(c, no_mask, no_accum, a, b, s, opt);
 }
 
@@ -525,8 +529,9 @@ std::vector<std::uint8_t> prefilter(Mask const& mask, std::size_t n) {
 
 /// w<mask, replace> accum= A (+).(x) u.
 template <detail::host_vector W, mask_type Mask, accumulator_type Accum, detail::host_matrix A,
-          detail::host_vector U, semiring_type S>
-void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S, options const& opt = {}) {
+          detail::host_vector U, semiring_object S>
+void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S const& s,
+         options const& opt = {}) {
     detail::check_types<S, W, A, U>();
     using T = typename S::value_type;
     if (a.cols() != u.size())
@@ -542,13 +547,13 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S, options
         throw invalid_argument("mxv: kernel spmspv_push needs A's transpose; use vxm(u, transpose of A)");
     if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmv_pull)
         detail::bad_pin("mxv", opt.kernel, operands);
-    T const zero = S::zero();
+    T const zero = s.zero();
     if constexpr (detail::is_csr<A> && detail::is_dense_vec<W> && detail::is_dense_vec<U> &&
                   std::is_same_v<Mask, no_mask_t> && zero_annihilates<S>() &&
                   (std::is_same_v<Accum, no_accum_t> || detail::accum_is_add<Accum, S>())) {
         // Dense in, dense out: absent entries are zero on both sides, so no flags and no write-back.
         detail::trace(opt, "mxv: " + operands + ": spmv_pull (dense u and w, no presence flags)");
-        cpu::spmv_pull_dense<S>(a, u.data(), w.data(), !std::is_same_v<Accum, no_accum_t>);
+        cpu::spmv_pull_dense(s, a, u.data(), w.data(), !std::is_same_v<Accum, no_accum_t>);
         return;
     }
     auto const x = detail::load_vector(u, zero);
@@ -558,23 +563,24 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a, U const& u, S, options
         detail::trace(opt, "mxv: " + operands + ": spmv_pull (one dot product per row" +
                                std::string(std::is_same_v<Mask, no_mask_t> ? "" : ", rows outside the mask skipped") +
                                (S::has_terminal ? ", early exit on the terminal value)" : ")"));
-        t = cpu::spmv_pull<S>(a, x, allowed);
+        t = cpu::spmv_pull(s, a, x, allowed);
     } else {
         detail::trace(opt, "mxv: " + operands + ": dense_mv");
-        t = cpu::dense_mv<S>(a.view(), x, allowed);
+        t = cpu::dense_mv(s, a.view(), x, allowed);
     }
     cpu::write_back(w, mask, accum, t, opt.replace, zero);
 }
 
-template <detail::host_vector W, detail::host_matrix A, detail::host_vector U, semiring_type S>
-void mxv(W& w, A const& a, U const& u, S s, options const& opt = {}) {
+template <detail::host_vector W, detail::host_matrix A, detail::host_vector U, semiring_object S>
+void mxv(W& w, A const& a, U const& u, S const& s, options const& opt = {}) {
     mxv(w, no_mask, no_accum, a, u, s, opt);
 }
 
 /// w<mask, replace> accum= u (+).(x) A.
 template <detail::host_vector W, mask_type Mask, accumulator_type Accum, detail::host_vector U,
-          detail::host_matrix A, semiring_type S>
-void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S, options const& opt = {}) {
+          detail::host_matrix A, semiring_object S>
+void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S const& s,
+         options const& opt = {}) {
     detail::check_types<S, W, A, U>();
     using T = typename S::value_type;
     if (u.size() != a.rows())
@@ -590,7 +596,7 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S, options
         throw invalid_argument("vxm: kernel spmv_pull needs A's transpose; use mxv(transpose of A, u)");
     if (opt.kernel != kernel_choice::automatic && opt.kernel != kernel_choice::spmspv_push)
         detail::bad_pin("vxm", opt.kernel, operands);
-    T const zero = S::zero();
+    T const zero = s.zero();
     auto const allowed = detail::prefilter(mask, w.size());
     cpu::vector_result<T> t;
     if constexpr (detail::is_csr<A>) {
@@ -609,16 +615,16 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a, S, options
         detail::trace(opt, "vxm: " + operands + ": spmspv_push (scatter the rows of A of the " +
                                std::to_string(idx.size()) + " entries of u" +
                                std::string(std::is_same_v<Mask, no_mask_t> ? ")" : ", masked columns skipped)"));
-        t = cpu::spmspv_push<S>(idx, val, a, allowed);
+        t = cpu::spmspv_push(s, idx, val, a, allowed);
     } else {
         detail::trace(opt, "vxm: " + operands + ": dense_vm");
-        t = cpu::dense_vm<S>(detail::load_vector(u, zero), a.view(), allowed);
+        t = cpu::dense_vm(s, detail::load_vector(u, zero), a.view(), allowed);
     }
     cpu::write_back(w, mask, accum, t, opt.replace, zero);
 }
 
-template <detail::host_vector W, detail::host_vector U, detail::host_matrix A, semiring_type S>
-void vxm(W& w, U const& u, A const& a, S s, options const& opt = {}) {
+template <detail::host_vector W, detail::host_vector U, detail::host_matrix A, semiring_object S>
+void vxm(W& w, U const& u, A const& a, S const& s, options const& opt = {}) {
     vxm(w, no_mask, no_accum, u, a, s, opt);
 }
 

@@ -196,8 +196,8 @@ requires(is_transposed<A> || is_transposed<B>) void mxm(C& c, Mask const& mask, 
                                            "the mask's " +
                                            std::to_string(mask.m->nnz()) + " entries; " + rated +
                                            (pinned ? ") [pinned]" : ")"));
-                    auto t = cpu::masked_dot<S>(a, bt, *mask.m, mask.structural);
-                    cpu::write_back(c, mask, accum, t, opt.replace, S::zero());
+                    auto t = cpu::masked_dot(s, a, bt, *mask.m, mask.structural);
+                    cpu::write_back(c, mask, accum, t, opt.replace, s.zero());
                     return;
                 }
                 detail::trace(opt, "mxm: masked_dot not taken (" + rated + ")");

@@ -247,16 +247,30 @@ struct semiring {
     }
 };
 
-/// What any semiring type, built-in or user-defined, must provide.
+/// What the host kernels need of a semiring: its operations called on an object, so that they
+/// may depend on the object's state (runtime_semiring.hpp chooses them at run time). Static
+/// members satisfy it too; the traits are static, read at compile time (conservative values are
+/// always correct: no idempotence, a terminal test that the object answers).
 template <class S>
-concept semiring_type = requires(typename S::value_type a) {
+concept semiring_object = requires(S const& s, typename S::value_type a) {
     typename S::value_type;
+    { s.zero() } -> std::convertible_to<typename S::value_type>;
+    { s.one() } -> std::convertible_to<typename S::value_type>;
+    { s.add(a, a) } -> std::convertible_to<typename S::value_type>;
+    { s.mul(a, a) } -> std::convertible_to<typename S::value_type>;
+    { S::idempotent_add } -> std::convertible_to<bool>;
+    { S::has_terminal } -> std::convertible_to<bool>;
+    { s.terminal() } -> std::convertible_to<typename S::value_type>;
+};
+
+/// What any semiring type, built-in or user-defined, must provide everywhere (the device kernels
+/// and the JIT included): the operations as static members, the type is the semiring.
+template <class S>
+concept semiring_type = semiring_object<S> && requires(typename S::value_type a) {
     { S::zero() } -> std::convertible_to<typename S::value_type>;
     { S::one() } -> std::convertible_to<typename S::value_type>;
     { S::add(a, a) } -> std::convertible_to<typename S::value_type>;
     { S::mul(a, a) } -> std::convertible_to<typename S::value_type>;
-    { S::idempotent_add } -> std::convertible_to<bool>;
-    { S::has_terminal } -> std::convertible_to<bool>;
     { S::terminal() } -> std::convertible_to<typename S::value_type>;
 };
 
@@ -266,6 +280,13 @@ KLEENE_HD constexpr bool is_terminal(typename S::value_type v) {
     if constexpr (!S::has_terminal) return false;
     else if constexpr (requires { S::any_terminal; } && S::any_terminal) return true;
     else return v == S::terminal();
+}
+
+/// The same test on a semiring object: the object answers when it can (a run-time semiring).
+template <semiring_object S>
+KLEENE_HD constexpr bool is_terminal(S const& s, typename S::value_type v) {
+    if constexpr (requires { s.is_terminal(v); }) return s.is_terminal(v);
+    else return is_terminal<S>(v);
 }
 
 namespace detail {
@@ -287,7 +308,7 @@ constexpr bool known_annihilating() {
 /// (pair, first, second, plus_min, ...) the kernel runs through `absent_aware<S>`. Known for the
 /// built-ins; a user semiring states it with a static constexpr bool `zero_annihilates`, and
 /// without one it is taken as false (always correct, a little slower).
-template <semiring_type S>
+template <semiring_object S>
 constexpr bool zero_annihilates() {
     if constexpr (requires { S::zero_annihilates; }) return S::zero_annihilates;
     else if constexpr (requires { typename S::add_monoid; typename S::mul_op; })

@@ -70,8 +70,8 @@ inline double dot_steps(double la, double lb) {
 /// of two sorted rows, where Bt holds B's columns as rows (B = Bt'). The work is the merged rows'
 /// lengths over the mask's entries, whatever the size of the unmasked product; entries with no
 /// product are left out. Not for a complemented mask. Returns T for write_back, as gustavson does.
-template <semiring_type S, class T, class Index, class MT, class MIndex>
-csr_matrix<T, Index> masked_dot(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& bt,
+template <semiring_object S, class T, class Index, class MT, class MIndex>
+csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& bt,
                                 csr_matrix<MT, MIndex> const& m, bool structural) {
     std::size_t const rows = a.rows();
     std::size_t const mn = m.nnz();
@@ -97,8 +97,8 @@ csr_matrix<T, Index> masked_dot(csr_matrix<T, Index> const& a, csr_matrix<T, Ind
                 bool any = false;
                 T acc{};
                 auto take = [&](std::size_t xa, std::size_t yb) {
-                    T const t = S::mul(av[xa], bv[yb]);
-                    acc = any ? S::add(acc, t) : t;
+                    T const t = s.mul(av[xa], bv[yb]);
+                    acc = any ? s.add(acc, t) : t;
                     any = true;
                 };
                 std::size_t const la = a1 - x, lb = y1 - y;
@@ -157,8 +157,8 @@ enum class spgemm_accumulator { dense, hash };
 /// Gustavson's row-by-row CSR x CSR product into CSR. Entries the mask forbids are not computed.
 /// Rows whose output holds more than `dense_row_threshold * cols` entries are emitted by scanning
 /// the dense accumulator in column order instead of sorting.
-template <semiring_type S, class T, class Index, class Mask>
-csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
+template <semiring_object S, class T, class Index, class Mask>
+csr_matrix<T, Index> gustavson(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
                                Mask const& mask, spgemm_accumulator acc, double dense_row_threshold) {
     using mask_t = decltype(make_mask_rows(mask, 0));
     std::size_t const cols = b.cols();
@@ -199,7 +199,7 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
                     Index const j = bj[p];
                     if constexpr (!mask_t::always)
                         if (!m.allowed(j)) continue;
-                    accumulate(j, S::mul(x, bv[p]));
+                    accumulate(j, s.mul(x, bv[p]));
                 }
             }
         };
@@ -215,7 +215,7 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
                         w.vals[j] = v;
                         w.touched.push_back(j);
                     } else {
-                        w.vals[j] = S::add(w.vals[j], v);
+                        w.vals[j] = s.add(w.vals[j], v);
                     }
                 });
                 std::size_t const cnt = w.touched.size();
@@ -248,7 +248,7 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
                     std::size_t h = (static_cast<std::size_t>(j) * 0x9E3779B97F4A7C15ull >> 20) & hmask;
                     while (w.keys[h] != j && w.keys[h] != Index(-1)) h = (h + 1) & hmask;
                     if (w.keys[h] == j) {
-                        w.hvals[h] = S::add(w.hvals[h], v);
+                        w.hvals[h] = s.add(w.hvals[h], v);
                     } else {
                         w.keys[h] = j;
                         w.hvals[h] = v;
@@ -269,8 +269,8 @@ csr_matrix<T, Index> gustavson(csr_matrix<T, Index> const& a, csr_matrix<T, Inde
 }
 
 /// CSR x CSR straight into a dense output row by row (no mask): c = zero, then scatter.
-template <semiring_type S, class T, class Index>
-void gustavson_dense_out(csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
+template <semiring_object S, class T, class Index>
+void gustavson_dense_out(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
                          dense_matrix<T>& c) {
     detail::csr_values<T, Index> const av(a), bv(b);
     Index const* bp = b.row_ptr();
@@ -278,80 +278,80 @@ void gustavson_dense_out(csr_matrix<T, Index> const& a, csr_matrix<T, Index> con
 #pragma omp parallel for schedule(dynamic, 16)
     for (std::size_t i = 0; i < a.rows(); ++i) {
         T* row = c.data() + i * c.ld();
-        std::fill(row, row + c.cols(), S::zero());
+        std::fill(row, row + c.cols(), s.zero());
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
             T const x = av[k];
             Index const kk = a.col_idx()[k];
-            for (Index p = bp[kk]; p < bp[kk + 1]; ++p) row[bj[p]] = S::add(row[bj[p]], S::mul(x, bv[p]));
+            for (Index p = bp[kk]; p < bp[kk + 1]; ++p) row[bj[p]] = s.add(row[bj[p]], s.mul(x, bv[p]));
         }
     }
 }
 
 /// CSR x dense into dense: row i of C accumulates a_ik (x) row k of B (vectorisable).
-template <semiring_type S, class T, class Index>
-void csr_dense(csr_matrix<T, Index> const& a, dense_view<T const> b, dense_matrix<T>& c) {
+template <semiring_object S, class T, class Index>
+void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b, dense_matrix<T>& c) {
     detail::csr_values<T, Index> const av(a);
     std::size_t const n = b.cols;
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::size_t i = 0; i < a.rows(); ++i) {
         T* __restrict__ row = c.data() + i * c.ld();
-        std::fill(row, row + n, S::zero());
+        std::fill(row, row + n, s.zero());
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
             T const x = av[k];
             T const* __restrict__ br = b.row(a.col_idx()[k]);
             if constexpr (zero_annihilates<S>()) {
 #pragma omp simd
-                for (std::size_t j = 0; j < n; ++j) row[j] = S::add(row[j], S::mul(x, br[j]));
+                for (std::size_t j = 0; j < n; ++j) row[j] = s.add(row[j], s.mul(x, br[j]));
             } else {
                 for (std::size_t j = 0; j < n; ++j)
-                    if (!(br[j] == S::zero())) row[j] = S::add(row[j], S::mul(x, br[j]));
+                    if (!(br[j] == s.zero())) row[j] = s.add(row[j], s.mul(x, br[j]));
             }
         }
     }
 }
 
 /// Dense x CSR into dense: row i of C accumulates a_ik (x) row k of B, for the a_ik present.
-template <semiring_type S, class T, class Index>
-void dense_csr(dense_view<T const> a, csr_matrix<T, Index> const& b, dense_matrix<T>& c) {
+template <semiring_object S, class T, class Index>
+void dense_csr(S const& s, dense_view<T const> a, csr_matrix<T, Index> const& b, dense_matrix<T>& c) {
     detail::csr_values<T, Index> const bv(b);
     Index const* bp = b.row_ptr();
     Index const* bj = b.col_idx();
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::size_t i = 0; i < a.rows; ++i) {
         T* row = c.data() + i * c.ld();
-        std::fill(row, row + c.cols(), S::zero());
+        std::fill(row, row + c.cols(), s.zero());
         T const* ar = a.row(i);
         for (std::size_t k = 0; k < a.cols; ++k) {
             T const x = ar[k];
-            if (x == S::zero()) continue;  // absent; and a zero factor adds nothing when it annihilates
-            for (Index p = bp[k]; p < bp[k + 1]; ++p) row[bj[p]] = S::add(row[bj[p]], S::mul(x, bv[p]));
+            if (x == s.zero()) continue;  // absent; and a zero factor adds nothing when it annihilates
+            for (Index p = bp[k]; p < bp[k + 1]; ++p) row[bj[p]] = s.add(row[bj[p]], s.mul(x, bv[p]));
         }
     }
 }
 
 /// Pull: t_i = (+)_k A_ik (x) u_k over the u_k present, one dot product per allowed output entry.
 /// `allowed` (may be empty = all) skips rows the mask forbids; a terminal value ends a row early.
-template <semiring_type S, class T, class Index>
-vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const& u,
+template <semiring_object S, class T, class Index>
+vector_result<T> spmv_pull(S const& s, csr_matrix<T, Index> const& a, vector_result<T> const& u,
                            std::vector<std::uint8_t> const& allowed) {
     std::size_t const rows = a.rows();
     vector_result<T> t;
-    t.vals = buffer<T>(rows, S::zero());
+    t.vals = buffer<T>(rows, s.zero());
     t.has.assign(rows, 0);
     detail::csr_values<T, Index> const av(a);
     bool const all = allowed.empty();
 #pragma omp parallel for schedule(dynamic, 256) if (a.nnz() > 20000)
     for (std::size_t i = 0; i < rows; ++i) {
         if (!all && !allowed[i]) continue;
-        T sum = S::zero();
+        T sum = s.zero();
         bool any = false;
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
             Index const j = a.col_idx()[k];
             if (!u.has[j]) continue;
-            T const v = S::mul(av[k], u.vals[j]);
-            sum = any ? S::add(sum, v) : v;
+            T const v = s.mul(av[k], u.vals[j]);
+            sum = any ? s.add(sum, v) : v;
             any = true;
-            if (is_terminal<S>(sum)) break;
+            if (is_terminal(s, sum)) break;
         }
         t.vals[i] = sum;
         t.has[i] = any;
@@ -361,8 +361,8 @@ vector_result<T> spmv_pull(csr_matrix<T, Index> const& a, vector_result<T> const
 
 /// Pull with a dense u and a dense w, where zero() annihilates: absent entries of u (zero) add
 /// nothing, so no presence flags are needed. w = t, or w = w (+) t when accumulating.
-template <semiring_type S, class T, class Index>
-void spmv_pull_dense(csr_matrix<T, Index> const& a, T const* __restrict__ u, T* __restrict__ w,
+template <semiring_object S, class T, class Index>
+void spmv_pull_dense(S const& s, csr_matrix<T, Index> const& a, T const* __restrict__ u, T* __restrict__ w,
                      bool accumulate) {
     Index const* rp = a.row_ptr();
     Index const* cj = a.col_idx();
@@ -370,24 +370,24 @@ void spmv_pull_dense(csr_matrix<T, Index> const& a, T const* __restrict__ u, T* 
     T const iso = a.iso_value();
 #pragma omp parallel for schedule(dynamic, 1024) if (a.nnz() > 20000)
     for (std::size_t i = 0; i < a.rows(); ++i) {
-        T sum = S::zero();
+        T sum = s.zero();
         if (av) {
-            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = S::add(sum, S::mul(av[k], u[cj[k]]));
+            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = s.add(sum, s.mul(av[k], u[cj[k]]));
         } else {
-            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = S::add(sum, S::mul(iso, u[cj[k]]));
+            for (Index k = rp[i]; k < rp[i + 1]; ++k) sum = s.add(sum, s.mul(iso, u[cj[k]]));
         }
-        w[i] = accumulate ? S::add(w[i], sum) : sum;
+        w[i] = accumulate ? s.add(w[i], sum) : sum;
     }
 }
 
 /// Push: t_j = (+)_k u_k (x) A_kj over the entries of sparse u, scattering rows of A. Each thread
 /// scatters part of the frontier into its own (value, flag) arrays; they are then merged.
-template <semiring_type S, class T, class Index>
-vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u_val,
+template <semiring_object S, class T, class Index>
+vector_result<T> spmspv_push(S const& s, std::vector<Index> const& u_idx, buffer<T> const& u_val,
                              csr_matrix<T, Index> const& a, std::vector<std::uint8_t> const& allowed) {
     std::size_t const n = a.cols();
     vector_result<T> t;
-    t.vals = buffer<T>(n, S::zero());
+    t.vals = buffer<T>(n, s.zero());
     t.has.assign(n, 0);
     detail::csr_values<T, Index> const av(a);
     bool const all = allowed.empty();
@@ -401,9 +401,9 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
             for (std::size_t p = a.row_begin(k); p < a.row_end(k); ++p) {
                 Index const j = a.col_idx()[p];
                 if (!all && !allowed[j]) continue;
-                T const v = S::mul(x, av[p]);
+                T const v = s.mul(x, av[p]);
                 if (has[j]) {
-                    vals[j] = S::add(vals[j], v);
+                    vals[j] = s.add(vals[j], v);
                 } else {
                     vals[j] = v;
                     has[j] = 1;
@@ -439,30 +439,30 @@ vector_result<T> spmspv_push(std::vector<Index> const& u_idx, buffer<T> const& u
     for (std::size_t q = 0; q < priv.size(); ++q)
         for (Index j : touched[q].value) {
             T const v = priv[q].vals[j];
-            t.vals[j] = t.has[j] ? S::add(t.vals[j], v) : v;
+            t.vals[j] = t.has[j] ? s.add(t.vals[j], v) : v;
             t.has[j] = 1;
         }
     return t;
 }
 
 /// Dense matrix times a vector: t_i = (+)_k A_ik (x) u_k over the entries present in both.
-template <semiring_type S, class T>
-vector_result<T> dense_mv(dense_view<T const> a, vector_result<T> const& u,
+template <semiring_object S, class T>
+vector_result<T> dense_mv(S const& s, dense_view<T const> a, vector_result<T> const& u,
                           std::vector<std::uint8_t> const& allowed) {
     vector_result<T> t;
-    t.vals = buffer<T>(a.rows, S::zero());
+    t.vals = buffer<T>(a.rows, s.zero());
     t.has.assign(a.rows, 0);
     bool const all = allowed.empty();
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < a.rows; ++i) {
         if (!all && !allowed[i]) continue;
         T const* r = a.row(i);
-        T sum = S::zero();
+        T sum = s.zero();
         bool any = false;
         for (std::size_t k = 0; k < a.cols; ++k) {
-            if (!u.has[k] || r[k] == S::zero()) continue;
-            T const v = S::mul(r[k], u.vals[k]);
-            sum = any ? S::add(sum, v) : v;
+            if (!u.has[k] || r[k] == s.zero()) continue;
+            T const v = s.mul(r[k], u.vals[k]);
+            sum = any ? s.add(sum, v) : v;
             any = true;
         }
         t.vals[i] = sum;
@@ -472,23 +472,23 @@ vector_result<T> dense_mv(dense_view<T const> a, vector_result<T> const& u,
 }
 
 /// A vector times a dense matrix: t_j = (+)_k u_k (x) A_kj over the entries present in both.
-template <semiring_type S, class T>
-vector_result<T> dense_vm(vector_result<T> const& u, dense_view<T const> a,
+template <semiring_object S, class T>
+vector_result<T> dense_vm(S const& s, vector_result<T> const& u, dense_view<T const> a,
                           std::vector<std::uint8_t> const& allowed) {
     vector_result<T> t;
-    t.vals = buffer<T>(a.cols, S::zero());
+    t.vals = buffer<T>(a.cols, s.zero());
     t.has.assign(a.cols, 0);
     bool const all = allowed.empty();
 #pragma omp parallel for schedule(static)
     for (std::size_t j = 0; j < a.cols; ++j) {
         if (!all && !allowed[j]) continue;
-        T sum = S::zero();
+        T sum = s.zero();
         bool any = false;
         for (std::size_t k = 0; k < a.rows; ++k) {
             T const x = a(k, j);
-            if (!u.has[k] || x == S::zero()) continue;
-            T const v = S::mul(u.vals[k], x);
-            sum = any ? S::add(sum, v) : v;
+            if (!u.has[k] || x == s.zero()) continue;
+            T const v = s.mul(u.vals[k], x);
+            sum = any ? s.add(sum, v) : v;
             any = true;
         }
         t.vals[j] = sum;
