@@ -70,12 +70,13 @@ void write_back(csr_matrix<T, Index>& c, Mask const& mask, Accum, TMat const& t,
     auto const src = detail::row_source(t, zero);
     std::size_t const cols = c.cols();
     int const nthreads = max_threads();
-    std::vector<mask_t> masks;
+    // One per thread, each on lines of its own: select_row writes the object for every row.
+    std::vector<padded<mask_t>> masks;
     masks.reserve(nthreads);
-    for (int p = 0; p < nthreads; ++p) masks.push_back(make_mask_rows(mask, cols));
+    for (int p = 0; p < nthreads; ++p) masks.push_back({make_mask_rows(mask, cols)});
     auto const& old = c;
     auto fill = [&](std::size_t r0, std::size_t r1, row_block<T, Index>& out, Index* counts) {
-        mask_t& m = masks[omp_get_thread_num()];
+        mask_t& m = masks[omp_get_thread_num()].value;
         std::vector<std::pair<Index, T>> trow;
         for (std::size_t i = r0; i < r1; ++i) {
             m.select_row(i);
