@@ -89,6 +89,16 @@ void print_notes(std::vector<std::string> const& notes) {
     for (auto const& s : notes) fmt::print("    {}\n", s);
 }
 
+/// One more, untimed run with a trace in o.explain, and its lines printed.
+template <class Options, class Run>
+void print_explained(Options& o, Run&& run) {
+    explain_trace trace;
+    o.explain = &trace;
+    run();
+    o.explain = nullptr;
+    print_notes(trace.lines);
+}
+
 double median(std::vector<double> x) {
     std::sort(x.begin(), x.end());
     if (x.empty()) return 0;
@@ -395,10 +405,8 @@ int bench_main(int argc, char** argv) {
                 if (k == 0) {
                     bfs_options lo = o;
                     lo.levels = true;
-                    explain_trace trace;
-                    if (cfg.explain) lo.explain = &trace;
-                    r = bfs(a, src[k], lo);
-                    if (cfg.explain) print_notes(trace.lines);
+                    if (cfg.explain) print_explained(lo, [&] { r = bfs(a, src[k], lo); });
+                    else r = bfs(a, src[k], lo);
                     cpu_levels.assign(r.level.begin(), r.level.end());
                     reached = static_cast<std::size_t>(std::count_if(
                         r.level.begin(), r.level.end(), [](auto l) { return l >= 0; }));
@@ -492,12 +500,7 @@ int bench_main(int argc, char** argv) {
             cc_result r;
             for (int k = 0; k < cfg.runs; ++k)
                 t.push_back(ms_of([&] { r = connected_components(a, o); }));
-            if (cfg.explain) {  // one more run, untimed, with its phases
-                explain_trace trace;
-                o.explain = &trace;
-                r = connected_components(a, o);
-                print_notes(trace.lines);
-            }
+            if (cfg.explain) print_explained(o, [&] { r = connected_components(a, o); });
             cpu_comp.assign(r.component.begin(), r.component.end());
             line("cc", "cpu", median(t), 0, 0, r.iterations,
                  fmt::format("{} components ({}, {} rounds)", r.count, to_string(r.method),
@@ -531,12 +534,7 @@ int bench_main(int argc, char** argv) {
             std::vector<double> t;
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) t.push_back(ms_of([&] { r = pagerank(a, o); }));
-            if (cfg.explain) {  // one more run, untimed, with its choices
-                explain_trace trace;
-                o.explain = &trace;
-                r = pagerank(a, o);
-                print_notes(trace.lines);
-            }
+            if (cfg.explain) print_explained(o, [&] { r = pagerank(a, o); });
             cpu_rank.assign(r.rank.begin(), r.rank.end());
             // The five highest ranks' vertices, to set beside the GAP reference's.
             std::vector<std::size_t> top(n);

@@ -7,6 +7,7 @@
 #include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
 #include <kleene/kleene.hpp>
+#include <kleene/runtime_semiring.hpp>
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -479,16 +480,18 @@ semiring_source builtin(std::string_view name, std::string_view value_type) {
 }
 
 semiring_source compose(std::string_view add, std::string_view mul, std::string_view value_type) {
-    static constexpr std::string_view monoids[] = {"plus", "times", "min", "max", "lor", "land", "any"};
-    static constexpr std::string_view ops[] = {"plus",  "times", "min",    "max", "land",
-                                               "lor",   "first", "second", "pair"};
-    if (std::find(std::begin(monoids), std::end(monoids), add) == std::end(monoids))
-        throw invalid_argument("jit: '" + std::string(add) +
-                               "' is not an additive monoid (plus, times, min, max, lor, land, any)");
-    if (std::find(std::begin(ops), std::end(ops), mul) == std::end(ops))
-        throw invalid_argument("jit: '" + std::string(mul) +
-                               "' is not a multiplicative operator (plus, times, min, max, land, "
-                               "lor, first, second, pair)");
+    // The names runtime_semiring.hpp parses: one list for the JIT and the CPU's runtime semiring.
+    auto const listed = [](auto const& names) {
+        std::string l;
+        for (auto const& n : names) l += (l.empty() ? "" : ", ") + std::string(n);
+        return l;
+    };
+    if (!parse_add_kind(add))
+        throw invalid_argument("jit: '" + std::string(add) + "' is not an additive monoid (" +
+                               listed(add_kind_names) + ")");
+    if (!parse_mul_kind(mul))
+        throw invalid_argument("jit: '" + std::string(mul) + "' is not a multiplicative operator (" +
+                               listed(mul_kind_names) + ")");
     semiring_source s;
     s.value_type = canonical_type(value_type);
     s.name = std::string(add) + "_" + std::string(mul) + "_" + hex(fnv1a(s.value_type)).substr(0, 6);

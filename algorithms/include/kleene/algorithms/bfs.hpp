@@ -315,7 +315,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     Index const* aj = a.col_idx();
     auto out_degree = [ap](std::size_t v) { return static_cast<std::int64_t>(ap[v + 1] - ap[v]); };
 
-    // level and parent: -1 everywhere but the source.
+    // level: -1 everywhere but the source; parent: written from `mark` at the end.
     bool const levels = opt.levels || !parents;
     // Push levels claim a vertex by compare-and-swap on its entry of `mark`, an array of Index
     // (4 bytes for most graphs, where the int64 result is 8) that ends as the parents. Until it
@@ -334,8 +334,11 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
     std::int64_t* parent = parents ? r.parent.data() : nullptr;
     buffer<Mark> marks(n);
     Mark* const mark = marks.data();
+    // An unclaimed vertex's mark and the out-degree it carries.
+    auto const unclaimed = [](std::int64_t degree) { return static_cast<Mark>(-1 - degree); };
+    auto const degree_of = [](Mark m) { return -1 - static_cast<std::int64_t>(m); };
 #pragma omp parallel for schedule(static) if (n > 65536)
-    for (std::size_t v = 0; v < n; ++v) mark[v] = static_cast<Mark>(-1 - out_degree(v));
+    for (std::size_t v = 0; v < n; ++v) mark[v] = unclaimed(out_degree(v));
     mark[source] = static_cast<Mark>(source);
     if (levels) level[source] = 0;
     // visited: one bit per vertex, kept for pull steps only (made up to date from `mark` when a
@@ -471,7 +474,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                                     mark[v] = static_cast<Mark>(u);
                                     if (levels) level[v] = s.depth;
                                     nq[found++] = static_cast<Index>(v);
-                                    edges += -1 - static_cast<std::int64_t>(seen);
+                                    edges += degree_of(seen);
                                 }
                             }
                             if (opt.explain)
@@ -536,7 +539,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                     // is copied to locals first: the compare-and-swap orders memory, so values
                     // reached through the closure would be loaded again after every one.
                     bool const check_visited = pull_ready;
-                    auto visit = [&, mark, vis, level, levels, adj = aj,
+                    auto visit = [&, mark, vis, level, levels, degree_of, adj = aj,
                                   depth = st.depth](std::size_t u, std::size_t k0, std::size_t k1) {
                         std::int64_t degrees = 0;
                         for (std::size_t k = k0; k < k1; ++k) {
@@ -549,7 +552,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                                                              std::memory_order_relaxed))
                                 continue;
                             if (levels) level[v] = depth;
-                            degrees += -1 - static_cast<std::int64_t>(seen);
+                            degrees += degree_of(seen);
                             buf.push_back(static_cast<Index>(v));
                             if (buf.size() == flush_at) flush();
                         }
@@ -631,7 +634,7 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                                 if ((front[u >> 6] >> (u & 63)) & 1) {
                                     got |= std::uint64_t(1) << b;
                                     if (levels) level[v] = depth;
-                                    edges += -1 - static_cast<std::int64_t>(mark[v]);
+                                    edges += degree_of(mark[v]);
                                     mark[v] = static_cast<Mark>(u);
                                     break;
                                 }
