@@ -10,6 +10,8 @@
 #                                          # Python package and its gpu tests, alone: STAGES="deps python"; gapcpu:
 #                                          # bench_gap_cpu alone; neither by default)
 #   SIZES="1024 8192" bench/gpu/run.sh     # benchmark sizes
+#   CMAKE_EXTRA="-DKLEENE_INSTANCES=minimal" STAGES="deps python" bench/gpu/run.sh
+#                                          # further configure arguments (a quicker build)
 #
 # Logs go to $OUT (the device tool's output folder) or /tmp/kleene-gpu. Later GPU issues add their
 # test binaries (tests/gpu/test_*.cpp|.cu are picked up by name) and benchmarks (BENCHES) here.
@@ -76,7 +78,8 @@ configure() {
         boost_arg=(-DBoost_DIR="$cfg/Boost-1.74.0")
     fi
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKLEENE_NATIVE=ON \
-        -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" >"$out/configure.log" 2>&1 || {
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-Xptxas=-v "${boost_arg[@]}" \
+        ${CMAKE_EXTRA:-} >"$out/configure.log" 2>&1 || {
         tail -30 "$out/configure.log"; exit 1; }
 }
 
