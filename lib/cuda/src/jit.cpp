@@ -20,11 +20,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -229,13 +227,11 @@ std::string const& sources_hash() {
 /// Everything the compiled kernels depend on, as text: the cache key hashes it, the entry holds it.
 std::string key_material(request const& q) {
     nvrtc_api const& api = nvrtc();
-    std::ostringstream k;
-    k << "kleene-jit 1\nfamily " << family_name(q.f) << "\nvalue " << q.value << "\nindex "
-      << (indexed(q.f) ? q.index : "-") << "\nsm " << q.cc << "\nkleene " << kleene::version()
-      << "\nnvrtc " << api.major << '.' << api.minor << "\nsources " << sources_hash()
-      << "\nsemiring\n"
-      << q.semiring;
-    return k.str();
+    return std::string("kleene-jit 1\nfamily ") + family_name(q.f) + "\nvalue " + q.value +
+           "\nindex " + (indexed(q.f) ? q.index : "-") + "\nsm " + std::to_string(q.cc) +
+           "\nkleene " + std::string(kleene::version()) + "\nnvrtc " + std::to_string(api.major) + '.' +
+           std::to_string(api.minor) + "\nsources " + sources_hash() + "\nsemiring\n" +
+           q.semiring;
 }
 
 std::string key_of(std::string const& material) {
@@ -377,10 +373,10 @@ std::string write_entry(std::string const& path, std::string const& data) {
     std::random_device rd;
     std::string const tmp = path + ".tmp." + std::to_string(::getpid()) + "." + hex(rd());
     {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(data.data(), static_cast<std::streamsize>(data.size()));
-        out.close();
-        if (!out) {
+        std::FILE* out = std::fopen(tmp.c_str(), "wb");
+        bool ok = out && std::fwrite(data.data(), 1, data.size(), out) == data.size();
+        if (out) ok = std::fclose(out) == 0 && ok;
+        if (!ok) {
             fs::remove(tmp, ec);
             return "could not write " + tmp;
         }
@@ -410,12 +406,16 @@ built obtain(request const& q, std::string const& material, std::string const& d
         auto const t0 = clock_type::now();
         std::error_code size_error;
         auto const size = std::filesystem::file_size(path, size_error);
-        std::ifstream in(path, std::ios::binary);
-        if (in && !size_error && size > max_entry_bytes) {
+        // stdio, not iostreams: the JIT stays clear of the C++ locale machinery, which broke in
+        // the Python module (a crash formatting an int on an ostringstream, H200 host).
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> const in(
+            size_error ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
+        if (in && size > max_entry_bytes) {
             // Not read: no entry of kleene's is near this size (a few MiB at most).
             if (r) r->note = "the cache entry was rebuilt: " + std::to_string(size) + " bytes";
         } else if (in) {
-            std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::string data(static_cast<std::size_t>(size), '\0');
+            data.resize(std::fread(data.data(), 1, data.size(), in.get()));
             built b;
             std::string why;
             if (decode(data, material, b, why)) {
@@ -515,41 +515,46 @@ std::string semiring_text(semiring_source const& s) {
                               {"one", &s.one}, {"add", &s.add}, {"mul", &s.mul}})
         if (text->empty())
             throw invalid_argument("jit: semiring '" + s.name + "' has no " + what);
-    std::ostringstream o;
-    o << "namespace kleene_jit {\nusing value_type = " << t << ";\n"
-      << s.preamble << "\nstruct semiring {\n    using value_type = kleene_jit::value_type;\n"
-      << "    static constexpr bool idempotent_add = " << (s.idempotent_add ? "true" : "false")
-      << ";\n    static constexpr bool has_terminal = " << (s.terminal.empty() ? "false" : "true")
-      << ";\n    static constexpr bool zero_annihilates = " << (s.zero_annihilates ? "true" : "false")
-      << ";\n    __host__ __device__ static constexpr value_type zero() { return value_type(" << s.zero
-      << "); }\n    __host__ __device__ static constexpr value_type one() { return value_type(" << s.one
-      << "); }\n    __host__ __device__ static constexpr value_type terminal() { return value_type("
-      << (s.terminal.empty() ? s.zero : s.terminal)
-      << "); }\n    __host__ __device__ static constexpr value_type add(value_type a, value_type b) "
-         "{\n        return value_type("
-      << s.add
-      << ");\n    }\n    __host__ __device__ static constexpr value_type mul(value_type a, "
-         "value_type b) {\n        return value_type("
-      << s.mul << ");\n    }\n};\n}  // namespace kleene_jit\n";
-    return o.str();
+    auto const flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    return "namespace kleene_jit {\nusing value_type = " + t + ";\n" + s.preamble +
+           "\nstruct semiring {\n    using value_type = kleene_jit::value_type;\n" +
+           "    static constexpr bool idempotent_add = " + flag(s.idempotent_add) +
+           ";\n    static constexpr bool has_terminal = " + flag(!s.terminal.empty()) +
+           ";\n    static constexpr bool zero_annihilates = " + flag(s.zero_annihilates) +
+           ";\n    __host__ __device__ static constexpr value_type zero() { return value_type(" +
+           s.zero +
+           "); }\n    __host__ __device__ static constexpr value_type one() { return value_type(" +
+           s.one +
+           "); }\n    __host__ __device__ static constexpr value_type terminal() { return "
+           "value_type(" +
+           (s.terminal.empty() ? s.zero : s.terminal) +
+           "); }\n    __host__ __device__ static constexpr value_type add(value_type a, value_type "
+           "b) {\n        return value_type(" +
+           s.add +
+           ");\n    }\n    __host__ __device__ static constexpr value_type mul(value_type a, "
+           "value_type b) {\n        return value_type(" +
+           s.mul + ");\n    }\n};\n}  // namespace kleene_jit\n";
 }
 
 std::string describe(report const& r) {
-    std::ostringstream o;
-    o.setf(std::ios::fixed);
-    o.precision(1);
+    auto const ms = [](double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", x);
+        return std::string(buf);
+    };
+    std::string o;
     switch (r.from) {
-        case report::origin::memory: o << "jit: kernels already loaded in this context"; break;
+        case report::origin::memory: o = "jit: kernels already loaded in this context"; break;
         case report::origin::disk:
-            o << "jit: kernels from the cache " << r.file << " (read " << r.load_ms << " ms)";
+            o = "jit: kernels from the cache " + r.file + " (read " + ms(r.load_ms) + " ms)";
             break;
         case report::origin::compiled:
-            o << "jit: kernels compiled by NVRTC in " << r.compile_ms << " ms"
-              << (r.file.empty() ? std::string(" (no cache directory)") : ", cached in " + r.file);
+            o = "jit: kernels compiled by NVRTC in " + ms(r.compile_ms) + " ms" +
+                (r.file.empty() ? std::string(" (no cache directory)") : ", cached in " + r.file);
             break;
     }
-    if (!r.note.empty()) o << "; " << r.note;
-    return o.str();
+    if (!r.note.empty()) o += "; " + r.note;
+    return o;
 }
 
 int nvrtc_version() {
