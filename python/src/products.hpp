@@ -100,6 +100,30 @@ void dispatch_semiring(std::string_view name, F&& f) {
     throw invalid_argument("unknown semiring " + std::string(name));
 }
 
+/// A built-in semiring that this build left out over T (KLEENE_INSTANCES=minimal: lookup::not_built
+/// in the translation unit asking) as the composition of its operators, which the generic host
+/// semiring (runtime_semiring) and the device JIT run instead; nothing for any other spec.
+template <class T>
+std::optional<semiring_spec> unbuilt_as_composition(semiring_spec const& spec) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return std::nullopt;  // compositions run over the four numeric types
+    } else {
+        if (spec.composed || spec.source ||
+            instances::visit_semiring<T>(spec.name, [](auto) {}) != instances::lookup::not_built)
+            return std::nullopt;
+        for (auto const& s : instances::semirings) {
+            if (s.name != spec.name || !parse_add_kind(s.add) || !parse_mul_kind(s.multiply))
+                continue;
+            semiring_spec c = spec;
+            c.add = std::string(s.add);
+            c.mul = std::string(s.multiply);
+            c.composed = true;
+            return c;
+        }
+        return std::nullopt;
+    }
+}
+
 /// Calls f(s) with the host semiring of spec over T: a built-in's compiled instance
 /// (dispatch_semiring) or, for a composition, runtime_semiring<T> (one instance per value type,
 /// products_<type>.cpp). Source text is refused: it runs on the GPU only.
@@ -110,6 +134,7 @@ void dispatch_host_semiring(semiring_spec const& spec, F&& f) {
                                " is CUDA source text, which runs on the GPU only (device matrices, "
                                "through the JIT); on the host compose one from operator names: "
                                "kleene.Semiring(add=..., multiply=...)");
+    if (auto const c = unbuilt_as_composition<T>(spec)) return dispatch_host_semiring<T>(*c, f);
     if (!spec.composed) return dispatch_semiring<T>(spec.name, f);
     if constexpr (std::is_same_v<T, bool>) {
         throw invalid_argument("semiring " + spec.name +
