@@ -206,12 +206,21 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
         if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
         else return *p;
     };
+    // Locals, and each row's end read once: the in-place pass's atomic stores made the compiler
+    // load the block bounds through the closure for every vertex and tp[v + 1] for every edge.
+    std::size_t const* const bounds = blocks.data();
+    double* const part_ch = part_change.data();
+    double* const part_dg = part_dangling.data();
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (std::size_t b = 0; b < nb; ++b) {
         double ch = 0, dg = 0;
-        for (std::size_t v = blocks[b]; v < blocks[b + 1]; ++v) {
+        std::size_t const v_end = bounds[b + 1];
+        Index row = tp[bounds[b]];
+        for (std::size_t v = bounds[b]; v < v_end; ++v) {
             double s = 0;
-            for (Index k = tp[v]; k < tp[v + 1]; ++k) s += static_cast<double>(read(c + tj[k]));
+            Index const row_end = tp[v + 1];
+            for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
+            row = row_end;
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
@@ -220,8 +229,8 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
             else cn[v] = share;
             if (ap[v + 1] == ap[v]) dg += x;
         }
-        part_change[b] = ch;
-        part_dangling[b] = dg;
+        part_ch[b] = ch;
+        part_dg[b] = dg;
     }
 }
 
