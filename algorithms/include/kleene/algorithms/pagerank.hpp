@@ -196,7 +196,14 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 /// step (C: double, or float on request), and each block's change and dangling rank. InPlace
 /// (Gauss-Seidel): c and cn are one array, read and written with relaxed atomics (plain moves
 /// on x86, and no data race), so that later vertices of the pass read the new values.
-template <bool InPlace = false, class C, class Index>
+/// ReciprocalFirst: a vertex's share is its rank times 1 / outdeg (computed apart) rather than
+/// divided by outdeg: in place, a vertex often reads the share its predecessor has just written
+/// (road numberings are local), the shares form a chain through memory and a division on that
+/// chain costs more than the few edges (NY, one thread, build machine: 29.0-29.6 -> 26.0-26.7
+/// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
+/// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
+/// differ by at most an ulp of the double before the share is rounded.
+template <bool InPlace = false, bool ReciprocalFirst = false, class C, class Index>
 void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
                    std::vector<std::size_t> const& blocks, double base, double d, double* rank,
                    C* c, C* cn, std::vector<double>& part_change,
@@ -221,13 +228,21 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
             Index const row_end = tp[v + 1];
             for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
             row = row_end;
+            Index const deg = ap[v + 1] - ap[v];
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
-            auto const share = static_cast<C>(pr_share(x, ap, v));
+            double share_x;
+            if constexpr (ReciprocalFirst) {
+                double const inv = deg > 0 ? 1.0 / static_cast<double>(deg) : 0.0;
+                share_x = x * inv;
+            } else {
+                share_x = deg > 0 ? x / static_cast<double>(deg) : 0.0;
+            }
+            auto const share = static_cast<C>(share_x);
             if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
             else cn[v] = share;
-            if (ap[v + 1] == ap[v]) dg += x;
+            if (deg == 0) dg += x;
         }
         part_ch[b] = ch;
         part_dg[b] = dg;
@@ -271,6 +286,11 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     r.rank.resize(n);
     double* rank = r.rank.data();
     bool const in_place = method == pagerank_method::gauss_seidel;
+    // Gauss-Seidel on rows of fewer than 8 entries on average (road networks, meshes): the
+    // shares' chain through memory is the pass's time, and 1 / outdeg comes off it
+    // (pagerank_pull's ReciprocalFirst).
+    bool const sparse_rows =
+        in_place && static_cast<std::int64_t>(tp[n]) < 8 * static_cast<std::int64_t>(n);
     bool const in_float = (method == pagerank_method::fused || in_place) &&
                           contributions_in_float(opt);
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
@@ -290,9 +310,13 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
             c[u] = pr_share(rank[u], ap, u);
         if (ap[u + 1] == ap[u]) dangling += rank[u];
     }
-    if (opt.explain)
+    if (opt.explain) {
         opt.explain->add("pagerank: ranks and contributions allocated and first written (" +
                          detail::ms(pr_seconds_since(t0)) + ")");
+        if (sparse_rows)
+            opt.explain->add("pagerank: fewer than 8 entries a row: a share is the rank times 1 / "
+                             "outdeg, the division off the in-place pass's chain of shares");
+    }
     options mo;
     mo.explain = opt.explain;
 
@@ -318,11 +342,19 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                 part_dangling[b] = dg;
             }
         } else if (in_place && in_float) {
-            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
-                                contrib_f.data(), part_change, part_dangling);
+            if (sparse_rows)
+                pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
+                                          contrib_f.data(), part_change, part_dangling);
+            else
+                pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
+                                    contrib_f.data(), part_change, part_dangling);
         } else if (in_place) {
-            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib.data(), contrib.data(),
-                                part_change, part_dangling);
+            if (sparse_rows)
+                pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, contrib.data(),
+                                          contrib.data(), part_change, part_dangling);
+            else
+                pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib.data(),
+                                    contrib.data(), part_change, part_dangling);
         } else if (in_float) {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
                           part_change, part_dangling);
