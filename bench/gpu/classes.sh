@@ -71,7 +71,8 @@ kleene() {
     note "kleene on $name"
     "$bench" "$@" --device both --sources "$sources" --runs "$runs" --threads "$threads" \
         --explain >"$out/kleene_$name.txt" 2>&1 || status=1
-    grep -A20 "^kernel" "$out/kleene_$name.txt" | grep -v "^    " | head -20
+    # The result lines only (a road network's per-level explain lines come between them).
+    grep -E "^(kernel|[a-z]+ +(cpu|gpu) )" "$out/kleene_$name.txt"
 }
 # peers <name> <sources> <graph> [env...]
 peers() {
@@ -163,4 +164,7 @@ if has sweep; then
         done
     done 2>&1 | tee "$out/sweep.txt"
 fi
+# Every log in one file as well, named to sort first: the device tool brings back only a few
+# files of $OUT.
+tar -czf "$out/0-logs.tgz" -C "$out" --exclude=0-logs.tgz . 2>/dev/null
 exit $status
