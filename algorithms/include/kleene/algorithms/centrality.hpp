@@ -140,10 +140,11 @@ struct brandes_work {
     std::vector<Index> order;               // reached vertices, level by level
     std::vector<std::size_t> level_start;   // order[level_start[l] .. level_start[l + 1]): level l
     buffer<std::int64_t> prefix;            // push steps: out-degree prefix of the frontier
-    // Per-thread finds of a level. Not cpu::padded as BFS's are: padded, the direct method took
-    // 13% longer on Kronecker scale 20, 2 threads (2026-11-29, build machine, four runs; not
-    // understood), and the 16-core host has not measured either form.
-    std::vector<std::vector<Index>> local;
+    // Per-thread finds of a level, each on cache lines of its own (every push_back writes the
+    // vector's end pointer). Build machine, 2 threads, medians of 3-4 (2026-11-29, eleventh
+    // session): Kronecker 20 441 -> 415 ms, uniform 20 899 -> 850, NE 183 -> 180. (The tenth
+    // session saw the padded form 13% slower on Kronecker 20; not reproduced.)
+    std::vector<cpu::padded<std::vector<Index>>> local;
     std::vector<std::size_t> local_offset;
     std::string steps;  // 'P' push, 'L' pull, one per level (explain)
 
@@ -217,7 +218,7 @@ void brandes_search_parallel(std::size_t n, Index const* ap, Index const* aj, In
             order[0] = src;
         }
 #pragma omp barrier
-        auto& buf = w.local[t];
+        auto& buf = w.local[t].value;
         std::size_t f0 = 0, f1 = 1;
         std::int64_t mf = out_degree(source);
         std::int64_t mu = static_cast<std::int64_t>(ap[n]) - mf;  // unreached edges
