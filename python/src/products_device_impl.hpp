@@ -449,16 +449,12 @@ py::tuple device_products<T>::mxm(matrix_handle const& ah, matrix_handle const& 
     opt.kernel = parse_kernel(args.kernel);
     if (args.explain) opt.explain = &trace;
     std::optional<matrix_handle> result;
-    // A built-in this build left out runs through the JIT as its operators' composition.
-    if (auto const c = unbuilt_as_composition<T>(args.semiring)) {
+    // User semirings, and a built-in this build left out (as its operators' composition): the JIT.
+    auto const unbuilt = unbuilt_as_composition<T>(args.semiring);
+    if (unbuilt || args.semiring.composed || args.semiring.source) {
         product_args jit_args = args;
-        jit_args.semiring = *c;
+        if (unbuilt) jit_args.semiring = *unbuilt;
         result = jit_mxm<T>(ah, bh, jit_args, opt);
-        return py::make_tuple(*result, args.explain ? py::object(py::str(trace.str()))
-                                                    : py::object(py::none()));
-    }
-    if (args.semiring.composed || args.semiring.source) {
-        result = jit_mxm<T>(ah, bh, args, opt);
         return py::make_tuple(*result, args.explain ? py::object(py::str(trace.str()))
                                                     : py::object(py::none()));
     }
@@ -502,16 +498,12 @@ py::tuple vector_entry(matrix_handle const& ah, py::handle uh, vector_args const
     std::optional<dense_vector<bool, device>> mask;
     if (!args.mask.is_none()) mask = device_vector_of<bool>(args.mask, "mask");
     std::optional<dense_vector<T, device>> w;
-    // A built-in this build left out runs through the JIT as its operators' composition.
-    if (auto const c = unbuilt_as_composition<T>(args.semiring)) {
+    // User semirings, and a built-in this build left out (as its operators' composition): the JIT.
+    auto const unbuilt = unbuilt_as_composition<T>(args.semiring);
+    if (unbuilt || args.semiring.composed || args.semiring.source) {
         vector_args jit_args = args;
-        jit_args.semiring = *c;
+        if (unbuilt) jit_args.semiring = *unbuilt;
         auto r = jit_vector_product<T, Pull>(ah, u, std::move(w0), mask, jit_args, opt);
-        return py::make_tuple(adopt_device_vector(std::move(r)),
-                              args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
-    }
-    if (args.semiring.composed || args.semiring.source) {
-        auto r = jit_vector_product<T, Pull>(ah, u, std::move(w0), mask, args, opt);
         return py::make_tuple(adopt_device_vector(std::move(r)),
                               args.explain ? py::object(py::str(trace.str())) : py::object(py::none()));
     }
