@@ -159,7 +159,10 @@ struct brandes_work {
 };
 
 /// Brandes' backward step for u (level next - 1): delta(u) from its successors one level deeper,
-/// then coef(u) = (1 + delta(u)) / sigma(u) for the level above and score(u) += delta(u).
+/// then coef(u) = (1 + delta(u)) / sigma(u) for the level above and score(u) += delta(u). The
+/// successor test selects rather than branches (whether a neighbour is one level deeper is close
+/// to a coin toss on Kronecker and uniform graphs): build machine, 2 threads, medians of 7,
+/// Kronecker 18 80 -> 76 ms, uniform 18 98-104 -> 95-96, NE 174-179 -> 175 (within noise).
 template <class Index>
 inline void brandes_backward(std::size_t u, Index next, Index const* ap, Index const* aj,
                              Index const* level, double const* sigma, double* coef,
@@ -167,7 +170,7 @@ inline void brandes_backward(std::size_t u, Index next, Index const* ap, Index c
     double acc = 0;
     for (Index k = ap[u]; k < ap[u + 1]; ++k) {
         auto const v = static_cast<std::size_t>(aj[k]);
-        if (level[v] == next) acc += coef[v];
+        acc += level[v] == next ? coef[v] : 0.0;
     }
     double const delta = sigma[u] * acc;
     coef[u] = (1 + delta) / sigma[u];
