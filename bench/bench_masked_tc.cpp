@@ -17,6 +17,8 @@
 #include <kleene/graphblas/graphblas.hpp>
 #include <kleene/kleene.hpp>
 
+#include "timing.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -33,34 +35,7 @@ using namespace kleene;
 namespace grb = kleene::graphblas;
 using Index = std::int32_t;
 
-template <class F>
-double best_ms(int runs, F&& f) {
-    double best = 1e300;
-    for (int r = 0; r < runs; ++r) {
-        auto const t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - t0)
-                                  .count());
-    }
-    return best;
-}
-
-/// The entries of a strictly below (lower) or above the diagonal, valued 1.
-csr_matrix<double, Index> triangle_part(csr_matrix<double, Index> const& a, bool lower) {
-    std::vector<Index> ii, jj;
-    for (std::size_t i = 0; i < a.rows(); ++i)
-        for (Index k = a.row_ptr()[i]; k < a.row_ptr()[i + 1]; ++k) {
-            auto const j = static_cast<std::size_t>(a.col_idx()[k]);
-            if (lower ? j < i : j > i) {
-                ii.push_back(static_cast<Index>(i));
-                jj.push_back(static_cast<Index>(j));
-            }
-        }
-    std::vector<double> const v(ii.size(), 1.0);
-    return csr_matrix<double, Index>::from_coo(a.rows(), a.cols(), ii, jj, v,
-                                               duplicate_policy::last);
-}
+using bench::best_ms;
 
 void check(GrB_Info info, char const* what) { grb::check(int(info), what); }
 
@@ -102,8 +77,9 @@ int main(int argc, char** argv) {
     ko.undirected = true;
     ko.weights = weight_range::integers(1, 1);
     auto const a = kronecker_graph<double, Index>(ko);
-    auto const l = triangle_part(a, true);
-    auto const u = triangle_part(a, false);
+    csr_matrix<double, Index> l(a.rows(), a.cols()), u(a.rows(), a.cols());
+    select(l, no_mask, no_accum, tril{-1}, a);  // strictly below the diagonal
+    select(u, no_mask, no_accum, triu{1}, a);
     fmt::print("Kronecker scale {} (edge factor {}): {} vertices, {} entries; L {} entries; "
                "{} threads; {}; best of {}\n\n",
                scale, edge_factor, a.rows(), a.nnz(), l.nnz(), omp_get_max_threads(),

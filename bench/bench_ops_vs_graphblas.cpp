@@ -8,6 +8,8 @@
 #include <kleene/graphblas/graphblas.hpp>
 #include <kleene/kleene.hpp>
 
+#include "timing.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -38,17 +40,7 @@ csr_matrix<double> random_matrix(std::size_t n, std::size_t per_row, std::uint32
     return csr_matrix<double>::from_coo(n, n, ii, jj, vv, duplicate_policy::last);
 }
 
-template <class F>
-double best_ms(int reps, F&& f) {
-    double best = 1e300;
-    for (int r = 0; r < reps; ++r) {
-        auto const t0 = std::chrono::steady_clock::now();
-        f();
-        auto const t1 = std::chrono::steady_clock::now();
-        best = std::min(best, std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    return best;
-}
+using bench::best_ms;
 
 void check(GrB_Info info, char const* what) {
     grb::check(int(info), what);

@@ -11,21 +11,12 @@ generic kernels; the results are checked equal.
 
 import argparse
 import platform
-import time
 
 import numpy as np
 import scipy.sparse as sp
 
 import kleene
-
-
-def best(f, runs):
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = f()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
+from bench_vs_scipy import best  # this folder: the script's own, first on sys.path
 
 
 def graph(n, degree, seed):

@@ -187,9 +187,12 @@ std::vector<std::size_t> pr_blocks(Index const* row_ptr, std::size_t n) {
 /// a vertex without out-edges. Divided here rather than read from an n-sized 1 / outdeg array: for
 /// an undirected graph the pull already reads these row pointers.
 template <class Index>
-double pr_share(double x, Index const* ap, std::size_t v) {
-    Index const deg = ap[v + 1] - ap[v];
+double pr_share(double x, Index deg) {
     return deg > 0 ? x / static_cast<double>(deg) : 0.0;
+}
+template <class Index>
+double pr_share(double x, Index const* ap, std::size_t v) {
+    return pr_share(x, ap[v + 1] - ap[v]);
 }
 
 /// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
@@ -232,14 +235,9 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
             double const x = base + d * s;
             ch += std::abs(x - rank[v]);
             rank[v] = x;
-            double share_x;
-            if constexpr (ReciprocalFirst) {
-                double const inv = deg > 0 ? 1.0 / static_cast<double>(deg) : 0.0;
-                share_x = x * inv;
-            } else {
-                share_x = deg > 0 ? x / static_cast<double>(deg) : 0.0;
-            }
-            auto const share = static_cast<C>(share_x);
+            // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
+            auto const share = static_cast<C>(ReciprocalFirst ? x * pr_share(1.0, deg)
+                                                              : pr_share(x, deg));
             if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
             else cn[v] = share;
             if (deg == 0) dg += x;
@@ -319,6 +317,15 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     }
     options mo;
     mo.explain = opt.explain;
+    // The in-place pass over contributions c (float or double), with or without the reciprocal.
+    auto gauss_seidel_pass = [&](auto* c, double base) {
+        if (sparse_rows)
+            pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
+                                      part_dangling);
+        else
+            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
+                                part_dangling);
+    };
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
         double const base = (1 - d) / nd + (redistribute ? d * dangling / nd : 0.0);
@@ -342,19 +349,9 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                 part_dangling[b] = dg;
             }
         } else if (in_place && in_float) {
-            if (sparse_rows)
-                pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
-                                          contrib_f.data(), part_change, part_dangling);
-            else
-                pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib_f.data(),
-                                    contrib_f.data(), part_change, part_dangling);
+            gauss_seidel_pass(contrib_f.data(), base);
         } else if (in_place) {
-            if (sparse_rows)
-                pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, contrib.data(),
-                                          contrib.data(), part_change, part_dangling);
-            else
-                pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, contrib.data(),
-                                    contrib.data(), part_change, part_dangling);
+            gauss_seidel_pass(contrib.data(), base);
         } else if (in_float) {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
                           part_change, part_dangling);
