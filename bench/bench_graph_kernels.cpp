@@ -5,7 +5,8 @@
 //                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
-//                       [--delta D] [--alpha A] [--beta B]
+//                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
+//                       [--gpu-async-warps K] [--gpu-async-poll NS]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -25,6 +26,9 @@
 // the graph as PREFIX.sg and PREFIX.wsg, the GAP reference's serialized format (undirected: a
 // flag byte, int64 entry and vertex counts, int64 row offsets, int32 neighbours, or neighbour and
 // weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
+// --gpu-async-degree, --gpu-async-warps and --gpu-async-poll set the GPU BFS's and SSSP's
+// choice of the asynchronous work list (0: never), its warps a multiprocessor and its idle
+// warps' pause between polls.
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -79,6 +83,9 @@ struct config {
     std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
     double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
     double alpha = 0, beta = 0;      // BFS direction switches, CPU and GPU (0: the defaults)
+    double gpu_async_degree = -1;    // GPU BFS and SSSP: async_degree (-1: default; 0: never)
+    int gpu_async_warps = 0;         // GPU BFS and SSSP: async_warps (0: default)
+    long long gpu_async_poll = -1;   // GPU BFS and SSSP: async_poll_ns (-1: default)
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
@@ -179,6 +186,12 @@ config parse(int argc, char** argv) {
             c.beta = std::stod(value());
         else if (o == "--delta")
             c.delta = std::stod(value());
+        else if (o == "--gpu-async-degree")
+            c.gpu_async_degree = std::stod(value());
+        else if (o == "--gpu-async-warps")
+            c.gpu_async_warps = std::stoi(value());
+        else if (o == "--gpu-async-poll")
+            c.gpu_async_poll = std::stoll(value());
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -424,13 +437,16 @@ int bench_main(int argc, char** argv) {
             if (cfg.gpu_block_edges >= 0) tuning.block_edges = cfg.gpu_block_edges;
             if (cfg.alpha > 0) tuning.alpha = cfg.alpha;
             if (cfg.beta > 0) tuning.beta = cfg.beta;
+            if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
+            if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
+            if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
             for (std::size_t k = 0; k < src.size(); ++k) {
                 cuda::bfs_run r;
                 call.push_back(
                     ms_of([&] { r = cuda::bfs<bool, Index>(*ad, *ad, src[k], true, tuning); }));
                 t.push_back(r.seconds * 1e3);
                 if (k == 0) {
-                    levels = static_cast<long long>(r.step_was_pull.size());
+                    levels = static_cast<long long>(r.levels);
                     if (!cpu_levels.empty() && r.level != cpu_levels)
                         fail("bfs levels, GPU vs CPU");
                     if (cfg.explain) print_notes(r.notes);
@@ -473,6 +489,9 @@ int bench_main(int argc, char** argv) {
                 cuda::sssp_run<std::int32_t> r;
                 cuda::sssp_tuning tuning;
                 tuning.delta = cfg.delta;
+                if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
+                if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
+                if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
                 call.push_back(
                     ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k], tuning); }));
                 t.push_back(r.seconds * 1e3);

@@ -48,6 +48,7 @@ void run_typed(sssp_args const& args, input const& in, output_set& outs, global_
     opt.device = parse_device(args.device);
     opt.method = args.method == "bellman-ford"     ? sssp_method::bellman_ford
                  : args.method == "delta-stepping" ? sssp_method::delta_stepping
+                 : args.method == "async"          ? sssp_method::async
                                                    : sssp_method::automatic;
     opt.delta = args.delta;
     opt.explain = &trace;
@@ -133,8 +134,9 @@ void add_sssp_command(CLI::App& app, global_options& g) {
         ->check(output_name());
     cmd->add_option(
            "--method", args->method,
-           "auto (delta-stepping unless a weight is negative), bellman-ford or delta-stepping")
-        ->check(one_of({"auto", "bellman-ford", "delta-stepping"}))
+           "auto (delta-stepping unless a weight is negative; on the GPU the asynchronous work "
+           "list on graphs of few edges a vertex), bellman-ford, delta-stepping or async (GPU)")
+        ->check(one_of({"auto", "bellman-ford", "delta-stepping", "async"}))
         ->capture_default_str();
     cmd->add_option("--delta", args->delta, "delta-stepping bucket width (0: from the weights)")
         ->check(number_at_least(0));

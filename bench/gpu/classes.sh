@@ -16,7 +16,8 @@
 # networks, whose numbers do not change with kleene's); SYNTH_PEERS="gapbs gunrock" adds
 # Gunrock, whose text input costs minutes at scale 22), sweep (BFS on NE and kron: the CPU's
 # serial_edges and the GPU's block_edges), deltas (SSSP bucket widths on every class, CPU and
-# GPU; DELTAS, 0 = automatic).
+# GPU; DELTAS, 0 = automatic). BENCH_EXTRA: more bench_graph_kernels options for kleene's runs
+# (e.g. "--gpu-async-degree 0"); KERNELS: the peers' kernels (bench/peers/run.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-/tmp/kleene-classes}
@@ -70,7 +71,7 @@ kleene() {
     local name=$1; shift
     note "kleene on $name"
     "$bench" "$@" --device both --sources "$sources" --runs "$runs" --threads "$threads" \
-        --explain >"$out/kleene_$name.txt" 2>&1 || status=1
+        --explain ${BENCH_EXTRA-} >"$out/kleene_$name.txt" 2>&1 || status=1
     # The result lines only (a road network's per-level explain lines come between them).
     grep -E "^(kernel|[a-z]+ +(cpu|gpu) )" "$out/kleene_$name.txt"
 }

@@ -37,8 +37,9 @@ def bfs(a, source, *, parents=False, levels=True, direction="auto", device="auto
 
 def sssp(a, source, *, parents=False, method="auto", delta=0.0, device="auto", explain=False):
     """Single-source shortest distances (kleene.infinity(dtype) where unreachable: +inf for
-    floats). method: auto (delta-stepping without negative weights, else Bellman-Ford),
-    "bellman-ford", "delta-stepping". A negative cycle raises kleene.NegativeCycle."""
+    floats). method: auto (delta-stepping without negative weights, else Bellman-Ford; on
+    the GPU the asynchronous work list on graphs of few edges a vertex), "bellman-ford",
+    "delta-stepping", "async" (GPU only). A negative cycle raises kleene.NegativeCycle."""
     d, pa, trace = _kleene._sssp(as_matrix(a)._s, source, parents, method, float(delta), device,
                                  explain)
     return _out((d, pa) if parents else d, trace, explain)

@@ -83,7 +83,8 @@ sssp_method parse_sssp_method(std::string_view s) {
     return parse_choice<sssp_method>(s, "method",
                                      {{"auto", sssp_method::automatic},
                                       {"bellman-ford", sssp_method::bellman_ford},
-                                      {"delta-stepping", sssp_method::delta_stepping}});
+                                      {"delta-stepping", sssp_method::delta_stepping},
+                                      {"async", sssp_method::async}});
 }
 
 py::tuple sssp_py(matrix_handle const& m, std::size_t source, bool parents,

@@ -99,6 +99,10 @@ printf '%%%%MatrixMarket matrix coordinate integer general\n4 4 4\n1 2 4\n1 3 1\
 [[ $(entries "$dir/nd.mtx" | tr '\n' ' ') == "1 0 2 -1 3 1 4 0 " ]] || fail "negative-edge distances: $(entries "$dir/nd.mtx")"
 msg=$("$k" sssp "$dir/neg.mtx" -s 1 -o "$dir/nd2.mtx" --method delta-stepping 2>&1)
 [[ $? == 1 && $msg == *"non-negative"* && ! -e $dir/nd2.mtx ]] || fail "delta-stepping with a negative weight: $msg"
+msg=$("$k" sssp "$dir/neg.mtx" -s 1 -o "$dir/nd3.mtx" --method async 2>&1)
+[[ $? == 1 && $msg == *"non-negative"* && ! -e $dir/nd3.mtx ]] || fail "async with a negative weight: $msg"
+msg=$("$k" sssp "$dir/u.mtx" -s 2 -o "$dir/ua.mtx" --method async --device cpu 2>&1)
+[[ $? == 1 && $msg == *"GPU only"* && ! -e $dir/ua.mtx ]] || fail "async on the CPU: $msg"
 printf '%%%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1\n2 3 -1.5\n3 2 1\n3 4 1\n' >"$dir/cyc.mtx"
 msg=$("$k" sssp "$dir/cyc.mtx" -s 1 -o "$dir/cd.mtx" 2>&1)
 [[ $? == 1 && $msg == *"negative cycle through vertex "[23]" "* && ! -e $dir/cd.mtx ]] || fail "negative cycle: $msg"

@@ -122,17 +122,25 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         bfs_direction dir, bool parents, std::string const& what,
                         int pull_batch = cuda::bfs_tuning{}.pull_batch,
                         cuda::bfs_loop loop = cuda::bfs_loop::automatic,
-                        long long block_edges = cuda::bfs_tuning{}.block_edges) {
+                        long long block_edges = cuda::bfs_tuning{}.block_edges,
+                        int async_warps = cuda::bfs_tuning{}.async_warps,
+                        unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.direction = dir;
     tuning.pull_batch = pull_batch;
     tuning.loop = loop;
     tuning.block_edges = block_edges;
+    tuning.async_warps = async_warps;
+    tuning.async_poll_ns = async_poll_ns;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
-    // Hopper launches cooperative kernels: the device loop must not quietly become the host loop.
-    bool const device_loop = loop == cuda::bfs_loop::device ||
-                             (loop == cuda::bfs_loop::automatic && dir == bfs_direction::automatic);
+    // The work list where asked for or where automatic picks it (few edges a vertex); Hopper
+    // launches cooperative kernels: the device loop must not quietly become the host loop.
+    bool const automatic = loop == cuda::bfs_loop::automatic && dir == bfs_direction::automatic;
+    bool const async = loop == cuda::bfs_loop::async ||
+                       (automatic && double(a.nnz()) <= tuning.async_degree * double(a.rows()));
+    bool const device_loop = !async && (loop == cuda::bfs_loop::device || automatic);
+    BOOST_TEST(run.async == async, what << ": async " << run.async);
     BOOST_TEST(run.device_loop == device_loop, what << ": device_loop " << run.device_loop);
     auto const want = ref_levels(a, s);
     std::size_t bad_level = 0, bad_parent = 0;
@@ -154,7 +162,9 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
         BOOST_TEST(run.parent.empty());
     }
     std::int64_t const depth = *std::max_element(want.begin(), want.end());
-    BOOST_TEST(run.step_was_pull.size() == std::size_t(depth + 1), what << ": steps");
+    BOOST_TEST(run.levels == std::size_t(depth + 1), what << ": levels " << run.levels);
+    if (!run.async) BOOST_TEST(run.step_was_pull.size() == std::size_t(depth + 1), what << ": steps");
+    else BOOST_TEST(run.step_was_pull.empty(), what << ": the work list has no steps");
     if (dir != bfs_direction::automatic)
         for (char p : run.step_was_pull)
             BOOST_TEST((p == (dir == bfs_direction::pull ? 1 : 0)), what);
@@ -199,6 +209,30 @@ void check_loops(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::siz
     }
 }
 
+/// The asynchronous work list pinned, whatever the degree: with and without parents, push or
+/// automatic direction, one block a multiprocessor and many; pull refused.
+template <class T, class I>
+void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
+                 std::vector<std::size_t> const& sources, std::string const& what) {
+    for (auto s : sources) {
+        if (s >= a.rows()) continue;
+        for (bool parents : {true, false})
+            for (int warps : {1, 8, 32})
+                for (unsigned poll : {0u, 256u})
+                    check_bfs(a, at, s, parents ? bfs_direction::push : bfs_direction::automatic,
+                              parents,
+                              what + ", work list, " + std::to_string(warps) + " warps, poll " +
+                                  std::to_string(poll),
+                              cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
+                              cuda::bfs_tuning{}.block_edges, warps, poll);
+    }
+    cuda::bfs_tuning t;
+    t.loop = cuda::bfs_loop::async;
+    t.direction = bfs_direction::pull;
+    BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, t),
+                      invalid_argument);
+}
+
 /// Every direction, with and without parents (`quick`: with), from a few sources.
 template <class T, class I>
 void bfs_all(edges const& e, bool symmetric, std::string const& what,
@@ -211,6 +245,7 @@ void bfs_all(edges const& e, bool symmetric, std::string const& what,
                 if (s < a.rows() && (parents || !quick)) check_bfs(a, at, s, dir, parents, what);
     if (!sources.empty() && sources.front() < a.rows())
         check_loops(a, at, sources.front(), what);
+    check_async(a, at, sources, what);
 }
 
 template <class T, class I>
@@ -245,6 +280,18 @@ void bfs_suite(bool big) {
     edges one;
     one.n = 1;
     bfs_all<T, I>(one, true, "single vertex", {0}, quick);
+    // A grid with a few holes: the shape of a road network (high diameter, degree <= 4).
+    edges grid;
+    std::int64_t const side = big ? 300 : 40;
+    grid.n = std::size_t(side * side);
+    for (std::int64_t r = 0; r < side; ++r)
+        for (std::int64_t c = 0; c < side; ++c) {
+            if (g() % 10 == 0) continue;  // a missing road
+            if (c + 1 < side) grid.add(r * side + c, r * side + c + 1);
+            if (r + 1 < side) grid.add(r * side + c, (r + 1) * side + c);
+        }
+    bfs_all<T, I>(grid.symmetric(), true, "grid", {0, std::size_t(side * side / 2 + side / 2)},
+                  quick);
     if (big) {  // frontiers past the single-block limits: many levels of thousands of vertices
         auto const wide = random_graph(60000, 1.5, g).symmetric();
         bfs_all<T, I>(wide, true, "wide random", {0, 59999});
@@ -308,7 +355,11 @@ void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::ve
     tuning.method = m;
     tuning.delta = delta;
     tuning.block_edges = block_edges;
+    tuning.async_warps = block_edges != 0 ? 8 : 2;  // the work list ignores block_edges
     auto const run = cuda::sssp(a.to_device(), s, tuning);
+    if (m == sssp_method::async || m == sssp_method::delta_stepping ||
+        m == sssp_method::bellman_ford)
+        BOOST_TEST((run.method == m), what << ": ran method " << int(run.method));
     std::size_t bad = 0;
     BOOST_TEST(run.dist.size() == a.rows());
     for (std::size_t v = 0; v < std::min(want.size(), run.dist.size()); ++v)
@@ -337,8 +388,8 @@ void sssp_suite_small() {
     auto const a = to_csr<T, I>(e);
     for (std::size_t s : {0u, 100u, 256u}) {
         auto const want = dijkstra(a, s);
-        for (auto m :
-             {sssp_method::automatic, sssp_method::bellman_ford, sssp_method::delta_stepping})
+        for (auto m : {sssp_method::automatic, sssp_method::bellman_ford,
+                       sssp_method::delta_stepping, sssp_method::async})
             check_sssp(a, s, m, want, "random");
         check_sssp(a, s, sssp_method::delta_stepping, want, "random, delta 1", 1.0);
         check_sssp(a, s, sssp_method::delta_stepping, want, "random, delta 1000", 1000.0);
@@ -347,6 +398,11 @@ void sssp_suite_small() {
     auto const iso = to_csr<T, I>(e, true);
     check_sssp(iso, 5, sssp_method::automatic, dijkstra(iso, 5), "iso");
     check_sssp(iso, 5, sssp_method::bellman_ford, dijkstra(iso, 5), "iso");
+    check_sssp(iso, 5, sssp_method::async, dijkstra(iso, 5), "iso");
+    // Zero weights (a vertex reached again at the same distance).
+    auto const z = to_csr<T, I>(random_graph(200, 3.0, g, 0, 3));
+    for (auto m : {sssp_method::async, sssp_method::delta_stepping})
+        check_sssp(z, 1, m, dijkstra(z, 1), "zero weights");
     edges d = random_graph(150, 2.0, g);
     d.n = 180;  // vertices 150..179: no edges out, some in
     for (int k = 0; k < 30; ++k) d.add(std::int64_t(g() % 150), 150 + std::int64_t(g() % 30), 2);
@@ -354,10 +410,13 @@ void sssp_suite_small() {
     auto const da = to_csr<T, I>(d);
     check_sssp(da, 0, sssp_method::automatic, dijkstra(da, 0), "disconnected");
     check_sssp(da, 170, sssp_method::bellman_ford, dijkstra(da, 170), "isolated source");
+    check_sssp(da, 170, sssp_method::async, dijkstra(da, 170), "isolated source");
+    check_sssp(da, 3, sssp_method::async, dijkstra(da, 3), "disconnected");
     edges one;
     one.n = 1;
     auto const oa = to_csr<T, I>(one);
     check_sssp(oa, 0, sssp_method::automatic, std::vector<T>{T(0)}, "single vertex");
+    check_sssp(oa, 0, sssp_method::async, std::vector<T>{T(0)}, "single vertex");
     // Negative weights without a negative cycle.
     auto const neg = to_csr<T, I>(with_potentials(random_graph(200, 3.0, g), g));
     for (std::size_t s : {0u, 77u}) {
@@ -367,6 +426,7 @@ void sssp_suite_small() {
     }
     BOOST_CHECK_THROW(cuda::sssp(neg.to_device(), 0, {sssp_method::delta_stepping, 0}),
                       invalid_argument);
+    BOOST_CHECK_THROW(cuda::sssp(neg.to_device(), 0, {sssp_method::async, 0}), invalid_argument);
     // A negative cycle reachable from the source: the vertex named lies on a negative closed walk.
     edges c = random_graph(120, 2.0, g);
     c.add(0, 50, 1);
@@ -426,6 +486,9 @@ void large_suite() {
         for (auto dir : {bfs_direction::push, bfs_direction::pull, bfs_direction::automatic})
             check_bfs(da, dat, s, dir, true, "kronecker 14 directed");
     check_loops(da, dat, hub, "kronecker 14 directed");
+    // The work list on a power-law graph: rows of thousands of edges split over a warp.
+    check_async(a, a, {hub, 12345}, "kronecker 14 undirected");
+    check_async(da, dat, {hub}, "kronecker 14 directed");
 }
 
 template <class T, class I>
@@ -435,14 +498,16 @@ void sssp_large() {
     auto const a = to_csr<T, I>(e);
     for (std::size_t s : {0u, 4095u}) {
         auto const want = dijkstra(a, s);
-        for (auto m :
-             {sssp_method::automatic, sssp_method::bellman_ford, sssp_method::delta_stepping})
+        for (auto m : {sssp_method::automatic, sssp_method::bellman_ford,
+                       sssp_method::delta_stepping, sssp_method::async})
             check_sssp(a, s, m, want, "kronecker 13");
         check_sssp(a, s, sssp_method::delta_stepping, want, "kronecker 13, delta 10", 10.0);
     }
     auto const road = random_graph(20000, 2.5, g, 1, 1000);  // long paths, many buckets
     auto const ra = to_csr<T, I>(road.symmetric());
     check_sssp(ra, 0, sssp_method::delta_stepping, dijkstra(ra, 0), "sparse random");
+    check_sssp(ra, 0, sssp_method::async, dijkstra(ra, 0), "sparse random");
+    check_sssp(ra, 0, sssp_method::automatic, dijkstra(ra, 0), "sparse random");
 }
 
 }  // namespace

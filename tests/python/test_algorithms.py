@@ -51,6 +51,11 @@ def test_sssp_and_shortest_path_match_csgraph(seed, method):
     assert sum(a[u, v] for u, v in zip(verts[:-1], verts[1:])) == length
 
 
+def test_sssp_async_is_gpu_only():
+    with pytest.raises(ValueError, match="GPU only"):
+        kleene.sssp(random_graph(50, 0.05, 1), 0, method="async", device="cpu")
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("direction", ["auto", "push", "pull"])
 def test_bfs_matches_csgraph(seed, direction):

@@ -28,6 +28,12 @@ def test_gpu_algorithms_match_cpu():
     np.testing.assert_array_equal(kleene.apsp(a, device="gpu"), kleene.apsp(a, device="cpu"))
     np.testing.assert_array_equal(kleene.bfs(a, 0, device="gpu"), kleene.bfs(a, 0, device="cpu"))
     np.testing.assert_array_equal(kleene.sssp(a, 0, device="gpu"), kleene.sssp(a, 0, device="cpu"))
+    # Few edges a vertex: the asynchronous work list, pinned and chosen.
+    road = random_graph(2000, 0.0015, 52, dtype=np.float32)
+    want = kleene.sssp(road, 7, device="cpu")
+    for method in ("async", "auto"):
+        np.testing.assert_array_equal(kleene.sssp(road, 7, method=method, device="gpu"), want)
+    np.testing.assert_array_equal(kleene.bfs(road, 7, device="gpu"), kleene.bfs(road, 7, device="cpu"))
 
 
 def test_cupy_exchange():

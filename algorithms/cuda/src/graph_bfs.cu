@@ -23,6 +23,7 @@
 //
 // Both loops run on the context's stream.
 
+#include "graph_async.cuh"
 #include "graph_bfs_common.cuh"
 
 #include <kleene/algorithms/cuda/detail/stream_memory.cuh>
@@ -37,7 +38,9 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -461,6 +464,71 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
     return run;
 }
 
+/// Parents from the levels: v's parent is an in-neighbour one level up (any such one; a race of
+/// plain writes of valid values). Then unreached levels become -1 (after the parents read them).
+template <class Index>
+__global__ void parents_from_levels(Index const* __restrict__ ptr, Index const* __restrict__ col,
+                                    std::int32_t const* __restrict__ level, std::int64_t n,
+                                    Index* parent) {
+    std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
+    for (std::int64_t u = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; u < n;
+         u += stride) {
+        std::int32_t const lu = level[u];
+        if (lu == std::numeric_limits<std::int32_t>::max()) continue;
+        for (Index k = ptr[u]; k < ptr[u + 1]; ++k) {
+            Index const v = col[k];
+            if (level[v] == lu + 1) parent[v] = static_cast<Index>(u);
+        }
+    }
+}
+
+template <class Index>
+__global__ void finish_levels(std::int32_t* level, std::int64_t n, Index* parent, Index source) {
+    std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += stride)
+        if (level[i] == std::numeric_limits<std::int32_t>::max()) level[i] = -1;
+    if (parent && blockIdx.x == 0 && threadIdx.x == 0) parent[source] = source;
+}
+
+/// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
+/// False, with a note in run, when the list overflowed (the caller runs the device loop).
+template <class Index>
+bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
+               bfs_tuning const& tuning, bfs_run& run, cudaStream_t st) {
+    using cuda::detail::stream_buffer;
+    std::size_t const n = static_cast<std::size_t>(g.n);
+    stream_buffer<std::int32_t> level(n, st);
+    stream_buffer<Index> parent(parents ? n : 0, st);
+    auto const out = async_detail::run_async<std::int32_t, Index>(
+        g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
+        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, 60.0, "bfs", st);
+    run.notes.push_back("bfs: " + out.note(g.n));
+    if (!out.finished) return false;
+    event start(true), stop(true);
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
+    unsigned const blocks = detail::blocks_for(n, threads, 4096);
+    if (parents) {
+        KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index), st));
+        parents_from_levels<Index>
+            <<<blocks, threads, 0, st>>>(g.out_ptr, g.out_col, level.data(), g.n, parent.data());
+        KLEENE_CUDA_CHECK_LAUNCH("parents_from_levels");
+    }
+    finish_levels<Index><<<blocks, threads, 0, st>>>(level.data(), g.n,
+                                                     parents ? parent.data() : nullptr,
+                                                     static_cast<Index>(source));
+    KLEENE_CUDA_CHECK_LAUNCH("finish_levels");
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
+    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
+    double const after = double(event::elapsed_ms(start, stop)) / 1000.0;
+    run.seconds = out.seconds + after;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "bfs: %s and the levels' fix-up %.3f ms",
+                  parents ? "parents from the levels" : "no parents;", after * 1e3);
+    run.notes.push_back(buf);
+    run.async = true;
+    return true;
+}
+
 }  // namespace
 
 namespace bfs_detail {
@@ -470,6 +538,9 @@ void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bf
     std::vector<std::int32_t> lv(n);
     detail::copy_to_host(lv.data(), level, n, st);
     run.level.assign(lv.begin(), lv.end());
+    std::int32_t deepest = -1;
+    for (std::int32_t l : lv) deepest = std::max(deepest, l);
+    run.levels = static_cast<std::size_t>(deepest + 1);
     if (parent) {
         std::vector<Index> pv(n);
         detail::copy_to_host(pv.data(), parent, n, st);
@@ -505,14 +576,38 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
     auto const st = static_cast<cudaStream_t>(ctx.stream());
+    if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
+        tuning.async_poll_ns > 1000000)
+        throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32] and "
+                               "async_poll_ns at most 1e6");
+    if (tuning.loop == bfs_loop::async && tuning.direction == bfs_direction::pull)
+        throw invalid_argument("bfs: the asynchronous work list pushes only; it cannot pull");
     bfs_run run;
-    bool const device_loop =
-        tuning.loop == bfs_loop::device ||
-        (tuning.loop == bfs_loop::automatic && tuning.direction == bfs_direction::automatic);
+    bool const automatic =
+        tuning.loop == bfs_loop::automatic && tuning.direction == bfs_direction::automatic;
+    if (tuning.loop == bfs_loop::async ||
+        (automatic && a.rows() > 0 &&
+         double(a.nnz()) <= tuning.async_degree * double(a.rows()))) {
+        if (tuning.loop != bfs_loop::async)
+            run.notes.push_back("bfs: " + std::to_string(a.nnz()) + " edges on " +
+                                std::to_string(a.rows()) +
+                                " vertices, at most async_degree " +
+                                std::to_string(tuning.async_degree) +
+                                " a vertex: the asynchronous work list (a graph of high diameter "
+                                "is likely; a level-synchronous search pays per level)");
+        if (bfs_async<Index>(g, source, parents, tuning, run, st)) return run;
+        run.notes.push_back("bfs: the work list's ring was full; the device loop instead");
+    }
+    bool const device_loop = tuning.loop == bfs_loop::device || tuning.loop == bfs_loop::async ||
+                             automatic;
     if (device_loop &&
         bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run, st))
         return run;
-    return bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning, st);
+    auto notes = std::move(run.notes);
+    run = bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning, st);
+    notes.insert(notes.end(), run.notes.begin(), run.notes.end());
+    run.notes = std::move(notes);
+    return run;
 }
 
 #define KLEENE_BFS(T, Index)                                                               \

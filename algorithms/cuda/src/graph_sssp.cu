@@ -20,6 +20,8 @@
 //
 // Everything runs on the context's stream.
 
+#include "graph_async.cuh"
+
 #include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
@@ -473,10 +475,41 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     }
     bool const negative = min_w < T(0);
     sssp_method method = tuning.method;
-    if (method == sssp_method::automatic)
-        method = negative ? sssp_method::bellman_ford : sssp_method::delta_stepping;
-    if (method == sssp_method::delta_stepping && negative)
-        throw invalid_argument("sssp: delta-stepping needs non-negative weights; use Bellman-Ford");
+    std::string why;
+    if (method == sssp_method::automatic) {
+        bool const sparse = tuning.async_degree > 0 && n > 0 &&
+                            double(a.nnz()) <= tuning.async_degree * double(n);
+        method = negative ? sssp_method::bellman_ford
+                 : sparse ? sssp_method::async
+                          : sssp_method::delta_stepping;
+        if (method == sssp_method::async)
+            why = "at most async_degree " + std::to_string(tuning.async_degree) +
+                  " edges a vertex: the asynchronous work list; ";
+    }
+    if ((method == sssp_method::delta_stepping || method == sssp_method::async) && negative)
+        throw invalid_argument(std::string("sssp: ") +
+                               (method == sssp_method::async ? "the asynchronous work list"
+                                                             : "delta-stepping") +
+                               " needs non-negative weights; use Bellman-Ford");
+    if (method == sssp_method::async) {
+        stream_buffer<T> dist(n, st);
+        auto const out = async_detail::run_async<T, Index>(
+            a.row_ptr(), a.col_idx(), async_detail::csr_weight<T>{a.values(), a.iso_value()},
+            static_cast<std::int64_t>(n), dist.data(), static_cast<Index>(source),
+            tuning.async_warps, tuning.async_poll_ns, 60.0, "sssp", st);
+        if (out.finished) {
+            sssp_run<T> run;
+            run.method = sssp_method::async;
+            run.seconds = out.seconds;
+            run.rounds = 1;
+            run.notes = why + out.note(static_cast<std::int64_t>(n));
+            run.dist.resize(n);
+            detail::copy_to_host(run.dist.data(), dist.data(), n, st);
+            return run;
+        }
+        why += out.note(static_cast<std::int64_t>(n)) + "; delta-stepping instead; ";
+        method = sssp_method::delta_stepping;
+    }
     bool const split = method == sssp_method::delta_stepping;
     double delta_d = tuning.delta;
     if (split && !(delta_d > 0)) {
@@ -673,7 +706,9 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     sssp_run<T> run;
     run.seconds = double(ms) / 1000.0;
     run.rounds = rounds;
-    run.notes = std::string(split ? "delta-stepping, delta " + std::to_string(double(delta))
+    run.method = method;
+    run.notes = why +
+                std::string(split ? "delta-stepping, delta " + std::to_string(double(delta))
                                   : "Bellman-Ford") +
                 ": " + std::to_string(rounds) + " rounds, " + std::to_string(block_rounds) +
                 " of them in one block (" + std::to_string(block_runs) +
@@ -709,6 +744,10 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
         throw invalid_argument("sssp: source " + std::to_string(source) + " is not a vertex of a " +
                                std::to_string(a.rows()) + "-vertex graph");
     if (tuning.delta < 0) throw invalid_argument("sssp: delta must not be negative");
+    if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
+        tuning.async_poll_ns > 1000000)
+        throw invalid_argument("sssp: async_degree must be >= 0, async_warps in [1, 32] and "
+                               "async_poll_ns at most 1e6");
     return sssp_impl<T, Index>(a, source, tuning, static_cast<cudaStream_t>(ctx.stream()));
 }
 

@@ -795,8 +795,9 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
                              std::to_string(d < size.size() ? size[d] : 0) +
                              " vertices: " + (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
         opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
-                         (run.device_loop ? " (one cooperative kernel)"
-                                          : " (host loop: a launch per step)"));
+                         (run.async         ? " (asynchronous work list: no levels)"
+                          : run.device_loop ? " (one cooperative kernel)"
+                                            : " (host loop: a launch per step)"));
         for (auto const& note : run.notes) opt.explain->add(note);
     }
     if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none

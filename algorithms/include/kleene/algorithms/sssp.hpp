@@ -79,12 +79,15 @@ using sssp_method = cuda::sssp_method;
 inline char const* to_string(sssp_method m) {
     return m == sssp_method::bellman_ford     ? "bellman-ford"
            : m == sssp_method::delta_stepping ? "delta-stepping"
+           : m == sssp_method::async          ? "async"
                                               : "auto";
 }
 
 struct sssp_options {
     device_choice device = device_choice::automatic;
-    /// automatic: delta-stepping when no weight is negative, else Bellman-Ford.
+    /// automatic: delta-stepping when no weight is negative, else Bellman-Ford; on the GPU, the
+    /// asynchronous work list instead of delta-stepping on graphs of few edges a vertex (road
+    /// networks: cuda::sssp_tuning::async_degree). async: the work list, GPU only.
     sssp_method method = sssp_method::automatic;
     /// Bucket width of delta-stepping; 0 picks one from the weights and the mean degree.
     double delta = 0;
@@ -224,8 +227,9 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     sssp_method method = opt.method;
     if (method == sssp_method::automatic)
         method = w.negative ? sssp_method::bellman_ford : sssp_method::delta_stepping;
-    if (method == sssp_method::delta_stepping && w.negative)
-        throw invalid_argument("sssp: delta-stepping needs non-negative weights (the smallest is " +
+    if ((method == sssp_method::delta_stepping || method == sssp_method::async) && w.negative)
+        throw invalid_argument(std::string("sssp: ") + kleene::to_string(method) +
+                               " needs non-negative weights (the smallest is " +
                                std::to_string(w.min) + "); use Bellman-Ford");
     double delta = opt.delta;
     std::string delta_why = "given";
@@ -263,10 +267,18 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     } else if (opt.device == device_choice::automatic) {
         gpu = detail::gpu_sssp_type<T> && a.nnz() >= opt.gpu_min_edges && cuda::device_count() > 0;
     }
+    if (method == sssp_method::async && !gpu)
+        throw invalid_argument("sssp: the asynchronous work list (method async) runs on the GPU "
+                               "only; pass device = gpu, or another method");
+    // Unpinned on the GPU with non-negative weights, the device picks the work list or
+    // delta-stepping by the graph's degree (cuda::sssp_tuning::async_degree).
+    bool const device_chooses = gpu && opt.method == sssp_method::automatic && !w.negative;
     if (opt.explain)
         opt.explain->add("sssp: n=" + std::to_string(n) + ", edges=" + std::to_string(a.nnz()) +
                          ", source=" + std::to_string(source) + ", smallest weight " +
-                         std::to_string(w.min) + ": " + kleene::to_string(method) +
+                         std::to_string(w.min) + ": " +
+                         (device_chooses ? std::string("the work list or delta-stepping, by degree")
+                                         : std::string(kleene::to_string(method))) +
                          (method == sssp_method::delta_stepping && !gpu
                               ? " (delta " + std::to_string(delta) + ", " + delta_why + ")"
                               : "") +
@@ -279,7 +291,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
         if constexpr (detail::gpu_sssp_type<T>) {
             r.device = device_choice::gpu;
             cuda::sssp_tuning tuning;
-            tuning.method = method;
+            tuning.method = device_chooses ? sssp_method::automatic : method;
             tuning.delta = opt.delta > 0 ? delta : 0;
             std::optional<csr_matrix<T, Index, device>> made;
             csr_matrix<T, Index, device> const* ad = nullptr;
@@ -288,6 +300,7 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
             cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning, resolve(opt.ctx));
             r.dist = std::move(run.dist);
             r.rounds = run.rounds;
+            r.method = run.method;
             if (opt.explain)
                 opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds) + ", " +
                                  std::to_string(run.rounds) + " rounds" +

@@ -29,10 +29,13 @@ enum class bfs_direction : std::uint8_t { automatic, push, pull };
 
 /// device: the whole search in one cooperative kernel that applies the switching rule between
 /// levels itself (graph_bfs_loop.cu). host: a launch per step with the counters read back, pull
-/// steps in gated batches of pull_batch. automatic: the device loop for direction-optimising
-/// searches, the host loop for forced push or pull. A device without cooperative launch runs the
-/// host loop; bfs_run::device_loop says which ran.
-enum class bfs_loop : std::uint8_t { automatic, device, host };
+/// steps in gated batches of pull_batch. async: no levels at all, one kernel relaxing levels
+/// from a work list with atomic min (graph_async.cuh; push only), for graphs of high diameter.
+/// automatic: async for direction-optimising searches on graphs of at most async_degree
+/// out-edges a vertex on average (road networks, meshes), else the device loop; the host loop
+/// for forced push or pull. A device without cooperative launch runs the host loop, and a work
+/// list that overflows its capacity the device loop; bfs_run says which ran.
+enum class bfs_loop : std::uint8_t { automatic, device, host, async };
 
 struct bfs_tuning {
     bfs_direction direction = bfs_direction::automatic;
@@ -54,6 +57,13 @@ struct bfs_tuning {
     /// Device loop: push levels of at most 2048 vertices and this many out-edges run in one block,
     /// level after level, while the grid waits (graph_bfs_loop.cu); 0: every level on the grid.
     long long block_edges = 8192;
+    /// automatic picks the asynchronous work list when nnz <= async_degree x n (road networks
+    /// have 2-3 edges a vertex, the Kronecker and uniform graphs of the benchmarks 16-64; 0: never).
+    double async_degree = 8;
+    /// The work list's kernel: warps a multiprocessor (one block each), in [1, 32].
+    int async_warps = 8;
+    /// The work list's idle warps pause this long between polls (nanoseconds, at most 1e6).
+    unsigned async_poll_ns = 256;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -62,7 +72,9 @@ struct bfs_run {
     vector_for_overwrite<std::int64_t> parent;  // empty unless parents were asked for
     std::vector<char> step_was_pull;   // one per level expanded: 1 pull, 0 push
     double seconds = 0;                // device time of the traversal alone (events)
+    std::size_t levels = 0;            // the deepest level reached + 1
     bool device_loop = false;          // the search ran as one cooperative kernel
+    bool async = false;                // the search ran on the asynchronous work list
     std::vector<std::string> notes;    // how the levels ran, for the explain trace
 };
 
@@ -78,7 +90,9 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
     return bfs<T, Index>(a, at, source, parents, tuning, default_context());
 }
 
-enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping };
+/// async: label-correcting relaxation from one work list without rounds (graph_async.cuh),
+/// non-negative weights only; a list that overflows its capacity falls back to delta-stepping.
+enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping, async };
 
 struct sssp_tuning {
     sssp_method method = sssp_method::automatic;
@@ -88,6 +102,11 @@ struct sssp_tuning {
     /// round after round and bucket after bucket (far piles of at most 65536 vertices), without a
     /// host round trip (graph_sssp.cu); 0: every round is a launch of its own.
     long long block_edges = 16384;
+    /// automatic (non-negative weights) picks the asynchronous work list (graph_async.cuh) when
+    /// nnz <= async_degree x n, as BFS does; 0: never.
+    double async_degree = 8;
+    int async_warps = 8;            ///< the work list's kernel: warps a multiprocessor
+    unsigned async_poll_ns = 256;   ///< its idle warps' pause between polls (ns, at most 1e6)
 };
 
 /// Distances from `source` (host vector; numeric_limits<T>::max() / +inf where unreachable) and the
@@ -98,6 +117,7 @@ struct sssp_run {
     std::vector<T> dist;
     double seconds = 0;
     std::size_t rounds = 0;  ///< relaxation rounds (launches, or steps of the device loop)
+    sssp_method method = sssp_method::automatic;  ///< what ran
     std::string notes;       ///< how the rounds ran, for the explain trace
 };
 template <class T, index_type Index>
