@@ -430,19 +430,57 @@ BOOST_AUTO_TEST_CASE(disconnected_paths_stars) {
     check_all<std::int64_t>(star(5000, 1.0, g), "star of 5000", g);
 }
 
-// BC keeps depths in 8 bits while a batch has fewer than 255 levels; from an end of a path of
-// 600 it has 599, so the batch must run again with 32-bit depths, and still be right.
+// BC keeps depths in 8 bits while a batch has fewer than 255 levels; from an end of a chain of
+// 300 cliques of 10 (29 entries a vertex: not chained) it has 300, so the batch must run again
+// with 32-bit depths, and still be right.
 BOOST_AUTO_TEST_CASE(bc_deeper_than_8_bit_depths) {
     if (!have_gpu()) return;
-    auto const p = pattern<std::int32_t>(path(600).symmetric());
+    edges e;
+    std::int64_t const groups = 300, size = 10;
+    e.n = std::size_t(groups * size);
+    for (std::int64_t gi = 0; gi < groups; ++gi)
+        for (std::int64_t i = 0; i < size; ++i)
+            for (std::int64_t j = 0; j < size; ++j) {
+                if (i < j) e.add(gi * size + i, gi * size + j);
+                if (gi + 1 < groups) e.add(gi * size + i, (gi + 1) * size + j);
+            }
+    auto const p = pattern<std::int32_t>(e.symmetric());
     auto const pd = p.to_device();
-    auto const run = cuda::betweenness(pd, pd, {0, 599});
+    auto const run = cuda::betweenness(pd, pd, {0, std::int64_t(e.n) - 1});
     bool const rerun = std::any_of(run.notes.begin(), run.notes.end(), [](std::string const& s) {
-        return s.find("32-bit depths") != std::string::npos;
+        return s.find("runs again with 32-bit depths") != std::string::npos;
     });
-    BOOST_TEST(rerun, "no rerun with 32-bit depths noted for a 600-vertex path");
-    check_bc(p, p, {0, 599}, "path of 600 from both ends");
-    check_bc(p, p, {300}, "path of 600 from its middle (300 levels)");
+    BOOST_TEST(rerun, "no rerun with 32-bit depths noted for a chain of 300 cliques");
+    check_bc(p, p, {0, std::int64_t(e.n) - 1}, "chain of cliques from both ends");
+    check_bc(p, p, {1500}, "chain of cliques from its middle (150 levels)");
+}
+
+// Graphs of few edges a vertex chain their push levels (queued 32 at a time, sizes on the
+// device) with 32-bit depths from the start: a path of 3000 (2,999 levels, the chain's end
+// inside a chain of 32) and a grid.
+BOOST_AUTO_TEST_CASE(bc_chained_levels) {
+    if (!have_gpu()) return;
+    rng g(11);
+    auto const p = pattern<std::int32_t>(path(3000).symmetric());
+    auto const pd = p.to_device();
+    auto const run = cuda::betweenness(pd, pd, {0, 2999, 1234});
+    bool const chained = std::any_of(run.notes.begin(), run.notes.end(), [](std::string const& s) {
+        return s.find("32-bit depths: 3000 levels (p push, P pull, c push chained: ccc") !=
+               std::string::npos;
+    });
+    BOOST_TEST(chained, "a path of 3000 did not chain its levels: " << run.notes.front());
+    check_bc(p, p, {0, 2999, 1234}, "path of 3000, chained");
+    edges grid;
+    grid.n = 50 * 50;
+    for (std::int64_t r = 0; r < 50; ++r)
+        for (std::int64_t c = 0; c < 50; ++c) {
+            if (c + 1 < 50) grid.add(r * 50 + c, r * 50 + c + 1);
+            if (r + 1 < 50) grid.add(r * 50 + c, (r + 1) * 50 + c);
+        }
+    auto const gs = pattern<std::int64_t>(grid.symmetric());
+    check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, chained");
+    auto const gd = pattern<std::int64_t>(grid);
+    check_bc(gd, transpose_of(gd), some_sources(grid.n, 5, g), "directed grid, chained");
 }
 
 BOOST_AUTO_TEST_CASE(bad_input) {

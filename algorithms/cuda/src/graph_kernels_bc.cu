@@ -12,7 +12,11 @@
 // picks the step: pull once the queue's out-edges pass 1/alpha of the edges not yet explored,
 // push again once the queue is small (n / beta) and shrinking.
 // Either step appends the vertices it reached to the next level's queue; the queues stay, in
-// order, for the backward sweep.
+// order, for the backward sweep. On graphs of at most 8 edges a vertex (road networks: over a
+// thousand levels of a few thousand edges), the forward levels are push steps queued 32 at a time
+// without their sizes: each reads its queue's bounds on the device and a one-thread kernel sets
+// the next level's start, so the host waits once per 32 levels instead of once per level (a
+// read-back and a launch cost more than such a level's edges).
 //
 // Backward, from the deepest level up to level 1: every vertex v of the level's queue sums
 // coef[w] = (1 + delta[w]) / sigma[w] over its out-neighbours w one level deeper (per column,
@@ -124,7 +128,9 @@ struct bc_push : walk::op_base<Index> {
     bc_arrays<K, D> s;
     std::int32_t d;
     Index const* out_ptr;
-    Index* next;
+    Index* next;          // the level-(d + 1) queue; with chained levels, null and:
+    Index* queue;         // all levels' queues, level e at queue + start[e]
+    std::int64_t const* start;
     std::int32_t* stamp;  // the level a vertex was last queued for
     level_queue q;
 
@@ -153,7 +159,8 @@ struct bc_push : walk::op_base<Index> {
             }
         }
         if (reached && atomicExch(stamp + v, d + 1) != d + 1) {
-            next[detail::aggregated_slot(q.count)] = v;
+            Index* const to = next ? next : queue + start[d + 1];
+            to[detail::aggregated_slot(q.count)] = v;
             q.edges += static_cast<unsigned long long>(out_ptr[v + 1] - out_ptr[v]);
         }
     }
@@ -320,6 +327,15 @@ __global__ void bc_sources(bc_arrays<K, D> s, Index const* __restrict__ src,
     }
 }
 
+/// Chained levels (bc_batch): level d's push has counted level d + 1 into slot (d + 1) % ring of
+/// cnt; level d + 2's queue starts after it, and the slot level d + 1 counts into is cleared.
+constexpr int chain_ring = 4;
+__global__ void bc_advance(std::int64_t* start, unsigned long long* cnt, std::int32_t d) {
+    start[d + 2] = start[d + 1] + static_cast<std::int64_t>(cnt[2 * ((d + 1) % chain_ring)]);
+    cnt[2 * ((d + 2) % chain_ring)] = 0;
+    cnt[2 * ((d + 2) % chain_ring) + 1] = 0;
+}
+
 /// coef = 1 / sigma: (1 + delta) / sigma for the deepest level, whose delta is 0; the backward
 /// sweep overwrites it level by level above.
 __global__ void bc_coef_init(double const* __restrict__ sigma, double* __restrict__ coef,
@@ -340,7 +356,7 @@ struct bc_graphs {
 /// centrality untouched (the seconds spent so far still count).
 template <class Index, int K, class D>
 double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, double* centrality,
-                std::vector<std::string>& notes, bool& outgrown, cudaStream_t st) {
+                std::vector<std::string>& notes, bool& outgrown, bool chained, cudaStream_t st) {
     std::int64_t const n = g.out.n;
     std::size_t const cells = std::size_t(n) * K;
     detail::stream_buffer<D> depth{cells, st};
@@ -360,18 +376,66 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
     side_in.zero();
     counters.zero();
     bc_arrays<K, D> const s{depth.data(), sigma.data(), coef.data(), centrality, active};
-    bc_sources<Index, K, D>
-        <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
-    KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
-    unsigned long long host[2];
-    detail::copy_to_host(host, counters.data(), 2, st);
     // start[d]: the level-d queue is queue[start[d] .. start[d + 1]).
-    std::vector<std::int64_t> start{0, static_cast<std::int64_t>(host[0])};
-    unsigned long long frontier_edges = host[1], explored = 0;
+    std::vector<std::int64_t> start;
     std::string steps;
+    if (chained) {
+        // Push levels queued `chain` at a time without reading their sizes: each reads its
+        // bounds from start_d, and bc_advance computes the next level's start on the device.
+        // The host waits once per chain (a level's read-back and launch cost more than a road
+        // network's level of a few thousand edges).
+        constexpr std::int32_t chain = 32;
+        detail::stream_buffer<std::int64_t> start_d{std::size_t(n) + chain + 2, st};
+        detail::stream_buffer<unsigned long long> cnt{2 * chain_ring, st};
+        start_d.zero();
+        cnt.zero();
+        bc_sources<Index, K, D>
+            <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), cnt.data());
+        KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
+        bc_advance<<<1, 1, 0, st>>>(start_d.data(), cnt.data(), -1);
+        KLEENE_CUDA_CHECK_LAUNCH("bc_advance");
+        std::vector<std::int64_t> seen(chain + 1);
+        std::int32_t d = 0, last = -1;  // last: the first empty level
+        while (last < 0) {
+            if (d + chain > max_depth<D>) {
+                outgrown = true;
+                return t.end();
+            }
+            for (std::int32_t j = 0; j < chain; ++j, ++d) {
+                bc_push<Index, K, D> op{};
+                op.s = s;
+                op.d = d;
+                op.out_ptr = g.out.ptr;
+                op.next = nullptr;
+                op.queue = queue.data();
+                op.start = start_d.data();
+                op.stamp = stamp.data();
+                op.q.count = cnt.data() + 2 * ((d + 1) % chain_ring);
+                walk::walk_range(g.out, g.out_long, queue.data(), start_d.data() + d, op, st);
+                bc_advance<<<1, 1, 0, st>>>(start_d.data(), cnt.data(), d);
+                KLEENE_CUDA_CHECK_LAUNCH("bc_advance");
+            }
+            detail::copy_to_host(seen.data(), start_d.data() + (d - chain), std::size_t(chain) + 1,
+                                 st);
+            for (std::int32_t j = 0; j < chain && last < 0; ++j)
+                if (seen[std::size_t(j) + 1] == seen[std::size_t(j)]) last = d - chain + j;
+        }
+        start.resize(std::size_t(last) + 2);
+        detail::copy_to_host(start.data(), start_d.data(), start.size(), st);
+        steps.assign(std::size_t(last), 'c');
+    }
+    unsigned long long host[2] = {0, 0};
+    if (!chained) {
+        bc_sources<Index, K, D>
+            <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), counters.data());
+        KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
+        detail::copy_to_host(host, counters.data(), 2, st);
+        start = {0, static_cast<std::int64_t>(host[0])};
+    }
+    unsigned long long frontier_edges = host[1], explored = 0;
     bool pull = false;
     std::int64_t previous = 0;
-    for (std::int32_t d = 0; start[d + 1] > start[d]; ++d) {
+    for (std::int32_t d = 0; !chained && start[d + 1] > start[d]; ++d) {
         if (d + 1 > max_depth<D>) {
             outgrown = true;
             return t.end();
@@ -400,6 +464,8 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
             op.d = d;
             op.out_ptr = g.out.ptr;
             op.next = next;
+            op.queue = nullptr;
+            op.start = nullptr;
             op.stamp = stamp.data();
             op.q.count = counters.data();
             walk::walk(g.out, g.out_long, queue.data() + begin, size, op, st);
@@ -425,24 +491,33 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
     double const seconds = t.end();
     notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
                     " columns, " + std::to_string(8 * sizeof(D)) +
-                    "-bit depths: " + std::to_string(levels) + " levels (p push, P pull: " + steps +
+                    "-bit depths: " + std::to_string(levels) +
+                    " levels (p push, P pull, c push chained: " + steps +
                     "), forward " + walk::ms(t.seconds(0, 1)) + ", backward " +
                     walk::ms(t.seconds(1, 2)) + ", " + walk::ms(seconds));
     return seconds;
 }
+
+/// Graphs of at most this many edges a vertex on average (road networks, meshes: levels many
+/// and small) chain their push levels (bc_batch) and start with 32-bit depths.
+constexpr double chained_max_degree = 8;
 
 /// 8-bit depths first; 32-bit when a batch has 255 levels or more.
 template <class Index, int K>
 double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
                     double* centrality, std::vector<std::string>& notes, cudaStream_t st) {
     bool outgrown = false;
-    double const s =
-        bc_batch<Index, K, std::uint8_t>(g, sources, active, centrality, notes, outgrown, st);
+    bool const chained = double(g.edges) <= chained_max_degree * double(g.out.n);
+    if (chained)
+        return bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown,
+                                                true, st);
+    double const s = bc_batch<Index, K, std::uint8_t>(g, sources, active, centrality, notes,
+                                                      outgrown, false, st);
     if (!outgrown) return s;
     notes.push_back("bc: more than " + std::to_string(max_depth<std::uint8_t>) +
                     " levels: the batch runs again with 32-bit depths");
-    return s +
-           bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown, st);
+    return s + bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown,
+                                                false, st);
 }
 
 }  // namespace

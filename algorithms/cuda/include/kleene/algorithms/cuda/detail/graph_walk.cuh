@@ -164,11 +164,12 @@ struct op_base {
 
 // ---- the walk ---------------------------------------------------------------------------------
 
-/// Rows list[0..count) (list == nullptr: rows 0..count), except long ones.
+/// Rows list[0..count) (list == nullptr: rows 0..count), except long ones; the body of the two
+/// kernels below.
 template <class Index, class Op>
-__global__ void __launch_bounds__(threads, min_blocks)
-    walk_rows(graph<Index> g, Index const* __restrict__ list, std::int64_t count, Op op_in) {
-    Op op = op_in;
+__device__ __forceinline__ void walk_rows_body(graph<Index> const& g,
+                                               Index const* __restrict__ list,
+                                               std::int64_t count, Op& op) {
     int const lane = static_cast<int>(threadIdx.x & 31);
     std::int64_t const warp = (std::int64_t(blockIdx.x) * threads + threadIdx.x) / 32;
     std::int64_t const warps = std::int64_t(gridDim.x) * (threads / 32);
@@ -214,6 +215,25 @@ __global__ void __launch_bounds__(threads, min_blocks)
         }
         if (want) op.finish(r, acc);
     }
+}
+
+template <class Index, class Op>
+__global__ void __launch_bounds__(threads, min_blocks)
+    walk_rows(graph<Index> g, Index const* __restrict__ list, std::int64_t count, Op op_in) {
+    Op op = op_in;
+    walk_rows_body(g, list, count, op);
+    op.end_block();
+}
+
+/// Rows list[range[0] .. range[1]), the bounds read on the device: the levels of a search that
+/// the host queues without waiting for their sizes.
+template <class Index, class Op>
+__global__ void __launch_bounds__(threads, min_blocks)
+    walk_rows_range(graph<Index> g, Index const* __restrict__ list,
+                    std::int64_t const* range, Op op_in) {
+    Op op = op_in;
+    std::int64_t const begin = range[0], end = range[1];
+    walk_rows_body(g, list + begin, end - begin, op);
     op.end_block();
 }
 
@@ -328,6 +348,25 @@ void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t c
                threads, 0, st>>>(g, list, count, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_rows");
     }
+}
+
+/// walk() over list[range[0] .. range[1]) with the bounds on the device (walk_rows_range): a
+/// fixed grid of two blocks a multiprocessor strides over whatever the range holds.
+template <class Index, class Op>
+void walk_range(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t const* range,
+                Op const& op, cudaStream_t st) {
+    if (lv.slices > 0) {
+        walk_slices<Index, Op><<<detail::blocks_for(std::size_t(lv.slices) * 32, threads,
+                                                    detail::persistent_blocks(8)),
+                                 threads, 0, st>>>(g, lv, op);
+        KLEENE_CUDA_CHECK_LAUNCH("walk_slices");
+        walk_long_finish<Index, Op>
+            <<<detail::blocks_for(std::size_t(lv.count), threads, detail::persistent_blocks(2)),
+               threads, 0, st>>>(lv, op);
+        KLEENE_CUDA_CHECK_LAUNCH("walk_long_finish");
+    }
+    walk_rows_range<Index, Op><<<detail::persistent_blocks(2), threads, 0, st>>>(g, list, range, op);
+    KLEENE_CUDA_CHECK_LAUNCH("walk_rows_range");
 }
 
 // ---- host helpers -----------------------------------------------------------------------------
