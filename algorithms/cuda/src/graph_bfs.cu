@@ -532,20 +532,45 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
 }  // namespace
 
 namespace bfs_detail {
+/// The levels (and parents) widened to int64 on the device, so that the host's copy lands in the
+/// result directly (no temporary, no conversion pass), and the deepest level.
+template <class Index>
+__global__ void widen_results(std::int32_t const* __restrict__ level,
+                              Index const* __restrict__ parent, std::int64_t n,
+                              std::int64_t* __restrict__ level64,
+                              std::int64_t* __restrict__ parent64, int* deepest) {
+    int mine = -1;
+    std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+         i += stride) {
+        std::int32_t const l = level[i];
+        level64[i] = l;
+        if (parent) parent64[i] = static_cast<std::int64_t>(parent[i]);
+        mine = max(mine, int(l));
+    }
+    for (int o = 16; o > 0; o /= 2) mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, o));
+    if ((threadIdx.x & 31) == 0 && mine >= 0) atomicMax(deepest, mine);
+}
+
 template <class Index>
 void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
                cudaStream_t st) {
-    std::vector<std::int32_t> lv(n);
-    detail::copy_to_host(lv.data(), level, n, st);
-    run.level.assign(lv.begin(), lv.end());
-    std::int32_t deepest = -1;
-    for (std::int32_t l : lv) deepest = std::max(deepest, l);
-    run.levels = static_cast<std::size_t>(deepest + 1);
-    if (parent) {
-        std::vector<Index> pv(n);
-        detail::copy_to_host(pv.data(), parent, n, st);
-        run.parent.assign(pv.begin(), pv.end());
+    detail::stream_buffer<std::int64_t> level64(n, st), parent64(parent ? n : 0, st);
+    detail::stream_buffer<int> deepest(1, st);
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(deepest.data(), 0xff, sizeof(int), st));
+    if (n > 0) {
+        widen_results<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+            level, parent, static_cast<std::int64_t>(n), level64.data(), parent64.data(),
+            deepest.data());
+        KLEENE_CUDA_CHECK_LAUNCH("widen_results");
     }
+    run.level.resize(n);
+    detail::copy_to_host(run.level.data(), level64.data(), n, st);
+    if (parent) {
+        run.parent.resize(n);
+        detail::copy_to_host(run.parent.data(), parent64.data(), n, st);
+    }
+    run.levels = static_cast<std::size_t>(detail::read_one(deepest.data(), st) + 1);
 }
 template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&,
                         cudaStream_t);

@@ -42,6 +42,7 @@
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -527,6 +528,13 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                      bool parents, bfs_tuning const& tuning, bfs_run& run, cudaStream_t st) {
+    // The host's clock around the call's parts, for the explain trace (the call's cost beside
+    // the kernel's: docs/performance.md).
+    auto const h0 = std::chrono::steady_clock::now();
+    auto since = [](std::chrono::steady_clock::time_point a) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a)
+            .count();
+    };
     int const wanted = tuning.loop_blocks == 4 ? 4 : 2;
     void const* const kernel = wanted == 4
                                    ? reinterpret_cast<void const*>(&bfs_loop<Index, 4>)
@@ -574,6 +582,8 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                           double(n) / tuning.beta,
                           tuning.direction};
     void* params[] = {&args};
+    double const setup_ms = since(h0);
+    auto const h1 = std::chrono::steady_clock::now();
     event start(true), stop(true);  // cuda/stream.hpp; recorded on st
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
     KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params,
@@ -581,6 +591,8 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
     run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
+    double const kernel_ms = since(h1);
+    auto const h2 = std::chrono::steady_clock::now();
 
     int counts[2] = {0, 0};  // levels, of which in block 0
     cuda::detail::copy_to_host(counts, levels.data(), 2, st);
@@ -623,7 +635,15 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
         std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
         ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
+    double const notes_ms = since(h2);
+    auto const h3 = std::chrono::steady_clock::now();
     read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
+    char host[200];
+    std::snprintf(host, sizeof host,
+                  "bfs: host clock: setup %.3f ms, launch to the kernel's end %.3f ms, counts and "
+                  "profile %.3f ms, levels%s to the host %.3f ms",
+                  setup_ms, kernel_ms, notes_ms, parents ? " and parents" : "", since(h3));
+    run.notes.push_back(host);
     run.device_loop = true;
     return true;
 }
