@@ -241,6 +241,15 @@ int run_afforest(walk::graph<Index> g, walk::long_view<Index> lv, Index* comp, c
     return neighbour_rounds + 1;
 }
 
+/// The labels in int64, for the result.
+template <class Index>
+__global__ void widen(Index const* __restrict__ in, std::int64_t n,
+                      std::int64_t* __restrict__ out) {
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        out[i] = static_cast<std::int64_t>(in[i]);
+}
+
 }  // namespace
 
 template <index_type Index>
@@ -270,9 +279,12 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
     KLEENE_CUDA_CHECK_LAUNCH("count_roots");
     run.seconds = t.end();
     run.count = static_cast<std::size_t>(detail::read_one(roots.data(), st));
-    std::vector<Index> labels(static_cast<std::size_t>(n));
-    detail::copy_to_host(labels.data(), comp.data(), std::size_t(n), st);
-    run.component.assign(labels.begin(), labels.end());
+    // Widened to int64 on the device, so that the host's copy lands in the result directly.
+    detail::stream_buffer<std::int64_t> comp64{std::size_t(n), st};
+    widen<Index><<<grid_for(n), walk::threads, 0, st>>>(comp.data(), n, comp64.data());
+    KLEENE_CUDA_CHECK_LAUNCH("widen");
+    run.component.resize(static_cast<std::size_t>(n));
+    detail::copy_to_host(run.component.data(), comp64.data(), std::size_t(n), st);
     run.notes.push_back("cc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", rows sliced over warps (> " + std::to_string(walk::long_min) +
                         " entries): " + std::to_string(lr.count()) + "; " +
