@@ -14,6 +14,7 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
+#include <kleene/vector.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -527,6 +528,62 @@ BOOST_AUTO_TEST_CASE(bfs_other_types) {
     bfs_all<double, std::int32_t>(e, true, "double", {0});
     bfs_all<std::int64_t, std::int64_t>(e, true, "int64", {0});
     bfs_all<bool, std::int64_t>(e, true, "bool 64", {0});
+}
+
+// Results left on the device, in the caller's vectors (reused across calls): the same levels as
+// the host results, valid parents, nothing in the run's host vectors; wrong sizes refused.
+BOOST_AUTO_TEST_CASE(bfs_into_device_vectors) {
+    if (!have_gpu()) return;
+    rng g(5);
+    std::vector<std::pair<std::string, edges>> graphs;
+    graphs.emplace_back("random undirected", random_graph(500, 3.0, g).symmetric());
+    graphs.emplace_back("random directed", random_graph(400, 2.0, g));
+    graphs.emplace_back("kronecker 12", kronecker(12, 16, g).symmetric());
+    for (auto const& [what, e] : graphs) {
+        auto const a = to_csr<bool, std::int32_t>(e, true);
+        auto const at = to_csr<bool, std::int32_t>(e.reversed(), true);
+        auto const ad = a.to_device(), atd = at.to_device();
+        dense_vector<std::int64_t, device> level(a.rows()), parent(a.rows());
+        for (auto loop : {cuda::bfs_loop::automatic, cuda::bfs_loop::async,
+                          cuda::bfs_loop::device, cuda::bfs_loop::host})
+            for (std::size_t s : {std::size_t(0), std::size_t(7)}) {
+                cuda::bfs_tuning t;
+                t.loop = loop;
+                t.direction = loop == cuda::bfs_loop::async ? bfs_direction::push
+                                                             : bfs_direction::automatic;
+                auto const want = ref_levels(a, s);
+                auto const run = cuda::bfs(ad, atd, s, level, &parent, t, default_context());
+                BOOST_TEST(run.level.empty());
+                BOOST_TEST(run.parent.empty());
+                auto const lv = level.to_host(), pa = parent.to_host();
+                std::size_t bad = 0;
+                for (std::size_t v = 0; v < a.rows(); ++v) {
+                    bad += lv[v] != want[v];
+                    std::int64_t const p = pa[v];
+                    if (want[v] < 0) bad += p != -1;
+                    else if (v == s) bad += p != std::int64_t(s);
+                    else
+                        bad += !(p >= 0 && want[std::size_t(p)] == want[v] - 1 &&
+                                 a.find(std::size_t(p), v) >= 0);
+                }
+                BOOST_TEST(bad == 0u, what << ", loop " << int(loop) << ", source " << s << ": "
+                                           << bad << " wrong levels or parents on the device");
+                std::int64_t const depth = *std::max_element(want.begin(), want.end());
+                BOOST_TEST(run.levels == std::size_t(depth + 1), what << ": levels");
+                // Levels only.
+                auto const only = cuda::bfs(ad, atd, s, level, nullptr, t, default_context());
+                auto const lv2 = level.to_host();
+                BOOST_TEST(std::equal(lv2.begin(), lv2.end(), want.begin()), what << ": levels only");
+                BOOST_TEST(only.levels == std::size_t(depth + 1));
+            }
+        dense_vector<std::int64_t, device> short_level(a.rows() - 1);
+        BOOST_CHECK_THROW(
+            (void)cuda::bfs(ad, atd, 0, short_level, &parent, cuda::bfs_tuning{}, default_context()),
+            dimension_mismatch);
+        BOOST_CHECK_THROW(
+            (void)cuda::bfs(ad, atd, 0, level, &short_level, cuda::bfs_tuning{}, default_context()),
+            dimension_mismatch);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bfs_arguments_checked) {

@@ -290,7 +290,8 @@ struct pinned {
 
 template <class Index>
 bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                      bool parents, bfs_tuning const& tuning, cudaStream_t st) {
+                      bool parents, bfs_tuning const& tuning, bfs_detail::device_out const& out,
+                      cudaStream_t st) {
     using detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     std::size_t const words = (n + 31) / 32;
@@ -460,7 +461,7 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
     float const ms = event::elapsed_ms(start, stop);
     run.seconds = double(ms) / 1000.0;
 
-    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
+    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);
     return run;
 }
 
@@ -494,16 +495,17 @@ __global__ void finish_levels(std::int32_t* level, std::int64_t n, Index* parent
 /// False, with a note in run, when the list overflowed (the caller runs the device loop).
 template <class Index>
 bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
-               bfs_tuning const& tuning, bfs_run& run, cudaStream_t st) {
+               bfs_tuning const& tuning, bfs_run& run, bfs_detail::device_out const& out,
+               cudaStream_t st) {
     using cuda::detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     stream_buffer<std::int32_t> level(n, st);
     stream_buffer<Index> parent(parents ? n : 0, st);
-    auto const out = async_detail::run_async<std::int32_t, Index>(
+    auto const listed = async_detail::run_async<std::int32_t, Index>(
         g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
         static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, 60.0, "bfs", st);
-    run.notes.push_back("bfs: " + out.note(g.n));
-    if (!out.finished) return false;
+    run.notes.push_back("bfs: " + listed.note(g.n));
+    if (!listed.finished) return false;
     event start(true), stop(true);
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
     unsigned const blocks = detail::blocks_for(n, threads, 4096);
@@ -518,9 +520,9 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                                                      static_cast<Index>(source));
     KLEENE_CUDA_CHECK_LAUNCH("finish_levels");
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
-    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
+    bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);
     double const after = double(event::elapsed_ms(start, stop)) / 1000.0;
-    run.seconds = out.seconds + after;
+    run.seconds = listed.seconds + after;
     char buf[96];
     std::snprintf(buf, sizeof buf, "bfs: %s and the levels' fix-up %.3f ms",
                   parents ? "parents from the levels" : "no parents;", after * 1e3);
@@ -554,33 +556,40 @@ __global__ void widen_results(std::int32_t const* __restrict__ level,
 
 template <class Index>
 void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
-               cudaStream_t st) {
-    detail::stream_buffer<std::int64_t> level64(n, st), parent64(parent ? n : 0, st);
+               device_out const& out, cudaStream_t st) {
+    bool const here = out.level == nullptr;  // to the host
+    detail::stream_buffer<std::int64_t> level64(here ? n : 0, st),
+        parent64(here && parent ? n : 0, st);
     detail::stream_buffer<int> deepest(1, st);
+    std::int64_t* const lv = here ? level64.data() : out.level;
+    std::int64_t* const pa = here ? parent64.data() : out.parent;
     KLEENE_CUDA_CHECK(cudaMemsetAsync(deepest.data(), 0xff, sizeof(int), st));
     if (n > 0) {
         widen_results<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
-            level, parent, static_cast<std::int64_t>(n), level64.data(), parent64.data(),
-            deepest.data());
+            level, pa ? parent : nullptr, static_cast<std::int64_t>(n), lv, pa, deepest.data());
         KLEENE_CUDA_CHECK_LAUNCH("widen_results");
     }
-    run.level.resize(n);
-    detail::copy_to_host(run.level.data(), level64.data(), n, st);
-    if (parent) {
-        run.parent.resize(n);
-        detail::copy_to_host(run.parent.data(), parent64.data(), n, st);
+    if (here) {
+        run.level.resize(n);
+        detail::copy_to_host(run.level.data(), level64.data(), n, st);
+        if (parent) {
+            run.parent.resize(n);
+            detail::copy_to_host(run.parent.data(), parent64.data(), n, st);
+        }
     }
     run.levels = static_cast<std::size_t>(detail::read_one(deepest.data(), st) + 1);
 }
 template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&,
-                        cudaStream_t);
+                        device_out const&, cudaStream_t);
 template void read_back(std::int32_t const*, std::int64_t const*, std::size_t, bfs_run&,
-                        cudaStream_t);
+                        device_out const&, cudaStream_t);
 }  // namespace bfs_detail
 
-template <class T, index_type Index>
-bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
-            std::size_t source, bool parents, bfs_tuning const& tuning, context& ctx) {
+namespace {
+template <class T, class Index>
+bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+                 std::size_t source, bool parents, bfs_tuning const& tuning,
+                 bfs_detail::device_out const& out, context& ctx) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  kleene::detail::shape(a.rows(), a.cols()));
@@ -620,25 +629,50 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
                                 std::to_string(tuning.async_degree) +
                                 " a vertex: the asynchronous work list (a graph of high diameter "
                                 "is likely; a level-synchronous search pays per level)");
-        if (bfs_async<Index>(g, source, parents, tuning, run, st)) return run;
+        if (bfs_async<Index>(g, source, parents, tuning, run, out, st)) return run;
         run.notes.push_back("bfs: the work list's ring was full; the device loop instead");
     }
     bool const device_loop = tuning.loop == bfs_loop::device || tuning.loop == bfs_loop::async ||
                              automatic;
     if (device_loop &&
-        bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run, st))
+        bfs_detail::bfs_device_loop<Index>(g, at.nnz(), source, parents, tuning, run, out, st))
         return run;
     auto notes = std::move(run.notes);
-    run = bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning, st);
+    run = bfs_host_loop<Index>(g, at.nnz(), source, parents, tuning, out, st);
     notes.insert(notes.end(), run.notes.begin(), run.notes.end());
     run.notes = std::move(notes);
     return run;
+}
+}  // namespace
+
+template <class T, index_type Index>
+bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+            std::size_t source, bool parents, bfs_tuning const& tuning, context& ctx) {
+    return bfs_impl(a, at, source, parents, tuning, {}, ctx);
+}
+
+template <class T, index_type Index>
+bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
+            std::size_t source, dense_vector<std::int64_t, device>& level,
+            dense_vector<std::int64_t, device>* parent, bfs_tuning const& tuning, context& ctx) {
+    if (level.size() != a.rows() || (parent && parent->size() != a.rows()))
+        throw dimension_mismatch("bfs: the result vectors hold " + std::to_string(level.size()) +
+                                 (parent ? " and " + std::to_string(parent->size()) : "") +
+                                 " entries, the graph " + std::to_string(a.rows()) +
+                                 " vertices");
+    bfs_detail::device_out const out{level.data(), parent ? parent->data() : nullptr};
+    return bfs_impl(a, at, source, parent != nullptr, tuning, out, ctx);
 }
 
 #define KLEENE_BFS(T, Index)                                                               \
     template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
                                    csr_matrix<T, Index, device> const&, std::size_t, bool, \
-                                   bfs_tuning const&, context&);
+                                   bfs_tuning const&, context&);                           \
+    template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
+                                   csr_matrix<T, Index, device> const&, std::size_t,       \
+                                   dense_vector<std::int64_t, device>&,                    \
+                                   dense_vector<std::int64_t, device>*, bfs_tuning const&, \
+                                   context&);
 #define KLEENE_BFS_BOTH(T) KLEENE_BFS(T, std::int32_t) KLEENE_BFS(T, std::int64_t)
 KLEENE_BFS_BOTH(bool)
 KLEENE_BFS_BOTH(float)

@@ -141,17 +141,25 @@ __device__ __forceinline__ void pull_words(bfs_graph<Index> const& g, bfs_state<
     add_block_counts(ctr, found_n, out_e, in_e);
 }
 
+/// Where the levels and parents go: the caller's device arrays (int64, n each; parent may be null),
+/// or, when level is null, run.level and run.parent on the host.
+struct device_out {
+    std::int64_t* level = nullptr;
+    std::int64_t* parent = nullptr;
+};
+
 /// The whole search in one cooperative kernel on stream st (graph_bfs_loop.cu); fills run.level,
 /// run.parent, run.step_was_pull and run.seconds. Returns false, having done nothing, when the
 /// device cannot launch cooperative kernels (the caller runs the host loop).
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                     bool parents, bfs_tuning const& tuning, bfs_run& run, cudaStream_t st);
+                     bool parents, bfs_tuning const& tuning, bfs_run& run, device_out const& out,
+                     cudaStream_t st);
 
-/// Copies the device level and parent arrays into run (int64, -1 where unreached), after the work
-/// queued on st.
+/// The device level and parent arrays, widened to int64 (-1 where unreached), into out's device
+/// arrays or else into run's host vectors, after the work queued on st; run.levels either way.
 template <class Index>
 void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
-               cudaStream_t st);
+               device_out const& out, cudaStream_t st);
 
 }  // namespace kleene::cuda::bfs_detail

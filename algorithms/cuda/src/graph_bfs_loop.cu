@@ -527,7 +527,8 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
 
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
-                     bool parents, bfs_tuning const& tuning, bfs_run& run, cudaStream_t st) {
+                     bool parents, bfs_tuning const& tuning, bfs_run& run, device_out const& out,
+                     cudaStream_t st) {
     // The host's clock around the call's parts, for the explain trace (the call's cost beside
     // the kernel's: docs/performance.md).
     auto const h0 = std::chrono::steady_clock::now();
@@ -637,20 +638,21 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
     double const notes_ms = since(h2);
     auto const h3 = std::chrono::steady_clock::now();
-    read_back(level.data(), parents ? parent.data() : nullptr, n, run, st);
+    read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);
     char host[200];
     std::snprintf(host, sizeof host,
                   "bfs: host clock: setup %.3f ms, launch to the kernel's end %.3f ms, counts and "
-                  "profile %.3f ms, levels%s to the host %.3f ms",
-                  setup_ms, kernel_ms, notes_ms, parents ? " and parents" : "", since(h3));
+                  "profile %.3f ms, levels%s to the %s %.3f ms",
+                  setup_ms, kernel_ms, notes_ms, parents ? " and parents" : "",
+                  out.level ? "caller's device vectors" : "host", since(h3));
     run.notes.push_back(host);
     run.device_loop = true;
     return true;
 }
 
 template bool bfs_device_loop(bfs_graph<std::int32_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, cudaStream_t);
+                              bfs_tuning const&, bfs_run&, device_out const&, cudaStream_t);
 template bool bfs_device_loop(bfs_graph<std::int64_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, cudaStream_t);
+                              bfs_tuning const&, bfs_run&, device_out const&, cudaStream_t);
 
 }  // namespace kleene::cuda::bfs_detail

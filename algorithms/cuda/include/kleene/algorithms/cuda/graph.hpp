@@ -14,6 +14,7 @@
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/vector.hpp>
 #include <kleene/vector_for_overwrite.hpp>
 
 #include <cstddef>
@@ -90,6 +91,17 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
             std::size_t source, bool parents, bfs_tuning const& tuning = {}) {
     return bfs<T, Index>(a, at, source, parents, tuning, default_context());
 }
+/// The same search with its results left on the device, in the caller's vectors of n entries:
+/// `level` (-1 where unreached) and, when not null, `parent` (the source its own, -1 where
+/// unreached), written on the context's stream with nothing copied back (the call returns once
+/// the stream has done them). The run's level and parent stay empty; run.levels says how deep
+/// the search went. Reusing the vectors across calls allocates nothing for the results.
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY bfs_run bfs(csr_matrix<T, Index, device> const& a,
+                                csr_matrix<T, Index, device> const& at, std::size_t source,
+                                dense_vector<std::int64_t, device>& level,
+                                dense_vector<std::int64_t, device>* parent,
+                                bfs_tuning const& tuning, context& ctx) KLEENE_DEVICE_VALUE;
 
 /// async: label-correcting relaxation from one work list without rounds (graph_async.cuh),
 /// non-negative weights only; a list that overflows its capacity falls back to delta-stepping.
