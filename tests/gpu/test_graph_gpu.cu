@@ -361,6 +361,20 @@ void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::ve
     if (m == sssp_method::async || m == sssp_method::delta_stepping ||
         m == sssp_method::bellman_ford)
         BOOST_TEST((run.method == m), what << ": ran method " << int(run.method));
+    if (block_edges == 0) {  // the distances left on the device, in the caller's vector
+        dense_vector<T, device> dist_d(a.rows());
+        auto const on = cuda::sssp(a.to_device(), s, dist_d, tuning, default_context());
+        BOOST_TEST(on.dist.empty(), what);
+        auto const got = dist_d.to_host();
+        std::size_t bad_d = 0;
+        for (std::size_t v = 0; v < std::min(want.size(), got.size()); ++v)
+            bad_d += !(got[v] == want[v]);
+        BOOST_TEST(bad_d == 0u, what << " (method " << int(m) << ", source " << s << "): "
+                                     << bad_d << " wrong distances on the device");
+        dense_vector<T, device> wrong_size(a.rows() + 1);
+        BOOST_CHECK_THROW((void)cuda::sssp(a.to_device(), s, wrong_size, tuning, default_context()),
+                          dimension_mismatch);
+    }
     std::size_t bad = 0;
     BOOST_TEST(run.dist.size() == a.rows());
     for (std::size_t v = 0; v < std::min(want.size(), run.dist.size()); ++v)

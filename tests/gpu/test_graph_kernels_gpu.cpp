@@ -15,6 +15,7 @@
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/error.hpp>
+#include <kleene/vector.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -263,6 +264,22 @@ void check_cc(csr_matrix<bool, I> const& a, std::string const& what) {
         BOOST_TEST(run.count == count, name << ": count");
         BOOST_TEST(!run.notes.empty(), name);
         if (a.rows() > 0) BOOST_TEST(run.iterations > 0, name);
+        // The labels left on the device, in the caller's vector.
+        dense_vector<std::int64_t, device> comp_d(a.rows());
+        auto const on = cuda::connected_components(ad, comp_d, kernel, default_context());
+        BOOST_TEST(on.component.empty(), name);
+        BOOST_TEST(on.count == count, name << ": count, labels on the device");
+        auto const got = comp_d.to_host();
+        std::size_t wrong_d = 0;
+        for (std::size_t v = 0; v < std::min(want.size(), got.size()); ++v)
+            wrong_d += got[v] != want[v];
+        BOOST_TEST(wrong_d == 0u, name << ": " << wrong_d << " wrong labels on the device");
+    }
+    if (a.rows() > 0) {
+        dense_vector<std::int64_t, device> wrong_size(a.rows() + 1);
+        BOOST_CHECK_THROW((void)cuda::connected_components(ad, wrong_size, cuda::cc_kernel::fastsv,
+                                                           default_context()),
+                          dimension_mismatch);
     }
 }
 
@@ -286,6 +303,16 @@ void check_pagerank(csr_matrix<bool, I> const& a, csr_matrix<bool, I> const& at,
             for (std::size_t v = 0; v < std::min(run.rank.size(), want.rank.size()); ++v)
                 worst = std::max(worst, std::fabs(run.rank[v] - want.rank[v]));
             BOOST_TEST(worst <= 1e-12, name << ": rank off by " << worst);
+            // The ranks left on the device, in the caller's vector.
+            dense_vector<double, device> rank_d(a.rows());
+            auto const on = cuda::pagerank(ad, atd, p, kernel, rank_d, default_context());
+            BOOST_TEST(on.rank.empty(), name);
+            BOOST_TEST(on.iterations == run.iterations, name << ": iterations, ranks on the device");
+            auto const got = rank_d.to_host();
+            double worst_d = 0;
+            for (std::size_t v = 0; v < std::min(got.size(), want.rank.size()); ++v)
+                worst_d = std::max(worst_d, std::fabs(got[v] - want.rank[v]));
+            BOOST_TEST(worst_d <= 1e-12, name << ": rank on the device off by " << worst_d);
             BOOST_TEST(run.iterations <= p.max_iterations, name);
             if (a.rows() == 0) continue;
             double const slack = 1e-12;

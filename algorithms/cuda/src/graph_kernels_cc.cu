@@ -250,11 +250,10 @@ __global__ void widen(Index const* __restrict__ in, std::int64_t n,
         out[i] = static_cast<std::int64_t>(in[i]);
 }
 
-}  // namespace
-
-template <index_type Index>
-cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel,
-                            context& ctx) {
+/// The labels go to `out` on the device (n int64) when it is not null, else to run.component.
+template <class Index>
+cc_run cc_impl(csr_matrix<bool, Index, device> const& a, cc_kernel kernel, std::int64_t* out,
+               context& ctx) {
     walk::require_square("connected_components", a);
     cc_run run;
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -279,12 +278,17 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
     KLEENE_CUDA_CHECK_LAUNCH("count_roots");
     run.seconds = t.end();
     run.count = static_cast<std::size_t>(detail::read_one(roots.data(), st));
-    // Widened to int64 on the device, so that the host's copy lands in the result directly.
-    detail::stream_buffer<std::int64_t> comp64{std::size_t(n), st};
-    widen<Index><<<grid_for(n), walk::threads, 0, st>>>(comp.data(), n, comp64.data());
+    // Widened to int64 on the device: into the caller's vector, or for one copy into the result.
+    detail::stream_buffer<std::int64_t> comp64{out ? 0 : std::size_t(n), st};
+    std::int64_t* const wide = out ? out : comp64.data();
+    widen<Index><<<grid_for(n), walk::threads, 0, st>>>(comp.data(), n, wide);
     KLEENE_CUDA_CHECK_LAUNCH("widen");
-    run.component.resize(static_cast<std::size_t>(n));
-    detail::copy_to_host(run.component.data(), comp64.data(), std::size_t(n), st);
+    if (out) {
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    } else {
+        run.component.resize(static_cast<std::size_t>(n));
+        detail::copy_to_host(run.component.data(), comp64.data(), std::size_t(n), st);
+    }
     run.notes.push_back("cc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", rows sliced over warps (> " + std::to_string(walk::long_min) +
                         " entries): " + std::to_string(lr.count()) + "; " +
@@ -293,9 +297,33 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
     return run;
 }
 
-template cc_run connected_components<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
-                                                   cc_kernel, context&);
-template cc_run connected_components<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
-                                                   cc_kernel, context&);
+}  // namespace
+
+template <index_type Index>
+cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel,
+                            context& ctx) {
+    return cc_impl(a, kernel, nullptr, ctx);
+}
+
+template <index_type Index>
+cc_run connected_components(csr_matrix<bool, Index, device> const& a,
+                            dense_vector<std::int64_t, device>& component, cc_kernel kernel,
+                            context& ctx) {
+    if (component.size() != a.rows())
+        throw dimension_mismatch("connected_components: the result vector holds " +
+                                 std::to_string(component.size()) + " entries, the graph " +
+                                 std::to_string(a.rows()) + " vertices");
+    return cc_impl(a, kernel, component.data(), ctx);
+}
+
+#define KLEENE_CC(Index)                                                                       \
+    template cc_run connected_components<Index>(csr_matrix<bool, Index, device> const&,        \
+                                                cc_kernel, context&);                          \
+    template cc_run connected_components<Index>(csr_matrix<bool, Index, device> const&,        \
+                                                dense_vector<std::int64_t, device>&, cc_kernel, \
+                                                context&);
+KLEENE_CC(std::int32_t)
+KLEENE_CC(std::int64_t)
+#undef KLEENE_CC
 
 }  // namespace kleene::cuda

@@ -147,10 +147,13 @@ unsigned grid_for(std::int64_t n) {
 
 }  // namespace
 
-template <index_type Index>
-pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
-                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
-                      pagerank_kernel kernel, context& ctx) {
+namespace {
+/// The ranks go to `out` on the device (n doubles) when it is not null, else to run.rank.
+template <class Index>
+pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
+                           csr_matrix<bool, Index, device> const& at,
+                           pagerank_params const& params, pagerank_kernel kernel, double* out,
+                           context& ctx) {
     walk::require_square("pagerank", a);
     walk::require_transpose("pagerank", a, at);
     if (!(params.damping >= 0 && params.damping <= 1))
@@ -245,8 +248,14 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
             "<double>, the transpose as an iso matrix of ones)");
     }
     run.seconds = t.end();
-    run.rank.resize(std::size_t(n));
-    detail::copy_to_host(run.rank.data(), rank.data(), std::size_t(n), st);
+    if (out) {
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(out, rank.data(), std::size_t(n) * sizeof(double),
+                                          cudaMemcpyDeviceToDevice, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    } else {
+        run.rank.resize(std::size_t(n));
+        detail::copy_to_host(run.rank.data(), rank.data(), std::size_t(n), st);
+    }
     run.notes.push_back(std::string("pagerank: ") + name + ", n=" + std::to_string(n) +
                         ", entries=" + std::to_string(a.nnz()) + ", damping " +
                         std::to_string(params.damping) +
@@ -257,11 +266,35 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
     return run;
 }
 
-template pagerank_run pagerank<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
-                                             csr_matrix<bool, std::int32_t, device> const&,
-                                             pagerank_params const&, pagerank_kernel, context&);
-template pagerank_run pagerank<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
-                                             csr_matrix<bool, std::int64_t, device> const&,
-                                             pagerank_params const&, pagerank_kernel, context&);
+}  // namespace
+
+template <index_type Index>
+pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+                      pagerank_kernel kernel, context& ctx) {
+    return pagerank_impl(a, at, params, kernel, nullptr, ctx);
+}
+
+template <index_type Index>
+pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                      csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+                      pagerank_kernel kernel, dense_vector<double, device>& rank, context& ctx) {
+    if (rank.size() != a.rows())
+        throw dimension_mismatch("pagerank: the result vector holds " +
+                                 std::to_string(rank.size()) + " entries, the graph " +
+                                 std::to_string(a.rows()) + " vertices");
+    return pagerank_impl(a, at, params, kernel, rank.data(), ctx);
+}
+
+#define KLEENE_PAGERANK(Index)                                                                 \
+    template pagerank_run pagerank<Index>(csr_matrix<bool, Index, device> const&,              \
+                                          csr_matrix<bool, Index, device> const&,              \
+                                          pagerank_params const&, pagerank_kernel, context&);  \
+    template pagerank_run pagerank<Index>(                                                     \
+        csr_matrix<bool, Index, device> const&, csr_matrix<bool, Index, device> const&,        \
+        pagerank_params const&, pagerank_kernel, dense_vector<double, device>&, context&);
+KLEENE_PAGERANK(std::int32_t)
+KLEENE_PAGERANK(std::int64_t)
+#undef KLEENE_PAGERANK
 
 }  // namespace kleene::cuda

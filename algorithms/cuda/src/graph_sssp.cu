@@ -444,9 +444,23 @@ struct pinned_value {
     pinned_value& operator=(pinned_value const&) = delete;
 };
 
+/// The distances to `out`, n values on the device (the caller's), when it is not null, else to
+/// run.dist; either way after the work queued on st.
+template <class T>
+void hand_over(sssp_run<T>& run, T const* dist, std::size_t n, T* out, cudaStream_t st) {
+    if (out) {
+        if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(out, dist, n * sizeof(T),
+                                                 cudaMemcpyDeviceToDevice, st));
+        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    } else {
+        run.dist.resize(n);
+        detail::copy_to_host(run.dist.data(), dist, n, st);
+    }
+}
+
 template <class T, class Index>
 sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
-                      sssp_tuning const& tuning, cudaStream_t st) {
+                      sssp_tuning const& tuning, T* out, cudaStream_t st) {
     using detail::stream_buffer;
     std::size_t const n = a.rows();
     sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
@@ -493,21 +507,20 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                                " needs non-negative weights; use Bellman-Ford");
     if (method == sssp_method::async) {
         stream_buffer<T> dist(n, st);
-        auto const out = async_detail::run_async<T, Index>(
+        auto const listed = async_detail::run_async<T, Index>(
             a.row_ptr(), a.col_idx(), async_detail::csr_weight<T>{a.values(), a.iso_value()},
             static_cast<std::int64_t>(n), dist.data(), static_cast<Index>(source),
             tuning.async_warps, tuning.async_poll_ns, 60.0, "sssp", st);
-        if (out.finished) {
+        if (listed.finished) {
             sssp_run<T> run;
             run.method = sssp_method::async;
-            run.seconds = out.seconds;
+            run.seconds = listed.seconds;
             run.rounds = 1;
-            run.notes = why + out.note(static_cast<std::int64_t>(n));
-            run.dist.resize(n);
-            detail::copy_to_host(run.dist.data(), dist.data(), n, st);
+            run.notes = why + listed.note(static_cast<std::int64_t>(n));
+            hand_over(run, dist.data(), n, out, st);
             return run;
         }
-        why += out.note(static_cast<std::int64_t>(n)) + "; delta-stepping instead; ";
+        why += listed.note(static_cast<std::int64_t>(n)) + "; delta-stepping instead; ";
         method = sssp_method::delta_stepping;
     }
     bool const split = method == sssp_method::delta_stepping;
@@ -727,16 +740,16 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                                            : 0.0);
         run.notes += buf;
     }
-    run.dist.resize(n);
-    detail::copy_to_host(run.dist.data(), dist.data(), n, st);
+    hand_over(run, dist.data(), n, out, st);
     return run;
 }
 
 }  // namespace
 
-template <class T, index_type Index>
-sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
-                 sssp_tuning const& tuning, context& ctx) {
+namespace {
+template <class T, class Index>
+void check_sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                sssp_tuning const& tuning) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  kleene::detail::shape(a.rows(), a.cols()));
@@ -748,12 +761,34 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
         tuning.async_poll_ns > 1000000)
         throw invalid_argument("sssp: async_degree must be >= 0, async_warps in [1, 32] and "
                                "async_poll_ns at most 1e6");
-    return sssp_impl<T, Index>(a, source, tuning, static_cast<cudaStream_t>(ctx.stream()));
+}
+}  // namespace
+
+template <class T, index_type Index>
+sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                 sssp_tuning const& tuning, context& ctx) {
+    check_sssp(a, source, tuning);
+    return sssp_impl<T, Index>(a, source, tuning, nullptr,
+                               static_cast<cudaStream_t>(ctx.stream()));
+}
+
+template <class T, index_type Index>
+sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                 dense_vector<T, device>& dist, sssp_tuning const& tuning, context& ctx) {
+    check_sssp(a, source, tuning);
+    if (dist.size() != a.rows())
+        throw dimension_mismatch("sssp: the result vector holds " + std::to_string(dist.size()) +
+                                 " entries, the graph " + std::to_string(a.rows()) + " vertices");
+    return sssp_impl<T, Index>(a, source, tuning, dist.data(),
+                               static_cast<cudaStream_t>(ctx.stream()));
 }
 
 #define KLEENE_SSSP(T, Index)                                                             \
     template sssp_run<T> sssp<T, Index>(csr_matrix<T, Index, device> const&, std::size_t, \
-                                        sssp_tuning const&, context&);
+                                        sssp_tuning const&, context&);                    \
+    template sssp_run<T> sssp<T, Index>(csr_matrix<T, Index, device> const&, std::size_t, \
+                                        dense_vector<T, device>&, sssp_tuning const&,     \
+                                        context&);
 #define KLEENE_SSSP_BOTH(T) KLEENE_SSSP(T, std::int32_t) KLEENE_SSSP(T, std::int64_t)
 KLEENE_SSSP_BOTH(float)
 KLEENE_SSSP_BOTH(double)

@@ -141,6 +141,12 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
                  sssp_tuning const& tuning = {}) {
     return sssp<T, Index>(a, source, tuning, default_context());
 }
+/// The same, with the distances left on the device in the caller's vector of n entries (written
+/// on the context's stream, nothing copied back: run.dist stays empty).
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                                     dense_vector<T, device>& dist, sssp_tuning const& tuning,
+                                     context& ctx) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

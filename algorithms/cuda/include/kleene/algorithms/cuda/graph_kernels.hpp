@@ -16,6 +16,7 @@
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/vector.hpp>
 #include <kleene/vector_for_overwrite.hpp>
 
 #include <cstddef>
@@ -48,6 +49,12 @@ template <index_type Index>
 cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel) {
     return connected_components<Index>(a, kernel, default_context());
 }
+/// The same, with the labels left on the device in the caller's vector of n entries (written on
+/// the context's stream, nothing copied back: run.component stays empty).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY cc_run connected_components(csr_matrix<bool, Index, device> const& a,
+                                                dense_vector<std::int64_t, device>& component,
+                                                cc_kernel kernel, context& ctx) KLEENE_DEVICE_VALUE;
 
 // ---- PageRank -------------------------------------------------------------------------------------
 
@@ -82,6 +89,14 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                       pagerank_kernel kernel) {
     return pagerank<Index>(a, at, params, kernel, default_context());
 }
+/// The same, with the ranks left on the device in the caller's vector of n entries (written on
+/// the context's stream, nothing copied back: run.rank stays empty).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
+                                          csr_matrix<bool, Index, device> const& at,
+                                          pagerank_params const& params, pagerank_kernel kernel,
+                                          dense_vector<double, device>& rank,
+                                          context& ctx) KLEENE_DEVICE_VALUE;
 
 // ---- triangle counting ----------------------------------------------------------------------------
 
