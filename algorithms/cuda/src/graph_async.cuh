@@ -8,26 +8,38 @@
 // first-in-first-out list as soon as they are written, lower their neighbours' labels with atomic
 // min and append the neighbours they lowered. A vertex is relaxed again whenever its label drops,
 // so the labels converge to the shortest distances (unit weights: BFS levels); the list's order
-// keeps such corrections rare on graphs of low degree. The search ends when every item appended
-// has been processed.
+// keeps such corrections few on road networks (the explain trace counts the items a vertex). The
+// search ends when every item appended has been processed.
 //
 // The list is a ring of cells (a bounded multi-producer multi-consumer queue in the manner of
-// Vyukov's: each cell carries a sequence number). Slot s of the list lives in cell s mod capacity;
-// the cell's sequence is s while it waits for slot s's item, s + 1 once the item is written, and
-// s + capacity once it has been taken (free for the slot one lap later). An item is a vertex, the
-// label it was appended with, and its row (start and length, loaded beside the atomic min that
-// lowered it, so that the warp taking it goes straight to the column indices: one dependent memory
-// round trip fewer a level). A warp claims 32 consecutive slots with one atomicAdd on `head`
-// (possibly beyond what has been written: it then waits on them, which is how idle warps wait for
-// work), and its lanes take their slots as they fill. Writers reserve slots with one atomicAdd on
-// `tail` per warp and round of edges. An item whose vertex has since been lowered again is skipped:
-// a later item carries the lower label. `done` counts processed items; a waiting warp ends the
-// search once done == tail, read in that order (done only grows after the tails of what an item
-// appended, so equality seen in that order means no item is pending or being processed). The ring
-// holds a lap of n vertices and twice the slots all warps can claim; a writer that finds its cell
-// still taken for longer than a few milliseconds (more items alive than that: a graph this list
-// does not suit) sets `overflow`, and everyone leaves; the caller then runs a level-synchronous
-// method instead.
+// Vyukov's). Slot s of the list lives in cell s mod capacity. An item is a vertex, the label it
+// was appended with, and its row (start and length, loaded beside the atomic min that lowered it,
+// so that the warp taking it goes straight to the column indices: one dependent memory round trip
+// fewer a step). Items of 32-bit vertices and labels are four 64-bit words, each a tag (slot + 1)
+// beside one field: one poll of the four words finds and checks the item, and the writer needs no
+// fence. Wider items keep their fields apart behind a sequence number (s + 1 once written, with
+// store-release and load-acquire). A cell's `seq` becomes s + capacity once the item is taken:
+// the writer of slot s + capacity, a lap later, waits for that.
+//
+// Readers: a warp claims 32 consecutive slots with one atomicAdd on `head` (possibly beyond what
+// has been written: it then waits on them, which is how idle warps wait for work) and polls the
+// first 8 still pending (a thousand idle warps' polls are most of the ring's memory traffic).
+// Writers: a warp reserves 32 slots at a time with one atomicAdd on `tail`, aligned with the
+// readers' claims, and fills them in order as it lowers vertices, so that the shared counter's
+// atomic is on the path of one round of edges in many; a warp with nothing to do gives its unused
+// reserved slots back as holes (vertex -1), which their readers skip. An item whose vertex has
+// since been lowered again is stale: a later item carries the lower label, and its row is walked
+// but not relaxed.
+//
+// The end: `pushed` counts items appended (lane 0 adds before the items are written), `done`
+// items processed (a warp adds its count when it runs out of work, after a fence behind its
+// additions to `pushed`). A waiting warp ends the search once done == pushed, read in that order:
+// done never passes pushed, so equality seen in that order means that at the first read every
+// appended item had been processed and none was being processed. The ring holds min(n, 2^22)
+// items and four times the slots all warps can claim or reserve; a writer that waits over 4 ms for
+// its cell (more items alive than that: a graph this list does not suit) sets `overflow`, and
+// everyone leaves; the caller then runs a level-synchronous method instead. Past a deadline (60 s
+// from the callers) the search stops and the caller throws device_error rather than hang.
 
 #include <kleene/algorithms/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/check.cuh>
@@ -49,8 +61,9 @@ namespace kleene::cuda::async_detail {
 
 constexpr int async_max_threads = 1024;  // a block: 32 x warps a multiprocessor
 
-/// The list's counters, each on its own 128-byte line (idle warps read `tail` and `done`; writers
-/// add to `tail`, finished warps to `done`, claiming warps to `head`).
+/// The list's counters, each on its own 128-byte line (idle warps read `done` and `pushed`;
+/// writers reserve from `tail` and add to `pushed`, warps that run dry add to `done`, claiming
+/// warps to `head`).
 struct alignas(128) async_counters {
     alignas(128) unsigned long long head;
     alignas(128) unsigned long long tail;

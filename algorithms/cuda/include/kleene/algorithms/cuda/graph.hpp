@@ -34,8 +34,8 @@ enum class bfs_direction : std::uint8_t { automatic, push, pull };
 /// from a work list with atomic min (graph_async.cuh; push only), for graphs of high diameter.
 /// automatic: async for direction-optimising searches on graphs of at most async_degree
 /// out-edges a vertex on average (road networks, meshes), else the device loop; the host loop
-/// for forced push or pull. A device without cooperative launch runs the host loop, and a work
-/// list that overflows its capacity the device loop; bfs_run says which ran.
+/// for forced push or pull. A device without cooperative launch runs the host loop, and a full
+/// work list (a writer waiting over 4 ms for its slot) the device loop; bfs_run says which ran.
 enum class bfs_loop : std::uint8_t { automatic, device, host, async };
 
 struct bfs_tuning {
@@ -104,7 +104,8 @@ KLEENE_DEVICE_ENTRY bfs_run bfs(csr_matrix<T, Index, device> const& a,
                                 bfs_tuning const& tuning, context& ctx) KLEENE_DEVICE_VALUE;
 
 /// async: label-correcting relaxation from one work list without rounds (graph_async.cuh),
-/// non-negative weights only; a list that overflows its capacity falls back to delta-stepping.
+/// non-negative weights only; a full list (a writer waiting over 4 ms for its slot) falls back to
+/// delta-stepping.
 enum class sssp_method : std::uint8_t { automatic, bellman_ford, delta_stepping, async };
 
 struct sssp_tuning {
