@@ -103,6 +103,13 @@ msg=$("$k" sssp "$dir/neg.mtx" -s 1 -o "$dir/nd3.mtx" --method async 2>&1)
 [[ $? == 1 && $msg == *"non-negative"* && ! -e $dir/nd3.mtx ]] || fail "async with a negative weight: $msg"
 msg=$("$k" sssp "$dir/u.mtx" -s 2 -o "$dir/ua.mtx" --method async --device cpu 2>&1)
 [[ $? == 1 && $msg == *"GPU only"* && ! -e $dir/ua.mtx ]] || fail "async on the CPU: $msg"
+# The work list's input checks come first, whatever the device: NaN and out-of-range weights.
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 nan\n2 3 2\n' >"$dir/nan.mtx"
+msg=$("$k" sssp "$dir/nan.mtx" -s 1 -o "$dir/na.mtx" --method async 2>&1)
+[[ $? == 1 && $msg == *"not a finite number"* && ! -e $dir/na.mtx ]] || fail "async, NaN: $msg"
+printf '%%%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 99999999999\n' >"$dir/big.mtx"
+msg=$("$k" sssp "$dir/big.mtx" -s 1 -o "$dir/ba.mtx" --method async -t int32 2>&1)
+[[ $? == 1 && $msg == *"does not fit"* && ! -e $dir/ba.mtx ]] || fail "async, int32 overflow: $msg"
 printf '%%%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 1\n2 3 -1.5\n3 2 1\n3 4 1\n' >"$dir/cyc.mtx"
 msg=$("$k" sssp "$dir/cyc.mtx" -s 1 -o "$dir/cd.mtx" 2>&1)
 [[ $? == 1 && $msg == *"negative cycle through vertex "[23]" "* && ! -e $dir/cd.mtx ]] || fail "negative cycle: $msg"

@@ -466,29 +466,23 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
 }
 
 /// Parents from the levels: v's parent is an in-neighbour one level up (any such one; a race of
-/// plain writes of valid values). Then unreached levels become -1 (after the parents read them).
+/// plain writes of valid values); the source is its own. Unreached levels stay at the work list's
+/// infinity, which read_back's widening turns into -1.
 template <class Index>
 __global__ void parents_from_levels(Index const* __restrict__ ptr, Index const* __restrict__ col,
                                     std::int32_t const* __restrict__ level, std::int64_t n,
-                                    Index* parent) {
+                                    Index source, Index* parent) {
     std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
     for (std::int64_t u = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; u < n;
          u += stride) {
         std::int32_t const lu = level[u];
         if (lu == std::numeric_limits<std::int32_t>::max()) continue;
+        if (u == std::int64_t(source)) parent[u] = source;
         for (Index k = ptr[u]; k < ptr[u + 1]; ++k) {
             Index const v = col[k];
             if (level[v] == lu + 1) parent[v] = static_cast<Index>(u);
         }
     }
-}
-
-template <class Index>
-__global__ void finish_levels(std::int32_t* level, std::int64_t n, Index* parent, Index source) {
-    std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
-    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += stride)
-        if (level[i] == std::numeric_limits<std::int32_t>::max()) level[i] = -1;
-    if (parent && blockIdx.x == 0 && threadIdx.x == 0) parent[source] = source;
 }
 
 /// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
@@ -508,25 +502,21 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     if (!listed.finished) return false;
     event start(true), stop(true);
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
-    unsigned const blocks = detail::blocks_for(n, threads, 4096);
     if (parents) {
         KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index), st));
-        parents_from_levels<Index>
-            <<<blocks, threads, 0, st>>>(g.out_ptr, g.out_col, level.data(), g.n, parent.data());
+        parents_from_levels<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+            g.out_ptr, g.out_col, level.data(), g.n, static_cast<Index>(source), parent.data());
         KLEENE_CUDA_CHECK_LAUNCH("parents_from_levels");
     }
-    finish_levels<Index><<<blocks, threads, 0, st>>>(level.data(), g.n,
-                                                     parents ? parent.data() : nullptr,
-                                                     static_cast<Index>(source));
-    KLEENE_CUDA_CHECK_LAUNCH("finish_levels");
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);
     double const after = double(event::elapsed_ms(start, stop)) / 1000.0;
     run.seconds = listed.seconds + after;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "bfs: %s and the levels' fix-up %.3f ms",
-                  parents ? "parents from the levels" : "no parents;", after * 1e3);
-    run.notes.push_back(buf);
+    if (parents) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "bfs: parents from the levels %.3f ms", after * 1e3);
+        run.notes.push_back(buf);
+    }
     run.async = true;
     return true;
 }
@@ -535,7 +525,8 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
 
 namespace bfs_detail {
 /// The levels (and parents) widened to int64 on the device, so that the host's copy lands in the
-/// result directly (no temporary, no conversion pass), and the deepest level.
+/// result directly (no temporary, no conversion pass), and the deepest level. An unreached level
+/// is -1, or the work list's infinity (graph_async.cuh), which becomes -1 here.
 template <class Index>
 __global__ void widen_results(std::int32_t const* __restrict__ level,
                               Index const* __restrict__ parent, std::int64_t n,
@@ -545,7 +536,8 @@ __global__ void widen_results(std::int32_t const* __restrict__ level,
     std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
     for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
          i += stride) {
-        std::int32_t const l = level[i];
+        std::int32_t const l =
+            level[i] == std::numeric_limits<std::int32_t>::max() ? -1 : level[i];
         level64[i] = l;
         if (parent) parent64[i] = static_cast<std::int64_t>(parent[i]);
         mine = max(mine, int(l));

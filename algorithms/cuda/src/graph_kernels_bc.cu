@@ -379,6 +379,21 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
     // start[d]: the level-d queue is queue[start[d] .. start[d + 1]).
     std::vector<std::int64_t> start;
     std::string steps;
+    // A push step from level d, appending to `next` (or, chained, to level d + 1's queue as the
+    // device's `bounds` say) and counting into `count`.
+    auto push_op = [&](std::int32_t d, Index* next, std::int64_t const* bounds,
+                       unsigned long long* count) {
+        bc_push<Index, K, D> op{};
+        op.s = s;
+        op.d = d;
+        op.out_ptr = g.out.ptr;
+        op.next = next;
+        op.queue = next ? nullptr : queue.data();
+        op.start = bounds;
+        op.stamp = stamp.data();
+        op.q.count = count;
+        return op;
+    };
     if (chained) {
         // Push levels queued `chain` at a time without reading their sizes: each reads its
         // bounds from start_d, and bc_advance computes the next level's start on the device.
@@ -402,15 +417,8 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
                 return t.end();
             }
             for (std::int32_t j = 0; j < chain; ++j, ++d) {
-                bc_push<Index, K, D> op{};
-                op.s = s;
-                op.d = d;
-                op.out_ptr = g.out.ptr;
-                op.next = nullptr;
-                op.queue = queue.data();
-                op.start = start_d.data();
-                op.stamp = stamp.data();
-                op.q.count = cnt.data() + 2 * ((d + 1) % chain_ring);
+                auto const op =
+                    push_op(d, nullptr, start_d.data(), cnt.data() + 2 * ((d + 1) % chain_ring));
                 walk::walk_range(g.out, g.out_long, queue.data(), start_d.data() + d, op, st);
                 bc_advance<<<1, 1, 0, st>>>(start_d.data(), cnt.data(), d);
                 KLEENE_CUDA_CHECK_LAUNCH("bc_advance");
@@ -459,15 +467,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
             op.q.count = counters.data();
             walk::walk(g.in, g.in_long, static_cast<Index const*>(nullptr), n, op, st);
         } else {
-            bc_push<Index, K, D> op{};
-            op.s = s;
-            op.d = d;
-            op.out_ptr = g.out.ptr;
-            op.next = next;
-            op.queue = nullptr;
-            op.start = nullptr;
-            op.stamp = stamp.data();
-            op.q.count = counters.data();
+            auto const op = push_op(d, next, nullptr, counters.data());
             walk::walk(g.out, g.out_long, queue.data() + begin, size, op, st);
         }
         steps += pull ? 'P' : 'p';

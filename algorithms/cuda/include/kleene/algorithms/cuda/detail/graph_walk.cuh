@@ -327,11 +327,9 @@ class long_rows {
     std::int64_t slices_ = 0;
 };
 
-/// The whole walk: long rows' slices, their finish, then the other rows of the list (or all rows
-/// when list == nullptr and count == n). Asynchronous on stream st.
+/// The long rows' slices, then their finish (nothing when the graph has none).
 template <class Index, class Op>
-void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t count, Op const& op,
-          cudaStream_t st) {
+void walk_long(graph<Index> g, long_view<Index> lv, Op const& op, cudaStream_t st) {
     if (lv.slices > 0) {
         walk_slices<Index, Op><<<detail::blocks_for(std::size_t(lv.slices) * 32, threads,
                                                     detail::persistent_blocks(8)),
@@ -342,6 +340,14 @@ void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t c
                threads, 0, st>>>(lv, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_long_finish");
     }
+}
+
+/// The whole walk: long rows' slices, their finish, then the other rows of the list (or all rows
+/// when list == nullptr and count == n). Asynchronous on stream st.
+template <class Index, class Op>
+void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t count, Op const& op,
+          cudaStream_t st) {
+    walk_long(g, lv, op, st);
     if (count > 0) {
         walk_rows<Index, Op>
             <<<detail::blocks_for(std::size_t(count), threads, detail::persistent_blocks(16)),
@@ -355,16 +361,7 @@ void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t c
 template <class Index, class Op>
 void walk_range(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t const* range,
                 Op const& op, cudaStream_t st) {
-    if (lv.slices > 0) {
-        walk_slices<Index, Op><<<detail::blocks_for(std::size_t(lv.slices) * 32, threads,
-                                                    detail::persistent_blocks(8)),
-                                 threads, 0, st>>>(g, lv, op);
-        KLEENE_CUDA_CHECK_LAUNCH("walk_slices");
-        walk_long_finish<Index, Op>
-            <<<detail::blocks_for(std::size_t(lv.count), threads, detail::persistent_blocks(2)),
-               threads, 0, st>>>(lv, op);
-        KLEENE_CUDA_CHECK_LAUNCH("walk_long_finish");
-    }
+    walk_long(g, lv, op, st);
     walk_rows_range<Index, Op><<<detail::persistent_blocks(2), threads, 0, st>>>(g, list, range, op);
     KLEENE_CUDA_CHECK_LAUNCH("walk_rows_range");
 }
