@@ -27,6 +27,7 @@ namespace {
 using namespace kleene;
 using kleene::test::check_equal;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 using kleene::test::reference;
 
 template <class T, class Index>
@@ -144,22 +145,22 @@ BOOST_AUTO_TEST_CASE(without_a_device_it_throws_no_device) {
 }
 
 BOOST_AUTO_TEST_CASE(directed_random_float) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     random_sizes<float>();
 }
 
 BOOST_AUTO_TEST_CASE(directed_random_double) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     random_sizes<double>();
 }
 
 BOOST_AUTO_TEST_CASE(directed_random_int32) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     random_sizes<std::int32_t>();
 }
 
 BOOST_AUTO_TEST_CASE(int64_indices) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {2, 61, 211}) {
         check_all(random_directed<float, std::int64_t>(n, 5, n, true), {0, 50});
         check_all(random_directed<std::int32_t, std::int64_t>(n, 3, n + 1, true), {0, 17});
@@ -167,7 +168,7 @@ BOOST_AUTO_TEST_CASE(int64_indices) {
 }
 
 BOOST_AUTO_TEST_CASE(undirected) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {2, 53, 200}) {
         check_all(random_undirected<float>(n, 3, n), {0, 9, 64});
         check_all(random_undirected<double>(n, 30, n + 1), {0, 33});
@@ -176,7 +177,7 @@ BOOST_AUTO_TEST_CASE(undirected) {
 }
 
 BOOST_AUTO_TEST_CASE(disconnected_parts) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t part : {1, 20, 101}) {
         check_all(disconnected<float>(part, part), {0, 3, 64});
         check_all(disconnected<std::int32_t>(part, part + 7), {0, 10});
@@ -184,7 +185,7 @@ BOOST_AUTO_TEST_CASE(disconnected_parts) {
 }
 
 BOOST_AUTO_TEST_CASE(iso_matrix_and_edge_cases) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     // Iso weights (no value array): hop counts times 3.
     edges<float, std::int32_t> e;
     std::mt19937_64 rng(5);
@@ -211,7 +212,7 @@ BOOST_AUTO_TEST_CASE(iso_matrix_and_edge_cases) {
 }
 
 BOOST_AUTO_TEST_CASE(int32_saturation) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     // A chain of weights near 2^31 / 3: three edges stay finite, four pass the sentinel and
     // saturate at numeric_limits<int32_t>::max(), which reads as "no path" (as in the CPU's
     // Floyd-Warshall); then the same with random shortcuts, some as heavy.
@@ -234,7 +235,7 @@ BOOST_AUTO_TEST_CASE(int32_saturation) {
 }
 
 BOOST_AUTO_TEST_CASE(negative_cycles) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (auto step : steps) {
         cuda::bellman_ford_options opt;
         opt.step = step;

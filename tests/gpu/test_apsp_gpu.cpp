@@ -27,6 +27,7 @@ using namespace kleene;
 
 using kleene::test::check_equal;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 using kleene::test::reference;
 
 /// Random graph: edge probability p, weights w0(u,v) + pot(u) - pot(v) (w0 in [0, 50]): negative
@@ -90,7 +91,7 @@ void run_sizes(std::vector<std::size_t> const& sizes) {
 BOOST_AUTO_TEST_SUITE(small)
 
 BOOST_AUTO_TEST_CASE(apsp_matches_floyd_warshall) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::vector<std::size_t> const sizes = {1, 2, 3, 31, 64, 65, 97, 130, 257};
     run_sizes<float>(sizes);
     run_sizes<double>(sizes);
@@ -110,7 +111,7 @@ void negative_cycles() {
 }
 
 BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     negative_cycles<float>();
     negative_cycles<std::int32_t>();  // int32 blocked FW: the DPX kernels (small weights)
 }
@@ -120,7 +121,7 @@ BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
 // Floyd-Warshall. `dag`: edges only from lower to higher index, so that the negative entries sit
 // on no cycle; otherwise non-negative entries on a dense graph full of cycles.
 BOOST_AUTO_TEST_CASE(int32_floyd_warshall_range) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     constexpr std::int32_t inf = std::numeric_limits<std::int32_t>::max();
     for (std::size_t n : {5, 70, 130})
         for (bool dag : {true, false})
@@ -154,7 +155,7 @@ BOOST_AUTO_TEST_CASE(int32_floyd_warshall_range) {
 // the type, never "no path"; a bound past int32 with every distance inside is computed in fp64 on
 // the GPU and narrowed back exactly.
 BOOST_AUTO_TEST_CASE(int32_path_sums_past_the_type) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::vector<std::int32_t> const ii{0, 1, 3}, jj{1, 2, 4}, over{2000000000, 2000000000, 5};
     auto const a = csr_matrix<std::int32_t>::from_coo(5, 5, ii, jj, over);
     for (auto alg : {apsp_algorithm::rkleene, apsp_algorithm::blocked_fw, apsp_algorithm::fw,
@@ -183,7 +184,7 @@ BOOST_AUTO_TEST_CASE(int32_path_sums_past_the_type) {
 }
 
 BOOST_AUTO_TEST_CASE(closure_matches_cpu) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {1, 63, 64, 65, 200, 513, 1000, 1300}) {
         auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 1);
         host_bits want = to_host_bits(a);
@@ -198,7 +199,7 @@ BOOST_AUTO_TEST_CASE(closure_condensation_matches_gpu_dense) {
     // The CPU's condensation against the GPU's dense R-Kleene through the public call, and the
     // automatic choice on a device host: a sparse graph stays on the CPU's condensation, and
     // the trace shows both estimates.
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {1, 65, 700, 2500}) {
         for (double d : {0.6, 1.2, 3.0}) {
             auto const a = random_graph<float>(n, d / static_cast<double>(n), n * 7 + 1);
@@ -285,7 +286,7 @@ BOOST_AUTO_TEST_CASE(closure_condensation_rows_on_gpu) {
     // The condensation's rows on the GPU against the CPU's, CSR and bits, plain and reflexive,
     // on random graphs (components of many sizes) and on shaped ones; then a device cap too small
     // for them: pinned to the GPU, out_of_memory; left to the model, the CPU's rows, said so.
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::vector<std::pair<std::string, csr_matrix<bool>>> graphs;
     graphs.emplace_back("empty n=1", csr_matrix<bool>(1, 1));
     for (std::size_t n : {2, 65, 700, 3000})
@@ -360,7 +361,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE(apsp_large) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_sizes<float>({1021, 1500});
     run_sizes<std::int32_t>({1021});
 }

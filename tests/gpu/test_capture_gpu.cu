@@ -33,6 +33,7 @@ namespace {
 
 using namespace kleene;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 
 struct captured_stream {
     cudaStream_t s = nullptr;
@@ -108,7 +109,7 @@ std::vector<T> host_of(dense_vector<T, device> const& v) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::mt19937_64 g(1);
     std::size_t const n = 3000;
     auto const a = random_csr(n, 8.0, 200, g).to_device();
@@ -176,7 +177,7 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
 }
 
 BOOST_AUTO_TEST_CASE(a_call_that_reads_back_fails_the_capture_cleanly) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::mt19937_64 g(2);
     auto const ad = random_csr(500, 6.0, 100, g).to_device();
     captured_stream cs;

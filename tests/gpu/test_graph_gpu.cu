@@ -35,6 +35,7 @@ using cuda::sssp_method;
 using rng = std::mt19937_64;
 
 using kleene::test::have_gpu;
+using kleene::test::needs;
 
 /// An edge list with weights.
 struct edges {
@@ -530,13 +531,13 @@ void sssp_large() {
 BOOST_AUTO_TEST_SUITE(small)
 
 BOOST_AUTO_TEST_CASE(bfs_matches_queue_bfs) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     bfs_suite<bool, std::int32_t>(false);
     bfs_suite<float, std::int64_t>(false);
 }
 
 BOOST_AUTO_TEST_CASE(bfs_other_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(3);
     auto const e = random_graph(101, 2.0, g).symmetric();
     bfs_all<double, std::int32_t>(e, true, "double", {0});
@@ -547,7 +548,7 @@ BOOST_AUTO_TEST_CASE(bfs_other_types) {
 // Results left on the device, in the caller's vectors (reused across calls): the same levels as
 // the host results, valid parents, nothing in the run's host vectors; wrong sizes refused.
 BOOST_AUTO_TEST_CASE(bfs_into_device_vectors) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(5);
     std::vector<std::pair<std::string, edges>> graphs;
     graphs.emplace_back("random undirected", random_graph(500, 3.0, g).symmetric());
@@ -601,7 +602,7 @@ BOOST_AUTO_TEST_CASE(bfs_into_device_vectors) {
 }
 
 BOOST_AUTO_TEST_CASE(bfs_arguments_checked) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(4);
     auto const a = to_csr<float, std::int32_t>(random_graph(10, 2.0, g)).to_device();
     auto const b = to_csr<float, std::int32_t>(random_graph(11, 2.0, g)).to_device();
@@ -616,7 +617,7 @@ BOOST_AUTO_TEST_CASE(bfs_arguments_checked) {
 }
 
 BOOST_AUTO_TEST_CASE(sssp_matches_dijkstra_and_bellman_ford) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     sssp_suite_small<float, std::int32_t>();
     sssp_suite_small<std::int64_t, std::int64_t>();
 }
@@ -626,13 +627,13 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE(bfs_kronecker) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     large_suite<bool, std::int32_t>();
     large_suite<float, std::int64_t>();
 }
 
 BOOST_AUTO_TEST_CASE(bfs_all_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     bfs_suite<bool, std::int32_t>(true);
     bfs_suite<float, std::int64_t>(true);
     bfs_suite<double, std::int64_t>(true);
@@ -642,7 +643,7 @@ BOOST_AUTO_TEST_CASE(bfs_all_types) {
 }
 
 BOOST_AUTO_TEST_CASE(sssp_all_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     sssp_suite_small<double, std::int64_t>();
     sssp_suite_small<std::int32_t, std::int32_t>();
     sssp_suite_small<float, std::int64_t>();
@@ -650,7 +651,7 @@ BOOST_AUTO_TEST_CASE(sssp_all_types) {
 }
 
 BOOST_AUTO_TEST_CASE(sssp_kronecker) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     sssp_large<float, std::int32_t>();
     sssp_large<std::int64_t, std::int64_t>();
     sssp_large<double, std::int32_t>();

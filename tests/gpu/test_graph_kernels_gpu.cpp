@@ -32,6 +32,7 @@ namespace {
 
 using namespace kleene;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 using rng = std::mt19937_64;
 
 /// An edge list; duplicates allowed (the CSR merges them).
@@ -408,7 +409,7 @@ void check_all(edges const& e, std::string const& what, rng& g) {
 BOOST_AUTO_TEST_SUITE(small)
 
 BOOST_AUTO_TEST_CASE(empty_and_single_vertex) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(1);
     for (std::size_t n : {0, 1, 7}) {  // 7: isolated vertices only
         edges e;
@@ -434,7 +435,7 @@ BOOST_AUTO_TEST_CASE(empty_and_single_vertex) {
 }
 
 BOOST_AUTO_TEST_CASE(random_graphs) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(20);
     for (std::size_t n : {2, 3, 5, 17, 64, 200, 1000, 3000})
         for (double degree : {0.5, 3.0, 12.0}) {
@@ -446,7 +447,7 @@ BOOST_AUTO_TEST_CASE(random_graphs) {
 }
 
 BOOST_AUTO_TEST_CASE(disconnected_paths_stars) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(7);
     check_all<std::int32_t>(pieces({1, 2, 30, 400, 5}, 2.0, g), "five pieces", g);
     check_all<std::int64_t>(pieces({100, 100, 100}, 1.0, g), "three sparse pieces", g);
@@ -461,7 +462,7 @@ BOOST_AUTO_TEST_CASE(disconnected_paths_stars) {
 // 300 cliques of 10 (29 entries a vertex: not chained) it has 300, so the batch must run again
 // with 32-bit depths, and still be right.
 BOOST_AUTO_TEST_CASE(bc_deeper_than_8_bit_depths) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     edges e;
     std::int64_t const groups = 300, size = 10;
     e.n = std::size_t(groups * size);
@@ -486,7 +487,7 @@ BOOST_AUTO_TEST_CASE(bc_deeper_than_8_bit_depths) {
 // device) with 32-bit depths from the start: a path of 3000 (2,999 levels, the chain's end
 // inside a chain of 32) and a grid.
 BOOST_AUTO_TEST_CASE(bc_chained_levels) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(11);
     auto const p = pattern<std::int32_t>(path(3000).symmetric());
     auto const pd = p.to_device();
@@ -511,7 +512,7 @@ BOOST_AUTO_TEST_CASE(bc_chained_levels) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_input) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     csr_matrix<bool, std::int32_t, device> const rect(3, 4);
     BOOST_CHECK_THROW(cuda::connected_components(rect, cuda::cc_kernel::fastsv),
                       dimension_mismatch);
@@ -557,7 +558,7 @@ BOOST_AUTO_TEST_CASE(bad_input) {
 }
 
 BOOST_AUTO_TEST_CASE(pagerank_parameters) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(11);
     auto const e = random_edges(300, 3.0, g);
     auto const a = pattern<std::int32_t>(e);
@@ -584,7 +585,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(kronecker_graphs)
 
 BOOST_AUTO_TEST_CASE(scales_10_to_14) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(5);
     for (int scale : {10, 12, 14}) {
         std::string const what = "kronecker scale " + std::to_string(scale);

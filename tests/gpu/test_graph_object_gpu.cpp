@@ -27,6 +27,7 @@ namespace {
 
 using namespace kleene;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 
 template <class T>
 csr_matrix<T> random_graph(std::size_t n, std::size_t m, std::uint64_t seed, bool undirected,
@@ -124,7 +125,7 @@ void compare_with_cpu(csr_matrix<T> const& a, bool undirected) {
 }
 
 BOOST_AUTO_TEST_CASE(device_graph_answers_equal_cpu) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (bool undirected : {false, true})
         for (std::size_t n : {50u, 2000u}) {
             BOOST_TEST_CONTEXT("n=" << n << " undirected=" << undirected) {
@@ -142,7 +143,7 @@ BOOST_AUTO_TEST_CASE(device_graph_answers_equal_cpu) {
 }
 
 BOOST_AUTO_TEST_CASE(repeated_calls_copy_nothing) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     auto const a = random_graph<float>(5000, 60000, 9, false, 1, 10);
 
     // Host graph, GPU runs: the first bfs copies A's pattern and A''s pattern once; sssp copies
@@ -195,7 +196,7 @@ BOOST_AUTO_TEST_CASE(repeated_calls_copy_nothing) {
 }
 
 BOOST_AUTO_TEST_CASE(device_graph_refuses_cpu) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     graph dg(random_graph<double>(20, 40, 1, false, 1, 2).to_device());
     bfs_options o;
     o.device = device_choice::cpu;

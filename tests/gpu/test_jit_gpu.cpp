@@ -32,6 +32,7 @@ namespace {
 using namespace kleene;
 namespace jit = kleene::cuda::jit;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 using rng = std::mt19937_64;
 
 /// max.times over float as source text: a semiring the library has no instance of.
@@ -89,7 +90,7 @@ std::vector<T> host_of(dense_vector<T, device> const& v) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(spmv_builtin_through_the_jit_equals_the_instance) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(7);
     using S = min_plus<float>;
     using I = std::int32_t;
@@ -120,7 +121,7 @@ BOOST_AUTO_TEST_CASE(spmv_builtin_through_the_jit_equals_the_instance) {
 }
 
 BOOST_AUTO_TEST_CASE(spmv_user_semiring_matches_host_loops) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(11);
     auto const s = max_times_source();
     for (std::size_t rows : {std::size_t(1), std::size_t(777), std::size_t(5000)}) {
@@ -150,7 +151,7 @@ BOOST_AUTO_TEST_CASE(spmv_user_semiring_matches_host_loops) {
 }
 
 BOOST_AUTO_TEST_CASE(spgemm_through_the_jit) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(13);
     for (std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(4000)}) {
         // Rows of every tier: Poisson(4) rows and every 97th row of 600 entries (products past
@@ -204,7 +205,7 @@ BOOST_AUTO_TEST_CASE(spgemm_through_the_jit) {
 }
 
 BOOST_AUTO_TEST_CASE(dense_gemm_through_the_jit) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(3);
     context ctx;
     ctx.tune.checked_min_updates = std::size_t(-1);  // the instance's generic path, as the JIT's
@@ -258,7 +259,7 @@ BOOST_AUTO_TEST_CASE(dense_gemm_through_the_jit) {
 }
 
 BOOST_AUTO_TEST_CASE(reports_and_the_disk_cache) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     namespace fs = std::filesystem;
     fs::path const dir = fs::temp_directory_path() / ("kleene-jit-gpu-" + std::to_string(::getpid()));
     fs::remove_all(dir);

@@ -35,6 +35,7 @@ namespace {
 using namespace kleene;
 
 using kleene::test::have_gpu;
+using kleene::test::needs;
 
 /// Edge probability p, weights w0(u,v) + pot(u) - pot(v) with w0 in [0, 50] and pot in [0, 20):
 /// negative edges, no negative cycle. `big` instead draws w0 in [2^29, 2^30) with pot = 0: every
@@ -291,18 +292,18 @@ BOOST_AUTO_TEST_CASE(host_memory_too_small) {
 }
 
 BOOST_AUTO_TEST_CASE(apsp_fp32) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_sizes<float>({257}, {0.05}, 2);
 }
 
 BOOST_AUTO_TEST_CASE(apsp_fp64_int32) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_sizes<double>({131}, {0.05}, 1);
     run_sizes<std::int32_t>({263}, {0.05}, 1);
 }
 
 BOOST_AUTO_TEST_CASE(int32_saturation) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {281}) {
         // Weights in [2^28, 2^29]: the exact saturating GEMM; three groups: INT_MAX pairs.
         auto const a = random_graph<std::int32_t>(n, 0.1, n, false, true, 3);
@@ -325,7 +326,7 @@ BOOST_AUTO_TEST_CASE(int32_saturation) {
 }
 
 BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {70, 300}) {
         auto const a = random_graph<float>(n, 0.05, n, true);
         apsp_options opt;
@@ -374,7 +375,7 @@ BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
 }
 
 BOOST_AUTO_TEST_CASE(rkleene_reproducible) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     // Weights with fractions: sums round, so the order of the in-place products' reads would
     // show. Two runs of each plan must agree bit for bit, and stay within rounding of the
     // CPU's Floyd-Warshall.
@@ -444,7 +445,7 @@ void check_paths(csr_matrix<float> const& a, dense_matrix<float> const& dist,
 }
 
 BOOST_AUTO_TEST_CASE(predecessors_out_of_core) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::size_t const n = 211;
     auto const a = random_graph<float>(n, 0.05, 17);
     apsp_options opt;
@@ -469,7 +470,7 @@ BOOST_AUTO_TEST_CASE(predecessors_out_of_core) {
 }
 
 BOOST_AUTO_TEST_CASE(cap_from_environment) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::size_t const n = 240;
     auto const a = random_graph<float>(n, 0.05, 3);
     auto const want = reference(a);
@@ -492,7 +493,7 @@ BOOST_AUTO_TEST_CASE(cap_from_environment) {
 }
 
 BOOST_AUTO_TEST_CASE(cap_too_small) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     auto const a = random_graph<float>(300, 0.05, 3);
     dense_matrix<float> d = start(a);
     ooc_options o;
@@ -501,7 +502,7 @@ BOOST_AUTO_TEST_CASE(cap_too_small) {
 }
 
 BOOST_AUTO_TEST_CASE(closure_out_of_core_matches_cpu) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {200, 513}) {
         auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 1);
         host_bits want = to_host_bits(a);
@@ -538,14 +539,14 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE(apsp_all_plans) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_sizes<float>({1, 2, 65, 97, 257, 300, 641}, {0.03, 0.3}, 7);
     run_sizes<double>({130, 263}, {0.03, 0.3}, 7);
     run_sizes<std::int32_t>({127, 193, 271}, {0.03, 0.3}, 7);
 }
 
 BOOST_AUTO_TEST_CASE(int32_saturation_all_plans) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {150, 389}) {
         auto const a = random_graph<std::int32_t>(n, 0.1, n + 5, false, true, 3);
         auto const want = reference(a);
@@ -556,7 +557,7 @@ BOOST_AUTO_TEST_CASE(int32_saturation_all_plans) {
 }
 
 BOOST_AUTO_TEST_CASE(closure_all_plans) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {1, 65, 200, 513, 1000, 1300}) {
         auto const a = random_graph<float>(n, 1.2 / static_cast<double>(n), n + 3);
         host_bits want = to_host_bits(a);
@@ -579,7 +580,7 @@ BOOST_AUTO_TEST_CASE(closure_all_plans) {
 }
 
 BOOST_AUTO_TEST_CASE(apsp_larger) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {1021, 1500}) {
         auto const a = random_graph<float>(n, 0.01, n);
         auto const want = reference(a);
@@ -596,7 +597,7 @@ BOOST_AUTO_TEST_CASE(apsp_larger) {
 }
 
 BOOST_AUTO_TEST_CASE(apsp_recursive_diagonal) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     // Diagonal blocks past 4096 rows close by R-Kleene (over blocked Floyd-Warshall) on the
     // side stream; the last block is 20 rows.
     std::size_t const n = 4500;
@@ -622,7 +623,7 @@ BOOST_AUTO_TEST_CASE(apsp_recursive_diagonal) {
 }
 
 BOOST_AUTO_TEST_CASE(closure_larger) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     std::size_t const n = 5000;
     auto const a = random_graph<float>(n, 1.1 / static_cast<double>(n), 77);
     host_bits want = to_host_bits(a);
@@ -637,7 +638,7 @@ BOOST_AUTO_TEST_CASE(closure_larger) {
 // The in-core round trip's copies (cuda/host_copy.hpp): every pair of methods in and out, empty,
 // under the direct-copy limit, exactly one staging chunk, and past two chunks with a ragged last.
 BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     using cuda::host_transfer;
     cuda::stream const s;
     std::array<std::array<std::size_t, 2>, 5> const shapes = {
@@ -722,7 +723,7 @@ BOOST_AUTO_TEST_CASE(host_copy_round_trips) {
 // rows straddle them; a small matrix locked on request; each block to a padded device buffer,
 // checked there, cleared on the host and stored back.
 BOOST_AUTO_TEST_CASE(host_copy_blocks) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     using cuda::copy_kind;
     cuda::stream const s;
     struct block {

@@ -24,6 +24,7 @@ namespace {
 using namespace kleene;
 
 using kleene::test::have_gpu;
+using kleene::test::needs;
 
 /// Edge probability p, weights w0 + pot(u) - pot(v) (w0 in [0, 20]: zero-weight edges and cycles
 /// occur), so negative edges but no negative cycle.
@@ -98,7 +99,7 @@ void run_case(std::size_t n, double p, std::uint64_t seed) {
 BOOST_AUTO_TEST_SUITE(small)
 
 BOOST_AUTO_TEST_CASE(tiny_graphs) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     for (std::size_t n : {1, 2, 3, 7}) {
         run_case<float>(n, 0.5, n);
         run_case<std::int32_t>(n, 0.5, n + 100);
@@ -106,7 +107,7 @@ BOOST_AUTO_TEST_CASE(tiny_graphs) {
 }
 
 BOOST_AUTO_TEST_CASE(sparse_and_dense) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_case<float>(61, 0.05, 1);    // disconnected parts
     run_case<double>(97, 0.2, 2);
     run_case<std::int32_t>(64, 0.1, 3);
@@ -115,7 +116,7 @@ BOOST_AUTO_TEST_CASE(sparse_and_dense) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_CASE(larger) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     run_case<float>(301, 0.02, 4);
     run_case<std::int32_t>(513, 0.01, 5);
     run_case<double>(257, 0.05, 6);
