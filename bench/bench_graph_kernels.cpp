@@ -29,7 +29,8 @@
 // weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
 // --gpu-async-degree, --gpu-async-warps and --gpu-async-poll set the GPU BFS's and SSSP's
 // choice of the asynchronous work list (0: never), its warps a multiprocessor and its idle
-// warps' pause between polls.
+// warps' pause between polls. --gpu-bc-loop chained|cooperative|both sets GPU betweenness's
+// level loop on graphs of at most 8 edges a vertex (tuning::bc_loop; both: a line for each).
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -84,6 +85,7 @@ struct config {
     std::string write_sg;            // PREFIX of the .sg / .wsg copies for the GAP reference
     double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
     double alpha = 0, beta = 0;      // BFS direction switches, CPU and GPU (0: the defaults)
+    std::string gpu_bc_loop = "auto";  // auto, chained, cooperative, both
     double gpu_async_degree = -1;    // GPU BFS and SSSP: async_degree (-1: default; 0: never)
     int gpu_async_warps = 0;         // GPU BFS and SSSP: async_warps (0: default)
     long long gpu_async_poll = -1;   // GPU BFS and SSSP: async_poll_ns (-1: default)
@@ -191,6 +193,8 @@ config parse(int argc, char** argv) {
             c.gpu_async_degree = std::stod(value());
         else if (o == "--gpu-async-warps")
             c.gpu_async_warps = std::stoi(value());
+        else if (o == "--gpu-bc-loop")
+            c.gpu_bc_loop = value();
         else if (o == "--gpu-async-poll")
             c.gpu_async_poll = std::stoll(value());
         else {
@@ -660,11 +664,22 @@ int bench_main(int argc, char** argv) {
                  fmt::format("{} sources ({}), largest score {:.6g}", bc_src.size(),
                              to_string(r.method), top));
         }
-        if (gpu) {
+        std::vector<std::pair<std::string, bc_level_loop>> loops;
+        if (cfg.gpu_bc_loop == "auto") loops = {{"", bc_level_loop::automatic}};
+        if (cfg.gpu_bc_loop == "chained" || cfg.gpu_bc_loop == "both")
+            loops.push_back({"chained levels, ", bc_level_loop::chained});
+        if (cfg.gpu_bc_loop == "cooperative" || cfg.gpu_bc_loop == "both")
+            loops.push_back({"cooperative kernel, ", bc_level_loop::cooperative});
+        if (loops.empty()) throw invalid_argument("--gpu-bc-loop: " + cfg.gpu_bc_loop);
+        for (auto const& [loop_name, loop] : loops) {
+            if (!gpu) break;
+            context bc_ctx;
+            bc_ctx.tune.bc_loop = loop;
             std::vector<double> t, call;
             cuda::bc_run r;
             for (int k = 0; k < cfg.runs; ++k) {
-                call.push_back(ms_of([&] { r = cuda::betweenness<Index>(*ad, *ad, bc_src); }));
+                call.push_back(
+                    ms_of([&] { r = cuda::betweenness<Index>(*ad, *ad, bc_src, bc_ctx); }));
                 t.push_back(r.seconds * 1e3);
             }
             if (!cpu_bc.empty())
@@ -674,7 +689,7 @@ int bench_main(int argc, char** argv) {
                         fail(fmt::format("bc of vertex {}: GPU {} CPU {}", v, r.centrality[v],
                                          cpu_bc[v]));
             line("bc", "gpu", median(t), median(call), bc_edges / (median(t) * 1e6), -1,
-                 fmt::format("{} sources, equal to the CPU's", bc_src.size()));
+                 fmt::format("{}{} sources, equal to the CPU's", loop_name, bc_src.size()));
             if (cfg.explain) print_notes(r.notes);
         }
     }

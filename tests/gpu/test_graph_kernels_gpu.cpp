@@ -365,10 +365,17 @@ void check_tc(csr_matrix<bool, I> const& a, std::string const& what) {
 
 template <class I>
 void check_bc(csr_matrix<bool, I> const& a, csr_matrix<bool, I> const& at,
-              std::vector<std::int64_t> const& sources, std::string const& what) {
+              std::vector<std::int64_t> const& sources, std::string const& what,
+              context& ctx = default_context(), std::string const& note = {}) {
     auto const want = ref_brandes(a, sources);
     auto const ad = a.to_device(), atd = at.to_device();
-    auto const run = cuda::betweenness(ad, atd, sources);
+    auto const run = cuda::betweenness(ad, atd, sources, ctx);
+    if (!note.empty()) {
+        bool const noted = std::any_of(run.notes.begin(), run.notes.end(), [&](std::string const& s) {
+            return s.find(note) != std::string::npos;
+        });
+        BOOST_TEST(noted, what << ": no note '" << note << "' in: " << run.notes.front());
+    }
     BOOST_TEST(run.centrality.size() == a.rows(), what);
     std::size_t wrong = 0;
     double worst = 0;
@@ -483,21 +490,23 @@ BOOST_AUTO_TEST_CASE(bc_deeper_than_8_bit_depths) {
     check_bc(p, p, {1500}, "chain of cliques from its middle (150 levels)");
 }
 
-// Graphs of few edges a vertex chain their push levels (queued 32 at a time, sizes on the
-// device) with 32-bit depths from the start: a path of 3000 (2,999 levels, the chain's end
+// Graphs of few edges a vertex, with tuning::bc_loop = chained, chain their push levels (queued
+// 32 at a time, sizes on the device) with 32-bit depths from the start: a path of 3000 (2,999 levels, the chain's end
 // inside a chain of 32) and a grid.
 BOOST_AUTO_TEST_CASE(bc_chained_levels) {
     if (!have_gpu(needs::minimal)) return;
     rng g(11);
+    context ctx;
+    ctx.tune.bc_loop = bc_level_loop::chained;
     auto const p = pattern<std::int32_t>(path(3000).symmetric());
     auto const pd = p.to_device();
-    auto const run = cuda::betweenness(pd, pd, {0, 2999, 1234});
+    auto const run = cuda::betweenness(pd, pd, {0, 2999, 1234}, ctx);
     bool const chained = std::any_of(run.notes.begin(), run.notes.end(), [](std::string const& s) {
         return s.find("32-bit depths: 3000 levels (p push, P pull, c push chained: ccc") !=
                std::string::npos;
     });
     BOOST_TEST(chained, "a path of 3000 did not chain its levels: " << run.notes.front());
-    check_bc(p, p, {0, 2999, 1234}, "path of 3000, chained");
+    check_bc(p, p, {0, 2999, 1234}, "path of 3000, chained", ctx);
     edges grid;
     grid.n = 50 * 50;
     for (std::int64_t r = 0; r < 50; ++r)
@@ -506,9 +515,48 @@ BOOST_AUTO_TEST_CASE(bc_chained_levels) {
             if (r + 1 < 50) grid.add(r * 50 + c, (r + 1) * 50 + c);
         }
     auto const gs = pattern<std::int64_t>(grid.symmetric());
-    check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, chained");
+    check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, chained", ctx);
     auto const gd = pattern<std::int64_t>(grid);
-    check_bc(gd, transpose_of(gd), some_sources(grid.n, 5, g), "directed grid, chained");
+    check_bc(gd, transpose_of(gd), some_sources(grid.n, 5, g), "directed grid, chained", ctx);
+    // The automatic choice on the same path: the cooperative kernel.
+    check_bc(p, p, {0, 2999, 1234}, "path of 3000, automatic", default_context(),
+             "forward and backward in one cooperative kernel");
+}
+
+// tuning::bc_loop = cooperative: the whole batch in one cooperative kernel, every batch width
+// (1, 2, 4 and 8 columns), paths whose ends meet in the middle, grids, a directed grid; a star of
+// 5,000 leaves (a row longer than walk::long_min) keeps the chained levels.
+BOOST_AUTO_TEST_CASE(bc_cooperative_levels) {
+    if (!have_gpu(needs::minimal)) return;
+    rng g(12);
+    context ctx;
+    ctx.tune.bc_loop = bc_level_loop::cooperative;
+    std::string const one_kernel = "in one cooperative kernel";
+    auto const p = pattern<std::int32_t>(path(3000).symmetric());
+    check_bc(p, p, {0}, "path of 3000, one source, cooperative", ctx, "3000 levels, forward and backward " + one_kernel);
+    check_bc(p, p, {0, 2999}, "path of 3000, both ends, cooperative", ctx, one_kernel);
+    check_bc(p, p, {0, 2999, 1234}, "path of 3000, three sources, cooperative", ctx, one_kernel);
+    edges grid;
+    grid.n = 50 * 50;
+    for (std::int64_t r = 0; r < 50; ++r)
+        for (std::int64_t c = 0; c < 50; ++c) {
+            if (c + 1 < 50) grid.add(r * 50 + c, r * 50 + c + 1);
+            if (r + 1 < 50) grid.add(r * 50 + c, (r + 1) * 50 + c);
+        }
+    auto const gs = pattern<std::int64_t>(grid.symmetric());
+    check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, 8 sources, cooperative", ctx,
+             one_kernel);
+    check_bc(gs, gs, some_sources(grid.n, 11, g), "grid 50 x 50, 11 sources, cooperative", ctx,
+             one_kernel);
+    auto const gd = pattern<std::int64_t>(grid);
+    check_bc(gd, transpose_of(gd), some_sources(grid.n, 5, g), "directed grid, cooperative", ctx,
+             one_kernel);
+    edges star;
+    star.n = 5001;
+    for (std::int64_t v = 1; v < 5001; ++v) star.add(0, v);
+    auto const ss = pattern<std::int32_t>(star.symmetric());
+    check_bc(ss, ss, {0, 17}, "star of 5000 leaves, cooperative asked", ctx,
+             "c push chained");
 }
 
 BOOST_AUTO_TEST_CASE(bad_input) {

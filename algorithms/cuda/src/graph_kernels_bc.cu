@@ -13,10 +13,15 @@
 // push again once the queue is small (n / beta) and shrinking.
 // Either step appends the vertices it reached to the next level's queue; the queues stay, in
 // order, for the backward sweep. On graphs of at most 8 edges a vertex (road networks: over a
-// thousand levels of a few thousand edges), the forward levels are push steps queued 32 at a time
-// without their sizes: each reads its queue's bounds on the device and a one-thread kernel sets
-// the next level's start, so the host waits once per 32 levels instead of once per level (a
-// read-back and a launch cost more than such a level's edges).
+// thousand levels of a few thousand edges) a level's work is a chain of a few dependent loads
+// and atomics, and what surrounds it decides the time. By default (tuning::bc_loop) the whole
+// batch, forward and backward, is one cooperative kernel (bc_whole): a grid barrier between
+// levels, level bounds in registers, a lane per edge rather than a thread per row (walk_edges),
+// a vertex's row loaded beside the claim that queues it, and claims, stamps and loads issued
+// before their results are used. The other way (bc_loop = chained, or rows of over 4,096
+// entries): push steps queued 32 at a time without their sizes, each reading its queue's bounds
+// on the device while a one-thread kernel sets the next level's start, so the host waits once per
+// 32 levels; the backward walks are a kernel a level.
 //
 // Backward, from the deepest level up to level 1: every vertex v of the level's queue sums
 // coef[w] = (1 + delta[w]) / sigma[w] over its out-neighbours w one level deeper (per column,
@@ -28,6 +33,7 @@
 //
 // Everything runs on the context's stream.
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -158,7 +164,9 @@ struct bc_push : walk::op_base<Index> {
                 reached |= old == -1;
             }
         }
-        if (reached && atomicExch(stamp + v, d + 1) != d + 1) {
+        // One column: the claim itself is unique. Several: a vertex reached in two columns is
+        // queued once, by whichever claim stamps it first.
+        if (reached && (K == 1 || atomicExch(stamp + v, d + 1) != d + 1)) {
             Index* const to = next ? next : queue + start[d + 1];
             to[detail::aggregated_slot(q.count)] = v;
             q.edges += static_cast<unsigned long long>(out_ptr[v + 1] - out_ptr[v]);
@@ -345,6 +353,199 @@ __global__ void bc_coef_init(double const* __restrict__ sigma, double* __restric
         coef[i] = sigma[i] > 0 ? 1.0 / sigma[i] : 0.0;
 }
 
+/// Rows list[0 .. count), their entries spans[0 .. count), walked edge by edge: a warp takes 32
+/// rows and its lanes take the rows' edges 32 at a time, each lane finding its edge's row by a binary search over the warp's degree
+/// prefix. A level of short rows (a road network's: two or three edges) then costs one edge's
+/// chain of dependent loads and atomics, where a thread a row walks its edges one after another.
+/// edge(owner, row, k) for each entry k of a row (owner: the row's lane), then row(valid, row)
+/// on every lane once the warp's 32 rows are done (valid: the lane had a row).
+template <class Index>
+struct row_span {
+    Index begin, end;
+};
+
+template <class Index, class Edge, class Row>
+__device__ __forceinline__ void walk_edges(Index const* __restrict__ list,
+                                           row_span<Index> const* __restrict__ spans,
+                                           std::int64_t count, Edge&& edge, Row&& row) {
+    constexpr unsigned full = walk::full_mask;
+    int const lane = static_cast<int>(threadIdx.x & 31);
+    std::int64_t const warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    std::int64_t const warps = std::int64_t(gridDim.x) * (blockDim.x / 32);
+    for (std::int64_t base = warp * 32; base < count; base += warps * 32) {
+        std::int64_t const i = base + lane;
+        Index r = 0;
+        long long b = 0, deg = 0;
+        if (i < count) {
+            r = list[i];
+            row_span<Index> const sp = spans[i];
+            b = static_cast<long long>(sp.begin);
+            deg = static_cast<long long>(sp.end) - b;
+        }
+        long long incl = deg;
+#pragma unroll
+        for (int s = 1; s < 32; s <<= 1) {
+            long long const o = __shfl_up_sync(full, incl, s);
+            if (lane >= s) incl += o;
+        }
+        long long const excl = incl - deg;
+        long long const total = __shfl_sync(full, incl, 31);
+        for (long long j0 = 0; j0 < total; j0 += 32) {
+            long long const j = j0 + lane;
+            int owner = 0;  // the last lane whose first edge is at or before j
+#pragma unroll
+            for (int s = 16; s >= 1; s >>= 1)
+                if (__shfl_sync(full, excl, owner + s) <= j) owner += s;
+            Index const rr = __shfl_sync(full, r, owner);
+            long long const k = __shfl_sync(full, b, owner) + (j - __shfl_sync(full, excl, owner));
+            if (j < total) edge(owner, rr, static_cast<Index>(k));
+        }
+        row(i < count, r);
+    }
+}
+
+/// The whole batch in one cooperative kernel (tuning::bc_loop): what the chained push levels and
+/// the backward walks do, with a grid barrier between levels instead of a kernel launch. Level
+/// bounds live in registers (every thread reads the count of the level just found after the
+/// barrier); level e's appends count into cnt[2 (e % 3)], and the count two levels back is
+/// cleared while a level runs (every thread read it two barriers ago). start[] records the
+/// bounds for the backward sweep. No long rows (the caller checks): walk_rows_body takes rows of
+/// up to walk::long_min entries.
+template <class Index, int K>
+struct bc_whole_args {
+    walk::graph<Index> out;
+    bc_arrays<K, std::int32_t> s;
+    Index* queue;
+    row_span<Index>* spans;  // queue[i]'s entries, loaded beside the claim that queued it
+    std::int64_t* start;
+    unsigned long long* cnt;  // 3 levels x {vertices, out-edges}; level 0's set by bc_sources
+    std::int32_t* stamp;
+    std::int32_t* levels;     // out: the number of levels
+    std::int64_t cells;
+};
+
+template <class Index, int K>
+__global__ void __launch_bounds__(walk::threads, walk::min_blocks)
+    bc_whole(bc_whole_args<Index, K> a) {
+    namespace cg = cooperative_groups;
+    cg::grid_group const grid = cg::this_grid();
+    using D = std::int32_t;
+    unsigned long long volatile const* const count = a.cnt;
+    bool const lead = blockIdx.x == 0 && threadIdx.x == 0;
+    std::int64_t begin = 0, end = static_cast<std::int64_t>(count[0]);
+    if (lead) {
+        a.start[0] = 0;
+        a.start[1] = end;
+        for (std::int64_t i = 0; i < end; ++i)
+            a.spans[i] = {a.out.ptr[a.queue[i]], a.out.ptr[a.queue[i] + 1]};
+    }
+    grid.sync();
+    std::int32_t d = 0;
+    for (;; ++d) {
+        unsigned long long* const appended = a.cnt + 2 * ((d + 1) % 3);
+        Index* const next = a.queue + end;
+        row_span<Index>* const next_spans = a.spans + end;
+        if (lead) {
+            a.cnt[2 * ((d + 2) % 3)] = 0;
+            a.cnt[2 * ((d + 2) % 3) + 1] = 0;
+        }
+        // bc_push's edge, but the stamp is exchanged beside the claims rather than after them:
+        // every column that passes the test below ends at depth d + 1 in v (claimed here or by
+        // another thread), so v belongs to the next level whoever wins, and the first exchange
+        // queues it. v's row is loaded beside them too, for the next level's walk.
+        walk_edges(
+            a.queue + begin, a.spans + begin, end - begin,
+            [&](int, Index u, Index k) {
+                Index const v = a.out.col[k];
+                std::int32_t du[K], dv[K];
+                load_depths<K, D>(a.s.depth, u, du);
+                load_depths<K, D>(a.s.depth, v, dv);
+                bool any = false;
+#pragma unroll
+                for (int c = 0; c < K; ++c) any |= du[c] == d && (dv[c] == -1 || dv[c] == d + 1);
+                if (!any) return;
+                row_span<Index> const span{a.out.ptr[v], a.out.ptr[v + 1]};
+                bool const first = K > 1 && atomicExch(a.stamp + v, d + 1) != d + 1;
+                // Every column's claim and sigma load issued before any result is used.
+                std::int32_t old[K];
+                double su[K];
+#pragma unroll
+                for (int c = 0; c < K; ++c) {
+                    old[c] = d;  // not a column of this edge
+                    if (du[c] != d || (dv[c] != -1 && dv[c] != d + 1)) continue;
+                    su[c] = a.s.sigma[std::int64_t(u) * K + c];
+                    old[c] = claim_depth(a.s.depth + std::int64_t(v) * K + c, d + 1);
+                }
+                bool claimed = false;
+#pragma unroll
+                for (int c = 0; c < K; ++c)
+                    if (old[c] == -1 || old[c] == d + 1) {
+                        atomicAdd(a.s.sigma + std::int64_t(v) * K + c, su[c]);
+                        claimed |= old[c] == -1;
+                    }
+                if (K > 1 ? first : claimed) {
+                    auto const slot = detail::aggregated_slot(appended);
+                    next[slot] = v;
+                    next_spans[slot] = span;
+                }
+            },
+            [](bool, Index) {});
+        grid.sync();
+        std::int64_t const next_end = end + static_cast<std::int64_t>(count[2 * ((d + 1) % 3)]);
+        if (lead) a.start[d + 2] = next_end;
+        if (next_end == end) break;
+        begin = end;
+        end = next_end;
+    }
+    std::int32_t const levels = d + 1;
+    if (lead) *a.levels = levels;
+    std::size_t const stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+         i < std::size_t(a.cells); i += stride)
+        a.s.coef[i] = a.s.sigma[i] > 0 ? 1.0 / a.s.sigma[i] : 0.0;
+    grid.sync();
+    // The deepest level's dependencies are 0; level 0 holds only sources. A row's sum over its
+    // edges meets in shared memory, one slot of K a lane of the warp.
+    __shared__ double sums[walk::threads / 32][32][K];
+    int const lane = static_cast<int>(threadIdx.x & 31), w = static_cast<int>(threadIdx.x / 32);
+    for (std::int32_t e = levels - 2; e >= 1; --e) {
+        std::int64_t const b = a.start[e], en = a.start[e + 1];
+        bc_back<Index, K, D> op{};
+        op.s = a.s;
+        op.d = e;
+#pragma unroll
+        for (int c = 0; c < K; ++c) sums[w][lane][c] = 0;
+        __syncwarp();
+        walk_edges(
+            a.queue + b, a.spans + b, en - b,
+            [&](int owner, Index v, Index k) {
+                Index const x = a.out.col[k];
+                std::int32_t dv[K], dx[K];
+                load_depths<K, D>(a.s.depth, v, dv);
+                load_depths<K, D>(a.s.depth, x, dx);
+                // x's coefficients loaded beside its depths; only those one level down count.
+                double cx[K];
+#pragma unroll
+                for (int c = 0; c < K; ++c) cx[c] = a.s.coef[std::int64_t(x) * K + c];
+#pragma unroll
+                for (int c = 0; c < K; ++c)
+                    if (dv[c] == e && dx[c] == e + 1) atomicAdd(&sums[w][owner][c], cx[c]);
+            },
+            [&](bool valid, Index v) {
+                __syncwarp();
+                acc_k<K> acc;
+#pragma unroll
+                for (int c = 0; c < K; ++c) {
+                    acc.v[c] = sums[w][lane][c];
+                    sums[w][lane][c] = 0;
+                }
+                if (valid) op.finish(v, acc);
+                __syncwarp();
+            });
+        grid.sync();
+    }
+}
+
 template <class Index>
 struct bc_graphs {
     walk::graph<Index> out, in;
@@ -498,6 +699,61 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
     return seconds;
 }
 
+/// One batch in one cooperative kernel (bc_whole); its seconds, or nothing where the device
+/// cannot launch it (no cooperative launch, or no block fits a multiprocessor).
+template <class Index, int K>
+std::optional<double> bc_batch_whole(bc_graphs<Index> const& g, Index const* sources, int active,
+                                     double* centrality, std::vector<std::string>& notes,
+                                     cudaStream_t st) {
+    auto const kernel = &bc_whole<Index, K>;
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    KLEENE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, walk::threads, 0));
+    if (!coop || per_sm < 1) return std::nullopt;
+    // Two blocks a multiprocessor; 1, 1/2 and 1/4 a multiprocessor measured the same (H200).
+    unsigned const blocks = static_cast<unsigned>(sms * std::min(per_sm, walk::min_blocks));
+    std::int64_t const n = g.out.n;
+    std::size_t const cells = std::size_t(n) * K;
+    detail::stream_buffer<std::int32_t> depth{cells, st};
+    detail::stream_buffer<std::int32_t> stamp{std::size_t(n), st};
+    detail::stream_buffer<double> sigma{cells, st}, coef{cells, st};
+    detail::stream_buffer<Index> queue{std::size_t(n) * std::size_t(active), st};
+    detail::stream_buffer<row_span<Index>> spans{std::size_t(n) * std::size_t(active), st};
+    detail::stream_buffer<std::int64_t> start{std::size_t(n) + 2, st};
+    detail::stream_buffer<unsigned long long> cnt{6, st};
+    detail::stream_buffer<std::int32_t> levels{1, st};
+    walk::timer t(st);
+    t.begin();
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(depth.data(), 0xff, cells * sizeof(std::int32_t), st));
+    KLEENE_CUDA_CHECK(
+        cudaMemsetAsync(stamp.data(), 0xff, std::size_t(n) * sizeof(std::int32_t), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(sigma.data(), 0, cells * sizeof(double), st));
+    cnt.zero();
+    bc_arrays<K, std::int32_t> const s{depth.data(), sigma.data(), coef.data(), centrality,
+                                       active};
+    bc_sources<Index, K, std::int32_t>
+        <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), cnt.data());
+    KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
+    bc_whole_args<Index, K> args{g.out,        s,          queue.data(), spans.data(),
+                                 start.data(), cnt.data(), stamp.data(), levels.data(),
+                                 static_cast<std::int64_t>(cells)};
+    void* params[] = {&args};
+    KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel),
+                                                  dim3(blocks), dim3(walk::threads), params, 0,
+                                                  st));
+    double const seconds = t.end();
+    std::int32_t depth_count = 0;
+    detail::copy_to_host(&depth_count, levels.data(), 1, st);
+    notes.push_back("bc: batch of " + std::to_string(active) + " sources in " + std::to_string(K) +
+                    " columns, 32-bit depths: " + std::to_string(depth_count) +
+                    " levels, forward and backward in one cooperative kernel of " +
+                    std::to_string(blocks) + " blocks, " + walk::ms(seconds));
+    return seconds;
+}
+
 /// Graphs of at most this many edges a vertex on average (road networks, meshes: levels many
 /// and small) chain their push levels (bc_batch) and start with 32-bit depths.
 constexpr double chained_max_degree = 8;
@@ -505,9 +761,13 @@ constexpr double chained_max_degree = 8;
 /// 8-bit depths first; 32-bit when a batch has 255 levels or more.
 template <class Index, int K>
 double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
-                    double* centrality, std::vector<std::string>& notes, cudaStream_t st) {
+                    double* centrality, std::vector<std::string>& notes, bc_level_loop loop,
+                    cudaStream_t st) {
     bool outgrown = false;
     bool const chained = double(g.edges) <= chained_max_degree * double(g.out.n);
+    if (chained && loop == bc_level_loop::cooperative && g.out_long.count == 0)
+        if (auto const s = bc_batch_whole<Index, K>(g, sources, active, centrality, notes, st))
+            return *s;
     if (chained)
         return bc_batch<Index, K, std::int32_t>(g, sources, active, centrality, notes, outgrown,
                                                 true, st);
@@ -558,17 +818,22 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
     KLEENE_CUDA_CHECK(cudaMemcpyAsync(src_d.data(), src.data(), src.size() * sizeof(Index),
                                       cudaMemcpyHostToDevice, st));
     double* const c = centrality.data();
+    // Automatic: the cooperative kernel (H200, NE / NY, 4 sources: 55.2 / 16.2 ms chained, 30.6 /
+    // 8.7 ms in one kernel; docs/performance.md).
+    bc_level_loop const loop = ctx.tune.bc_loop == bc_level_loop::automatic
+                                   ? bc_level_loop::cooperative
+                                   : ctx.tune.bc_loop;
     for (std::size_t first = 0; first < src.size();) {
         int const active = static_cast<int>(std::min<std::size_t>(max_batch, src.size() - first));
         Index const* const batch = src_d.data() + first;
         if (active == 1)
-            run.seconds += bc_batch_any<Index, 1>(g, batch, active, c, run.notes, st);
+            run.seconds += bc_batch_any<Index, 1>(g, batch, active, c, run.notes, loop, st);
         else if (active == 2)
-            run.seconds += bc_batch_any<Index, 2>(g, batch, active, c, run.notes, st);
+            run.seconds += bc_batch_any<Index, 2>(g, batch, active, c, run.notes, loop, st);
         else if (active <= 4)
-            run.seconds += bc_batch_any<Index, 4>(g, batch, active, c, run.notes, st);
+            run.seconds += bc_batch_any<Index, 4>(g, batch, active, c, run.notes, loop, st);
         else
-            run.seconds += bc_batch_any<Index, 8>(g, batch, active, c, run.notes, st);
+            run.seconds += bc_batch_any<Index, 8>(g, batch, active, c, run.notes, loop, st);
         first += std::size_t(active);
     }
     detail::copy_to_host(run.centrality.data(), centrality.data(), std::size_t(n), st);

@@ -28,6 +28,14 @@ namespace kleene {
 /// Out-of-core APSP: blocked Floyd-Warshall or R-Kleene (automatic: the lower modelled time).
 enum class ooc_algorithm { automatic, floyd_warshall, rkleene };
 
+/// How GPU betweenness runs the levels of graphs with few edges a vertex (at most 8 on average:
+/// road networks, meshes; over a thousand small levels): automatic (the measured choice,
+/// docs/performance.md), chained (push levels queued 32 at a time by the host, one kernel a
+/// level, a kernel a level backward) or cooperative (the whole batch, forward and backward, in
+/// one cooperative kernel with a grid barrier between levels; chained where the device cannot
+/// launch it or the graph has rows of over 4,096 entries).
+enum class bc_level_loop { automatic, chained, cooperative };
+
 /// Settings that change how, never what, the library computes. The defaults are the measured
 /// choices (docs/performance.md); tests and benchmarks change them on a context of their own.
 struct tuning {
@@ -41,6 +49,8 @@ struct tuning {
     std::size_t checked_min_updates = std::size_t(1) << 27;
     /// Blocks a SM of the cooperative BFS loop: 2 or 4 (KLEENE_BFS_LOOP_BLOCKS).
     int bfs_loop_blocks = 2;
+    /// GPU betweenness's levels on graphs of at most 8 edges a vertex (bc_level_loop above).
+    kleene::bc_level_loop bc_loop = kleene::bc_level_loop::automatic;
     /// Device bytes the GPU paths of apsp, closure and the out-of-core runs may use when their
     /// own options set none (0: no cap; KLEENE_MAX_DEVICE_BYTES).
     std::size_t max_device_bytes = 0;
