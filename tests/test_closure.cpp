@@ -547,7 +547,7 @@ BOOST_AUTO_TEST_CASE(semiring_closure_cycles_one_does_not_absorb) {
         BOOST_FAIL("a cycle heavier than one must throw");
     } catch (negative_cycle const& e) {
         BOOST_TEST(e.vertex() == 2);
-        BOOST_TEST(std::string(e.what()).find("weighs ") != std::string::npos, e.what());
+        BOOST_TEST(std::string(e.what()).find("came out") != std::string::npos, e.what());
     }
     BOOST_CHECK_THROW(
         semiring_closure(b2.view(), runtime_semiring<float>(add_kind::max, mul_kind::times)),

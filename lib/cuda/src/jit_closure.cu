@@ -211,10 +211,10 @@ void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive, 
                                           cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         throw negative_cycle(
-            v, "semiring_closure: a cycle through vertex " + std::to_string(v) + " weighs " +
-                   value_text(d) + ", which one does not absorb (add(one, w) != one over " +
-                   s.name +
-                   ": for min.plus a negative cycle, for max.times one heavier than 1, where "
+            v, "semiring_closure: vertex " + std::to_string(v) +
+                   " lies on a cycle that one does not absorb: its diagonal entry came out " +
+                   value_text(d) + " and add(one, it) != one over " + s.name +
+                   " (for min.plus a negative cycle, for max.times one heavier than 1, where "
                    "paths around it improve without end); the closure is computed only where "
                    "one absorbs every cycle");
     }

@@ -273,11 +273,12 @@ void semiring_closure(dense_view<T> a, S const& s, semiring_closure_options cons
         if (!(s.add(one, d) == one))
             throw negative_cycle(
                 static_cast<std::int64_t>(i),
-                "semiring_closure: a cycle through vertex " + std::to_string(i) + " weighs " +
-                    detail::closure_value(d) + ", which one (" + detail::closure_value(one) +
-                    ") does not absorb (add(one, w) != one: for min.plus a negative cycle, for "
-                    "max.times one heavier than 1, where paths around it improve without end); "
-                    "the closure is computed only where one absorbs every cycle");
+                "semiring_closure: vertex " + std::to_string(i) + " lies on a cycle that one (" +
+                    detail::closure_value(one) + ") does not absorb: its diagonal entry came out " +
+                    detail::closure_value(d) +
+                    " and add(one, it) != one (for min.plus a negative cycle, for max.times one "
+                    "heavier than 1, where paths around it improve without end); the closure is "
+                    "computed only where one absorbs every cycle");
         if (opt.reflexive) a(i, i) = one;
     }
 }
