@@ -23,6 +23,8 @@
 #include <type_traits>
 
 namespace kleene::cuda::jit {
+static_assert(closure_block_side == std::size_t(closure_detail::block_side),
+              "jit.hpp's closure_block_side is the base kernel's block side");
 namespace {
 
 template <class T>
