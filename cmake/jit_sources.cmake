@@ -12,7 +12,8 @@ set(KLEENE_JIT_HEADERS
   lib/cuda/include:kleene/cuda/sparse/spgemm_kernels.cuh
   lib/cuda/include:kleene/cuda/dense_gemm/tiles.hpp
   lib/cuda/include:kleene/cuda/dense_gemm/policies.cuh
-  lib/cuda/include:kleene/cuda/dense_gemm/kernels.cuh)
+  lib/cuda/include:kleene/cuda/dense_gemm/kernels.cuh
+  lib/cuda/include:kleene/cuda/closure_kernels.cuh)
 
 function(kleene_embed_jit_sources out)
   file(GLOB std_files ${PROJECT_SOURCE_DIR}/lib/cuda/jit/std/*)

@@ -4,7 +4,8 @@
 // one vertex, self-loops, one strongly connected component, DAGs, many components, chains,
 // stars, random densities. Every method (search, sweep), output (CSR, bits), index type and
 // reflexive or not; the strongly connected components against mutual reachability and their
-// topological numbering; the estimate; deep paths (no recursion); the memory limit.
+// topological numbering; the estimate; deep paths (no recursion); the memory limit. Then the
+// closure over any semiring (semiring_closure.hpp) against a plain fixed-point reference.
 
 #define BOOST_TEST_MODULE closure
 #include <algorithm>
@@ -14,6 +15,9 @@
 #include <functional>
 #include <kleene/algorithms/closure.hpp>
 #include <kleene/algorithms/scc.hpp>
+#include <kleene/algorithms/semiring_closure.hpp>
+#include <kleene/runtime_semiring.hpp>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -339,4 +343,262 @@ BOOST_AUTO_TEST_CASE(results_past_the_limit_fail_before_the_work) {
     auto const r = closure_matrix(a, opt);
     BOOST_TEST((r.format == output_choice::dense));
     BOOST_TEST(r.pairs() == n * n);
+}
+
+// ---- the closure over any semiring (semiring_closure.hpp) -------------------------------------
+// Against a plain reference written here: R = A, then R = A (+) R (x) A until it stops changing
+// (at most n + 1 rounds: with an idempotent add and cycles one absorbs, paths of n edges or fewer
+// carry the whole sum), zero multiplying as absent; reflexive: add(one, R(i, i)) on the diagonal.
+
+namespace {
+
+template <class S>
+dense_matrix<typename S::value_type> reference_closure(S const& s,
+                                                       dense_matrix<typename S::value_type> const& a,
+                                                       bool reflexive) {
+    using T = typename S::value_type;
+    std::size_t const n = a.rows();
+    T const zero = s.zero();
+    auto const mul = [&](T x, T y) { return x == zero || y == zero ? zero : T(s.mul(x, y)); };
+    dense_matrix<T> r = a;
+    for (std::size_t round = 0; round <= n; ++round) {
+        dense_matrix<T> next = a;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < n; ++k)
+                for (std::size_t j = 0; j < n; ++j)
+                    next(i, j) = s.add(next(i, j), mul(r(i, k), a(k, j)));
+        bool same = true;
+        for (std::size_t q = 0; q < n * n && same; ++q) same = next.data()[q] == r.data()[q];
+        r = std::move(next);
+        if (same) break;
+    }
+    if (reflexive)
+        for (std::size_t i = 0; i < n; ++i) r(i, i) = s.add(s.one(), r(i, i));
+    return r;
+}
+
+/// n x n, each entry present with probability p (else the semiring's zero), values from draw.
+template <class T, class Draw>
+dense_matrix<T> random_dense(std::size_t n, double p, T zero, Draw draw, std::mt19937_64& rng) {
+    dense_matrix<T> a(n, n, zero);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (u(rng) < p) a(i, j) = draw(i, j);
+    return a;
+}
+
+/// Entries that differ (relative tolerance tol for floating point, 0: exactly), and the first.
+template <class T>
+std::size_t closure_differences(dense_matrix<T> const& got, dense_matrix<T> const& want,
+                                double tol, std::string& first) {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.rows(); ++i)
+        for (std::size_t j = 0; j < want.cols(); ++j) {
+            T const g = got(i, j), w = want(i, j);
+            bool ok = g == w;
+            if constexpr (std::is_floating_point_v<T>)
+                if (!ok && tol > 0 && std::isfinite(g) && std::isfinite(w))
+                    ok = std::fabs(double(g) - double(w)) <=
+                         tol * std::max(1.0, std::max(std::fabs(double(g)), std::fabs(double(w))));
+            if (!ok && bad++ == 0)
+                first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
+                        std::to_string(double(g)) + ", want " + std::to_string(double(w));
+        }
+    return bad;
+}
+
+/// The closure of a (several sizes, densities, base sizes that make the recursion run) against
+/// the reference, reflexive and not.
+template <class S, class Draw>
+void check_semiring_closure(S const& s, std::string const& name, Draw draw, double tol = 0) {
+    using T = typename S::value_type;
+    std::mt19937_64 rng(4242);
+    for (std::size_t n : {0u, 1u, 2u, 5u, 37u, 150u})
+        for (double p : {0.05, 0.3})
+            for (std::size_t base : {std::size_t(0), std::size_t(4)}) {
+                if (n == 150 && base == 4) continue;  // the default base already recurses
+                dense_matrix<T> const a = random_dense<T>(n, p, s.zero(), draw, rng);
+                for (bool reflexive : {false, true}) {
+                    dense_matrix<T> const want = reference_closure(s, a, reflexive);
+                    dense_matrix<T> got = a;
+                    semiring_closure_options opt;
+                    opt.reflexive = reflexive;
+                    opt.base = base;
+                    explain_trace why;
+                    opt.explain = &why;
+                    semiring_closure(got.view(), s, opt);
+                    std::string first;
+                    std::size_t const bad = closure_differences(got, want, tol, first);
+                    BOOST_TEST(bad == 0u, name << " n=" << n << " p=" << p << " base=" << base
+                                               << (reflexive ? " reflexive" : "") << ": " << bad
+                                               << " entries differ, first " << first);
+                    if (n > 0) BOOST_TEST(!why.lines.empty());
+                }
+            }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(semiring_closure_min_plus) {
+    // Weights 1..9, and weights with negative entries but no negative cycle (potentials:
+    // w(i, j) = c + p(j) - p(i) with c >= 0 sums to c's along a cycle).
+    std::mt19937_64 g(7);
+    check_semiring_closure(min_plus<float>{}, "min_plus<float>",
+                           [&](std::size_t, std::size_t) { return float(1 + g() % 9); });
+    check_semiring_closure(min_plus<std::int32_t>{}, "min_plus<int32>",
+                           [&](std::size_t i, std::size_t j) {
+                               return std::int32_t(g() % 5) + std::int32_t(j % 7) -
+                                      std::int32_t(i % 7);
+                           });
+    check_semiring_closure(min_plus<double>{}, "min_plus<double>", [&](std::size_t i, std::size_t j) {
+        return double(g() % 5) + double(j % 11) - double(i % 11);
+    });
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_max_min_max_times_lor_land) {
+    std::mt19937_64 g(8);
+    check_semiring_closure(max_min<float>{}, "max_min<float>",
+                           [&](std::size_t, std::size_t) { return float(g() % 100) / 4; });
+    check_semiring_closure(max_min<std::int64_t>{}, "max_min<int64>",
+                           [&](std::size_t, std::size_t) { return std::int64_t(g() % 1000) - 500; });
+    // Probabilities in [0, 1]: the closure is the most probable path; the reference multiplies
+    // along paths in another order, so equal to a few ulps.
+    std::uniform_real_distribution<double> u(0, 1);
+    check_semiring_closure(max_times<double>{}, "max_times<double>",
+                           [&](std::size_t, std::size_t) { return u(g); }, 1e-12);
+    check_semiring_closure(max_times<float>{}, "max_times<float>",
+                           [&](std::size_t, std::size_t) { return float(u(g)); }, 1e-5);
+    check_semiring_closure(lor_land<bool>{}, "lor_land<bool>",
+                           [&](std::size_t, std::size_t) { return true; });
+    check_semiring_closure(lor_land<std::int32_t>{}, "lor_land<int32>",
+                           [&](std::size_t, std::size_t) { return std::int32_t(1); });
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_runtime_semirings) {
+    // The generic row loop (a semiring object) against the same reference; max.first is refused
+    // below, min.max and max.times are compositions the object answers at run time.
+    std::mt19937_64 g(9);
+    check_semiring_closure(runtime_semiring<float>(add_kind::min, mul_kind::plus), "min.plus<float>",
+                           [&](std::size_t, std::size_t) { return float(1 + g() % 9); });
+    check_semiring_closure(runtime_semiring<std::int32_t>(add_kind::min, mul_kind::max),
+                           "min.max<int32>",
+                           [&](std::size_t, std::size_t) { return std::int32_t(g() % 50); });
+    std::uniform_real_distribution<double> u(0, 1);
+    check_semiring_closure(runtime_semiring<double>(add_kind::max, mul_kind::times),
+                           "max.times<double>", [&](std::size_t, std::size_t) { return u(g); },
+                           1e-12);
+    check_semiring_closure(runtime_semiring<std::int64_t>(add_kind::max, mul_kind::min),
+                           "max.min<int64>",
+                           [&](std::size_t, std::size_t) { return std::int64_t(g() % 100); });
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_small_and_disconnected) {
+    // n = 0 and n = 1 (with and without a self-loop).
+    dense_matrix<float> e(0, 0);
+    semiring_closure(e.view(), min_plus<float>{});
+    dense_matrix<float> one(1, 1, infinity<float>());
+    semiring_closure(one.view(), min_plus<float>{});
+    BOOST_TEST(one(0, 0) == infinity<float>());
+    semiring_closure(one.view(), min_plus<float>{}, {.reflexive = true});
+    BOOST_TEST(one(0, 0) == 0.0f);
+    dense_matrix<float> loop(1, 1, 3.0f);
+    semiring_closure(loop.view(), min_plus<float>{});
+    BOOST_TEST(loop(0, 0) == 3.0f);  // A+: the loop itself
+    // Two components {0..59} and {60..119}, each a cycle: nothing crosses between them.
+    std::size_t const n = 120;
+    dense_matrix<std::int32_t> a(n, n, infinity<std::int32_t>());
+    for (std::size_t v = 0; v < n; ++v) a(v, v % 60 == 59 ? v - 59 : v + 1) = 2;
+    dense_matrix<std::int32_t> const want = reference_closure(min_plus<std::int32_t>{}, a, true);
+    semiring_closure(a.view(), min_plus<std::int32_t>{}, {.reflexive = true, .base = 8});
+    std::string first;
+    BOOST_TEST(closure_differences(a, want, 0, first) == 0u, first);
+    BOOST_TEST(a(0, 59) == 118);
+    BOOST_TEST(a(59, 0) == 2);
+    BOOST_TEST(a(0, 60) == infinity<std::int32_t>());
+    BOOST_TEST(a(100, 10) == infinity<std::int32_t>());
+    BOOST_TEST(a(70, 70) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_cycles_one_does_not_absorb) {
+    // min_plus: the cycle 3 -> 5 -> 3 weighs -1; 3 is the smallest vertex on it.
+    for (std::size_t base : {std::size_t(0), std::size_t(2)}) {
+        dense_matrix<double> a(8, 8, infinity<double>());
+        for (std::size_t v = 0; v + 1 < 8; ++v) a(v, v + 1) = 1;
+        a(5, 3) = -3;
+        try {
+            semiring_closure(a.view(), min_plus<double>{}, {.base = base});
+            BOOST_FAIL("a negative cycle must throw");
+        } catch (negative_cycle const& e) {
+            BOOST_TEST(e.vertex() == 3);
+            BOOST_TEST(std::string(e.what()).find("vertex 3") != std::string::npos, e.what());
+        }
+    }
+    // max_times: a self-loop of 1.5 at vertex 2 (paths through it grow without end); the same
+    // over the run-time composition.
+    dense_matrix<float> b(4, 4, max_times<float>::zero());
+    b(0, 1) = 0.5f;
+    b(1, 2) = 0.5f;
+    b(2, 2) = 1.5f;
+    b(2, 3) = 0.5f;
+    dense_matrix<float> b2 = b;
+    try {
+        semiring_closure(b.view(), max_times<float>{}, {.reflexive = true});
+        BOOST_FAIL("a cycle heavier than one must throw");
+    } catch (negative_cycle const& e) {
+        BOOST_TEST(e.vertex() == 2);
+        BOOST_TEST(std::string(e.what()).find("came out") != std::string::npos, e.what());
+    }
+    BOOST_CHECK_THROW(
+        semiring_closure(b2.view(), runtime_semiring<float>(add_kind::max, mul_kind::times)),
+        negative_cycle);
+    // Weights above 1 without a cycle are fine: paths stay simple.
+    dense_matrix<float> c(3, 3, max_times<float>::zero());
+    c(0, 1) = 2.0f;
+    c(1, 2) = 3.0f;
+    semiring_closure(c.view(), max_times<float>{});
+    BOOST_TEST(c(0, 2) == 6.0f);
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_refusals) {
+    dense_matrix<float> a(3, 3, 1.0f);
+    // An add that is not idempotent: compiled and run-time.
+    BOOST_CHECK_THROW(semiring_closure(a.view(), plus_times<float>{}), invalid_argument);
+    BOOST_CHECK_THROW(
+        semiring_closure(a.view(), runtime_semiring<float>(add_kind::plus, mul_kind::min)),
+        invalid_argument);
+    try {
+        semiring_closure(a.view(), runtime_semiring<float>(add_kind::plus, mul_kind::times));
+        BOOST_FAIL("plus.times must be refused");
+    } catch (invalid_argument const& e) {
+        BOOST_TEST(std::string(e.what()).find("plus.times") != std::string::npos, e.what());
+        BOOST_TEST(std::string(e.what()).find("not idempotent") != std::string::npos, e.what());
+    }
+    // A multiply without identity.
+    BOOST_CHECK_THROW(semiring_closure(a.view(), min_first<float>{}), invalid_argument);
+    BOOST_CHECK_THROW(
+        semiring_closure(a.view(), runtime_semiring<float>(add_kind::max, mul_kind::first)),
+        invalid_argument);
+    // Not square.
+    dense_matrix<float> r(2, 3, 1.0f);
+    BOOST_CHECK_THROW(semiring_closure(r.view(), min_plus<float>{}), dimension_mismatch);
+    // NaN in the input, named.
+    a(1, 2) = std::numeric_limits<float>::quiet_NaN();
+    try {
+        semiring_closure(a.view(), min_plus<float>{});
+        BOOST_FAIL("NaN must be refused");
+    } catch (invalid_argument const& e) {
+        BOOST_TEST(std::string(e.what()).find("(1, 2) is NaN") != std::string::npos, e.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_calls_the_step_hook) {
+    dense_matrix<float> a(40, 40, 1.0f);
+    int steps = 0;
+    semiring_closure(a.view(), min_plus<float>{}, {.base = 8, .on_step = [&] { ++steps; }});
+    BOOST_TEST(steps > 8);
+    BOOST_TEST(a(3, 7) == 1.0f);
+    BOOST_CHECK_THROW(semiring_closure(a.view(), min_plus<float>{},
+                                       {.base = 8, .on_step = [] { throw error("stop"); }}),
+                      error);
 }

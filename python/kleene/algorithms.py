@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _kleene
 from .matrix import Matrix, as_matrix, infinity
+from .semiring import semiring as _as_semiring
 
 
 def _out(result, trace, explain):
@@ -56,10 +57,34 @@ def apsp(a, *, algorithm="auto", device="auto", predecessors=False, max_device_b
     return _out((d, p) if predecessors else d, trace, explain)
 
 
-def closure(a, *, reflexive=False, device="auto", explain=False):
-    """Transitive closure A+ (A* with reflexive=True) as a Boolean CSR Matrix."""
-    c, trace = _kleene._closure(as_matrix(a)._s, reflexive, device, explain)
-    return _out(Matrix(c), trace, explain)
+def closure(a, semiring=None, *, reflexive=False, device="auto", explain=False):
+    """Transitive closure A+ (A* with reflexive=True) as a Boolean CSR Matrix; with a
+    ``semiring`` (a kleene.Semiring, a name like "max.min", a composition or source text), the
+    closure over it: A+ = A (+) A^2 (+) ... (A* = I (+) A+: the diagonal set to one) as a dense
+    result, absent entries being the semiring's zero.
+
+    The semiring's add must be idempotent (min, max, lor, land, any: kleene.InvalidArgument
+    otherwise) and its multiply have an identity; the result is exact when every cycle weight w
+    satisfies add(one, w) == one, and a cycle that breaks it (min.plus: a negative cycle;
+    max.times: a cycle heavier than 1) raises kleene.NegativeCycle naming a vertex on it. NaN
+    entries raise kleene.InvalidArgument. Host input gives a NumPy array, computed on the CPU
+    (device="auto" or "cpu") or on the GPU (device="gpu"); a device matrix gives a dense device
+    Matrix (the JIT compiles the kernels for any semiring, source text included). Values
+    float32, float64, int32, int64; over bool, lor.land is the Boolean closure, returned dense."""
+    if semiring is None:
+        c, trace = _kleene._closure(as_matrix(a)._s, reflexive, device, explain)
+        return _out(Matrix(c), trace, explain)
+    s = _as_semiring(semiring)
+    m = as_matrix(a)
+    if m.dtype == np.bool_ and (s.add, s.multiply) == ("lor", "land"):
+        if m.device == "gpu":
+            raise _kleene.InvalidArgument(
+                "closure: bool values are not offered on the GPU (float32, float64, int32, "
+                "int64); convert with astype(), or to_host() for the Boolean closure")
+        c, trace = _kleene._closure(m._s, reflexive, device, explain)
+        return _out(Matrix(c).to_numpy(absent=False), trace, explain)
+    r, trace = _kleene._semiring_closure(m._s, s._spec, reflexive, device, explain)
+    return _out(Matrix(r) if isinstance(r, _kleene._Storage) else r, trace, explain)
 
 
 def path(predecessors, source, target):

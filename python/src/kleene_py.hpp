@@ -255,6 +255,7 @@ inline py::object trace_or_none(explain_trace const* t) {
 void bind_products(py::module_& m);
 void bind_operations(py::module_& m);
 void bind_algorithms(py::module_& m);
+void bind_closure(py::module_& m);
 void bind_device(py::module_& m);
 
 }  // namespace kleene::python

@@ -578,5 +578,6 @@ PYBIND11_MODULE(_kleene, m) {
     bind_products(m);
     bind_operations(m);
     bind_algorithms(m);
+    bind_closure(m);
     bind_device(m);
 }

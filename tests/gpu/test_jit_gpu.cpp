@@ -2,11 +2,14 @@
 // exactly what the library's own instances give (SpMV with masks, accumulate and replace, long
 // rows; the dense GEMM's staged and register paths, split k), a user semiring given as source
 // text matches plain host loops, and the context / disk cache report where kernels came from.
+// The semiring closure on the device (jit::closure, semiring_closure.hpp) equals the CPU's for a
+// built-in and a source-text semiring, at sizes that make the recursion run.
 
 #define BOOST_TEST_MODULE jit_gpu
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
 
+#include <kleene/algorithms/semiring_closure.hpp>
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
@@ -291,4 +294,127 @@ BOOST_AUTO_TEST_CASE(reports_and_the_disk_cache) {
     auto const wrong = jit::builtin("min_plus", "double");
     BOOST_CHECK_THROW((jit::spmv<float, std::int32_t>(w, {}, a, u, wrong)), kleene::invalid_argument);
     fs::remove_all(dir);
+}
+
+namespace {
+
+/// The source-text max.times above as a host semiring object, for the CPU closure: zero 0, one 1.
+struct host_max_times {
+    using value_type = float;
+    static constexpr bool idempotent_add = true;
+    static constexpr bool has_terminal = false;
+    static constexpr bool zero_annihilates = true;  // values are >= 0
+    static constexpr float zero() { return 0.0f; }
+    static constexpr float one() { return 1.0f; }
+    static constexpr float terminal() { return 0.0f; }
+    static constexpr float add(float a, float b) { return a > b ? a : b; }
+    static constexpr float mul(float a, float b) { return a * b; }
+};
+
+/// n x n with about `degree` entries a row (else zero), values from draw.
+template <class T, class Draw>
+dense_matrix<T> random_graph(std::size_t n, double degree, T zero, Draw draw, rng& g) {
+    dense_matrix<T> a(n, n, zero);
+    std::uniform_real_distribution<double> u(0, 1);
+    double const p = std::min(1.0, degree / double(std::max<std::size_t>(n, 1)));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (u(g) < p) a(i, j) = draw();
+    return a;
+}
+
+/// The GPU closure of a over s against the CPU closure over host_s, reflexive and not, with the
+/// default base and a small one; entries within rel (0: exactly).
+template <class T, class H, class Draw>
+void check_gpu_closure(jit::semiring_source const& s, H const& host_s, Draw draw, double rel,
+                       context& ctx) {
+    rng g(17);
+    for (std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(300), std::size_t(1000)})
+        for (double degree : {2.0, 8.0})
+            for (std::size_t base : {std::size_t(0), std::size_t(8)}) {
+                if (n == 1000 && base == 8) continue;
+                dense_matrix<T> const a = random_graph<T>(n, degree, host_s.zero(), draw, g);
+                for (bool reflexive : {false, true}) {
+                    dense_matrix<T> want = a;
+                    semiring_closure(want.view(), host_s, {.reflexive = reflexive});
+                    auto d = a.to_device();
+                    explain_trace why;
+                    semiring_closure(d.view(), s,
+                                     {.reflexive = reflexive, .base = base, .ctx = &ctx,
+                                      .explain = &why});
+                    auto const got = d.to_host();
+                    std::size_t bad = 0;
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j) {
+                            double const x = double(got(i, j)), y = double(want(i, j));
+                            bad += !(got(i, j) == want(i, j) ||
+                                     (rel > 0 && std::abs(x - y) <= rel * std::max(1.0, std::abs(y))));
+                        }
+                    BOOST_TEST(bad == 0u, s.name << " n=" << n << " degree=" << degree << " base="
+                                                 << base << (reflexive ? " reflexive" : "")
+                                                 << "\n" << why.str());
+                }
+            }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(semiring_closure_through_the_jit) {
+    if (!have_gpu()) return;
+    rng g(19);
+    context ctx;
+    // Built-ins: min_plus with integer weights (exact in float), max_min over int32.
+    check_gpu_closure<float>(jit::builtin("min_plus", "float"), min_plus<float>{},
+                             [&] { return float(1 + g() % 9); }, 0, ctx);
+    check_gpu_closure<std::int32_t>(jit::builtin("max_min", "int32_t"), max_min<std::int32_t>{},
+                                    [&] { return std::int32_t(g() % 1000); }, 0, ctx);
+    check_gpu_closure<double>(jit::compose("min", "plus", "double"), min_plus<double>{},
+                              [&] { return double(1 + g() % 20); }, 0, ctx);
+    // The user's max.times as source text, probabilities in [0, 1] (products in other orders:
+    // equal to a few ulps).
+    std::uniform_real_distribution<float> u(0, 1);
+    check_gpu_closure<float>(max_times_source(), host_max_times{}, [&] { return u(g); }, 1e-5,
+                             ctx);
+}
+
+BOOST_AUTO_TEST_CASE(semiring_closure_through_the_jit_errors) {
+    if (!have_gpu()) return;
+    context ctx;
+    auto const s = jit::builtin("min_plus", "float");
+    // A negative cycle 3 -> 4 -> 5 -> 3 (weight -1): vertex 3, the smallest on it.
+    for (std::size_t base : {std::size_t(0), std::size_t(2)}) {
+        dense_matrix<float> a(70, 70, infinity<float>());
+        for (std::size_t v = 0; v + 1 < 70; ++v) a(v, v + 1) = 1;
+        a(5, 3) = -3;
+        auto d = a.to_device();
+        try {
+            semiring_closure(d.view(), s, {.base = base, .ctx = &ctx});
+            BOOST_FAIL("a negative cycle must throw");
+        } catch (negative_cycle const& e) {
+            BOOST_TEST(e.vertex() == 3, e.what());
+        }
+    }
+    // NaN named; not square; add not idempotent; a multiply without identity; the wrong type.
+    dense_matrix<float> b(5, 5, 1.0f);
+    b(2, 4) = std::numeric_limits<float>::quiet_NaN();
+    auto db = b.to_device();
+    try {
+        semiring_closure(db.view(), s, {.ctx = &ctx});
+        BOOST_FAIL("NaN must be refused");
+    } catch (kleene::invalid_argument const& e) {
+        BOOST_TEST(std::string(e.what()).find("(2, 4) is NaN") != std::string::npos, e.what());
+    }
+    dense_matrix<float, device> r(2, 3);
+    BOOST_CHECK_THROW(semiring_closure(r.view(), s, {.ctx = &ctx}), dimension_mismatch);
+    auto plus = max_times_source();
+    plus.add = "a + b";
+    plus.idempotent_add = false;
+    BOOST_CHECK_THROW(semiring_closure(db.view(), plus, {.ctx = &ctx}), kleene::invalid_argument);
+    BOOST_CHECK_THROW(semiring_closure(db.view(), jit::builtin("min_first", "float"), {.ctx = &ctx}),
+                      kleene::invalid_argument);
+    BOOST_CHECK_THROW(semiring_closure(db.view(), jit::builtin("min_plus", "double"), {.ctx = &ctx}),
+                      kleene::invalid_argument);
+    // n = 0 compiles nothing and returns.
+    dense_matrix<float, device> e(0, 0);
+    semiring_closure(e.view(), s, {.ctx = &ctx});
 }

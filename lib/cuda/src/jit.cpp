@@ -158,9 +158,12 @@ nvrtc_api const& nvrtc() {
 // ---- what is compiled ---------------------------------------------------------------------------
 
 char const* family_name(family f) {
-    return f == family::spmv ? "spmv" : f == family::spgemm ? "spgemm" : "gemm";
+    return f == family::spmv     ? "spmv"
+           : f == family::spgemm ? "spgemm"
+           : f == family::gemm   ? "gemm"
+                                 : "closure";
 }
-bool indexed(family f) { return f != family::gemm; }
+bool indexed(family f) { return f == family::spmv || f == family::spgemm; }
 
 struct request {
     family f;
@@ -192,6 +195,13 @@ std::vector<std::string> expressions(request const& q) {
                 "kleene::cuda::sparse_detail::spmv_long_finish" + args,
                 "kleene::cuda::sparse_detail::spmv_long_whole" + args};
     }
+    if (q.f == family::closure) {
+        std::string const cd = "kleene::cuda::closure_detail::";
+        std::vector<std::string> e;
+        for (char const* k : {"close_block", "add_into", "finish_diagonal", "find_nan"})
+            e.push_back(cd + k + "<kleene_jit::semiring>");
+        return e;
+    }
     std::string const s = "kleene::dense_safe<kleene_jit::semiring>";
     std::string const ns = "kleene::cuda::gemm_detail::";
     std::vector<std::string> e{ns + "gemm_kernel<" + s + ", " + ns + "generic_policy<" + s + ">>"};
@@ -207,7 +217,8 @@ std::vector<std::string> expressions(request const& q) {
 std::string program(request const& q) {
     std::string src = q.f == family::spmv     ? "#include <kleene/cuda/sparse/spmv_kernels.cuh>\n"
                       : q.f == family::spgemm ? "#include <kleene/cuda/sparse/spgemm_kernels.cuh>\n"
-                                              : "#include <kleene/cuda/dense_gemm/kernels.cuh>\n";
+                      : q.f == family::gemm   ? "#include <kleene/cuda/dense_gemm/kernels.cuh>\n"
+                                              : "#include <kleene/cuda/closure_kernels.cuh>\n";
     return src + q.semiring;
 }
 

@@ -56,9 +56,9 @@ void spgemm(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const&
 }
 
 template <class T>
-void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
-                dense_view<T, device> c, bool accumulate, semiring_source const& s, context& ctx,
-                report* r) {
+void detail::enqueue_dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
+                                dense_view<T, device> c, bool accumulate, semiring_source const& s,
+                                context& ctx, report* r) {
     using namespace gemm_detail;
     detail::check_value_type(s, cpp_name<T>(), "dense_gemm");
     check_shapes<T>(a, b, c);
@@ -86,7 +86,14 @@ void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
     } else {
         launch_gemm_with<T>(k[0], a, b, c, accumulate, nullptr, 0, st);
     }
-    kleene::cuda::detail::end_of_call(st);
+}
+
+template <class T>
+void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
+                dense_view<T, device> c, bool accumulate, semiring_source const& s, context& ctx,
+                report* r) {
+    detail::enqueue_dense_gemm<T>(a, b, c, accumulate, s, ctx, r);
+    kleene::cuda::detail::end_of_call(static_cast<cudaStream_t>(ctx.stream()));
 }
 
 #define KLEENE_JIT_SPMV(T, I)                                                                      \
@@ -104,7 +111,10 @@ void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
     KLEENE_JIT_SPGEMM(T, std::int64_t)                                                             \
     template void dense_gemm<T>(dense_view<T const, device>, dense_view<T const, device>,         \
                                 dense_view<T, device>, bool, semiring_source const&, context&,    \
-                                report*);
+                                report*);                                                          \
+    template void detail::enqueue_dense_gemm<T>(dense_view<T const, device>,                       \
+                                                dense_view<T const, device>, dense_view<T, device>, \
+                                                bool, semiring_source const&, context&, report*);
 KLEENE_JIT_TYPE(float)
 KLEENE_JIT_TYPE(double)
 KLEENE_JIT_TYPE(std::int32_t)

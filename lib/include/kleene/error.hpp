@@ -89,11 +89,14 @@ public:
     using error::error;
 };
 
-/// An APSP input has a cycle of negative weight.
+/// An APSP input has a cycle of negative weight; more generally (semiring_closure), a cycle whose
+/// weight w improves on the semiring's one (add(one, w) != one), so that no closure exists.
 class negative_cycle : public error {
 public:
     explicit negative_cycle(std::int64_t vertex)
         : error("negative cycle through vertex " + std::to_string(vertex)), vertex_(vertex) {}
+    /// The same with the caller's message (which names the vertex).
+    negative_cycle(std::int64_t vertex, std::string const& what) : error(what), vertex_(vertex) {}
     std::int64_t vertex() const noexcept { return vertex_; }
 
 private:

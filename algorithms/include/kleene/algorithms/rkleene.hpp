@@ -12,7 +12,8 @@
 // output). The other four read their output: the product goes into a workspace tile and is then
 // added into its target. Memory cost: one ceil(n/2) x ceil(n/2) workspace (25% of the matrix) on
 // top of the matrix itself. The GPU recursion enqueues everything on one stream (no host
-// synchronisation until the end).
+// synchronisation until the end). The recursion itself is kleene/detail/rkleene_recursion.hpp's
+// (shared with the semiring closure, semiring_closure.hpp, and the JIT's jit::closure).
 
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/floyd_warshall.hpp>
@@ -21,6 +22,7 @@
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/rkleene_recursion.hpp>
 #include <kleene/semiring.hpp>
 
 #include <algorithm>
@@ -31,41 +33,6 @@
 namespace kleene {
 
 namespace detail {
-
-/// Two products that read their outputs and are independent of each other: the backend's
-/// mul_add_pair where it has one (the GPU runs them on two streams), else one after the other.
-template <class Backend, class View>
-void rkleene_pair(Backend& be, View c1, View x1, View y1, View c2, View x2, View y2) {
-    if constexpr (requires { be.mul_add_pair(c1, x1, y1, c2, x2, y2); }) {
-        be.mul_add_pair(c1, x1, y1, c2, x2, y2);
-    } else {
-        be.mul_add(c1, x1, y1, false);
-        be.mul_add(c2, x2, y2, false);
-    }
-}
-
-/// The recursion, over a backend with split(n), base(view), and mul_add(c, x, y, disjoint):
-/// c (+)= x (x) y, where `disjoint` says c shares no element with x or y.
-template <class Backend, class View>
-void rkleene_recurse(Backend& be, View a) {
-    std::size_t const n = a.rows;
-    if (n <= be.base_size) {
-        be.base(a);
-        return;
-    }
-    std::size_t const n1 = be.split(n);
-    std::size_t const n2 = n - n1;
-    View const a11 = a.block(0, 0, n1, n1);
-    View const a12 = a.block(0, n1, n1, n2);
-    View const a21 = a.block(n1, 0, n2, n1);
-    View const a22 = a.block(n1, n1, n2, n2);
-    rkleene_recurse(be, a11);
-    rkleene_pair(be, a12, a11, a12, a21, a21, a11);
-    be.mul_add(a22, a21, a12, true);
-    rkleene_recurse(be, a22);
-    rkleene_pair(be, a21, a22, a21, a12, a12, a22);
-    be.mul_add(a11, a12, a21, true);
-}
 
 template <class T>
 struct rkleene_cpu_backend {
@@ -150,14 +117,6 @@ struct rkleene_bits_backend {
         cuda::or_into(c, t);
     }
 };
-
-/// The largest block a product of the recursion writes: max(n1, n2) of the top split.
-template <class Backend>
-std::size_t rkleene_workspace_side(std::size_t n, std::size_t base_size) {
-    if (n <= base_size) return 0;
-    std::size_t const n1 = Backend::split(n);
-    return std::max(n1, n - n1);
-}
 
 }  // namespace detail
 

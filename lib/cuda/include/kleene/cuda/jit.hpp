@@ -11,9 +11,11 @@
 //   kleene::cuda::jit::spmv(w, {}, A, u, s, {.ctx = &ctx});
 //   kleene::cuda::jit::dense_gemm(a, b, c, false, s, ctx);
 //   kleene::cuda::jit::spgemm(C, A, B, s, {.ctx = &ctx});
+//   kleene::cuda::jit::closure(d, s, false, ctx);  // A+ of a dense device matrix, in place
 //
 // What NVRTC compiles is the same kernel source the library's own instances come from
-// (sparse/spmv_kernels.cuh, sparse/spgemm_kernels.cuh, dense_gemm/kernels.cuh), instantiated for the given semiring: the
+// (sparse/spmv_kernels.cuh, sparse/spgemm_kernels.cuh, dense_gemm/kernels.cuh), instantiated for
+// the given semiring, and the semiring closure's own kernels (closure_kernels.cuh): the
 // headers travel inside the library, so nothing but NVRTC is needed at run time. A built-in
 // semiring works through the JIT too (builtin()), which is how a build with
 // KLEENE_INSTANCES=minimal serves the pairs it left out.
@@ -35,6 +37,7 @@
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -76,7 +79,10 @@ struct report {
 };
 
 /// Kernel families the JIT builds.
-enum class family { spmv, gemm, spgemm };
+enum class family { spmv, gemm, spgemm, closure };
+
+/// The largest diagonal block the closure family's base kernel closes (in shared memory).
+inline constexpr std::size_t closure_block_side = 64;
 
 // Without CUDA (KLEENE_HAVE_CUDA unset) every entry below throws no_device.
 KLEENE_DEVICE_ENTRIES_BEGIN
@@ -137,6 +143,21 @@ template <class T>
 KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
                                     dense_view<T, device> c, bool accumulate,
                                     semiring_source const& s, context& ctx, report* r = nullptr)
+    KLEENE_DEVICE_BODY;
+
+/// The closure A+ (A* with `reflexive`: the diagonal set to one) of the square matrix a in place
+/// over s, which must have an idempotent add (kleene/algorithms/semiring_closure.hpp says when the
+/// result is exact, and the checks): R-Kleene's recursion with this JIT's dense GEMM for the
+/// products and the closure family's kernels for the rest (Floyd-Warshall's recurrence on
+/// diagonal blocks of at most `base` in shared memory; 0 or more than closure_block_side:
+/// closure_block_side). Everything is enqueued on ctx's stream, which the call waits on only to
+/// read back its checks' flags. Throws dimension_mismatch (not square), invalid_argument (add not
+/// idempotent, a built-in multiply without identity, a NaN entry in the input or made by the
+/// operations) and negative_cycle (a diagonal entry d with add(one, d) != one, naming the
+/// smallest such vertex). T must be s's value type.
+template <class T>
+KLEENE_DEVICE_ENTRY void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive,
+                                 context& ctx, std::size_t base = 0, report* r = nullptr)
     KLEENE_DEVICE_BODY;
 
 KLEENE_DEVICE_ENTRIES_END

@@ -5,6 +5,7 @@
 
 #include <kleene/context.hpp>
 #include <kleene/cuda/jit.hpp>
+#include <kleene/dense_matrix.hpp>
 
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@ namespace kleene::cuda::jit::detail {
 /// spgemm: the three shared-memory tiers' numeric kernels, then the global one.
 /// gemm with a 4-byte value type: gemm_kernel, pack_a_kernel, staged_kernel, combine_partials;
 /// with an 8-byte one: gemm_kernel alone.
+/// closure: close_block, add_into, finish_diagonal, find_nan (closure_kernels.cuh).
 std::vector<void const*> const& kernels(context& ctx, family f, semiring_source const& s,
                                         std::string_view index_type, report* r);
 
@@ -24,5 +26,12 @@ std::string value_type_of(semiring_source const& s);
 
 /// Throws invalid_argument unless T is s's value type (names both).
 void check_value_type(semiring_source const& s, std::string_view cpp_type, char const* op);
+
+/// jit::dense_gemm without its wait at the end: enqueued on ctx's stream (jit_products.cu). c
+/// must share no element with a or b.
+template <class T>
+void enqueue_dense_gemm(dense_view<T const, device> a, dense_view<T const, device> b,
+                        dense_view<T, device> c, bool accumulate, semiring_source const& s,
+                        context& ctx, report* r);
 
 }  // namespace kleene::cuda::jit::detail
