@@ -360,7 +360,7 @@ void check_gpu_closure(jit::semiring_source const& s, H const& host_s, Draw draw
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(semiring_closure_through_the_jit) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(19);
     context ctx;
     // Built-ins: min_plus with integer weights (exact in float), max_min over int32.
@@ -378,7 +378,7 @@ BOOST_AUTO_TEST_CASE(semiring_closure_through_the_jit) {
 }
 
 BOOST_AUTO_TEST_CASE(semiring_closure_through_the_jit_errors) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     context ctx;
     auto const s = jit::builtin("min_plus", "float");
     // A negative cycle 3 -> 4 -> 5 -> 3 (weight -1): vertex 3, the smallest on it.
