@@ -31,6 +31,8 @@
 // choice of the asynchronous work list (0: never), its warps a multiprocessor and its idle
 // warps' pause between polls. --gpu-bc-loop chained|cooperative|both sets GPU betweenness's
 // level loop on graphs of at most 8 edges a vertex (tuning::bc_loop; both: a line for each).
+// --gpu-tc-relabel auto|always|never|both: the GPU triangle count's renumbering by degree (auto:
+// the rule triangle_count applies, tc_relabel::automatic; both: a line for each).
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -86,6 +88,7 @@ struct config {
     double delta = 0;                // SSSP bucket width, CPU and GPU (0: automatic)
     double alpha = 0, beta = 0;      // BFS direction switches, CPU and GPU (0: the defaults)
     std::string gpu_bc_loop = "auto";  // auto, chained, cooperative, both
+    std::string gpu_tc_relabel = "auto";  // auto (the library's degree rule), always, never, both
     double gpu_async_degree = -1;    // GPU BFS and SSSP: async_degree (-1: default; 0: never)
     int gpu_async_warps = 0;         // GPU BFS and SSSP: async_warps (0: default)
     long long gpu_async_poll = -1;   // GPU BFS and SSSP: async_poll_ns (-1: default)
@@ -193,6 +196,8 @@ config parse(int argc, char** argv) {
             c.gpu_async_degree = std::stod(value());
         else if (o == "--gpu-async-warps")
             c.gpu_async_warps = std::stoi(value());
+        else if (o == "--gpu-tc-relabel")
+            c.gpu_tc_relabel = value();
         else if (o == "--gpu-bc-loop")
             c.gpu_bc_loop = value();
         else if (o == "--gpu-async-poll")
@@ -632,16 +637,25 @@ int bench_main(int argc, char** argv) {
                  fmt::format("{} triangles ({}{})", r.triangles, to_string(r.method),
                              r.relabelled ? ", relabelled" : ""));
         }
-        if (gpu) {
+        std::string why;
+        bool const rule = detail::skewed_degrees(std::size_t(n), a.row_ptr(), why);
+        std::vector<bool> relabels;
+        if (cfg.gpu_tc_relabel == "auto") relabels = {rule};
+        if (cfg.gpu_tc_relabel == "always" || cfg.gpu_tc_relabel == "both") relabels.push_back(true);
+        if (cfg.gpu_tc_relabel == "never" || cfg.gpu_tc_relabel == "both") relabels.push_back(false);
+        if (relabels.empty()) throw invalid_argument("--gpu-tc-relabel: " + cfg.gpu_tc_relabel);
+        for (bool const relabel : relabels) {
+            if (!gpu) break;
             std::vector<double> t, call;
             cuda::tc_run r;
             for (int k = 0; k < cfg.runs; ++k) {
-                call.push_back(ms_of([&] { r = cuda::triangle_count<Index>(*ad, true); }));
+                call.push_back(ms_of([&] { r = cuda::triangle_count<Index>(*ad, relabel); }));
                 t.push_back(r.seconds * 1e3);
             }
             if (have_cpu_tc && r.triangles != cpu_triangles) fail("triangle count, GPU vs CPU");
             line("tc", "gpu", median(t), median(call), 0, -1,
-                 fmt::format("{} triangles{}", r.triangles, r.relabelled ? " (relabelled)" : ""));
+                 fmt::format("{} triangles ({}; the rule: {})", r.triangles,
+                             r.relabelled ? "relabelled" : "original numbering", why));
             if (cfg.explain) print_notes(r.notes);
         }
     }

@@ -346,21 +346,22 @@ void check_tc(csr_matrix<bool, I> const& a, std::string const& what) {
     // small graphs queue most pairs for the lane groups, which search, merge or pick by size.
     for (bool entry : {false, true})
         for (bool sorted : {false, true})
-            for (float heavy_merge : {0.0f, 1.0f, 1e9f}) {
-                cuda::tc_tuning t;
-                t.entry_parallel = entry;
-                t.sort_queue = sorted;
-                t.radix_rows = entry != sorted;
-                t.merge_max = 16;
-                t.search_max = 0;
-                t.heavy_merge = heavy_merge;
-                auto const run = cuda::triangle_count(ad, true, t);
-                BOOST_TEST(run.triangles == want,
-                           what << " (tuning: entry " << entry << ", sorted " << sorted
-                                << ", radix rows " << t.radix_rows << ", heavy_merge "
-                                << heavy_merge << "): " << run.triangles
-                                << " triangles, reference " << want);
-            }
+            for (float heavy_merge : {0.0f, 1.0f, 1e9f})
+                for (bool relabel : {true, false}) {
+                    cuda::tc_tuning t;
+                    t.entry_parallel = entry;
+                    t.sort_queue = sorted;
+                    t.radix_rows = entry != sorted;
+                    t.merge_max = 16;
+                    t.search_max = 0;
+                    t.heavy_merge = heavy_merge;
+                    auto const run = cuda::triangle_count(ad, relabel, t);
+                    BOOST_TEST(run.triangles == want,
+                               what << " (tuning: relabel " << relabel << ", entry " << entry
+                                    << ", sorted " << sorted << ", radix rows " << t.radix_rows
+                                    << ", heavy_merge " << heavy_merge << "): " << run.triangles
+                                    << " triangles, reference " << want);
+                }
 }
 
 template <class I>

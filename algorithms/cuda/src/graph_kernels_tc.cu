@@ -1,7 +1,8 @@
 // Triangle counting on the GPU (graph_kernels.hpp). With relabel, vertices are renumbered by
 // increasing degree (a CUB radix sort of the degrees, ties by vertex number); then U keeps each
 // edge once, in the row of its endpoint with the smaller number (the strictly upper triangle of
-// the renumbered pattern, the diagonal dropped), its rows sorted (below). A
+// the renumbered pattern, the diagonal dropped), its rows sorted (below). Without, U's rows are
+// the sorted suffixes of A's, copied in place without a sort. A
 // triangle u < v < w is then counted once, at the entry (u, v) of U, as the element w common to
 // U(u) after v and U(v): sum over U's entries of |U(u, > v) ∩ U(v)| (Sandia's masked L·L' on the
 // upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
@@ -32,6 +33,7 @@
 #include <cmath>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -106,13 +108,19 @@ struct tc_fill_upper : walk::op_base<Index> {
     Index* urow;
     std::uint64_t* ukey;
     int bits;
+    // Original numbering (rank == nullptr): A's rows are sorted, so U's row u is the suffix of
+    // A's row u above u, in order, and entry k of A lands at k + uptr[u + 1] - aptr[u + 1]:
+    // no cursor, no sort.
+    Index const* aptr = nullptr;
+    Index const* uptr = nullptr;
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
-    __device__ __forceinline__ void edge(Index u, Index, Index v, walk::no_acc&) const {
+    __device__ __forceinline__ void edge(Index u, Index k, Index v, walk::no_acc&) const {
         Index const nu = new_id(rank, u), nv = new_id(rank, v);
         if (nv > nu) {
-            Index const at = walk::atomic_add_index(cursor + nu, Index(1));
+            Index const at = uptr ? static_cast<Index>(k + (uptr[u + 1] - aptr[u + 1]))
+                                  : walk::atomic_add_index(cursor + nu, Index(1));
             if (ukey) {
                 ukey[at] = (std::uint64_t(nu) << bits) | std::uint64_t(nv);
                 return;
@@ -418,7 +426,14 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     KLEENE_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
                                       cudaMemcpyDeviceToDevice, st));
     bool const radix = tune.radix_rows && 2 * bits <= 64;
-    if (radix) {
+    if (!relabel) {
+        // Rows in place: the original numbering keeps A's sorted order (tc_fill_upper).
+        tc_fill_upper<Index> op{{}, nullptr, nullptr, ucol.data(), urow_out, nullptr, bits};
+        op.aptr = a.row_ptr();
+        op.uptr = uptr.data();
+        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op, st);
+        t.mark();  // 3: U filled
+    } else if (radix) {
         // One radix sort of (row, column) keys: rows of U are many and short, which a segmented
         // sort handles slowly.
         detail::stream_buffer<std::uint64_t> key{std::size_t(unnz), st},
@@ -467,8 +482,11 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         KLEENE_CUDA_CHECK_LAUNCH("tc_entries");
     } else {
         walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
-        walk::long_rows<Index> const ulr(gu, std::size_t(unnz), st);
-        walk::walk(gu, ulr.view(), static_cast<Index const*>(nullptr), n,
+        // U's rows are parts of A's: without long rows in A there are none in U (and no pass
+        // and wait to find them).
+        std::optional<walk::long_rows<Index>> ulr;
+        if (lr.count() > 0) ulr.emplace(gu, std::size_t(unnz), st);
+        walk::walk(gu, ulr ? ulr->view() : lr.view(), static_cast<Index const*>(nullptr), n,
                    tc_intersect<Index>{{}, uptr.data(), ucol.data(), tune, queue,
                                        counters.data() + 1},
                    st);
@@ -492,9 +510,12 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         pairs = sorted_pair.data();
     }
     t.mark();  // 6: queue sorted
-    tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads, 0, st>>>(
-        uptr.data(), ucol.data(), pairs, counters.data(), tune.heavy_merge, counters.data() + 1);
-    KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
+    if (queued > 0) {
+        tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads, 0, st>>>(
+            uptr.data(), ucol.data(), pairs, counters.data(), tune.heavy_merge,
+            counters.data() + 1);
+        KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
+    }
     run.seconds = t.end();  // 7
     unsigned long long host[2] = {0, 0};
     detail::copy_to_host(host, counters.data(), 2, st);
@@ -514,7 +535,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         ")");
     run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
                         walk::ms(t.seconds(1, 2)) + ", U filled " + walk::ms(t.seconds(2, 3)) +
-                        (radix ? ", sorted as keys " : ", rows sorted ") + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
+                        (!relabel ? ", in order (no sort) " : radix ? ", sorted as keys " : ", rows sorted ") + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
                         walk::ms(t.seconds(4, 5)) + ", queue sorted " +
                         walk::ms(t.seconds(5, 6)) + ", queued pairs " +
                         walk::ms(t.seconds(6, 7)));
