@@ -105,6 +105,18 @@ edges pieces(std::vector<std::size_t> const& sizes, double mean_degree, rng& g) 
     return e;
 }
 
+/// A side x side grid, each vertex joined to its right and lower neighbours.
+edges grid_edges(std::int64_t side) {
+    edges e;
+    e.n = std::size_t(side * side);
+    for (std::int64_t r = 0; r < side; ++r)
+        for (std::int64_t c = 0; c < side; ++c) {
+            if (c + 1 < side) e.add(r * side + c, r * side + c + 1);
+            if (r + 1 < side) e.add(r * side + c, (r + 1) * side + c);
+        }
+    return e;
+}
+
 edges path(std::size_t n) {
     edges e;
     e.n = n;
@@ -508,13 +520,7 @@ BOOST_AUTO_TEST_CASE(bc_chained_levels) {
     });
     BOOST_TEST(chained, "a path of 3000 did not chain its levels: " << run.notes.front());
     check_bc(p, p, {0, 2999, 1234}, "path of 3000, chained", ctx);
-    edges grid;
-    grid.n = 50 * 50;
-    for (std::int64_t r = 0; r < 50; ++r)
-        for (std::int64_t c = 0; c < 50; ++c) {
-            if (c + 1 < 50) grid.add(r * 50 + c, r * 50 + c + 1);
-            if (r + 1 < 50) grid.add(r * 50 + c, (r + 1) * 50 + c);
-        }
+    edges const grid = grid_edges(50);
     auto const gs = pattern<std::int64_t>(grid.symmetric());
     check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, chained", ctx);
     auto const gd = pattern<std::int64_t>(grid);
@@ -534,16 +540,11 @@ BOOST_AUTO_TEST_CASE(bc_cooperative_levels) {
     ctx.tune.bc_loop = bc_level_loop::cooperative;
     std::string const one_kernel = "in one cooperative kernel";
     auto const p = pattern<std::int32_t>(path(3000).symmetric());
-    check_bc(p, p, {0}, "path of 3000, one source, cooperative", ctx, "3000 levels, forward and backward " + one_kernel);
+    check_bc(p, p, {0}, "path of 3000, one source, cooperative", ctx,
+             "3000 levels, forward and backward " + one_kernel);
     check_bc(p, p, {0, 2999}, "path of 3000, both ends, cooperative", ctx, one_kernel);
     check_bc(p, p, {0, 2999, 1234}, "path of 3000, three sources, cooperative", ctx, one_kernel);
-    edges grid;
-    grid.n = 50 * 50;
-    for (std::int64_t r = 0; r < 50; ++r)
-        for (std::int64_t c = 0; c < 50; ++c) {
-            if (c + 1 < 50) grid.add(r * 50 + c, r * 50 + c + 1);
-            if (r + 1 < 50) grid.add(r * 50 + c, (r + 1) * 50 + c);
-        }
+    edges const grid = grid_edges(50);
     auto const gs = pattern<std::int64_t>(grid.symmetric());
     check_bc(gs, gs, some_sources(grid.n, 8, g), "grid 50 x 50, 8 sources, cooperative", ctx,
              one_kernel);

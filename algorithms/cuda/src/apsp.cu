@@ -5,7 +5,7 @@
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
 #include <kleene/algorithms/cuda/apsp.hpp>
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/stream.hpp>

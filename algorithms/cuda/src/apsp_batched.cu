@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <kleene/algorithms/cuda/apsp.hpp>
 #include <kleene/algorithms/cuda/apsp_batched.hpp>
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/negative_cycle.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>

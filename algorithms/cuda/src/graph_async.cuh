@@ -41,7 +41,7 @@
 // everyone leaves; the caller then runs a level-synchronous method instead. Past a deadline (60 s
 // from the callers) the search stops and the caller throws device_error rather than hang.
 
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/device_functions.cuh>

@@ -30,7 +30,7 @@
 
 #include "graph_bfs_common.cuh"
 
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>

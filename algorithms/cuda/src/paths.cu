@@ -4,7 +4,7 @@
 
 #pragma nv_diag_suppress 554  // see dense_gemm.cuh
 
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/algorithms/tight.hpp>
 #include <kleene/cuda/check.cuh>

@@ -9,6 +9,7 @@
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/closure_kernels.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/detail/jit_modules.hpp>
 #include <kleene/cuda/jit.hpp>
 #include <kleene/detail/rkleene_recursion.hpp>
@@ -28,14 +29,6 @@ static_assert(closure_block_side == std::size_t(closure_detail::block_side),
 namespace {
 
 template <class T>
-constexpr char const* cpp_name() {
-    if constexpr (std::is_same_v<T, float>) return "float";
-    else if constexpr (std::is_same_v<T, double>) return "double";
-    else if constexpr (std::is_same_v<T, std::int32_t>) return "std::int32_t";
-    else return "std::int64_t";
-}
-
-template <class T>
 std::string value_text(T v) {
     if constexpr (std::is_floating_point_v<T>) {
         char buf[40];
@@ -45,26 +38,6 @@ std::string value_text(T v) {
         return std::to_string(v);
     }
 }
-
-/// n T's of device memory, allocated and released on stream st (cudaMallocAsync /
-/// cudaFreeAsync): nothing waits for the device.
-template <class T>
-class stream_memory {
-  public:
-    stream_memory(std::size_t n, cudaStream_t st) : st_(st) {
-        if (n) KLEENE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), st));
-    }
-    ~stream_memory() {
-        if (p_) (void)cudaFreeAsync(p_, st_);
-    }
-    stream_memory(stream_memory const&) = delete;
-    stream_memory& operator=(stream_memory const&) = delete;
-    T* data() const { return p_; }
-
-  private:
-    T* p_ = nullptr;
-    cudaStream_t st_;
-};
 
 /// A built-in or composed semiring whose multiply has no identity (first, second, pair): its
 /// `one` means nothing. Source text is the user's word.
@@ -147,7 +120,7 @@ void scan_nan(closure_kernels const& k, dense_view<T, device> a, unsigned long l
 template <class T>
 void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive, context& ctx,
              std::size_t base, report* r) {
-    detail::check_value_type(s, cpp_name<T>(), "closure");
+    detail::check_value_type(s, detail::cpp_name<T>(), "closure");
     if (a.rows != a.cols)
         throw dimension_mismatch("semiring_closure: the matrix must be square, not " +
                                  kleene::detail::shape(a.rows, a.cols));
@@ -171,12 +144,12 @@ void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive, 
     if (base == 0 || base > closure_block_side) base = closure_block_side;
 
     // flags: the input's first NaN, the result's first NaN, the first vertex the check refuses.
-    stream_memory<unsigned long long> flags(3, st);
+    cuda::detail::stream_buffer<unsigned long long> flags(3, st);
     scan_nan(k, a, flags.data(), st);
 
     using backend = closure_backend<T>;
     std::size_t const w = kleene::detail::rkleene_workspace_side<backend>(n, base);
-    stream_memory<T> ws(w * w, st);
+    cuda::detail::stream_buffer<T> ws(w * w, st);
     backend be{base, &s, &ctx, k, dense_view<T, device>{ws.data(), w, w, w}, st};
     kleene::detail::rkleene_recurse(be, a);
 

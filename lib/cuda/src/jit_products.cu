@@ -10,30 +10,19 @@
 #include <cstdint>
 
 namespace kleene::cuda::jit {
-namespace {
-
-template <class T>
-constexpr char const* cpp_name() {
-    if constexpr (std::is_same_v<T, float>) return "float";
-    else if constexpr (std::is_same_v<T, double>) return "double";
-    else if constexpr (std::is_same_v<T, std::int32_t>) return "std::int32_t";
-    else return "std::int64_t";
-}
-
-}  // namespace
 
 template <class T, class Index>
 void spmv(dense_vector<T, device>& w, vector_mask const& mask, csr_matrix<T, Index, device> const& a,
           dense_vector<T, device> const& u, semiring_source const& s, sparse_options const& opt,
           report* r) {
     using namespace sparse_detail;
-    detail::check_value_type(s, cpp_name<T>(), "spmv");
+    detail::check_value_type(s, detail::cpp_name<T>(), "spmv");
     context& ctx = resolve(opt.ctx);
     check_spmv_operands(w, mask, a, u);
     if (opt.backend == sparse_backend::cusparse) no_cusparse("jit::spmv", "a JIT semiring");
     report own;
     if (!r && opt.explain) r = &own;
-    auto const& k = detail::kernels(ctx, family::spmv, s, cpp_name<Index>(), r);
+    auto const& k = detail::kernels(ctx, family::spmv, s, detail::cpp_name<Index>(), r);
     if (opt.explain) opt.explain->add("spmv over " + s.name + ": " + describe(*r));
     spmv_launch<T, Index>(ctx, spmv_kernels{k[0], k[1], k[2], k[3]}, w, ref(mask), a, u, opt.accumulate,
                           opt.replace);
@@ -44,13 +33,13 @@ void spgemm(csr_matrix<T, Index, device>& c, csr_matrix<T, Index, device> const&
             csr_matrix<T, Index, device> const& b, semiring_source const& s,
             sparse_options const& opt, report* r) {
     using namespace sparse_detail;
-    detail::check_value_type(s, cpp_name<T>(), "spgemm");
+    detail::check_value_type(s, detail::cpp_name<T>(), "spgemm");
     context& ctx = resolve(opt.ctx);
     check_spgemm_operands(a, b);
     if (opt.backend == sparse_backend::cusparse) no_cusparse("jit::spgemm", "a JIT semiring");
     report own;
     if (!r && opt.explain) r = &own;
-    auto const& k = detail::kernels(ctx, family::spgemm, s, cpp_name<Index>(), r);
+    auto const& k = detail::kernels(ctx, family::spgemm, s, detail::cpp_name<Index>(), r);
     if (opt.explain) opt.explain->add("spgemm over " + s.name + ": " + describe(*r));
     spgemm_launch<T, Index>(ctx, spgemm_kernels{{k[0], k[1], k[2]}, k[3]}, c, a, b);
 }
@@ -60,7 +49,7 @@ void detail::enqueue_dense_gemm(dense_view<T const, device> a, dense_view<T cons
                                 dense_view<T, device> c, bool accumulate, semiring_source const& s,
                                 context& ctx, report* r) {
     using namespace gemm_detail;
-    detail::check_value_type(s, cpp_name<T>(), "dense_gemm");
+    detail::check_value_type(s, detail::cpp_name<T>(), "dense_gemm");
     check_shapes<T>(a, b, c);
     if (c.rows == 0 || c.cols == 0) return;
     auto const& k = detail::kernels(ctx, family::gemm, s, "int32_t", r);

@@ -7,7 +7,9 @@
 #include <kleene/cuda/jit.hpp>
 #include <kleene/dense_matrix.hpp>
 
+#include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace kleene::cuda::jit::detail {
@@ -23,6 +25,16 @@ std::vector<void const*> const& kernels(context& ctx, family f, semiring_source 
 /// The C++ spelling of s's value type ("float", "double", "std::int32_t", "std::int64_t");
 /// throws invalid_argument for any other.
 std::string value_type_of(semiring_source const& s);
+
+/// The C++ spelling of T (float, double, std::int32_t, std::int64_t), as value_type_of spells
+/// a semiring's and as the kernels' index types are named.
+template <class T>
+constexpr char const* cpp_name() {
+    if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, double>) return "double";
+    else if constexpr (std::is_same_v<T, std::int32_t>) return "std::int32_t";
+    else return "std::int64_t";
+}
 
 /// Throws invalid_argument unless T is s's value type (names both).
 void check_value_type(semiring_source const& s, std::string_view cpp_type, char const* op);

@@ -24,7 +24,7 @@
 //   finish_long(li, row)            after all slices: finish long row li
 //   end_block()                     once per thread at the end of every kernel (block sums)
 
-#include <kleene/algorithms/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
