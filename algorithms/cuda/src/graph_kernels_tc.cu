@@ -2,7 +2,8 @@
 // increasing degree (a CUB radix sort of the degrees, ties by vertex number); then U keeps each
 // edge once, in the row of its endpoint with the smaller number (the strictly upper triangle of
 // the renumbered pattern, the diagonal dropped), its rows sorted (below). Without, U's rows are
-// the sorted suffixes of A's, copied in place without a sort. A
+// the sorted suffixes of A's: the row walk reads them in A itself (a binary search a row finds
+// where each starts), and a thread per entry copies them in order without a sort. A
 // triangle u < v < w is then counted once, at the entry (u, v) of U, as the element w common to
 // U(u) after v and U(v): sum over U's entries of |U(u, > v) ∩ U(v)| (Sandia's masked L·L' on the
 // upper triangle). Low-degree-first numbering keeps U's rows short: a hub's row holds only the
@@ -145,6 +146,24 @@ __global__ void tc_split_keys(std::uint64_t const* __restrict__ key, std::int64_
     }
 }
 
+/// begin[u]: the first entry of A's sorted row u above u (U's row u, in place).
+template <class Index>
+__global__ void tc_upper_begin(Index const* __restrict__ ptr, Index const* __restrict__ col,
+                               std::int64_t n, Index* __restrict__ begin) {
+    for (std::int64_t u = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n;
+         u += std::int64_t(gridDim.x) * blockDim.x) {
+        std::int64_t lo = ptr[u], hi = ptr[u + 1];
+        while (lo < hi) {
+            std::int64_t const mid = lo + (hi - lo) / 2;
+            if (std::int64_t(col[mid]) <= u)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        begin[u] = static_cast<Index>(lo);
+    }
+}
+
 /// Swaps the ranges [a0, a1) and [b0, b1) so that the first is the shorter.
 __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1, std::int64_t& b0,
                                               std::int64_t& b1) {
@@ -213,15 +232,24 @@ struct tc_queue {
     unsigned long long* count;
 };
 
+/// U's rows: row u is col[begin[u] .. end[u]). U built as CSR: begin = uptr, end = uptr + 1;
+/// in place in A (original numbering): begin[u] is the first entry of A's row u above u, end =
+/// A's row pointers + 1.
+template <class Index>
+struct tc_rows {
+    Index const* begin;
+    Index const* end;
+};
+
 /// Entry k = (u, v) of U: |U(u) after v ∩ U(v)| when one thread does it cheaply, else the pair
 /// is queued for a group of lanes.
 template <class Index>
-__device__ __forceinline__ unsigned long long tc_entry(Index const* __restrict__ ptr,
+__device__ __forceinline__ unsigned long long tc_entry(tc_rows<Index> const& rows,
                                                        Index const* __restrict__ col, Index u,
                                                        Index k, Index v, tc_tuning const& tune,
                                                        tc_queue<Index> const& queue) {
-    std::int64_t const a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
-    std::int64_t const b0 = ptr[v], b1 = ptr[v + 1];
+    std::int64_t const a0 = std::int64_t(k) + 1, a1 = rows.end[u];
+    std::int64_t const b0 = rows.begin[v], b1 = rows.end[v];
     std::int64_t const la = a1 - a0, lb = b1 - b0;
     if (la <= 0 || lb <= 0) return 0;
     if (la + lb <= tune.merge_max || (la < lb ? la : lb) <= tune.search_max)
@@ -237,17 +265,19 @@ template <class Index>
 struct tc_intersect : walk::op_base<Index> {
     using acc_type = walk::no_acc;
     static constexpr bool batch_loads = false;
-    Index const* ptr;
+    tc_rows<Index> rows;
     Index const* col;
     tc_tuning tune;
     tc_queue<Index> queue;
     unsigned long long* total;
+    bool in_place;  // walking A's rows: only the entries above the diagonal are U's
     unsigned long long found = 0;
 
     __device__ walk::no_acc identity() const { return {0}; }
     __device__ walk::no_acc combine(walk::no_acc a, walk::no_acc) const { return a; }
     __device__ __forceinline__ void edge(Index u, Index k, Index v, walk::no_acc&) {
-        found += tc_entry(ptr, col, u, k, v, tune, queue);
+        if (in_place && v <= u) return;
+        found += tc_entry(rows, col, u, k, v, tune, queue);
     }
     __device__ __forceinline__ void finish(Index, walk::no_acc) const {}
     __device__ void end_block() {
@@ -259,13 +289,13 @@ struct tc_intersect : walk::op_base<Index> {
 /// tc_entry with one thread per entry of U (urow: the row of each entry).
 template <class Index>
 __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
-    tc_entries(Index const* __restrict__ ptr, Index const* __restrict__ col,
+    tc_entries(tc_rows<Index> rows, Index const* __restrict__ col,
                Index const* __restrict__ urow, std::int64_t entries, tc_tuning tune,
                tc_queue<Index> queue, unsigned long long* total) {
     unsigned long long found = 0;
     for (std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < entries;
          e += std::int64_t(gridDim.x) * blockDim.x)
-        found += tc_entry(ptr, col, urow[e], static_cast<Index>(e), col[e], tune, queue);
+        found += tc_entry(rows, col, urow[e], static_cast<Index>(e), col[e], tune, queue);
     unsigned long long const s = walk::block_sum(found);
     if (threadIdx.x == 0 && s) atomicAdd(total, s);
 }
@@ -283,7 +313,7 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
 /// Every element of the shorter list is counted by exactly one lane either way.
 template <class Index>
 __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
-    tc_heavy(Index const* __restrict__ ptr, Index const* __restrict__ col,
+    tc_heavy(tc_rows<Index> rows, Index const* __restrict__ col,
              tc_pair<Index> const* __restrict__ pairs, unsigned long long const* heavy_count,
              float heavy_merge, unsigned long long* total) {
     int const gl = static_cast<int>(threadIdx.x % pair_lanes);
@@ -295,9 +325,9 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     for (std::int64_t q = (std::int64_t(blockIdx.x) * walk::threads + threadIdx.x) / pair_lanes;
          q < count; q += groups) {
         Index const u = pairs[q].u, k = pairs[q].k;
-        std::int64_t a0 = std::int64_t(k) + 1, a1 = ptr[u + 1];
+        std::int64_t a0 = std::int64_t(k) + 1, a1 = rows.end[u];
         Index const v = col[k];
-        std::int64_t b0 = ptr[v], b1 = ptr[v + 1];
+        std::int64_t b0 = rows.begin[v], b1 = rows.end[v];
         shorter_first(a0, a1, b0, b1);
         // Slice j of the longer list is [b0 + j L / pair_lanes, b0 + (j + 1) L / pair_lanes);
         // lane j holds the first element of slice j (queued pairs have L > merge_max / 2 >=
@@ -349,17 +379,16 @@ unsigned grid_for(std::int64_t n) {
 }  // namespace
 
 template <index_type Index>
-tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
-                      tc_tuning const& tune, context& ctx) {
+tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel, tc_tuning const& tune,
+                      context& ctx) {
     walk::require_square("triangle_count", a);
     if (tune.merge_max < 2 * pair_lanes || tune.search_max < 0 || !(tune.heavy_merge >= 0) ||
         !std::isfinite(tune.heavy_merge))
-        throw invalid_argument("triangle_count: tc_tuning needs merge_max >= " +
-                               std::to_string(2 * pair_lanes) +
-                               ", search_max >= 0 and a finite heavy_merge >= 0, not " +
-                               std::to_string(tune.merge_max) + ", " +
-                               std::to_string(tune.search_max) + " and " +
-                               std::to_string(tune.heavy_merge));
+        throw invalid_argument(
+            "triangle_count: tc_tuning needs merge_max >= " + std::to_string(2 * pair_lanes) +
+            ", search_max >= 0 and a finite heavy_merge >= 0, not " +
+            std::to_string(tune.merge_max) + ", " + std::to_string(tune.search_max) + " and " +
+            std::to_string(tune.heavy_merge));
     tc_run run;
     run.relabelled = relabel;
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -395,80 +424,104 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     Index const* const r = relabel ? rank.data() : nullptr;
     t.mark();  // 1: renumbered
 
-    // U: count per row, scan, scatter, sort each row.
     walk::long_rows<Index> const lr(g, a.nnz(), st);
-    detail::stream_buffer<Index> uptr{std::size_t(n) + 1, st};
-    {
-        detail::stream_buffer<Index> per_row{std::size_t(n), st};
-        per_row.zero();  // long rows add their slices' counts into it
-        KLEENE_CUDA_CHECK(cudaMemsetAsync(uptr.data(), 0, sizeof(Index), st));
-        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_count_upper<Index>{{}, r, per_row.data()}, st);
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(),
-                                                        uptr.data() + 1, n, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(),
-                                                        uptr.data() + 1, n, st));
-    }
-    std::int64_t const unnz = static_cast<std::int64_t>(detail::read_one(uptr.data() + n, st));
-    if (unnz == 0) {
-        run.seconds = t.end();
-        run.notes.push_back("tc: no edges off the diagonal");
-        return run;
-    }
-    detail::stream_buffer<Index> ucol{std::size_t(unnz), st};
-    detail::stream_buffer<Index> urow{tune.entry_parallel ? std::size_t(unnz) : 0, st};
-    t.mark();  // 2: U's rows counted
     int const bits = std::max(1, int(std::bit_width(std::uint64_t(n - 1))));
-    Index* const urow_out = tune.entry_parallel ? urow.data() : nullptr;
-    detail::stream_buffer<Index> cursor{std::size_t(n), st};
-    KLEENE_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), uptr.data(), std::size_t(n) * sizeof(Index),
-                                      cudaMemcpyDeviceToDevice, st));
-    bool const radix = tune.radix_rows && 2 * bits <= 64;
-    if (!relabel) {
-        // Rows in place: the original numbering keeps A's sorted order (tc_fill_upper).
-        tc_fill_upper<Index> op{{}, nullptr, nullptr, ucol.data(), urow_out, nullptr, bits};
-        op.aptr = a.row_ptr();
-        op.uptr = uptr.data();
-        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op, st);
-        t.mark();  // 3: U filled
-    } else if (radix) {
-        // One radix sort of (row, column) keys: rows of U are many and short, which a segmented
-        // sort handles slowly.
-        detail::stream_buffer<std::uint64_t> key{std::size_t(unnz), st},
-            sorted{std::size_t(unnz), st};
-        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{{}, r, cursor.data(), nullptr, nullptr, key.data(), bits},
-                   st);
-        t.mark();  // 3: U filled
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, key.data(), sorted.data(),
-                                                         unnz, 0, 2 * bits, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, key.data(),
-                                                         sorted.data(), unnz, 0, 2 * bits, st));
-        tc_split_keys<Index><<<grid_for(unnz), walk::threads, 0, st>>>(sorted.data(), unnz, bits,
-                                                                       ucol.data(), urow_out);
-        KLEENE_CUDA_CHECK_LAUNCH("tc_split_keys");
+    // In place (original numbering, the row walk): U's row u is the part of A's sorted row u
+    // above u, found by a binary search a row; nothing is built, counted, sorted or waited for.
+    bool const in_place = !relabel && !tune.entry_parallel;
+    detail::stream_buffer<Index> uptr, ucol, urow, ubegin;
+    std::int64_t unnz = 0;
+    tc_rows<Index> rows{};
+    Index const* ucol_p = nullptr;
+    bool radix = false;
+    if (in_place) {
+        ubegin = detail::stream_buffer<Index>{std::size_t(n), st};
+        tc_upper_begin<Index>
+            <<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), a.col_idx(), n, ubegin.data());
+        KLEENE_CUDA_CHECK_LAUNCH("tc_upper_begin");
+        rows = {ubegin.data(), a.row_ptr() + 1};
+        ucol_p = a.col_idx();
+        unnz = static_cast<std::int64_t>(a.nnz());  // bounds the queue
+        t.mark();                                   // 2, 3, 4: nothing to count, fill or sort
+        t.mark();
+        t.mark();
     } else {
-        detail::stream_buffer<Index> scattered{std::size_t(unnz), st};
-        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_fill_upper<Index>{
-                       {}, r, cursor.data(), scattered.data(), urow_out, nullptr, bits},
-                   st);
-        t.mark();  // 3: U filled
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, scattered.data(),
-                                                             ucol.data(), unnz, n, uptr.data(),
-                                                             uptr.data() + 1, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, scattered.data(),
-                                                             ucol.data(), unnz, n, uptr.data(),
-                                                             uptr.data() + 1, st));
+        // U: count per row, scan, scatter, sort each row.
+        uptr = detail::stream_buffer<Index>{std::size_t(n) + 1, st};
+        {
+            detail::stream_buffer<Index> per_row{std::size_t(n), st};
+            per_row.zero();  // long rows add their slices' counts into it
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(uptr.data(), 0, sizeof(Index), st));
+            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                       tc_count_upper<Index>{{}, r, per_row.data()}, st);
+            std::size_t bytes = 0;
+            KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, per_row.data(),
+                                                            uptr.data() + 1, n, st));
+            detail::stream_buffer<unsigned char> temp(bytes, st);
+            KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, per_row.data(),
+                                                            uptr.data() + 1, n, st));
+        }
+        unnz = static_cast<std::int64_t>(detail::read_one(uptr.data() + n, st));
+        if (unnz == 0) {
+            run.seconds = t.end();
+            run.notes.push_back("tc: no edges off the diagonal");
+            return run;
+        }
+        ucol = detail::stream_buffer<Index>{std::size_t(unnz), st};
+        urow = detail::stream_buffer<Index>{tune.entry_parallel ? std::size_t(unnz) : 0, st};
+        t.mark();  // 2: U's rows counted
+        Index* const urow_out = tune.entry_parallel ? urow.data() : nullptr;
+        detail::stream_buffer<Index> cursor{std::size_t(n), st};
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), uptr.data(),
+                                          std::size_t(n) * sizeof(Index), cudaMemcpyDeviceToDevice,
+                                          st));
+        radix = tune.radix_rows && 2 * bits <= 64;
+        if (!relabel) {
+            // Rows in place: the original numbering keeps A's sorted order (tc_fill_upper).
+            tc_fill_upper<Index> op{{}, nullptr, nullptr, ucol.data(), urow_out, nullptr, bits};
+            op.aptr = a.row_ptr();
+            op.uptr = uptr.data();
+            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n, op, st);
+            t.mark();  // 3: U filled
+        } else if (radix) {
+            // One radix sort of (row, column) keys: rows of U are many and short, which a segmented
+            // sort handles slowly.
+            detail::stream_buffer<std::uint64_t> key{std::size_t(unnz), st},
+                sorted{std::size_t(unnz), st};
+            walk::walk(
+                g, lr.view(), static_cast<Index const*>(nullptr), n,
+                tc_fill_upper<Index>{{}, r, cursor.data(), nullptr, nullptr, key.data(), bits}, st);
+            t.mark();  // 3: U filled
+            std::size_t bytes = 0;
+            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, key.data(),
+                                                             sorted.data(), unnz, 0, 2 * bits, st));
+            detail::stream_buffer<unsigned char> temp(bytes, st);
+            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, key.data(),
+                                                             sorted.data(), unnz, 0, 2 * bits, st));
+            tc_split_keys<Index><<<grid_for(unnz), walk::threads, 0, st>>>(
+                sorted.data(), unnz, bits, ucol.data(), urow_out);
+            KLEENE_CUDA_CHECK_LAUNCH("tc_split_keys");
+        } else {
+            detail::stream_buffer<Index> scattered{std::size_t(unnz), st};
+            walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                       tc_fill_upper<Index>{
+                           {}, r, cursor.data(), scattered.data(), urow_out, nullptr, bits},
+                       st);
+            t.mark();  // 3: U filled
+            std::size_t bytes = 0;
+            KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, scattered.data(),
+                                                                 ucol.data(), unnz, n, uptr.data(),
+                                                                 uptr.data() + 1, st));
+            detail::stream_buffer<unsigned char> temp(bytes, st);
+            KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+                temp.data(), bytes, scattered.data(), ucol.data(), unnz, n, uptr.data(),
+                uptr.data() + 1, st));
+        }
+        cursor.reset();
+        t.mark();  // 4: U's rows sorted
+        rows = {uptr.data(), uptr.data() + 1};
+        ucol_p = ucol.data();
     }
-    cursor.reset();
-    t.mark();  // 4: U's rows sorted
 
     // Count over U's entries: cheap pairs at once, the others queued.
     detail::stream_buffer<Key> queue_v{std::size_t(unnz), st};
@@ -478,8 +531,12 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     tc_queue<Index> const queue{queue_v.data(), queue_pair.data(), counters.data()};
     if (tune.entry_parallel) {
         tc_entries<Index><<<grid_for(unnz), walk::threads, 0, st>>>(
-            uptr.data(), ucol.data(), urow.data(), unnz, tune, queue, counters.data() + 1);
+            rows, ucol_p, urow.data(), unnz, tune, queue, counters.data() + 1);
         KLEENE_CUDA_CHECK_LAUNCH("tc_entries");
+    } else if (in_place) {
+        walk::walk(g, lr.view(), static_cast<Index const*>(nullptr), n,
+                   tc_intersect<Index>{{}, rows, ucol_p, tune, queue, counters.data() + 1, true},
+                   st);
     } else {
         walk::graph<Index> const gu{uptr.data(), ucol.data(), n};
         // U's rows are parts of A's: without long rows in A there are none in U (and no pass
@@ -487,8 +544,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         std::optional<walk::long_rows<Index>> ulr;
         if (lr.count() > 0) ulr.emplace(gu, std::size_t(unnz), st);
         walk::walk(gu, ulr ? ulr->view() : lr.view(), static_cast<Index const*>(nullptr), n,
-                   tc_intersect<Index>{{}, uptr.data(), ucol.data(), tune, queue,
-                                       counters.data() + 1},
+                   tc_intersect<Index>{{}, rows, ucol_p, tune, queue, counters.data() + 1, false},
                    st);
     }
     t.mark();  // 5: cheap pairs counted, the others queued
@@ -500,20 +556,19 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
         sorted_v = detail::stream_buffer<Key>{std::size_t(queued), st};
         sorted_pair = detail::stream_buffer<tc_pair<Index>>{std::size_t(queued), st};
         std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            nullptr, bytes, queue_v.data(), sorted_v.data(), queue_pair.data(), sorted_pair.data(),
-            queued, 0, bits, st));
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, queue_v.data(),
+                                                          sorted_v.data(), queue_pair.data(),
+                                                          sorted_pair.data(), queued, 0, bits, st));
         detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            temp.data(), bytes, queue_v.data(), sorted_v.data(), queue_pair.data(),
-            sorted_pair.data(), queued, 0, bits, st));
+        KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, queue_v.data(),
+                                                          sorted_v.data(), queue_pair.data(),
+                                                          sorted_pair.data(), queued, 0, bits, st));
         pairs = sorted_pair.data();
     }
     t.mark();  // 6: queue sorted
     if (queued > 0) {
         tc_heavy<Index><<<detail::persistent_blocks(8), walk::threads, 0, st>>>(
-            uptr.data(), ucol.data(), pairs, counters.data(), tune.heavy_merge,
-            counters.data() + 1);
+            rows, ucol_p, pairs, counters.data(), tune.heavy_merge, counters.data() + 1);
         KLEENE_CUDA_CHECK_LAUNCH("tc_heavy");
     }
     run.seconds = t.end();  // 7
@@ -523,21 +578,25 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
     run.notes.push_back(
         "tc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
         (relabel ? ", renumbered by increasing degree" : ", original numbering") +
-        "; upper triangle U with " + std::to_string(unnz) + " entries, " +
-        (tune.entry_parallel ? "a thread per entry" : "the row walk") + " (merge <= " +
-        std::to_string(tune.merge_max) + ", search <= " + std::to_string(tune.search_max) +
-        "); " + std::to_string(host[0]) + " pairs of long lists queued" +
-        (tune.sort_queue ? ", sorted by v," : "") + " for groups of " +
-        std::to_string(pair_lanes) + " lanes (" +
+        (in_place ? std::string("; upper triangle U in place in A's rows, ")
+                  : "; upper triangle U with " + std::to_string(unnz) + " entries, ") +
+        (tune.entry_parallel ? "a thread per entry" : "the row walk") +
+        " (merge <= " + std::to_string(tune.merge_max) +
+        ", search <= " + std::to_string(tune.search_max) + "); " + std::to_string(host[0]) +
+        " pairs of long lists queued" + (tune.sort_queue ? ", sorted by v," : "") +
+        " for groups of " + std::to_string(pair_lanes) + " lanes (" +
         (tune.heavy_merge > 0 ? "merged when L <= " + std::to_string(tune.heavy_merge) +
                                     " s log2(L/8), else searched"
                               : "searched") +
         ")");
     run.notes.push_back("tc: renumbering " + walk::ms(t.seconds(0, 1)) + ", U's row counts " +
                         walk::ms(t.seconds(1, 2)) + ", U filled " + walk::ms(t.seconds(2, 3)) +
-                        (!relabel ? ", in order (no sort) " : radix ? ", sorted as keys " : ", rows sorted ") + walk::ms(t.seconds(3, 4)) + ", cheap pairs " +
-                        walk::ms(t.seconds(4, 5)) + ", queue sorted " +
-                        walk::ms(t.seconds(5, 6)) + ", queued pairs " +
+                        (in_place   ? ", in place (nothing built) "
+                         : !relabel ? ", in order (no sort) "
+                         : radix    ? ", sorted as keys "
+                                    : ", rows sorted ") +
+                        walk::ms(t.seconds(3, 4)) + ", cheap pairs " + walk::ms(t.seconds(4, 5)) +
+                        ", queue sorted " + walk::ms(t.seconds(5, 6)) + ", queued pairs " +
                         walk::ms(t.seconds(6, 7)));
     run.notes.push_back("tc: " + std::to_string(run.triangles) + " triangles in " +
                         walk::ms(run.seconds) + " (gpu)");
