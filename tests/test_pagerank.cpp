@@ -226,6 +226,56 @@ BOOST_AUTO_TEST_CASE(larger_graphs) {
     check_pagerank(uniform(1200, 5000, 32, true), true, "uniform n=1200 undirected");
 }
 
+BOOST_AUTO_TEST_CASE(gauss_seidel_block_rows) {
+    // Any block size of the in-place pass (one row a block to one block for all): the same fixed
+    // point within the Gauss-Seidel bound, float and double contributions, 1-3 threads; the trace
+    // names the blocks.
+    double const d = 0.85, tol = 1e-6;
+    for (bool undirected : {false, true}) {
+        auto const a = uniform(1200, 5000, 33, undirected);
+        for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute}) {
+            auto const fixed = power_iteration(a, d, 1e-14, 10000,
+                                               dangling == pagerank_dangling::redistribute);
+            for (int threads : {1, 2, 3}) {
+                thread_count tc(threads);
+                for (std::size_t rows : {std::size_t(1), std::size_t(7), std::size_t(500),
+                                         std::size_t(1) << 20})
+                    for (auto c : {pagerank_contributions::as_float,
+                                   pagerank_contributions::as_double}) {
+                        pagerank_options o;
+                        o.tolerance = tol;
+                        o.dangling = dangling;
+                        o.method = pagerank_method::gauss_seidel;
+                        o.symmetric = undirected;
+                        o.device = device_choice::cpu;
+                        o.contributions = c;
+                        o.gauss_seidel_block_rows = rows;
+                        explain_trace tr;
+                        o.explain = &tr;
+                        auto const r = pagerank(a, o);
+                        BOOST_TEST_CONTEXT("undirected=" << undirected << " dangling="
+                                                         << int(dangling) << " threads=" << threads
+                                                         << " rows=" << rows
+                                                         << " float=" << (c == pagerank_contributions::as_float)) {
+                            BOOST_TEST(r.converged);
+                            BOOST_TEST(l1(r.rank, fixed.rank) <= 10 * d / (1 - d) * tol);
+                            // ceil(n / rows) blocks of about equal cost (fewer where rows
+                            // of one row are asked for: equal cost targets fall on one row).
+                            auto const at = tr.str().find(" blocks (gauss_seidel_block_rows " +
+                                                          std::to_string(rows) + ")");
+                            BOOST_REQUIRE(at != std::string::npos);
+                            auto const from = tr.str().rfind("in ", at) + 3;
+                            auto const blocks = std::stoul(tr.str().substr(from, at - from));
+                            BOOST_TEST(blocks >= 1);
+                            BOOST_TEST(blocks <= (1200 + rows - 1) / rows);
+                            if (rows > 1) BOOST_TEST(blocks == (1200 + rows - 1) / rows);
+                        }
+                    }
+            }
+        }
+    }
+}
+
 // pagerank(r, A, options) into one result across graphs of changing sizes (0 vertices among
 // them), methods, contributions and dangling rules: every call equals a fresh call bit for bit.
 BOOST_AUTO_TEST_CASE(into_a_reused_result) {
