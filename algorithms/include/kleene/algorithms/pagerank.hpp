@@ -120,6 +120,15 @@ struct pagerank_options {
     /// fold each step, smaller ones a finer balance. A tuning knob for the measurements (2-core
     /// build machine, 2 threads: 16384 on NY 14.35 -> 14.10 ms, NE and uniform within noise).
     std::size_t gauss_seidel_block_rows = 0;
+    /// The CPU's fused and Gauss-Seidel passes: split the blocks among the threads once, the same
+    /// every step (schedule static), instead of handing them out one at a time (dynamic, the
+    /// default). With owned blocks a thread's ranks and contributions stay in its core's cache
+    /// from step to step; handed out, a block mostly lands on another core than the step before,
+    /// and its written lines move between cores. On a busy machine a descheduled thread holds up
+    /// the whole step instead. Results are the same either way (Jacobi: bit for bit; sums are
+    /// folded per block). A tuning knob for the measurements (2-core build machine, 2 threads,
+    /// load about 1: NY 14.97 -> 15.78 ms, NE 87.3 -> 91.3, i.e. slower there).
+    bool owned_blocks = false;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
@@ -213,44 +222,76 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 /// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
 /// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
 /// differ by at most an ulp of the double before the share is rounded.
-template <bool InPlace = false, bool ReciprocalFirst = false, class C, class Index>
-void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
-                   std::vector<std::size_t> const& blocks, double base, double d, double* rank,
-                   C* c, C* cn, std::vector<double>& part_change,
-                   std::vector<double>& part_dangling) {
-    std::size_t const nb = blocks.size() - 1;
+/// Rows [v_begin, v_end) of the pass (pagerank_pull); the block's change and dangling rank into
+/// *ch_out and *dg_out. Arguments by value: the in-place pass's atomic stores made the compiler
+/// load anything reached through a reference or a closure again for every vertex, and tp[v + 1]
+/// for every edge, so the row's end is read once.
+template <bool InPlace, bool ReciprocalFirst, class C, class Index>
+inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index const* tp,
+                               Index const* tj, Index const* ap, double base, double d,
+                               double* rank, C* c, C* cn, double* ch_out, double* dg_out) {
     auto read = [](C* p) {
         if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
         else return *p;
     };
-    // Locals, and each row's end read once: the in-place pass's atomic stores made the compiler
-    // load the block bounds through the closure for every vertex and tp[v + 1] for every edge.
+    double ch = 0, dg = 0;
+    Index row = tp[v_begin];
+    for (std::size_t v = v_begin; v < v_end; ++v) {
+        double s = 0;
+        Index const row_end = tp[v + 1];
+        for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
+        row = row_end;
+        Index const deg = ap[v + 1] - ap[v];
+        double const x = base + d * s;
+        ch += std::abs(x - rank[v]);
+        rank[v] = x;
+        // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
+        auto const share =
+            static_cast<C>(ReciprocalFirst ? x * pr_share(1.0, deg) : pr_share(x, deg));
+        if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
+        else cn[v] = share;
+        if (deg == 0) dg += x;
+    }
+    *ch_out = ch;
+    *dg_out = dg;
+}
+
+/// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
+/// step (C: double, or float on request), and each block's change and dangling rank. InPlace
+/// (Gauss-Seidel): c and cn are one array, read and written with relaxed atomics (plain moves
+/// on x86, and no data race), so that later vertices of the pass read the new values.
+/// ReciprocalFirst: a vertex's share is its rank times 1 / outdeg (computed apart) rather than
+/// divided by outdeg: in place, a vertex often reads the share its predecessor has just written
+/// (road numberings are local), the shares form a chain through memory and a division on that
+/// chain costs more than the few edges (NY, one thread, build machine: 29.0-29.6 -> 26.0-26.7
+/// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
+/// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
+/// differ by at most an ulp of the double before the share is rounded.
+/// owned_blocks: the blocks are split among the threads once, the same each step (schedule
+/// static), so that a thread finds its blocks' ranks and contributions in its own core's cache;
+/// otherwise they are handed out one at a time (dynamic), and a block's lines mostly come from
+/// another core. The sums are folded per block either way: the result does not depend on it.
+template <bool InPlace = false, bool ReciprocalFirst = false, class C, class Index>
+void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
+                   std::vector<std::size_t> const& blocks, double base, double d, double* rank,
+                   C* c, C* cn, std::vector<double>& part_change,
+                   std::vector<double>& part_dangling, bool owned_blocks = false) {
+    std::size_t const nb = blocks.size() - 1;
     std::size_t const* const bounds = blocks.data();
     double* const part_ch = part_change.data();
     double* const part_dg = part_dangling.data();
+    if (owned_blocks) {
+#pragma omp parallel for schedule(static) if (nb > 1)
+        for (std::size_t b = 0; b < nb; ++b)
+            pagerank_pull_rows<InPlace, ReciprocalFirst>(bounds[b], bounds[b + 1], tp, tj, ap,
+                                                         base, d, rank, c, cn, part_ch + b,
+                                                         part_dg + b);
+    } else {
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (std::size_t b = 0; b < nb; ++b) {
-        double ch = 0, dg = 0;
-        std::size_t const v_end = bounds[b + 1];
-        Index row = tp[bounds[b]];
-        for (std::size_t v = bounds[b]; v < v_end; ++v) {
-            double s = 0;
-            Index const row_end = tp[v + 1];
-            for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
-            row = row_end;
-            Index const deg = ap[v + 1] - ap[v];
-            double const x = base + d * s;
-            ch += std::abs(x - rank[v]);
-            rank[v] = x;
-            // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
-            auto const share = static_cast<C>(ReciprocalFirst ? x * pr_share(1.0, deg)
-                                                              : pr_share(x, deg));
-            if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
-            else cn[v] = share;
-            if (deg == 0) dg += x;
-        }
-        part_ch[b] = ch;
-        part_dg[b] = dg;
+        for (std::size_t b = 0; b < nb; ++b)
+            pagerank_pull_rows<InPlace, ReciprocalFirst>(bounds[b], bounds[b + 1], tp, tj, ap,
+                                                         base, d, rank, c, cn, part_ch + b,
+                                                         part_dg + b);
     }
 }
 
@@ -296,6 +337,7 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     r.rank.resize(n);
     double* rank = r.rank.data();
     bool const in_place = method == pagerank_method::gauss_seidel;
+    bool const owned = opt.owned_blocks;
     // Gauss-Seidel on rows of fewer than 8 entries on average (road networks, meshes): the
     // shares' chain through memory is the pass's time, and 1 / outdeg comes off it
     // (pagerank_pull's ReciprocalFirst).
@@ -327,6 +369,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                                   ? " (gauss_seidel_block_rows " +
                                         std::to_string(opt.gauss_seidel_block_rows) + ")"
                                   : " (the Jacobi pass's)"));
+        if (method != pagerank_method::semiring)
+            opt.explain->add(std::string("pagerank: blocks ") +
+                             (owned ? "owned by the threads (static, the same every step)"
+                                    : "handed out one at a time (dynamic)"));
         opt.explain->add("pagerank: ranks and contributions allocated and first written (" +
                          detail::ms(pr_seconds_since(t0)) + ")");
         if (sparse_rows)
@@ -339,10 +385,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     auto gauss_seidel_pass = [&](auto* c, double base) {
         if (sparse_rows)
             pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
-                                      part_dangling);
+                                      part_dangling, owned);
         else
             pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
-                                part_dangling);
+                                part_dangling, owned);
     };
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
@@ -372,11 +418,11 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
             gauss_seidel_pass(contrib.data(), base);
         } else if (in_float) {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
-                          part_change, part_dangling);
+                          part_change, part_dangling, owned);
             contrib_f.swap(next_f);
         } else {
             pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib.data(), next.data(),
-                          part_change, part_dangling);
+                          part_change, part_dangling, owned);
             contrib.storage().swap(next.storage());
         }
         double change = 0;
