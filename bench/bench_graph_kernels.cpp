@@ -7,7 +7,7 @@
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
 //                       [--gpu-async-warps K] [--gpu-async-poll NS] [--reuse-results]
-//                       [--pr-block-rows N] [--pr-owned-blocks]
+//                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -37,7 +37,7 @@
 // their (4-byte) outputs from the allocator's reused memory (0 new page faults a trial at steady
 // state, measured on NY, NE and uniform 20), so --reuse-results is the like-for-like comparison.
 // --pr-block-rows sets the CPU PageRank's Gauss-Seidel block rows (0: automatic),
-// --pr-owned-blocks its pagerank_options::owned_blocks (blocks split among the threads once).
+// --pr-schedule its pagerank_options::schedule (how the blocks go to the threads).
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -98,7 +98,7 @@ struct config {
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     long long pr_block_rows = 0;  // CPU PageRank: pagerank_options::gauss_seidel_block_rows
-    bool pr_owned_blocks = false;  // CPU PageRank: pagerank_options::owned_blocks
+    std::string pr_schedule = "auto";  // CPU PageRank: pagerank_options::schedule
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
     }
@@ -184,8 +184,8 @@ config parse(int argc, char** argv) {
             c.reuse_results = true;
         else if (o == "--pr-block-rows")
             c.pr_block_rows = std::stoll(value());
-        else if (o == "--pr-owned-blocks")
-            c.pr_owned_blocks = true;
+        else if (o == "--pr-schedule")
+            c.pr_schedule = value();
         else if (o == "--graph")
             c.graph = value();
         else if (o == "--sources-file")
@@ -214,6 +214,10 @@ config parse(int argc, char** argv) {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
         }
+    }
+    if (c.pr_schedule != "auto" && c.pr_schedule != "handed-out" && c.pr_schedule != "owned") {
+        fmt::print(stderr, "--pr-schedule: auto, handed-out or owned, not {}\n", c.pr_schedule);
+        std::exit(2);
     }
     if (c.scale < 1 || c.scale > 30 || c.sources < 1 || c.bc_sources < 1 || c.runs < 1) {
         fmt::print(stderr, "bad option value\n");
@@ -592,7 +596,9 @@ int bench_main(int argc, char** argv) {
             o.device = device_choice::cpu;
             o.symmetric = true;
             o.gauss_seidel_block_rows = static_cast<std::size_t>(std::max(0LL, cfg.pr_block_rows));
-            o.owned_blocks = cfg.pr_owned_blocks;
+            o.schedule = cfg.pr_schedule == "owned"        ? pagerank_schedule::owned
+                         : cfg.pr_schedule == "handed-out" ? pagerank_schedule::handed_out
+                                                           : pagerank_schedule::automatic;
             std::vector<double> t;
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k)

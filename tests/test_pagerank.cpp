@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(gauss_seidel_block_rows) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(owned_blocks) {
+BOOST_AUTO_TEST_CASE(schedules) {
     // Blocks split among the threads once (static) or handed out (dynamic): the Jacobi pass's
     // ranks bit for bit the same, on 1-3 threads, float and double contributions; Gauss-Seidel
     // within its bound of the fixed point.
@@ -287,17 +287,18 @@ BOOST_AUTO_TEST_CASE(owned_blocks) {
         std::vector<double> first;
         for (int threads : {1, 2, 3}) {
             thread_count tc(threads);
-            for (bool owned : {false, true}) {
+            for (auto schedule : {pagerank_schedule::handed_out, pagerank_schedule::owned,
+                                  pagerank_schedule::automatic}) {
                 pagerank_options o;
                 o.tolerance = tol;
                 o.device = device_choice::cpu;
                 o.contributions = c;
-                o.owned_blocks = owned;
+                o.schedule = schedule;
                 o.method = pagerank_method::fused;
                 auto const r = pagerank(a, o);
                 o.method = pagerank_method::gauss_seidel;
                 auto const gs = pagerank(a, o);
-                BOOST_TEST_CONTEXT("threads=" << threads << " owned=" << owned << " float="
+                BOOST_TEST_CONTEXT("threads=" << threads << " schedule=" << to_string(schedule) << " float="
                                               << (c == pagerank_contributions::as_float)) {
                     if (first.empty()) first.assign(r.rank.begin(), r.rank.end());
                     BOOST_TEST((r.rank == first));
@@ -305,6 +306,29 @@ BOOST_AUTO_TEST_CASE(owned_blocks) {
                     BOOST_TEST(l1(gs.rank, fixed.rank) <= 10 * d / (1 - d) * tol);
                 }
             }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(automatic_schedule_follows_a_threads_part) {
+    // Owned where a thread's part of the pass (rank, share, row pointer a row; column an entry)
+    // is at most pagerank_owned_bytes, handed out beyond; the trace says which and why.
+    thread_count tc(1);
+    for (std::size_t n : {std::size_t(3000), std::size_t(60000)}) {
+        auto const a = uniform(n, 2 * n, 35, false);
+        pagerank_options o;
+        o.device = device_choice::cpu;
+        explain_trace tr;
+        o.explain = &tr;
+        auto const r = pagerank(a, o);
+        std::size_t const ix = sizeof(*a.row_ptr());
+        std::size_t const part = n * (8 + 4 + ix) + a.nnz() * ix;
+        bool const owned = part <= pagerank_owned_bytes;
+        BOOST_TEST_CONTEXT("n=" << n << " part=" << part << "\n" << tr.str()) {
+            BOOST_TEST(r.converged);
+            BOOST_TEST(tr.str().find(owned ? "blocks owned by the threads" : "blocks handed out") !=
+                       std::string::npos);
+            BOOST_TEST(tr.str().find("(automatic: a thread's part") != std::string::npos);
         }
     }
 }

@@ -93,6 +93,39 @@ enum class pagerank_contributions : std::uint8_t {
 /// LAGraph's PageRankGAP, which hold all of PageRank in float.
 inline constexpr double pagerank_float_min_tolerance = 100.0 / (1 << 23);
 
+/// How the CPU passes give their row blocks to the threads.
+///
+/// handed_out: one at a time (schedule dynamic), as GAP's pr.cc does with 16384-vertex chunks: a
+/// block mostly runs on another core than the step before, so its ranks and shares, written the
+/// step before, move between cores; and neighbouring blocks run at once on different cores, so
+/// the edges between them (most of a road network's, numbered along the roads) read lines
+/// another core is writing. owned: the blocks split among the threads once, in contiguous runs,
+/// the same every step (schedule static): a thread's part stays in its core's cache and only the
+/// edges between threads' runs cross. It costs where a thread's part does not fit in its cache
+/// anyway, and on a busy machine (a descheduled thread holds up every step).
+/// Measured on the 2-core build machine, 2 threads (2026-11-29, docs/lab/performance-history.md;
+/// gapbs beside): the first 33,000 vertices of NY (a thread's part 0.44 MB, as NY's at 16
+/// threads) 1.44 -> 1.03 ms (gapbs 0.84); when the two cores were far apart (all three twice as
+/// slow), NY 33k / 66k / 132k 4.4 / 9.0 / 15.0 -> 1.9 / 4.5 / 8.2 ms, NE's first 95k / 190k 10.5 /
+/// 18.4 -> 5.9 / 12.0; but all of NY (3.6 MB a thread) 13.52 -> 14.66 and NE 87.3 -> 91.3 in the
+/// fast case. Results do not depend on it (sums are folded per block).
+enum class pagerank_schedule : std::uint8_t {
+    automatic,   ///< owned when a thread's part is at most pagerank_owned_bytes, else handed out
+    handed_out,  ///< dynamic, one block at a time
+    owned,       ///< static, the same blocks for a thread every step
+};
+
+/// automatic's bound on a thread's part of the pass (ranks, shares and row pointers a row,
+/// column indices an entry): the measured gains held to 0.9 MB and on the build machine's 1 MB
+/// L2 a core; beyond, the owned split was slower in the fast case.
+inline constexpr std::size_t pagerank_owned_bytes = std::size_t(1) << 20;
+
+inline char const* to_string(pagerank_schedule s) {
+    return s == pagerank_schedule::owned        ? "owned"
+           : s == pagerank_schedule::handed_out ? "handed out"
+                                                : "automatic";
+}
+
 struct pagerank_options {
     double damping = 0.85;    ///< in [0, 1)
     double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
@@ -120,15 +153,10 @@ struct pagerank_options {
     /// fold each step, smaller ones a finer balance. A tuning knob for the measurements (2-core
     /// build machine, 2 threads: 16384 on NY 14.35 -> 14.10 ms, NE and uniform within noise).
     std::size_t gauss_seidel_block_rows = 0;
-    /// The CPU's fused and Gauss-Seidel passes: split the blocks among the threads once, the same
-    /// every step (schedule static), instead of handing them out one at a time (dynamic, the
-    /// default). With owned blocks a thread's ranks and contributions stay in its core's cache
-    /// from step to step; handed out, a block mostly lands on another core than the step before,
-    /// and its written lines move between cores. On a busy machine a descheduled thread holds up
-    /// the whole step instead. Results are the same either way (Jacobi: bit for bit; sums are
-    /// folded per block). A tuning knob for the measurements (2-core build machine, 2 threads,
-    /// load about 1: NY 14.97 -> 15.78 ms, NE 87.3 -> 91.3, i.e. slower there).
-    bool owned_blocks = false;
+    /// How the CPU's fused and Gauss-Seidel passes give their blocks to the threads (see
+    /// pagerank_schedule); automatic: owned where a thread's part of the pass's arrays is at most
+    /// pagerank_owned_bytes, else handed out.
+    pagerank_schedule schedule = pagerank_schedule::automatic;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
@@ -337,7 +365,6 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     r.rank.resize(n);
     double* rank = r.rank.data();
     bool const in_place = method == pagerank_method::gauss_seidel;
-    bool const owned = opt.owned_blocks;
     // Gauss-Seidel on rows of fewer than 8 entries on average (road networks, meshes): the
     // shares' chain through memory is the pass's time, and 1 / outdeg comes off it
     // (pagerank_pull's ReciprocalFirst).
@@ -345,6 +372,16 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         in_place && static_cast<std::int64_t>(tp[n]) < 8 * static_cast<std::int64_t>(n);
     bool const in_float = (method == pagerank_method::fused || in_place) &&
                           contributions_in_float(opt);
+    // A thread's part of the pass: a row's rank (8 bytes), share and row pointer, an entry's
+    // column index.
+    std::size_t const threads = static_cast<std::size_t>(std::max(1, cpu::max_threads()));
+    std::size_t const part_bytes =
+        (n * (sizeof(double) + (in_float ? sizeof(float) : sizeof(double)) + sizeof(Index)) +
+         static_cast<std::size_t>(tp[n]) * sizeof(Index)) /
+        threads;
+    bool const owned = opt.schedule == pagerank_schedule::owned ||
+                       (opt.schedule == pagerank_schedule::automatic &&
+                        part_bytes <= pagerank_owned_bytes);
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
     // Gauss-Seidel has none: it writes the contributions in place.
     dense_vector<double> contrib(in_float ? 0 : n), next(in_float || in_place ? 0 : n);
@@ -370,9 +407,15 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                                         std::to_string(opt.gauss_seidel_block_rows) + ")"
                                   : " (the Jacobi pass's)"));
         if (method != pagerank_method::semiring)
-            opt.explain->add(std::string("pagerank: blocks ") +
-                             (owned ? "owned by the threads (static, the same every step)"
-                                    : "handed out one at a time (dynamic)"));
+            opt.explain->add(
+                std::string("pagerank: blocks ") +
+                (owned ? "owned by the threads (static, the same every step)"
+                       : "handed out one at a time (dynamic)") +
+                (opt.schedule != pagerank_schedule::automatic
+                     ? std::string(" (pinned)")
+                     : " (automatic: a thread's part " + pr_number(double(part_bytes)) +
+                           (owned ? " <= " : " > ") + pr_number(double(pagerank_owned_bytes)) +
+                           " bytes)"));
         opt.explain->add("pagerank: ranks and contributions allocated and first written (" +
                          detail::ms(pr_seconds_since(t0)) + ")");
         if (sparse_rows)
