@@ -254,7 +254,7 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 /// *ch_out and *dg_out. Arguments by value: the in-place pass's atomic stores made the compiler
 /// load anything reached through a reference or a closure again for every vertex, and tp[v + 1]
 /// for every edge, so the row's end is read once.
-template <bool InPlace, bool ReciprocalFirst, class C, class Index>
+template <bool InPlace, bool ReciprocalFirst, bool TwoSums, class C, class Index>
 inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index const* tp,
                                Index const* tj, Index const* ap, double base, double d,
                                double* rank, C* c, C* cn, double* ch_out, double* dg_out) {
@@ -265,9 +265,20 @@ inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index con
     double ch = 0, dg = 0;
     Index row = tp[v_begin];
     for (std::size_t v = v_begin; v < v_end; ++v) {
-        double s = 0;
         Index const row_end = tp[v + 1];
-        for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
+        double s = 0;
+        if constexpr (TwoSums) {
+            double s1 = 0;
+            Index k = row;
+            for (; k + 1 < row_end; k += 2) {
+                s += static_cast<double>(read(c + tj[k]));
+                s1 += static_cast<double>(read(c + tj[k + 1]));
+            }
+            if (k < row_end) s += static_cast<double>(read(c + tj[k]));
+            s += s1;
+        } else {
+            for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
+        }
         row = row_end;
         Index const deg = ap[v + 1] - ap[v];
         double const x = base + d * s;
@@ -295,11 +306,18 @@ inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index con
 /// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
 /// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
 /// differ by at most an ulp of the double before the share is rounded.
+/// TwoSums: a row's shares summed into two accumulators (even and odd entries), added at the
+/// end: on long rows the one chain of dependent additions (4 cycles an entry) was the pass's
+/// bound (2-core build machine, one thread, CPU time, results reused: Kronecker 20 240 -> 210 ms,
+/// uniform 20 153 -> 139), on the road networks' short rows the loop's extra work cost (NY 27.5
+/// -> 29.2, NE 187 -> 207): taken where rows hold at least 8 entries on average. The sums' order
+/// is fixed by the row, so the results still do not depend on the threads.
 /// owned_blocks: the blocks are split among the threads once, the same each step (schedule
 /// static), so that a thread finds its blocks' ranks and contributions in its own core's cache;
 /// otherwise they are handed out one at a time (dynamic), and a block's lines mostly come from
 /// another core. The sums are folded per block either way: the result does not depend on it.
-template <bool InPlace = false, bool ReciprocalFirst = false, class C, class Index>
+template <bool InPlace = false, bool ReciprocalFirst = false, bool TwoSums = false, class C,
+          class Index>
 void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
                    std::vector<std::size_t> const& blocks, double base, double d, double* rank,
                    C* c, C* cn, std::vector<double>& part_change,
@@ -311,13 +329,13 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
     if (owned_blocks) {
 #pragma omp parallel for schedule(static) if (nb > 1)
         for (std::size_t b = 0; b < nb; ++b)
-            pagerank_pull_rows<InPlace, ReciprocalFirst>(bounds[b], bounds[b + 1], tp, tj, ap,
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
                                                          base, d, rank, c, cn, part_ch + b,
                                                          part_dg + b);
     } else {
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
         for (std::size_t b = 0; b < nb; ++b)
-            pagerank_pull_rows<InPlace, ReciprocalFirst>(bounds[b], bounds[b + 1], tp, tj, ap,
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
                                                          base, d, rank, c, cn, part_ch + b,
                                                          part_dg + b);
     }
@@ -368,8 +386,8 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     // Gauss-Seidel on rows of fewer than 8 entries on average (road networks, meshes): the
     // shares' chain through memory is the pass's time, and 1 / outdeg comes off it
     // (pagerank_pull's ReciprocalFirst).
-    bool const sparse_rows =
-        in_place && static_cast<std::int64_t>(tp[n]) < 8 * static_cast<std::int64_t>(n);
+    bool const long_rows = static_cast<std::int64_t>(tp[n]) >= 8 * static_cast<std::int64_t>(n);
+    bool const sparse_rows = in_place && !long_rows;
     bool const in_float = (method == pagerank_method::fused || in_place) &&
                           contributions_in_float(opt);
     // A thread's part of the pass: a row's rank (8 bytes), share and row pointer, an entry's
@@ -421,6 +439,9 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         if (sparse_rows)
             opt.explain->add("pagerank: fewer than 8 entries a row: a share is the rank times 1 / "
                              "outdeg, the division off the in-place pass's chain of shares");
+        if (long_rows && method != pagerank_method::semiring)
+            opt.explain->add("pagerank: at least 8 entries a row: a row's shares summed in two "
+                             "chains (even and odd entries)");
     }
     options mo;
     mo.explain = opt.explain;
@@ -430,8 +451,17 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
             pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
                                       part_dangling, owned);
         else
-            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
-                                part_dangling, owned);
+            pagerank_pull<true, false, true>(tp, tj, ap, blocks, base, d, rank, c, c,
+                                             part_change, part_dangling, owned);
+    };
+    // The Jacobi pass: two sums a row where rows are long (pagerank_pull's TwoSums).
+    auto jacobi_pass = [&](auto* c, auto* cn, double base) {
+        if (long_rows)
+            pagerank_pull<false, false, true>(tp, tj, ap, blocks, base, d, rank, c, cn,
+                                              part_change, part_dangling, owned);
+        else
+            pagerank_pull(tp, tj, ap, blocks, base, d, rank, c, cn, part_change, part_dangling,
+                          owned);
     };
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
@@ -460,12 +490,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         } else if (in_place) {
             gauss_seidel_pass(contrib.data(), base);
         } else if (in_float) {
-            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
-                          part_change, part_dangling, owned);
+            jacobi_pass(contrib_f.data(), next_f.data(), base);
             contrib_f.swap(next_f);
         } else {
-            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib.data(), next.data(),
-                          part_change, part_dangling, owned);
+            jacobi_pass(contrib.data(), next.data(), base);
             contrib.storage().swap(next.storage());
         }
         double change = 0;
