@@ -226,6 +226,113 @@ BOOST_AUTO_TEST_CASE(larger_graphs) {
     check_pagerank(uniform(1200, 5000, 32, true), true, "uniform n=1200 undirected");
 }
 
+BOOST_AUTO_TEST_CASE(gauss_seidel_block_rows) {
+    // Any block size of the in-place pass (one row a block to one block for all): the same fixed
+    // point within the Gauss-Seidel bound, float and double contributions, 1-3 threads; the trace
+    // names the blocks.
+    double const d = 0.85, tol = 1e-6;
+    for (bool undirected : {false, true}) {
+        auto const a = uniform(1200, 5000, 33, undirected);
+        for (auto dangling : {pagerank_dangling::gap, pagerank_dangling::redistribute}) {
+            auto const fixed = power_iteration(a, d, 1e-14, 10000,
+                                               dangling == pagerank_dangling::redistribute);
+            for (int threads : {1, 2, 3}) {
+                thread_count tc(threads);
+                for (std::size_t rows : {std::size_t(1), std::size_t(7), std::size_t(500),
+                                         std::size_t(1) << 20})
+                    for (auto c : {pagerank_contributions::as_float,
+                                   pagerank_contributions::as_double}) {
+                        pagerank_options o;
+                        o.tolerance = tol;
+                        o.dangling = dangling;
+                        o.method = pagerank_method::gauss_seidel;
+                        o.symmetric = undirected;
+                        o.device = device_choice::cpu;
+                        o.contributions = c;
+                        o.gauss_seidel_block_rows = rows;
+                        explain_trace tr;
+                        o.explain = &tr;
+                        auto const r = pagerank(a, o);
+                        BOOST_TEST_CONTEXT("undirected=" << undirected << " dangling="
+                                                         << int(dangling) << " threads=" << threads
+                                                         << " rows=" << rows
+                                                         << " float=" << (c == pagerank_contributions::as_float)) {
+                            BOOST_TEST(r.converged);
+                            BOOST_TEST(l1(r.rank, fixed.rank) <= 10 * d / (1 - d) * tol);
+                            // ceil(n / rows) blocks of about equal cost (fewer where rows
+                            // of one row are asked for: equal cost targets fall on one row).
+                            auto const at = tr.str().find(" blocks (gauss_seidel_block_rows " +
+                                                          std::to_string(rows) + ")");
+                            BOOST_REQUIRE(at != std::string::npos);
+                            auto const from = tr.str().rfind("in ", at) + 3;
+                            auto const blocks = std::stoul(tr.str().substr(from, at - from));
+                            BOOST_TEST(blocks >= 1);
+                            BOOST_TEST(blocks <= (1200 + rows - 1) / rows);
+                            if (rows > 1) BOOST_TEST(blocks == (1200 + rows - 1) / rows);
+                        }
+                    }
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(schedules) {
+    // Blocks split among the threads once (static) or handed out (dynamic): the Jacobi pass's
+    // ranks bit for bit the same, on 1-3 threads, float and double contributions; Gauss-Seidel
+    // within its bound of the fixed point.
+    double const d = 0.85, tol = 1e-6;
+    auto const a = uniform(3000, 15000, 34, false);
+    auto const fixed = power_iteration(a, d, 1e-14, 10000, false);
+    for (auto c : {pagerank_contributions::as_float, pagerank_contributions::as_double}) {
+        std::vector<double> first;
+        for (int threads : {1, 2, 3}) {
+            thread_count tc(threads);
+            for (auto schedule : {pagerank_schedule::handed_out, pagerank_schedule::owned,
+                                  pagerank_schedule::automatic}) {
+                pagerank_options o;
+                o.tolerance = tol;
+                o.device = device_choice::cpu;
+                o.contributions = c;
+                o.schedule = schedule;
+                o.method = pagerank_method::fused;
+                auto const r = pagerank(a, o);
+                o.method = pagerank_method::gauss_seidel;
+                auto const gs = pagerank(a, o);
+                BOOST_TEST_CONTEXT("threads=" << threads << " schedule=" << to_string(schedule) << " float="
+                                              << (c == pagerank_contributions::as_float)) {
+                    if (first.empty()) first.assign(r.rank.begin(), r.rank.end());
+                    BOOST_TEST((r.rank == first));
+                    BOOST_TEST(gs.converged);
+                    BOOST_TEST(l1(gs.rank, fixed.rank) <= 10 * d / (1 - d) * tol);
+                }
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(automatic_schedule_follows_a_threads_part) {
+    // Owned where a thread's part of the pass (rank, share, row pointer a row; column an entry)
+    // is at most pagerank_owned_bytes, handed out beyond; the trace says which and why.
+    thread_count tc(1);
+    for (std::size_t n : {std::size_t(3000), std::size_t(60000)}) {
+        auto const a = uniform(n, 2 * n, 35, false);
+        pagerank_options o;
+        o.device = device_choice::cpu;
+        explain_trace tr;
+        o.explain = &tr;
+        auto const r = pagerank(a, o);
+        std::size_t const ix = sizeof(*a.row_ptr());
+        std::size_t const part = n * (8 + 4 + ix) + a.nnz() * ix;
+        bool const owned = part <= pagerank_owned_bytes;
+        BOOST_TEST_CONTEXT("n=" << n << " part=" << part << "\n" << tr.str()) {
+            BOOST_TEST(r.converged);
+            BOOST_TEST(tr.str().find(owned ? "blocks owned by the threads" : "blocks handed out") !=
+                       std::string::npos);
+            BOOST_TEST(tr.str().find("(automatic: a thread's part") != std::string::npos);
+        }
+    }
+}
+
 // pagerank(r, A, options) into one result across graphs of changing sizes (0 vertices among
 // them), methods, contributions and dangling rules: every call equals a fresh call bit for bit.
 BOOST_AUTO_TEST_CASE(into_a_reused_result) {

@@ -93,6 +93,39 @@ enum class pagerank_contributions : std::uint8_t {
 /// LAGraph's PageRankGAP, which hold all of PageRank in float.
 inline constexpr double pagerank_float_min_tolerance = 100.0 / (1 << 23);
 
+/// How the CPU passes give their row blocks to the threads.
+///
+/// handed_out: one at a time (schedule dynamic), as GAP's pr.cc does with 16384-vertex chunks: a
+/// block mostly runs on another core than the step before, so its ranks and shares, written the
+/// step before, move between cores; and neighbouring blocks run at once on different cores, so
+/// the edges between them (most of a road network's, numbered along the roads) read lines
+/// another core is writing. owned: the blocks split among the threads once, in contiguous runs,
+/// the same every step (schedule static): a thread's part stays in its core's cache and only the
+/// edges between threads' runs cross. It costs where a thread's part does not fit in its cache
+/// anyway, and on a busy machine (a descheduled thread holds up every step).
+/// Measured on the 2-core build machine, 2 threads (2026-11-29, docs/lab/performance-history.md;
+/// gapbs beside): the first 33,000 vertices of NY (a thread's part 0.44 MB, as NY's at 16
+/// threads) 1.44 -> 1.03 ms (gapbs 0.84); when the two cores were far apart (all three twice as
+/// slow), NY 33k / 66k / 132k 4.4 / 9.0 / 15.0 -> 1.9 / 4.5 / 8.2 ms, NE's first 95k / 190k 10.5 /
+/// 18.4 -> 5.9 / 12.0; but all of NY (3.6 MB a thread) 13.52 -> 14.66 and NE 87.3 -> 91.3 in the
+/// fast case. Results do not depend on it (sums are folded per block).
+enum class pagerank_schedule : std::uint8_t {
+    automatic,   ///< owned when a thread's part is at most pagerank_owned_bytes, else handed out
+    handed_out,  ///< dynamic, one block at a time
+    owned,       ///< static, the same blocks for a thread every step
+};
+
+/// automatic's bound on a thread's part of the pass (ranks, shares and row pointers a row,
+/// column indices an entry): the measured gains held to 0.9 MB and on the build machine's 1 MB
+/// L2 a core; beyond, the owned split was slower in the fast case.
+inline constexpr std::size_t pagerank_owned_bytes = std::size_t(1) << 20;
+
+inline char const* to_string(pagerank_schedule s) {
+    return s == pagerank_schedule::owned        ? "owned"
+           : s == pagerank_schedule::handed_out ? "handed out"
+                                                : "automatic";
+}
+
 struct pagerank_options {
     double damping = 0.85;    ///< in [0, 1)
     double tolerance = 1e-4;  ///< stop when the L1 norm of the change of the ranks is below this
@@ -113,6 +146,18 @@ struct pagerank_options {
     /// 1e-4 is), so that this is at most 1% of what the tolerance allows. Other methods and the
     /// GPU hold them in double.
     pagerank_contributions contributions = pagerank_contributions::automatic;
+    /// Gauss-Seidel on the CPU: rows a block of the in-place pass (blocks of about equal cost,
+    /// handed out one at a time). 0: the Jacobi pass's blocks (n / 256 rows, at most 256 blocks:
+    /// 1033 rows on NY, 5955 on NE, 16384 at scale 22). GAP's pr.cc hands out 16384 vertices at a
+    /// time; bigger blocks mean fewer block boundaries between threads and fewer partial sums to
+    /// fold each step, smaller ones a finer balance. A tuning knob for the measurements (2-core
+    /// build machine, 2 threads, results reused: 16384 on NY 14.35 -> 14.10 ms, NE 83.7 -> 84.1,
+    /// uniform 20 81.1 -> 84.3 over two rounds).
+    std::size_t gauss_seidel_block_rows = 0;
+    /// How the CPU's fused and Gauss-Seidel passes give their blocks to the threads (see
+    /// pagerank_schedule); automatic: owned where a thread's part of the pass's arrays is at most
+    /// pagerank_owned_bytes, else handed out.
+    pagerank_schedule schedule = pagerank_schedule::automatic;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
@@ -206,44 +251,94 @@ double pr_share(double x, Index const* ap, std::size_t v) {
 /// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
 /// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
 /// differ by at most an ulp of the double before the share is rounded.
-template <bool InPlace = false, bool ReciprocalFirst = false, class C, class Index>
-void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
-                   std::vector<std::size_t> const& blocks, double base, double d, double* rank,
-                   C* c, C* cn, std::vector<double>& part_change,
-                   std::vector<double>& part_dangling) {
-    std::size_t const nb = blocks.size() - 1;
+/// Rows [v_begin, v_end) of the pass (pagerank_pull); the block's change and dangling rank into
+/// *ch_out and *dg_out. Arguments by value: the in-place pass's atomic stores made the compiler
+/// load anything reached through a reference or a closure again for every vertex, and tp[v + 1]
+/// for every edge, so the row's end is read once.
+template <bool InPlace, bool ReciprocalFirst, bool TwoSums, class C, class Index>
+inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index const* tp,
+                               Index const* tj, Index const* ap, double base, double d,
+                               double* rank, C* c, C* cn, double* ch_out, double* dg_out) {
     auto read = [](C* p) {
         if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
         else return *p;
     };
-    // Locals, and each row's end read once: the in-place pass's atomic stores made the compiler
-    // load the block bounds through the closure for every vertex and tp[v + 1] for every edge.
+    double ch = 0, dg = 0;
+    Index row = tp[v_begin];
+    for (std::size_t v = v_begin; v < v_end; ++v) {
+        Index const row_end = tp[v + 1];
+        double s = 0;
+        if constexpr (TwoSums) {
+            double s1 = 0;
+            Index k = row;
+            for (; k + 1 < row_end; k += 2) {
+                s += static_cast<double>(read(c + tj[k]));
+                s1 += static_cast<double>(read(c + tj[k + 1]));
+            }
+            if (k < row_end) s += static_cast<double>(read(c + tj[k]));
+            s += s1;
+        } else {
+            for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
+        }
+        row = row_end;
+        Index const deg = ap[v + 1] - ap[v];
+        double const x = base + d * s;
+        ch += std::abs(x - rank[v]);
+        rank[v] = x;
+        // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
+        auto const share =
+            static_cast<C>(ReciprocalFirst ? x * pr_share(1.0, deg) : pr_share(x, deg));
+        if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
+        else cn[v] = share;
+        if (deg == 0) dg += x;
+    }
+    *ch_out = ch;
+    *dg_out = dg;
+}
+
+/// One fused pull step over A' (tp/tj), block by block: new ranks, their contributions to the next
+/// step (C: double, or float on request), and each block's change and dangling rank. InPlace
+/// (Gauss-Seidel): c and cn are one array, read and written with relaxed atomics (plain moves
+/// on x86, and no data race), so that later vertices of the pass read the new values.
+/// ReciprocalFirst: a vertex's share is its rank times 1 / outdeg (computed apart) rather than
+/// divided by outdeg: in place, a vertex often reads the share its predecessor has just written
+/// (road numberings are local), the shares form a chain through memory and a division on that
+/// chain costs more than the few edges (NY, one thread, build machine: 29.0-29.6 -> 26.0-26.7
+/// ms; NE 159-163 -> 144-157); with many edges a vertex (uniform, degree 32) the edges hide the
+/// division and the extra multiply cost 4.5% (146.9 -> 153.8 ms, medians of 5). The results
+/// differ by at most an ulp of the double before the share is rounded.
+/// TwoSums: a row's shares summed into two accumulators (even and odd entries), added at the
+/// end: on long rows the one chain of dependent additions (4 cycles an entry) was the pass's
+/// bound (2-core build machine, one thread, CPU time, results reused: Kronecker 20 240 -> 210 ms,
+/// uniform 20 153 -> 139), on the road networks' short rows the loop's extra work cost (NY 27.5
+/// -> 29.2, NE 187 -> 207): taken where rows hold at least 8 entries on average. The sums' order
+/// is fixed by the row, so the results still do not depend on the threads.
+/// owned_blocks: the blocks are split among the threads once, the same each step (schedule
+/// static), so that a thread finds its blocks' ranks and contributions in its own core's cache;
+/// otherwise they are handed out one at a time (dynamic), and a block's lines mostly come from
+/// another core. The sums are folded per block either way: the result does not depend on it.
+template <bool InPlace = false, bool ReciprocalFirst = false, bool TwoSums = false, class C,
+          class Index>
+void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
+                   std::vector<std::size_t> const& blocks, double base, double d, double* rank,
+                   C* c, C* cn, std::vector<double>& part_change,
+                   std::vector<double>& part_dangling, bool owned_blocks = false) {
+    std::size_t const nb = blocks.size() - 1;
     std::size_t const* const bounds = blocks.data();
     double* const part_ch = part_change.data();
     double* const part_dg = part_dangling.data();
+    if (owned_blocks) {
+#pragma omp parallel for schedule(static) if (nb > 1)
+        for (std::size_t b = 0; b < nb; ++b)
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
+                                                         base, d, rank, c, cn, part_ch + b,
+                                                         part_dg + b);
+    } else {
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (std::size_t b = 0; b < nb; ++b) {
-        double ch = 0, dg = 0;
-        std::size_t const v_end = bounds[b + 1];
-        Index row = tp[bounds[b]];
-        for (std::size_t v = bounds[b]; v < v_end; ++v) {
-            double s = 0;
-            Index const row_end = tp[v + 1];
-            for (Index k = row; k < row_end; ++k) s += static_cast<double>(read(c + tj[k]));
-            row = row_end;
-            Index const deg = ap[v + 1] - ap[v];
-            double const x = base + d * s;
-            ch += std::abs(x - rank[v]);
-            rank[v] = x;
-            // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
-            auto const share = static_cast<C>(ReciprocalFirst ? x * pr_share(1.0, deg)
-                                                              : pr_share(x, deg));
-            if constexpr (InPlace) std::atomic_ref<C>(cn[v]).store(share, std::memory_order_relaxed);
-            else cn[v] = share;
-            if (deg == 0) dg += x;
-        }
-        part_ch[b] = ch;
-        part_dg[b] = dg;
+        for (std::size_t b = 0; b < nb; ++b)
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
+                                                         base, d, rank, c, cn, part_ch + b,
+                                                         part_dg + b);
     }
 }
 
@@ -275,7 +370,12 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
     double const nd = static_cast<double>(n);
     auto const t0 = std::chrono::steady_clock::now();
-    auto const blocks = pr_blocks(tp, n);
+    auto const blocks = method == pagerank_method::gauss_seidel && opt.gauss_seidel_block_rows > 0
+                            ? cpu::row_blocks(tp, n,
+                                              std::max<std::size_t>(
+                                                  1, (n + opt.gauss_seidel_block_rows - 1) /
+                                                         opt.gauss_seidel_block_rows))
+                            : pr_blocks(tp, n);
     std::size_t const nb = blocks.size() - 1;
     std::vector<double> part_change(nb), part_dangling(nb);
 
@@ -287,10 +387,20 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     // Gauss-Seidel on rows of fewer than 8 entries on average (road networks, meshes): the
     // shares' chain through memory is the pass's time, and 1 / outdeg comes off it
     // (pagerank_pull's ReciprocalFirst).
-    bool const sparse_rows =
-        in_place && static_cast<std::int64_t>(tp[n]) < 8 * static_cast<std::int64_t>(n);
+    bool const long_rows = static_cast<std::int64_t>(tp[n]) >= 8 * static_cast<std::int64_t>(n);
+    bool const sparse_rows = in_place && !long_rows;
     bool const in_float = (method == pagerank_method::fused || in_place) &&
                           contributions_in_float(opt);
+    // A thread's part of the pass: a row's rank (8 bytes), share and row pointer, an entry's
+    // column index.
+    std::size_t const threads = static_cast<std::size_t>(std::max(1, cpu::max_threads()));
+    std::size_t const part_bytes =
+        (n * (sizeof(double) + (in_float ? sizeof(float) : sizeof(double)) + sizeof(Index)) +
+         static_cast<std::size_t>(tp[n]) * sizeof(Index)) /
+        threads;
+    bool const owned = opt.schedule == pagerank_schedule::owned ||
+                       (opt.schedule == pagerank_schedule::automatic &&
+                        part_bytes <= pagerank_owned_bytes);
     // next: the fused pass's, or mxv's output; in float (and the double ones empty) on request.
     // Gauss-Seidel has none: it writes the contributions in place.
     dense_vector<double> contrib(in_float ? 0 : n), next(in_float || in_place ? 0 : n);
@@ -309,11 +419,30 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         if (ap[u + 1] == ap[u]) dangling += rank[u];
     }
     if (opt.explain) {
+        if (in_place)
+            opt.explain->add("pagerank: the in-place pass in " + std::to_string(nb) + " blocks" +
+                             (opt.gauss_seidel_block_rows > 0
+                                  ? " (gauss_seidel_block_rows " +
+                                        std::to_string(opt.gauss_seidel_block_rows) + ")"
+                                  : " (the Jacobi pass's)"));
+        if (method != pagerank_method::semiring)
+            opt.explain->add(
+                std::string("pagerank: blocks ") +
+                (owned ? "owned by the threads (static, the same every step)"
+                       : "handed out one at a time (dynamic)") +
+                (opt.schedule != pagerank_schedule::automatic
+                     ? std::string(" (pinned)")
+                     : " (automatic: a thread's part " + pr_number(double(part_bytes)) +
+                           (owned ? " <= " : " > ") + pr_number(double(pagerank_owned_bytes)) +
+                           " bytes)"));
         opt.explain->add("pagerank: ranks and contributions allocated and first written (" +
                          detail::ms(pr_seconds_since(t0)) + ")");
         if (sparse_rows)
             opt.explain->add("pagerank: fewer than 8 entries a row: a share is the rank times 1 / "
                              "outdeg, the division off the in-place pass's chain of shares");
+        if (long_rows && method != pagerank_method::semiring)
+            opt.explain->add("pagerank: at least 8 entries a row: a row's shares summed in two "
+                             "chains (even and odd entries)");
     }
     options mo;
     mo.explain = opt.explain;
@@ -321,10 +450,19 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     auto gauss_seidel_pass = [&](auto* c, double base) {
         if (sparse_rows)
             pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
-                                      part_dangling);
+                                      part_dangling, owned);
         else
-            pagerank_pull<true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
-                                part_dangling);
+            pagerank_pull<true, false, true>(tp, tj, ap, blocks, base, d, rank, c, c,
+                                             part_change, part_dangling, owned);
+    };
+    // The Jacobi pass: two sums a row where rows are long (pagerank_pull's TwoSums).
+    auto jacobi_pass = [&](auto* c, auto* cn, double base) {
+        if (long_rows)
+            pagerank_pull<false, false, true>(tp, tj, ap, blocks, base, d, rank, c, cn,
+                                              part_change, part_dangling, owned);
+        else
+            pagerank_pull(tp, tj, ap, blocks, base, d, rank, c, cn, part_change, part_dangling,
+                          owned);
     };
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
@@ -353,12 +491,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         } else if (in_place) {
             gauss_seidel_pass(contrib.data(), base);
         } else if (in_float) {
-            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib_f.data(), next_f.data(),
-                          part_change, part_dangling);
+            jacobi_pass(contrib_f.data(), next_f.data(), base);
             contrib_f.swap(next_f);
         } else {
-            pagerank_pull(tp, tj, ap, blocks, base, d, rank, contrib.data(), next.data(),
-                          part_change, part_dangling);
+            jacobi_pass(contrib.data(), next.data(), base);
             contrib.storage().swap(next.storage());
         }
         double change = 0;
