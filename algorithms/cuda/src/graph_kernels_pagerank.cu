@@ -218,7 +218,7 @@ pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
         // Iterations queued `batch` at a time and their changes read once per batch: an
         // iteration after the converged one does nothing (pr_step::done), so the ranks are
         // those of the first iteration below the tolerance, as with a read after each.
-        constexpr int batch = 4;
+        constexpr int batch = 4;  // H200, NE: 1 a read 6.6-6.7 ms, 4 6.2, 8 6.1-6.2
         std::vector<double> got(2 * batch);
         for (int i = 0; i < iters && run.iterations == 0;) {
             int const last = std::min(iters, i + batch);
