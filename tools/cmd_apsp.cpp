@@ -23,6 +23,7 @@
 namespace kleene::tools {
 namespace {
 
+#ifdef KLEENE_HAVE_MPI
 /// Whether two directory names mean the same place (trailing separators, '.', '..' and links).
 bool same_path(std::string const& a, std::string const& b) {
     namespace fs = std::filesystem;
@@ -35,6 +36,7 @@ bool same_path(std::string const& a, std::string const& b) {
     };
     return norm(a) == norm(b);
 }
+#endif
 
 struct apsp_args {
     std::string input, output, paths, algorithm = "auto", device = "auto", type;
