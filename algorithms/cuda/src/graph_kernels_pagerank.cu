@@ -88,8 +88,7 @@ struct pr_pull : walk::op_base<Index> {
 
     __device__ double identity() const { return 0.0; }
     __device__ double combine(double a, double b) const { return a + b; }
-    // Read once a thread (a load a row cost NE 20% a step, H200): the flag does not change
-    // during the iteration.
+    // Read once a thread: the flag does not change during the iteration.
     int skip = -1;
     __device__ __forceinline__ bool wants(Index) {
         if (skip < 0) skip = p.done() ? 1 : 0;
