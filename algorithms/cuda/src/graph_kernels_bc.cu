@@ -409,8 +409,9 @@ __device__ __forceinline__ void walk_edges(Index const* __restrict__ list,
 /// bounds live in registers (every thread reads the count of the level just found after the
 /// barrier); level e's appends count into cnt[2 (e % 3)], and the count two levels back is
 /// cleared while a level runs (every thread read it two barriers ago). start[] records the
-/// bounds for the backward sweep. No long rows (the caller checks): walk_rows_body takes rows of
-/// up to walk::long_min entries.
+/// bounds for the backward sweep. Rows are walked edge by edge (walk_edges), whatever their
+/// length; the caller still keeps graphs with rows of over walk::long_min entries on the chained
+/// levels, whose sliced walk spreads such a row over many warps (a warp here takes it alone).
 template <class Index, int K>
 struct bc_whole_args {
     walk::graph<Index> out;
