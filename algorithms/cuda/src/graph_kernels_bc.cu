@@ -422,7 +422,6 @@ struct bc_whole_args {
     unsigned long long* cnt;  // 3 levels x {vertices, out-edges}; level 0's set by bc_sources
     std::int32_t* stamp;
     std::int32_t* levels;     // out: the number of levels
-    std::int64_t cells;
 };
 
 template <class Index, int K>
@@ -501,8 +500,9 @@ __global__ void __launch_bounds__(walk::threads, walk::min_blocks)
     std::int32_t const levels = d + 1;
     if (lead) *a.levels = levels;
     std::size_t const stride = std::size_t(gridDim.x) * blockDim.x;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-         i < std::size_t(a.cells); i += stride)
+    std::size_t const cells = std::size_t(a.out.n) * K;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < cells;
+         i += stride)
         a.s.coef[i] = a.s.sigma[i] > 0 ? 1.0 / a.s.sigma[i] : 0.0;
     grid.sync();
     // The deepest level's dependencies are 0; level 0 holds only sources. A row's sum over its
@@ -739,8 +739,7 @@ std::optional<double> bc_batch_whole(bc_graphs<Index> const& g, Index const* sou
         <<<1, K, 0, st>>>(s, sources, g.out.ptr, stamp.data(), queue.data(), cnt.data());
     KLEENE_CUDA_CHECK_LAUNCH("bc_sources");
     bc_whole_args<Index, K> args{g.out,        s,          queue.data(), spans.data(),
-                                 start.data(), cnt.data(), stamp.data(), levels.data(),
-                                 static_cast<std::int64_t>(cells)};
+                                 start.data(), cnt.data(), stamp.data(), levels.data()};
     void* params[] = {&args};
     KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel),
                                                   dim3(blocks), dim3(walk::threads), params, 0,

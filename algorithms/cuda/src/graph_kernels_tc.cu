@@ -146,24 +146,6 @@ __global__ void tc_split_keys(std::uint64_t const* __restrict__ key, std::int64_
     }
 }
 
-/// begin[u]: the first entry of A's sorted row u above u (U's row u, in place).
-template <class Index>
-__global__ void tc_upper_begin(Index const* __restrict__ ptr, Index const* __restrict__ col,
-                               std::int64_t n, Index* __restrict__ begin) {
-    for (std::int64_t u = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n;
-         u += std::int64_t(gridDim.x) * blockDim.x) {
-        std::int64_t lo = ptr[u], hi = ptr[u + 1];
-        while (lo < hi) {
-            std::int64_t const mid = lo + (hi - lo) / 2;
-            if (std::int64_t(col[mid]) <= u)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        begin[u] = static_cast<Index>(lo);
-    }
-}
-
 /// Swaps the ranges [a0, a1) and [b0, b1) so that the first is the shorter.
 __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1, std::int64_t& b0,
                                               std::int64_t& b1) {
@@ -189,6 +171,15 @@ __device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__
             hi = mid;
     }
     return lo;
+}
+
+/// begin[u]: the first entry of A's sorted row u above u (U's row u, in place).
+template <class Index>
+__global__ void tc_upper_begin(Index const* __restrict__ ptr, Index const* __restrict__ col,
+                               std::int64_t n, Index* __restrict__ begin) {
+    for (std::int64_t u = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n;
+         u += std::int64_t(gridDim.x) * blockDim.x)
+        begin[u] = static_cast<Index>(first_at_least(col, ptr[u], ptr[u + 1], Index(u + 1)));
 }
 
 /// |list a ∩ list b|, both sorted, by one thread: a merge, or binary searches of the shorter.
@@ -441,8 +432,8 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel, tc
         KLEENE_CUDA_CHECK_LAUNCH("tc_upper_begin");
         rows = {ubegin.data(), a.row_ptr() + 1};
         ucol_p = a.col_idx();
-        unnz = static_cast<std::int64_t>(a.nnz());  // bounds the queue
-        t.mark();                                   // 2, 3, 4: nothing to count, fill or sort
+
+        t.mark();  // 2, 3, 4: nothing to count, fill or sort
         t.mark();
         t.mark();
     } else {
@@ -524,8 +515,10 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel, tc
     }
 
     // Count over U's entries: cheap pairs at once, the others queued.
-    detail::stream_buffer<Key> queue_v{std::size_t(unnz), st};
-    detail::stream_buffer<tc_pair<Index>> queue_pair{std::size_t(unnz), st};
+    // At most one queued pair an entry of U (in place: of A, U's entries being among them).
+    std::size_t const queue_cap = in_place ? a.nnz() : std::size_t(unnz);
+    detail::stream_buffer<Key> queue_v{queue_cap, st};
+    detail::stream_buffer<tc_pair<Index>> queue_pair{queue_cap, st};
     detail::stream_buffer<unsigned long long> counters(2, st);  // queued pairs, triangles
     counters.zero();
     tc_queue<Index> const queue{queue_v.data(), queue_pair.data(), counters.data()};

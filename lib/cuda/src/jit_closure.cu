@@ -18,7 +18,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -27,17 +26,6 @@ namespace kleene::cuda::jit {
 static_assert(closure_block_side == std::size_t(closure_detail::block_side),
               "jit.hpp's closure_block_side is the base kernel's block side");
 namespace {
-
-template <class T>
-std::string value_text(T v) {
-    if constexpr (std::is_floating_point_v<T>) {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-        return buf;
-    } else {
-        return std::to_string(v);
-    }
-}
 
 /// A built-in or composed semiring whose multiply has no identity (first, second, pair): its
 /// `one` means nothing. Source text is the user's word.
@@ -172,26 +160,16 @@ void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive, 
     constexpr auto none = ~0ull;
     for (int which = 0; which < 2; ++which)
         if (found[which] != none)
-            throw invalid_argument(
-                "semiring_closure: entry (" + std::to_string(found[which] / n) + ", " +
-                std::to_string(found[which] % n) + ") " +
-                (which == 1 ? "came out NaN: the semiring's operations made it (inf - inf, "
-                              "0 * inf) from the input's values"
-                            : "is NaN: the closure takes numbers and infinities (an absent "
-                              "entry is the semiring's zero)"));
+            throw invalid_argument(kleene::detail::closure_nan_message(
+                found[which] / n, found[which] % n, which == 1));
     if (found[2] != none) {
         auto const v = static_cast<std::int64_t>(found[2]);
         T d{};  // finish_diagonal left the refused entry as it was
         KLEENE_CUDA_CHECK(cudaMemcpyAsync(&d, a.data + found[2] * a.ld + found[2], sizeof(T),
                                           cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-        throw negative_cycle(
-            v, "semiring_closure: vertex " + std::to_string(v) +
-                   " lies on a cycle that one does not absorb: its diagonal entry came out " +
-                   value_text(d) + " and add(one, it) != one over " + s.name +
-                   " (for min.plus a negative cycle, for max.times one heavier than 1, where "
-                   "paths around it improve without end); the closure is computed only where "
-                   "one absorbs every cycle");
+        throw negative_cycle(v, kleene::detail::closure_cycle_message(
+                                    v, s.one, kleene::detail::closure_value_text(d), s.name));
     }
 }
 

@@ -49,7 +49,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <type_traits>
 
@@ -106,20 +105,6 @@ std::string closure_name(S const& s) {
     else return "the semiring";
 }
 
-template <class T>
-std::string closure_value(T v) {
-    if constexpr (std::is_same_v<T, bool>) {
-        return v ? "true" : "false";
-    } else if constexpr (std::is_floating_point_v<T>) {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-        return buf;
-    } else {
-        return std::to_string(v);
-    }
-}
-
-/// The refusals every closure shares (CPU and GPU): add not idempotent, multiply without one.
 inline void closure_refuse(bool idempotent, bool has_identity, std::string const& name) {
     if (!idempotent)
         throw invalid_argument(
@@ -140,14 +125,7 @@ void closure_refuse_nan(dense_view<T const> a, bool made) {
     if constexpr (std::is_floating_point_v<T>) {
         for (std::size_t i = 0; i < a.rows; ++i)
             for (std::size_t j = 0; j < a.cols; ++j)
-                if (std::isnan(a(i, j)))
-                    throw invalid_argument(
-                        "semiring_closure: entry (" + std::to_string(i) + ", " +
-                        std::to_string(j) + ") " +
-                        (made ? "came out NaN: the semiring's operations made it (inf - inf, "
-                                "0 * inf) from the input's values"
-                              : "is NaN: the closure takes numbers and infinities (an absent "
-                                "entry is the semiring's zero)"));
+                if (std::isnan(a(i, j))) throw invalid_argument(closure_nan_message(i, j, made));
     }
 }
 
@@ -271,14 +249,10 @@ void semiring_closure(dense_view<T> a, S const& s, semiring_closure_options cons
     for (std::size_t i = 0; i < n; ++i) {
         T const d = a(i, i);
         if (!(s.add(one, d) == one))
-            throw negative_cycle(
-                static_cast<std::int64_t>(i),
-                "semiring_closure: vertex " + std::to_string(i) + " lies on a cycle that one (" +
-                    detail::closure_value(one) + ") does not absorb: its diagonal entry came out " +
-                    detail::closure_value(d) +
-                    " and add(one, it) != one (for min.plus a negative cycle, for max.times one "
-                    "heavier than 1, where paths around it improve without end); the closure is "
-                    "computed only where one absorbs every cycle");
+            throw negative_cycle(static_cast<std::int64_t>(i),
+                                 detail::closure_cycle_message(
+                                     static_cast<std::int64_t>(i), detail::closure_value_text(one),
+                                     detail::closure_value_text(d), detail::closure_name(s)));
         if (opt.reflexive) a(i, i) = one;
     }
 }

@@ -5,6 +5,10 @@
 // the host and GPU rkleene and the semiring closure of kleene/algorithms/semiring_closure.hpp.
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
 
 namespace kleene::detail {
 
@@ -49,6 +53,43 @@ std::size_t rkleene_workspace_side(std::size_t n, std::size_t base_size) {
     if (n <= base_size) return 0;
     std::size_t const n1 = Backend::split(n);
     return n - n1 > n1 ? n - n1 : n1;
+}
+
+// ---- the semiring closure's refusals, worded once for the CPU and the JIT (GPU) -----------------
+
+/// A value in a message: %.9g for floating point, as is otherwise.
+template <class T>
+std::string closure_value_text(T v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return v ? "true" : "false";
+    } else if constexpr (std::is_floating_point_v<T>) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+        return buf;
+    } else {
+        return std::to_string(v);
+    }
+}
+
+/// Entry (i, j) is NaN in the input, or (made) came out NaN.
+inline std::string closure_nan_message(std::size_t i, std::size_t j, bool made) {
+    return "semiring_closure: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") " +
+           (made ? "came out NaN: the semiring's operations made it (inf - inf, 0 * inf) from the "
+                   "input's values"
+                 : "is NaN: the closure takes numbers and infinities (an absent entry is the "
+                   "semiring's zero)");
+}
+
+/// Vertex v's diagonal entry (d) after the closure is not absorbed by one: add(one, d) != one.
+/// `one` as text, or empty where the caller does not know its value.
+inline std::string closure_cycle_message(std::int64_t v, std::string const& one,
+                                         std::string const& d, std::string const& semiring) {
+    return "semiring_closure: vertex " + std::to_string(v) + " lies on a cycle that one" +
+           (one.empty() ? std::string() : " (" + one + ")") +
+           " does not absorb: its diagonal entry came out " + d + " and add(one, it) != one over " +
+           semiring +
+           " (for min.plus a negative cycle, for max.times one heavier than 1, where paths around "
+           "it improve without end); the closure is computed only where one absorbs every cycle";
 }
 
 }  // namespace kleene::detail
