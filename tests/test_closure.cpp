@@ -592,6 +592,40 @@ BOOST_AUTO_TEST_CASE(semiring_closure_refusals) {
     }
 }
 
+// Sums past the value type: a path 0 -> 1 -> 2 of two 2^62 weights sums to 2^63, past int64;
+// saturated it would read as infinity, no path. Refused before the work, for compiled and run-time
+// min.plus and max.plus (whose bound counts negative weights twice); a path that fits still runs.
+BOOST_AUTO_TEST_CASE(semiring_closure_refuses_sums_past_the_type) {
+    std::int64_t const big = std::int64_t(1) << 62;
+    dense_matrix<std::int64_t> a(3, 3, min_plus<std::int64_t>::zero());
+    a(0, 1) = big;
+    a(1, 2) = big;
+    try {
+        semiring_closure(a.view(), min_plus<std::int64_t>{});
+        BOOST_FAIL("int64 sums past 2^63 must be refused");
+    } catch (overflow_error const& e) {
+        BOOST_TEST(std::string(e.what()).find("int64 distances could reach") != std::string::npos,
+                   e.what());
+    }
+    BOOST_CHECK_THROW(semiring_closure(a.view(), runtime_semiring<std::int64_t>(add_kind::min,
+                                                                                mul_kind::plus)),
+                      overflow_error);
+    dense_matrix<std::int32_t> m(3, 3, max_plus<std::int32_t>::zero());
+    m(0, 1) = -(1 << 29);
+    m(1, 2) = -(1 << 29);  // |sum| 2^30 fits, but the bound with negative weights is half the range
+    BOOST_CHECK_THROW(semiring_closure(m.view(), max_plus<std::int32_t>{}), overflow_error);
+    m(0, 1) = 1 << 20;
+    m(1, 2) = 1 << 20;
+    semiring_closure(m.view(), max_plus<std::int32_t>{});
+    BOOST_TEST(m(0, 2) == (1 << 21));
+    // A multiply that does not add is not bounded: max.min over the same weights.
+    dense_matrix<std::int64_t> c(3, 3, max_min<std::int64_t>::zero());
+    c(0, 1) = big;
+    c(1, 2) = big;
+    semiring_closure(c.view(), max_min<std::int64_t>{});
+    BOOST_TEST(c(0, 2) == big);
+}
+
 BOOST_AUTO_TEST_CASE(semiring_closure_calls_the_step_hook) {
     dense_matrix<float> a(40, 40, 1.0f);
     int steps = 0;

@@ -120,6 +120,11 @@ py::tuple semiring_closure_py(matrix_handle const& m, py::handle semiring, bool 
             } else if (where == device_choice::gpu) {
                 auto const [src, zero] = device_semiring<T>(spec);
                 dense_matrix<T> h = host_dense(a, zero);
+                // The CPU closure's check of sums past T's range, while the input is on the host
+                // (the device closure has none: its multiply may be anyone's source text).
+                if (!spec.source)
+                    kleene::detail::closure_refuse_overflow<T>(h.view(), zero,
+                                                               operators_of(spec).second == "plus");
                 {
                     py::gil_scoped_release release;
                     auto d = h.to_device();

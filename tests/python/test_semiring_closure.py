@@ -146,6 +146,13 @@ def test_errors():
         kleene.closure(c, "min.plus")
     with pytest.raises(kleene.NegativeCycle, match="vertex 1"):
         kleene.closure(sp.csr_matrix(([1.5], ([1], [1])), shape=(3, 3)), "max.times")
+    # A path whose sum leaves int64 (2^62 + 2^62) would read as no path: refused.
+    big = np.array([[0, 2**62, 0], [0, 0, 2**62], [0, 0, 0]], dtype=np.int64)
+    with pytest.raises(kleene.OverflowError, match="int64 distances could reach"):
+        kleene.closure(big, "min.plus")
+    with pytest.raises(kleene.OverflowError):
+        kleene.closure(big, kleene.Semiring(add="min", multiply="plus"))
+    assert kleene.closure(big, "max.min")[0, 2] == 2**62
 
 
 # ---- the GPU: the JIT's closure (skipped without a device) ---------------------------------------
@@ -181,6 +188,13 @@ def test_gpu_closure_of_a_source_semiring():
     np.testing.assert_allclose(got.to_host().to_numpy(), want, rtol=1e-12)
     np.testing.assert_allclose(kleene.closure(a, src, reflexive=True, device="gpu"), want,
                                rtol=1e-12)
+
+
+@pytest.mark.gpu
+def test_gpu_closure_refuses_sums_past_the_type():
+    big = np.array([[0, 2**62, 0], [0, 0, 2**62], [0, 0, 0]], dtype=np.int64)
+    with pytest.raises(kleene.OverflowError, match="int64 distances could reach"):
+        kleene.closure(big, "min.plus", device="gpu")
 
 
 @pytest.mark.gpu

@@ -35,6 +35,7 @@
 // 0 * inf) in the result. On an error the matrix holds unspecified values.
 
 #include <kleene/algorithms/floyd_warshall.hpp>
+#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/context.hpp>
 #include <kleene/cpu/dense_gemm.hpp>
 #include <kleene/cuda/jit.hpp>
@@ -45,6 +46,7 @@
 #include <kleene/runtime_semiring.hpp>
 #include <kleene/semiring.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
@@ -103,6 +105,47 @@ std::string closure_name(S const& s) {
         return std::string(add_kind_names[static_cast<std::size_t>(s.add_operator())]) + "." +
                std::string(mul_kind_names[static_cast<std::size_t>(s.mul_operator())]);
     else return "the semiring";
+}
+
+/// Whether the multiply adds (min.plus, max.plus): path weights are then sums, which can leave T.
+template <class S>
+bool closure_mul_is_plus(S const& s) {
+    using T = typename S::value_type;
+    if constexpr (requires { s.mul_operator(); }) {
+        return s.mul_operator() == mul_kind::plus;
+    } else if constexpr (requires { typename S::mul_op; }) {
+        using M = typename S::mul_op;
+        return std::is_same_v<M, plus_op<T>> || std::is_same_v<M, plus_sat_op<T>> ||
+               std::is_same_v<M, plus_sat_op<T, true>>;
+    } else {
+        return false;
+    }
+}
+
+/// With a multiply that adds, a path's sum past T's range would come out as the semiring's zero
+/// (integers saturate at infinity, floating point rounds to it): a reachable pair would read as
+/// unreachable. Refused before the work by apsp's bound (path_weights.hpp: the sum over vertices
+/// of the heaviest entry leaving each, entries equal to `zero` being absent).
+template <class T>
+void closure_refuse_overflow(dense_view<T const> a, T zero, bool mul_is_plus) {
+    if (!mul_is_plus) return;
+    path_weight_bound b;
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        long double top = 0;
+        for (std::size_t j = 0; j < a.cols; ++j) {
+            T const w = a(i, j);
+            if (w == zero) continue;
+            if constexpr (std::is_floating_point_v<T>)
+                if (!std::isfinite(w)) continue;
+            b.negative = b.negative || w < T(0);
+            top = std::max(top, std::fabs(static_cast<long double>(w)));
+        }
+        b.bound += top;
+    }
+    if (!distances_fit<T>(b))
+        throw overflow_error("semiring_closure: " + distance_range_note<T>(b) +
+                             ", where a path's sum would read as no path" +
+                             (std::is_integral_v<T> ? "; use float64 (exact to 2^53)" : ""));
 }
 
 inline void closure_refuse(bool idempotent, bool has_identity, std::string const& name) {
@@ -227,6 +270,7 @@ void semiring_closure(dense_view<T> a, S const& s, semiring_closure_options cons
     detail::closure_refuse(detail::closure_add_idempotent(s), detail::closure_mul_has_identity(s),
                            detail::closure_name(s));
     detail::closure_refuse_nan<T>(a, false);
+    detail::closure_refuse_overflow<T>(a, s.zero(), detail::closure_mul_is_plus(s));
     std::size_t const n = a.rows;
     if (n == 0) return;
     std::size_t const base = opt.base ? opt.base : semiring_closure_cpu_base;
