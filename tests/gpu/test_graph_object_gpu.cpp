@@ -92,7 +92,7 @@ void compare_with_cpu(csr_matrix<T> const& a, bool undirected) {
         auto const want = pagerank(a, o);
         o.device = device_choice::gpu;
         BOOST_TEST(far_apart(pagerank(hg, o).rank, want.rank, 1e-6) == 0u);
-        BOOST_TEST(far_apart(pagerank(dg).rank, want.rank, 1e-6) == 0u);
+        BOOST_TEST(far_apart(pagerank(dg, o).rank, want.rank, 1e-6) == 0u);
     }
     {
         cc_options o;

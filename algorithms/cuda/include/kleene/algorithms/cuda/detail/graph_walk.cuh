@@ -155,6 +155,9 @@ struct no_acc {
 template <class Index>
 struct op_base {
     static constexpr bool batch_loads = true;
+    /// The walk kernels' blocks a multiprocessor at least (__launch_bounds__): an op whose
+    /// registers keep it below a full persistent grid asks for more.
+    static constexpr int min_blocks = walk::min_blocks;
     __device__ bool wants(Index) const { return true; }
     template <class A>
     __device__ void partial(std::int64_t, Index, A const&) {}
@@ -218,7 +221,7 @@ __device__ __forceinline__ void walk_rows_body(graph<Index> const& g,
 }
 
 template <class Index, class Op>
-__global__ void __launch_bounds__(threads, min_blocks)
+__global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_rows(graph<Index> g, Index const* __restrict__ list, std::int64_t count, Op op_in) {
     Op op = op_in;
     walk_rows_body(g, list, count, op);
@@ -228,7 +231,7 @@ __global__ void __launch_bounds__(threads, min_blocks)
 /// Rows list[range[0] .. range[1]), the bounds read on the device: the levels of a search that
 /// the host queues without waiting for their sizes.
 template <class Index, class Op>
-__global__ void __launch_bounds__(threads, min_blocks)
+__global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_rows_range(graph<Index> g, Index const* __restrict__ list,
                     std::int64_t const* range, Op op_in) {
     Op op = op_in;
@@ -239,7 +242,7 @@ __global__ void __launch_bounds__(threads, min_blocks)
 
 /// One warp per slice of a long row.
 template <class Index, class Op>
-__global__ void __launch_bounds__(threads, min_blocks)
+__global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_slices(graph<Index> g, long_view<Index> lv, Op op_in) {
     Op op = op_in;
     int const lane = static_cast<int>(threadIdx.x & 31);
@@ -264,7 +267,7 @@ __global__ void __launch_bounds__(threads, min_blocks)
 }
 
 template <class Index, class Op>
-__global__ void __launch_bounds__(threads, min_blocks)
+__global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_long_finish(long_view<Index> lv, Op op_in) {
     Op op = op_in;
     for (std::int64_t li = std::int64_t(blockIdx.x) * threads + threadIdx.x; li < lv.count;
