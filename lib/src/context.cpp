@@ -34,7 +34,7 @@ void context::set_workspace(void* data, std::size_t bytes) noexcept {
 
 std::size_t context::workspace_bytes() const noexcept {
     if (user_workspace_) return user_workspace_bytes_;
-    return state_ ? state_->workspace.size() : 0;
+    return state_ ? state_->workspace.bytes : 0;
 }
 
 detail::device_state& context::state() {

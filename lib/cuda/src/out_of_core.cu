@@ -32,7 +32,13 @@ stream::stream(stream_priority p) {
     handle_ = s;
 }
 stream::~stream() {
-    if (handle_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
+    if (!handle_) return;
+    if (scratch_bytes_.data) {  // behind the stream's work, before the stream goes
+        (void)cudaFreeAsync(scratch_bytes_.data, static_cast<cudaStream_t>(handle_));
+        scratch_bytes_.data = nullptr;
+        scratch_bytes_.bytes = 0;
+    }
+    (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
 }
 stream::stream(stream&& o) noexcept
     : handle_(std::exchange(o.handle_, nullptr)),
@@ -41,7 +47,7 @@ stream::stream(stream&& o) noexcept
 stream& stream::operator=(stream&& o) noexcept {
     std::swap(handle_, o.handle_);
     scratch_.swap(o.scratch_);
-    scratch_bytes_.swap(o.scratch_bytes_);
+    std::swap(scratch_bytes_, o.scratch_bytes_);
     return *this;
 }
 void stream::synchronize() const {

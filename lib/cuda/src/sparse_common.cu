@@ -3,6 +3,7 @@
 // hash-table counts, C's row pointers).
 
 #include <kleene/cuda/sparse/spgemm.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/detail/device_state.hpp>
 
 #include <cub/device/device_scan.cuh>
@@ -15,11 +16,12 @@ namespace kleene::cuda {
 namespace sparse_detail {
 
 void* scratch_bytes(context& ctx, int slot, std::size_t bytes) {
-    return kleene::detail::grow(ctx.state().slots[slot], bytes);
+    return detail::grow_scratch(ctx.state().slots[slot], bytes,
+                                static_cast<cudaStream_t>(ctx.stream()));
 }
 
 void* cub_scratch(context& ctx, std::size_t bytes) {
-    return kleene::detail::grow(ctx.state().cub, bytes);
+    return detail::grow_scratch(ctx.state().cub, bytes, static_cast<cudaStream_t>(ctx.stream()));
 }
 
 void no_cusparse(char const* op, std::string const& why) {

@@ -7,8 +7,45 @@
 #include <kleene/memory.hpp>
 
 #include <cstddef>
+#include <utility>
 
 namespace kleene::detail {
+
+/// A block of device scratch that grows on demand, in stream order (kleene/cuda/detail/
+/// stream_memory.cuh, grow_scratch): allocated with cudaMallocAsync on the stream of the call that
+/// needs more, the smaller block before it released on that stream behind the work queued there
+/// (cudaFreeAsync), so that growing waits for nothing. `stream` is the stream of the last call
+/// that took the block: a call on another stream that needs more first waits for the device (the
+/// old stream may still run work on the old block, and may no longer exist to order a release
+/// on). Released with cudaFree (waits for the device) by its owner's end.
+struct scratch_block {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+    void* stream = nullptr;
+    bool used = false;  // stream is known
+    /// Set by the CUDA side with the first block: releases one.
+    void (*release)(scratch_block&) noexcept = nullptr;
+
+    scratch_block() = default;
+    scratch_block(scratch_block const&) = delete;
+    scratch_block& operator=(scratch_block const&) = delete;
+    scratch_block(scratch_block&& o) noexcept
+        : data(o.data), bytes(o.bytes), stream(o.stream), used(o.used), release(o.release) {
+        o.data = nullptr;
+        o.bytes = 0;
+    }
+    scratch_block& operator=(scratch_block&& o) noexcept {
+        std::swap(data, o.data);
+        std::swap(bytes, o.bytes);
+        std::swap(stream, o.stream);
+        std::swap(used, o.used);
+        std::swap(release, o.release);
+        return *this;
+    }
+    ~scratch_block() {
+        if (data && release) release(*this);
+    }
+};
 
 struct device_state {
     struct handle {
@@ -20,12 +57,12 @@ struct device_state {
     /// The JIT's kernels loaded on this device (lib/cuda/src/jit.cpp).
     handle jit;
     /// The GEMM's packed operand and split-k partial products, when the caller supplied none.
-    buffer<unsigned char, device> workspace;
+    scratch_block workspace;
     /// Scratch of the sparse products (sparse.cuh numbers its uses 0..7).
     static constexpr int slot_count = 8;
-    buffer<unsigned char, device> slots[slot_count];
+    scratch_block slots[slot_count];
     /// Temporary storage of CUB's device algorithms.
-    buffer<unsigned char, device> cub;
+    scratch_block cub;
     /// One device int for the range checks' verdicts on the context's stream.
     buffer<int, device> flag;
     /// Default contexts keep their handles: they die at thread exit, for the main thread possibly
@@ -36,20 +73,15 @@ struct device_state {
     device_state(device_state const&) = delete;
     device_state& operator=(device_state const&) = delete;
     ~device_state() {
-        if (keep_handles) return;
+        if (keep_handles) {
+            // After the CUDA runtime has shut down a release is not safe either.
+            for (scratch_block* b : {&workspace, &cub}) b->release = nullptr;
+            for (scratch_block& b : slots) b.release = nullptr;
+            return;
+        }
         for (handle* x : {&cublas, &cusparse, &jit})
             if (x->h && x->destroy) x->destroy(x->h);
     }
 };
-
-/// At least `bytes` of b (contents not kept): the old buffer is freed first, so the two need
-/// not coexist. The caller makes sure no queued work still reads the old one.
-inline void* grow(buffer<unsigned char, device>& b, std::size_t bytes) {
-    if (b.size() < bytes) {
-        b = buffer<unsigned char, device>();
-        b = buffer<unsigned char, device>(bytes);
-    }
-    return b.data();
-}
 
 }  // namespace kleene::detail

@@ -8,6 +8,7 @@
 // throws kleene::device_error (no_device in a build without CUDA).
 
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/memory.hpp>
 
 namespace kleene::cuda {
@@ -43,13 +44,13 @@ public:
   /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
   int* scratch_int() const KLEENE_DEVICE_VALUE;
   /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
-  /// growing it first waits for the stream's earlier work, which may still read the old one.
+  /// it grows in the stream's order (the old block released behind the work queued before).
   void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_VALUE;
 
 private:
     void* handle_ = nullptr;
     mutable buffer<int, device> scratch_;
-    mutable buffer<unsigned char, device> scratch_bytes_;
+    mutable kleene::detail::scratch_block scratch_bytes_;
 };
 
 class event {

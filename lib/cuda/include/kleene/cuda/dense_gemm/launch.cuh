@@ -7,6 +7,7 @@
 #include <kleene/cuda/dense_gemm/policies.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/range_check.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/context.hpp>
@@ -121,16 +122,7 @@ bool rows_aligned(dense_view<T const, device> v) {
     return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.ld * sizeof(T)) % 16 == 0;
 }
 
-/// Device scratch that grows on demand; the stream is synchronised before a buffer that earlier
-/// products may still read is freed.
-inline void* grow_scratch(buffer<unsigned char, device>& b, std::size_t bytes, cudaStream_t st) {
-    if (b.size() < bytes) {
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-        b = buffer<unsigned char, device>();
-        b = buffer<unsigned char, device>(bytes);
-    }
-    return b.data();
-}
+using kleene::cuda::detail::grow_scratch;  // the context's scratch, in stream order
 
 /// The staged path: per panel of C's rows, pack A, then the product. With `checked` (a policy
 /// with a range: integer min_plus / max_plus, fp32 non-negative min_plus), `check_b` tests B's

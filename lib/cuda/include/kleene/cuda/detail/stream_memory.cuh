@@ -5,6 +5,7 @@
 // kleene::buffer's cudaFree waits for all of it. Reads back to the host wait on that stream only.
 
 #include <kleene/cuda/check.cuh>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
 
 #include <cuda_runtime.h>
@@ -77,6 +78,40 @@ T read_one(T const* p, cudaStream_t s) {
     T v{};
     copy_to_host(&v, p, 1, s);
     return v;
+}
+
+/// At least `bytes` of the scratch block b for work queued on st (contents not kept); see
+/// kleene::detail::scratch_block. On the block's own stream the old block is released behind the
+/// work queued there and the new one allocated in order, without a wait; after a change of stream
+/// the old block is released with cudaFree, which waits for the device (work on the old stream
+/// may still read it). Growing under stream capture is refused (device_error).
+inline void* grow_scratch(kleene::detail::scratch_block& b, std::size_t bytes, cudaStream_t st) {
+    bool const same = b.used && b.stream == static_cast<void*>(st);
+    b.stream = st;
+    b.used = true;
+    if (b.bytes < bytes) {
+        // Under capture the allocation would belong to the graph, not to later calls.
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
+        if (capture != cudaStreamCaptureStatusNone)
+            throw device_error("the context's device scratch must grow to " +
+                               std::to_string(bytes) +
+                               " bytes while its stream is being captured: run the call once "
+                               "before the capture (the scratch is kept)");
+        if (b.data) {
+            KLEENE_CUDA_CHECK(same ? cudaFreeAsync(b.data, st) : cudaFree(b.data));
+            b.data = nullptr;
+            b.bytes = 0;
+        }
+        KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, bytes, st));
+        b.bytes = bytes;
+        b.release = [](kleene::detail::scratch_block& x) noexcept {
+            (void)cudaFree(x.data);
+            x.data = nullptr;
+            x.bytes = 0;
+        };
+    }
+    return b.data;
 }
 
 }  // namespace kleene::cuda::detail
