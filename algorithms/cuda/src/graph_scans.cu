@@ -94,8 +94,9 @@ struct weight_acc {
     double bad_value;
 
     __device__ static weight_acc none() {
-        return {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), 0, 0, 0, -1, -1,
-                0.0};
+        using lim = std::numeric_limits<T>;  // +-inf for floating point: an infinite weight counts
+        return {lim::has_infinity ? lim::infinity() : lim::max(),
+                lim::has_infinity ? -lim::infinity() : lim::lowest(), 0, 0, 0, -1, -1, 0.0};
     }
     __device__ void add(weight_acc const& o) {
         if (o.lo < lo) lo = o.lo;
