@@ -12,6 +12,7 @@
 #include <kleene/algorithms/cuda/apsp_batched.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
+#include <kleene/algorithms/cuda/graph_scans.hpp>
 #include <kleene/algorithms/cuda/paths.hpp>
 #include <kleene/context.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
@@ -242,6 +243,27 @@ BOOST_AUTO_TEST_CASE(algorithm_kernels) {
         &cuda::betweenness<i32>);
     instantiated<void(csr const&, dense_view<f32 const, device>, dense_view<i32, device>)>(
         &cuda::predecessors<f32>);
+    // A device graph's passes and its dense starts (graph_scans.hpp, apsp.hpp).
+    context& ctx = default_context();
+    instantiated<std::vector<std::int64_t>(pattern const&, bool, context&)>(&cuda::degrees<i32>);
+    instantiated<cuda::graph_symmetry(csr const&, context&)>(&cuda::symmetry<f32, i32>);
+    instantiated<cuda::weight_pass<f32>(csr const&, context&)>(&cuda::scan_weights<f32, i32>);
+    instantiated<cuda::saturated_edge<f32>(csr const&, f32 const*, context&)>(
+        &cuda::first_saturated_edge<f32, i32>);
+    instantiated<void(csr const&, std::size_t, f32 const*, std::int64_t*, context&)>(
+        &cuda::tight_edge_tree<f32, i32>);
+    instantiated<void(csr const&, dense_view<double, device>, context&)>(
+        &cuda::apsp_start<f32, double, i32>);
+    KLEENE_EXPECT_NO_DEVICE(cuda::narrow_distances<f32>(
+        dense_view<double const, device>{}, dense_view<f32, device>{}, 1.0, ctx));
+    instantiated<void(pattern const&, cuda::bit_view<std::uint64_t>, context&)>(
+        &cuda::pattern_bits<i32>);
+    instantiated<csr(csr_matrix<f32, std::int64_t, device> const&, context&)>(
+        &cuda::narrow_indices<f32>);
+    instantiated<dense_matrix<f32>(csr const&, cuda::bellman_ford_options const&)>(
+        &cuda::apsp_bellman_ford<f32, i32>);
+    instantiated<void(csr const&, dense_view<f32, device>, cuda::bellman_ford_options const&)>(
+        &cuda::apsp_bellman_ford<f32, i32>);
 }
 
 #else

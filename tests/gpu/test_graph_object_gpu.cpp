@@ -3,6 +3,15 @@
 // components, triangles, betweenness) on random and Kronecker graphs; repeated calls copy nothing
 // to the device.
 //
+// Device residency (issue 39, item 3): on a device graph every property (degrees, symmetry,
+// weights) and every algorithm (bfs, sssp with and without negative weights, components,
+// pagerank, triangles, betweenness, apsp, closure, closure_matrix, predecessors) gives the host
+// graph's answer while both copy counters stay at 0 over two calls of each, and each algorithm's
+// device-result overload leaves the same answer in device memory. device_to_host_copies() counts
+// the graph's host mirror of A, the one way a graph copies A to the host (graph::on_host()): a
+// device graph's path that read A on the host would make it 1, as the last case shows by asking
+// for the mirror itself.
+//
 // "Copy nothing" is checked through the graph's own count of the matrices it moved host -> device
 // (host_to_device_copies): the graph overloads hand the cuda:: entry points the graph's kept device
 // matrices (the callable the algorithm front ends take replaces their to_device() / transpose
@@ -17,10 +26,14 @@
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/graph.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <random>
 #include <string>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -186,7 +199,7 @@ BOOST_AUTO_TEST_CASE(repeated_calls_copy_nothing) {
     }
     BOOST_TEST(dg.host_to_device_copies() == 0u);
     BOOST_TEST(dg.computations(graph_property::pattern_transpose) == 1u);
-    BOOST_TEST(dg.device_to_host_copies() == 1u);  // the host mirror, once
+    BOOST_TEST(dg.device_to_host_copies() == 0u);  // no host mirror: A stays on the device
 
     // modify() drops the device copies: the next GPU call copies again, once.
     hg.modify() = a;
@@ -201,6 +214,456 @@ BOOST_AUTO_TEST_CASE(device_graph_refuses_cpu) {
     bfs_options o;
     o.device = device_choice::cpu;
     BOOST_CHECK_THROW((void)bfs(dg, 0, o), invalid_argument);
+}
+
+// ---- device residency -------------------------------------------------------------------------
+
+/// Both copy counters of a device graph are still 0 (`what`: the call just made).
+template <class G>
+void no_copies(G const& g, std::string const& what) {
+    BOOST_TEST(g.device_to_host_copies() == 0u, what << ": A copied to the host");
+    BOOST_TEST(g.host_to_device_copies() == 0u, what << ": A copied to the device");
+}
+
+/// Weights w0 + pot(u) - pot(v), w0 in [0, 20] (zero-weight edges and cycles occur): negative edges
+/// but no negative cycle, as in test_paths_gpu.
+template <class T>
+csr_matrix<T> potential_graph(std::size_t n, double p, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<int> pot(n);
+    for (auto& x : pot) x = static_cast<int>(rng() % 10);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<T> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != j && u(rng) < p) {
+                ii.push_back(static_cast<std::int32_t>(i));
+                jj.push_back(static_cast<std::int32_t>(j));
+                vv.push_back(T(static_cast<int>(rng() % 21) + pot[i] - pot[j]));
+            }
+    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+}
+
+/// A copy of the undirected a whose first off-diagonal value differs from its mirror's: the
+/// structure is symmetric, the values not.
+template <class T>
+csr_matrix<T> values_not_symmetric(csr_matrix<T> a) {
+    for (std::size_t i = 0; i < a.rows(); ++i)
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+            if (static_cast<std::size_t>(a.col_idx()[k]) != i) {
+                a.values()[k] = a.values()[k] + T(1);
+                return a;
+            }
+    return a;
+}
+
+/// Parents of a search tree on `a` from s: -1 exactly where `reached` is false, s its own, and
+/// otherwise an edge (parent, v) for which ok(parent, v, k) holds (k: the edge's position).
+template <class T, class Ok>
+std::size_t bad_parents(csr_matrix<T> const& a, std::size_t s, std::vector<bool> const& reached,
+                        std::vector<std::int64_t> const& parent, Ok&& ok) {
+    std::size_t bad = parent.size() != a.rows();
+    for (std::size_t v = 0; !bad && v < a.rows(); ++v) {
+        std::int64_t const p = parent[v];
+        if (!reached[v]) bad += p != -1;
+        else if (v == s) bad += p != std::int64_t(s);
+        else if (p < 0) ++bad;
+        else if (std::ptrdiff_t const k = a.find(std::size_t(p), v); k < 0) ++bad;
+        else bad += !ok(std::size_t(p), v, std::size_t(k));
+    }
+    return bad;
+}
+
+template <class T>
+std::vector<T> host_of(dense_vector<T, device> const& d) {
+    auto const h = d.to_host();
+    return std::vector<T>(h.begin(), h.end());
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_properties_computed_on_device) {
+    if (!have_gpu(needs::minimal)) return;
+    auto check = [](auto const& a, graph_kind kind, std::string const& what) {
+        BOOST_TEST_CONTEXT(what) {
+            graph hg(decltype(a)(a), kind);
+            graph dg(a.to_device(), kind);
+            for (int rep = 0; rep < 2; ++rep) {
+                BOOST_TEST(dg.out_degree() == hg.out_degree(), boost::test_tools::per_element());
+                BOOST_TEST(dg.in_degree() == hg.in_degree(), boost::test_tools::per_element());
+                BOOST_TEST(dg.symmetric_structure() == hg.symmetric_structure());
+                BOOST_TEST(dg.symmetric() == hg.symmetric());
+                auto const& w = dg.weights();
+                auto const& h = hg.weights();
+                BOOST_TEST(w.empty == h.empty);
+                BOOST_TEST(w.negative == h.negative);
+                BOOST_TEST(double(w.min) == double(h.min));
+                BOOST_TEST(double(w.max) == double(h.max));
+                BOOST_TEST(w.summary.min == h.summary.min);
+                BOOST_TEST(std::abs(w.summary.mean - h.summary.mean) <=
+                           1e-10 * (1 + std::abs(h.summary.mean)));
+                BOOST_TEST(w.summary.negative == h.summary.negative);
+                BOOST_TEST(w.summary.non_finite == h.summary.non_finite);
+                BOOST_TEST(double(w.summary.max_abs) == double(h.summary.max_abs));
+                BOOST_TEST(double(w.summary.quick_bound) == double(h.summary.quick_bound));
+                // B from the device pass, against weight_bound on the host matrix.
+                BOOST_TEST_REQUIRE(w.scan.has_value());
+                auto const b = weight_bound(hg.matrix(), "test");
+                BOOST_TEST(std::abs(double(w.scan->bound.bound) - double(b.bound)) <=
+                           1e-10 * double(b.bound));
+                BOOST_TEST(w.scan->bound.negative == b.negative);
+                BOOST_TEST(w.scan->bad_row == -1);
+                no_copies(dg, what + ", rep " + std::to_string(rep));
+            }
+            BOOST_TEST(dg.computations(graph_property::weights) == 1u);
+            BOOST_TEST(dg.computations(graph_property::symmetry) == 1u);
+        }
+    };
+    for (std::size_t n : {60u, 3000u}) {
+        std::string const size = " n=" + std::to_string(n);
+        check(random_graph<double>(n, 6 * n, n, false, -2, 5), graph_kind::directed,
+              "directed fp64" + size);
+        auto const und = random_graph<double>(n, 6 * n, n + 1, true, 0.5, 4);
+        check(und, graph_kind::undirected, "undirected fp64" + size);
+        check(values_not_symmetric(und), graph_kind::directed, "values not symmetric" + size);
+        check(random_graph<std::int32_t>(n, 6 * n, n + 2, false, -7, 30), graph_kind::directed,
+              "directed int32" + size);
+        check(random_graph<float>(n, 6 * n, n + 3, true, 1, 9), graph_kind::undirected,
+              "undirected fp32" + size);
+    }
+    // A non-finite weight: named by sssp as the host graph names it, from the device pass.
+    auto a = random_graph<double>(40, 200, 7, false, 1, 5);
+    a.values()[a.nnz() / 2] = std::numeric_limits<double>::infinity();
+    graph hg{csr_matrix<double>(a)};
+    graph dg(a.to_device());
+    BOOST_TEST(dg.weights().summary.non_finite);
+    std::string want, got;
+    try {
+        (void)sssp(hg, 0);
+    } catch (invalid_argument const& e) {
+        want = e.what();
+    }
+    try {
+        (void)sssp(dg, 0);
+    } catch (invalid_argument const& e) {
+        got = e.what();
+    }
+    BOOST_TEST(!want.empty());
+    BOOST_TEST(got == want);
+    no_copies(dg, "a non-finite weight");
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_bfs_reads_no_host_copy) {
+    if (!have_gpu(needs::minimal)) return;
+    for (bool undirected : {false, true}) {
+        auto const a = random_graph<float>(3000, 20000, 11 + undirected, undirected, 1, 5);
+        auto const kind = undirected ? graph_kind::undirected : graph_kind::directed;
+        graph hg{csr_matrix<float>(a), kind};
+        graph dg(a.to_device(), kind);
+        bfs_device_result dr;
+        for (int rep = 0; rep < 2; ++rep)
+            for (auto dir : {bfs_direction::automatic, bfs_direction::push, bfs_direction::pull})
+                for (std::size_t s : {std::size_t(0), std::size_t(1234)}) {
+                    std::string const what = "bfs, undirected " + std::to_string(undirected) +
+                                              ", direction " + detail::to_string(dir) +
+                                              ", source " + std::to_string(s);
+                    bfs_options o;
+                    o.direction = dir;
+                    o.device = device_choice::cpu;
+                    auto const want = bfs(hg, s, o);
+                    o.device = device_choice::automatic;
+                    o.parents = true;
+                    auto const got = bfs(dg, s, o);
+                    BOOST_TEST(got.level == want.level, boost::test_tools::per_element());
+                    std::vector<bool> reached(a.rows());
+                    for (std::size_t v = 0; v < a.rows(); ++v) reached[v] = want.level[v] >= 0;
+                    std::vector<std::int64_t> const parent(got.parent.begin(), got.parent.end());
+                    BOOST_TEST(bad_parents(a, s, reached, parent,
+                                           [&](std::size_t p, std::size_t v, std::size_t) {
+                                               return want.level[p] == want.level[v] - 1;
+                                           }) == 0u,
+                               what);
+                    no_copies(dg, what);
+                    bfs(dr, dg, s, o);  // left on the device
+                    BOOST_TEST(host_of(dr.level) == std::vector<std::int64_t>(want.level.begin(),
+                                                                              want.level.end()),
+                               boost::test_tools::per_element());
+                    BOOST_TEST(bad_parents(a, s, reached, host_of(dr.parent),
+                                           [&](std::size_t p, std::size_t v, std::size_t) {
+                                               return want.level[p] == want.level[v] - 1;
+                                           }) == 0u,
+                               what << " (device result)");
+                    no_copies(dg, what + " (device result)");
+                }
+    }
+}
+
+/// sssp of a device graph against the host graph's on the CPU: distances, a valid tight-edge tree,
+/// from host results and from device results, the counters at 0.
+template <class T>
+void sssp_against_host(csr_matrix<T> const& a, std::string const& what) {
+    graph hg{csr_matrix<T>(a)};
+    graph dg(a.to_device());
+    sssp_device_result<T> dr;
+    for (int rep = 0; rep < 2; ++rep)
+        for (std::size_t s : {std::size_t(0), a.rows() / 2}) {
+            std::string const at = what + ", source " + std::to_string(s);
+            sssp_options o;
+            o.device = device_choice::cpu;
+            auto const want = sssp(hg, s, o);
+            o.device = device_choice::automatic;
+            o.parents = true;
+            auto const got = sssp(dg, s, o);
+            sssp(dr, dg, s, o);
+            auto const dd = host_of(dr.dist);
+            auto const dp = host_of(dr.parent);
+            std::size_t bad = got.dist.size() != a.rows() || dd.size() != a.rows();
+            std::vector<bool> reached(a.rows());
+            for (std::size_t v = 0; !bad && v < a.rows(); ++v) {
+                auto const tol =
+                    std::is_integral_v<T> ? 0.0 : 1e-5 * (1 + std::abs(double(want.dist[v])));
+                bool const inf = want.dist[v] == infinity<T>();
+                reached[v] = !inf;
+                for (T x : {got.dist[v], dd[v]})
+                    bad += inf ? x != infinity<T>()
+                               : !(std::abs(double(x) - double(want.dist[v])) <= tol);
+            }
+            BOOST_TEST(bad == 0u, at << ": distances");
+            auto tight = [&](std::vector<T> const& d) {
+                return [&](std::size_t p, std::size_t v, std::size_t k) {
+                    return plus_sat_op<T>::apply(d[p], a.value(k)) == d[v];
+                };
+            };
+            BOOST_TEST(bad_parents(a, s, reached, got.parent, tight(got.dist)) == 0u,
+                       at << ": parents");
+            BOOST_TEST(bad_parents(a, s, reached, dp, tight(dd)) == 0u,
+                       at << ": parents (device result)");
+            no_copies(dg, at);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_sssp_reads_no_host_copy) {
+    if (!have_gpu(needs::minimal)) return;
+    sssp_against_host(random_graph<double>(3000, 24000, 21, false, 0.5, 4), "sssp fp64");
+    sssp_against_host(random_graph<std::int32_t>(3000, 24000, 22, true, 1, 30), "sssp int32");
+    // Negative weights: Bellman-Ford on the device.
+    sssp_against_host(potential_graph<std::int32_t>(400, 0.02, 23), "sssp negative int32");
+    sssp_against_host(potential_graph<double>(400, 0.02, 24), "sssp negative fp64");
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_kernels_read_no_host_copy) {
+    if (!have_gpu(needs::minimal)) return;
+    for (bool undirected : {false, true}) {
+        auto const a = random_graph<double>(3000, 20000, 31 + undirected, undirected, 1, 5);
+        auto const kind = undirected ? graph_kind::undirected : graph_kind::directed;
+        graph hg{csr_matrix<double>(a), kind};
+        graph dg(a.to_device(), kind);
+        std::string const what = undirected ? "undirected" : "directed";
+        dense_vector<double, device> rank;
+        dense_vector<std::int64_t, device> component;
+        for (int rep = 0; rep < 2; ++rep) {
+            cc_options co;
+            co.device = device_choice::cpu;
+            auto const cc_want = connected_components(hg, co);
+            BOOST_TEST(connected_components(dg).component == cc_want.component,
+                       boost::test_tools::per_element());
+            auto const cc_dev = connected_components(component, dg);
+            BOOST_TEST(cc_dev.component.empty());
+            BOOST_TEST(cc_dev.count == cc_want.count);
+            BOOST_TEST(host_of(component) == std::vector<std::int64_t>(cc_want.component.begin(),
+                                                                       cc_want.component.end()),
+                       boost::test_tools::per_element());
+            no_copies(dg, what + ": connected_components");
+
+            pagerank_options po;
+            po.device = device_choice::cpu;
+            po.method = pagerank_method::fused;  // Jacobi on both: stopped at the same step
+            auto const pr_want = pagerank(hg, po);
+            po.device = device_choice::automatic;
+            BOOST_TEST(far_apart(pagerank(dg, po).rank, pr_want.rank, 1e-6) == 0u);
+            auto const pr_dev = pagerank(rank, dg, po);
+            BOOST_TEST(pr_dev.rank.empty());
+            BOOST_TEST(far_apart(host_of(rank), pr_want.rank, 1e-6) == 0u);
+            no_copies(dg, what + ": pagerank");
+
+            if (undirected) {
+                tc_options to;
+                to.device = device_choice::cpu;
+                BOOST_TEST(triangle_count(dg).triangles == triangle_count(hg, to).triangles);
+                no_copies(dg, what + ": triangle_count");
+            }
+
+            std::vector<std::int64_t> src{0, 777};
+            bc_options bo;
+            bo.device = device_choice::cpu;
+            BOOST_TEST(far_apart(betweenness(dg, src).centrality,
+                                 betweenness(hg, src, bo).centrality, 1e-6) == 0u);
+            no_copies(dg, what + ": betweenness");
+        }
+    }
+}
+
+/// apsp and predecessors of a device graph against the host graph's on the CPU.
+template <class T>
+void apsp_against_host(csr_matrix<T> const& a, std::string const& what) {
+    graph hg{csr_matrix<T>(a)};
+    graph dg(a.to_device());
+    std::size_t const n = a.rows();
+    apsp_device_result<T> dr;
+    for (int rep = 0; rep < 2; ++rep)
+        for (auto alg : {apsp_algorithm::automatic, apsp_algorithm::blocked_fw,
+                         apsp_algorithm::bellman_ford}) {
+            std::string const at = what + ", " + std::string(to_string(alg));
+            apsp_options ho;
+            ho.device = device_choice::cpu;
+            auto const want = apsp(hg, ho);
+            apsp_options o;
+            o.algorithm = alg;
+            o.predecessors = true;
+            auto const got = apsp(dg, o);
+            apsp(dr, dg, o);
+            auto const dd = dr.dist.to_host();
+            auto const dp = dr.pred.to_host();
+            std::size_t bad = got.dist.rows() != n || dd.rows() != n;
+            for (std::size_t i = 0; !bad && i < n; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    double const w = double(want.dist(i, j));
+                    auto const tol = std::is_integral_v<T> ? 0.0 : 1e-5 * (1 + std::abs(w));
+                    for (T x : {got.dist(i, j), dd(i, j)})
+                        bad += want.dist(i, j) == infinity<T>()
+                                   ? x != infinity<T>()
+                                   : !(std::abs(double(x) - w) <= tol);
+                }
+            BOOST_TEST(bad == 0u, at << ": distances");
+            // Predecessors (which of several tight in-edges is taken is the device's choice):
+            // each a tight edge by the rule of paths.hpp, -1 for the source and unreached.
+            auto bad_predecessors = [&](dense_matrix<std::int32_t> const& pred) {
+                std::size_t b = pred.rows() != n || pred.cols() != n;
+                for (std::size_t s = 0; !b && s < n; ++s)
+                    for (std::size_t v = 0; v < n; ++v) {
+                        std::int32_t const p = pred(s, v);
+                        if (v == s || got.dist(s, v) == infinity<T>()) {
+                            b += p != -1;
+                            continue;
+                        }
+                        std::ptrdiff_t const k = p < 0 ? -1 : a.find(std::size_t(p), v);
+                        b += k < 0 || !detail::tight(got.dist(s, std::size_t(p)),
+                                                     a.value(std::size_t(k)), got.dist(s, v));
+                    }
+                return b;
+            };
+            BOOST_TEST(bad_predecessors(got.pred) == 0u, at << ": predecessors");
+            BOOST_TEST(bad_predecessors(dr.pred.to_host()) == 0u,
+                       at << ": predecessors (device result)");
+            // predecessors(graph, distances): from host and from device distances.
+            BOOST_TEST(bad_predecessors(predecessors(dg, dense_view<T const>(got.dist.view()))) ==
+                           0u,
+                       at << ": predecessors(graph, host distances)");
+            dense_matrix<std::int32_t, device> pred_dev;
+            predecessors(pred_dev, dg, dense_view<T const, device>(dr.dist.view()));
+            BOOST_TEST(bad_predecessors(pred_dev.to_host()) == 0u,
+                       at << ": predecessors(graph, device distances)");
+            no_copies(dg, at);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_apsp_reads_no_host_copy) {
+    if (!have_gpu(needs::minimal)) return;
+    apsp_against_host(random_graph<std::int32_t>(300, 1500, 41, false, 1, 30), "apsp int32");
+    apsp_against_host(random_graph<double>(300, 1500, 42, true, 0.5, 4), "apsp fp64");
+    apsp_against_host(potential_graph<std::int32_t>(200, 0.03, 43), "apsp negative int32");
+    // int32 weights whose B passes int32's range: computed in fp64 on the device and narrowed
+    // (dense algorithms; the batched Bellman-Ford refuses such weights).
+    auto big = random_graph<std::int32_t>(200, 1000, 44, false, 1 << 24, (1 << 24) + 100);
+    graph hg{csr_matrix<std::int32_t>(big)};
+    graph dg(big.to_device());
+    for (int rep = 0; rep < 2; ++rep) {
+        apsp_options ho;
+        ho.device = device_choice::cpu;
+        auto const want = apsp(hg, ho);
+        auto const got = apsp(dg);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < big.rows(); ++i)
+            for (std::size_t j = 0; j < big.rows(); ++j) bad += got.dist(i, j) != want.dist(i, j);
+        BOOST_TEST(bad == 0u, "apsp widened");
+        apsp_options bf;
+        bf.algorithm = apsp_algorithm::bellman_ford;
+        BOOST_CHECK_THROW((void)apsp(dg, bf), invalid_argument);
+        no_copies(dg, "apsp widened");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_closure_reads_no_host_copy) {
+    if (!have_gpu(needs::minimal)) return;
+    // Sparse enough that the closure is far from complete.
+    auto const a = random_graph<float>(700, 800, 51, false, 1, 2);
+    graph hg{csr_matrix<float>(a)};
+    graph dg(a.to_device());
+    std::size_t const n = a.rows();
+    for (int rep = 0; rep < 2; ++rep)
+        for (bool reflexive : {false, true}) {
+            std::string const what = "closure, reflexive " + std::to_string(reflexive);
+            closure_options ho;
+            ho.device = device_choice::cpu;
+            ho.reflexive = reflexive;
+            auto const want = closure(hg, ho);
+            closure_options o;
+            o.reflexive = reflexive;
+            auto const got = closure(dg, o);
+            BOOST_TEST(got.nnz() == want.nnz(), what);
+            BOOST_TEST(std::equal(got.row_ptr(), got.row_ptr() + n + 1, want.row_ptr()), what);
+            BOOST_TEST(std::equal(got.col_idx(), got.col_idx() + got.nnz(), want.col_idx()), what);
+            no_copies(dg, what);
+
+            auto const m = closure_matrix(dg, o);
+            BOOST_TEST((m.device == device_choice::gpu));
+            BOOST_TEST(m.pairs() == want.nnz(), what << ": closure_matrix");
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t k = want.row_begin(i); k < want.row_end(i); ++k) {
+                    auto const j = static_cast<std::size_t>(want.col_idx()[k]);
+                    bad += m.format == output_choice::csr ? m.csr.find(i, j) < 0
+                                                          : !m.bits.test(i, j);
+                }
+            BOOST_TEST(bad == 0u, what << ": closure_matrix");
+            no_copies(dg, what + ": closure_matrix");
+
+            cuda::bit_matrix bits;
+            closure(bits, dg, o);  // left on the device
+            BOOST_TEST_REQUIRE(bits.rows() == n);
+            std::vector<std::uint64_t> words(n * bits.ld());
+            kleene::detail::copy_bytes<host, device>(words.data(), bits.data(),
+                                                     words.size() * sizeof(std::uint64_t));
+            host_bits const hb{n, bits.ld(), std::move(words)};
+            std::size_t bad_bits = 0, pairs = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    pairs += hb.test(i, j);
+                    bad_bits += hb.test(i, j) && want.find(i, j) < 0;
+                }
+            BOOST_TEST(bad_bits == 0u, what << ": bits on the device");
+            BOOST_TEST(pairs == want.nnz(), what << ": bits on the device");
+            no_copies(dg, what + ": bits on the device");
+        }
+}
+
+BOOST_AUTO_TEST_CASE(device_graph_mirror_is_counted) {
+    if (!have_gpu(needs::minimal)) return;
+    // The counter the cases above read: the host mirror, and only it, moves it.
+    graph dg(random_graph<double>(50, 200, 61, false, 1, 3).to_device());
+    (void)sssp(dg, 0);
+    (void)apsp(dg);
+    BOOST_TEST(dg.device_to_host_copies() == 0u);
+    (void)dg.on_host();
+    (void)dg.on_host();
+    BOOST_TEST(dg.device_to_host_copies() == 1u);
+    // A closure with the condensation pinned runs on that mirror (said in the trace), reused.
+    closure_options o;
+    o.method = closure_method::condensation;
+    explain_trace e;
+    o.explain = &e;
+    (void)closure(dg, o);
+    BOOST_TEST(e.str().find("host mirror") != std::string::npos);
+    BOOST_TEST(dg.device_to_host_copies() == 1u);
 }
 
 }  // namespace

@@ -212,20 +212,16 @@ std::int64_t vertex_on_negative_cycle(csr_matrix<T, Index> const& a, std::size_t
     return x >= 0 ? x : static_cast<std::int64_t>(first);
 }
 
-}  // namespace
-
-template <class T, index_type Index>
-dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_options const& opt) {
-    if (a.rows() != a.cols())
-        throw dimension_mismatch("apsp_bellman_ford: the adjacency matrix must be square, not " +
-                                 kleene::detail::shape(a.rows(), a.cols()));
-    std::size_t const n = a.rows();
-    require_device();
-    dense_matrix<T> result(n, n);
-    if (n == 0) return result;
-
+/// The batches over A' (at, on the device; A is n x n with nnz entries). Each finished batch,
+/// rows [first, first + sb) of the result as sb x n row-major device memory, goes to
+/// put(first, sb, rows, stream); cycle(first, sb) names a vertex on a negative cycle when round
+/// n still changes something.
+template <class T, class Index, class Put, class Cycle>
+void run_batches(csr_matrix<T, Index, device> const& at, std::size_t nnz,
+                 bellman_ford_options const& opt, Put&& put, Cycle&& cycle) {
+    std::size_t const n = at.rows();
     // Batch size: pinned, or the default while two n x s buffers fit in half the free memory.
-    std::size_t const graph_bytes = (n + 1 + a.nnz()) * sizeof(Index) + a.nnz() * sizeof(T);
+    std::size_t const graph_bytes = (n + 1 + nnz) * sizeof(Index) + nnz * sizeof(T);
     std::size_t const free_bytes = free_device_memory();
     std::size_t const per_column = 2 * n * sizeof(T);
     std::size_t const spare =
@@ -238,7 +234,7 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
     std::size_t const s = (n + batches - 1) / batches;
     if (opt.explain)
         opt.explain->add(
-            "apsp_bellman_ford: n=" + std::to_string(n) + ", nnz=" + std::to_string(a.nnz()) +
+            "apsp_bellman_ford: n=" + std::to_string(n) + ", nnz=" + std::to_string(nnz) +
             ", " + std::to_string(batches) + " batches of " + std::to_string(s) + " sources (" +
             (opt.batch ? "pinned " + std::to_string(opt.batch)
                        : "default " + std::to_string(bellman_ford_default_batch) + ", " +
@@ -248,9 +244,6 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
     context& ctx = resolve(opt.ctx);
     auto const st = static_cast<cudaStream_t>(ctx.stream());
     using detail::stream_buffer;
-    // (The copy and the transpose are synchronous: done before anything is queued on st.)
-    csr_matrix<T, Index, device> at(a.cols(), a.rows());
-    cuda::transpose(at, a.to_device());
     stream_buffer<T> d[2] = {stream_buffer<T>(n * s, st), stream_buffer<T>(n * s, st)};
     std::size_t const chunks = (s + chunk - 1) / chunk;
     stream_buffer<std::uint8_t> changed[2] = {stream_buffer<std::uint8_t>(n * chunks, st),
@@ -305,23 +298,101 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_op
             if (c[1] != none) throw negative_cycle(static_cast<std::int64_t>(c[1]));
             if (c[0] == 0) break;
             // Round n changed something: walks of n edges beat every simple path.
-            if (rounds == n) throw negative_cycle(vertex_on_negative_cycle(a, first, sb));
+            if (rounds == n) throw negative_cycle(cycle(first, sb));
         }
         total_rounds += rounds;
         max_rounds = std::max(max_rounds, rounds);
 
-        // Column j of D is row first + j of the result: transpose into the free buffer, copy.
+        // Column j of D is row first + j of the result: transpose into the free buffer, hand over.
         dim3 const tgrid(static_cast<unsigned>((n + 31) / 32),
                          static_cast<unsigned>((sb + 31) / 32));
         transpose_block<T>
             <<<tgrid, dim3(32, 8), 0, st>>>(d[cur].data(), d[1 - cur].data(), sn, ss);
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::transpose_block");
-        detail::copy_to_host(result.data() + first * n, d[1 - cur].data(), sb * n, st);
+        put(first, sb, static_cast<T const*>(d[1 - cur].data()), st);
     }
     if (opt.explain)
         opt.explain->add("apsp_bellman_ford: " + std::to_string(total_rounds) + " rounds in all, " +
                          std::to_string(max_rounds) + " at most in a batch");
+}
+
+template <class A>
+void check_square(A const& a) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("apsp_bellman_ford: the adjacency matrix must be square, not " +
+                                 kleene::detail::shape(a.rows(), a.cols()));
+}
+
+/// A' of a device A, on the device (synchronous: done before anything is queued on the batches'
+/// stream).
+template <class T, class Index>
+csr_matrix<T, Index, device> transpose_of(csr_matrix<T, Index, device> const& a) {
+    csr_matrix<T, Index, device> at(a.cols(), a.rows());
+    cuda::transpose(at, a);
+    return at;
+}
+
+}  // namespace
+
+template <class T, index_type Index>
+dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_options const& opt) {
+    check_square(a);
+    std::size_t const n = a.rows();
+    require_device();
+    dense_matrix<T> result(n, n);
+    if (n == 0) return result;
+    run_batches<T, Index>(
+        transpose_of(a.to_device()), a.nnz(), opt,
+        [&](std::size_t first, std::size_t sb, T const* rows, cudaStream_t st) {
+            detail::copy_to_host(result.data() + first * n, rows, sb * n, st);
+        },
+        [&](std::size_t first, std::size_t sb) { return vertex_on_negative_cycle(a, first, sb); });
     return result;
+}
+
+/// A device A never leaves the device: but on a negative cycle that no source's own distance
+/// shows, a host copy of A names a vertex on it (the error's path only, as cuda::sssp does).
+template <class T, index_type Index>
+dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index, device> const& a,
+                                  bellman_ford_options const& opt) {
+    check_square(a);
+    std::size_t const n = a.rows();
+    require_device();
+    dense_matrix<T> result(n, n);
+    if (n == 0) return result;
+    run_batches<T, Index>(
+        transpose_of(a), a.nnz(), opt,
+        [&](std::size_t first, std::size_t sb, T const* rows, cudaStream_t st) {
+            detail::copy_to_host(result.data() + first * n, rows, sb * n, st);
+        },
+        [&](std::size_t first, std::size_t sb) {
+            return vertex_on_negative_cycle(a.to_host(), first, sb);
+        });
+    return result;
+}
+
+template <class T, index_type Index>
+void apsp_bellman_ford(csr_matrix<T, Index, device> const& a, dense_view<T, device> dist,
+                       bellman_ford_options const& opt) {
+    check_square(a);
+    std::size_t const n = a.rows();
+    if (dist.rows != n || dist.cols != n)
+        throw dimension_mismatch("apsp_bellman_ford: the distances are " +
+                                 kleene::detail::shape(dist.rows, dist.cols) + " for a " +
+                                 std::to_string(n) + "-vertex graph");
+    require_device();
+    if (n == 0) return;
+    run_batches<T, Index>(
+        transpose_of(a), a.nnz(), opt,
+        [&](std::size_t first, std::size_t sb, T const* rows, cudaStream_t st) {
+            KLEENE_CUDA_CHECK(cudaMemcpy2DAsync(dist.data + first * dist.ld, dist.ld * sizeof(T),
+                                                rows, n * sizeof(T), n * sizeof(T), sb,
+                                                cudaMemcpyDeviceToDevice, st));
+        },
+        [&](std::size_t first, std::size_t sb) {
+            return vertex_on_negative_cycle(a.to_host(), first, sb);
+        });
+    detail::end_of_call(static_cast<cudaStream_t>(resolve(opt.ctx).stream()));
 }
 
 KLEENE_APSP_BF_INSTANCES

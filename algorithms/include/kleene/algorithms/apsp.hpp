@@ -6,7 +6,9 @@
 // naming a vertex whose distance to itself came out negative (Johnson: a vertex on the cycle).
 // On the GPU, a matrix that does not fit the device (or a cap: max_device_bytes,
 // KLEENE_MAX_DEVICE_BYTES) runs out of core, blocked in pinned host memory
-// (apsp_out_of_core.hpp); the explain trace says which and why.
+// (apsp_out_of_core.hpp); the explain trace says which and why. A device matrix (a device
+// graph's) runs on the GPU in its memory: its dense start is made there from the device CSR, and
+// the distances are copied back or left there (apsp_device_result).
 
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
@@ -17,6 +19,7 @@
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/paths.hpp>
 #include <kleene/algorithms/rkleene.hpp>
+#include <kleene/algorithms/sssp.hpp>
 #include <kleene/convert.hpp>
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -421,6 +424,220 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
         if (opt.explain) opt.explain->add("apsp: predecessors on the cpu");
     }
     return r;
+}
+
+// ---- a device graph ------------------------------------------------------------------------------
+
+/// APSP's results left on the device (a device graph's, graph.hpp): n x n matrices, reused when
+/// they already have that shape.
+template <class T>
+struct apsp_device_result {
+    dense_matrix<T, device> dist;
+    dense_matrix<std::int32_t, device> pred;  ///< empty unless predecessors were asked for
+    apsp_algorithm algorithm = apsp_algorithm::automatic;
+};
+
+namespace detail {
+
+/// What APSP of a device matrix decided (plan_apsp_device).
+struct apsp_device_plan {
+    apsp_algorithm algorithm = apsp_algorithm::rkleene;
+    bool widen = false;  ///< distances computed in fp64 and narrowed (path_weights.hpp)
+    double bytes = 0;    ///< device memory the call takes
+    bool fits = false;   ///< within free memory and the cap
+};
+
+/// The checks and choices of APSP on a device matrix: always the GPU, in the device's memory
+/// (R-Kleene, blocked or naive Floyd-Warshall on the dense distances made there, or the batched
+/// Bellman-Ford); wb: the path weight bound (kleene::graph keeps it).
+template <class T, class Index>
+apsp_device_plan plan_apsp_device(csr_matrix<T, Index, device> const& a,
+                                  path_weight_bound const& wb, apsp_options const& opt,
+                                  apsp_cost_model const& model) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
+                                 detail::shape(a.rows(), a.cols()));
+    if (opt.device == device_choice::cpu)
+        throw invalid_argument(
+            "apsp: device=cpu was asked for a device graph; copy it with to_host() first");
+    if (!gpu_apsp_type<T>) throw invalid_argument("apsp: the GPU runs fp32, fp64 and int32 only");
+    if (opt.algorithm == apsp_algorithm::johnson)
+        throw invalid_argument(
+            "apsp: Johnson's algorithm runs on the CPU only, and a device graph runs on the GPU");
+    cuda::require_device();
+    std::size_t const n = a.rows();
+    double const nd = static_cast<double>(n), m = static_cast<double>(a.nnz());
+    apsp_device_plan p;
+    if (!distances_fit<T>(wb)) {
+        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+            if (2 * wb.bound >= 0x1p53L)
+                throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                     ", and past what fp64 holds exactly");
+            p.widen = true;
+        } else {
+            throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                 (std::is_integral_v<T> ? "; use fp64 (inexact past 2^53)" : ""));
+        }
+    }
+    // The model of the host call without its copies: the matrix is made and kept on the device.
+    double const rate = std::is_same_v<T, double>  ? model.gpu_updates_per_s_fp64
+                        : std::is_same_v<T, float> ? model.gpu_updates_per_s_fp32
+                                                   : model.gpu_updates_per_s_int32;
+    double const eff = std::min(1.0, std::pow(nd / 16384.0, 0.55));
+    double const t_dense = nd * nd * nd / (rate * eff) + model.gpu_fixed_s;
+    double const t_bf = nd * nd * model.gpu_bf_s_per_entry +
+                        nd * m * model.gpu_bf_s_per_source_edge + model.gpu_fixed_s;
+    p.algorithm = opt.algorithm;
+    if (p.algorithm == apsp_algorithm::automatic)
+        p.algorithm = !p.widen && t_bf < t_dense ? apsp_algorithm::bellman_ford
+                                                 : apsp_algorithm::rkleene;
+    if (p.algorithm == apsp_algorithm::bellman_ford && p.widen)
+        throw invalid_argument("apsp: " + distance_range_note<T>(wb) +
+                               ": a device graph's batched Bellman-Ford sums in its own type; "
+                               "use rkleene, or fp64 weights");
+    double const nn = nd * nd;
+    p.bytes = nn * sizeof(T) + (opt.predecessors ? nn * sizeof(std::int32_t) : 0.0);
+    if (p.algorithm == apsp_algorithm::bellman_ford)
+        p.bytes += 2.0 * nd * double(std::min(n, cuda::bellman_ford_default_batch)) * sizeof(T);
+    else if (p.widen)
+        p.bytes += nn * sizeof(double) + double(rkleene_gpu_extra_bytes<double>(n));
+    else
+        p.bytes += double(rkleene_gpu_extra_bytes<T>(n));
+    device_budget const budget = gpu_budget(opt.max_device_bytes, opt.ctx);
+    p.fits = p.bytes + (64u << 20) < static_cast<double>(budget.free) &&
+             (budget.cap == 0 || p.bytes <= static_cast<double>(budget.cap));
+    if (opt.explain)
+        opt.explain->add(
+            "apsp: n=" + std::to_string(n) + ", nnz=" + std::to_string(a.nnz()) +
+            ", a device graph: " + std::string(to_string(p.algorithm)) + " on gpu" +
+            (opt.algorithm == apsp_algorithm::automatic
+                 ? " (cost model: dense " + detail::seconds(t_dense) + ", bellman-ford " +
+                       detail::seconds(t_bf) + ")"
+                 : " (pinned)") +
+            (p.widen ? ", distances in fp64" : "") + "; it needs " + detail::mib(p.bytes) +
+            " on the device; " + budget.str() + (p.fits ? ": fits" : ": does not fit"));
+    return p;
+}
+
+/// The closure of the dense start d in place on the device, by the planned algorithm; a negative
+/// diagonal entry afterwards is a negative cycle.
+template <class U>
+void close_on_device(dense_view<U, device> d, apsp_algorithm alg, apsp_options const& opt) {
+    if (alg == apsp_algorithm::rkleene)
+        rkleene(d, rkleene_gpu_base, rkleene_gpu_concurrent, opt.ctx);
+    else if (alg == apsp_algorithm::blocked_fw)
+        cuda::floyd_warshall_blocked<U>(d, resolve(opt.ctx));
+    else
+        cuda::floyd_warshall_naive<U>(d, resolve(opt.ctx));
+    std::int64_t const neg =
+        cuda::first_negative_diagonal<U>(dense_view<U const, device>(d), resolve(opt.ctx));
+    if (neg >= 0) throw negative_cycle(neg);
+}
+
+/// The planned APSP of a device A, its distances (and predecessors, when pred is not null) left
+/// in device matrices of n x n: everything is made and computed on the device.
+template <class T, class Index>
+void apsp_on_device(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
+                    apsp_options const& opt, dense_matrix<T, device>& dist,
+                    dense_matrix<std::int32_t, device>* pred) {
+    if constexpr (gpu_apsp_type<T>) {
+        std::size_t const n = a.rows();
+        context& ctx = resolve(opt.ctx);
+        if (!p.fits)
+            throw out_of_memory("apsp: a device graph's distances need " + detail::mib(p.bytes) +
+                                    " of device memory (see the explain trace); a host graph "
+                                    "runs out of core",
+                                p.bytes);
+        if (dist.rows() != n || dist.cols() != n) dist = dense_matrix<T, device>(n, n);
+        if (p.algorithm == apsp_algorithm::bellman_ford) {
+            cuda::bellman_ford_options o;
+            o.explain = opt.explain;
+            o.ctx = opt.ctx;
+            cuda::apsp_bellman_ford<T, Index>(a, dist.view(), o);  // throws negative_cycle itself
+        } else if (p.widen) {
+            if constexpr (!std::is_same_v<T, double>) {
+                dense_matrix<double, device> wide(n, n);
+                cuda::apsp_start<T, double, Index>(a, wide.view(), ctx);
+                close_on_device(wide.view(), p.algorithm, opt);
+                std::int64_t const bad = cuda::narrow_distances<T>(
+                    dense_view<double const, device>(wide.view()), dist.view(),
+                    static_cast<double>(largest_finite_distance<T>()), ctx);
+                if (bad >= 0) {
+                    double x = 0;
+                    detail::copy_bytes<host, device>(&x, wide.data() + bad, sizeof x);
+                    auto const b = static_cast<std::size_t>(bad);
+                    throw_distance_overflow<T>("apsp", b / n, b % n, static_cast<long double>(x));
+                }
+            }
+        } else {
+            cuda::apsp_start<T, T, Index>(a, dist.view(), ctx);
+            close_on_device(dist.view(), p.algorithm, opt);
+        }
+        if (!pred) return;
+        if (n > std::size_t(std::numeric_limits<std::int32_t>::max()) ||
+            a.nnz() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+            throw invalid_argument("apsp: predecessors on the device take graphs of fewer than "
+                                   "2^31 vertices and edges");
+        if (pred->rows() != n || pred->cols() != n)
+            *pred = dense_matrix<std::int32_t, device>(n, n);
+        dense_view<T const, device> const d(dist.view());
+        if constexpr (std::is_same_v<Index, std::int32_t>)
+            cuda::predecessors<T>(a, d, pred->view(), ctx);
+        else
+            cuda::predecessors<T>(cuda::narrow_indices<T>(a, ctx), d, pred->view(), ctx);
+        if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
+    }
+}
+
+/// The planned APSP of a device A with its results copied back to the host.
+template <class T, class Index>
+apsp_result<T> apsp_copied_back(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
+                                apsp_options const& opt) {
+    std::size_t const n = a.rows();
+    detail::require_host_memory("apsp: the distances copied back",
+                                double(n) * double(n) *
+                                    double(sizeof(T) + (opt.predecessors ? 4 : 0)));
+    apsp_device_result<T> d;
+    apsp_on_device(p, a, opt, d.dist, opt.predecessors ? &d.pred : nullptr);
+    apsp_result<T> r;
+    r.algorithm = p.algorithm;
+    r.device = device_choice::gpu;
+    r.dist = d.dist.to_host();
+    if (opt.predecessors) r.pred = d.pred.to_host();
+    return r;
+}
+
+/// B of a device matrix from one device pass (when the caller keeps none).
+template <class T, class Index>
+path_weight_bound device_weight_bound(csr_matrix<T, Index, device> const& a,
+                                      path_weight_scan const* scan, context* ctx) {
+    if (scan) return checked_bound(*scan, "apsp");
+    return checked_bound(weights_of_pass(a, cuda::scan_weights<T, Index>(a, resolve(ctx))).second,
+                         "apsp");
+}
+
+}  // namespace detail
+
+/// APSP of a device graph, on the GPU and in its memory (out_of_memory past it: a host graph
+/// runs out of core): the dense start, the closure and the predecessors are made on the device
+/// from the device CSR, which is never copied to the host; the results are copied back.
+template <class T, index_type Index>
+apsp_result<T> apsp(csr_matrix<T, Index, device> const& a, apsp_options const& opt = {},
+                    apsp_cost_model const& model = {}) {
+    auto const p = detail::plan_apsp_device(a, detail::device_weight_bound(a, nullptr, opt.ctx),
+                                            opt, model);
+    return detail::apsp_copied_back(p, a, opt);
+}
+
+/// The same with the results left on the device, in r's matrices (reused when n x n).
+template <class T, index_type Index>
+void apsp(apsp_device_result<T>& r, csr_matrix<T, Index, device> const& a,
+          apsp_options const& opt = {}, apsp_cost_model const& model = {}) {
+    auto const p = detail::plan_apsp_device(a, detail::device_weight_bound(a, nullptr, opt.ctx),
+                                            opt, model);
+    r.algorithm = p.algorithm;
+    if (!opt.predecessors) r.pred = {};
+    detail::apsp_on_device(p, a, opt, r.dist, opt.predecessors ? &r.pred : nullptr);
 }
 
 }  // namespace kleene

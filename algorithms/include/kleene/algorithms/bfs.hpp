@@ -17,6 +17,8 @@
 // work arrays are allocated once per search.
 //
 // On the GPU (kleene::cuda::bfs, algorithms/cuda/src/graph*.cu) the same two steps run as kernels.
+// A device graph (graph.hpp) searches its kept device patterns and may leave the levels and
+// parents on the device (bfs_device_result).
 
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
@@ -139,6 +141,14 @@ inline constexpr std::int64_t cpu_serial_edges = 256;
 /// CPU: push levels with more frontier out-edges than this split the edges evenly (a prefix of
 /// the degrees, two more barriers) instead of the vertices.
 inline constexpr std::int64_t big_push_edges = 65536;
+
+/// A search's results left on the device (a device graph's, graph.hpp): vectors of n, reused
+/// when they already hold n. The levels are always written (the device computes them anyway).
+struct bfs_device_result {
+    dense_vector<std::int64_t, device> level;   ///< -1 where unreachable
+    dense_vector<std::int64_t, device> parent;  ///< empty unless parents were asked for
+    std::size_t levels = 0;                     ///< the deepest level reached + 1
+};
 
 /// level and parent are vector_for_overwrite (a std::vector whose resize leaves values
 /// uninitialised) so that a fresh result is filled by all threads: it compares equal to a
@@ -695,14 +705,11 @@ void bfs_cpu(csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at, std
                              " (" + ms(l.seconds) + ")");
 }
 
-/// The search behind every bfs() overload, into r (see bfs_result_reset for what it reuses).
-/// device_of: null, or a callable (bool need_transpose) -> std::pair of pointers to the device
-/// patterns of A and A' (A' null when not needed) that the GPU path uses instead of copying A to
-/// the device and transposing it on the CPU (kleene::graph lends its cached ones).
-template <class T, class T2, class Index, class DeviceOf = std::nullptr_t>
-void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at,
-              std::size_t source, bfs_options const& opt, DeviceOf device_of = nullptr) {
-    detail::thread_scope const omp_scope(opt.ctx);
+/// bfs's checks and its device choice (with the explain line), for A on the host or on the
+/// device: only the shapes, the entry count and the options are read. True: run on the GPU.
+template <class A, class AT>
+bool plan_bfs(A const& a, AT const* at, std::size_t source, bfs_options const& opt) {
+    constexpr bool on_device = std::is_same_v<typename A::space, device>;
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -716,10 +723,13 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
         throw invalid_argument("bfs: alpha and beta must be positive (or 0: the default)");
     if (!opt.levels && !opt.parents)
         throw invalid_argument("bfs: asked for neither levels nor parents");
+    if (on_device && opt.device == device_choice::cpu)
+        throw invalid_argument(
+            "bfs: device=cpu was asked for a device graph; copy it with to_host() first");
     std::size_t const n = a.rows();
 
     bool gpu = false;
-    if (opt.device == device_choice::gpu) {
+    if (on_device || opt.device == device_choice::gpu) {
         cuda::require_device();  // no GPU: no_device, never a silent CPU run
         gpu = true;
     } else if (opt.device == device_choice::automatic) {
@@ -731,12 +741,91 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
             std::to_string(source) + ", direction " + detail::to_string(opt.direction) +
             (opt.parents ? ", parents" : "") + ": " + (gpu ? "gpu" : "cpu") +
             (opt.device != device_choice::automatic ? " (pinned)"
+             : on_device                            ? " (a device graph)"
              : gpu ? " (a device and >= " + std::to_string(opt.gpu_min_edges) + " edges)"
                    : (cuda::device_count() > 0
                           ? (opt.gpu_min_edges == std::numeric_limits<std::size_t>::max()
                                  ? std::string(" (host graph: one traversal does not repay the copy)")
                                  : " (fewer than " + std::to_string(opt.gpu_min_edges) + " edges)")
                           : " (no device)")));
+    return gpu;
+}
+
+inline cuda::bfs_tuning bfs_gpu_tuning(bfs_options const& opt) {
+    cuda::bfs_tuning tuning;
+    tuning.direction = opt.direction;
+    if (opt.alpha > 0) tuning.alpha = opt.alpha;
+    if (opt.beta > 0) tuning.beta = opt.beta;
+    tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
+    return tuning;
+}
+
+/// The explain lines of a GPU search; `level`: the host levels (null: left on the device, no
+/// per-level sizes).
+inline void note_gpu_bfs(cuda::bfs_run const& run, std::int64_t const* level, std::size_t n,
+                         bfs_options const& opt) {
+    if (!opt.explain) return;
+    std::vector<std::size_t> size;
+    for (std::size_t v = 0; level && v < n; ++v)
+        if (std::int64_t const l = level[v]; l >= 0) {
+            if (static_cast<std::size_t>(l) >= size.size())
+                size.resize(static_cast<std::size_t>(l) + 1, 0);
+            ++size[static_cast<std::size_t>(l)];
+        }
+    for (std::size_t d = 0; d < run.step_was_pull.size(); ++d)
+        opt.explain->add("bfs: level " + std::to_string(d) + ": " +
+                         (level ? std::to_string(d < size.size() ? size[d] : 0) + " vertices: "
+                                : std::string()) +
+                         (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
+    opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
+                     (run.async         ? " (asynchronous work list: no levels)"
+                      : run.device_loop ? " (one cooperative kernel)"
+                                        : " (host loop: a launch per step)"));
+    for (auto const& note : run.notes) opt.explain->add(note);
+}
+
+/// The GPU search over the device patterns of A and A' (atd null: pull steps read A), into
+/// host vectors.
+template <class Index>
+void bfs_gpu(bfs_result& r, csr_matrix<bool, Index, device> const& ad,
+             csr_matrix<bool, Index, device> const* atd, std::size_t source,
+             bfs_options const& opt) {
+    r.device = device_choice::gpu;
+    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atd ? *atd : ad, source, opt.parents,
+                                                bfs_gpu_tuning(opt), resolve(opt.ctx));
+    r.level = std::move(run.level);
+    r.parent = std::move(run.parent);
+    note_gpu_bfs(run, r.level.data(), r.level.size(), opt);
+    if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none
+}
+
+/// The same with the results left in device vectors (bfs_device_result), nothing copied back.
+template <class Index>
+void bfs_gpu(bfs_device_result& r, csr_matrix<bool, Index, device> const& ad,
+             csr_matrix<bool, Index, device> const* atd, std::size_t source,
+             bfs_options const& opt) {
+    std::size_t const n = ad.rows();
+    if (r.level.size() != n) r.level = dense_vector<std::int64_t, device>(n);
+    if (!opt.parents) r.parent = {};
+    else if (r.parent.size() != n) r.parent = dense_vector<std::int64_t, device>(n);
+    cuda::bfs_run const run =
+        cuda::bfs<bool, Index>(ad, atd ? *atd : ad, source, r.level,
+                               opt.parents ? &r.parent : nullptr, bfs_gpu_tuning(opt),
+                               resolve(opt.ctx));
+    r.levels = run.levels;
+    note_gpu_bfs(run, nullptr, n, opt);
+}
+
+/// The search behind every bfs() overload, into r (see bfs_result_reset for what it reuses).
+/// device_of: null, or a callable (bool need_transpose) -> std::pair of pointers to the device
+/// patterns of A and A' (A' null when not needed) that the GPU path uses instead of copying A to
+/// the device and transposing it on the CPU (kleene::graph lends its cached ones).
+template <class T, class T2, class Index, class DeviceOf = std::nullptr_t>
+void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index> const* at,
+              std::size_t source, bfs_options const& opt, DeviceOf device_of = nullptr) {
+    detail::thread_scope const omp_scope(opt.ctx);
+    bool const gpu = plan_bfs(a, at, source, opt);
+    std::size_t const n = a.rows();
     if (!gpu) {
         r.device = device_choice::cpu;
         if (at || !opt.symmetric) {
@@ -749,7 +838,6 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
     }
 
     // GPU: the structure only (no values) goes to the device; A' too unless A is symmetric.
-    r.device = device_choice::gpu;
     auto structure_on_device = [n](auto const& m) {
         return csr_matrix<bool, Index, device>(n, n, m.row_ptr_storage().template copy_to<device>(),
                                                m.col_idx_storage().template copy_to<device>(),
@@ -772,35 +860,7 @@ void bfs_into(bfs_result& r, csr_matrix<T, Index> const& a, csr_matrix<T2, Index
             atdp = &atd.emplace(at ? structure_on_device(*at)
                                    : structure_on_device(cpu::transpose_csr(pattern_of(a))));
     }
-    auto const& ad = *adp;
-    cuda::bfs_tuning tuning;
-    tuning.direction = opt.direction;
-    if (opt.alpha > 0) tuning.alpha = opt.alpha;
-    if (opt.beta > 0) tuning.beta = opt.beta;
-    tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
-    cuda::bfs_run run = cuda::bfs<bool, Index>(ad, atdp ? *atdp : ad, source, opt.parents, tuning,
-                                                resolve(opt.ctx));
-    r.level = std::move(run.level);
-    r.parent = std::move(run.parent);
-    if (opt.explain) {
-        std::vector<std::size_t> size;
-        for (std::int64_t l : r.level)
-            if (l >= 0) {
-                if (static_cast<std::size_t>(l) >= size.size())
-                    size.resize(static_cast<std::size_t>(l) + 1, 0);
-                ++size[static_cast<std::size_t>(l)];
-            }
-        for (std::size_t d = 0; d < run.step_was_pull.size(); ++d)
-            opt.explain->add("bfs: level " + std::to_string(d) + ": " +
-                             std::to_string(d < size.size() ? size[d] : 0) +
-                             " vertices: " + (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
-        opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
-                         (run.async         ? " (asynchronous work list: no levels)"
-                          : run.device_loop ? " (one cooperative kernel)"
-                                            : " (host loop: a launch per step)"));
-        for (auto const& note : run.notes) opt.explain->add(note);
-    }
-    if (!opt.levels) r.level = {};  // the device computes them anyway; the caller asked for none
+    bfs_gpu(r, *adp, atdp, source, opt);
 }
 
 }  // namespace detail

@@ -14,7 +14,8 @@
 //     KLEENE_MAX_DEVICE_BYTES), the out-of-core blocked algorithm on bit tiles streamed from
 //     pinned host memory (apsp_out_of_core.hpp). O(n^3 / 64) word operations whatever the graph.
 // The result is CSR or bits (host_bits): closure_matrix lets the model pick the smaller by the
-// estimated number of pairs; closure() and closure_bits() pin one.
+// estimated number of pairs; closure() and closure_bits() pin one. A device matrix runs the dense
+// method on the GPU from bits made there (the bottom of this file).
 
 #include <omp.h>
 
@@ -259,6 +260,8 @@ inline double closure_seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+inline void dense_result_form(closure_result& r, closure_options const& opt);
+
 template <class T, index_type Index>
 closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options const& opt, bool gpu,
                              std::string const& why) {
@@ -273,13 +276,18 @@ closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options cons
                          (gpu ? ": dense, bit-packed R-Kleene on the GPU"
                               : ": dense, bitset Warshall on the CPU") +
                          " (" + why + "), " + closure_ms(closure_seconds_since(t0)));
-    // The result as the caller asked, or the smaller of the two.
+    dense_result_form(r, opt);
+    return r;
+}
+
+/// The dense method's result (r.bits) as the caller asked, or the smaller of the two forms.
+inline void dense_result_form(closure_result& r, closure_options const& opt) {
     std::size_t const pairs = r.pairs();
     if (opt.on_estimate) opt.on_estimate(double(pairs), true);
     double const bits_bytes = double(r.bits.words.size()) * 8;
     bool const csr = opt.output_format == output_choice::csr ||
                      (opt.output_format == output_choice::automatic &&
-                      double(pairs) * 8 + double(a.rows() + 1) * 8 < bits_bytes);
+                      double(pairs) * 8 + double(r.bits.n + 1) * 8 < bits_bytes);
     if (csr) {
         r.csr = bits_to_csr(r.bits);
         r.bits = {};
@@ -288,7 +296,6 @@ closure_result closure_dense(csr_matrix<T, Index> const& a, closure_options cons
         r.format = output_choice::dense;
     }
     r.estimated_pairs = double(pairs);
-    return r;
 }
 
 }  // namespace detail
@@ -558,6 +565,114 @@ csr_matrix<bool, std::int64_t> closure(csr_matrix<T, Index> const& a,
     auto o = opt;
     o.output_format = output_choice::csr;
     return closure_matrix(a, o).csr;
+}
+
+// ---- a device graph ------------------------------------------------------------------------------
+// The condensation finds its components on the host (Tarjan's algorithm), so a device graph runs
+// the dense method: its pattern is packed into bits on the device (cuda::pattern_bits) and closed
+// there by R-Kleene, within the device's memory; nothing of A comes to the host.
+
+namespace detail {
+
+/// Bytes of the n x n bit matrix, and whether it and R-Kleene's workspace (a quarter of it) fit
+/// the device under opt's cap, said in the trace.
+inline bool closure_bits_fit_device(std::size_t n, closure_options const& opt) {
+    double const bytes = double(n) * double((n + 63) / 64) * 8;
+    device_budget const budget = gpu_budget(opt.max_device_bytes, opt.ctx);
+    bool const fits = bytes * 1.25 + (64u << 20) < double(budget.free) &&
+                      (budget.cap == 0 || bytes * 1.25 <= double(budget.cap));
+    if (opt.explain)
+        opt.explain->add("closure: the bit matrix needs " + mib(bytes) +
+                         " (+25% workspace) on the device; " + budget.str() +
+                         (fits ? ": fits" : ": does not fit"));
+    return fits;
+}
+
+/// The dense closure of the pattern p on the device: bits made from the CSR there, R-Kleene on
+/// them, the diagonal set when reflexive. fitted: the caller has checked that they fit.
+template <class Index>
+cuda::bit_matrix closure_bits_on_device(csr_matrix<bool, Index, device> const& p,
+                                        closure_options const& opt, bool fitted = false) {
+    if (p.rows() != p.cols())
+        throw dimension_mismatch("closure: the adjacency matrix must be square, not " +
+                                 detail::shape(p.rows(), p.cols()));
+    if (opt.device == device_choice::cpu)
+        throw invalid_argument(
+            "closure: device=cpu was asked for a device graph; copy it with to_host() first");
+    if (opt.method == closure_method::condensation)
+        throw invalid_argument("closure: the condensation finds its components on the host; a "
+                               "device graph runs the dense method (method dense or automatic)");
+    cuda::require_device();
+    std::size_t const n = p.rows();
+    if (!fitted && !closure_bits_fit_device(n, opt))
+        throw out_of_memory("closure: the " + detail::shape(n, n) +
+                                " bit matrix does not fit the device (see the explain trace); a "
+                                "host graph runs out of core or by its condensation",
+                            double(n) * double((n + 63) / 64) * 8);
+    context& ctx = resolve(opt.ctx);
+    cuda::bit_matrix b(n, n, ctx);
+    cuda::pattern_bits<Index>(p, b.view(), ctx);
+    rkleene(b);
+    if (opt.reflexive) cuda::set_bit_diagonal(b.view(), ctx);
+    return b;
+}
+
+/// closure_matrix of a device pattern: the device's bits copied back, in the form asked for.
+template <class Index>
+closure_result closure_matrix_on_device(csr_matrix<bool, Index, device> const& p,
+                                        closure_options const& opt, bool fitted = false) {
+    auto const t0 = std::chrono::steady_clock::now();
+    cuda::bit_matrix const b = closure_bits_on_device(p, opt, fitted);
+    closure_result r;
+    r.method = closure_method::dense;
+    r.device = device_choice::gpu;
+    std::size_t const n = p.rows();
+    r.bits = host_bits{n, b.ld(), {}};
+    detail::require_host_memory(("closure: the " + detail::shape(n, n) + " bit matrix").c_str(),
+                                double(n) * double(b.ld()) * 8);
+    r.bits.words.resize(n * b.ld());
+    detail::copy_bytes<host, device>(r.bits.words.data(), b.data(),
+                                     r.bits.words.size() * sizeof(std::uint64_t));
+    if (opt.explain)
+        opt.explain->add("closure: n=" + std::to_string(n) + ", nnz=" + std::to_string(p.nnz()) +
+                         ": dense, bit-packed R-Kleene on the GPU (a device graph: its pattern "
+                         "packed into bits there), " +
+                         closure_ms(closure_seconds_since(t0)));
+    dense_result_form(r, opt);
+    return r;
+}
+
+/// A device matrix's pattern (its index arrays copied on the device).
+template <class T, class Index>
+csr_matrix<bool, Index, device> device_pattern_of(csr_matrix<T, Index, device> const& a) {
+    return {a.rows(), a.cols(), a.row_ptr_storage(), a.col_idx_storage(), buffer<bool, device>{},
+            true,     true};
+}
+
+}  // namespace detail
+
+/// The closure of a device graph, as CSR or bits (closure_matrix's rule), by the dense method on
+/// the GPU: out_of_memory when the bit matrix does not fit it.
+template <class T, index_type Index>
+closure_result closure_matrix(csr_matrix<T, Index, device> const& a,
+                              closure_options const& opt = {}) {
+    return detail::closure_matrix_on_device(detail::device_pattern_of(a), opt);
+}
+
+/// The closure of a device graph as a pattern CSR matrix on the host.
+template <class T, index_type Index>
+csr_matrix<bool, std::int64_t> closure(csr_matrix<T, Index, device> const& a,
+                                       closure_options const& opt = {}) {
+    auto o = opt;
+    o.output_format = output_choice::csr;
+    return closure_matrix(a, o).csr;
+}
+
+/// The closure of a device graph left on the device, as a bit matrix (bit_matrix's layout).
+template <class T, index_type Index>
+void closure(cuda::bit_matrix& out, csr_matrix<T, Index, device> const& a,
+             closure_options const& opt = {}) {
+    out = detail::closure_bits_on_device(detail::device_pattern_of(a), opt);
 }
 
 }  // namespace kleene

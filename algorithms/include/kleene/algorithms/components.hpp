@@ -454,13 +454,18 @@ inline void cc_trace_device(cc_options const& opt, std::size_t n, std::size_t ed
 
 /// The GPU run on a symmetric device pattern.
 template <class Index>
-void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_result& r) {
+void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_result& r,
+            dense_vector<std::int64_t, device>* component = nullptr) {
     // Afforest on the GPU too unless pinned: measured faster than FastSV, the same labels
     // (docs/performance.md, "Graph-analytics kernels").
     cc_method const m = opt.method == cc_method::fastsv ? cc_method::fastsv : cc_method::afforest;
-    auto run = cuda::connected_components<Index>(
-        p, m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest,
-        resolve(opt.ctx));
+    auto const kernel =
+        m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest;
+    if (component && component->size() != p.rows())
+        *component = dense_vector<std::int64_t, device>(p.rows());
+    auto run = component ? cuda::connected_components<Index>(p, *component, kernel,
+                                                             resolve(opt.ctx))
+                         : cuda::connected_components<Index>(p, kernel, resolve(opt.ctx));
     r.device = device_choice::gpu;
     r.method = m;
     r.component = std::move(run.component);
@@ -548,10 +553,12 @@ cc_result connected_components(csr_matrix<T, Index> const& a, cc_options const& 
     return r;
 }
 
-/// Connected components of a device graph, on the GPU (device=cpu is refused: copy the graph with
-/// to_host() first).
-template <class T, index_type Index>
-cc_result connected_components(csr_matrix<T, Index, device> const& a, cc_options const& opt = {}) {
+namespace detail {
+/// Connected components of a device graph into r, or with the labels left in `component` (a
+/// device vector, resized to n; r.component then stays empty).
+template <class T, class Index>
+void cc_device_into(cc_result& r, csr_matrix<T, Index, device> const& a, cc_options const& opt,
+                    dense_vector<std::int64_t, device>* component) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("connected_components: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -561,16 +568,34 @@ cc_result connected_components(csr_matrix<T, Index, device> const& a, cc_options
             "to_host() first");
     cuda::require_device();
     detail::cc_trace_device(opt, a.rows(), a.nnz(), true, true);
-    cc_result r;
     if (opt.symmetric) {
-        detail::cc_gpu(detail::cc_pattern_on_device(a), opt, r);
+        detail::cc_gpu(detail::cc_pattern_on_device(a), opt, r, component);
     } else {
         if (opt.explain)
             opt.explain->add(
                 "connected_components: symmetrised A + A' on the device: weakly connected "
                 "components");
-        detail::cc_gpu(detail::cc_symmetrised_on_device(a), opt, r);
+        detail::cc_gpu(detail::cc_symmetrised_on_device(a), opt, r, component);
     }
+}
+}  // namespace detail
+
+/// Connected components of a device graph, on the GPU (device=cpu is refused: copy the graph with
+/// to_host() first).
+template <class T, index_type Index>
+cc_result connected_components(csr_matrix<T, Index, device> const& a, cc_options const& opt = {}) {
+    cc_result r;
+    detail::cc_device_into(r, a, opt, nullptr);
+    return r;
+}
+
+/// The same with the labels left on the device, in `component` (resized to n when it is not;
+/// the result's component vector stays empty).
+template <class T, index_type Index>
+cc_result connected_components(dense_vector<std::int64_t, device>& component,
+                               csr_matrix<T, Index, device> const& a, cc_options const& opt = {}) {
+    cc_result r;
+    detail::cc_device_into(r, a, opt, &component);
     return r;
 }
 

@@ -10,18 +10,27 @@
 //
 // Host graph and GPU: when an algorithm runs on the GPU for a host graph, the graph copies A (or
 // its pattern, and the pattern of A') to the device once and keeps the copies: from then on the
-// graph HOLDS DEVICE MEMORY until modify() or its destruction. Device graph: the device work reads
-// the device matrix and the device transposes kept here; properties read on the host (degrees,
-// symmetry, weights) and the host-side checks of the algorithms read a host mirror of A, copied
-// from the device once and kept. host_to_device_copies() / device_to_host_copies() count the
-// matrices the graph moves between spaces; repeated algorithm calls move none.
+// graph HOLDS DEVICE MEMORY until modify() or its destruction. Device graph: A stays on the device.
+// Its properties are computed there (cuda/graph_scans.hpp: the degrees, copied back as vectors of
+// n; the symmetry and the weights' summary, a few values), and the algorithms of graph.hpp read
+// the device matrix and the device transposes kept here, nothing else: no host copy of A is made.
+// on_host() still makes one on request (a mirror, copied once and kept) for callers that want
+// host data; the only algorithm paths that take it need A on the host by nature and say so in
+// their traces (graph.hpp: apsp past the device's memory, closure past it or with the
+// condensation pinned).
+// host_to_device_copies() / device_to_host_copies() count the matrices the graph moves between
+// spaces: a device graph's algorithms move none, and a host graph's repeated calls none after the
+// first.
 //
 // Threads: every property accessor is const and may be called from several threads at once; each
 // property is computed under its own std::call_once, so exactly once. modify(), set_kind() and
 // assignment are not: no other thread may use the graph meanwhile (as for any non-const member of
 // a standard container).
 
+#include <kleene/algorithms/cuda/graph_scans.hpp>
+#include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/sssp.hpp>
+#include <kleene/context.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
@@ -52,11 +61,11 @@ enum class graph_property : std::size_t {
     pattern,                   ///< A's structure as a Boolean matrix, in A's space
     pattern_transpose,         ///< A' likewise (an undirected graph: the pattern itself)
     transpose,                 ///< A' with values, in A's space
-    out_degree,                ///< entries per row (host vector)
-    in_degree,                 ///< entries per column (host vector)
+    out_degree,                ///< entries per row (host vector; a device graph's counted there)
+    in_degree,                 ///< entries per column (host vector; likewise)
     symmetry,                  ///< structure and values symmetric
     weights,                   ///< negative weights, min, max, the summary sssp plans with
-    host_mirror,               ///< device graph: A copied to the host
+    host_mirror,               ///< device graph: A copied to the host (on_host() only)
     device_matrix,             ///< host graph: A copied to the device
     device_pattern,            ///< A's pattern on the device
     device_pattern_transpose,  ///< A''s pattern on the device
@@ -79,6 +88,10 @@ struct graph_weights {
     T min{};
     T max{};
     detail::weight_summary summary;  ///< the summary sssp plans with
+    /// A device graph's: B and any non-finite weight (path_weights.hpp), from the same device
+    /// pass, so that sssp and apsp need no host copy of A. Empty for a host graph (they compute
+    /// B from A when they need it).
+    std::optional<path_weight_scan> scan;
 };
 
 namespace detail {
@@ -86,6 +99,10 @@ template <class T>
 inline constexpr bool graph_device_transpose_type =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
     std::is_same_v<T, std::int64_t>;
+/// The value types of the device passes behind a device graph's symmetry and weights.
+template <class T>
+inline constexpr bool graph_device_scan_type =
+    graph_device_transpose_type<T> || std::is_same_v<T, bool>;
 }  // namespace detail
 
 template <class T, index_type Index = std::int32_t, memory_space Space = host>
@@ -166,49 +183,63 @@ class graph {
     }
     std::vector<std::int64_t> const& out_degree() const {
         return get<std::vector<std::int64_t>>(graph_property::out_degree, cache_->out_degree, [&] {
-            host_matrix const& h = on_host();
-            std::vector<std::int64_t> d(h.rows());
-            for (std::size_t i = 0; i < d.size(); ++i)
-                d[i] = static_cast<std::int64_t>(h.row_ptr()[i + 1] - h.row_ptr()[i]);
-            return d;
+            if constexpr (on_device) {
+                return cuda::degrees<Index>(pattern(), false, default_context());
+            } else {
+                std::vector<std::int64_t> d(a_.rows());
+                for (std::size_t i = 0; i < d.size(); ++i)
+                    d[i] = static_cast<std::int64_t>(a_.row_ptr()[i + 1] - a_.row_ptr()[i]);
+                return d;
+            }
         });
     }
     std::vector<std::int64_t> const& in_degree() const {
         if (undirected()) return out_degree();
         return get<std::vector<std::int64_t>>(graph_property::in_degree, cache_->in_degree, [&] {
-            host_matrix const& h = on_host();
-            std::vector<std::int64_t> d(h.cols(), 0);
-            for (std::size_t k = 0; k < h.nnz(); ++k) ++d[static_cast<std::size_t>(h.col_idx()[k])];
-            return d;
+            if constexpr (on_device) {
+                return cuda::degrees<Index>(pattern(), true, default_context());
+            } else {
+                std::vector<std::int64_t> d(a_.cols(), 0);
+                for (std::size_t k = 0; k < a_.nnz(); ++k)
+                    ++d[static_cast<std::size_t>(a_.col_idx()[k])];
+                return d;
+            }
         });
     }
     /// A == A' in structure.
     bool symmetric_structure() const { return symmetry().first; }
     /// A == A' in structure and values.
     bool symmetric() const { return symmetry().second; }
+    /// On a device graph: one pass there (float, double, int32, int64 and bool values only;
+    /// invalid_argument otherwise).
     graph_weights<T> const& weights() const {
         return get<graph_weights<T>>(graph_property::weights, cache_->weights, [&] {
-            host_matrix const& h = on_host();
-            graph_weights<T> w;
-            w.empty = h.nnz() == 0;
-            if (!w.empty) {
-                w.min = w.max = h.value(0);
-                for (std::size_t k = 1; k < h.nnz(); ++k) {
-                    T const x = h.value(k);
-                    if (x < w.min) w.min = x;
-                    if (w.max < x) w.max = x;
+            if constexpr (on_device) {
+                return device_weights();
+            } else {
+                graph_weights<T> w;
+                w.empty = a_.nnz() == 0;
+                if (!w.empty) {
+                    w.min = w.max = a_.value(0);
+                    for (std::size_t k = 1; k < a_.nnz(); ++k) {
+                        T const x = a_.value(k);
+                        if (x < w.min) w.min = x;
+                        if (w.max < x) w.max = x;
+                    }
+                    if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+                        w.negative = w.min < T(0);
                 }
-                if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
-                    w.negative = w.min < T(0);
+                if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+                    w.summary = detail::summarise_weights(a_);
+                return w;
             }
-            if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
-                w.summary = detail::summarise_weights(h);
-            return w;
         });
     }
     bool has_negative_weights() const { return weights().negative; }
 
-    /// A on the host: A itself for a host graph, the kept mirror of a device graph.
+    /// A on the host: A itself for a host graph, the kept mirror of a device graph (copied on the
+    /// first call; of a device graph's properties and algorithms only apsp and closure past the
+    /// device's memory ask for it, graph.hpp).
     host_matrix const& on_host() const {
         if constexpr (on_device) {
             return get<host_matrix>(graph_property::host_mirror, cache_->mirror, [&] {
@@ -310,16 +341,54 @@ class graph {
 
     std::pair<bool, bool> const& symmetry() const {
         return get<std::pair<bool, bool>>(graph_property::symmetry, cache_->symmetry, [&] {
-            host_matrix const& h = on_host();
-            // The CSR of A' has the same arrays as A exactly when A is symmetric.
-            host_matrix const t = cpu::transpose_csr(h);
-            bool const structure =
-                std::equal(h.row_ptr(), h.row_ptr() + h.rows() + 1, t.row_ptr()) &&
-                std::equal(h.col_idx(), h.col_idx() + h.nnz(), t.col_idx());
-            bool values = structure;
-            for (std::size_t k = 0; values && k < h.nnz(); ++k) values = h.value(k) == t.value(k);
-            return std::pair<bool, bool>(structure, values);
+            if constexpr (on_device) {
+                // Each entry looks its mirror up on the device (cuda/graph_scans.hpp).
+                if constexpr (detail::graph_device_scan_type<T>) {
+                    auto const s = cuda::symmetry<T, Index>(a_, default_context());
+                    return std::pair<bool, bool>(s.structure, s.values);
+                } else {
+                    throw invalid_argument(
+                        "graph: a device graph's symmetry is checked for float, double, int32, "
+                        "int64 and bool values only");
+                    return std::pair<bool, bool>();
+                }
+            } else {
+                // The CSR of A' has the same arrays as A exactly when A is symmetric.
+                host_matrix const t = cpu::transpose_csr(a_);
+                bool const structure =
+                    std::equal(a_.row_ptr(), a_.row_ptr() + a_.rows() + 1, t.row_ptr()) &&
+                    std::equal(a_.col_idx(), a_.col_idx() + a_.nnz(), t.col_idx());
+                bool values = structure;
+                for (std::size_t k = 0; values && k < a_.nnz(); ++k)
+                    values = a_.value(k) == t.value(k);
+                return std::pair<bool, bool>(structure, values);
+            }
         });
+    }
+
+    /// weights() of a device graph: the device pass and what the host computes from it.
+    graph_weights<T> device_weights() const {
+        graph_weights<T> w;
+        if constexpr (detail::graph_device_scan_type<T>) {
+            auto const p = cuda::scan_weights<T, Index>(a_, default_context());
+            w.empty = p.empty;
+            if (!w.empty) {
+                w.min = a_.has_values() ? p.min : a_.iso_value();
+                w.max = a_.has_values() ? p.max : a_.iso_value();
+                if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+                    w.negative = w.min < T(0);
+            }
+            if constexpr (!std::is_same_v<T, bool>) {
+                auto [summary, scan] = detail::weights_of_pass(a_, p);
+                w.summary = summary;
+                w.scan = scan;
+            }
+        } else {
+            throw invalid_argument(
+                "graph: a device graph's weights are read for float, double, int32, int64 and "
+                "bool values only");
+        }
+        return w;
     }
 
     template <class U>

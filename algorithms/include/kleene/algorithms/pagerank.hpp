@@ -522,12 +522,13 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
 namespace detail {
 /// pagerank() with what a caller may keep between runs (kleene::graph): host_at, the pattern of A'
 /// for the CPU pull (null: made here unless symmetric); device_of, null or a callable
-/// (bool need_transpose) -> std::pair of pointers to the device patterns of A and A'.
+/// (bool need_transpose) -> std::pair of pointers to the device patterns of A and A'. rank: null,
+/// or a device vector the GPU leaves the ranks in (resized to n; r.rank then stays empty).
 template <class T, index_type Index, memory_space Space, class DeviceOf = std::nullptr_t>
 void pagerank_into(
     pagerank_result& r, csr_matrix<T, Index, Space> const& a, pagerank_options const& opt,
     std::type_identity_t<csr_matrix<bool, Index> const*> host_at = nullptr,
-    DeviceOf device_of = nullptr) {
+    DeviceOf device_of = nullptr, dense_vector<double, device>* rank = nullptr) {
     constexpr bool on_device = std::is_same_v<Space, device>;
     if (a.rows() != a.cols())
         throw dimension_mismatch("pagerank: the adjacency matrix must be square, not " +
@@ -641,13 +642,15 @@ void pagerank_into(
         p.tolerance = opt.tolerance;
         p.max_iterations = opt.max_iterations;
         p.redistribute_dangling = opt.dangling == pagerank_dangling::redistribute;
-        auto run = cuda::pagerank<Index>(ad, atdp ? *atdp : ad, p,
-                                         method == pagerank_method::semiring
-                                             ? cuda::pagerank_kernel::semiring
-                                         : method == pagerank_method::gauss_seidel
-                                             ? cuda::pagerank_kernel::gauss_seidel
-                                             : cuda::pagerank_kernel::fused,
-                                         resolve(opt.ctx));
+        auto const kernel = method == pagerank_method::semiring ? cuda::pagerank_kernel::semiring
+                            : method == pagerank_method::gauss_seidel
+                                ? cuda::pagerank_kernel::gauss_seidel
+                                : cuda::pagerank_kernel::fused;
+        if (rank && rank->size() != n) *rank = dense_vector<double, device>(n);
+        auto run = rank ? cuda::pagerank<Index>(ad, atdp ? *atdp : ad, p, kernel, *rank,
+                                                resolve(opt.ctx))
+                        : cuda::pagerank<Index>(ad, atdp ? *atdp : ad, p, kernel,
+                                                resolve(opt.ctx));
         r.rank = std::move(run.rank);
         r.iterations = run.iterations;
         r.change = run.change;

@@ -74,6 +74,33 @@ inline std::string long_number(long double x) {
 }
 }  // namespace detail
 
+/// What weight_bound finds, before it throws: B, and where a NaN or infinite weight is (a device
+/// graph's one pass over its weights fills it on the device, cuda/graph_scans.hpp).
+struct path_weight_scan {
+    path_weight_bound bound;
+    std::int64_t bad_row = -1;  ///< a row holding a non-finite weight (-1: none)
+    std::int64_t bad_col = -1;  ///< that weight's column
+    double bad_value = 0;       ///< the weight
+    bool iso = false;           ///< every edge weighs bad_value (an iso matrix)
+};
+
+namespace detail {
+[[noreturn]] inline void throw_non_finite_weight(std::string_view who, path_weight_scan const& s) {
+    if (s.iso)
+        throw invalid_argument(std::string(who) + ": every edge weighs " + number(s.bad_value) +
+                               ": path weights must be finite");
+    throw invalid_argument(std::string(who) + ": edge (" + std::to_string(s.bad_row + 1) + ", " +
+                           std::to_string(s.bad_col + 1) + ") weighs " + number(s.bad_value) +
+                           ": path weights must be finite (leave an absent edge out)");
+}
+}  // namespace detail
+
+/// weight_bound's answer from a scan: B, or its invalid_argument for a non-finite weight.
+inline path_weight_bound checked_bound(path_weight_scan const& s, std::string_view who) {
+    if (s.bad_row >= 0) detail::throw_non_finite_weight(who, s);
+    return s.bound;
+}
+
 /// B for `a`, refusing NaN and infinite weights: invalid_argument naming the edge (0-based in
 /// the message as (row, col) + 1, i.e. 1-based like the files) and `who` (the caller's name).
 template <class T, class Index>
@@ -85,9 +112,13 @@ path_weight_bound weight_bound(csr_matrix<T, Index> const& a, std::string_view w
     if (!a.has_values()) {
         T const w = a.iso_value();
         if constexpr (std::is_floating_point_v<T>)
-            if (!std::isfinite(w))
-                throw invalid_argument(std::string(who) + ": every edge weighs " + detail::number(w) +
-                                       ": path weights must be finite");
+            if (!std::isfinite(w)) {
+                path_weight_scan s;
+                s.bad_row = 0;
+                s.bad_value = static_cast<double>(w);
+                s.iso = true;
+                detail::throw_non_finite_weight(who, s);
+            }
         long double const aw = std::fabs(static_cast<long double>(w));
         std::size_t rows_with_edges = 0;
         for (std::size_t i = 0; i < n; ++i) rows_with_edges += a.row_end(i) > a.row_begin(i);
@@ -116,11 +147,13 @@ path_weight_bound weight_bound(csr_matrix<T, Index> const& a, std::string_view w
         // The first non-finite weight of that row, for the message.
         auto const i = static_cast<std::size_t>(bad_row);
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
-            if (!std::isfinite(static_cast<double>(v[k])))
-                throw invalid_argument(std::string(who) + ": edge (" + std::to_string(i + 1) + ", " +
-                                       std::to_string(static_cast<std::size_t>(a.col_idx()[k]) + 1) +
-                                       ") weighs " + detail::number(v[k]) +
-                                       ": path weights must be finite (leave an absent edge out)");
+            if (!std::isfinite(static_cast<double>(v[k]))) {
+                path_weight_scan s;
+                s.bad_row = bad_row;
+                s.bad_col = static_cast<std::int64_t>(a.col_idx()[k]);
+                s.bad_value = static_cast<double>(v[k]);
+                detail::throw_non_finite_weight(who, s);
+            }
     }
     r.bound = bound;
     r.negative = negative;

@@ -3,6 +3,9 @@
 //
 //   sssp(A, source, options)        frontier Bellman-Ford or delta-stepping, CPU or GPU
 //   sssp(result, A, source, options)  the same into a result whose vectors are reused
+//   sssp(dA, source, options), sssp(device_result, dA, source, options)
+//                                   a device matrix: everything on the GPU, the results copied
+//                                   back or left in device vectors (sssp_device_result)
 //   sssp_bellman_ford(A, source)    the plain algebraic form: d = d min (d min.+ A) until nothing
 //                                   changes; a change after n rounds means a negative cycle
 //
@@ -17,10 +20,13 @@
 // the distances: a BFS from the source over the edges that are tight (d[u] + w == d[v]), which
 // gives a tree even where zero-weight cycles exist.
 //
-// The CPU searches (Bellman-Ford, delta-stepping, the tight-edge tree): sssp_cpu.hpp.
+// The CPU searches (Bellman-Ford, delta-stepping, the tight-edge tree): sssp_cpu.hpp. For a
+// device matrix the pass over the weights, the overflow check and the tight-edge tree run on the
+// device too (cuda/graph_scans.hpp): A is never copied to the host.
 
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
+#include <kleene/algorithms/cuda/graph_scans.hpp>
 #include <kleene/algorithms/negative_cycle.hpp>
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/sssp_cpu.hpp>
@@ -35,6 +41,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +50,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kleene {
@@ -120,6 +128,16 @@ struct sssp_result {
     std::size_t rounds = 0;
 };
 
+/// sssp's results left on the device (a device graph's, graph.hpp, or a device matrix's): vectors
+/// of n that are reused when they already hold n.
+template <class T>
+struct sssp_device_result {
+    dense_vector<T, device> dist;                ///< infinity<T>() where unreachable
+    dense_vector<std::int64_t, device> parent;  ///< empty unless parents were asked for
+    sssp_method method = sssp_method::automatic;
+    std::size_t rounds = 0;
+};
+
 namespace detail {
 
 template <class T>
@@ -189,16 +207,60 @@ weight_summary summarise_weights(csr_matrix<T, Index> const& a) {
     return s;
 }
 
-/// The search behind both sssp() overloads, into r. summary: the weights' summary when the
-/// caller keeps one (kleene::graph), else made here; device_of: null, or a callable returning a
-/// pointer to A on the device that the GPU path uses instead of copying A there.
-template <class T, class Index, class DeviceOf = std::nullptr_t>
-void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
-               sssp_options const& opt, weight_summary const* summary = nullptr,
-               DeviceOf device_of = nullptr) {
+/// summarise_weights and weight_bound's scan from a device pass over the weights
+/// (cuda::scan_weights): kleene::graph keeps them for a device graph, sssp makes them for a bare
+/// device matrix.
+template <class T, class Index, class Space>
+std::pair<weight_summary, path_weight_scan> weights_of_pass(csr_matrix<T, Index, Space> const& a,
+                                                            cuda::weight_pass<T> const& p) {
+    std::pair<weight_summary, path_weight_scan> r;
+    auto& [s, scan] = r;
+    if (p.empty) return r;
+    if (!a.has_values()) {  // as summarise_weights: the iso value itself, not a sum over it
+        T const w = a.iso_value();
+        s.min = s.mean = static_cast<double>(w);
+        s.max_abs = std::fabs(static_cast<long double>(w));
+    } else {
+        s.min = static_cast<double>(p.min);
+        s.mean = p.sum / static_cast<double>(a.nnz());
+        s.max_abs = std::max(std::fabs(static_cast<long double>(p.min)),
+                             std::fabs(static_cast<long double>(p.max)));
+    }
+    s.non_finite = p.non_finite;
+    s.negative = s.min < 0;
+    s.quick_bound = s.max_abs * static_cast<long double>(a.rows());
+    scan.bound = {p.bound, s.negative};
+    scan.bad_row = p.bad_row;
+    scan.bad_col = p.bad_col;
+    scan.bad_value = p.bad_value;
+    scan.iso = !a.has_values();
+    return r;
+}
+
+/// What sssp decides before it searches (plan_sssp).
+struct sssp_plan {
+    sssp_method method = sssp_method::automatic;
+    double delta = 0;
+    bool gpu = false;
+    /// Unpinned on the GPU with non-negative weights: the device picks the work list or
+    /// delta-stepping by the graph's degree (cuda::sssp_tuning::async_degree).
+    bool device_chooses = false;
+    /// Sums may leave T: the result is checked for a saturated distance.
+    bool may_overflow = false;
+    weight_summary w;
+    path_weight_bound wb;
+};
+
+/// sssp's checks and choices for A on the host or on the device. summary and scan: what the
+/// caller keeps of the weights (kleene::graph), else made here (a device A: one pass there).
+/// A device A never leaves the device: B comes from the scan, never from host values.
+template <class T, class Index, class Space>
+sssp_plan plan_sssp(csr_matrix<T, Index, Space> const& a, std::size_t source,
+                    sssp_options const& opt, weight_summary const* summary,
+                    path_weight_scan const* scan) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "sssp needs numeric edge weights");
-    detail::thread_scope const omp_scope(opt.ctx);
+    constexpr bool on_device = std::is_same_v<Space, device>;
     if (a.rows() != a.cols())
         throw dimension_mismatch("sssp: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -207,35 +269,59 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
                                std::to_string(a.rows()) + "-vertex graph");
     if (opt.delta < 0 || !std::isfinite(opt.delta))
         throw invalid_argument("sssp: delta must be a finite width >= 0 (0: automatic)");
+    if (on_device && opt.device == device_choice::cpu)
+        throw invalid_argument(
+            "sssp: device=cpu was asked for a device graph; copy it with to_host() first");
     std::size_t const n = a.rows();
+    sssp_plan p;
+    std::pair<weight_summary, path_weight_scan> made;
+    if constexpr (on_device) {
+        if (!gpu_sssp_type<T>)
+            throw invalid_argument("sssp: the GPU runs fp32, fp64, int32 and int64 weights only");
+        cuda::require_device();
+        if (!summary || !scan) {
+            made = weights_of_pass(a, cuda::scan_weights<T, Index>(a, resolve(opt.ctx)));
+            summary = &made.first;
+            scan = &made.second;
+        }
+        p.w = *summary;
+    } else {
+        p.w = summary ? *summary : detail::summarise_weights(a);
+    }
     // One pass decides the method, the width and (mostly) overflow; weight_bound()'s exact B (one
-    // more pass) only when the quick bound does not settle it, or to name a non-finite weight.
-    auto const w = summary ? *summary : detail::summarise_weights(a);
-    path_weight_bound wb{w.quick_bound, w.negative};
+    // more pass, or the scan's) only when the quick bound does not settle it, or to name a
+    // non-finite weight.
+    weight_summary const& w = p.w;
+    p.wb = {w.quick_bound, w.negative};
     bool exact_bound = false;
     auto need_exact_bound = [&] {
-        if (!exact_bound) wb = weight_bound(a, "sssp");
+        if (exact_bound) return;
         exact_bound = true;
+        if (scan) {
+            p.wb = checked_bound(*scan, "sssp");
+        } else if constexpr (!on_device) {
+            p.wb = weight_bound(a, "sssp");
+        }
     };
-    if (w.non_finite || !distances_fit<T>(wb)) need_exact_bound();
-    bool const may_overflow = !distances_fit<T>(wb);
-    if (may_overflow && wb.negative)
-        throw overflow_error("sssp: " + distance_range_note<T>(wb) +
+    if (w.non_finite || !distances_fit<T>(p.wb)) need_exact_bound();
+    p.may_overflow = !distances_fit<T>(p.wb);
+    if (p.may_overflow && p.wb.negative)
+        throw overflow_error("sssp: " + distance_range_note<T>(p.wb) +
                              ": with negative weights a sum that saturates cannot be told from a "
                              "longer path; use a wider type");
 
-    sssp_method method = opt.method;
-    if (method == sssp_method::automatic)
-        method = w.negative ? sssp_method::bellman_ford : sssp_method::delta_stepping;
-    if ((method == sssp_method::delta_stepping || method == sssp_method::async) && w.negative)
-        throw invalid_argument(std::string("sssp: ") + kleene::to_string(method) +
+    p.method = opt.method;
+    if (p.method == sssp_method::automatic)
+        p.method = w.negative ? sssp_method::bellman_ford : sssp_method::delta_stepping;
+    if ((p.method == sssp_method::delta_stepping || p.method == sssp_method::async) && w.negative)
+        throw invalid_argument(std::string("sssp: ") + kleene::to_string(p.method) +
                                " needs non-negative weights (the smallest is " +
                                std::to_string(w.min) + "); use Bellman-Ford");
-    double delta = opt.delta;
+    p.delta = opt.delta;
     std::string delta_why = "given";
-    if (method == sssp_method::delta_stepping && delta == 0) {
+    if (p.method == sssp_method::delta_stepping && p.delta == 0) {
         double const degree = n ? static_cast<double>(a.nnz()) / static_cast<double>(n) : 1.0;
-        delta = detail::automatic_delta(w.mean, degree);
+        p.delta = detail::automatic_delta(w.mean, degree);
         delta_why = "automatic: mean weight " + std::to_string(w.mean) + " / mean degree " +
                     std::to_string(degree) +
                     (degree < 32 ? ", widened by (32 / degree)^1.25 for a sparse graph" : "");
@@ -243,84 +329,137 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
     // Buckets finer than an integer step, or more than 2^40 of them over the longest possible
     // path, sort nothing more finely and overflow the bucket numbers: the width is raised.
     auto finest = [&] {
-        return std::max(std::is_integral_v<T> ? 1.0 : 0.0, static_cast<double>(wb.bound) / 0x1p40);
+        return std::max(std::is_integral_v<T> ? 1.0 : 0.0,
+                        static_cast<double>(p.wb.bound) / 0x1p40);
     };
-    if (method == sssp_method::delta_stepping && delta < finest()) {
+    if (p.method == sssp_method::delta_stepping && p.delta < finest()) {
         need_exact_bound();
-        if (delta < finest()) {
+        if (p.delta < finest()) {
             if (opt.explain)
-                opt.explain->add("sssp: delta " + std::to_string(delta) + " raised to " +
+                opt.explain->add("sssp: delta " + std::to_string(p.delta) + " raised to " +
                                  std::to_string(finest()) +
                                  (std::is_integral_v<T>
                                       ? " (integer weights)"
                                       : " (at most 2^40 buckets over the longest path)"));
-            delta = finest();
+            p.delta = finest();
         }
     }
 
-    bool gpu = false;
-    if (opt.device == device_choice::gpu) {
+    if (on_device || opt.device == device_choice::gpu) {
         if (!detail::gpu_sssp_type<T>)
             throw invalid_argument("sssp: the GPU runs fp32, fp64, int32 and int64 weights only");
         cuda::require_device();
-        gpu = true;
+        p.gpu = true;
     } else if (opt.device == device_choice::automatic) {
-        gpu = detail::gpu_sssp_type<T> && a.nnz() >= opt.gpu_min_edges && cuda::device_count() > 0;
+        p.gpu = detail::gpu_sssp_type<T> && a.nnz() >= opt.gpu_min_edges &&
+                cuda::device_count() > 0;
     }
-    if (method == sssp_method::async && !gpu)
+    if (p.method == sssp_method::async && !p.gpu)
         throw invalid_argument("sssp: the asynchronous work list (method async) runs on the GPU "
                                "only; pass device = gpu, or another method");
-    // Unpinned on the GPU with non-negative weights, the device picks the work list or
-    // delta-stepping by the graph's degree (cuda::sssp_tuning::async_degree).
-    bool const device_chooses = gpu && opt.method == sssp_method::automatic && !w.negative;
+    p.device_chooses = p.gpu && opt.method == sssp_method::automatic && !w.negative;
     if (opt.explain)
         opt.explain->add("sssp: n=" + std::to_string(n) + ", edges=" + std::to_string(a.nnz()) +
                          ", source=" + std::to_string(source) + ", smallest weight " +
                          std::to_string(w.min) + ": " +
-                         (device_chooses ? std::string("the work list or delta-stepping, by degree")
-                                         : std::string(kleene::to_string(method))) +
-                         (method == sssp_method::delta_stepping && !gpu
-                              ? " (delta " + std::to_string(delta) + ", " + delta_why + ")"
+                         (p.device_chooses
+                              ? std::string("the work list or delta-stepping, by degree")
+                              : std::string(kleene::to_string(p.method))) +
+                         (p.method == sssp_method::delta_stepping && !p.gpu
+                              ? " (delta " + std::to_string(p.delta) + ", " + delta_why + ")"
                               : "") +
                          (opt.method == sssp_method::automatic ? " (weights)" : " (pinned)") +
-                         " on " + (gpu ? "gpu" : "cpu") +
-                         (opt.device != device_choice::automatic ? " (pinned)" : ""));
+                         " on " + (p.gpu ? "gpu" : "cpu") +
+                         (opt.device != device_choice::automatic ? " (pinned)"
+                          : on_device                            ? " (a device graph)"
+                                                                 : ""));
+    return p;
+}
 
-    r.method = method;
-    if (gpu) {
+template <class T>
+cuda::sssp_tuning sssp_gpu_tuning(sssp_plan const& p, sssp_options const& opt) {
+    cuda::sssp_tuning tuning;
+    tuning.method = p.device_chooses ? sssp_method::automatic : p.method;
+    tuning.delta = opt.delta > 0 ? p.delta : 0;
+    return tuning;
+}
+
+template <class T>
+void note_gpu_sssp(cuda::sssp_run<T> const& run, sssp_options const& opt) {
+    if (opt.explain)
+        opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds) + ", " +
+                         std::to_string(run.rounds) + " rounds" +
+                         (run.notes.empty() ? "" : ": " + run.notes));
+}
+
+/// The planned search of a device A, its results left in device vectors of n: the distances and,
+/// when `parent` is not null, the tight-edge tree. The overflow check and the tree read A and
+/// the distances on the device (cuda/graph_scans.hpp).
+template <class T, class Index>
+cuda::sssp_run<T> sssp_on_device(sssp_plan const& p, csr_matrix<T, Index, device> const& a,
+                                 std::size_t source, sssp_options const& opt,
+                                 dense_vector<T, device>& dist,
+                                 dense_vector<std::int64_t, device>* parent) {
+    context& ctx = resolve(opt.ctx);
+    std::size_t const n = a.rows();
+    if (dist.size() != n) dist = dense_vector<T, device>(n);
+    cuda::sssp_run<T> run = cuda::sssp<T, Index>(a, source, dist, sssp_gpu_tuning<T>(p, opt), ctx);
+    note_gpu_sssp(run, opt);
+    if (p.may_overflow) {
+        auto const e = cuda::first_saturated_edge<T, Index>(a, dist.data(), ctx);
+        if (e.to >= 0)
+            throw_saturated_distance<T>(source, static_cast<std::size_t>(e.to),
+                                        static_cast<long double>(e.dist_from) +
+                                            static_cast<long double>(e.weight));
+    }
+    if (parent) {
+        if (parent->size() != n) *parent = dense_vector<std::int64_t, device>(n);
+        cuda::tight_edge_tree<T, Index>(a, source, dist.data(), parent->data(), ctx);
+    }
+    return run;
+}
+
+/// The search behind both sssp() overloads, into r. summary: the weights' summary when the
+/// caller keeps one (kleene::graph), else made here; device_of: null, or a callable returning a
+/// pointer to A on the device that the GPU path uses instead of copying A there.
+template <class T, class Index, class DeviceOf = std::nullptr_t>
+void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
+               sssp_options const& opt, weight_summary const* summary = nullptr,
+               DeviceOf device_of = nullptr) {
+    detail::thread_scope const omp_scope(opt.ctx);
+    sssp_plan const p = plan_sssp(a, source, opt, summary, nullptr);
+    weight_summary const& w = p.w;
+    r.method = p.method;
+    if (p.gpu) {
         if constexpr (detail::gpu_sssp_type<T>) {
             r.device = device_choice::gpu;
-            cuda::sssp_tuning tuning;
-            tuning.method = device_chooses ? sssp_method::automatic : method;
-            tuning.delta = opt.delta > 0 ? delta : 0;
             std::optional<csr_matrix<T, Index, device>> made;
             csr_matrix<T, Index, device> const* ad = nullptr;
             if constexpr (!std::is_same_v<DeviceOf, std::nullptr_t>) ad = device_of();
             else ad = &made.emplace(a.to_device());
-            cuda::sssp_run<T> run = cuda::sssp<T, Index>(*ad, source, tuning, resolve(opt.ctx));
+            cuda::sssp_run<T> run =
+                cuda::sssp<T, Index>(*ad, source, sssp_gpu_tuning<T>(p, opt), resolve(opt.ctx));
             r.dist = std::move(run.dist);
             r.rounds = run.rounds;
             r.method = run.method;
-            if (opt.explain)
-                opt.explain->add("sssp: gpu traversal " + detail::ms(run.seconds) + ", " +
-                                 std::to_string(run.rounds) + " rounds" +
-                                 (run.notes.empty() ? "" : ": " + run.notes));
+            note_gpu_sssp(run, opt);
         }
     } else {
         r.device = device_choice::cpu;
         auto const t0 = std::chrono::steady_clock::now();
         std::string what;
-        if (method == sssp_method::bellman_ford) {
+        if (p.method == sssp_method::bellman_ford) {
             r.rounds = detail::bellman_ford_cpu(a, source, r.dist, opt.on_step);
             what = std::to_string(r.rounds) + " rounds";
         } else {
             // Without saturation when no candidate sum can leave T: a simple path weighs at most
             // B, one more edge at most B + the largest weight.
-            bool const saturate =
-                std::is_integral_v<T> && !(wb.bound + w.max_abs <= largest_finite_distance<T>());
+            bool const saturate = std::is_integral_v<T> &&
+                                  !(p.wb.bound + w.max_abs <= largest_finite_distance<T>());
             auto const st =
-                saturate ? detail::delta_stepping_cpu<true>(a, source, delta, r.dist, opt.on_step)
-                         : detail::delta_stepping_cpu<false>(a, source, delta, r.dist, opt.on_step);
+                saturate
+                    ? detail::delta_stepping_cpu<true>(a, source, p.delta, r.dist, opt.on_step)
+                    : detail::delta_stepping_cpu<false>(a, source, p.delta, r.dist, opt.on_step);
             r.rounds = st.rounds;
             what = std::to_string(st.rounds) + " rounds on " + std::to_string(st.threads) +
                    " threads, " + std::to_string(st.split_rows) + " long rows split" +
@@ -332,9 +471,45 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t sou
                 detail::ms(
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     }
-    if (may_overflow) detail::check_no_saturated_distance(a, source, r.dist);
+    if (p.may_overflow) detail::check_no_saturated_distance(a, source, r.dist);
     if (opt.parents) r.parent = detail::tight_edge_tree(a, source, r.dist);
     else r.parent.clear();
+}
+
+/// The same for a device A (GPU only): the search, the overflow check and the tree run on the
+/// device; the distances (and parents) are copied back into r, A itself never.
+template <class T, class Index>
+void sssp_into(sssp_result<T>& r, csr_matrix<T, Index, device> const& a, std::size_t source,
+               sssp_options const& opt, weight_summary const* summary = nullptr,
+               path_weight_scan const* scan = nullptr) {
+    sssp_plan const p = plan_sssp(a, source, opt, summary, scan);
+    dense_vector<T, device> dist;
+    dense_vector<std::int64_t, device> parent;
+    cuda::sssp_run<T> const run =
+        sssp_on_device(p, a, source, opt, dist, opt.parents ? &parent : nullptr);
+    std::size_t const n = a.rows();
+    r.device = device_choice::gpu;
+    r.method = run.method;
+    r.rounds = run.rounds;
+    r.dist.resize(n);
+    detail::copy_bytes<host, device>(r.dist.data(), dist.data(), n * sizeof(T));
+    r.parent.resize(opt.parents ? n : 0);
+    if (opt.parents)
+        detail::copy_bytes<host, device>(r.parent.data(), parent.data(),
+                                         n * sizeof(std::int64_t));
+}
+
+/// The same with the results left on the device (sssp_device_result), nothing copied back.
+template <class T, class Index>
+void sssp_into(sssp_device_result<T>& r, csr_matrix<T, Index, device> const& a,
+               std::size_t source, sssp_options const& opt,
+               weight_summary const* summary = nullptr, path_weight_scan const* scan = nullptr) {
+    sssp_plan const p = plan_sssp(a, source, opt, summary, scan);
+    if (!opt.parents) r.parent = {};
+    cuda::sssp_run<T> const run =
+        sssp_on_device(p, a, source, opt, r.dist, opt.parents ? &r.parent : nullptr);
+    r.method = run.method;
+    r.rounds = run.rounds;
 }
 
 }  // namespace detail
@@ -354,6 +529,23 @@ sssp_result<T> sssp(csr_matrix<T, Index> const& a, std::size_t source,
 /// entries is refilled by all threads instead of allocated and filled by one.
 template <class T, index_type Index>
 void sssp(sssp_result<T>& r, csr_matrix<T, Index> const& a, std::size_t source,
+          sssp_options const& opt = {}) {
+    detail::sssp_into(r, a, source, opt);
+}
+
+/// Shortest distances in a device graph, on the GPU (device=cpu is refused): the weights' pass,
+/// the search and its checks run on the device; the distances come back as host vectors.
+template <class T, index_type Index>
+sssp_result<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
+                    sssp_options const& opt = {}) {
+    sssp_result<T> r;
+    detail::sssp_into(r, a, source, opt);
+    return r;
+}
+
+/// The same with the results left on the device, in r's vectors (reused when they hold n).
+template <class T, index_type Index>
+void sssp(sssp_device_result<T>& r, csr_matrix<T, Index, device> const& a, std::size_t source,
           sssp_options const& opt = {}) {
     detail::sssp_into(r, a, source, opt);
 }

@@ -54,6 +54,18 @@ T load_relaxed(T const* p) {
     return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
 }
 
+/// check_no_saturated_distance's error: the distance to `to` left T (a path weighs `sum`).
+template <class T>
+[[noreturn]] void throw_saturated_distance(std::size_t source, std::size_t to, long double sum) {
+    throw overflow_error("sssp: the shortest distance from " + std::to_string(source + 1) + " to " +
+                         std::to_string(to + 1) + " is past " +
+                         std::string(distance_type_name<T>()) + "'s largest finite value " +
+                         long_number(largest_finite_distance<T>()) + " (a path weighs " +
+                         long_number(sum) + ")" +
+                         (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64"
+                                                                 : "; use fp64"));
+}
+
 /// After an sssp whose sums may have left T (non-negative weights): a vertex is reachable exactly
 /// when an edge leads to it from a reached one, so an unreached end of such an edge proves that
 /// its distance saturated. Then every finite distance is exact (path_weights.hpp).
@@ -77,14 +89,7 @@ void check_no_saturated_distance(csr_matrix<T, Index> const& a, std::size_t sour
             }
         }
     }
-    if (bad >= 0)
-        throw overflow_error("sssp: the shortest distance from " + std::to_string(source + 1) +
-                             " to " + std::to_string(bad + 1) + " is past " +
-                             std::string(distance_type_name<T>()) + "'s largest finite value " +
-                             long_number(largest_finite_distance<T>()) + " (a path weighs " +
-                             long_number(bad_sum) + ")" +
-                             (std::is_integral_v<T> && sizeof(T) < 8 ? "; use int64 or fp64"
-                                                                     : "; use fp64"));
+    if (bad >= 0) throw_saturated_distance<T>(source, static_cast<std::size_t>(bad), bad_sum);
 }
 
 /// Bellman-Ford over min.+ from the changed vertices only. Throws negative_cycle.

@@ -103,16 +103,15 @@ bool symmetric_structure(csr_matrix<T, Index> const& a) {
 /// 0.65..1.13x.
 inline constexpr double skew_ratio = 2.0;
 
-/// The measured rule for tc_relabel::automatic (see skew_ratio). Reads the row pointers only.
-template <class Index>
-bool skewed_degrees(std::size_t n, Index const* rp, std::string& why) {
+/// E[d^2] / E[d]^2 over n vertices of degree(v), m entries in all, against skew_ratio.
+template <class Degree>
+bool skewed_by(std::size_t n, double m, Degree const& degree, std::string& why) {
     double sum2 = 0;
 #pragma omp parallel for schedule(static) reduction(+ : sum2) if (n > 65536)
     for (std::size_t v = 0; v < n; ++v) {
-        auto const d = static_cast<double>(rp[v + 1] - rp[v]);
+        double const d = degree(v);
         sum2 += d * d;
     }
-    double const m = n ? static_cast<double>(rp[n]) : 0.0;
     double const ratio = m > 0 ? sum2 * static_cast<double>(n) / (m * m) : 1.0;
     bool const skew = ratio > skew_ratio;
     char buf[160];
@@ -121,6 +120,22 @@ bool skewed_degrees(std::size_t n, Index const* rp, std::string& why) {
                   skew ? ">" : "<=", skew_ratio);
     why = buf;
     return skew;
+}
+
+/// The measured rule for tc_relabel::automatic (see skew_ratio). Reads the row pointers only.
+template <class Index>
+bool skewed_degrees(std::size_t n, Index const* rp, std::string& why) {
+    return skewed_by(
+        n, n ? static_cast<double>(rp[n]) : 0.0,
+        [rp](std::size_t v) { return static_cast<double>(rp[v + 1] - rp[v]); }, why);
+}
+
+/// The same from the out-degrees (a device graph's, kept by kleene::graph).
+inline bool skewed_degrees(std::vector<std::int64_t> const& degree, std::string& why) {
+    double m = 0;
+    for (std::int64_t d : degree) m += static_cast<double>(d);
+    return skewed_by(
+        degree.size(), m, [&](std::size_t v) { return static_cast<double>(degree[v]); }, why);
 }
 
 /// U as row ranges [begin[i], end[i]) of `col` (sorted), with an owner for the arrays it made.
@@ -464,11 +479,12 @@ tc_result triangle_count(csr_matrix<T, Index> const& a, tc_options const& opt = 
     return r;
 }
 
-/// Triangles of an undirected device graph, on the GPU (device=cpu is refused: copy the graph with
-/// to_host() first). The symmetry check runs on the device; the automatic relabelling rule reads
-/// the n + 1 row pointers on the host.
-template <class T, index_type Index>
-tc_result triangle_count(csr_matrix<T, Index, device> const& a, tc_options const& opt = {}) {
+namespace detail {
+/// triangle_count of a device A; degree: null, or its out-degrees (kept by kleene::graph) that the
+/// automatic relabelling rule reads instead of copying the n + 1 row pointers to the host.
+template <class T, class Index>
+tc_result tc_device(csr_matrix<T, Index, device> const& a, tc_options const& opt,
+                    std::vector<std::int64_t> const* degree) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("triangle_count: the adjacency matrix must be square, not " +
                                  detail::shape(a.rows(), a.cols()));
@@ -496,7 +512,9 @@ tc_result triangle_count(csr_matrix<T, Index, device> const& a, tc_options const
     }
     std::string why;
     bool relabel = opt.relabel == tc_relabel::always;
-    if (opt.relabel == tc_relabel::automatic) {
+    if (opt.relabel == tc_relabel::automatic && degree) {
+        relabel = detail::skewed_degrees(*degree, why);
+    } else if (opt.relabel == tc_relabel::automatic) {
         auto const rp = a.row_ptr_storage().template copy_to<host>();
         relabel = detail::skewed_degrees(n, rp.data(), why);
     } else {
@@ -508,6 +526,15 @@ tc_result triangle_count(csr_matrix<T, Index, device> const& a, tc_options const
                                                    buffer<bool, device>{}, true, true),
                    relabel, opt, r);
     return r;
+}
+}  // namespace detail
+
+/// Triangles of an undirected device graph, on the GPU (device=cpu is refused: copy the graph with
+/// to_host() first). The symmetry check runs on the device; the automatic relabelling rule reads
+/// the n + 1 row pointers on the host (a kleene::graph's kept degrees instead, graph.hpp).
+template <class T, index_type Index>
+tc_result triangle_count(csr_matrix<T, Index, device> const& a, tc_options const& opt = {}) {
+    return detail::tc_device(a, opt, nullptr);
 }
 
 }  // namespace kleene

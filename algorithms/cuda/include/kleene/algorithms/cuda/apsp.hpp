@@ -11,6 +11,7 @@
 // diagonal first (closure_diagonal) when it wants the reflexive closure.
 
 #include <kleene/context.hpp>
+#include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
@@ -91,6 +92,31 @@ KLEENE_DEVICE_ENTRY void or_into(bit_view<std::uint64_t> dst, bit_view<std::uint
 KLEENE_DEVICE_ENTRY void set_bit_diagonal(bit_view<std::uint64_t> a,
                                           context& ctx) KLEENE_DEVICE_BODY;
 inline void set_bit_diagonal(bit_view<std::uint64_t> a) { set_bit_diagonal(a, default_context()); }
+
+// ---- a device graph's start (apsp_start.cu): its dense matrices made on the device ----
+
+/// apsp.hpp's apsp_start on the device: out (n x n) = a's entries as U, +inf (infinity<U>())
+/// where a has none, the diagonal min(a(i,i), 0). U is T, or double for distances computed wider
+/// (int32 and fp32 past their range, path_weights.hpp).
+template <class T, class U, index_type Index>
+KLEENE_DEVICE_ENTRY void apsp_start(csr_matrix<T, Index, device> const& a,
+                                    dense_view<U, device> out, context& ctx) KLEENE_DEVICE_BODY;
+/// out = d narrowed to T, +inf to infinity<T>(); a finite entry whose magnitude passes `top` is
+/// left unwritten. Returns the first such position (row-major, i * n + j), or -1.
+template <class T>
+KLEENE_DEVICE_ENTRY std::int64_t narrow_distances(dense_view<double const, device> d,
+                                                  dense_view<T, device> out, double top,
+                                                  context& ctx) KLEENE_DEVICE_VALUE;
+/// Sets bit (i, j) of `bits` (cleared, p.rows() x p.cols()) for every entry of the pattern p.
+template <index_type Index>
+KLEENE_DEVICE_ENTRY void pattern_bits(csr_matrix<bool, Index, device> const& p,
+                                      bit_view<std::uint64_t> bits,
+                                      context& ctx) KLEENE_DEVICE_BODY;
+/// a with 32-bit indices, on the device (what cuda::predecessors takes); the values are copied.
+/// The caller checks that rows and entries fit them.
+template <class T>
+KLEENE_DEVICE_ENTRY csr_matrix<T, std::int32_t, device> narrow_indices(
+    csr_matrix<T, std::int64_t, device> const& a, context& ctx) KLEENE_DEVICE_VALUE;
 
 /// Free device memory in bytes (cudaMemGetInfo); 0 when there is no device.
 KLEENE_DEVICE_ENTRY std::size_t free_device_memory() noexcept KLEENE_DEVICE_RETURNS(0);

@@ -67,6 +67,18 @@ template <class T, index_type Index>
 KLEENE_DEVICE_ENTRY dense_matrix<T> apsp_bellman_ford(
     csr_matrix<T, Index> const& a, bellman_ford_options const& opt) KLEENE_DEVICE_VALUE;
 
+/// The same for a device graph: A is transposed on the device and never copied to the host, but
+/// to name a vertex on a negative cycle that no source's own distance shows (the error's path).
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY dense_matrix<T> apsp_bellman_ford(
+    csr_matrix<T, Index, device> const& a, bellman_ford_options const& opt) KLEENE_DEVICE_VALUE;
+/// The same with the distances left on the device, in `dist` (n x n): each batch's rows are
+/// copied there instead of to the host.
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY void apsp_bellman_ford(csr_matrix<T, Index, device> const& a,
+                                           dense_view<T, device> dist,
+                                           bellman_ford_options const& opt) KLEENE_DEVICE_BODY;
+
 /// The same with the frontier step: `batch` sources per batch (0: chosen).
 template <class T, index_type Index>
 dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, std::size_t batch = 0,
@@ -78,9 +90,13 @@ dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, std::size_t bat
 }
 
 /// The instances apsp_batched.cu builds.
-#define KLEENE_APSP_BF_INSTANCE(T, Index)                                             \
-    template dense_matrix<T> apsp_bellman_ford<T, Index>(csr_matrix<T, Index> const&, \
-                                                         bellman_ford_options const&);
+#define KLEENE_APSP_BF_INSTANCE(T, Index)                                                     \
+    template dense_matrix<T> apsp_bellman_ford<T, Index>(csr_matrix<T, Index> const&,         \
+                                                         bellman_ford_options const&);        \
+    template dense_matrix<T> apsp_bellman_ford<T, Index>(csr_matrix<T, Index, device> const&, \
+                                                         bellman_ford_options const&);        \
+    template void apsp_bellman_ford<T, Index>(csr_matrix<T, Index, device> const&,            \
+                                              dense_view<T, device>, bellman_ford_options const&);
 #define KLEENE_APSP_BF_INSTANCES                                                     \
     KLEENE_APSP_BF_INSTANCE(float, std::int32_t)                                     \
     KLEENE_APSP_BF_INSTANCE(float, std::int64_t)                                     \
