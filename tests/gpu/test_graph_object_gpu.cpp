@@ -592,6 +592,35 @@ BOOST_AUTO_TEST_CASE(device_graph_apsp_reads_no_host_copy) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(device_graph_apsp_the_device_path_does_not_run) {
+    if (!have_gpu(needs::minimal)) return;
+    // device=cpu and Johnson: the host's APSP on the graph's mirror, copied once and kept.
+    auto const a = random_graph<float>(150, 900, 61, false, 1, 9);
+    graph hg{csr_matrix<float>(a)};
+    graph dg(a.to_device());
+    apsp_options ho;
+    ho.device = device_choice::cpu;
+    auto const want = apsp(hg, ho);
+    for (int rep = 0; rep < 2; ++rep) {
+        for (bool johnson : {false, true}) {
+            apsp_options o;
+            if (johnson) o.algorithm = apsp_algorithm::johnson;
+            else o.device = device_choice::cpu;
+            explain_trace why;
+            o.explain = &why;
+            auto const got = apsp(dg, o);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < a.rows(); ++i)
+                for (std::size_t j = 0; j < a.rows(); ++j)
+                    bad += !(std::abs(got.dist(i, j) - want.dist(i, j)) <=
+                             1e-4f * (1 + std::abs(want.dist(i, j))));
+            BOOST_TEST(bad == 0u, (johnson ? "johnson" : "device=cpu"));
+            BOOST_TEST(why.str().find("host mirror") != std::string::npos, why.str());
+        }
+        BOOST_TEST(dg.device_to_host_copies() == 1u);  // the mirror, once over both reps
+    }
+}
+
 BOOST_AUTO_TEST_CASE(device_graph_closure_reads_no_host_copy) {
     if (!have_gpu(needs::minimal)) return;
     // Sparse enough that the closure is far from complete.

@@ -7,14 +7,16 @@
 // in place of what they would otherwise recompute on every call; their explain traces say which
 // property was reused ("graph: cached ... reused") and which was computed for this call.
 //
-// A device graph runs on the GPU (device=cpu is refused) and reads device data only: the device
+// A device graph runs on the GPU (device=cpu is refused, but by apsp) and reads device data only: the device
 // matrix, its pattern and transposes, and the properties computed there (graph_object.hpp); none
 // of them copies A to the host. Each has an overload that leaves its result on the device: bfs and
 // sssp into bfs_device_result / sssp_device_result, connected_components and pagerank into a
 // device vector, apsp into apsp_device_result, closure into a cuda::bit_matrix, predecessors into
-// a device matrix. Two cases read A on the host, said in the trace: apsp whose distances do not
-// fit the device (out of core from the host) and closure with method condensation or a bit
-// matrix past the device (the condensation's components are found on the host); they take the
+// a device matrix. Some cases read A on the host, said in the trace: apsp whose distances do not
+// fit the device (out of core from the host), or that the device path does not run (device=cpu,
+// Johnson, value types other than fp32, fp64 and int32: the host's APSP, as before the device
+// path), and closure with method condensation, a bit matrix past the device or a dense method
+// modelled over a second (the condensation's components are found on the host); they take the
 // graph's host mirror (on_host(): copied once and kept).
 
 #include <kleene/algorithms/apsp.hpp>
@@ -380,6 +382,20 @@ apsp_result<T> apsp(graph<T, Index, Space> const& g, apsp_options const& opt = {
         opt.explain->add(std::string("graph: ") +
                          (w.negative ? "negative weights" : "no negative weight"));
     if constexpr (G::on_device) {
+        // What the device path does not run goes to the host's APSP on the graph's mirror, as
+        // before there was a device path: device=cpu, Johnson, value types the GPU's APSP lacks.
+        char const* host_why = opt.device == device_choice::cpu ? "device=cpu"
+                               : opt.algorithm == apsp_algorithm::johnson ? "Johnson (CPU only)"
+                               : !detail::gpu_apsp_type<T> ? "a value type the GPU's APSP lacks"
+                                                           : nullptr;
+        if (host_why) {
+            if (opt.explain)
+                opt.explain->add(std::string("graph: ") + host_why +
+                                 ": the host's APSP on the graph's host mirror of A");
+            return apsp(detail::graph_use(g, graph_property::host_mirror, opt.explain,
+                                          [&]() -> auto const& { return g.on_host(); }),
+                        opt);
+        }
         apsp_options o = opt;
         o.device = detail::graph_device_only(opt.device, "apsp");
         auto const p =
@@ -443,7 +459,12 @@ closure_result closure_matrix(graph<T, Index, Space> const& g, closure_options c
     if constexpr (G::on_device) {
         closure_options o = opt;
         o.device = detail::graph_device_only(opt.device, "closure");
-        if (o.method != closure_method::condensation &&
+        // The dense method's O(n^3 / 64) at the model's rate: past a second the host's model
+        // weighs it against the condensation (which needs the components, found on the host).
+        double const nd = double(g.vertices());
+        bool const dense_cheap = o.method == closure_method::dense ||
+                                 nd * nd * nd / 64 / detail::closure_gpu_words_per_s <= 1.0;
+        if (o.method != closure_method::condensation && dense_cheap &&
             detail::closure_bits_fit_device(g.vertices(), o))
             return detail::closure_matrix_on_device(
                 detail::graph_use(g, graph_property::pattern, opt.explain,
@@ -453,6 +474,9 @@ closure_result closure_matrix(graph<T, Index, Space> const& g, closure_options c
             opt.explain->add(std::string("graph: ") +
                              (o.method == closure_method::condensation
                                   ? "the condensation finds its components on the host"
+                              : !dense_cheap
+                                  ? "the dense method would take over a second at the model's "
+                                    "rate; the host's model weighs it against the condensation"
                                   : "the bit matrix does not fit the device") +
                              ": on the graph's host mirror of A");
         return closure_matrix(detail::graph_use(g, graph_property::host_mirror, opt.explain,
