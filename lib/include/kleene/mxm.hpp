@@ -404,12 +404,20 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     }
     csr_matrix<T, Index, device> t(a.rows(), bt.rows());
     cuda::masked_dot<S, Index>(t, m, a, bt, {.ctx = opt.ctx});
+    // T's entries are all where M allows a write, so without an accumulator T is the result
+    // when nothing of C outlives the call (C empty, or replace): no merge.
+    bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
     trace(opt, "mxm: " + describe_device(a) + " x the transpose of " + describe_device(bt) +
                    ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of the "
                    "mask's " +
                    std::to_string(m.nnz()) + " entries, " + std::to_string(t.nnz()) +
-                   " of them met; " + rated + "), then the masked row merge into C");
-    cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t), opt.replace);
+                   " of them met; " + rated + ")" +
+                   (is_result ? ", the result" : ", then the masked row merge into C"));
+    if (is_result)
+        c = std::move(t);
+    else
+        cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t),
+                                     opt.replace);
     return true;
 }
 

@@ -7,8 +7,9 @@
 //    of M spreads over many blocks; neighbouring threads share A's row i in cache); a thread
 //    merges the two rows when they are short, or looks the shorter's (at most 8) entries up in
 //    the longer by binary search;
-//  - the other entries are queued, sorted by Bt's row j (neighbouring groups then read the same
-//    Bt(j,:) from cache), and a group of 8 lanes takes each: both rows cut first to the columns
+//  - the other entries are queued, sorted by their longer row (neighbouring groups then read it
+//    from cache: the triangle count sorts its queue by one row for the same reason), and a group
+//    of 8 lanes takes each: both rows cut first to the columns
 //    they can share (binary searches for the other row's first and last column: in C<L> = L U'
 //    that leaves L(i,:) above j and U(j,:) below i), then the lanes split the longer row at 8
 //    splitters and merge their slices with the shorter one, or search it for the shorter's
@@ -73,6 +74,12 @@ struct dot_matrix {
     T iso;
 };
 
+/// A queued mask entry: its row i and its position e in M.
+template <class Index>
+struct dot_pair {
+    Index i, e;
+};
+
 template <class T, class Index>
 struct dot_args {
     dot_matrix<T, Index> a, bt;
@@ -81,8 +88,8 @@ struct dot_args {
     std::int64_t rows;
     T* val;             // per mask entry: the dot product, where it has one
     Index* hit;         // per mask entry: 1 where A(i,:) and Bt(j,:) meet
-    Index* queue_key;   // queued entries' Bt rows j (the sort key) ...
-    Index* queue_entry; // ... and their positions in M
+    std::make_unsigned_t<Index>* queue_key;  // queued entries' longer rows (i, or rows + j) ...
+    dot_pair<Index>* queue_pair;             // ... and the entries
     unsigned long long* queued;
 };
 
@@ -157,9 +164,10 @@ __global__ void __launch_bounds__(dot_threads)
                 if (la + lb <= dot_merge_max || (la < lb ? la : lb) <= dot_search_max) {
                     any = dot_lane<S>(p.a, a0, a1, p.bt, b0, b1, acc);
                 } else if (!(p.a.col[a1 - 1] < p.bt.col[b0] || p.bt.col[b1 - 1] < p.a.col[a0])) {
+                    using Key = std::make_unsigned_t<Index>;
                     auto const slot = detail::aggregated_slot(p.queued);
-                    p.queue_key[slot] = j;
-                    p.queue_entry[slot] = e;
+                    p.queue_key[slot] = la >= lb ? Key(i) : Key(p.rows) + Key(j);
+                    p.queue_pair[slot] = {static_cast<Index>(i), e};
                     return;  // masked_dot_pairs writes its hit flag
                 }
             }
@@ -168,19 +176,18 @@ __global__ void __launch_bounds__(dot_threads)
         });
 }
 
-/// A group of dot_lanes lanes per queued entry (entries[0..*count)), as the header says.
+/// A group of dot_lanes lanes per queued entry (pairs[0..count)), as the header says.
 template <class S, class Index>
 __global__ void __launch_bounds__(dot_threads)
-    masked_dot_pairs(dot_args<typename S::value_type, Index> p, Index const* __restrict__ entries,
-                     std::int64_t count) {
+    masked_dot_pairs(dot_args<typename S::value_type, Index> p,
+                     dot_pair<Index> const* __restrict__ pairs, std::int64_t count) {
     using T = typename S::value_type;
     int const gl = static_cast<int>(threadIdx.x % dot_lanes);
     unsigned const group = ((1u << dot_lanes) - 1u) << (threadIdx.x % 32u / dot_lanes * dot_lanes);
     std::int64_t const groups = std::int64_t(gridDim.x) * (dot_threads / dot_lanes);
     for (std::int64_t q = (std::int64_t(blockIdx.x) * dot_threads + threadIdx.x) / dot_lanes;
          q < count; q += groups) {
-        Index const e = entries[q];
-        std::int64_t const i = detail::last_at_most(p.m_ptr, 0, p.rows - 1, e);
+        Index const i = pairs[q].i, e = pairs[q].e;
         Index const j = p.m_col[e];
         std::int64_t a0 = p.a.ptr[i], a1 = p.a.ptr[i + 1];
         std::int64_t b0 = p.bt.ptr[j], b1 = p.bt.ptr[j + 1];
@@ -302,7 +309,9 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
     }
     detail::stream_buffer<T> val(entries, st);
     detail::stream_buffer<Index> off(entries + 1, st);  // the hit flags, then their scan
-    detail::stream_buffer<Index> queue_key(entries, st), queue_entry(entries, st);
+    using Key = std::make_unsigned_t<Index>;
+    detail::stream_buffer<Key> queue_key(entries, st);
+    detail::stream_buffer<dot_pair<Index>> queue_pair(entries, st);
     detail::stream_buffer<unsigned long long> queued(1, st);
     queued.zero();
     KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
@@ -314,7 +323,7 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
                                val.data(),
                                off.data(),
                                queue_key.data(),
-                               queue_entry.data(),
+                               queue_pair.data(),
                                queued.data()};
     unsigned const tiles =
         detail::blocks_for(entries, dot_threads * dot_items, detail::persistent_blocks(8));
@@ -323,27 +332,25 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
 
     auto const count = static_cast<std::int64_t>(detail::read_one(queued.data(), st));
     if (count > 0) {
-        Index const* pairs = queue_entry.data();
-        detail::stream_buffer<Index> sorted_key, sorted_entry;
+        dot_pair<Index> const* pairs = queue_pair.data();
+        detail::stream_buffer<Key> sorted_key;
+        detail::stream_buffer<dot_pair<Index>> sorted_pair;
         if (count > 1) {
-            // By Bt's row, so that the groups of a block share it in cache.
-            sorted_key = detail::stream_buffer<Index>(std::size_t(count), st);
-            sorted_entry = detail::stream_buffer<Index>(std::size_t(count), st);
-            using Key = std::make_unsigned_t<Index>;
-            int const bits = std::max(1, int(std::bit_width(std::uint64_t(bt.rows()))));
-            auto* const key_in = reinterpret_cast<Key*>(queue_key.data());
-            auto* const key_out = reinterpret_cast<Key*>(sorted_key.data());
+            // By the longer row (A's i, or rows + Bt's j), so that the groups of a block share it
+            // in cache.
+            sorted_key = detail::stream_buffer<Key>(std::size_t(count), st);
+            sorted_pair = detail::stream_buffer<dot_pair<Index>>(std::size_t(count), st);
+            int const bits = std::max(
+                1, int(std::bit_width(std::uint64_t(a.rows()) + std::uint64_t(bt.rows()))));
             std::size_t bytes = 0;
-            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, key_in, key_out,
-                                                              queue_entry.data(),
-                                                              sorted_entry.data(), count, 0,
-                                                              bits, st));
+            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                nullptr, bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
+                sorted_pair.data(), count, 0, bits, st));
             detail::stream_buffer<unsigned char> temp(bytes, st);
-            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, key_in, key_out,
-                                                              queue_entry.data(),
-                                                              sorted_entry.data(), count, 0,
-                                                              bits, st));
-            pairs = sorted_entry.data();
+            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                temp.data(), bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
+                sorted_pair.data(), count, 0, bits, st));
+            pairs = sorted_pair.data();
         }
         unsigned const blocks = detail::blocks_for(std::size_t(count) * dot_lanes, dot_threads,
                                                    detail::persistent_blocks(8));
