@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(dot_threads)
             dot_matrix<T, Index> const& l = a_short ? p.bt : p.a;
             std::int64_t const s0 = a_short ? a0 : b0, s1 = a_short ? a1 : b1;
             std::int64_t const l0 = a_short ? b0 : a0, l1 = a_short ? b1 : a1;
-            auto const hit = [&](std::int64_t x, std::int64_t y) {
+            auto const meet = [&](std::int64_t x, std::int64_t y) {
                 if (a_short) take<S>(p.a, p.bt, x, y, acc, any);
                 else take<S>(p.a, p.bt, y, x, acc, any);
             };
@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(dot_threads)
                 std::int64_t const y1 = gl + 1 < dot_lanes ? l0 + (gl + 1) * len / dot_lanes : l1;
                 while (x < x1 && y < y1) {
                     Index const u = s.col[x], v = l.col[y];
-                    if (u == v) hit(x, y);
+                    if (u == v) meet(x, y);
                     x += u <= v ? 1 : 0;
                     y += v <= u ? 1 : 0;
                 }
@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(dot_threads)
                     std::int64_t const y1 = g + 1 < dot_lanes ? l0 + (g + 1) * len / dot_lanes : l1;
                     if (y < floor) y = floor;
                     y = first_at_least(l.col, y, y1, u);
-                    if (y < l1 && l.col[y] == u) hit(x, y);
+                    if (y < l1 && l.col[y] == u) meet(x, y);
                     floor = y;
                 }
             }
