@@ -185,50 +185,53 @@ __global__ void __launch_bounds__(dot_threads)
     int const gl = static_cast<int>(threadIdx.x % dot_lanes);
     unsigned const group = ((1u << dot_lanes) - 1u) << (threadIdx.x % 32u / dot_lanes * dot_lanes);
     std::int64_t const groups = std::int64_t(gridDim.x) * (dot_threads / dot_lanes);
+    dot_matrix<T, Index> const a = p.a, bt = p.bt;
     for (std::int64_t q = (std::int64_t(blockIdx.x) * dot_threads + threadIdx.x) / dot_lanes;
          q < count; q += groups) {
         Index const i = pairs[q].i, e = pairs[q].e;
         Index const j = p.m_col[e];
-        std::int64_t a0 = p.a.ptr[i], a1 = p.a.ptr[i + 1];
-        std::int64_t b0 = p.bt.ptr[j], b1 = p.bt.ptr[j + 1];
+        std::int64_t a0 = a.ptr[i], a1 = a.ptr[i + 1];
+        std::int64_t b0 = bt.ptr[j], b1 = bt.ptr[j + 1];
         // Both rows cut to the columns the other row spans (queued rows overlap: the first pass
         // checked). Every lane computes the same, so the group stays in step.
-        Index const lo = p.a.col[a0] < p.bt.col[b0] ? p.bt.col[b0] : p.a.col[a0];
-        Index const hi = p.a.col[a1 - 1] < p.bt.col[b1 - 1] ? p.a.col[a1 - 1] : p.bt.col[b1 - 1];
-        a0 = first_at_least(p.a.col, a0, a1, lo);
-        a1 = first_above(p.a.col, a0, a1, hi);
-        b0 = first_at_least(p.bt.col, b0, b1, lo);
-        b1 = first_above(p.bt.col, b0, b1, hi);
+        Index const lo = a.col[a0] < bt.col[b0] ? bt.col[b0] : a.col[a0];
+        Index const hi = a.col[a1 - 1] < bt.col[b1 - 1] ? a.col[a1 - 1] : bt.col[b1 - 1];
+        a0 = first_at_least(a.col, a0, a1, lo);
+        a1 = first_above(a.col, a0, a1, hi);
+        b0 = first_at_least(bt.col, b0, b1, lo);
+        b1 = first_above(bt.col, b0, b1, hi);
         T acc{};
         bool any = false;
         if (a0 < a1 && b0 < b1) {
-            // s: the shorter row, l: the longer; the product keeps A's value on the left.
+            // s: the shorter row, l: the longer (columns only: the product keeps A's value on
+            // the left, and selecting whole structs would put them in local memory).
             bool const a_short = a1 - a0 <= b1 - b0;
-            dot_matrix<T, Index> const& s = a_short ? p.a : p.bt;
-            dot_matrix<T, Index> const& l = a_short ? p.bt : p.a;
+            Index const* const s_col = a_short ? a.col : bt.col;
+            Index const* const l_col = a_short ? bt.col : a.col;
             std::int64_t const s0 = a_short ? a0 : b0, s1 = a_short ? a1 : b1;
             std::int64_t const l0 = a_short ? b0 : a0, l1 = a_short ? b1 : a1;
             auto const meet = [&](std::int64_t x, std::int64_t y) {
-                if (a_short) take<S>(p.a, p.bt, x, y, acc, any);
-                else take<S>(p.a, p.bt, y, x, acc, any);
+                if (a_short) take<S>(a, bt, x, y, acc, any);
+                else take<S>(a, bt, y, x, acc, any);
             };
             // Slice g of the longer row is [l0 + g len / dot_lanes, l0 + (g + 1) len / dot_lanes);
-            // lane g holds its first element (slices may be empty when the row is short: then
-            // neighbouring splitters are equal and the empty slice's lane gets nothing).
+            // lane g holds its first element, `mine`, and gets the next lane's (slices may be
+            // empty when the row is short: then neighbouring splitters are equal and the empty
+            // slice's lane gets nothing).
             std::int64_t const len = l1 - l0;
-            Index const mine = l.col[l0 + gl * len / dot_lanes];
-            Index split[dot_lanes];
+            Index const mine = l_col[l0 + gl * len / dot_lanes];
+            Index const next = detail::shfl_down(group, mine, 1u, dot_lanes);
+            Index split[dot_lanes];  // indexed by constants only: registers
 #pragma unroll
             for (int g = 0; g < dot_lanes; ++g) split[g] = detail::shfl(group, mine, g, dot_lanes);
             float const shorter = float(s1 - s0);
             if (float(len) <= dot_heavy_merge * shorter * __log2f(float(len) / float(dot_lanes))) {
-                std::int64_t x = gl == 0 ? s0 : first_at_least(s.col, s0, s1, split[gl]);
-                std::int64_t const x1 =
-                    gl + 1 < dot_lanes ? first_at_least(s.col, s0, s1, split[gl + 1]) : s1;
+                std::int64_t x = gl == 0 ? s0 : first_at_least(s_col, s0, s1, mine);
+                std::int64_t const x1 = gl + 1 < dot_lanes ? first_at_least(s_col, s0, s1, next) : s1;
                 std::int64_t y = l0 + gl * len / dot_lanes;
                 std::int64_t const y1 = gl + 1 < dot_lanes ? l0 + (gl + 1) * len / dot_lanes : l1;
                 while (x < x1 && y < y1) {
-                    Index const u = s.col[x], v = l.col[y];
+                    Index const u = s_col[x], v = l_col[y];
                     if (u == v) meet(x, y);
                     x += u <= v ? 1 : 0;
                     y += v <= u ? 1 : 0;
@@ -236,15 +239,15 @@ __global__ void __launch_bounds__(dot_threads)
             } else {
                 std::int64_t floor = l0;
                 for (std::int64_t x = s0 + gl; x < s1; x += dot_lanes) {
-                    Index const u = s.col[x];
+                    Index const u = s_col[x];
                     int g = 0;
 #pragma unroll
                     for (int t = 1; t < dot_lanes; ++t) g += split[t] <= u ? 1 : 0;
                     std::int64_t y = l0 + g * len / dot_lanes;
                     std::int64_t const y1 = g + 1 < dot_lanes ? l0 + (g + 1) * len / dot_lanes : l1;
                     if (y < floor) y = floor;
-                    y = first_at_least(l.col, y, y1, u);
-                    if (y < l1 && l.col[y] == u) meet(x, y);
+                    y = first_at_least(l_col, y, y1, u);
+                    if (y < l1 && l_col[y] == u) meet(x, y);
                     floor = y;
                 }
             }
