@@ -4,11 +4,10 @@
 // against the path that makes B and runs Gustavson. The CPU's rating (transpose.hpp) and the
 // GPU's (mxm.hpp, on device containers; cuda::masked_dot_costs computes the sums there) share it.
 
-#include <kleene/semiring.hpp>  // KLEENE_HD
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <kleene/semiring.hpp>  // KLEENE_HD
 #include <string>
 
 namespace kleene::detail {

@@ -18,15 +18,13 @@
 // pointers and the positions its entries are packed to. All on the context's stream; the host
 // waits twice (the queue's length, T's entry count).
 
-#include <kleene/cuda/detail/stream_memory.cuh>
-#include <kleene/cuda/sparse/common.cuh>
-
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/sparse/common.cuh>
 #include <string>
 #include <type_traits>
 
@@ -49,19 +47,23 @@ __device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__
                                                        std::int64_t lo, std::int64_t hi, Index x) {
     while (lo < hi) {
         std::int64_t const mid = lo + (hi - lo) / 2;
-        if (col[mid] < x) lo = mid + 1;
-        else hi = mid;
+        if (col[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
 /// The first position in [lo, hi) whose element is above x (hi if none).
 template <class Index>
-__device__ __forceinline__ std::int64_t first_above(Index const* __restrict__ col,
-                                                    std::int64_t lo, std::int64_t hi, Index x) {
+__device__ __forceinline__ std::int64_t first_above(Index const* __restrict__ col, std::int64_t lo,
+                                                    std::int64_t hi, Index x) {
     while (lo < hi) {
         std::int64_t const mid = lo + (hi - lo) / 2;
-        if (col[mid] <= x) lo = mid + 1;
-        else hi = mid;
+        if (col[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -86,8 +88,8 @@ struct dot_args {
     Index const* m_ptr;
     Index const* m_col;
     std::int64_t rows;
-    T* val;             // per mask entry: the dot product, where it has one
-    Index* hit;         // per mask entry: 1 where A(i,:) and Bt(j,:) meet
+    T* val;                                  // per mask entry: the dot product, where it has one
+    Index* hit;                              // per mask entry: 1 where A(i,:) and Bt(j,:) meet
     std::make_unsigned_t<Index>* queue_key;  // queued entries' longer rows (i, or rows + j) ...
     dot_pair<Index>* queue_pair;             // ... and the entries
     unsigned long long* queued;
@@ -211,8 +213,10 @@ __global__ void __launch_bounds__(dot_threads)
             std::int64_t const s0 = a_short ? a0 : b0, s1 = a_short ? a1 : b1;
             std::int64_t const l0 = a_short ? b0 : a0, l1 = a_short ? b1 : a1;
             auto const meet = [&](std::int64_t x, std::int64_t y) {
-                if (a_short) take<S>(a, bt, x, y, acc, any);
-                else take<S>(a, bt, y, x, acc, any);
+                if (a_short)
+                    take<S>(a, bt, x, y, acc, any);
+                else
+                    take<S>(a, bt, y, x, acc, any);
             };
             // Slice g of the longer row is [l0 + g len / dot_lanes, l0 + (g + 1) len / dot_lanes);
             // lane g holds its first element, `mine`, and gets the next lane's (slices may be
@@ -227,7 +231,8 @@ __global__ void __launch_bounds__(dot_threads)
             float const shorter = float(s1 - s0);
             if (float(len) <= dot_heavy_merge * shorter * __log2f(float(len) / float(dot_lanes))) {
                 std::int64_t x = gl == 0 ? s0 : first_at_least(s_col, s0, s1, mine);
-                std::int64_t const x1 = gl + 1 < dot_lanes ? first_at_least(s_col, s0, s1, next) : s1;
+                std::int64_t const x1 =
+                    gl + 1 < dot_lanes ? first_at_least(s_col, s0, s1, next) : s1;
                 std::int64_t y = l0 + gl * len / dot_lanes;
                 std::int64_t const y1 = gl + 1 < dot_lanes ? l0 + (gl + 1) * len / dot_lanes : l1;
                 while (x < x1 && y < y1) {
@@ -256,7 +261,8 @@ __global__ void __launch_bounds__(dot_threads)
 #pragma unroll
         for (int d = dot_lanes / 2; d > 0; d /= 2) {
             T const other = detail::shfl_down(group, acc, unsigned(d), dot_lanes);
-            bool const other_any = __shfl_down_sync(group, any ? 1 : 0, unsigned(d), dot_lanes) != 0;
+            bool const other_any =
+                __shfl_down_sync(group, any ? 1 : 0, unsigned(d), dot_lanes) != 0;
             if (other_any) {
                 acc = any ? S::add(acc, other) : other;
                 any = true;
@@ -306,8 +312,7 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
     if (entries == 0 || a.nnz() == 0 || bt.nnz() == 0) {
         detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
         detail::end_of_call(st);
-        t = csr_matrix<T, Index, device>(a.rows(), bt.rows(), std::move(t_ptr), {}, {}, T(1),
-                                         true);
+        t = csr_matrix<T, Index, device>(a.rows(), bt.rows(), std::move(t_ptr), {}, {}, T(1), true);
         return;
     }
     detail::stream_buffer<T> val(entries, st);
@@ -363,11 +368,11 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
 
     {
         std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, off.data(), off.data(),
-                                                        entries + 1, st));
+        KLEENE_CUDA_CHECK(
+            cub::DeviceScan::ExclusiveSum(nullptr, bytes, off.data(), off.data(), entries + 1, st));
         detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, off.data(),
-                                                        off.data(), entries + 1, st));
+        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, off.data(), off.data(),
+                                                        entries + 1, st));
     }
     auto const nnz = static_cast<std::size_t>(detail::read_one(off.data() + entries, st));
     buffer<Index, device> t_col(nnz);
@@ -398,11 +403,10 @@ void masked_dot(csr_matrix<typename S::value_type, Index, device>& t, csr_mask<I
                                (mask.active() ? "not complemented" : "given") +
                                " (its entries are the dot products computed)");
     if (a.cols() != bt.cols() || mask.rows() != a.rows() || mask.cols() != bt.rows())
-        throw dimension_mismatch("masked_dot: A (" + kleene::detail::shape(a.rows(), a.cols()) +
-                                 ") times the transpose of Bt (" +
-                                 kleene::detail::shape(bt.rows(), bt.cols()) +
-                                 ") under a mask of " +
-                                 kleene::detail::shape(mask.rows(), mask.cols()));
+        throw dimension_mismatch(
+            "masked_dot: A (" + kleene::detail::shape(a.rows(), a.cols()) +
+            ") times the transpose of Bt (" + kleene::detail::shape(bt.rows(), bt.cols()) +
+            ") under a mask of " + kleene::detail::shape(mask.rows(), mask.cols()));
     if (opt.backend == sparse_backend::cusparse)
         sparse_detail::no_cusparse("masked_dot", "masked dot products");
     sparse_detail::masked_dot_generic<S, Index>(resolve(opt.ctx), t, mask, a, bt);
