@@ -1,15 +1,28 @@
-// Triangles through the public masked mxm (issue "The second floor", item 5, CPU side): LAGraph's
-// Sandia L.U' method, C<L> = L (+.pair) U' with L's structure as the mask, then the sum of C,
-// on a Kronecker graph. Beside it, on the same matrices and threads:
+// Triangles through the public masked mxm (issue "The second floor", item 5): LAGraph's Sandia
+// L.U' method, C<L> = L (+.pair) U' with L's structure as the mask, then the sum of C, on a
+// Kronecker graph. Every count is checked against triangle_count. Times: best of R, in ms.
+//
+// On the CPU (the default), on the same matrices and threads:
 //   - kleene's mxm with the mask (automatic: masked dot products or masked Gustavson, by the cost
 //     model the explain trace shows), and each pinned;
 //   - the old way: the whole product L (+.pair) U' unmasked, then merged through L (ewise_mult);
 //   - SuiteSparse:GraphBLAS's masked mxm (GrB_mxm, structural mask, U transposed by the
 //     descriptor), then GrB_reduce;
 //   - kleene's dedicated triangle_count.
-// Every count is checked against triangle_count. Times: best of R, in ms.
+// With --device gpu, on device containers (each call returns with its work done; times are the
+// host's clock around the call and the reduce):
+//   - kleene's mxm C<L> = L (+.pair) transpose(U) automatic (the device cost model, in the trace)
+//     and with the masked dot products pinned;
+//   - the old path: U' made on the device, the whole product (SpGEMM), the merge through L;
+//   - the dedicated GPU triangle count (triangle_count on the device graph: its own choice of
+//     relabelling, and the original numbering, which the mxm rows keep);
+//   - with --relabel, the mxm rows again on the graph renumbered by increasing degree (LAGraph's
+//     presort; the renumbering, on the host, is not timed).
+// plus_pair has no device instance in a KLEENE_INSTANCES=minimal build: there the GPU rows use
+// plus_times over L's values, all one (the same counts), and say so.
 //
 //   bench_masked_tc [--scale S] [--edge-factor E] [--runs R] [--threads N] [--no-unmasked]
+//                   [--device cpu|gpu] [--relabel]
 
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/triangles.hpp>
@@ -26,7 +39,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -39,12 +54,132 @@ using bench::best_ms;
 
 void check(GrB_Info info, char const* what) { grb::check(int(info), what); }
 
+/// The line of an explain trace that names `what` (the last one), else its last line, cut short.
+std::string trace_line(explain_trace const& why, char const* what) {
+    std::string how = why.lines.empty() ? std::string("?") : why.lines.back();
+    for (auto const& line : why.lines)
+        if (line.find(what) != std::string::npos) how = line;
+    if (auto const p = how.find(": cuda "); p != std::string::npos) how = how.substr(p + 2);
+    else if (auto const q = how.find(what); q != std::string::npos) how = how.substr(q);
+    if (how.size() > 160) how = how.substr(0, 160) + "...";
+    return how;
+}
+
+/// A with its vertices renumbered by increasing degree (ties by number), on the host.
+csr_matrix<double, Index> by_degree(csr_matrix<double, Index> const& a) {
+    std::size_t const n = a.rows();
+    std::vector<Index> order(n), id(n);
+    std::iota(order.begin(), order.end(), Index(0));
+    std::stable_sort(order.begin(), order.end(), [&](Index x, Index y) {
+        return a.row_end(std::size_t(x)) - a.row_begin(std::size_t(x)) <
+               a.row_end(std::size_t(y)) - a.row_begin(std::size_t(y));
+    });
+    for (std::size_t r = 0; r < n; ++r) id[std::size_t(order[r])] = Index(r);
+    std::vector<Index> ii(a.nnz()), jj(a.nnz());
+    std::vector<double> vv(a.nnz());
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+            ii[k] = id[i];
+            jj[k] = id[std::size_t(a.col_idx()[k])];
+            vv[k] = a.value(k);
+        }
+    return csr_matrix<double, Index>::from_coo(n, n, ii, jj, vv);
+}
+
+/// The GPU rows (--device gpu): S is plus_pair, or plus_times where this build has no device
+/// plus_pair (L's values are all one, so the counts agree).
+template <class S>
+int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const& l,
+             csr_matrix<double, Index> const& u, int runs, bool unmasked, bool relabel) {
+    int failures = 0;
+    auto const ad = a.to_device();
+    tc_options to;
+    to.device = device_choice::gpu;
+    to.symmetric = true;
+    std::uint64_t want = 0;
+    explain_trace tc_why;
+    to.explain = &tc_why;
+    double const t_tc = best_ms(runs, [&] { want = triangle_count(ad, to).triangles; });
+    std::string const tc_how = trace_line(tc_why, "relabel");
+    to.relabel = tc_relabel::never;
+    std::uint64_t plain = 0;
+    double const t_plain = best_ms(runs, [&] { plain = triangle_count(ad, to).triangles; });
+
+    fmt::print("| method | ms | triangles | kernel |\n|---|---:|---:|---|\n");
+    auto row = [&](std::string const& what, double ms, double count, std::string const& how) {
+        bool const ok = count == static_cast<double>(want);
+        failures += !ok;
+        fmt::print("| {} | {:.2f} | {:.0f}{} | {} |\n", what, ms, count, ok ? "" : " WRONG", how);
+    };
+    row("kleene triangle_count on the GPU (dedicated)", t_tc, double(want), tc_how);
+    row("kleene triangle_count on the GPU, original numbering", t_plain, double(plain),
+        "tc_relabel::never (the numbering the mxm rows below use)");
+
+    auto masked_rows = [&](csr_matrix<double, Index> const& l, csr_matrix<double, Index> const& u,
+                           std::string const& graph) {
+        auto const ld = l.to_device(), ud = u.to_device();
+        auto masked = [&](kernel_choice k, std::string const& what) {
+            double count = 0;
+            options o;
+            o.kernel = k;
+            double const ms = best_ms(runs, [&] {
+                csr_matrix<double, Index, device> c(l.rows(), l.cols());
+                mxm(c, structure(ld), no_accum, ld, transpose(ud), S{}, o);
+                count = reduce(plus_monoid<double>{}, c);
+            });
+            explain_trace why;
+            o.explain = &why;
+            csr_matrix<double, Index, device> c(l.rows(), l.cols());
+            mxm(c, structure(ld), no_accum, ld, transpose(ud), S{}, o);
+            std::string how = trace_line(why, "masked_dot");
+            // Automatic: the model's numbers too, where the dot products were taken.
+            if (k == kernel_choice::automatic)
+                for (auto const& line : why.lines)
+                    if (line.find("not taken") != std::string::npos)
+                        how = line.substr(line.find("masked_dot"));
+            row(what + graph, ms, count, how);
+        };
+        masked(kernel_choice::automatic, "kleene mxm C<L> = L (+.pair) U' on the GPU, automatic");
+        masked(kernel_choice::masked_dot, "kleene mxm, masked dot pinned");
+        if (!unmasked) return;
+        // The old path: U' on the device, the whole product, then the masked merge through L.
+        double count = 0;
+        explain_trace why;
+        try {
+            double const ms = best_ms(runs, [&] {
+                csr_matrix<double, Index, device> ut(u.cols(), u.rows()), c(l.rows(), l.cols());
+                transpose(ut, ud);
+                options o;
+                why.lines.clear();
+                o.explain = &why;
+                mxm(c, structure(ld), no_accum, ld, ut, S{}, o);
+                count = reduce(plus_monoid<double>{}, c);
+            });
+            row("kleene, U' made, the whole product, then merged through L (old)" + graph, ms,
+                count, trace_line(why, "spgemm"));
+        } catch (std::exception const& e) {
+            fmt::print("| kleene, the whole product then merged (old){} | - | - | did not run: {} "
+                       "|\n",
+                       graph, e.what());
+        }
+    };
+    masked_rows(l, u, "");
+    if (relabel) {
+        auto const r = by_degree(a);
+        csr_matrix<double, Index> rl(r.rows(), r.cols()), ru(r.rows(), r.cols());
+        select(rl, no_mask, no_accum, tril{-1}, r);
+        select(ru, no_mask, no_accum, triu{1}, r);
+        masked_rows(rl, ru, ", graph renumbered by degree");
+    }
+    return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int scale = 16, runs = 3, threads = 0;
     double edge_factor = 16;
-    bool unmasked = true;
+    bool unmasked = true, gpu = false, relabel = false;
     for (int i = 1; i < argc; ++i) {
         std::string const o = argv[i];
         auto next = [&] {
@@ -59,7 +194,15 @@ int main(int argc, char** argv) {
         else if (o == "--runs") runs = std::max(1, std::atoi(next()));
         else if (o == "--threads") threads = std::atoi(next());
         else if (o == "--no-unmasked") unmasked = false;
-        else {
+        else if (o == "--relabel") relabel = true;
+        else if (o == "--device") {
+            std::string const d = next();
+            if (d != "cpu" && d != "gpu") {
+                fmt::print(stderr, "--device takes cpu or gpu, not {}\n", d);
+                return 1;
+            }
+            gpu = d == "gpu";
+        } else {
             fmt::print(stderr, "unknown option {}\n", o);
             return 1;
         }
@@ -69,6 +212,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (threads > 0) omp_set_num_threads(threads);
+    if (gpu && cuda::device_count() == 0) {
+        fmt::print("bench_masked_tc --device gpu: no CUDA device, nothing measured\n");
+        return 0;
+    }
     grb::ensure_initialized();
 
     kronecker_options ko;
@@ -84,6 +231,18 @@ int main(int argc, char** argv) {
                "{} threads; {}; best of {}\n\n",
                scale, edge_factor, a.rows(), a.nnz(), l.nnz(), omp_get_max_threads(),
                grb::library_version(), runs);
+
+    if (gpu) {
+        using pair = plus_pair<double>;
+        constexpr bool have_pair = !cuda::sparse_left_out<pair, Index>;
+        fmt::print("GPU: {}{}\n\n", cuda::device_description(cuda::current_device()),
+                   have_pair ? ""
+                             : "; plus_pair has no device instance in this build (KLEENE_INSTANCES="
+                               KLEENE_INSTANCE_SET "): the mxm rows use plus_times over L's "
+                               "values, all one (the same counts)");
+        using S = std::conditional_t<have_pair, pair, plus_times<double>>;
+        return gpu_rows<S>(a, l, u, runs, unmasked, relabel) ? 1 : 0;
+    }
 
     tc_options to;
     to.device = device_choice::cpu;

@@ -36,7 +36,8 @@ set(KLEENE_INDEX_TYPES int32=std::int32_t int64=std::int64_t)
 # The sets, one list a family, each entry "semirings:types" (comma-separated; * is every semiring):
 #   host    what the CLI (tools/semiring_dispatch.hpp) and the Python module (python/src/products.hpp)
 #           dispatch to by name; their kernels are the header templates, compiled in those programs
-#   sparse  lib/cuda's sparse products (spmv, spmspv, spmm, spgemm, spgemm_dense), both index types
+#   sparse  lib/cuda's sparse products (spmv, spmspv, spmm, spgemm, spgemm_dense, masked_dot), both
+#           index types
 #   gemm    lib/cuda's dense GEMM (over bool and uint8, lor_land and any_pair are always built:
 #           lib/cuda/src/bit_matrix.cu)
 #   ops     lib/cuda's operations (ewise, apply, select, reduce, ...): value types only

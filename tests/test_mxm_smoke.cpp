@@ -2,7 +2,10 @@
 #include <boost/test/unit_test.hpp>
 #include <kleene/kleene.hpp>
 
+#include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace kleene;
 
@@ -107,4 +110,51 @@ BOOST_AUTO_TEST_CASE(explain_and_pinning) {
     for (std::size_t k = 0; k < c1.nnz(); ++k) BOOST_TEST(c1.value(k) == c2.value(k));
     opt.kernel = kernel_choice::dense_gemm;  // not a sparse x sparse kernel
     BOOST_CHECK_THROW(mxm(c1, a, a, S{}, opt), invalid_argument);
+}
+
+/// The masked dot products' cost model (kleene/detail/masked_dot_model.hpp), host side: the merge
+/// steps of one dot product, the host sums of C<M> = A B' (the GPU suite checks that the device
+/// computes the same sums) and the GPU's rating of them, which the explain trace shows.
+BOOST_AUTO_TEST_CASE(masked_dot_model) {
+    using kleene::detail::dot_steps;
+    BOOST_TEST(dot_steps(0, 5) == 1);
+    BOOST_TEST(dot_steps(3, 4) == 7);          // merged: both lengths
+    BOOST_TEST(dot_steps(16, 256) == 272);     // 16 x 16 is not below 256: still merged
+    BOOST_TEST(dot_steps(2, 100) == dot_steps(100, 2));
+    BOOST_TEST(dot_steps(2, 100) == 2 * (1 + std::log2(100.0)));  // searched
+
+    // A: rows {0, 1}, {1, 2, 3}; Bt: rows {1}, {}, {0, 1, 2, 3}; M: (0, 0), (0, 2), (1, 1), (1, 2).
+    auto const a = csr_matrix<float>::from_coo(2, 4, std::vector<int>{0, 0, 1, 1, 1},
+                                               std::vector<int>{0, 1, 1, 2, 3}, {});
+    auto const bt = csr_matrix<float>::from_coo(3, 4, std::vector<int>{0, 2, 2, 2, 2},
+                                                std::vector<int>{1, 0, 1, 2, 3}, {});
+    auto const m = csr_matrix<float>::from_coo(2, 3, std::vector<int>{0, 0, 1, 1},
+                                               std::vector<int>{0, 2, 1, 2}, {});
+    auto const [dot, saxpy] = kleene::detail::masked_dot_costs(a, bt, m);
+    // (0,0): 2 + 1; (0,2): 2 + 4; (1,1): an empty row, 1; (1,2): 3 + 4.
+    BOOST_TEST(dot == 17);
+    // Columns of A: 1, 2, 1, 1; of Bt: 1, 2, 1, 1; transpose 4 x 5 entries.
+    BOOST_TEST(saxpy == 20 + 1 + 4 + 1 + 1);
+
+    kleene::detail::gpu_masked_dot_rating const cheap{17, 7, 5};
+    BOOST_TEST(cheap.other() == 20 + kleene::detail::gpu_product_steps * 7);
+    BOOST_TEST(cheap.dot_wins());
+    BOOST_TEST(cheap.text().find("about 17 merge steps against") == 0, cheap.text());
+    BOOST_TEST(cheap.text().find("(7 multiply-adds)") != std::string::npos, cheap.text());
+    kleene::detail::gpu_masked_dot_rating const dear{1e6, 10, 5};
+    BOOST_TEST(!dear.dot_wins());
+
+    // On host containers the same C<M> = A B' through both kernels (pinned).
+    csr_matrix<float> b(4, 3), c1(2, 3), c2(2, 3);
+    transpose(b, bt);
+    mxm(c1, structure(m), no_accum, a, transpose(bt), plus_times<float>{},
+        {.kernel = kernel_choice::masked_dot});
+    mxm(c2, structure(m), no_accum, a, b, plus_times<float>{});
+    BOOST_TEST(c1.nnz() == 3u);  // (1,1) meets an empty row; the others share columns
+    BOOST_TEST_REQUIRE(c1.nnz() == c2.nnz());
+    for (std::size_t k = 0; k < c1.nnz(); ++k) {
+        BOOST_TEST(c1.col_idx()[k] == c2.col_idx()[k]);
+        BOOST_TEST(c1.value(k) == c2.value(k));
+    }
+    BOOST_TEST(c1.value(2) == 3);  // row 1 of A meets Bt's row 2 at three columns
 }

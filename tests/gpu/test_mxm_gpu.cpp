@@ -1,16 +1,22 @@
 #define BOOST_TEST_MODULE mxm_gpu
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
+#include "gpu/ops_gpu_common.hpp"
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 
 // kleene::mxm on device dense matrices (the GPU GEMM) against mxm on the host, through the public
 // dispatch, for semirings whose zero annihilates and for ones where it does not (absent entries);
-// and mxm of device CSR matrices into a device `matrix`, whose storage follows the density.
+// and mxm of device CSR matrices into a device `matrix`, whose storage follows the density; and
+// C<M> = A B' with B given as transpose(Bt): the masked dot products (cuda::masked_dot) and the
+// model that picks them, against the same call on host containers.
 
 using namespace kleene;
 
@@ -147,4 +153,265 @@ BOOST_AUTO_TEST_CASE(device_csr_output_follows_density) {
         BOOST_TEST(cuda::product_density(ad, ad) == host_est, boost::test_tools::tolerance(1e-9));
         BOOST_TEST(((host_est >= options{}.dense_output_threshold) == want_dense));
     }
+}
+
+// ---- masked dot products: C<M> accum= A (+).(x) transpose(Bt) -------------------------------------
+
+namespace {
+namespace kt = kleene::test;
+using kleene::test::needs;
+
+/// Bt with its columns moved right by `shift` into `cols` columns: rows that meet none of A's when
+/// A's columns are all below `shift`.
+template <class T, class I>
+csr_matrix<T, I> shifted(csr_matrix<T, I> const& m, std::size_t shift, std::size_t cols) {
+    buffer<I> ptr(m.rows() + 1), col(m.nnz());
+    buffer<T> val(m.nnz());
+    for (std::size_t i = 0; i <= m.rows(); ++i) ptr[i] = m.row_ptr()[i];
+    for (std::size_t q = 0; q < m.nnz(); ++q) {
+        col[q] = static_cast<I>(std::size_t(m.col_idx()[q]) + shift);
+        val[q] = m.value(q);
+    }
+    return csr_matrix<T, I>(m.rows(), cols, std::move(ptr), std::move(col), std::move(val));
+}
+
+/// A mask allowing every entry of an m x n output (values 0, 1 or 2: a valued view allows 2/3).
+template <class I>
+csr_matrix<std::int32_t, I> full_mask(std::size_t m, std::size_t n, kt::rng& g) {
+    dense_matrix<std::int32_t> d(m, n);
+    for (std::size_t q = 0; q < m * n; ++q) d.data()[q] = std::int32_t(g() % 3);
+    return to_csr<std::int32_t, I>(d, std::int32_t(-1));  // -1: none absent
+}
+
+/// C<M> accum= A (+).(x) transpose(Bt) on device containers against the same call on host
+/// containers, entry by entry: valued and structural masks, no accumulator, plus and min, replace
+/// or not, kernel masked_dot pinned and automatic. `want_dot`: what the automatic choice must be
+/// (-1: either). Returns how many of the host results had entries (so a caller can make sure the
+/// comparisons were not all of empty matrices).
+template <class S, class I>
+std::size_t masked_dot_matches_host(csr_matrix<typename S::value_type, I> const& a,
+                                    csr_matrix<typename S::value_type, I> const& bt,
+                                    csr_matrix<std::int32_t, I> const& msk, kt::rng& g,
+                                    std::string const& what, int want_dot = -1) {
+    using T = typename S::value_type;
+    auto const c0 = kt::random_csr<T, I>(a.rows(), bt.rows(), 2.0, g);
+    auto const ad = a.to_device(), btd = bt.to_device();
+    auto const md = msk.to_device();
+    std::size_t nonempty = 0;
+    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
+        for (bool structural : {false, true})
+            for (bool replace : {false, true})
+                kt::for_each(kt::accums<T>(), [&](auto accum) {
+                    std::string const how =
+                        what + (kernel == kernel_choice::masked_dot ? " pinned" : " automatic") +
+                        (structural ? " structural" : " valued") + " accum " +
+                        typeid(accum).name() + (replace ? " replace" : "");
+                    BOOST_TEST_CHECKPOINT(how);
+                    auto vh = mask(msk);
+                    auto vd = mask(md);
+                    vh.structural = vd.structural = structural;
+                    options o;
+                    o.kernel = kernel;
+                    o.replace = replace;
+                    csr_matrix<T, I> want = c0;
+                    mxm(want, vh, accum, a, transpose(bt), S{}, o);
+                    explain_trace why;
+                    o.explain = &why;
+                    auto got = c0.to_device();
+                    mxm(got, vd, accum, ad, transpose(btd), S{}, o);
+                    bool const dot = why.str().find("cuda masked_dot (") != std::string::npos;
+                    if (kernel == kernel_choice::masked_dot) {
+                        BOOST_TEST(dot, how << ": " << why.str());
+                        BOOST_TEST((why.str().find("[pinned]") != std::string::npos), why.str());
+                    } else {
+                        BOOST_TEST(dot != (why.str().find("masked_dot not taken (about") !=
+                                           std::string::npos),
+                                   why.str());
+                        if (want_dot >= 0) BOOST_TEST(dot == (want_dot == 1), how << ": " << why.str());
+                    }
+                    kt::check_same(want, got, how);
+                    nonempty += want.nnz() > 0;
+                    if constexpr (std::is_same_v<decltype(accum), no_accum_t>) {
+                        // Into an empty C (the product is then the result, without a merge).
+                        csr_matrix<T, I> want_new(a.rows(), bt.rows());
+                        mxm(want_new, vh, accum, a, transpose(bt), S{}, o);
+                        csr_matrix<T, I, device> got_new(a.rows(), bt.rows());
+                        mxm(got_new, vd, accum, ad, transpose(btd), S{}, o);
+                        kt::check_same(want_new, got_new, how + ", empty C");
+                    }
+                });
+    return nonempty;
+}
+
+/// Random A (m x k) and Bt (n x k) with small integer values and a random mask (a tenth of the
+/// rows empty in each; with k > 500, three rows of k / 2 entries, whose pairs are queued for
+/// lane groups), and the other cases: a mask with every entry, an empty mask, rows that never
+/// meet.
+template <class S, class I>
+void masked_dot_shapes() {
+    using T = typename S::value_type;
+    kt::rng g(sizeof(T) * 10 + sizeof(I));
+    struct shape {
+        std::size_t m, k, n;
+        double mean_a, mean_b;
+    };
+    std::size_t nonempty = 0;
+    for (auto const& s : {shape{1, 1, 1, 1, 1}, shape{7, 5, 3, 2, 2}, shape{60, 40, 90, 6, 9},
+                          shape{90, 700, 70, 12, 40}}) {
+        std::string const what = kt::dims(s.m, s.k) + " x " + kt::dims(s.n, s.k) + "'";
+        auto const a = kt::random_csr<T, I>(s.m, s.k, s.mean_a, g);
+        auto const bt = kt::random_csr<T, I>(s.n, s.k, s.mean_b, g);
+        nonempty += masked_dot_matches_host<S, I>(a, bt, kt::random_csr_mask<I>(s.m, s.n, g), g,
+                                                  what + ", random mask");
+        // Every entry allowed: the three long rows of A against Bt's (merged by lane groups)
+        // and against the others (searched).
+        nonempty +=
+            masked_dot_matches_host<S, I>(a, bt, full_mask<I>(s.m, s.n, g), g, what + ", full mask");
+        masked_dot_matches_host<S, I>(a, bt, csr_matrix<std::int32_t, I>(s.m, s.n), g,
+                                      what + ", empty mask");
+        // A's columns below k / 2, Bt's above: no row of A meets a row of Bt.
+        if (s.k >= 2) {
+            auto const half = kt::random_csr<T, I>(s.n, s.k / 2, s.mean_b, g);
+            auto const a_low = kt::random_csr<T, I>(s.m, s.k / 2, s.mean_a, g);
+            csr_matrix<T, I> const a_wide(s.m, s.k, a_low.row_ptr_storage(),
+                                          a_low.col_idx_storage(), a_low.values_storage());
+            masked_dot_matches_host<S, I>(a_wide, shifted(half, s.k / 2, s.k),
+                                          full_mask<I>(s.m, s.n, g), g, what + ", rows never meet");
+        }
+    }
+    BOOST_TEST(nonempty > 8u);  // the comparisons saw entries
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(masked_dot_matches_the_host) {
+    if (!have_gpu(needs::minimal)) return;
+    masked_dot_shapes<plus_times<float>, std::int32_t>();
+    masked_dot_shapes<plus_times<double>, std::int32_t>();
+    masked_dot_shapes<plus_times<std::int32_t>, std::int32_t>();
+    masked_dot_shapes<plus_times<std::int64_t>, std::int32_t>();
+    masked_dot_shapes<min_plus<float>, std::int32_t>();
+    masked_dot_shapes<min_plus<double>, std::int32_t>();
+    masked_dot_shapes<min_plus<std::int32_t>, std::int32_t>();
+    masked_dot_shapes<min_plus<std::int64_t>, std::int32_t>();
+    masked_dot_shapes<plus_times<float>, std::int64_t>();
+    masked_dot_shapes<min_plus<std::int64_t>, std::int64_t>();
+}
+
+/// The automatic choice both ways, said in the trace with both numbers: a mask of about one entry
+/// a row over a product of long rows takes the dot products; a full mask over rows that never
+/// meet (no multiply-adds, so only the transpose against the merges) does not. The device sums
+/// are the host model's (kleene::detail::masked_dot_costs).
+BOOST_AUTO_TEST_CASE(masked_dot_choice_follows_the_model) {
+    if (!have_gpu(needs::minimal)) return;
+    using S = plus_times<double>;
+    using I = std::int32_t;
+    kt::rng g(77);
+    auto const a = kt::random_csr<double, I>(300, 300, 30, g);
+    auto const bt = kt::random_csr<double, I>(300, 300, 30, g);
+    auto const sparse = kt::random_csr_mask<I>(300, 300, g);
+    BOOST_TEST((masked_dot_matches_host<S, I>(a, bt, sparse, g, "sparse mask", 1) > 0u));
+    auto const half = kt::random_csr<double, I>(300, 150, 15, g);
+    auto const low = kt::random_csr<double, I>(300, 150, 15, g);
+    csr_matrix<double, I> const a_low(300, 300, low.row_ptr_storage(), low.col_idx_storage(),
+                                      low.values_storage());
+    masked_dot_matches_host<S, I>(a_low, shifted(half, 150, 300), full_mask<I>(300, 300, g), g,
+                                  "full mask, rows never meet", 0);
+
+    auto const md = sparse.to_device();
+    cuda::csr_mask<I> const m(structure(md));
+    auto const w = cuda::masked_dot_costs(a.to_device(), bt.to_device(), m);
+    auto const [dot, saxpy] = kleene::detail::masked_dot_costs(a, bt, sparse);
+    BOOST_TEST(w.dot == dot, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(w.flops == saxpy - 4.0 * double(bt.nnz()));
+    BOOST_TEST(w.flops > 0);
+    kleene::detail::gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz()};
+    BOOST_TEST(r.dot_wins());
+}
+
+/// What the masked dot products refuse, and how: a complemented mask, B not given transposed, no
+/// mask (mxm's pin); an absent mask, other shapes, cuSPARSE (the backend call itself).
+BOOST_AUTO_TEST_CASE(masked_dot_errors) {
+    if (!have_gpu(needs::minimal)) return;
+    using S = min_plus<float>;
+    using I = std::int32_t;
+    kt::rng g(3);
+    auto const a = kt::random_csr<float, I>(20, 20, 4, g).to_device();
+    auto const msk = kt::random_csr_mask<I>(20, 20, g).to_device();
+    csr_matrix<float, I, device> c(20, 20);
+    options pin;
+    pin.kernel = kernel_choice::masked_dot;
+    BOOST_CHECK_THROW(mxm(c, complement(structure(msk)), no_accum, a, transpose(a), S{}, pin),
+                      invalid_argument);
+    BOOST_CHECK_THROW(mxm(c, structure(msk), no_accum, a, a, S{}, pin), invalid_argument);
+    BOOST_CHECK_THROW(mxm(c, no_mask, no_accum, a, transpose(a), S{}, pin), invalid_argument);
+    csr_matrix<float, I, device> wide(20, 21);
+    BOOST_CHECK_THROW(mxm(c, structure(msk), no_accum, a, transpose(wide), S{}, pin),
+                      dimension_mismatch);
+    // The complemented mask is served, automatically, by the old path.
+    csr_matrix<float, I, device> c2(20, 20);
+    explain_trace why;
+    mxm(c2, complement(structure(msk)), no_accum, a, transpose(a), S{}, {.explain = &why});
+    BOOST_TEST(why.str().find("masked_dot") == std::string::npos, why.str());
+
+    csr_matrix<float, I, device> t;
+    BOOST_CHECK_THROW((cuda::masked_dot<S, I>(t, cuda::csr_mask<I>{}, a, a)), invalid_argument);
+    cuda::csr_mask<I> const m(structure(msk));
+    BOOST_CHECK_THROW((cuda::masked_dot<S, I>(t, m, a, wide)), dimension_mismatch);
+    cuda::sparse_options vendor;
+    vendor.backend = cuda::sparse_backend::cusparse;
+    BOOST_CHECK_THROW((cuda::masked_dot<S, I>(t, m, a, a, vendor)), invalid_argument);
+    cuda::csr_mask<I> const comp(complement(structure(msk)));
+    BOOST_CHECK_THROW((cuda::masked_dot<S, I>(t, comp, a, a)), invalid_argument);
+}
+
+/// plus_pair (triangle counting's semiring): where this build leaves it out of the CUDA backend
+/// (minimal), automatic takes the old path (the JIT's SpGEMM) and says so, and the pin throws
+/// missing_instance; where it is built, both run the dot products. Either way the host's result.
+BOOST_AUTO_TEST_CASE(masked_dot_left_out_pair) {
+    if (!have_gpu(needs::minimal)) return;
+    using S = plus_pair<double>;
+    using I = std::int32_t;
+    kt::rng g(9);
+    auto const a = kt::random_csr<double, I>(50, 40, 6, g);
+    auto const bt = kt::random_csr<double, I>(60, 40, 6, g);
+    auto const msk = kt::random_csr_mask<I>(50, 60, g);
+    csr_matrix<double, I> want(50, 60);
+    mxm(want, structure(msk), no_accum, a, transpose(bt), S{});
+    auto const ad = a.to_device(), btd = bt.to_device();
+    auto const md = msk.to_device();
+    csr_matrix<double, I, device> got(50, 60);
+    explain_trace why;
+    mxm(got, structure(md), no_accum, ad, transpose(btd), S{}, {.explain = &why});
+    kt::check_same(want, got, "plus_pair automatic");
+    options pin;
+    pin.kernel = kernel_choice::masked_dot;
+    if constexpr (cuda::sparse_left_out<S, I>) {
+        BOOST_TEST((why.str().find("masked_dot not taken (this semiring") != std::string::npos),
+                   why.str());
+        try {
+            mxm(got, structure(md), no_accum, ad, transpose(btd), S{}, pin);
+            BOOST_FAIL("expected missing_instance");
+        } catch (missing_instance const& e) {
+            BOOST_TEST((std::string(e.what()).find("masked_dot for plus_pair over fp64") !=
+                        std::string::npos),
+                       e.what());
+        }
+    } else {
+        csr_matrix<double, I, device> pinned(50, 60);
+        mxm(pinned, structure(md), no_accum, ad, transpose(btd), S{}, pin);
+        kt::check_same(want, pinned, "plus_pair pinned");
+    }
+}
+
+/// Semirings whose mul is not commutative keep A's value on the left (builtin pairs).
+BOOST_AUTO_TEST_CASE(masked_dot_keeps_the_operand_order) {
+    if (!have_gpu()) return;
+    kt::rng g(17);
+    using I = std::int64_t;
+    auto const a = kt::random_csr<float, I>(40, 700, 20, g);
+    auto const bt = kt::random_csr<float, I>(30, 700, 20, g);
+    BOOST_TEST((masked_dot_matches_host<min_first<float>, I>(a, bt, full_mask<I>(40, 30, g), g,
+                                                             "min_first") > 0u));
+    BOOST_TEST((masked_dot_matches_host<min_second<float>, I>(a, bt, full_mask<I>(40, 30, g), g,
+                                                              "min_second") > 0u));
 }

@@ -3,7 +3,7 @@
 // names one still links. The JIT serves SpMV, SpGEMM into CSR and the dense GEMM over float,
 // double, int32 and int64 (kleene/cuda/jit.hpp: NVRTC compiles the same kernels on first use);
 // the bool pairs, the other products
-// (SpMSpV, SpMM, SpGEMM into a dense C) and the GEMM's stream form throw
+// (SpMSpV, SpMM, SpGEMM into a dense C, the masked dot products) and the GEMM's stream form throw
 // kleene::missing_instance with the pair and the instance set that has it.
 
 #include <kleene/cuda/dense_gemm.hpp>
@@ -65,6 +65,11 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
     KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), spgemm_dense,            \
                            sparse_backend,                                                        \
                            (dense_view<T, device>, csr_matrix<T, Index, device> const&,           \
+                            csr_matrix<T, Index, device> const&, sparse_options const&),          \
+                           S, T, Index)                                                           \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), masked_dot, void,        \
+                           (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                \
+                            csr_matrix<T, Index, device> const&,                                  \
                             csr_matrix<T, Index, device> const&, sparse_options const&),          \
                            S, T, Index)
 

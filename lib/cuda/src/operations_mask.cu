@@ -93,6 +93,7 @@ csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ct
     if (keep_all || a.nnz() == 0) {
         ptr_ = a.row_ptr();
         idx_ = a.col_idx();
+        nnz_ = a.nnz();
         return;
     }
     cudaStream_t const st = detail::stream_of(ctx);
@@ -107,6 +108,7 @@ csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ct
             KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (count)");
         }
         std::size_t const nnz = detail::scan_counts(own_ptr_.data(), rows_, st);
+        nnz_ = nnz;
         own_idx_ = buffer<Index, device>(nnz);
         if (nnz > 0) {
             detail::mask_nonzero_kernel<true><<<grid, 128, 0, st>>>(

@@ -1,10 +1,12 @@
 // The parts of the sparse products that do not depend on the semiring: device scratch, argument
-// checks, the output density estimate, and the SpGEMM count pass (products per row, tiers,
-// hash-table counts, C's row pointers).
+// checks, the output density estimate, the masked dot products' cost model, and the SpGEMM count
+// pass (products per row, tiers, hash-table counts, C's row pointers).
 
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/sparse/spgemm.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/detail/device_state.hpp>
+#include <kleene/detail/masked_dot_model.hpp>
 
 #include <cub/device/device_scan.cuh>
 
@@ -296,7 +298,97 @@ __global__ void __launch_bounds__(256)
     if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
 }
 
+/// The dot products' model steps over the mask's entries (dealt to blocks in equal tiles, as
+/// masked_dot deals them), summed into *sum.
+template <class Index>
+__global__ void __launch_bounds__(256)
+    masked_dot_steps_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ b_ptr,
+                            Index const* m_ptr, Index const* __restrict__ m_col, std::int64_t rows,
+                            double* sum) {
+    __shared__ double block_sum;
+    if (threadIdx.x == 0) block_sum = 0;
+    __syncthreads();
+    double mine = 0;
+    detail::for_each_frontier_edge<256, 4>(m_ptr, rows, [&](std::int64_t i, Index r) {
+        Index const j = m_col[m_ptr[i] + r];
+        mine += kleene::detail::dot_steps(double(a_ptr[i + 1] - a_ptr[i]),
+                                          double(b_ptr[j + 1] - b_ptr[j]));
+    });
+    if (mine != 0) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+}
+
+/// count[c] += 1 for each of the n column indices.
+template <class Index>
+__global__ void column_counts_kernel(Index const* __restrict__ col, std::int64_t n,
+                                     unsigned long long* __restrict__ count) {
+    for (std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < n;
+         q += std::int64_t(gridDim.x) * blockDim.x)
+        atomicAdd(count + col[q], 1ull);
+}
+
+/// *sum += the sum over k of ca[k] cb[k].
+__global__ void __launch_bounds__(256)
+    count_products_kernel(unsigned long long const* __restrict__ ca,
+                          unsigned long long const* __restrict__ cb, std::int64_t k, double* sum) {
+    __shared__ double block_sum;
+    if (threadIdx.x == 0) block_sum = 0;
+    __syncthreads();
+    double mine = 0;
+    for (std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < k;
+         q += std::int64_t(gridDim.x) * blockDim.x)
+        mine += double(ca[q]) * double(cb[q]);
+    if (mine != 0) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+}
+
 }  // namespace sparse_detail
+
+template <index_type Index>
+masked_dot_work masked_dot_costs(Index const* a_ptr, Index const* a_col, std::size_t a_nnz,
+                                 Index const* bt_ptr, Index const* bt_col, std::size_t bt_nnz,
+                                 std::size_t k, csr_mask<Index> const& m, context* ctx) {
+    if (!m.active())
+        throw invalid_argument("masked_dot_costs: the dot products need a mask");
+    cudaStream_t const st = detail::stream_of(resolve(ctx));
+    detail::stream_buffer<double> sums(2, st);  // dot steps, multiply-adds
+    sums.zero();
+    auto const rows = static_cast<std::int64_t>(m.rows());
+    if (m.nnz() > 0) {
+        unsigned const tiles = detail::blocks_for(m.nnz(), 256 * 4, detail::persistent_blocks(8));
+        sparse_detail::masked_dot_steps_kernel<Index><<<tiles, 256, 0, st>>>(
+            a_ptr, bt_ptr, m.row_ptr(), m.col_idx(), rows, sums.data());
+        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_steps_kernel");
+    }
+    if (k > 0 && a_nnz > 0 && bt_nnz > 0) {
+        detail::stream_buffer<unsigned long long> counts(2 * k, st);  // A's, then Bt's columns
+        counts.zero();
+        unsigned const cap = detail::persistent_blocks(8);
+        sparse_detail::column_counts_kernel<Index><<<detail::blocks_for(a_nnz, 256, cap), 256, 0,
+                                                     st>>>(a_col, std::int64_t(a_nnz),
+                                                           counts.data());
+        KLEENE_CUDA_CHECK_LAUNCH("column_counts_kernel");
+        sparse_detail::column_counts_kernel<Index><<<detail::blocks_for(bt_nnz, 256, cap), 256, 0,
+                                                     st>>>(bt_col, std::int64_t(bt_nnz),
+                                                           counts.data() + k);
+        KLEENE_CUDA_CHECK_LAUNCH("column_counts_kernel");
+        sparse_detail::count_products_kernel<<<detail::blocks_for(k, 256, cap), 256, 0, st>>>(
+            counts.data(), counts.data() + k, std::int64_t(k), sums.data() + 1);
+        KLEENE_CUDA_CHECK_LAUNCH("count_products_kernel");
+    }
+    double host[2] = {0, 0};
+    detail::copy_to_host(host, sums.data(), 2, st);
+    return {host[0], host[1]};
+}
+#define KLEENE_MASKED_DOT_COSTS(I)                                                                 \
+    template masked_dot_work masked_dot_costs<I>(I const*, I const*, std::size_t, I const*,       \
+                                                 I const*, std::size_t, std::size_t,              \
+                                                 csr_mask<I> const&, context*);
+KLEENE_MASKED_DOT_COSTS(std::int32_t)
+KLEENE_MASKED_DOT_COSTS(std::int64_t)
+#undef KLEENE_MASKED_DOT_COSTS
 
 template <index_type Index>
 double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,

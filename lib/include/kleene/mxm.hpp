@@ -20,6 +20,7 @@
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/masked_dot_model.hpp>
 #include <kleene/detail/spaces.hpp>
 #include <kleene/error.hpp>
 #include <kleene/matrix.hpp>
@@ -353,6 +354,73 @@ decltype(auto) materialize_device(M const& m, options const& opt, char const* op
     }
 }
 
+/// Whether C<M> = A (+).(x) transpose(Bt) on the device has the masked dot products' operands: C,
+/// A and Bt device CSR of one type, M a mask view of a device CSR with C's index type (whether it
+/// is complemented is known at run time).
+template <class C, class Mask, class A, class B>
+constexpr bool device_masked_dot_operands() {
+    if constexpr (is_device_csr<C> && is_mask_view<Mask> && is_transposed<B>) {
+        using BM = std::remove_cvref_t<decltype(*std::declval<B>().m)>;
+        using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
+        if constexpr (is_device_csr<MM>)
+            return std::is_same_v<A, C> && std::is_same_v<BM, C> &&
+                   std::is_same_v<typename MM::index_type, typename C::index_type>;
+        else
+            return false;
+    } else {
+        return false;
+    }
+}
+
+/// C<mask, replace> accum= A (+).(x) Bt' by cuda::masked_dot where the model rates it below the
+/// transpose and the whole product (cuda::masked_dot_costs, masked_dot_model.hpp: both numbers go
+/// to the trace) or kernel masked_dot pins it; returns false, having said why, where the caller
+/// takes the old path. A pair this build leaves out runs the old path (the JIT serves its
+/// SpGEMM) unless pinned, where the backend's missing_instance says what to rebuild.
+template <class C, class Mask, class Accum, class S>
+bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const& bt, S,
+                       options const& opt) {
+    using T = typename C::value_type;
+    using Index = typename C::index_type;
+    check_device_output<C, Accum>();
+    bool const pinned = opt.kernel == kernel_choice::masked_dot;
+    if constexpr (cuda::sparse_left_out<S, Index>) {
+        if (!pinned) {
+            trace(opt, "mxm: masked_dot not taken (this semiring, type and index type are not "
+                       "compiled into the CUDA backend: KLEENE_INSTANCES=" KLEENE_INSTANCE_SET ")");
+            return false;
+        }
+    }
+    auto m = device_mask<C>(mask, opt.ctx);
+    std::string rated = "[pinned]";
+    if (!pinned) {
+        auto const w = cuda::masked_dot_costs(a, bt, m, opt.ctx);
+        gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz()};
+        rated = r.text();
+        if (!r.dot_wins()) {
+            trace(opt, "mxm: masked_dot not taken (" + rated + ")");
+            return false;
+        }
+    }
+    csr_matrix<T, Index, device> t(a.rows(), bt.rows());
+    cuda::masked_dot<S, Index>(t, m, a, bt, {.ctx = opt.ctx});
+    // T's entries are all where M allows a write, so without an accumulator T is the result
+    // when nothing of C outlives the call (C empty, or replace): no merge.
+    bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
+    trace(opt, "mxm: " + describe_device(a) + " x the transpose of " + describe_device(bt) +
+                   ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of the "
+                   "mask's " +
+                   std::to_string(m.nnz()) + " entries, " + std::to_string(t.nnz()) +
+                   " of them met; " + rated + ")" +
+                   (is_result ? ", the result" : ", then the masked row merge into C"));
+    if (is_result)
+        c = std::move(t);
+    else
+        cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t),
+                                     opt.replace);
+    return true;
+}
+
 /// C<mask, replace> accum= T for a dense device C and a dense device T whose entries equal to
 /// `absent` are no entry: the backend's masked apply of the identity.
 template <class C, class Mask, class Accum, class T>
@@ -367,7 +435,9 @@ void write_back_device(C& c, Mask const& mask, Accum accum, T const& t,
 
 /// C<mask, replace> accum= A (+).(x) B on device containers, the same call as on the host. The
 /// storage picks the CUDA kernel: dense x dense -> the semiring GEMM (dense_gemm.cuh), CSR x
-/// dense -> SpMM, CSR x CSR -> SpGEMM into a CSR C or a dense C (sparse.cuh). Without a mask, and
+/// dense -> SpMM, CSR x CSR -> SpGEMM into a CSR C or a dense C (sparse.cuh); C<M> = A B' with B
+/// given as transpose(Bt) and a CSR mask M (not complemented), all CSR -> the masked dot products
+/// where their model says so or kernel masked_dot pins them (device_masked_dot above). Without a mask, and
 /// with no accumulator or the semiring's own add, the product goes straight into C; otherwise
 /// into a temporary that the backend's masked write-back merges into C (CSR: row merge; dense:
 /// element by element), as on the host. A transpose(A) operand is made on the device first.
@@ -392,6 +462,17 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
                                  " but A (+).(x) B is " + detail::shape(a_in.rows(), b_in.cols()));
     detail::check_mask("mxm", mask, c);
     detail::device_call("mxm", opt, "on the GPU");
+    if constexpr (detail::device_masked_dot_operands<C, Mask, A, B>()) {
+        if (!mask.complemented && (opt.kernel == kernel_choice::automatic ||
+                                   opt.kernel == kernel_choice::masked_dot) &&
+            detail::device_masked_dot(c, mask, accum, a_in, *b_in.m, S{}, opt))
+            return;
+    }
+    if (opt.kernel == kernel_choice::masked_dot)
+        throw invalid_argument(
+            "mxm: kernel masked_dot computes C<M> = A B' with CSR C, A and B of one type and a "
+            "CSR mask M (not complemented) with C's index type; use mxm(C, mask, accum, A, "
+            "transpose(Bt), ...)");
     auto&& a = detail::materialize_device(a_in, opt, "mxm");
     auto&& b = detail::materialize_device(b_in, opt, "mxm");
     using MA = std::remove_cvref_t<decltype(a)>;

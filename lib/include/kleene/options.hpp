@@ -26,7 +26,7 @@ enum class kernel_choice {
     gustavson_hash,    ///< CSR x CSR, Gustavson with a hash accumulator per row
     spmv_pull,         ///< matrix x dense vector, one dot product per output entry
     spmspv_push,       ///< sparse vector x matrix, scatter rows of the matrix
-    masked_dot,        ///< C<M> = A B': a dot product for each entry of the mask (CPU)
+    masked_dot,        ///< C<M> = A B': a dot product for each entry of the mask (CPU, GPU)
 };
 
 std::string_view to_string(kernel_choice k);

@@ -10,6 +10,7 @@
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/masked_dot_model.hpp>
 #include <kleene/semiring.hpp>
 
 #include <omp.h>
@@ -53,16 +54,9 @@ std::vector<std::int64_t> row_flops_prefix(csr_matrix<T, Index> const& a, csr_ma
 }  // namespace detail
 
 namespace detail {
-/// A dot product whose rows differ in length by more than this factor searches the longer row
-/// for each entry of the shorter instead of merging them.
-inline constexpr std::size_t dot_gallop_ratio = 16;
-/// Merge steps of a dot product of rows of la and lb entries (the model of mxm's choice).
-inline double dot_steps(double la, double lb) {
-    double const lo = std::min(la, lb), hi = std::max(la, lb);
-    if (lo == 0) return 1;
-    if (lo * double(dot_gallop_ratio) < hi) return lo * (1 + std::log2(hi));
-    return la + lb;
-}
+// The masked dot products' search rule and model, shared with the GPU (masked_dot_model.hpp).
+using kleene::detail::dot_gallop_ratio;
+using kleene::detail::dot_steps;
 }  // namespace detail
 
 /// Masked dot products (SuiteSparse:GraphBLAS's "dot3"): for every entry (i, j) of the mask M that

@@ -1,15 +1,17 @@
 #pragma once
-// The byte-flag mask every dense-output kernel on the device reads (operations.hpp, sparse.hpp):
-// one byte per output entry (row major for a matrix), non-zero where the mask allows a write
-// before complementing. Built from the usual mask views of device containers:
-// `dense_mask(complement(mask(visited)))`. Dense masks hold every entry, so a structural one
-// allows every entry (its complement none); a sparse vector's flags are its stored entries (a
-// valued one: those not equal to zero). The flags are made on a context's stream (the one given,
-// or the calling thread's default_context()) and are ready when the constructor returns.
-// Implemented in lib/cuda/src/mask.cu; in a build without CUDA the constructors throw
-// kleene::no_device.
+// The masks as the device kernels read them, built from the usual mask views of device
+// containers. dense_mask: one byte per output entry (row major for a matrix), non-zero where the
+// mask allows a write before complementing, which every dense-output kernel reads
+// (operations.hpp, sparse.hpp): `dense_mask(complement(mask(visited)))`. Dense masks hold every
+// entry, so a structural one allows every entry (its complement none); a sparse vector's flags
+// are its stored entries (a valued one: those not equal to zero). csr_mask (below): the mask of a
+// CSR output, and of the masked dot products. Both are made on a context's stream (the one
+// given, or the calling thread's default_context()) and are ready when the constructor returns.
+// Implemented in lib/cuda/src/mask.cu and operations_mask.cu; in a build without CUDA the
+// constructors throw kleene::no_device.
 
 #include <kleene/context.hpp>
+#include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/memory.hpp>
@@ -55,6 +57,46 @@ private:
 
 /// The name the sparse products use for a mask over an output vector.
 using vector_mask = dense_mask;
+
+/// A mask over the entries of a CSR output as the kernels read it: per row, the sorted columns of
+/// the entries that allow a write before complementing (a structural mask: all its entries; a
+/// valued one: those not equal to zero). A structural csr_mask refers to the mask matrix's
+/// arrays, so it must not outlive it (like the mask view it comes from); a valued one owns its
+/// filtered copy. Constructed in lib/cuda/src/operations_mask.cu.
+template <index_type Index>
+class csr_mask {
+public:
+    /// No mask: every entry may be written.
+    csr_mask() = default;
+    /// A valued mask's filtering runs on ctx's stream (finished when this returns).
+    template <class M>
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ctx) KLEENE_DEVICE_BODY;
+    /// The same with the calling thread's default_context().
+    template <class M>
+    csr_mask(mask_view<csr_matrix<M, Index, device>> m)  // NOLINT: implicit from a mask view
+        : csr_mask(m, default_context()) {}
+    csr_mask(csr_mask const&) = delete;
+    csr_mask& operator=(csr_mask const&) = delete;
+    csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
+    csr_mask& operator=(csr_mask&&) noexcept = default;
+
+    bool active() const noexcept { return active_; }
+    bool complemented() const noexcept { return complemented_; }
+    std::size_t rows() const noexcept { return rows_; }
+    std::size_t cols() const noexcept { return cols_; }
+    /// The entries that allow a write (before complementing).
+    std::size_t nnz() const noexcept { return nnz_; }
+    Index const* row_ptr() const noexcept { return ptr_; }
+    Index const* col_idx() const noexcept { return idx_; }
+
+private:
+    buffer<Index, device> own_ptr_, own_idx_;  // a valued mask's entries that are not zero
+    Index const* ptr_ = nullptr;
+    Index const* idx_ = nullptr;
+    std::size_t rows_ = 0, cols_ = 0, nnz_ = 0;
+    bool complemented_ = false;
+    bool active_ = false;
+};
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -68,45 +68,7 @@ template <class T> struct value_ge;
 namespace kleene::cuda {
 KLEENE_DEVICE_ENTRIES_BEGIN
 
-// dense_mask: kleene/cuda/mask.hpp.
-
-/// A mask over the entries of a CSR output as the kernels read it: per row, the sorted columns of
-/// the entries that allow a write before complementing (a structural mask: all its entries; a
-/// valued one: those not equal to zero). A structural csr_mask refers to the mask matrix's
-/// arrays, so it must not outlive it (like the mask view it comes from); a valued one owns its
-/// filtered copy.
-template <index_type Index>
-class csr_mask {
-public:
-    /// No mask: every entry may be written.
-    csr_mask() = default;
-    /// A valued mask's filtering runs on ctx's stream (finished when this returns).
-    template <class M>
-    csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ctx) KLEENE_DEVICE_BODY;
-    /// The same with the calling thread's default_context().
-    template <class M>
-    csr_mask(mask_view<csr_matrix<M, Index, device>> m)  // NOLINT: implicit from a mask view
-        : csr_mask(m, default_context()) {}
-    csr_mask(csr_mask const&) = delete;
-    csr_mask& operator=(csr_mask const&) = delete;
-    csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
-    csr_mask& operator=(csr_mask&&) noexcept = default;
-
-    bool active() const noexcept { return active_; }
-    bool complemented() const noexcept { return complemented_; }
-    std::size_t rows() const noexcept { return rows_; }
-    std::size_t cols() const noexcept { return cols_; }
-    Index const* row_ptr() const noexcept { return ptr_; }
-    Index const* col_idx() const noexcept { return idx_; }
-
-private:
-    buffer<Index, device> own_ptr_, own_idx_;  // a valued mask's entries that are not zero
-    Index const* ptr_ = nullptr;
-    Index const* idx_ = nullptr;
-    std::size_t rows_ = 0, cols_ = 0;
-    bool complemented_ = false;
-    bool active_ = false;
-};
+// dense_mask and csr_mask: kleene/cuda/mask.hpp.
 
 namespace detail {
 

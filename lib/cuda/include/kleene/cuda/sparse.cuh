@@ -10,6 +10,7 @@
 // One header per product under sparse/ (common.cuh: what they share); this one includes them all.
 
 #include <kleene/cuda/sparse/common.cuh>
+#include <kleene/cuda/sparse/masked_dot.cuh>
 #include <kleene/cuda/sparse/spgemm.cuh>
 #include <kleene/cuda/sparse/spmm.cuh>
 #include <kleene/cuda/sparse/spmspv.cuh>

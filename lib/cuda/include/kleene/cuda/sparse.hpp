@@ -9,6 +9,8 @@
 //   spmm    C (+)= A (+).(x) B                     CSR x dense row-major -> dense row-major
 //   spgemm  C = A (+).(x) B                        CSR x CSR -> CSR (sorted columns)
 //   spgemm_dense  C (+)= A (+).(x) B               CSR x CSR -> dense row-major
+//   masked_dot    T<M> = A (+).(x) Bt'              CSR x CSR' -> CSR, a dot product per entry of
+//                                                  the CSR mask M (masked_dot_costs: its model)
 //
 // product_density(A, B) estimates the share of A B's entries that are stored (the estimate behind
 // mxm's choice of a CSR or a dense output, lib/include/kleene/mxm.hpp), on the device.
@@ -26,7 +28,9 @@
 // tiles (a CUB scan of the degrees, then a binary search per edge). spgemm counts each row's
 // products, bins rows by that count, and accumulates each row in a hash table in shared memory
 // (or, for the longest rows, in global memory), a count pass and a numeric pass around a CUB scan,
-// then a CUB segmented sort of the columns.
+// then a CUB segmented sort of the columns. masked_dot gives each mask entry a thread, found by
+// tiles of equal counts of entries, which merges the two rows or searches the longer for the
+// shorter's entries; pairs of long rows are queued, sorted by Bt's row, for groups of 8 lanes.
 //
 // plus_times over float and double can also run through cuSPARSE's generic API (SpMV, SpMM,
 // SpGEMM) behind the same calls: sparse_options::backend picks; each call returns the backend that
@@ -46,6 +50,7 @@
 #include <kleene/cuda/mask.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
@@ -148,6 +153,46 @@ spgemm_dense(dense_view<typename S::value_type, device> c,
              csr_matrix<typename S::value_type, Index, device> const& a,
              csr_matrix<typename S::value_type, Index, device> const& b,
              sparse_options const& opt = {}) KLEENE_DEVICE_VALUE;
+
+/// T<M> = A (+).(x) Bt' by masked dot products (SuiteSparse:GraphBLAS's "dot3"): for each entry
+/// (i, j) that M allows (not complemented), T(i,j) = the sum over k of mul(A(i,k), Bt(j,k)) where
+/// A's row i and Bt's row j meet; no entry where they do not. A is m x k, Bt n x k (B's columns
+/// as rows), M m x n; T (replaced) is m x n, sorted, its pattern a subset of M's. The work follows
+/// M's entries and the rows they pair, whatever the size of the unmasked product. Generic kernel
+/// only (asking for cuSPARSE is an error). mxm (mxm.hpp) picks it for C<M> = A B' by
+/// masked_dot_costs and merges T into C.
+template <semiring_type S, index_type Index>
+KLEENE_DEVICE_ENTRY void masked_dot(csr_matrix<typename S::value_type, Index, device>& t,
+                                    csr_mask<Index> const& mask,
+                                    csr_matrix<typename S::value_type, Index, device> const& a,
+                                    csr_matrix<typename S::value_type, Index, device> const& bt,
+                                    sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+
+/// The sums of masked_dot's cost model (kleene/detail/masked_dot_model.hpp), on the device from
+/// the patterns: dot = the sum over M's entries (i, j) of dot_steps(|A(i,:)|, |Bt(j,:)|), flops =
+/// the sum over k of |A(:,k)| |Bt(:,k)| (the unmasked product's multiply-adds).
+struct masked_dot_work {
+    double dot = 0;
+    double flops = 0;
+};
+template <index_type Index>
+KLEENE_DEVICE_ENTRY masked_dot_work masked_dot_costs(Index const* a_ptr, Index const* a_col,
+                                                     std::size_t a_nnz, Index const* bt_ptr,
+                                                     Index const* bt_col, std::size_t bt_nnz,
+                                                     std::size_t k, csr_mask<Index> const& m,
+                                                     context* ctx = nullptr) KLEENE_DEVICE_VALUE;
+template <class T, index_type Index>
+masked_dot_work masked_dot_costs(csr_matrix<T, Index, device> const& a,
+                                 csr_matrix<T, Index, device> const& bt,
+                                 csr_mask<Index> const& m, context* ctx = nullptr) {
+    if (a.cols() != bt.cols() || m.rows() != a.rows() || m.cols() != bt.rows())
+        throw dimension_mismatch("masked_dot_costs: A is " +
+                                 kleene::detail::shape(a.rows(), a.cols()) + ", Bt " +
+                                 kleene::detail::shape(bt.rows(), bt.cols()) + ", the mask " +
+                                 kleene::detail::shape(m.rows(), m.cols()));
+    return masked_dot_costs<Index>(a.row_ptr(), a.col_idx(), a.nnz(), bt.row_ptr(), bt.col_idx(),
+                                   bt.nnz(), a.cols(), m, ctx);
+}
 
 /// The mean over A's rows of 1 - exp(-f_i / n), f_i the multiplications of row i of A B and n its
 /// columns: the expected share of a row of a random product that is stored (patterns only).

@@ -5,8 +5,11 @@
 // X(semiring template, T, Index, "semiring", "type", "index type").
 
 #include <kleene/instance_lists.hpp>
+#include <kleene/semiring.hpp>
 
-/// D(A, function, return type, (parameters), S, T, Index) for the five products of (S<T>, Index),
+#include <type_traits>
+
+/// D(A, function, return type, (parameters), S, T, Index) for the six products of (S<T>, Index),
 /// A passed through.
 #define KLEENE_SPARSE_PRODUCTS(D, A, S, T, Index)                                               \
     D(A, spmv, sparse_backend,                                                                  \
@@ -28,6 +31,11 @@
     D(A, spgemm_dense, sparse_backend,                                                          \
       (dense_view<T, device>, csr_matrix<T, Index, device> const&,                              \
        csr_matrix<T, Index, device> const&, sparse_options const&),                             \
+      S, T, Index)                                                                              \
+    D(A, masked_dot, void,                                                                      \
+      (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                                   \
+       csr_matrix<T, Index, device> const&, csr_matrix<T, Index, device> const&,                \
+       sparse_options const&),                                                                  \
       S, T, Index)
 
 #define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;
@@ -40,6 +48,16 @@
 #define KLEENE_SPARSE_EXTERN(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, extern template, S, T, Index)
 /// A left-out pair: specialisations declared in sparse.hpp, defined in lib/cuda/src/missing.cpp
-/// (spmv through the JIT, the others throw kleene::missing_instance).
+/// (spmv and spgemm through the JIT, the others throw kleene::missing_instance).
 #define KLEENE_SPARSE_MISSING_DECLARATION(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, template <>, S, T, Index)
+
+namespace kleene::cuda {
+#define KLEENE_SPARSE_IS_LEFT_OUT(S_, T_, Index_, ...) \
+    || (std::is_same_v<S, S_<T_>> && std::is_same_v<I, Index_>)
+/// Whether (S, I) is a registry pair this build leaves out (its products throw, or run through
+/// the JIT): mxm then keeps to the products the JIT serves.
+template <class S, class I>
+inline constexpr bool sparse_left_out = false KLEENE_SPARSE_MISSING(KLEENE_SPARSE_IS_LEFT_OUT);
+#undef KLEENE_SPARSE_IS_LEFT_OUT
+}  // namespace kleene::cuda
