@@ -143,6 +143,28 @@ BOOST_AUTO_TEST_CASE(masked_dot_model) {
     BOOST_TEST(cheap.text().find("(7 multiply-adds)") != std::string::npos, cheap.text());
     kleene::detail::gpu_masked_dot_rating const dear{1e6, 10, 5};
     BOOST_TEST(!dear.dot_wins());
+    // A whole product past the index type: the dot products whatever the steps.
+    kleene::detail::gpu_masked_dot_rating const huge{1e12, 3e9, 5, 2147483647.0};
+    BOOST_TEST(huge.dot_wins());
+    BOOST_TEST(huge.text().find("more than the index type holds") != std::string::npos);
+    kleene::detail::gpu_masked_dot_rating const unbounded{1e12, 3e9, 5, 0};
+    BOOST_TEST(!unbounded.dot_wins());
+
+    // The CPU's multiply-adds weigh 2.5 steps where C's columns' accumulator leaves the caches:
+    // at 5 bytes a column (a float and a flag) 1,000,000 columns (4.8 MiB) stay at 1, 2,000,000
+    // (9.5 MiB) weigh 2.5. A: one row {0}; Bt: rows 0..3 hold column 0; M: (0, 0).
+    for (int const columns : {1000000, 2000000}) {
+        auto const a1 = csr_matrix<float>::from_coo(1, 1, std::vector<int>{0},
+                                                    std::vector<int>{0}, {});
+        auto const bt1 = csr_matrix<float>::from_coo(std::size_t(columns), 1,
+                                                     std::vector<int>{0, 1, 2, 3},
+                                                     std::vector<int>{0, 0, 0, 0}, {});
+        auto const m1 = csr_matrix<float>::from_coo(1, std::size_t(columns), std::vector<int>{0},
+                                                    std::vector<int>{0}, {});
+        auto const [d1, s1] = kleene::detail::masked_dot_costs(a1, bt1, m1);
+        BOOST_TEST(d1 == 2);
+        BOOST_TEST(s1 == 16 + 4 * (columns == 1000000 ? 1.0 : 2.5), columns);
+    }
 
     // On host containers the same C<M> = A B' through both kernels (pinned).
     csr_matrix<float> b(4, 3), c1(2, 3), c2(2, 3);

@@ -395,7 +395,8 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     std::string rated = "[pinned]";
     if (!pinned) {
         auto const w = cuda::masked_dot_costs(a, bt, m, opt.ctx);
-        gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz()};
+        gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz(),
+                                      double(std::numeric_limits<Index>::max())};
         rated = r.text();
         if (!r.dot_wins()) {
             trace(opt, "mxm: masked_dot not taken (" + rated + ")");

@@ -14,6 +14,7 @@
 #include <kleene/convert.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/cpu/write_back.hpp>
+#include <kleene/detail/masked_dot_model.hpp>
 #include <kleene/mxm.hpp>
 #include <kleene/transposed.hpp>
 #include <string>
@@ -136,8 +137,9 @@ namespace detail {
 /// The masked dot products' work against the masked Gustavson's for C<M> = A (+).(x) Bt', in
 /// merge steps and multiply-adds: dot = sum over M's entries (i, j) of the steps of a merge of
 /// A(i,:) and Bt(j,:) (cpu::detail::dot_steps: their lengths, or searches from the shorter);
-/// saxpy = sum over k of |A(:,k)| |Bt(:,k)| (its multiply-adds) plus Bt's transpose, counted as
-/// 4 steps an entry. Returned as {dot, saxpy}.
+/// saxpy = sum over k of |A(:,k)| |Bt(:,k)| (its multiply-adds, weighted by cpu_madd_weight:
+/// more where the accumulator of C's columns leaves the caches) plus Bt's transpose, counted as 4
+/// steps an entry. Returned as {dot, saxpy}.
 template <class T, class Index, class MT, class MIndex>
 std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
                                            csr_matrix<T, Index> const& bt,
@@ -155,8 +157,11 @@ std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
     std::vector<std::int64_t> ca(k, 0), cb(k, 0);
     for (std::size_t q = 0; q < a.nnz(); ++q) ++ca[static_cast<std::size_t>(a.col_idx()[q])];
     for (std::size_t q = 0; q < bt.nnz(); ++q) ++cb[static_cast<std::size_t>(bt.col_idx()[q])];
-    double saxpy = 4.0 * double(bt.nnz());
-    for (std::size_t q = 0; q < k; ++q) saxpy += double(ca[q]) * double(cb[q]);
+    double madds = 0;
+    for (std::size_t q = 0; q < k; ++q) madds += double(ca[q]) * double(cb[q]);
+    // A multiply-add into a dense accumulator that has left the caches costs more (the model).
+    double const saxpy =
+        4.0 * double(bt.nnz()) + madds * cpu_madd_weight(double(bt.rows()), double(sizeof(T)));
     return {dot, saxpy};
 }
 }  // namespace detail
