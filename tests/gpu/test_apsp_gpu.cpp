@@ -30,30 +30,10 @@ using kleene::test::have_gpu;
 using kleene::test::needs;
 using kleene::test::reference;
 
-/// Random graph: edge probability p, weights w0(u,v) + pot(u) - pot(v) (w0 in [0, 50]): negative
-/// edges, no negative cycle. `cycle` adds a negative cycle 0 -> 1 -> 2 -> 0 when n >= 3.
+/// Random graph: pot in [0, 20), w0 in [0, 50] (kleene::test::potential_graph).
 template <class T>
 csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed, bool cycle = false) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::vector<int> pot(n);
-    for (auto& x : pot) x = static_cast<int>(rng() % 20);
-    std::vector<std::int32_t> ii, jj;
-    std::vector<T> vv;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            if (i != j && u(rng) < p) {
-                ii.push_back(static_cast<std::int32_t>(i));
-                jj.push_back(static_cast<std::int32_t>(j));
-                vv.push_back(T(static_cast<int>(rng() % 51) + pot[i] - pot[j]));
-            }
-    if (cycle && n >= 3)
-        for (std::size_t k = 0; k < 3; ++k) {
-            ii.push_back(static_cast<std::int32_t>(k));
-            jj.push_back(static_cast<std::int32_t>((k + 1) % 3));
-            vv.push_back(T(-5));
-        }
-    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+    return kleene::test::potential_graph<T>(n, p, seed, 20, 50, cycle);
 }
 
 

@@ -21,6 +21,7 @@
 
 #define BOOST_TEST_MODULE graph_object_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/apsp_reference.hpp"
 #include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/generate.hpp>
@@ -225,25 +226,7 @@ void no_copies(G const& g, std::string const& what) {
     BOOST_TEST(g.host_to_device_copies() == 0u, what << ": A copied to the device");
 }
 
-/// Weights w0 + pot(u) - pot(v), w0 in [0, 20] (zero-weight edges and cycles occur): negative edges
-/// but no negative cycle, as in test_paths_gpu.
-template <class T>
-csr_matrix<T> potential_graph(std::size_t n, double p, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::vector<int> pot(n);
-    for (auto& x : pot) x = static_cast<int>(rng() % 10);
-    std::vector<std::int32_t> ii, jj;
-    std::vector<T> vv;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            if (i != j && u(rng) < p) {
-                ii.push_back(static_cast<std::int32_t>(i));
-                jj.push_back(static_cast<std::int32_t>(j));
-                vv.push_back(T(static_cast<int>(rng() % 21) + pot[i] - pot[j]));
-            }
-    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
-}
+using kleene::test::potential_graph;  // negative edges, no negative cycle
 
 /// A copy of the undirected a whose first off-diagonal value differs from its mirror's: the
 /// structure is symmetric, the values not.

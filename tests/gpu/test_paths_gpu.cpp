@@ -5,6 +5,7 @@
 
 #define BOOST_TEST_MODULE paths_gpu
 #include <boost/test/unit_test.hpp>
+#include "gpu/apsp_reference.hpp"
 #include "gpu/gpu_test.hpp"
 
 #include <kleene/algorithms/cuda/paths.hpp>
@@ -26,24 +27,9 @@ using namespace kleene;
 using kleene::test::have_gpu;
 using kleene::test::needs;
 
-/// Edge probability p, weights w0 + pot(u) - pot(v) (w0 in [0, 20]: zero-weight edges and cycles
-/// occur), so negative edges but no negative cycle.
 template <class T>
 csr_matrix<T> random_graph(std::size_t n, double p, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::vector<int> pot(n);
-    for (auto& x : pot) x = static_cast<int>(rng() % 10);
-    std::vector<std::int32_t> ii, jj;
-    std::vector<T> vv;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            if (i != j && u(rng) < p) {
-                ii.push_back(static_cast<std::int32_t>(i));
-                jj.push_back(static_cast<std::int32_t>(j));
-                vv.push_back(T(static_cast<int>(rng() % 21) + pot[i] - pot[j]));
-            }
-    return csr_matrix<T>::from_coo(n, n, ii, jj, vv, duplicate_policy::min);
+    return kleene::test::potential_graph<T>(n, p, seed);
 }
 
 template <class T>

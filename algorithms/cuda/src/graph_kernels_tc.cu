@@ -159,19 +159,7 @@ __device__ __forceinline__ void shorter_first(std::int64_t& a0, std::int64_t& a1
     }
 }
 
-/// The first position in [lo, hi) of the sorted col whose element is at least x (hi if none).
-template <class Index>
-__device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__ col,
-                                                       std::int64_t lo, std::int64_t hi, Index x) {
-    while (lo < hi) {
-        std::int64_t const mid = lo + (hi - lo) / 2;
-        if (col[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+using detail::first_at_least;  // kleene/cuda/detail/device_functions.cuh
 
 /// begin[u]: the first entry of A's sorted row u above u (U's row u, in place).
 template <class Index>

@@ -144,4 +144,28 @@ __device__ __forceinline__ std::int64_t last_at_most(Off const* offs, std::int64
     return lo;
 }
 
+/// The first position in [lo, hi) of the sorted col whose element is at least x (hi if none).
+template <class Index>
+__device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__ col,
+                                                       std::int64_t lo, std::int64_t hi, Index x) {
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo) / 2;
+        if (col[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/// The first position in [lo, hi) of the sorted col whose element is above x (hi if none).
+template <class Index>
+__device__ __forceinline__ std::int64_t first_above(Index const* __restrict__ col, std::int64_t lo,
+                                                    std::int64_t hi, Index x) {
+    while (lo < hi) {
+        std::int64_t const mid = lo + (hi - lo) / 2;
+        if (col[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 }  // namespace kleene::cuda::detail

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <kleene/cuda/detail/device_functions.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/sparse/common.cuh>
 #include <string>
@@ -41,32 +42,8 @@ inline constexpr int dot_search_max = 8;
 inline constexpr int dot_lanes = 8;
 inline constexpr float dot_heavy_merge = 1.5f;
 
-/// The first position in [lo, hi) of the sorted col whose element is at least x (hi if none).
-template <class Index>
-__device__ __forceinline__ std::int64_t first_at_least(Index const* __restrict__ col,
-                                                       std::int64_t lo, std::int64_t hi, Index x) {
-    while (lo < hi) {
-        std::int64_t const mid = lo + (hi - lo) / 2;
-        if (col[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-/// The first position in [lo, hi) whose element is above x (hi if none).
-template <class Index>
-__device__ __forceinline__ std::int64_t first_above(Index const* __restrict__ col, std::int64_t lo,
-                                                    std::int64_t hi, Index x) {
-    while (lo < hi) {
-        std::int64_t const mid = lo + (hi - lo) / 2;
-        if (col[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+using detail::first_above;  // kleene/cuda/detail/device_functions.cuh
+using detail::first_at_least;
 
 template <class T, class Index>
 struct dot_matrix {
