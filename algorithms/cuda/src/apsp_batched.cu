@@ -334,20 +334,34 @@ csr_matrix<T, Index, device> transpose_of(csr_matrix<T, Index, device> const& a)
 
 }  // namespace
 
-template <class T, index_type Index>
-dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_options const& opt) {
-    check_square(a);
-    std::size_t const n = a.rows();
+namespace {
+/// The distances to the host, batch by batch, from A on the device (`device_a` makes it: a copy of
+/// a host A, or the caller's device A itself); `host_a` gives a host A for naming a vertex on a
+/// negative cycle (the error's path only).
+template <class T, class Index, class DeviceA, class HostA>
+dense_matrix<T> bellman_ford_to_host(std::size_t n, std::size_t nnz, DeviceA&& device_a,
+                                     HostA&& host_a, bellman_ford_options const& opt) {
     require_device();
     dense_matrix<T> result(n, n);
     if (n == 0) return result;
     run_batches<T, Index>(
-        transpose_of(a.to_device()), a.nnz(), opt,
+        transpose_of(device_a()), nnz, opt,
         [&](std::size_t first, std::size_t sb, T const* rows, cudaStream_t st) {
             detail::copy_to_host(result.data() + first * n, rows, sb * n, st);
         },
-        [&](std::size_t first, std::size_t sb) { return vertex_on_negative_cycle(a, first, sb); });
+        [&](std::size_t first, std::size_t sb) {
+            return vertex_on_negative_cycle(host_a(), first, sb);
+        });
     return result;
+}
+}  // namespace
+
+template <class T, index_type Index>
+dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index> const& a, bellman_ford_options const& opt) {
+    check_square(a);
+    return bellman_ford_to_host<T, Index>(
+        a.rows(), a.nnz(), [&] { return a.to_device(); },
+        [&]() -> csr_matrix<T, Index> const& { return a; }, opt);
 }
 
 /// A device A never leaves the device: but on a negative cycle that no source's own distance
@@ -356,19 +370,9 @@ template <class T, index_type Index>
 dense_matrix<T> apsp_bellman_ford(csr_matrix<T, Index, device> const& a,
                                   bellman_ford_options const& opt) {
     check_square(a);
-    std::size_t const n = a.rows();
-    require_device();
-    dense_matrix<T> result(n, n);
-    if (n == 0) return result;
-    run_batches<T, Index>(
-        transpose_of(a), a.nnz(), opt,
-        [&](std::size_t first, std::size_t sb, T const* rows, cudaStream_t st) {
-            detail::copy_to_host(result.data() + first * n, rows, sb * n, st);
-        },
-        [&](std::size_t first, std::size_t sb) {
-            return vertex_on_negative_cycle(a.to_host(), first, sb);
-        });
-    return result;
+    return bellman_ford_to_host<T, Index>(
+        a.rows(), a.nnz(), [&]() -> csr_matrix<T, Index, device> const& { return a; },
+        [&] { return a.to_host(); }, opt);
 }
 
 template <class T, index_type Index>
