@@ -48,6 +48,11 @@ gpu_tests=()
 for f in "$root"/tests/gpu/test_*.cpp "$root"/tests/gpu/test_*.cu; do
     [[ -e $f ]] && gpu_tests+=("$(basename "${f%.*}")")
 done
+# GPU_TESTS="test_a_gpu test_b_gpu": build (and, with TESTS unset, run) only these suites.
+if [[ -n ${GPU_TESTS:-} ]]; then
+    read -r -a gpu_tests <<<"$GPU_TESTS"
+    [[ -z ${TESTS:-} ]] && TESTS="^($(IFS='|'; echo "${gpu_tests[*]}"))\$"
+fi
 
 if has deps; then
     # Boost.Test, fmt, CLI11 and GraphBLAS may be missing on the GPU host: unpack the .deb files
