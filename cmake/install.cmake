@@ -36,7 +36,7 @@ set(KLEENE_PC_LIBS "-lkleene -lkleene_io")
 set(KLEENE_PC_CFLAGS "")
 if(KLEENE_HAVE_CUDA)
   string(APPEND KLEENE_PC_LIBS " -lkleene_cuda -lkleene_core -L${CUDAToolkit_LIBRARY_DIR}"
-                               " -lcusparse -lcublas -lcudart")
+                               " -lcudart -ldl")
   set(KLEENE_PC_CFLAGS " -DKLEENE_HAVE_CUDA=1 -I${CUDAToolkit_INCLUDE_DIRS}")
 else()
   string(APPEND KLEENE_PC_LIBS " -lkleene_no_cuda -lkleene_core")

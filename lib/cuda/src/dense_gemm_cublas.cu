@@ -12,6 +12,8 @@
 
 #include <cublas_v2.h>
 
+#include "shared_library.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -20,10 +22,54 @@
 namespace kleene::cuda::gemm_detail {
 namespace {
 
+// The entry points kleene calls, opened with dlopen on first use (shared_library.hpp: linked,
+// cuBLAS made every process take about 80 ms more to start).
+#define KLEENE_CUBLAS_FUNCTIONS(X)                                                                \
+    X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSgemm_v2)               \
+    X(cublasDgemm_v2) X(cublasGetStatusName) X(cublasGetStatusString)
+
+struct cublas_api {
+    void* handle = nullptr;
+    std::string error;
+#define KLEENE_CUBLAS_MEMBER(f) decltype(&::f) f = nullptr;
+    KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_MEMBER)
+#undef KLEENE_CUBLAS_MEMBER
+};
+
+cublas_api open_cublas() {
+    cublas_api api;
+    std::string const major = std::to_string(CUBLAS_VER_MAJOR);
+    auto lib = cuda::detail::open_shared_library(
+        {"libcublas.so." + major, "libcublas.so"},
+        "dense_gemm: cuBLAS (Debian/Ubuntu: the libcublas-" + major + "-x package),");
+    if (!lib.handle) {
+        api.error = lib.error;
+        return api;
+    }
+    bool ok = true;
+#define KLEENE_CUBLAS_BIND(f) ok = ok && cuda::detail::bind_symbol(lib.handle, #f, api.f);
+    KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_BIND)
+#undef KLEENE_CUBLAS_BIND
+    if (!ok) {
+        api.error = "dense_gemm: the cuBLAS library found lacks an entry point kleene needs (too old?)";
+        return api;
+    }
+    api.handle = lib.handle;
+    return api;
+}
+
+/// The process's cuBLAS, opened once (the result never changes after the first call).
+cublas_api const& cublas() {
+    static cublas_api const api = open_cublas();
+    if (!api.handle) throw device_error(api.error);
+    return api;
+}
+
 void check_cublas(cublasStatus_t s, char const* call, char const* file, int line) {
     if (s != CUBLAS_STATUS_SUCCESS)
-        cuda::detail::throw_library_error(call, file, line, cublasGetStatusName(s),
-                                          cublasGetStatusString(s), s == CUBLAS_STATUS_ALLOC_FAILED);
+        cuda::detail::throw_library_error(call, file, line, cublas().cublasGetStatusName(s),
+                                          cublas().cublasGetStatusString(s),
+                                          s == CUBLAS_STATUS_ALLOC_FAILED);
 }
 #define KLEENE_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
 
@@ -33,9 +79,11 @@ cublasHandle_t handle(context& ctx) {
     auto& x = ctx.state().cublas;
     if (!x.h) {
         cublasHandle_t made = nullptr;
-        KLEENE_CUBLAS_CHECK(cublasCreate(&made));
+        KLEENE_CUBLAS_CHECK(cublas().cublasCreate_v2(&made));
         x.h = made;
-        x.destroy = [](void* h) noexcept { (void)cublasDestroy(static_cast<cublasHandle_t>(h)); };
+        x.destroy = [](void* h) noexcept {
+            (void)cublas().cublasDestroy_v2(static_cast<cublasHandle_t>(h));
+        };
     }
     return static_cast<cublasHandle_t>(x.h);
 }
@@ -51,7 +99,7 @@ void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_vi
           bool accumulate, void* st, context& ctx) {
     if (c.rows == 0 || c.cols == 0) return;
     cublasHandle_t const h = handle(ctx);
-    KLEENE_CUBLAS_CHECK(cublasSetStream(h, static_cast<cudaStream_t>(st)));
+    KLEENE_CUBLAS_CHECK(cublas().cublasSetStream_v2(h, static_cast<cudaStream_t>(st)));
     T const one = 1;
     T const beta = accumulate ? T(1) : T(0);
     int const m = as_int(c.rows, "rows"), n = as_int(c.cols, "columns"), k = as_int(a.cols, "k");
@@ -60,10 +108,10 @@ void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_vi
     int const ldb = as_int(std::max<std::size_t>(b.ld, std::max<std::size_t>(b.cols, 1)), "ldb");
     int const ldc = as_int(c.ld, "ldc");
     if constexpr (std::is_same_v<T, float>)
-        KLEENE_CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
+        KLEENE_CUBLAS_CHECK(cublas().cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
                                         a.data, lda, &beta, c.data, ldc));
     else
-        KLEENE_CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
+        KLEENE_CUBLAS_CHECK(cublas().cublasDgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
                                         a.data, lda, &beta, c.data, ldc));
 }
 

@@ -9,6 +9,8 @@
 #include <kleene/kleene.hpp>
 #include <kleene/runtime_semiring.hpp>
 
+#include "shared_library.hpp"
+
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <unistd.h>
@@ -105,29 +107,21 @@ struct nvrtc_api {
     int major = 0, minor = 0;
 };
 
-template <class F>
-bool bind(void* h, char const* name, F& f) {
-    f = reinterpret_cast<F>(dlsym(h, name));
-    return f != nullptr;
-}
-
 nvrtc_api open_nvrtc() {
     nvrtc_api api;
-    std::string const versioned = "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000);
-    std::string tried;
-    for (std::string const& name : {versioned, std::string("libnvrtc.so")}) {
-        api.handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (api.handle) break;
-        char const* e = dlerror();
-        tried += (tried.empty() ? "" : "; ") + std::string(e ? e : name);
-    }
+    std::string const major = std::to_string(CUDART_VERSION / 1000);
+    auto lib = cuda::detail::open_shared_library(
+        {"libnvrtc.so." + major, "libnvrtc.so"},
+        "jit: NVRTC, the CUDA runtime compiler (Debian/Ubuntu: the cuda-nvrtc-" + major +
+            "-x package),");
+    api.handle = lib.handle;
     if (!api.handle) {
-        api.error = "jit: NVRTC, the CUDA runtime compiler, could not be loaded (" + tried +
-                    "). It is part of the CUDA toolkit (Debian/Ubuntu: the cuda-nvrtc-" +
-                    std::to_string(CUDART_VERSION / 1000) +
-                    "-x package); install it or add its directory to LD_LIBRARY_PATH";
+        api.error = lib.error;
         return api;
     }
+    auto bind = [](void* h, char const* name, auto& f) {
+        return cuda::detail::bind_symbol(h, name, f);
+    };
     bool ok = bind(api.handle, "nvrtcCreateProgram", api.create) &&
               bind(api.handle, "nvrtcCompileProgram", api.compile) &&
               bind(api.handle, "nvrtcGetProgramLogSize", api.log_size) &&

@@ -7,15 +7,69 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <cusparse.h>
 
+#include "shared_library.hpp"
+
 #include <string>
 
 namespace kleene::cuda::sparse_detail {
 namespace {
 
+// The entry points kleene calls, opened with dlopen on first use (shared_library.hpp: linked,
+// cuSPARSE and its nvJitLink made every process take about 10 ms more to start).
+#define KLEENE_CUSPARSE_FUNCTIONS(X) \
+    X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream) \
+    X(cusparseGetErrorName) X(cusparseGetErrorString) X(cusparseCreateConstCsr) \
+    X(cusparseCreateCsr) X(cusparseCreateConstDnVec) X(cusparseCreateDnVec) \
+    X(cusparseCreateConstDnMat) X(cusparseCreateDnMat) X(cusparseDestroySpMat) \
+    X(cusparseDestroyDnVec) X(cusparseDestroyDnMat) X(cusparseSpMV_bufferSize) \
+    X(cusparseSpMV) X(cusparseSpMM_bufferSize) X(cusparseSpMM) \
+    X(cusparseSpGEMM_createDescr) X(cusparseSpGEMM_destroyDescr) X(cusparseSpGEMM_workEstimation) \
+    X(cusparseSpGEMM_compute) X(cusparseSpGEMM_copy) X(cusparseSpMatGetSize) \
+    X(cusparseCsrSetPointers)
+
+struct cusparse_api {
+    void* handle = nullptr;
+    std::string error;
+#define KLEENE_CUSPARSE_MEMBER(f) decltype(&::f) f = nullptr;
+    KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_MEMBER)
+#undef KLEENE_CUSPARSE_MEMBER
+};
+
+cusparse_api open_cusparse() {
+    cusparse_api api;
+    std::string const major = std::to_string(CUSPARSE_VER_MAJOR);
+    auto lib = cuda::detail::open_shared_library(
+        {"libcusparse.so." + major, "libcusparse.so"},
+        "the cusparse backend: cuSPARSE (Debian/Ubuntu: the libcusparse-" +
+            std::to_string(CUDART_VERSION / 1000) + "-x package),");
+    if (!lib.handle) {
+        api.error = lib.error;
+        return api;
+    }
+    bool ok = true;
+#define KLEENE_CUSPARSE_BIND(f) ok = ok && cuda::detail::bind_symbol(lib.handle, #f, api.f);
+    KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_BIND)
+#undef KLEENE_CUSPARSE_BIND
+    if (!ok) {
+        api.error = "the cusparse backend: the cuSPARSE library found lacks an entry point kleene "
+                    "needs (too old?)";
+        return api;
+    }
+    api.handle = lib.handle;
+    return api;
+}
+
+/// The process's cuSPARSE, opened once (the result never changes after the first call).
+cusparse_api const& cusparse_lib() {
+    static cusparse_api const api = open_cusparse();
+    if (!api.handle) throw device_error(api.error);
+    return api;
+}
+
 void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int line) {
     if (s != CUSPARSE_STATUS_SUCCESS)
-        cuda::detail::throw_library_error(call, file, line, cusparseGetErrorName(s),
-                                          cusparseGetErrorString(s),
+        cuda::detail::throw_library_error(call, file, line, cusparse_lib().cusparseGetErrorName(s),
+                                          cusparse_lib().cusparseGetErrorString(s),
                                           s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES);
 }
 #define KLEENE_CUSPARSE_CHECK(call) check_cusparse((call), #call, __FILE__, __LINE__)
@@ -27,12 +81,12 @@ cusparseHandle_t handle(context& ctx) {
     auto& x = ctx.state().cusparse;
     if (!x.h) {
         cusparseHandle_t made = nullptr;
-        KLEENE_CUSPARSE_CHECK(cusparseCreate(&made));
+        KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreate(&made));
         x.h = made;
-        x.destroy = [](void* h) noexcept { (void)cusparseDestroy(static_cast<cusparseHandle_t>(h)); };
+        x.destroy = [](void* h) noexcept { (void)cusparse_lib().cusparseDestroy(static_cast<cusparseHandle_t>(h)); };
     }
     auto const h = static_cast<cusparseHandle_t>(x.h);
-    KLEENE_CUSPARSE_CHECK(cusparseSetStream(h, stream_of(ctx)));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSetStream(h, stream_of(ctx)));
     return h;
 }
 
@@ -51,37 +105,37 @@ constexpr cusparseIndexType_t index_type_of() {
 struct sp_mat {
     cusparseConstSpMatDescr_t d = nullptr;
     ~sp_mat() {
-        if (d) (void)cusparseDestroySpMat(d);
+        if (d) (void)cusparse_lib().cusparseDestroySpMat(d);
     }
 };
 struct dn_vec {
     cusparseConstDnVecDescr_t d = nullptr;
     ~dn_vec() {
-        if (d) (void)cusparseDestroyDnVec(d);
+        if (d) (void)cusparse_lib().cusparseDestroyDnVec(d);
     }
 };
 struct dn_vec_out {
     cusparseDnVecDescr_t d = nullptr;
     ~dn_vec_out() {
-        if (d) (void)cusparseDestroyDnVec(d);
+        if (d) (void)cusparse_lib().cusparseDestroyDnVec(d);
     }
 };
 struct dn_mat {
     cusparseConstDnMatDescr_t d = nullptr;
     ~dn_mat() {
-        if (d) (void)cusparseDestroyDnMat(d);
+        if (d) (void)cusparse_lib().cusparseDestroyDnMat(d);
     }
 };
 struct dn_mat_out {
     cusparseDnMatDescr_t d = nullptr;
     ~dn_mat_out() {
-        if (d) (void)cusparseDestroyDnMat(d);
+        if (d) (void)cusparse_lib().cusparseDestroyDnMat(d);
     }
 };
 
 template <class T, class Index>
 void describe(sp_mat& m, csr_matrix<T, Index, device> const& a) {
-    KLEENE_CUSPARSE_CHECK(cusparseCreateConstCsr(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateConstCsr(
         &m.d, static_cast<std::int64_t>(a.rows()), static_cast<std::int64_t>(a.cols()),
         static_cast<std::int64_t>(a.nnz()), a.row_ptr(), a.col_idx(), a.values(),
         index_type_of<Index>(), index_type_of<Index>(), CUSPARSE_INDEX_BASE_ZERO, data_type<T>()));
@@ -110,15 +164,15 @@ void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const*
     dn_vec X;
     dn_vec_out Y;
     KLEENE_CUSPARSE_CHECK(
-        cusparseCreateConstDnVec(&X.d, static_cast<std::int64_t>(a.cols()), u, data_type<T>()));
+        cusparse_lib().cusparseCreateConstDnVec(&X.d, static_cast<std::int64_t>(a.cols()), u, data_type<T>()));
     KLEENE_CUSPARSE_CHECK(
-        cusparseCreateDnVec(&Y.d, static_cast<std::int64_t>(a.rows()), w, data_type<T>()));
+        cusparse_lib().cusparseCreateDnVec(&Y.d, static_cast<std::int64_t>(a.rows()), w, data_type<T>()));
     T const alpha = 1, beta = accumulate ? 1 : 0;
     std::size_t bytes = 0;
-    KLEENE_CUSPARSE_CHECK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d,
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d,
                                                   X.d, &beta, Y.d, data_type<T>(),
                                                   CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    KLEENE_CUSPARSE_CHECK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
                                        Y.d, data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT,
                                        cub_scratch(ctx, bytes)));
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(stream_of(ctx)));
@@ -132,18 +186,18 @@ void cusparse_spmm(context& ctx, csr_matrix<T, Index, device> const& a, dense_vi
     describe(A, a);
     dn_mat B;
     dn_mat_out C;
-    KLEENE_CUSPARSE_CHECK(cusparseCreateConstDnMat(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateConstDnMat(
         &B.d, static_cast<std::int64_t>(b.rows), static_cast<std::int64_t>(b.cols),
         static_cast<std::int64_t>(b.ld), b.data, data_type<T>(), CUSPARSE_ORDER_ROW));
-    KLEENE_CUSPARSE_CHECK(cusparseCreateDnMat(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateDnMat(
         &C.d, static_cast<std::int64_t>(c.rows), static_cast<std::int64_t>(c.cols),
         static_cast<std::int64_t>(c.ld), c.data, data_type<T>(), CUSPARSE_ORDER_ROW));
     T const alpha = 1, beta = accumulate ? 1 : 0;
     std::size_t bytes = 0;
-    KLEENE_CUSPARSE_CHECK(cusparseSpMM_bufferSize(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMM_bufferSize(
         h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
         &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
-    KLEENE_CUSPARSE_CHECK(cusparseSpMM(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMM(
         h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, B.d,
         &beta, C.d, data_type<T>(), CUSPARSE_SPMM_ALG_DEFAULT, cub_scratch(ctx, bytes)));
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(stream_of(ctx)));
@@ -162,42 +216,42 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
     struct out_mat {
         cusparseSpMatDescr_t d = nullptr;
         ~out_mat() {
-            if (d) (void)cusparseDestroySpMat(d);
+            if (d) (void)cusparse_lib().cusparseDestroySpMat(d);
         }
     } C;
     struct gemm_descr {
         cusparseSpGEMMDescr_t d = nullptr;
         ~gemm_descr() {
-            if (d) (void)cusparseSpGEMM_destroyDescr(d);
+            if (d) (void)cusparse_lib().cusparseSpGEMM_destroyDescr(d);
         }
     } G;
     buffer<Index, device> row_ptr(a.rows() + 1);
-    KLEENE_CUSPARSE_CHECK(cusparseCreateCsr(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateCsr(
         &C.d, static_cast<std::int64_t>(a.rows()), static_cast<std::int64_t>(b.cols()), 0,
         row_ptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
         CUSPARSE_INDEX_BASE_ZERO, data_type<T>()));
-    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&G.d));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_createDescr(&G.d));
     T const alpha = 1, beta = 0;
     auto const op = CUSPARSE_OPERATION_NON_TRANSPOSE;
     auto const alg = CUSPARSE_SPGEMM_DEFAULT;
     std::size_t bytes1 = 0, bytes2 = 0;
-    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_workEstimation(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, nullptr));
     buffer<unsigned char, device> work1(bytes1);
-    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_workEstimation(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, work1.data()));
-    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
                                                  data_type<T>(), alg, G.d, &bytes2, nullptr));
     buffer<unsigned char, device> work2(bytes2);
-    KLEENE_CUSPARSE_CHECK(cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
                                                  data_type<T>(), alg, G.d, &bytes2, work2.data()));
     std::int64_t rows = 0, cols = 0, nnz = 0;
-    KLEENE_CUSPARSE_CHECK(cusparseSpMatGetSize(C.d, &rows, &cols, &nnz));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMatGetSize(C.d, &rows, &cols, &nnz));
     buffer<Index, device> col(static_cast<std::size_t>(nnz));
     buffer<T, device> val(static_cast<std::size_t>(nnz));
-    KLEENE_CUSPARSE_CHECK(cusparseCsrSetPointers(C.d, row_ptr.data(), col.data(), val.data()));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCsrSetPointers(C.d, row_ptr.data(), col.data(), val.data()));
     KLEENE_CUSPARSE_CHECK(
-        cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d));
+        cusparse_lib().cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d));
     // kleene's CSR keeps every row's columns sorted; sort here if cuSPARSE left a row unsorted.
     if (nnz > 0) {
         int* unsorted = scratch<int>(ctx, 6, 1);

@@ -1,0 +1,48 @@
+#pragma once
+// The CUDA toolkit's libraries that kleene calls on some paths only, opened with dlopen on first
+// use rather than linked: NVRTC (the JIT), cuBLAS (the dense plus_times products over float and
+// double) and cuSPARSE (the sparse products' cusparse backend). Linked, cuBLAS alone made every
+// process that links kleene (each `kleene` command, each test, `import kleene`) take about 80 ms
+// more to start (its initialisers touch about 100 MB) and cuSPARSE with nvJitLink 10 ms more,
+// whether it multiplied anything or not (docs/lab/ci-build-time.md). A library that cannot be
+// loaded is a clear error when it is first needed, naming the file and how to get it.
+
+#include <dlfcn.h>
+
+#include <initializer_list>
+#include <string>
+
+namespace kleene::cuda::detail {
+
+/// An opened library (never closed: the process keeps it, as it would a linked one), or why
+/// none of the names could be opened.
+struct shared_library {
+    void* handle = nullptr;
+    std::string error;
+};
+
+/// Opens the first of `names` that loads; `what` names the library and its package in the error.
+inline shared_library open_shared_library(std::initializer_list<std::string> names,
+                                          std::string const& what) {
+    shared_library lib;
+    std::string tried;
+    for (std::string const& name : names) {
+        lib.handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (lib.handle) return lib;
+        char const* e = dlerror();
+        tried += (tried.empty() ? "" : "; ") + std::string(e ? e : name);
+    }
+    lib.error = what + " could not be loaded (" + tried +
+                "). It is part of the CUDA toolkit; install it or add its directory to "
+                "LD_LIBRARY_PATH";
+    return lib;
+}
+
+/// Looks up one entry point; false when the library lacks it.
+template <class F>
+bool bind_symbol(void* handle, char const* name, F& f) {
+    f = reinterpret_cast<F>(dlsym(handle, name));
+    return f != nullptr;
+}
+
+}  // namespace kleene::cuda::detail
