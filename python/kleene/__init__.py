@@ -75,13 +75,14 @@ from .algorithms import (  # noqa: F401
     triangle_count,
 )
 from .io import mtx_info, read_mtx, write_mtx  # noqa: F401
+from .streams import stream  # noqa: F401
 
 __all__ = [
     "Matrix", "as_matrix", "infinity", "Semiring", "semiring", "mxm", "mxv", "vxm", "structure",
     "complement", "ewise_add", "ewise_mult", "apply", "select", "reduce", "transpose", "extract",
     "assign", "kronecker", "bfs", "sssp", "apsp", "closure", "path", "shortest_path",
     "connected_components", "pagerank", "triangle_count", "betweenness", "read_mtx", "write_mtx",
-    "mtx_info", "device_count", "to_device", "DeviceArray", "Error", "DimensionMismatch",
+    "mtx_info", "device_count", "to_device", "stream", "DeviceArray", "Error", "DimensionMismatch",
     "InvalidArgument", "SpaceMismatch",
     "ParseError", "IOError", "OutOfMemory", "DeviceError", "NoDevice", "OverflowError",
     "NegativeCycle",

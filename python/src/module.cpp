@@ -575,6 +575,28 @@ PYBIND11_MODULE(_kleene, m) {
         "device_count", [] { return kleene::cuda::device_count(); },
         "Number of CUDA devices kleene sees (0 without a GPU or without the CUDA backend).");
 
+    // kleene.stream() (python/kleene/streams.py): the calling thread's default context (the one
+    // every call from Python resolves to) enqueues on the caller's stream for a block.
+    m.def(
+        "_set_stream",
+        [](std::uintptr_t stream) {
+            if (kleene::cuda::device_count() == 0)
+                throw kleene::no_device("kleene.stream: no CUDA device (or kleene was built without CUDA)");
+            kleene::context& c = kleene::default_context();
+            auto const old = reinterpret_cast<std::uintptr_t>(c.stream());
+            c.set_stream(reinterpret_cast<void*>(stream));
+            return old;
+        },
+        py::arg("stream"));
+    m.def(
+        "_synchronize_stream",
+        [](std::uintptr_t stream) {
+            py::gil_scoped_release release;
+            // 0 (CuPy's and PyTorch's name for the legacy default stream) is 1 in the interface.
+            kleene::cuda::synchronize_foreign_stream(stream == 0 ? 1 : stream);
+        },
+        py::arg("stream"));
+
     bind_products(m);
     bind_operations(m);
     bind_algorithms(m);

@@ -155,6 +155,112 @@ def test_cupy_import_race_shows_when_the_stream_is_hidden():
     assert float(x.min()) == 3.0
 
 
+# ---- kleene.stream: calls on the caller's stream ---------------------------------------------
+# A busy non-blocking stream s (30 products of 4096 x 4096) ends by filling x, which a kleene
+# Matrix borrows, with 3s; min.plus of that matrix with itself is then 6 everywhere. A call on s
+# runs after the fill; a call on kleene's own stream runs while s is still busy and reads the
+# zeros x held before (the control, which shows the setting can see a call off the stream).
+
+
+def _cupy_busy_fill(cp, x):
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        y = cp.ones((4096, 4096), dtype=cp.float32)
+        for _ in range(30):
+            y = y @ y / 4096
+        x[...] = y[:2048, :2048] * 3
+    return s
+
+
+def _borrowed_zeros_cupy():
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    x = cp.zeros((2048, 2048), dtype=cp.float32)
+    cp.cuda.Device().synchronize()
+    return cp, x, kleene.Matrix.from_cuda(x)
+
+
+def _square_min(m):
+    return float(kleene.mxm(m, m, "min.plus").to_host().to_numpy().min())
+
+
+def test_stream_runs_calls_after_the_callers_work_cupy():
+    cp, x, m = _borrowed_zeros_cupy()
+    s = _cupy_busy_fill(cp, x)
+    with kleene.stream(s) as handle:
+        assert handle == s.ptr
+        got = kleene.mxm(m, m, "min.plus")
+    assert float(got.to_host().to_numpy().min()) == 6.0
+    # The current CuPy stream (kleene.stream("cupy")), and the handle as an int.
+    for how in ("cupy", "int"):
+        x[...] = 0
+        cp.cuda.Device().synchronize()
+        s = _cupy_busy_fill(cp, x)
+        with s, kleene.stream(s.ptr if how == "int" else how):
+            got = kleene.mxm(m, m, "min.plus")
+        assert float(got.to_host().to_numpy().min()) == 6.0, how
+
+
+def test_stream_control_a_call_off_the_stream_reads_too_early():
+    cp, x, m = _borrowed_zeros_cupy()
+    s = _cupy_busy_fill(cp, x)
+    assert _square_min(m) == 0.0  # kleene's own stream: s has not filled x yet
+    s.synchronize()
+    assert _square_min(m) == 6.0
+
+
+def test_stream_runs_calls_after_the_callers_work_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA")
+    t = torch.zeros((2048, 2048), device="cuda", dtype=torch.float32)
+    torch.cuda.synchronize()
+    m = kleene.Matrix.from_cuda(t)
+
+    def busy_fill():
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            y = torch.ones((4096, 4096), device="cuda", dtype=torch.float32)
+            for _ in range(30):
+                y = y @ y / 4096
+            t.copy_(y[:2048, :2048] * 3)
+        return s
+
+    s = busy_fill()
+    with kleene.stream(s) as handle:
+        assert handle == s.cuda_stream
+        got = kleene.mxm(m, m, "min.plus")
+    assert float(got.to_host().to_numpy().min()) == 6.0
+    s = busy_fill()
+    with torch.cuda.stream(s), kleene.stream("torch"):
+        got = kleene.mxm(m, m, "min.plus")
+    assert float(got.to_host().to_numpy().min()) == 6.0
+    t.zero_()
+    torch.cuda.synchronize()
+    s = busy_fill()
+    assert _square_min(m) == 0.0  # the control: off the stream, before the fill
+    s.synchronize()
+
+
+def test_stream_blocks_nest_and_restore():
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    s1, s2 = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
+    from kleene import _kleene
+    with kleene.stream(s1):
+        with kleene.stream(s2):
+            assert _kleene._set_stream(s2.ptr) == s2.ptr
+        assert _kleene._set_stream(s1.ptr) == s1.ptr  # s1 again after the inner block
+    assert _kleene._set_stream(0) == 0  # kleene's default (the legacy default stream) again
+
+
+def test_stream_refusals():
+    for bad, match in [("numpy", "cupy.*torch"), (-1, "not a stream handle"),
+                       (1 << 64, "not a stream handle"), (1.5, "not float"),
+                       (True, "not bool")]:
+        with pytest.raises(kleene.InvalidArgument, match=match):
+            with kleene.stream(bad):
+                pass
+
+
 # ---- products on the device: each equals the same call on the host ----------------------------
 
 DTYPES = ["float32", "float64", "int32", "int64"]
