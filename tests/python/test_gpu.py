@@ -1,6 +1,8 @@
 """Device matrices, exchange with CuPy / PyTorch, and products on the GPU compared with the same
 calls on the host (marker gpu: skipped without a device)."""
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -162,7 +164,16 @@ def test_cupy_import_race_shows_when_the_stream_is_hidden():
 # zeros x held before (the control, which shows the setting can see a call off the stream).
 
 
+def _quiesce(synchronize):
+    """Frees what earlier tests left for the garbage collector first: a kleene device buffer freed
+    while s is busy (cudaFree synchronises the device) would let a call off the stream see the
+    fill after all, and the control below would then pass for the wrong reason."""
+    gc.collect()
+    synchronize()
+
+
 def _cupy_busy_fill(cp, x):
+    _quiesce(cp.cuda.Device().synchronize)
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         y = cp.ones((4096, 4096), dtype=cp.float32)
@@ -217,6 +228,7 @@ def test_stream_runs_calls_after_the_callers_work_torch():
     m = kleene.Matrix.from_cuda(t)
 
     def busy_fill():
+        _quiesce(torch.cuda.synchronize)
         s = torch.cuda.Stream()
         with torch.cuda.stream(s):
             y = torch.ones((4096, 4096), device="cuda", dtype=torch.float32)
@@ -225,6 +237,11 @@ def test_stream_runs_calls_after_the_callers_work_torch():
             t.copy_(y[:2048, :2048] * 3)
         return s
 
+    # Once first, untested: the first launch of each of PyTorch's kernels in a process loads its
+    # module, which can wait for the work queued before it (the fill would then be done early).
+    busy_fill().synchronize()
+    t.zero_()
+    torch.cuda.synchronize()
     s = busy_fill()
     with kleene.stream(s) as handle:
         assert handle == s.cuda_stream
