@@ -581,7 +581,8 @@ PYBIND11_MODULE(_kleene, m) {
         "_set_stream",
         [](std::uintptr_t stream) {
             if (kleene::cuda::device_count() == 0)
-                throw kleene::no_device("kleene.stream: no CUDA device (or kleene was built without CUDA)");
+                throw kleene::no_device(
+                    "kleene.stream: no CUDA device (or kleene was built without CUDA)");
             kleene::context& c = kleene::default_context();
             auto const old = reinterpret_cast<std::uintptr_t>(c.stream());
             c.set_stream(reinterpret_cast<void*>(stream));

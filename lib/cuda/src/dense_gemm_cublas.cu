@@ -24,8 +24,8 @@ namespace {
 
 // The entry points kleene calls, opened with dlopen on first use (shared_library.hpp: linked,
 // cuBLAS made every process take about 80 ms more to start).
-#define KLEENE_CUBLAS_FUNCTIONS(X)                                                                \
-    X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSgemm_v2)               \
+#define KLEENE_CUBLAS_FUNCTIONS(X)                                                 \
+    X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSgemm_v2) \
     X(cublasDgemm_v2) X(cublasGetStatusName) X(cublasGetStatusString)
 
 struct cublas_api {
@@ -51,7 +51,8 @@ cublas_api open_cublas() {
     KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_BIND)
 #undef KLEENE_CUBLAS_BIND
     if (!ok) {
-        api.error = "dense_gemm: the cuBLAS library found lacks an entry point kleene needs (too old?)";
+        api.error =
+            "dense_gemm: the cuBLAS library found lacks an entry point kleene needs (too old?)";
         return api;
     }
     api.handle = lib.handle;
@@ -108,11 +109,11 @@ void blas(dense_view<T const, device> a, dense_view<T const, device> b, dense_vi
     int const ldb = as_int(std::max<std::size_t>(b.ld, std::max<std::size_t>(b.cols, 1)), "ldb");
     int const ldc = as_int(c.ld, "ldc");
     if constexpr (std::is_same_v<T, float>)
-        KLEENE_CUBLAS_CHECK(cublas().cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
-                                        a.data, lda, &beta, c.data, ldc));
+        KLEENE_CUBLAS_CHECK(cublas().cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one,
+                                                    b.data, ldb, a.data, lda, &beta, c.data, ldc));
     else
-        KLEENE_CUBLAS_CHECK(cublas().cublasDgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data, ldb,
-                                        a.data, lda, &beta, c.data, ldc));
+        KLEENE_CUBLAS_CHECK(cublas().cublasDgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one,
+                                                    b.data, ldb, a.data, lda, &beta, c.data, ldc));
 }
 
 }  // namespace

@@ -16,16 +16,15 @@ namespace {
 
 // The entry points kleene calls, opened with dlopen on first use (shared_library.hpp: linked,
 // cuSPARSE and its nvJitLink made every process take about 10 ms more to start).
-#define KLEENE_CUSPARSE_FUNCTIONS(X) \
-    X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream) \
-    X(cusparseGetErrorName) X(cusparseGetErrorString) X(cusparseCreateConstCsr) \
-    X(cusparseCreateCsr) X(cusparseCreateConstDnVec) X(cusparseCreateDnVec) \
-    X(cusparseCreateConstDnMat) X(cusparseCreateDnMat) X(cusparseDestroySpMat) \
-    X(cusparseDestroyDnVec) X(cusparseDestroyDnMat) X(cusparseSpMV_bufferSize) \
-    X(cusparseSpMV) X(cusparseSpMM_bufferSize) X(cusparseSpMM) \
-    X(cusparseSpGEMM_createDescr) X(cusparseSpGEMM_destroyDescr) X(cusparseSpGEMM_workEstimation) \
-    X(cusparseSpGEMM_compute) X(cusparseSpGEMM_copy) X(cusparseSpMatGetSize) \
-    X(cusparseCsrSetPointers)
+#define KLEENE_CUSPARSE_FUNCTIONS(X)                                                          \
+    X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream) X(cusparseGetErrorName)         \
+    X(cusparseGetErrorString) X(cusparseCreateConstCsr) X(cusparseCreateCsr)                  \
+    X(cusparseCreateConstDnVec) X(cusparseCreateDnVec) X(cusparseCreateConstDnMat)            \
+    X(cusparseCreateDnMat) X(cusparseDestroySpMat) X(cusparseDestroyDnVec)                    \
+    X(cusparseDestroyDnMat) X(cusparseSpMV_bufferSize) X(cusparseSpMV)                        \
+    X(cusparseSpMM_bufferSize) X(cusparseSpMM) X(cusparseSpGEMM_createDescr)                  \
+    X(cusparseSpGEMM_destroyDescr) X(cusparseSpGEMM_workEstimation) X(cusparseSpGEMM_compute) \
+    X(cusparseSpGEMM_copy) X(cusparseSpMatGetSize) X(cusparseCsrSetPointers)
 
 struct cusparse_api {
     void* handle = nullptr;
@@ -51,8 +50,9 @@ cusparse_api open_cusparse() {
     KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_BIND)
 #undef KLEENE_CUSPARSE_BIND
     if (!ok) {
-        api.error = "the cusparse backend: the cuSPARSE library found lacks an entry point kleene "
-                    "needs (too old?)";
+        api.error =
+            "the cusparse backend: the cuSPARSE library found lacks an entry point kleene "
+            "needs (too old?)";
         return api;
     }
     api.handle = lib.handle;
@@ -83,7 +83,9 @@ cusparseHandle_t handle(context& ctx) {
         cusparseHandle_t made = nullptr;
         KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreate(&made));
         x.h = made;
-        x.destroy = [](void* h) noexcept { (void)cusparse_lib().cusparseDestroy(static_cast<cusparseHandle_t>(h)); };
+        x.destroy = [](void* h) noexcept {
+            (void)cusparse_lib().cusparseDestroy(static_cast<cusparseHandle_t>(h));
+        };
     }
     auto const h = static_cast<cusparseHandle_t>(x.h);
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSetStream(h, stream_of(ctx)));
@@ -163,18 +165,18 @@ void cusparse_spmv(context& ctx, csr_matrix<T, Index, device> const& a, T const*
     describe(A, a);
     dn_vec X;
     dn_vec_out Y;
-    KLEENE_CUSPARSE_CHECK(
-        cusparse_lib().cusparseCreateConstDnVec(&X.d, static_cast<std::int64_t>(a.cols()), u, data_type<T>()));
-    KLEENE_CUSPARSE_CHECK(
-        cusparse_lib().cusparseCreateDnVec(&Y.d, static_cast<std::int64_t>(a.rows()), w, data_type<T>()));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateConstDnVec(
+        &X.d, static_cast<std::int64_t>(a.cols()), u, data_type<T>()));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCreateDnVec(
+        &Y.d, static_cast<std::int64_t>(a.rows()), w, data_type<T>()));
     T const alpha = 1, beta = accumulate ? 1 : 0;
     std::size_t bytes = 0;
-    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d,
-                                                  X.d, &beta, Y.d, data_type<T>(),
-                                                  CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta,
-                                       Y.d, data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT,
-                                       cub_scratch(ctx, bytes)));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV_bufferSize(
+        h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta, Y.d, data_type<T>(),
+        CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMV(
+        h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A.d, X.d, &beta, Y.d, data_type<T>(),
+        CUSPARSE_SPMV_ALG_DEFAULT, cub_scratch(ctx, bytes)));
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(stream_of(ctx)));
 }
 
@@ -240,18 +242,19 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
     buffer<unsigned char, device> work1(bytes1);
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_workEstimation(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, work1.data()));
-    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
-                                                 data_type<T>(), alg, G.d, &bytes2, nullptr));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(
+        h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes2, nullptr));
     buffer<unsigned char, device> work2(bytes2);
-    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(h, op, op, &alpha, A.d, B.d, &beta, C.d,
-                                                 data_type<T>(), alg, G.d, &bytes2, work2.data()));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(
+        h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes2, work2.data()));
     std::int64_t rows = 0, cols = 0, nnz = 0;
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpMatGetSize(C.d, &rows, &cols, &nnz));
     buffer<Index, device> col(static_cast<std::size_t>(nnz));
     buffer<T, device> val(static_cast<std::size_t>(nnz));
-    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseCsrSetPointers(C.d, row_ptr.data(), col.data(), val.data()));
     KLEENE_CUSPARSE_CHECK(
-        cusparse_lib().cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d));
+        cusparse_lib().cusparseCsrSetPointers(C.d, row_ptr.data(), col.data(), val.data()));
+    KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_copy(h, op, op, &alpha, A.d, B.d, &beta,
+                                                             C.d, data_type<T>(), alg, G.d));
     // kleene's CSR keeps every row's columns sorted; sort here if cuSPARSE left a row unsorted.
     if (nnz > 0) {
         int* unsorted = scratch<int>(ctx, 6, 1);
