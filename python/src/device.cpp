@@ -67,6 +67,13 @@ struct dl_managed_tensor {
 };
 constexpr std::int32_t dl_cuda = 2;
 
+/// The interface's name of the calling thread's kleene stream: its cudaStream_t, or 1 (the
+/// legacy default stream) for kleene's default.
+std::uintptr_t current_stream_handle() {
+    void* const s = kleene::default_context().stream();
+    return s ? reinterpret_cast<std::uintptr_t>(s) : std::uintptr_t(1);
+}
+
 py::dict cuda_array_interface(device_array const& a) {
     py::dict d;
     py::tuple shape(a.shape.size());
@@ -76,7 +83,10 @@ py::dict cuda_array_interface(device_array const& a) {
     d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.data), true);  // read-only
     d["strides"] = py::none();                                                   // C-contiguous
     d["version"] = 3;
-    d["stream"] = py::none();  // kleene's work on the array has finished (synchronous calls)
+    // The stream kleene's calls on this thread enqueue on (the consumer waits for it, version
+    // 3): a kleene.stream block's, or 1, the legacy default stream, kleene's own. Device calls may
+    // return before their work is done (they are captured into CUDA graphs, so they do not wait).
+    d["stream"] = current_stream_handle();
     return d;
 }
 
@@ -233,7 +243,19 @@ void bind_device(py::module_& m) {
                                [](device_array const& a) { return py::tuple(py::cast(a.shape)); })
         .def_property_readonly("typestr", [](device_array const& a) { return a.typestr; })
         .def(
-            "__dlpack__", [](device_array const& a, py::object /*stream*/) { return to_dlpack(a); },
+            "__dlpack__",
+            [](device_array const& a, py::object stream) {
+                // DLPack: the memory must be ready for the consumer's stream (None: the legacy
+                // default stream, 1; -1: the consumer asks for no synchronisation). Unless it is
+                // the stream kleene's work went to, wait for that work.
+                std::uintptr_t const mine = current_stream_handle();
+                std::intptr_t const theirs = stream.is_none() ? 1 : stream.cast<std::intptr_t>();
+                if (theirs != -1 && theirs != static_cast<std::intptr_t>(mine)) {
+                    py::gil_scoped_release release;
+                    cuda::synchronize_foreign_stream(mine);
+                }
+                return to_dlpack(a);
+            },
             py::arg("stream") = py::none())
         .def("__dlpack_device__", [](device_array const&) { return py::make_tuple(dl_cuda, 0); })
         .def(

@@ -269,6 +269,21 @@ def test_stream_blocks_nest_and_restore():
     assert _kleene._set_stream(0) == 0  # kleene's default (the legacy default stream) again
 
 
+def test_exported_arrays_name_kleenes_stream():
+    # __cuda_array_interface__ names the stream kleene's calls on this thread enqueue on (1, the
+    # legacy default stream, outside a kleene.stream block), so that a consumer waits for them.
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    m = kleene.Matrix.from_numpy(np.full((4, 4), 2, np.float32)).to_device()
+    (values,) = m.device_arrays()
+    assert values.__cuda_array_interface__["stream"] == 1
+    s = cp.cuda.Stream(non_blocking=True)
+    with kleene.stream(s):
+        assert values.__cuda_array_interface__["stream"] == s.ptr
+        got = cp.asarray(values)
+    np.testing.assert_array_equal(cp.asnumpy(got), np.full((4, 4), 2, np.float32))
+    assert values.__cuda_array_interface__["stream"] == 1
+
+
 def test_stream_refusals():
     for bad, match in [("numpy", "cupy.*torch"), (-1, "not a stream handle"),
                        (1 << 64, "not a stream handle"), (1.5, "not float"),
