@@ -29,7 +29,6 @@
 
 #include <kleene/algorithms/cuda/graph_scans.hpp>
 #include <kleene/algorithms/path_weights.hpp>
-#include <kleene/algorithms/sssp.hpp>
 #include <kleene/context.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/csr_matrix.hpp>

@@ -16,6 +16,7 @@
 // one proves a saturated sum); a distance the type cannot hold raises kleene::overflow_error
 // naming the type. NaN and infinite weights are refused (an absent edge is simply not stored).
 
+#include <kleene/algorithms/cuda/graph_scans.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
@@ -29,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace kleene {
 
@@ -202,6 +204,85 @@ csr_matrix<double, Index> as_fp64(csr_matrix<T, Index> const& a) {
     if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), v.data());
     return csr_matrix<double, Index>(a.rows(), a.cols(), std::move(rp), std::move(ci),
                                      std::move(v), static_cast<double>(a.iso_value()), true);
+}
+
+/// One pass over the weights: what sssp() needs to choose a method and a bucket width, and a
+/// quick bound on path weights (rows x the largest |weight|, at least weight_bound()'s B).
+struct weight_summary {
+    double min = 0, mean = 0;
+    bool negative = false;
+    bool non_finite = false;      ///< a NaN or infinite weight (weight_bound() names it)
+    long double max_abs = 0;      ///< the largest |weight|
+    long double quick_bound = 0;  ///< n * max_abs >= B (path_weights.hpp)
+};
+
+template <class T, class Index>
+weight_summary summarise_weights(csr_matrix<T, Index> const& a) {
+    weight_summary s;
+    std::size_t const m = a.nnz();
+    if (m == 0) return s;
+    if (!a.has_values()) {
+        T const w = a.iso_value();
+        s.min = s.mean = static_cast<double>(w);
+        s.non_finite = !std::isfinite(static_cast<double>(w));
+        s.max_abs = std::fabs(static_cast<long double>(w));
+    } else {
+        // Min and max in T, the sum exact in int64 for narrow integers, else in double (a simd
+        // reduction: a plain double sum is not reordered, hence not vectorised).
+        T const* v = a.values();
+        T lo = v[0], hi = v[0];
+        using sum_type =
+            std::conditional_t<std::is_integral_v<T> && sizeof(T) <= 4, std::int64_t, double>;
+        sum_type sum = 0;
+        bool bad = false;
+#pragma omp parallel for simd schedule(static) reduction(min : lo) reduction(max : hi) \
+    reduction(+ : sum) reduction(|| : bad) if (m > 65536)
+        for (std::size_t k = 0; k < m; ++k) {
+            T const x = v[k];
+            if constexpr (std::is_floating_point_v<T>) bad = bad || !std::isfinite(x);
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+            sum += static_cast<sum_type>(x);
+        }
+        s.min = static_cast<double>(lo);
+        s.mean = static_cast<double>(sum) / static_cast<double>(m);
+        s.non_finite = bad;
+        s.max_abs = std::max(std::fabs(static_cast<long double>(lo)),
+                             std::fabs(static_cast<long double>(hi)));
+    }
+    s.negative = s.min < 0;
+    s.quick_bound = s.max_abs * static_cast<long double>(a.rows());
+    return s;
+}
+
+/// summarise_weights and weight_bound's scan from a device pass over the weights
+/// (cuda::scan_weights): kleene::graph keeps them for a device graph, sssp makes them for a bare
+/// device matrix.
+template <class T, class Index, class Space>
+std::pair<weight_summary, path_weight_scan> weights_of_pass(csr_matrix<T, Index, Space> const& a,
+                                                            cuda::weight_pass<T> const& p) {
+    std::pair<weight_summary, path_weight_scan> r;
+    auto& [s, scan] = r;
+    if (p.empty) return r;
+    if (!a.has_values()) {  // as summarise_weights: the iso value itself, not a sum over it
+        T const w = a.iso_value();
+        s.min = s.mean = static_cast<double>(w);
+        s.max_abs = std::fabs(static_cast<long double>(w));
+    } else {
+        s.min = static_cast<double>(p.min);
+        s.mean = p.sum / static_cast<double>(a.nnz());
+        s.max_abs = std::max(std::fabs(static_cast<long double>(p.min)),
+                             std::fabs(static_cast<long double>(p.max)));
+    }
+    s.non_finite = p.non_finite;
+    s.negative = s.min < 0;
+    s.quick_bound = s.max_abs * static_cast<long double>(a.rows());
+    scan.bound = {p.bound, s.negative};
+    scan.bad_row = p.bad_row;
+    scan.bad_col = p.bad_col;
+    scan.bad_value = p.bad_value;
+    scan.iso = !a.has_values();
+    return r;
 }
 
 }  // namespace detail
