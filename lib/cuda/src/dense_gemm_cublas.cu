@@ -28,42 +28,27 @@ namespace {
     X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSgemm_v2) \
     X(cublasDgemm_v2) X(cublasGetStatusName) X(cublasGetStatusString)
 
-struct cublas_api {
-    void* handle = nullptr;
-    std::string error;
+struct cublas_api : cuda::detail::shared_api {
 #define KLEENE_CUBLAS_MEMBER(f) decltype(&::f) f = nullptr;
     KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_MEMBER)
 #undef KLEENE_CUBLAS_MEMBER
-};
-
-cublas_api open_cublas() {
-    cublas_api api;
-    std::string const major = std::to_string(CUBLAS_VER_MAJOR);
-    auto lib = cuda::detail::open_shared_library(
-        {"libcublas.so." + major, "libcublas.so"},
-        "dense_gemm: cuBLAS (Debian/Ubuntu: the libcublas-" + major + "-x package),");
-    if (!lib.handle) {
-        api.error = lib.error;
-        return api;
-    }
-    bool ok = true;
-#define KLEENE_CUBLAS_BIND(f) ok = ok && cuda::detail::bind_symbol(lib.handle, #f, api.f);
-    KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_BIND)
+    bool bind(void* h) {
+        bool ok = true;
+#define KLEENE_CUBLAS_BIND(f) ok = ok && cuda::detail::bind_symbol(h, #f, f);
+        KLEENE_CUBLAS_FUNCTIONS(KLEENE_CUBLAS_BIND)
 #undef KLEENE_CUBLAS_BIND
-    if (!ok) {
-        api.error =
-            "dense_gemm: the cuBLAS library found lacks an entry point kleene needs (too old?)";
-        return api;
+        return ok;
     }
-    api.handle = lib.handle;
-    return api;
-}
+};
 
 /// The process's cuBLAS, opened once (the result never changes after the first call).
 cublas_api const& cublas() {
-    static cublas_api const api = open_cublas();
-    if (!api.handle) throw device_error(api.error);
-    return api;
+    static cublas_api const api = cuda::detail::open_api<cublas_api>(
+        {"libcublas.so." + std::to_string(CUBLAS_VER_MAJOR), "libcublas.so"},
+        "dense_gemm: cuBLAS (Debian/Ubuntu: the libcublas-" + std::to_string(CUBLAS_VER_MAJOR) +
+            "-x package),",
+        "dense_gemm: the cuBLAS library found lacks an entry point kleene needs (too old?)");
+    return cuda::detail::loaded(api);
 }
 
 void check_cublas(cublasStatus_t s, char const* call, char const* file, int line) {

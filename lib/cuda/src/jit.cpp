@@ -12,7 +12,6 @@
 #include "shared_library.hpp"
 
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -89,9 +88,7 @@ std::string canonical_index(std::string_view t) {
 // to build or link: a missing NVRTC is an error at the first JIT call, naming the library.
 
 using nvrtc_program = struct nvrtc_program_opaque*;
-struct nvrtc_api {
-    void* handle = nullptr;
-    std::string error;
+struct nvrtc_api : cuda::detail::shared_api {
     int (*create)(nvrtc_program*, char const*, char const*, int, char const* const*,
                   char const* const*) = nullptr;
     int (*compile)(nvrtc_program, int, char const* const*) = nullptr;
@@ -105,48 +102,34 @@ struct nvrtc_api {
     int (*lowered_name)(nvrtc_program, char const*, char const**) = nullptr;
     char const* (*error_string)(int) = nullptr;
     int major = 0, minor = 0;
-};
 
-nvrtc_api open_nvrtc() {
-    nvrtc_api api;
-    std::string const major = std::to_string(CUDART_VERSION / 1000);
-    auto lib = cuda::detail::open_shared_library(
-        {"libnvrtc.so." + major, "libnvrtc.so"},
-        "jit: NVRTC, the CUDA runtime compiler (Debian/Ubuntu: the cuda-nvrtc-" + major +
-            "-x package),");
-    api.handle = lib.handle;
-    if (!api.handle) {
-        api.error = lib.error;
-        return api;
+    /// The entry points, and NVRTC's version (false when one is missing or the version fails).
+    bool bind(void* h) {
+        auto one = [h](char const* name, auto& f) {
+            return cuda::detail::bind_symbol(h, name, f);
+        };
+        return one("nvrtcCreateProgram", create) && one("nvrtcCompileProgram", compile) &&
+               one("nvrtcGetProgramLogSize", log_size) && one("nvrtcGetProgramLog", log) &&
+               one("nvrtcGetCUBINSize", cubin_size) && one("nvrtcGetCUBIN", cubin) &&
+               one("nvrtcDestroyProgram", destroy) && one("nvrtcVersion", version) &&
+               one("nvrtcAddNameExpression", add_name) &&
+               one("nvrtcGetLoweredName", lowered_name) &&
+               one("nvrtcGetErrorString", error_string) && version(&major, &minor) == 0;
     }
-    auto bind = [](void* h, char const* name, auto& f) {
-        return cuda::detail::bind_symbol(h, name, f);
-    };
-    bool ok = bind(api.handle, "nvrtcCreateProgram", api.create) &&
-              bind(api.handle, "nvrtcCompileProgram", api.compile) &&
-              bind(api.handle, "nvrtcGetProgramLogSize", api.log_size) &&
-              bind(api.handle, "nvrtcGetProgramLog", api.log) &&
-              bind(api.handle, "nvrtcGetCUBINSize", api.cubin_size) &&
-              bind(api.handle, "nvrtcGetCUBIN", api.cubin) &&
-              bind(api.handle, "nvrtcDestroyProgram", api.destroy) &&
-              bind(api.handle, "nvrtcVersion", api.version) &&
-              bind(api.handle, "nvrtcAddNameExpression", api.add_name) &&
-              bind(api.handle, "nvrtcGetLoweredName", api.lowered_name) &&
-              bind(api.handle, "nvrtcGetErrorString", api.error_string);
-    if (!ok || api.version(&api.major, &api.minor) != 0) {
-        api.error = "jit: the NVRTC library found lacks an entry point kleene needs (too old?)";
-        dlclose(api.handle);
-        api.handle = nullptr;
-    }
-    return api;
-}
+};
 
 /// The process's NVRTC, opened once (the library is process-wide by nature; the result never
 /// changes after the first call).
 nvrtc_api const& nvrtc() {
-    static nvrtc_api const api = open_nvrtc();
-    if (!api.handle) throw device_error(api.error);
-    return api;
+    static nvrtc_api const api = [] {
+        std::string const major = std::to_string(CUDART_VERSION / 1000);
+        return cuda::detail::open_api<nvrtc_api>(
+            {"libnvrtc.so." + major, "libnvrtc.so"},
+            "jit: NVRTC, the CUDA runtime compiler (Debian/Ubuntu: the cuda-nvrtc-" + major +
+                "-x package),",
+            "jit: the NVRTC library found lacks an entry point kleene needs (too old?)");
+    }();
+    return cuda::detail::loaded(api);
 }
 
 // ---- what is compiled ---------------------------------------------------------------------------

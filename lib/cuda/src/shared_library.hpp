@@ -7,6 +7,8 @@
 // whether it multiplied anything or not (docs/lab/ci-build-time.md). A library that cannot be
 // loaded is a clear error when it is first needed, naming the file and how to get it.
 
+#include <kleene/error.hpp>
+
 #include <dlfcn.h>
 
 #include <initializer_list>
@@ -43,6 +45,37 @@ template <class F>
 bool bind_symbol(void* handle, char const* name, F& f) {
     f = reinterpret_cast<F>(dlsym(handle, name));
     return f != nullptr;
+}
+
+/// A library's entry points: Api derives from shared_api and has `bool bind(void* handle)`,
+/// which looks its pointers up (false when one is missing).
+struct shared_api {
+    void* handle = nullptr;  ///< null: not loaded, `error` says why
+    std::string error;
+};
+
+/// Opens the first of `names` that loads and binds Api's entry points; `what` names the library
+/// in the error when none loads, `missing` is the error when an entry point is absent.
+template <class Api>
+Api open_api(std::initializer_list<std::string> names, std::string const& what,
+             std::string const& missing) {
+    Api api;
+    auto lib = open_shared_library(names, what);
+    if (!lib.handle) {
+        api.error = lib.error;
+    } else if (!api.bind(lib.handle)) {
+        api.error = missing;
+    } else {
+        api.handle = lib.handle;
+    }
+    return api;
+}
+
+/// api, once loaded; else device_error saying why it could not be.
+template <class Api>
+Api const& loaded(Api const& api) {
+    if (!api.handle) throw device_error(api.error);
+    return api;
 }
 
 }  // namespace kleene::cuda::detail

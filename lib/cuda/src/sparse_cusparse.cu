@@ -26,44 +26,28 @@ namespace {
     X(cusparseSpGEMM_destroyDescr) X(cusparseSpGEMM_workEstimation) X(cusparseSpGEMM_compute) \
     X(cusparseSpGEMM_copy) X(cusparseSpMatGetSize) X(cusparseCsrSetPointers)
 
-struct cusparse_api {
-    void* handle = nullptr;
-    std::string error;
+struct cusparse_api : cuda::detail::shared_api {
 #define KLEENE_CUSPARSE_MEMBER(f) decltype(&::f) f = nullptr;
     KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_MEMBER)
 #undef KLEENE_CUSPARSE_MEMBER
-};
-
-cusparse_api open_cusparse() {
-    cusparse_api api;
-    std::string const major = std::to_string(CUSPARSE_VER_MAJOR);
-    auto lib = cuda::detail::open_shared_library(
-        {"libcusparse.so." + major, "libcusparse.so"},
-        "the cusparse backend: cuSPARSE (Debian/Ubuntu: the libcusparse-" +
-            std::to_string(CUDART_VERSION / 1000) + "-x package),");
-    if (!lib.handle) {
-        api.error = lib.error;
-        return api;
-    }
-    bool ok = true;
-#define KLEENE_CUSPARSE_BIND(f) ok = ok && cuda::detail::bind_symbol(lib.handle, #f, api.f);
-    KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_BIND)
+    bool bind(void* h) {
+        bool ok = true;
+#define KLEENE_CUSPARSE_BIND(f) ok = ok && cuda::detail::bind_symbol(h, #f, f);
+        KLEENE_CUSPARSE_FUNCTIONS(KLEENE_CUSPARSE_BIND)
 #undef KLEENE_CUSPARSE_BIND
-    if (!ok) {
-        api.error =
-            "the cusparse backend: the cuSPARSE library found lacks an entry point kleene "
-            "needs (too old?)";
-        return api;
+        return ok;
     }
-    api.handle = lib.handle;
-    return api;
-}
+};
 
 /// The process's cuSPARSE, opened once (the result never changes after the first call).
 cusparse_api const& cusparse_lib() {
-    static cusparse_api const api = open_cusparse();
-    if (!api.handle) throw device_error(api.error);
-    return api;
+    static cusparse_api const api = cuda::detail::open_api<cusparse_api>(
+        {"libcusparse.so." + std::to_string(CUSPARSE_VER_MAJOR), "libcusparse.so"},
+        "the cusparse backend: cuSPARSE (Debian/Ubuntu: the libcusparse-" +
+            std::to_string(CUDART_VERSION / 1000) + "-x package),",
+        "the cusparse backend: the cuSPARSE library found lacks an entry point kleene needs "
+        "(too old?)");
+    return cuda::detail::loaded(api);
 }
 
 void check_cusparse(cusparseStatus_t s, char const* call, char const* file, int line) {
