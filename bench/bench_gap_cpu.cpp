@@ -324,7 +324,7 @@ void check_bc(graph const& a, std::vector<std::int64_t> const& batch, bc_result 
     std::size_t const n = a.rows();
     if (normalised.centrality.size() != n || raw.centrality.size() != n)
         fail("bc: kleene scored the wrong number of vertices");
-    std::vector<double> want = raw.centrality;
+    std::vector<double> want(raw.centrality.begin(), raw.centrality.end());
     double top_raw = 0;
     for (double x : want) top_raw = std::max(top_raw, x);
     for (std::size_t v = 0; v < n; ++v)

@@ -7,7 +7,7 @@
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
 //                       [--gpu-async-warps K] [--gpu-async-poll NS] [--reuse-results]
-//                       [--free-results]
+//                       [--free-results] [--keep-pool]
 //                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
@@ -43,6 +43,10 @@
 // state, measured on NY, NE and uniform 20), so --reuse-results is the like-for-like comparison.
 // --free-results releases the previous run's result before each timed run (outside the time), as
 // the GAP reference's harness does between its trials: the new result may then take its pages.
+// --keep-pool lets the device's default memory pool keep the memory the library's temporaries
+// free (cudaMemPoolAttrReleaseThreshold; by default it goes back to the driver at each
+// synchronisation and the next call maps it again): the share of a GPU call's time that is
+// mapping memory.
 // --pr-block-rows sets the CPU PageRank's Gauss-Seidel block rows (0: automatic),
 // --pr-schedule its pagerank_options::schedule (how the blocks go to the threads).
 
@@ -73,6 +77,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+#if KLEENE_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 namespace {
 
@@ -106,7 +113,8 @@ struct config {
     long long gpu_async_poll = -1;   // GPU BFS and SSSP: async_poll_ns (-1: default)
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
-    bool free_results = false;   // CPU cc and pagerank: the last run's result released first
+    bool free_results = false;
+    bool keep_pool = false;  // the device's default memory pool keeps freed memory (experiment)   // CPU cc and pagerank: the last run's result released first
     long long pr_block_rows = 0;  // CPU PageRank: pagerank_options::gauss_seidel_block_rows
     std::string pr_schedule = "auto";  // CPU PageRank: pagerank_options::schedule
     bool wants(std::string const& k) const {
@@ -194,6 +202,8 @@ config parse(int argc, char** argv) {
             c.reuse_results = true;
         else if (o == "--free-results")
             c.free_results = true;
+        else if (o == "--keep-pool")
+            c.keep_pool = true;
         else if (o == "--pr-block-rows")
             c.pr_block_rows = std::stoll(value());
         else if (o == "--pr-schedule")
@@ -358,6 +368,22 @@ int bench_main(int argc, char** argv) {
     config const cfg = parse(argc, argv);
     if (cfg.threads > 0) omp_set_num_threads(cfg.threads);
     bool const gpu = cfg.gpu && cuda::device_count() > 0;
+#if KLEENE_HAVE_CUDA
+    if (gpu && cfg.keep_pool) {
+        // The library's temporaries come from the device's default pool (cudaMallocAsync), which
+        // by default hands freed memory back to the driver at every synchronisation: the next
+        // call maps it again. Here it keeps up to all of it (a process-wide setting: the
+        // benchmark's own, never the library's).
+        cudaMemPool_t pool = nullptr;
+        std::uint64_t keep = ~std::uint64_t(0);
+        if (cudaDeviceGetDefaultMemPool(&pool, 0) != cudaSuccess ||
+            cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+            fmt::print(stderr, "bench_graph_kernels: --keep-pool: the pool's threshold not set\n");
+            return 1;
+        }
+        fmt::print("the device's default memory pool keeps freed memory (--keep-pool)\n");
+    }
+#endif
     if (cfg.gpu && !gpu) fmt::print("no GPU: the GPU lines are skipped\n");
 
     csr_matrix<std::int32_t, Index> w;
@@ -563,6 +589,30 @@ int bench_main(int argc, char** argv) {
             line("sssp", "gpu", ms, median(call), m / (ms * 1e6), rounds,
                  cpu_dist.empty() ? "distances not checked (no CPU run)"
                                   : "distances equal the CPU's");
+            // The same searches with the distances left on the device (the caller's vector).
+            dense_vector<std::int32_t, device> dist_d(wd->rows());
+            std::vector<double> td, calld;
+            for (std::size_t k = 0; k < src.size(); ++k) {
+                cuda::sssp_tuning tuning;
+                tuning.delta = cfg.delta;
+                if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
+                if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
+                if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
+                cuda::sssp_run<std::int32_t> r;
+                calld.push_back(ms_of([&] {
+                    r = cuda::sssp<std::int32_t, Index>(*wd, src[k], dist_d, tuning,
+                                                        default_context());
+                }));
+                td.push_back(r.seconds * 1e3);
+                if (k == 0 && !cpu_dist.empty()) {
+                    auto const dd = dist_d.to_host();
+                    if (!std::equal(dd.begin(), dd.end(), cpu_dist.begin()))
+                        fail("sssp distances on the device, GPU vs CPU");
+                }
+            }
+            double const msd = median(td);
+            line("sssp", "gpu", msd, median(calld), m / (msd * 1e6), rounds,
+                 "results left on the device (call: no copy back)");
         }
     }
 
@@ -603,6 +653,24 @@ int bench_main(int argc, char** argv) {
                                  kernel == cuda::cc_kernel::afforest ? "afforest" : "fastsv",
                                  r.iterations));
             }
+            // Afforest with the labels left on the device (the caller's vector).
+            dense_vector<std::int64_t, device> comp_d(ad->rows());
+            std::vector<double> t, call;
+            cuda::cc_run r;
+            for (int k = 0; k < cfg.runs; ++k) {
+                call.push_back(ms_of([&] {
+                    r = cuda::connected_components<Index>(*ad, comp_d, cuda::cc_kernel::afforest,
+                                                          default_context());
+                }));
+                t.push_back(r.seconds * 1e3);
+            }
+            if (!cpu_comp.empty()) {
+                auto const cd = comp_d.to_host();
+                if (!std::equal(cd.begin(), cd.end(), cpu_comp.begin()))
+                    fail("cc labels on the device, GPU vs CPU");
+            }
+            line("cc", "gpu", median(t), median(call), 0, r.iterations,
+                 "afforest, results left on the device (call: no copy back)");
         }
     }
 
@@ -676,6 +744,28 @@ int bench_main(int argc, char** argv) {
                                  name_of(kernel), kernel == chosen ? ", automatic" : "",
                                  r.change));
             }
+            // The automatic method with the ranks left on the device (the caller's vector).
+            dense_vector<double, device> rank_d(ad->rows());
+            std::vector<double> t, call;
+            cuda::pagerank_run r =
+                cuda::pagerank<Index>(*ad, *ad, {}, chosen, rank_d, default_context());
+            for (int k = 0; k < cfg.runs; ++k) {
+                call.push_back(ms_of([&] {
+                    r = cuda::pagerank<Index>(*ad, *ad, {}, chosen, rank_d, default_context());
+                }));
+                t.push_back(r.seconds * 1e3);
+            }
+            if (!cpu_rank.empty()) {
+                auto const rd = rank_d.to_host();
+                double diff = 0;
+                for (std::size_t v = 0; v < n; ++v) diff += std::abs(rd[v] - cpu_rank[v]);
+                if (diff > 1e-3)
+                    fail(fmt::format("pagerank on the device: L1 difference GPU vs CPU {:.3e}",
+                                     diff));
+            }
+            line("pagerank", "gpu", median(t), median(call), 0, r.iterations,
+                 fmt::format("{}, automatic, results left on the device (call: no copy back)",
+                             name_of(chosen)));
         }
     }
 
@@ -732,7 +822,7 @@ int bench_main(int argc, char** argv) {
             bc_result r;
             for (int k = 0; k < cfg.runs; ++k)
                 t.push_back(ms_of([&] { r = betweenness(a, bc_src, o); }));
-            cpu_bc = r.centrality;
+            cpu_bc.assign(r.centrality.begin(), r.centrality.end());
             double const top = cpu_bc.empty() ? 0 : *std::max_element(cpu_bc.begin(), cpu_bc.end());
             line("bc", "cpu", median(t), 0, bc_edges / (median(t) * 1e6), -1,
                  fmt::format("{} sources ({}), largest score {:.6g}", bc_src.size(),

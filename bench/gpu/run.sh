@@ -24,7 +24,7 @@ stages=${STAGES:-"deps build test sanitize bench"}
 sizes=${SIZES:-"1024 2048 4096 8192 16384"}
 torch_sizes=${TORCH_SIZES:-$sizes}
 jobs=${JOBS:-$(nproc)}
-benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu bench_jit bench_streams)
+benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu bench_apsp_sparse bench_tc_gpu bench_jit bench_streams bench_result_copy)
 # Which benchmark groups the bench stage runs: gemm (GEMM + PyTorch), apsp (APSP, closure, SciPy
 # Floyd-Warshall), io (Matrix Market throughput beside scipy.io on the host's cores), sparse (BFS
 # GTEPS on Kronecker graphs, SpMV / SpMM / SpGEMM beside cuSPARSE; SPARSE_SCALES, default 20 21 22),
@@ -35,7 +35,9 @@ benches=(bench_gemm_gpu bench_apsp_gpu bench_sparse_gpu bench_out_of_core_gpu be
 # (Johnson vs R-Kleene on sparse graphs, average degree 4..64; JOHNSON_SIZES, default 2048 4096
 # 8192), jit (the JIT's kernels against the instances: compile / cache costs, SpMV on Kronecker
 # scale JIT_SCALE (default 20), GEMM n = JIT_GEMM_N (default 8192); bench_jit), streams (two
-# contexts on two streams from two threads against one; bench_streams).
+# contexts on two streams from two threads against one; bench_streams), results (a result copied
+# to the host: the page-locked floor, the driver's pageable path, the context's staging;
+# bench_result_copy, RESULT_COPY_ARGS).
 bench_set=${BENCH_SET:-"gemm apsp io sparse ooc"}
 in_set() { [[ " $bench_set " == *" $1 "* ]]; }
 mkdir -p "$out"
@@ -216,6 +218,11 @@ fi
 if has bench && in_set streams; then
     note "two contexts on two streams against one"
     "$build/bench/gpu/bench_streams" 2>&1 | tee "$out/bench_streams.txt" || status=1
+fi
+
+if has bench && in_set results; then
+    note "results to the host: page-locked floor, pageable, staged (bench_result_copy)"
+    "$build/bench/gpu/bench_result_copy" ${RESULT_COPY_ARGS:-} 2>&1 | tee "$out/bench_result_copy.txt" || status=1
 fi
 
 if has bench && in_set sparse; then

@@ -251,7 +251,7 @@ void bind_device(py::module_& m) {
                 if (!stream.is_none() && !py::isinstance<py::int_>(stream))
                     throw invalid_argument(
                         "__dlpack__: stream must be an int or None, not " +
-                        std::string(py::str(stream.get_type().attr("__name__"))));
+                        std::string(py::str(py::type::handle_of(stream).attr("__name__"))));
                 std::uintptr_t const mine = current_stream_handle();
                 std::intptr_t const theirs = stream.is_none() ? 1 : stream.cast<std::intptr_t>();
                 if (theirs != -1 && theirs != static_cast<std::intptr_t>(mine)) {

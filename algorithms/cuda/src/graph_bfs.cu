@@ -562,11 +562,15 @@ void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bf
         KLEENE_CUDA_CHECK_LAUNCH("widen_results");
     }
     if (here) {
+        auto const to_host = [&](std::int64_t* dst, std::int64_t const* src) {
+            if (out.ctx) detail::copy_to_host(dst, src, n, *out.ctx);
+            else detail::copy_to_host(dst, src, n, st);
+        };
         run.level.resize(n);
-        detail::copy_to_host(run.level.data(), level64.data(), n, st);
+        to_host(run.level.data(), level64.data());
         if (parent) {
             run.parent.resize(n);
-            detail::copy_to_host(run.parent.data(), parent64.data(), n, st);
+            to_host(run.parent.data(), parent64.data());
         }
     }
     run.levels = static_cast<std::size_t>(detail::read_one(deepest.data(), st) + 1);
@@ -581,7 +585,7 @@ namespace {
 template <class T, class Index>
 bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
                  std::size_t source, bool parents, bfs_tuning const& tuning,
-                 bfs_detail::device_out const& out, context& ctx) {
+                 bfs_detail::device_out const& out_arrays, context& ctx) {
     if (a.rows() != a.cols())
         throw dimension_mismatch("bfs: the adjacency matrix must be square, not " +
                                  kleene::detail::shape(a.rows(), a.cols()));
@@ -602,6 +606,8 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
     auto const st = static_cast<cudaStream_t>(ctx.stream());
+    bfs_detail::device_out out = out_arrays;
+    out.ctx = &ctx;
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
         tuning.async_poll_ns > 1000000)
         throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32] and "

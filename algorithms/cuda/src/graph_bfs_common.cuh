@@ -146,6 +146,8 @@ __device__ __forceinline__ void pull_words(bfs_graph<Index> const& g, bfs_state<
 struct device_out {
     std::int64_t* level = nullptr;
     std::int64_t* parent = nullptr;
+    /// The call's context: host results go through its page-locked buffers (result_copy.hpp).
+    context* ctx = nullptr;
 };
 
 /// The whole search in one cooperative kernel on stream st (graph_bfs_loop.cu); fills run.level,

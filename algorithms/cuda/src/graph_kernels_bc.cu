@@ -794,11 +794,12 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
             throw invalid_argument("betweenness: source " + std::to_string(src) +
                                    " is not a vertex of a " + std::to_string(n) + "-vertex graph");
     bc_run run;
-    run.centrality.assign(std::size_t(n), 0.0);
     if (n == 0 || sources.empty()) {
+        run.centrality.assign(std::size_t(n), 0.0);
         run.notes.push_back("bc: no sources");
         return run;
     }
+    run.centrality.resize(std::size_t(n));  // not zeroed: the copy below fills every entry
     auto const st = static_cast<cudaStream_t>(ctx.stream());
     bc_graphs<Index> g;
     g.out = walk::view_of(a);
@@ -836,7 +837,7 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
             run.seconds += bc_batch_any<Index, 8>(g, batch, active, c, run.notes, loop, st);
         first += std::size_t(active);
     }
-    detail::copy_to_host(run.centrality.data(), centrality.data(), std::size_t(n), st);
+    detail::copy_to_host(run.centrality.data(), centrality.data(), std::size_t(n), ctx);
     run.notes.push_back("bc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", " + std::to_string(sources.size()) + " sources" +
                         (symmetric ? " (symmetric: pull steps read A)" : "") + ", " +

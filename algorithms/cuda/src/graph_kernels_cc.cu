@@ -287,7 +287,7 @@ cc_run cc_impl(csr_matrix<bool, Index, device> const& a, cc_kernel kernel, std::
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     } else {
         run.component.resize(static_cast<std::size_t>(n));
-        detail::copy_to_host(run.component.data(), comp64.data(), std::size_t(n), st);
+        detail::copy_to_host(run.component.data(), comp64.data(), std::size_t(n), ctx);
     }
     run.notes.push_back("cc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", rows sliced over warps (> " + std::to_string(walk::long_min) +

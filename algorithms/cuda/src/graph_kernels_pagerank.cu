@@ -298,7 +298,7 @@ pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     } else {
         run.rank.resize(std::size_t(n));
-        detail::copy_to_host(run.rank.data(), rank.data(), std::size_t(n), st);
+        detail::copy_to_host(run.rank.data(), rank.data(), std::size_t(n), ctx);
     }
     run.notes.push_back(std::string("pagerank: ") + name + ", n=" + std::to_string(n) +
                         ", entries=" + std::to_string(a.nnz()) + ", damping " +

@@ -445,23 +445,25 @@ struct pinned_value {
 };
 
 /// The distances to `out`, n values on the device (the caller's), when it is not null, else to
-/// run.dist; either way after the work queued on st.
+/// run.dist; either way after the work queued on ctx's stream.
 template <class T>
-void hand_over(sssp_run<T>& run, T const* dist, std::size_t n, T* out, cudaStream_t st) {
+void hand_over(sssp_run<T>& run, T const* dist, std::size_t n, T* out, context& ctx) {
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     if (out) {
         if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(out, dist, n * sizeof(T),
                                                  cudaMemcpyDeviceToDevice, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     } else {
         run.dist.resize(n);
-        detail::copy_to_host(run.dist.data(), dist, n, st);
+        detail::copy_to_host(run.dist.data(), dist, n, ctx);
     }
 }
 
 template <class T, class Index>
 sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
-                      sssp_tuning const& tuning, T* out, cudaStream_t st) {
+                      sssp_tuning const& tuning, T* out, context& ctx) {
     using detail::stream_buffer;
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
     std::size_t const n = a.rows();
     sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
                                  static_cast<std::int64_t>(n)};
@@ -517,7 +519,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
             run.seconds = listed.seconds;
             run.rounds = 1;
             run.notes = why + listed.note(static_cast<std::int64_t>(n));
-            hand_over(run, dist.data(), n, out, st);
+            hand_over(run, dist.data(), n, out, ctx);
             return run;
         }
         why += listed.note(static_cast<std::int64_t>(n)) + "; delta-stepping instead; ";
@@ -740,7 +742,7 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                                            : 0.0);
         run.notes += buf;
     }
-    hand_over(run, dist.data(), n, out, st);
+    hand_over(run, dist.data(), n, out, ctx);
     return run;
 }
 
@@ -768,8 +770,7 @@ template <class T, index_type Index>
 sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
                  sssp_tuning const& tuning, context& ctx) {
     check_sssp(a, source, tuning);
-    return sssp_impl<T, Index>(a, source, tuning, nullptr,
-                               static_cast<cudaStream_t>(ctx.stream()));
+    return sssp_impl<T, Index>(a, source, tuning, nullptr, ctx);
 }
 
 template <class T, index_type Index>
@@ -779,8 +780,7 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
     if (dist.size() != a.rows())
         throw dimension_mismatch("sssp: the result vector holds " + std::to_string(dist.size()) +
                                  " entries, the graph " + std::to_string(a.rows()) + " vertices");
-    return sssp_impl<T, Index>(a, source, tuning, dist.data(),
-                               static_cast<cudaStream_t>(ctx.stream()));
+    return sssp_impl<T, Index>(a, source, tuning, dist.data(), ctx);
 }
 
 #define KLEENE_SSSP(T, Index)                                                             \

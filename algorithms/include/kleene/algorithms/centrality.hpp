@@ -101,7 +101,9 @@ struct bc_options {
 };
 
 struct bc_result {
-    std::vector<double> centrality;
+    /// (vector_for_overwrite: a GPU run's scores are copied in without being zeroed first; it
+    /// compares equal to a std::vector.)
+    vector_for_overwrite<double> centrality;
     /// The CPU method that ran; automatic when the GPU ran (cuda::betweenness has one kernel).
     bc_method method = bc_method::direct;
     device_choice device = device_choice::cpu;
@@ -456,7 +458,7 @@ void brandes_search(std::size_t n, Index const* ap, Index const* aj, Index const
 template <class Index>
 void betweenness_direct(std::size_t n, Index const* ap, Index const* aj, Index const* tp,
                         Index const* tj, std::span<std::int64_t const> sources,
-                        bc_options const& opt, std::vector<double>& score) {
+                        bc_options const& opt, vector_for_overwrite<double>& score) {
     bfs_direction const dir = opt.direction;
     double const alpha = opt.alpha > 0 ? opt.alpha : bc_pull_alpha;
     std::size_t const per_thread =
@@ -519,7 +521,7 @@ template <class Index>
 void betweenness_semiring(std::size_t n, csr_matrix<double, Index> const& a,
                           csr_matrix<double, Index> const& at,
                           std::span<std::int64_t const> sources, explain_trace* explain,
-                          std::vector<double>& score) {
+                          vector_for_overwrite<double>& score) {
     using S = plus_times<double>;
     std::size_t const ns = sources.size();
     options o;
@@ -629,7 +631,7 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
     }
     bc_result r;
     r.method = gpu ? bc_method::automatic : method;
-    r.centrality.assign(n, 0.0);
+    if (!gpu || n == 0) r.centrality.assign(n, 0.0);  // a GPU run brings its own
     auto normalize = [&] {
         if (!opt.normalize) return;
         double top = 0;

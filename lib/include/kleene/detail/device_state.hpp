@@ -56,6 +56,9 @@ struct device_state {
     handle cusparse;
     /// The JIT's kernels loaded on this device (lib/cuda/src/jit.cpp).
     handle jit;
+    /// Two page-locked host buffers for results copied to pageable memory (lib/cuda/src/
+    /// result_copy.cpp).
+    handle result_staging;
     /// The GEMM's packed operand and split-k partial products, when the caller supplied none.
     scratch_block workspace;
     /// Scratch of the sparse products (sparse.cuh numbers its uses 0..7).
@@ -79,7 +82,7 @@ struct device_state {
             for (scratch_block& b : slots) b.release = nullptr;
             return;
         }
-        for (handle* x : {&cublas, &cusparse, &jit})
+        for (handle* x : {&cublas, &cusparse, &jit, &result_staging})
             if (x->h && x->destroy) x->destroy(x->h);
     }
 };

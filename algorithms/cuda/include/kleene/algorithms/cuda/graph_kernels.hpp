@@ -159,7 +159,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel,
 struct bc_run {
     /// Brandes' dependency sums over the given sources (unnormalised; an undirected graph counts
     /// each pair once per direction, as GAP and LAGraph do).
-    std::vector<double> centrality;
+    vector_for_overwrite<double> centrality;
     double seconds = 0;
     std::vector<std::string> notes;
 };

@@ -4,7 +4,9 @@
 // the caller's stream (cudaMallocAsync / cudaFreeAsync): neither waits for the device, where
 // kleene::buffer's cudaFree waits for all of it. Reads back to the host wait on that stream only.
 
+#include <kleene/context.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
 
@@ -70,6 +72,15 @@ template <class T>
 void copy_to_host(T* dst, T const* src, std::size_t n, cudaStream_t s) {
     if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, s));
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+/// A call's result, n values from the device to the caller's host memory, after the work queued
+/// on ctx's stream; large results through the context's page-locked buffers
+/// (kleene/cuda/result_copy.hpp). Returns once they are there.
+template <class T>
+void copy_to_host(T* dst, T const* src, std::size_t n, context& ctx) {
+    cuda::copy_result_to_host(static_cast<void*>(dst), static_cast<void const*>(src), n * sizeof(T),
+                              ctx);
 }
 
 /// One value from the device, after the work queued on s before it.

@@ -1,0 +1,111 @@
+// A call's result to the host (kleene/cuda/result_copy.hpp): results of 4 MiB and more reach
+// pageable host memory through the context's two page-locked buffers, filled by the DMA engine in
+// turn while the host's threads copy out the other. Every byte is checked, for sizes around the
+// chunk's edges, one chunk, many with a remainder, buffers that must grow, a destination that is
+// already page-locked, and a context on a stream of its own; then an algorithm's large result.
+// A .cu suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend.
+
+#define BOOST_TEST_MODULE result_copy_gpu
+#include <boost/test/unit_test.hpp>
+#include "gpu/gpu_test.hpp"
+
+#include <kleene/algorithms/cuda/graph_kernels.hpp>
+#include <kleene/context.hpp>
+#include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/result_copy.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+using namespace kleene;
+using kleene::test::have_gpu;
+using kleene::test::needs;
+
+BOOST_AUTO_TEST_CASE(staged_copies_are_exact) {
+    if (!have_gpu(needs::minimal)) return;
+    std::size_t const most = (std::size_t(9) << 20) + 40;  // bytes
+    std::vector<std::uint8_t> want(most);
+    for (std::size_t i = 0; i < most; ++i) want[i] = std::uint8_t((i * 131 + i / 4099) & 0xff);
+    void* dev = nullptr;
+    BOOST_REQUIRE(cudaMalloc(&dev, most) == cudaSuccess);
+    BOOST_REQUIRE(cudaMemcpy(dev, want.data(), most, cudaMemcpyHostToDevice) == cudaSuccess);
+    cudaStream_t s = nullptr;
+    BOOST_REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    for (bool own_stream : {false, true}) {
+        context ctx;
+        if (own_stream) ctx.set_stream(s);
+        auto check = [&](std::size_t bytes, cuda::result_copy_options const& o,
+                         std::string const& what) {
+            std::vector<std::uint8_t> got(bytes + 16, 0xee);
+            cuda::copy_result_to_host(got.data() + 8, dev, bytes, ctx, o);
+            bool const same = std::equal(want.begin(), want.begin() + std::ptrdiff_t(bytes),
+                                         got.begin() + 8);
+            bool const fence = std::all_of(got.begin(), got.begin() + 8,
+                                           [](std::uint8_t x) { return x == 0xee; }) &&
+                               std::all_of(got.end() - 8, got.end(),
+                                           [](std::uint8_t x) { return x == 0xee; });
+            BOOST_TEST(same, what << ": " << bytes << " bytes differ");
+            BOOST_TEST(fence, what << ": " << bytes << " bytes: written outside the result");
+        };
+        cuda::result_copy_options small;
+        small.chunk = std::size_t(64) << 10;
+        small.staged_from = 0;
+        for (std::size_t bytes : {std::size_t(0), std::size_t(8), std::size_t(65536) - 8,
+                                  std::size_t(65536), std::size_t(65536) + 8,
+                                  std::size_t(131072), std::size_t(200000) + 8,
+                                  (std::size_t(1) << 20) + 24})
+            check(bytes, small, "64 KiB chunks");
+        cuda::result_copy_options larger = small;
+        larger.chunk = std::size_t(1) << 20;  // the buffers grow
+        check((std::size_t(3) << 20) + 8, larger, "1 MiB chunks");
+        check(most, {}, "default options");  // chunks of half the result, rounded up to 1 MiB
+        check(std::size_t(4) << 20, {}, "two chunks of 2 MiB");
+        cuda::result_copy_options one;
+        one.staged_from = 0;
+        one.chunk = std::size_t(1) << 20;
+        check(std::size_t(1) << 20, one, "exactly one chunk");
+        check((std::size_t(5) << 20) + 1, one, "five chunks and one byte");
+        cuda::result_copy_options direct;
+        direct.staged = false;
+        check(most, direct, "direct");
+        void* locked = nullptr;
+        BOOST_REQUIRE(cudaHostAlloc(&locked, most, cudaHostAllocDefault) == cudaSuccess);
+        cuda::copy_result_to_host(locked, dev, most, ctx);
+        BOOST_TEST(std::memcmp(locked, want.data(), most) == 0, "page-locked destination");
+        cudaFreeHost(locked);
+    }
+    cudaStreamDestroy(s);
+    cudaFree(dev);
+}
+
+BOOST_AUTO_TEST_CASE(a_large_result_through_the_algorithms) {
+    if (!have_gpu(needs::minimal)) return;
+    // 2^20 vertices joined in pairs: 8 MiB of int64 labels, two chunks and a remainder-free end.
+    std::size_t const n = std::size_t(1) << 20;
+    std::vector<std::int32_t> from, to;
+    for (std::size_t v = 0; v + 1 < n; v += 2) {
+        from.push_back(std::int32_t(v));
+        to.push_back(std::int32_t(v + 1));
+        from.push_back(std::int32_t(v + 1));
+        to.push_back(std::int32_t(v));
+    }
+    auto const a = csr_matrix<bool, std::int32_t>::from_coo(n, n, from, to, std::span<bool const>{},
+                                                            duplicate_policy::last)
+                       .to_device();
+    for (auto kernel : {cuda::cc_kernel::afforest, cuda::cc_kernel::fastsv}) {
+        auto const run = cuda::connected_components<std::int32_t>(a, kernel);
+        BOOST_TEST(run.count == n / 2);
+        BOOST_REQUIRE(run.component.size() == n);
+        std::size_t wrong = 0;
+        for (std::size_t v = 0; v < n; ++v)
+            wrong += run.component[v] != std::int64_t(v & ~std::size_t(1));
+        BOOST_TEST(wrong == 0u);
+    }
+}
+
