@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <kleene/graphblas/graphblas.hpp>
 #include <kleene/kleene.hpp>
 #include <random>
@@ -22,7 +21,10 @@
 #include <string_view>
 #include <vector>
 
+#include "timing.hpp"
+
 using namespace kleene;
+using kleene::bench::median_ms;
 namespace grb = kleene::graphblas;
 
 namespace {
@@ -37,18 +39,6 @@ struct config {
     std::size_t dense_n = 1024;
 };
 
-double median_ms(int runs, std::function<void()> const& f) {
-    f();  // warm-up
-    std::vector<double> t;
-    for (int r = 0; r < runs; ++r) {
-        auto const t0 = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                        .count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 csr_matrix<double> uniform_matrix(std::size_t n, std::size_t per_row, std::mt19937_64& g) {
     std::vector<std::int32_t> ii, jj;

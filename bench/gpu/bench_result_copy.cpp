@@ -7,7 +7,8 @@
 //   staged     the same through the context's two page-locked buffers (the library's way), with
 //              chunks of --chunks MiB;
 //   touch      only the first touch of a fresh result's pages by the context's threads (no copy):
-//              what a fresh result costs before any byte moves.
+//              what a fresh result costs before any byte moves; with and without the
+//              transparent huge-page advice that kleene's result vectors give.
 //
 //   bench_result_copy [--mib 32,64] [--runs 9] [--chunks 2,4,8,16] [--threads N]
 
@@ -17,24 +18,24 @@
 
 #include <cuda_runtime.h>
 
+#include "../timing.hpp"
+#include "bench_common.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-void check(cudaError_t e, char const* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "bench_result_copy: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using kleene::bench::check;
+using kleene::bench::median_ms;
 
 std::vector<std::size_t> list_of(char const* s) {
     std::vector<std::size_t> v;
@@ -43,20 +44,6 @@ std::vector<std::size_t> list_of(char const* s) {
     while (std::getline(in, item, ','))
         if (!item.empty()) v.push_back(std::stoull(item));
     return v;
-}
-
-template <class F>
-double median_ms(int runs, F&& f) {
-    std::vector<double> t;
-    f();  // warm-up
-    for (int r = 0; r < runs; ++r) {
-        auto const t0 = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                        .count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
 }
 
 }  // namespace
@@ -129,6 +116,20 @@ int main(int argc, char** argv) {
                    std::int64_t const pages = static_cast<std::int64_t>(bytes >> 12);
 #pragma omp parallel for schedule(static)
                    for (std::int64_t k = 0; k < pages; ++k) p[k << 12] = 1;
+               }));
+        // The same fresh result without the transparent huge-page advice vector_for_overwrite
+        // gives arrays of 4 MiB and more (new[]: 4 KiB pages unless the system's THP is
+        // "always").
+        report("touch only, fresh, no huge-page advice", mib, median_ms(runs, [&] {
+                   std::unique_ptr<std::int64_t[]> r(new std::int64_t[n]);
+                   auto* p = reinterpret_cast<char*>(r.get());
+                   std::int64_t const pages = static_cast<std::int64_t>(bytes >> 12);
+#pragma omp parallel for schedule(static)
+                   for (std::int64_t k = 0; k < pages; ++k) p[k << 12] = 1;
+               }));
+        report("staged (default), fresh, no advice", mib, median_ms(runs, [&] {
+                   std::unique_ptr<std::int64_t[]> r(new std::int64_t[n]);
+                   kleene::cuda::copy_result_to_host(r.get(), dev, bytes, ctx);
                }));
         for (std::size_t c : chunks) {
             kleene::cuda::result_copy_options staged;

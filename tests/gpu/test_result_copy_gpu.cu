@@ -9,6 +9,7 @@
 #include <boost/test/unit_test.hpp>
 #include "gpu/gpu_test.hpp"
 
+#include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -26,6 +27,22 @@
 using namespace kleene;
 using kleene::test::have_gpu;
 using kleene::test::needs;
+
+namespace {
+/// n vertices joined in pairs (2v, 2v + 1), both directions, on the device.
+csr_matrix<bool, std::int32_t, device> pairs_graph(std::size_t n) {
+    std::vector<std::int32_t> from, to;
+    for (std::size_t v = 0; v + 1 < n; v += 2) {
+        from.push_back(std::int32_t(v));
+        to.push_back(std::int32_t(v + 1));
+        from.push_back(std::int32_t(v + 1));
+        to.push_back(std::int32_t(v));
+    }
+    return csr_matrix<bool, std::int32_t>::from_coo(n, n, from, to, std::span<bool const>{},
+                                                    duplicate_policy::last)
+        .to_device();
+}
+}  // namespace
 
 BOOST_AUTO_TEST_CASE(staged_copies_are_exact) {
     if (!have_gpu(needs::minimal)) return;
@@ -88,16 +105,7 @@ BOOST_AUTO_TEST_CASE(a_large_result_through_the_algorithms) {
     if (!have_gpu(needs::minimal)) return;
     // 2^20 vertices joined in pairs: 8 MiB of int64 labels, two chunks and a remainder-free end.
     std::size_t const n = std::size_t(1) << 20;
-    std::vector<std::int32_t> from, to;
-    for (std::size_t v = 0; v + 1 < n; v += 2) {
-        from.push_back(std::int32_t(v));
-        to.push_back(std::int32_t(v + 1));
-        from.push_back(std::int32_t(v + 1));
-        to.push_back(std::int32_t(v));
-    }
-    auto const a = csr_matrix<bool, std::int32_t>::from_coo(n, n, from, to, std::span<bool const>{},
-                                                            duplicate_policy::last)
-                       .to_device();
+    auto const a = pairs_graph(n);
     for (auto kernel : {cuda::cc_kernel::afforest, cuda::cc_kernel::fastsv}) {
         auto const run = cuda::connected_components<std::int32_t>(a, kernel);
         BOOST_TEST(run.count == n / 2);
@@ -109,3 +117,57 @@ BOOST_AUTO_TEST_CASE(a_large_result_through_the_algorithms) {
     }
 }
 
+
+BOOST_AUTO_TEST_CASE(runs_into_the_last_result_keep_its_storage) {
+    if (!have_gpu(needs::minimal)) return;
+    // Pairs joined: 2^20 vertices (8 MiB results, staged) and a smaller graph after it.
+    auto const big = pairs_graph(std::size_t(1) << 20), small = pairs_graph(std::size_t(1) << 12);
+    context ctx;
+    std::vector<std::int64_t> const sources{0, 3, 1000};
+
+    cuda::cc_run cc;
+    cuda::pagerank_run pr;
+    cuda::bfs_run bf;
+    cuda::bc_run bc;
+    for (auto const* g : {&big, &big, &small, &big}) {
+        std::string const what = "n=" + std::to_string(g->rows());
+        double const* pr_before = pr.rank.data();
+        std::int64_t const* cc_before = cc.component.data();
+        std::size_t const cc_capacity = cc.component.capacity();
+        cuda::connected_components<std::int32_t>(cc, *g, cuda::cc_kernel::afforest, ctx);
+        BOOST_TEST((cc.component == cuda::connected_components<std::int32_t>(
+                                        *g, cuda::cc_kernel::afforest, ctx)
+                                        .component),
+                   what);
+        if (cc_capacity >= g->rows())
+            BOOST_TEST((cc.component.data() == cc_before), what << ": cc storage kept");
+        std::size_t const pr_capacity = pr.rank.capacity();
+        cuda::pagerank<std::int32_t>(pr, *g, *g, {}, cuda::pagerank_kernel::fused, ctx);
+        auto const fresh_pr =
+            cuda::pagerank<std::int32_t>(*g, *g, {}, cuda::pagerank_kernel::fused, ctx);
+        BOOST_TEST((pr.rank == fresh_pr.rank), what);
+        BOOST_TEST(pr.iterations == fresh_pr.iterations);
+        if (pr_capacity >= g->rows())
+            BOOST_TEST((pr.rank.data() == pr_before), what << ": pagerank storage kept");
+        for (bool parents : {true, false, true}) {
+            std::int64_t const* level_before = bf.level.data();
+            std::size_t const level_capacity = bf.level.capacity();
+            cuda::bfs<bool, std::int32_t>(bf, *g, *g, 3, parents, {}, ctx);
+            auto const fresh = cuda::bfs<bool, std::int32_t>(*g, *g, 3, parents, {}, ctx);
+            BOOST_TEST((bf.level == fresh.level), what);
+            BOOST_TEST((bf.parent == fresh.parent), what);
+            BOOST_TEST(bf.parent.size() == (parents ? g->rows() : 0u), what);
+            BOOST_TEST(bf.levels == fresh.levels, what);
+            if (level_capacity >= g->rows())
+                BOOST_TEST((bf.level.data() == level_before), what << ": bfs storage kept");
+        }
+        cuda::betweenness<std::int32_t>(bc, *g, *g, sources, ctx);
+        BOOST_TEST((bc.centrality == cuda::betweenness<std::int32_t>(*g, *g, sources, ctx)
+                                         .centrality),
+                   what);
+        // Pairs: no vertex lies between two others.
+        BOOST_TEST(std::all_of(bc.centrality.begin(), bc.centrality.end(),
+                               [](double c) { return c == 0; }),
+                   what);
+    }
+}

@@ -566,8 +566,11 @@ void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bf
             if (out.ctx) detail::copy_to_host(dst, src, n, *out.ctx);
             else detail::copy_to_host(dst, src, n, st);
         };
+        if (out.keep_level) run.level = std::move(*out.keep_level);
+        if (out.keep_parent) run.parent = std::move(*out.keep_parent);
         run.level.resize(n);
         to_host(run.level.data(), level64.data());
+        if (!parent) run.parent.clear();
         if (parent) {
             run.parent.resize(n);
             to_host(run.parent.data(), parent64.data());
@@ -650,6 +653,17 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
 }
 
 template <class T, index_type Index>
+void bfs(bfs_run& run, csr_matrix<T, Index, device> const& a,
+         csr_matrix<T, Index, device> const& at, std::size_t source, bool parents,
+         bfs_tuning const& tuning, context& ctx) {
+    auto level = std::move(run.level), parent = std::move(run.parent);
+    bfs_detail::device_out out;
+    out.keep_level = &level;
+    out.keep_parent = &parent;
+    run = bfs_impl(a, at, source, parents, tuning, out, ctx);
+}
+
+template <class T, index_type Index>
 bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> const& at,
             std::size_t source, dense_vector<std::int64_t, device>& level,
             dense_vector<std::int64_t, device>* parent, bfs_tuning const& tuning, context& ctx) {
@@ -666,6 +680,9 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
     template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
                                    csr_matrix<T, Index, device> const&, std::size_t, bool, \
                                    bfs_tuning const&, context&);                           \
+    template void bfs<T, Index>(bfs_run&, csr_matrix<T, Index, device> const&,             \
+                                csr_matrix<T, Index, device> const&, std::size_t, bool,    \
+                                bfs_tuning const&, context&);                              \
     template bfs_run bfs<T, Index>(csr_matrix<T, Index, device> const&,                    \
                                    csr_matrix<T, Index, device> const&, std::size_t,       \
                                    dense_vector<std::int64_t, device>&,                    \

@@ -148,6 +148,9 @@ struct device_out {
     std::int64_t* parent = nullptr;
     /// The call's context: host results go through its page-locked buffers (result_copy.hpp).
     context* ctx = nullptr;
+    /// Host vectors whose storage the host results take (bfs(run, ...)), when not null.
+    vector_for_overwrite<std::int64_t>* keep_level = nullptr;
+    vector_for_overwrite<std::int64_t>* keep_parent = nullptr;
 };
 
 /// The whole search in one cooperative kernel on stream st (graph_bfs_loop.cu); fills run.level,

@@ -786,6 +786,15 @@ template <index_type Index>
 bc_run betweenness(csr_matrix<bool, Index, device> const& a,
                    csr_matrix<bool, Index, device> const& at,
                    std::vector<std::int64_t> const& sources, context& ctx) {
+    bc_run run;
+    betweenness<Index>(run, a, at, sources, ctx);
+    return run;
+}
+
+template <index_type Index>
+void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
+                 csr_matrix<bool, Index, device> const& at,
+                 std::vector<std::int64_t> const& sources, context& ctx) {
     walk::require_square("betweenness", a);
     walk::require_transpose("betweenness", a, at);
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -793,11 +802,15 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
         if (src < 0 || src >= n)
             throw invalid_argument("betweenness: source " + std::to_string(src) +
                                    " is not a vertex of a " + std::to_string(n) + "-vertex graph");
-    bc_run run;
+    {
+        auto keep = std::move(run.centrality);  // its storage, for the scores
+        run = bc_run{};
+        run.centrality = std::move(keep);
+    }
     if (n == 0 || sources.empty()) {
         run.centrality.assign(std::size_t(n), 0.0);
         run.notes.push_back("bc: no sources");
-        return run;
+        return;
     }
     run.centrality.resize(std::size_t(n));  // not zeroed: the copy below fills every entry
     auto const st = static_cast<cudaStream_t>(ctx.stream());
@@ -842,7 +855,6 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
                         ", " + std::to_string(sources.size()) + " sources" +
                         (symmetric ? " (symmetric: pull steps read A)" : "") + ", " +
                         walk::ms(run.seconds) + " (gpu)");
-    return run;
 }
 
 template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
@@ -851,5 +863,11 @@ template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device>
 template bc_run betweenness<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
                                           csr_matrix<bool, std::int64_t, device> const&,
                                           std::vector<std::int64_t> const&, context&);
+template void betweenness<std::int32_t>(bc_run&, csr_matrix<bool, std::int32_t, device> const&,
+                                        csr_matrix<bool, std::int32_t, device> const&,
+                                        std::vector<std::int64_t> const&, context&);
+template void betweenness<std::int64_t>(bc_run&, csr_matrix<bool, std::int64_t, device> const&,
+                                        csr_matrix<bool, std::int64_t, device> const&,
+                                        std::vector<std::int64_t> const&, context&);
 
 }  // namespace kleene::cuda

@@ -253,9 +253,11 @@ __global__ void widen(Index const* __restrict__ in, std::int64_t n,
 /// The labels go to `out` on the device (n int64) when it is not null, else to run.component.
 template <class Index>
 cc_run cc_impl(csr_matrix<bool, Index, device> const& a, cc_kernel kernel, std::int64_t* out,
-               context& ctx) {
+               context& ctx, vector_for_overwrite<std::int64_t>* keep = nullptr) {
     walk::require_square("connected_components", a);
     cc_run run;
+    if (keep) run.component = std::move(*keep);  // its storage, for the labels
+    run.component.clear();
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
     if (n == 0) {
         run.notes.push_back("cc: empty graph");
@@ -306,6 +308,13 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel 
 }
 
 template <index_type Index>
+void connected_components(cc_run& run, csr_matrix<bool, Index, device> const& a,
+                          cc_kernel kernel, context& ctx) {
+    auto keep = std::move(run.component);
+    run = cc_impl(a, kernel, nullptr, ctx, &keep);
+}
+
+template <index_type Index>
 cc_run connected_components(csr_matrix<bool, Index, device> const& a,
                             dense_vector<std::int64_t, device>& component, cc_kernel kernel,
                             context& ctx) {
@@ -319,6 +328,8 @@ cc_run connected_components(csr_matrix<bool, Index, device> const& a,
 #define KLEENE_CC(Index)                                                                       \
     template cc_run connected_components<Index>(csr_matrix<bool, Index, device> const&,        \
                                                 cc_kernel, context&);                          \
+    template void connected_components<Index>(cc_run&, csr_matrix<bool, Index, device> const&,  \
+                                              cc_kernel, context&);                            \
     template cc_run connected_components<Index>(csr_matrix<bool, Index, device> const&,        \
                                                 dense_vector<std::int64_t, device>&, cc_kernel, \
                                                 context&);

@@ -172,7 +172,7 @@ template <class Index>
 pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
                            csr_matrix<bool, Index, device> const& at,
                            pagerank_params const& params, pagerank_kernel kernel, double* out,
-                           context& ctx) {
+                           context& ctx, vector_for_overwrite<double>* keep = nullptr) {
     walk::require_square("pagerank", a);
     walk::require_transpose("pagerank", a, at);
     if (!(params.damping >= 0 && params.damping <= 1))
@@ -185,6 +185,8 @@ pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
         throw invalid_argument("pagerank: max_iterations must not be negative, not " +
                                std::to_string(params.max_iterations));
     pagerank_run run;
+    if (keep) run.rank = std::move(*keep);  // its storage, for the ranks
+    run.rank.clear();
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
     char const* const name = kernel == pagerank_kernel::fused          ? "fused"
                              : kernel == pagerank_kernel::gauss_seidel ? "gauss-seidel"
@@ -350,6 +352,14 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
 }
 
 template <index_type Index>
+void pagerank(pagerank_run& run, csr_matrix<bool, Index, device> const& a,
+              csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
+              pagerank_kernel kernel, context& ctx) {
+    auto keep = std::move(run.rank);
+    run = pagerank_impl(a, at, params, kernel, nullptr, ctx, &keep);
+}
+
+template <index_type Index>
 pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                       csr_matrix<bool, Index, device> const& at, pagerank_params const& params,
                       pagerank_kernel kernel, dense_vector<double, device>& rank, context& ctx) {
@@ -364,6 +374,9 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
     template pagerank_run pagerank<Index>(csr_matrix<bool, Index, device> const&,              \
                                           csr_matrix<bool, Index, device> const&,              \
                                           pagerank_params const&, pagerank_kernel, context&);  \
+    template void pagerank<Index>(pagerank_run&, csr_matrix<bool, Index, device> const&,       \
+                                  csr_matrix<bool, Index, device> const&, pagerank_params const&, \
+                                  pagerank_kernel, context&);                                  \
     template pagerank_run pagerank<Index>(                                                     \
         csr_matrix<bool, Index, device> const&, csr_matrix<bool, Index, device> const&,        \
         pagerank_params const&, pagerank_kernel, dense_vector<double, device>&, context&); \

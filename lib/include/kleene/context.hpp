@@ -4,7 +4,8 @@
 //   - the CUDA device and stream the GPU work goes to (stream null: the legacy default stream),
 //   - device resources created on first use and kept: the cuBLAS and cuSPARSE handles, the
 //     device workspace of the dense GEMM (caller-supplied, or grown by the library), scratch of
-//     the sparse products and CUB, the int the GEMM's range checks leave their verdict in,
+//     the sparse products and CUB, the int the GEMM's range checks leave their verdict in, two
+//     page-locked host buffers through which large results come back (cuda/result_copy.hpp),
 //   - the number of OpenMP threads the CPU kernels use (0: OpenMP's default),
 //   - tuning knobs (kleene::tuning): every setting that was a global or an environment variable.
 //

@@ -463,9 +463,13 @@ void cc_gpu(csr_matrix<bool, Index, device> const& p, cc_options const& opt, cc_
         m == cc_method::fastsv ? cuda::cc_kernel::fastsv : cuda::cc_kernel::afforest;
     if (component && component->size() != p.rows())
         *component = dense_vector<std::int64_t, device>(p.rows());
-    auto run = component ? cuda::connected_components<Index>(p, *component, kernel,
-                                                             resolve(opt.ctx))
-                         : cuda::connected_components<Index>(p, kernel, resolve(opt.ctx));
+    cuda::cc_run run;
+    if (component) {
+        run = cuda::connected_components<Index>(p, *component, kernel, resolve(opt.ctx));
+    } else {
+        run.component = std::move(r.component);  // its storage, for the labels
+        cuda::connected_components<Index>(run, p, kernel, resolve(opt.ctx));
+    }
     r.device = device_choice::gpu;
     r.method = m;
     r.component = std::move(run.component);
@@ -579,6 +583,15 @@ void cc_device_into(cc_result& r, csr_matrix<T, Index, device> const& a, cc_opti
     }
 }
 }  // namespace detail
+
+/// Connected components of a device graph into r, on the GPU: r's component vector keeps its
+/// storage, so that a caller running again into the last result writes into memory it has
+/// already touched.
+template <class T, index_type Index>
+void connected_components(cc_result& r, csr_matrix<T, Index, device> const& a,
+                          cc_options const& opt = {}) {
+    detail::cc_device_into(r, a, opt, nullptr);
+}
 
 /// Connected components of a device graph, on the GPU (device=cpu is refused: copy the graph with
 /// to_host() first).

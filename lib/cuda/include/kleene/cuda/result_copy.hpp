@@ -12,6 +12,7 @@
 // (cudaHostAlloc, cudaHostRegister), go directly.
 
 #include <kleene/context.hpp>
+#include <kleene/detail/device_entry.hpp>
 
 #include <cstddef>
 
@@ -34,7 +35,8 @@ struct result_copy_options {
 /// before it; returns when the bytes are in `dst`. Throws kleene::device_error when a CUDA call
 /// fails (the copy is then incomplete). The staging buffers stay with ctx: one thread at a time,
 /// as for everything else on a context.
-void copy_result_to_host(void* dst, void const* src, std::size_t bytes, context& ctx,
-                         result_copy_options const& opt = {});
+KLEENE_DEVICE_ENTRY void copy_result_to_host(void* dst, void const* src, std::size_t bytes,
+                                             context& ctx, result_copy_options const& opt = {})
+    KLEENE_DEVICE_BODY;
 
 }  // namespace kleene::cuda

@@ -91,6 +91,14 @@ bfs_run bfs(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, device> 
             std::size_t source, bool parents, bfs_tuning const& tuning = {}) {
     return bfs<T, Index>(a, at, source, parents, tuning, default_context());
 }
+/// The same search into `run`, whose level and parent vectors keep their storage: a caller that
+/// searches again into the last search's result writes into memory it has already touched (a
+/// fresh result's first touch of its pages costs more than the copy: docs/performance.md).
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY void bfs(bfs_run& run, csr_matrix<T, Index, device> const& a,
+                             csr_matrix<T, Index, device> const& at, std::size_t source,
+                             bool parents, bfs_tuning const& tuning,
+                             context& ctx) KLEENE_DEVICE_BODY;
 /// The same search with its results left on the device, in the caller's vectors of n entries:
 /// `level` (-1 where unreached) and, when not null, `parent` (the source its own, -1 where
 /// unreached), written on the context's stream with nothing copied back (the call returns once

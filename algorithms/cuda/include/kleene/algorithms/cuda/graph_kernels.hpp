@@ -49,6 +49,13 @@ template <index_type Index>
 cc_run connected_components(csr_matrix<bool, Index, device> const& a, cc_kernel kernel) {
     return connected_components<Index>(a, kernel, default_context());
 }
+/// The same into `run`, whose component vector keeps its storage: a caller that runs again into
+/// the last run's result writes the labels into memory it has already touched (a fresh result's
+/// first touch of its pages costs more than the copy itself: docs/performance.md).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY void connected_components(cc_run& run,
+                                              csr_matrix<bool, Index, device> const& a,
+                                              cc_kernel kernel, context& ctx) KLEENE_DEVICE_BODY;
 /// The same, with the labels left on the device in the caller's vector of n entries (written on
 /// the context's stream, nothing copied back: run.component stays empty).
 template <index_type Index>
@@ -95,6 +102,12 @@ pagerank_run pagerank(csr_matrix<bool, Index, device> const& a,
                       pagerank_kernel kernel) {
     return pagerank<Index>(a, at, params, kernel, default_context());
 }
+/// The same into `run`, whose rank vector keeps its storage (as connected_components(run, ...)).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY void pagerank(pagerank_run& run, csr_matrix<bool, Index, device> const& a,
+                                  csr_matrix<bool, Index, device> const& at,
+                                  pagerank_params const& params, pagerank_kernel kernel,
+                                  context& ctx) KLEENE_DEVICE_BODY;
 /// The same, with the ranks left on the device in the caller's vector of n entries (written on
 /// the context's stream, nothing copied back: run.rank stays empty).
 template <index_type Index>
@@ -177,6 +190,13 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
                    std::vector<std::int64_t> const& sources) {
     return betweenness<Index>(a, at, sources, default_context());
 }
+/// The same into `run`, whose centrality vector keeps its storage (as connected_components(run,
+/// ...)).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
+                                     csr_matrix<bool, Index, device> const& at,
+                                     std::vector<std::int64_t> const& sources,
+                                     context& ctx) KLEENE_DEVICE_BODY;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
