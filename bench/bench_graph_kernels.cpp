@@ -7,7 +7,7 @@
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
 //                       [--gpu-async-warps K] [--gpu-async-poll NS] [--reuse-results]
-//                       [--free-results] [--keep-pool]
+//                       [--free-results] [--keep-pool] [--default-pool]
 //                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
@@ -44,6 +44,8 @@
 // state, measured on NY, NE and uniform 20), so --reuse-results is the like-for-like comparison.
 // --free-results releases the previous run's result before each timed run (outside the time), as
 // the GAP reference's harness does between its trials: the new result may then take its pages.
+// --default-pool has the contexts allocate their temporaries from the device's default pool
+// (context::set_memory_pool) instead of each context's own, which keeps what a call frees.
 // --keep-pool lets the device's default memory pool keep the memory the library's temporaries
 // free (cudaMemPoolAttrReleaseThreshold; by default it goes back to the driver at each
 // synchronisation and the next call maps it again): the share of a GPU call's time that is
@@ -115,7 +117,8 @@ struct config {
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     bool free_results = false;
-    bool keep_pool = false;  // the device's default memory pool keeps freed memory (experiment)   // CPU cc and pagerank: the last run's result released first
+    bool keep_pool = false;  // the device's default memory pool keeps freed memory (experiment)
+    bool default_pool = false;  // the contexts allocate from the device's default pool   // CPU cc and pagerank: the last run's result released first
     long long pr_block_rows = 0;  // CPU PageRank: pagerank_options::gauss_seidel_block_rows
     std::string pr_schedule = "auto";  // CPU PageRank: pagerank_options::schedule
     bool wants(std::string const& k) const {
@@ -205,6 +208,8 @@ config parse(int argc, char** argv) {
             c.free_results = true;
         else if (o == "--keep-pool")
             c.keep_pool = true;
+        else if (o == "--default-pool")
+            c.default_pool = true;
         else if (o == "--pr-block-rows")
             c.pr_block_rows = std::stoll(value());
         else if (o == "--pr-schedule")
@@ -384,6 +389,19 @@ int bench_main(int argc, char** argv) {
         }
         fmt::print("the device's default memory pool keeps freed memory (--keep-pool)\n");
     }
+    cudaMemPool_t device_pool = nullptr;
+    if (gpu && cfg.default_pool) {
+        // The contexts' temporaries from the device's default pool (as cudaMallocAsync), not
+        // from each context's own pool: the A/B of the context's pool.
+        if (cudaDeviceGetDefaultMemPool(&device_pool, 0) != cudaSuccess) {
+            fmt::print(stderr, "bench_graph_kernels: --default-pool: no default pool\n");
+            return 1;
+        }
+        default_context().set_memory_pool(device_pool);
+        fmt::print("the contexts allocate from the device's default pool (--default-pool)\n");
+    }
+#else
+    void* device_pool = nullptr;
 #endif
     if (cfg.gpu && !gpu) fmt::print("no GPU: the GPU lines are skipped\n");
 
@@ -849,6 +867,7 @@ int bench_main(int argc, char** argv) {
             if (!gpu) break;
             context bc_ctx;
             bc_ctx.tune.bc_loop = loop;
+            if (device_pool) bc_ctx.set_memory_pool(device_pool);
             std::vector<double> t, call;
             cuda::bc_run r;
             for (int k = 0; k < cfg.runs; ++k) {

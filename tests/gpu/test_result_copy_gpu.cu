@@ -2,7 +2,9 @@
 // pageable host memory through the context's two page-locked buffers, filled by the DMA engine in
 // turn while the host's threads copy out the other. Every byte is checked, for sizes around the
 // chunk's edges, one chunk, many with a remainder, buffers that must grow, a destination that is
-// already page-locked, and a context on a stream of its own; then an algorithm's large result.
+// already page-locked, and a context on a stream of its own; then an algorithm's large result,
+// runs into the last result (storage kept), and the context's memory pool the temporaries come
+// from (its own, kept and trimmed; a caller's).
 // A .cu suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend.
 
 #define BOOST_TEST_MODULE result_copy_gpu
@@ -13,6 +15,7 @@
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/result_copy.hpp>
 
 #include <cuda_runtime.h>
@@ -170,4 +173,51 @@ BOOST_AUTO_TEST_CASE(runs_into_the_last_result_keep_its_storage) {
                                [](double c) { return c == 0; }),
                    what);
     }
+}
+
+// The temporaries of the graph kernels come from the context's pool (kleene/cuda/memory_pool.hpp):
+// the context's own keeps what a call frees for the next one until trimmed; a caller's pool is
+// the one allocated from, and the context makes none of its own.
+BOOST_AUTO_TEST_CASE(temporaries_come_from_the_contexts_pool) {
+    if (!have_gpu(needs::minimal)) return;
+    auto const a = pairs_graph(std::size_t(1) << 20);
+    auto attribute = [](void* pool, cudaMemPoolAttr what) {
+        std::uint64_t v = 0;  // a cuuint64_t, as the attributes are
+        BOOST_REQUIRE(cudaMemPoolGetAttribute(static_cast<cudaMemPool_t>(pool), what, &v) ==
+                      cudaSuccess);
+        return std::uint64_t(v);
+    };
+    auto const want = cuda::connected_components<std::int32_t>(a, cuda::cc_kernel::afforest);
+    {
+        context ctx;
+        void* const own = cuda::memory_pool(ctx);
+        BOOST_REQUIRE(own != nullptr);
+        BOOST_TEST(cuda::memory_pool(ctx) == own);  // made once
+        BOOST_TEST(attribute(own, cudaMemPoolAttrUsedMemHigh) == 0u);
+        auto const run = cuda::connected_components<std::int32_t>(a, cuda::cc_kernel::afforest, ctx);
+        BOOST_TEST((run.component == want.component));
+        BOOST_TEST(attribute(own, cudaMemPoolAttrUsedMemHigh) >= (std::uint64_t(1) << 22),
+                   "the labels' 4 MiB came from the context's pool");
+        BOOST_TEST(attribute(own, cudaMemPoolAttrUsedMemCurrent) == 0u);  // all freed ...
+        BOOST_TEST(attribute(own, cudaMemPoolAttrReservedMemCurrent) > 0u);  // ... and kept
+        cuda::trim_memory_pool(ctx);
+        BOOST_TEST(attribute(own, cudaMemPoolAttrReservedMemCurrent) == 0u);
+    }
+    cudaMemPool_t mine = nullptr;
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    BOOST_REQUIRE(cudaMemPoolCreate(&mine, &props) == cudaSuccess);
+    {
+        context ctx;
+        ctx.set_memory_pool(mine);
+        BOOST_TEST(cuda::memory_pool(ctx) == static_cast<void*>(mine));
+        auto const run = cuda::connected_components<std::int32_t>(a, cuda::cc_kernel::fastsv, ctx);
+        BOOST_TEST((run.component == want.component));
+        BOOST_TEST(attribute(mine, cudaMemPoolAttrUsedMemHigh) >= (std::uint64_t(1) << 22),
+                   "the labels' 4 MiB came from the caller's pool");
+        cuda::trim_memory_pool(ctx);  // not the context's to trim: nothing happens
+    }
+    BOOST_TEST(cudaMemPoolDestroy(mine) == cudaSuccess);
 }

@@ -465,7 +465,7 @@ struct async_outcome {
 template <class D, class Index, class Weight>
 async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::int64_t n,
                         D* dist, Index source, int warps_per_sm, unsigned poll_ns,
-                        double time_limit_s, char const* what, cudaStream_t st) {
+                        double time_limit_s, char const* what, ::kleene::cuda::detail::device_stream st) {
     using cuda::detail::stream_buffer;
     async_outcome out;
     out.blocks = cuda::detail::persistent_blocks(1);

@@ -291,7 +291,7 @@ struct pinned {
 template <class Index>
 bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                       bool parents, bfs_tuning const& tuning, bfs_detail::device_out const& out,
-                      cudaStream_t st) {
+                      ::kleene::cuda::detail::device_stream st) {
     using detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     std::size_t const words = (n + 31) / 32;
@@ -490,7 +490,7 @@ __global__ void parents_from_levels(Index const* __restrict__ ptr, Index const* 
 template <class Index>
 bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                bfs_tuning const& tuning, bfs_run& run, bfs_detail::device_out const& out,
-               cudaStream_t st) {
+               ::kleene::cuda::detail::device_stream st) {
     using cuda::detail::stream_buffer;
     std::size_t const n = static_cast<std::size_t>(g.n);
     stream_buffer<std::int32_t> level(n, st);
@@ -548,7 +548,7 @@ __global__ void widen_results(std::int32_t const* __restrict__ level,
 
 template <class Index>
 void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
-               device_out const& out, cudaStream_t st) {
+               device_out const& out, ::kleene::cuda::detail::device_stream st) {
     bool const here = out.level == nullptr;  // to the host
     detail::stream_buffer<std::int64_t> level64(here ? n : 0, st),
         parent64(here && parent ? n : 0, st);
@@ -579,9 +579,9 @@ void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bf
     run.levels = static_cast<std::size_t>(detail::read_one(deepest.data(), st) + 1);
 }
 template void read_back(std::int32_t const*, std::int32_t const*, std::size_t, bfs_run&,
-                        device_out const&, cudaStream_t);
+                        device_out const&, ::kleene::cuda::detail::device_stream);
 template void read_back(std::int32_t const*, std::int64_t const*, std::size_t, bfs_run&,
-                        device_out const&, cudaStream_t);
+                        device_out const&, ::kleene::cuda::detail::device_stream);
 }  // namespace bfs_detail
 
 namespace {
@@ -608,7 +608,7 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
                                std::to_string(tuning.pull_batch));
     bfs_graph<Index> const g{a.row_ptr(), a.col_idx(), at.row_ptr(), at.col_idx(),
                              static_cast<std::int64_t>(a.rows())};
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     bfs_detail::device_out out = out_arrays;
     out.ctx = &ctx;
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||

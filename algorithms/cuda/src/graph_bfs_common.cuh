@@ -7,6 +7,7 @@
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 
 #include <cuda_runtime.h>
 
@@ -159,12 +160,12 @@ struct device_out {
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                      bool parents, bfs_tuning const& tuning, bfs_run& run, device_out const& out,
-                     cudaStream_t st);
+                     ::kleene::cuda::detail::device_stream st);
 
 /// The device level and parent arrays, widened to int64 (-1 where unreached), into out's device
 /// arrays or else into run's host vectors, after the work queued on st; run.levels either way.
 template <class Index>
 void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bfs_run& run,
-               device_out const& out, cudaStream_t st);
+               device_out const& out, ::kleene::cuda::detail::device_stream st);
 
 }  // namespace kleene::cuda::bfs_detail

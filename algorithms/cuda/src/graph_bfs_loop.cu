@@ -528,7 +528,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
 template <class Index>
 bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                      bool parents, bfs_tuning const& tuning, bfs_run& run, device_out const& out,
-                     cudaStream_t st) {
+                     ::kleene::cuda::detail::device_stream st) {
     // The host's clock around the call's parts, for the explain trace (the call's cost beside
     // the kernel's: docs/performance.md).
     auto const h0 = std::chrono::steady_clock::now();
@@ -651,8 +651,8 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
 }
 
 template bool bfs_device_loop(bfs_graph<std::int32_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, device_out const&, cudaStream_t);
+                              bfs_tuning const&, bfs_run&, device_out const&, ::kleene::cuda::detail::device_stream);
 template bool bfs_device_loop(bfs_graph<std::int64_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, device_out const&, cudaStream_t);
+                              bfs_tuning const&, bfs_run&, device_out const&, ::kleene::cuda::detail::device_stream);
 
 }  // namespace kleene::cuda::bfs_detail

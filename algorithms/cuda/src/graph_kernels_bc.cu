@@ -558,7 +558,7 @@ struct bc_graphs {
 /// centrality untouched (the seconds spent so far still count).
 template <class Index, int K, class D>
 double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, double* centrality,
-                std::vector<std::string>& notes, bool& outgrown, bool chained, cudaStream_t st) {
+                std::vector<std::string>& notes, bool& outgrown, bool chained, ::kleene::cuda::detail::device_stream st) {
     std::int64_t const n = g.out.n;
     std::size_t const cells = std::size_t(n) * K;
     detail::stream_buffer<D> depth{cells, st};
@@ -705,7 +705,7 @@ double bc_batch(bc_graphs<Index> const& g, Index const* sources, int active, dou
 template <class Index, int K>
 std::optional<double> bc_batch_whole(bc_graphs<Index> const& g, Index const* sources, int active,
                                      double* centrality, std::vector<std::string>& notes,
-                                     cudaStream_t st) {
+                                     ::kleene::cuda::detail::device_stream st) {
     auto const kernel = &bc_whole<Index, K>;
     int dev = 0, coop = 0, sms = 0, per_sm = 0;
     KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
@@ -762,7 +762,7 @@ constexpr double chained_max_degree = 8;
 template <class Index, int K>
 double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
                     double* centrality, std::vector<std::string>& notes, bc_level_loop loop,
-                    cudaStream_t st) {
+                    ::kleene::cuda::detail::device_stream st) {
     bool outgrown = false;
     bool const chained = double(g.edges) <= chained_max_degree * double(g.out.n);
     if (chained && loop == bc_level_loop::cooperative && g.out_long.count == 0)
@@ -813,7 +813,7 @@ void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
         return;
     }
     run.centrality.resize(std::size_t(n));  // not zeroed: the copy below fills every entry
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     bc_graphs<Index> g;
     g.out = walk::view_of(a);
     g.in = walk::view_of(at);

@@ -186,7 +186,7 @@ unsigned grid_for(std::int64_t n) {
 
 template <class Index>
 int run_fastsv(walk::graph<Index> g, walk::long_view<Index> lv, Index* f, cc_run& run,
-               cudaStream_t st) {
+               ::kleene::cuda::detail::device_stream st) {
     std::int64_t const n = g.n;
     detail::stream_buffer<Index> gf{std::size_t(n), st};
     detail::stream_buffer<unsigned> changed(1, st);
@@ -210,7 +210,7 @@ int run_fastsv(walk::graph<Index> g, walk::long_view<Index> lv, Index* f, cc_run
 
 template <class Index>
 int run_afforest(walk::graph<Index> g, walk::long_view<Index> lv, Index* comp, cc_run& run,
-                 cudaStream_t st) {
+                 ::kleene::cuda::detail::device_stream st) {
     std::int64_t const n = g.n;
     constexpr int neighbour_rounds = 2;
     constexpr int samples = 1024;
@@ -263,7 +263,7 @@ cc_run cc_impl(csr_matrix<bool, Index, device> const& a, cc_kernel kernel, std::
         run.notes.push_back("cc: empty graph");
         return run;
     }
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     walk::graph<Index> const g = walk::view_of(a);
     detail::stream_buffer<Index> comp{std::size_t(n), st};
     walk::timer t(st);

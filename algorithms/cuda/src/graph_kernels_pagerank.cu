@@ -196,7 +196,7 @@ pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
         return run;
     }
     int const iters = params.max_iterations;
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     detail::stream_buffer<double> rank{std::size_t(n), st};
     detail::stream_buffer<double> sums{2 * (std::size_t(iters) + 1), st};
     sums.zero();
@@ -336,7 +336,7 @@ template <index_type Index>
 std::int64_t max_row_entries(csr_matrix<bool, Index, device> const& a, context& ctx) {
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
     if (n == 0 || a.nnz() == 0) return 0;
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     detail::stream_buffer<unsigned long long> top{1, st};
     top.zero();
     max_row_kernel<Index><<<grid_for(n), walk::threads, 0, st>>>(a.row_ptr(), n, top.data());

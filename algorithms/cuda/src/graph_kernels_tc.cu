@@ -376,7 +376,7 @@ tc_run triangle_count(csr_matrix<bool, Index, device> const& a, bool relabel, tc
         return run;
     }
     using Key = std::make_unsigned_t<Index>;
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     walk::graph<Index> const g = walk::view_of(a);
     walk::timer t(st);
     t.begin();  // mark 0

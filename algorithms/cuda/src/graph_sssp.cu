@@ -448,7 +448,7 @@ struct pinned_value {
 /// run.dist; either way after the work queued on ctx's stream.
 template <class T>
 void hand_over(sssp_run<T>& run, T const* dist, std::size_t n, T* out, context& ctx) {
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     if (out) {
         if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(out, dist, n * sizeof(T),
                                                  cudaMemcpyDeviceToDevice, st));
@@ -463,7 +463,7 @@ template <class T, class Index>
 sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
                       sssp_tuning const& tuning, T* out, context& ctx) {
     using detail::stream_buffer;
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
     std::size_t const n = a.rows();
     sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
                                  static_cast<std::int64_t>(n)};

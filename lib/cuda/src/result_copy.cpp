@@ -114,8 +114,9 @@ void copy_result_to_host(void* dst, void const* src, std::size_t bytes, context&
     std::size_t const chunks = (bytes + chunk - 1) / chunk;
     auto const length = [&](std::size_t k) { return std::min(chunk, bytes - k * chunk); };
     auto const enqueue = [&](std::size_t k) {
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(s->host[k % 2], in + k * chunk, length(k),
-                                          cudaMemcpyDeviceToHost, st));
+        void* const buffer = s->host[k % 2];
+        KLEENE_CUDA_CHECK(
+            cudaMemcpyAsync(buffer, in + k * chunk, length(k), cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaEventRecord(s->filled[k % 2], st));
     };
     // Two chunks in flight: the host copies chunk k out of its buffer while chunk k + 1 arrives in

@@ -109,6 +109,16 @@ public:
     std::size_t workspace_bytes() const noexcept;
     bool workspace_supplied() const noexcept { return user_workspace_ != nullptr; }
 
+    /// The stream-ordered memory pool (a cudaMemPool_t of this context's device) that the GPU
+    /// calls' temporaries come from, where they have moved to it (the graph kernels so far; the
+    /// rest still use the device's current pool). Caller-supplied: kept alive by the caller while
+    /// work on this context may run, its release threshold the caller's. Null (the default): the
+    /// context's own, created on first use, which keeps the memory its calls free (up to their
+    /// peak) for the next call instead of handing it back to the driver at each synchronisation,
+    /// the default pool's behaviour; cuda::trim_memory_pool(ctx) hands it back.
+    void set_memory_pool(void* cuda_mem_pool) noexcept { user_pool_ = cuda_mem_pool; }
+    void* supplied_memory_pool() const noexcept { return user_pool_; }
+
     tuning tune;
 
     /// The backend's device resources (created on first use). Not for users.
@@ -122,6 +132,7 @@ private:
     int threads_ = 0;
     void* user_workspace_ = nullptr;
     std::size_t user_workspace_bytes_ = 0;
+    void* user_pool_ = nullptr;
     std::unique_ptr<detail::device_state, detail::device_state_deleter> state_;
 };
 

@@ -59,6 +59,9 @@ struct device_state {
     /// Two page-locked host buffers for results copied to pageable memory (lib/cuda/src/
     /// result_copy.cpp).
     handle result_staging;
+    /// The context's own stream-ordered memory pool (a cudaMemPool_t; lib/cuda/src/
+    /// memory_pool.cpp), when the caller supplied none.
+    handle pool;
     /// The GEMM's packed operand and split-k partial products, when the caller supplied none.
     scratch_block workspace;
     /// Scratch of the sparse products (sparse.cuh numbers its uses 0..7).
@@ -82,7 +85,7 @@ struct device_state {
             for (scratch_block& b : slots) b.release = nullptr;
             return;
         }
-        for (handle* x : {&cublas, &cusparse, &jit, &result_staging})
+        for (handle* x : {&cublas, &cusparse, &jit, &result_staging, &pool})
             if (x->h && x->destroy) x->destroy(x->h);
     }
 };

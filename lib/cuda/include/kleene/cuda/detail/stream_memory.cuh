@@ -6,6 +6,7 @@
 
 #include <kleene/context.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/result_copy.hpp>
 #include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
@@ -19,18 +20,43 @@
 
 namespace kleene::cuda::detail {
 
-/// n T's of device memory (uninitialised), allocated on stream s and released on s when the
-/// buffer goes: work queued on s before the release may still use it; other streams may not.
+/// A call's stream and the pool its temporaries come from (null: the device's current pool, as
+/// cudaMallocAsync takes). It converts to and from a cudaStream_t, so that code that takes a
+/// plain stream keeps working; code that takes a device_stream hands the pool on to the
+/// stream_buffers it makes.
+struct device_stream {
+    cudaStream_t st = nullptr;
+    cudaMemPool_t pool = nullptr;
+    device_stream() = default;
+    device_stream(cudaStream_t s) noexcept : st(s) {}  // NOLINT: implicit on purpose
+    device_stream(cudaStream_t s, cudaMemPool_t p) noexcept : st(s), pool(p) {}
+    operator cudaStream_t() const noexcept { return st; }  // NOLINT: implicit on purpose
+};
+
+/// ctx's stream and its memory pool (kleene/cuda/memory_pool.hpp: the caller's, or the
+/// context's own).
+inline device_stream stream_of(context& ctx) {
+    return {static_cast<cudaStream_t>(ctx.stream()),
+            static_cast<cudaMemPool_t>(cuda::memory_pool(ctx))};
+}
+
+/// n T's of device memory (uninitialised), allocated on stream s (from its pool, when it names
+/// one) and released on s when the buffer goes: work queued on s before the release may still
+/// use it; other streams may not.
 template <class T>
 class stream_buffer {
   public:
     stream_buffer() = default;
-    stream_buffer(std::size_t n, cudaStream_t s) : s_(s) {
+    stream_buffer(std::size_t n, device_stream s) : s_(s.st) {
         if (n == 0) return;
         if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
             throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
                                std::to_string(sizeof(T)) + " bytes: the size wraps");
-        KLEENE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s));
+        if (s.pool)
+            KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&p_),
+                                                      n * sizeof(T), s.pool, s.st));
+        else
+            KLEENE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s.st));
         n_ = n;
     }
     stream_buffer(stream_buffer&& o) noexcept

@@ -297,7 +297,7 @@ __global__ void find_long_rows(graph<Index> g, Index* __restrict__ rows,
 template <class Index>
 class long_rows {
   public:
-    long_rows(graph<Index> g, std::size_t nnz, cudaStream_t st) {
+    long_rows(graph<Index> g, std::size_t nnz, ::kleene::cuda::detail::device_stream st) {
         if (g.n == 0) return;
         std::size_t const cap = nnz / std::size_t(long_min + 1) + 1;
         rows_ = detail::stream_buffer<Index>(cap, st);
