@@ -37,6 +37,14 @@ namespace {
 using kleene::bench::check;
 using kleene::bench::median_ms;
 
+/// One byte of every 4 KiB page of a fresh array written, by all threads: its first touch alone.
+void touch_pages(void* data, std::size_t bytes) {
+    auto* p = static_cast<char*>(data);
+    std::int64_t const pages = static_cast<std::int64_t>(bytes >> 12);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < pages; ++k) p[k << 12] = 1;
+}
+
 std::vector<std::size_t> list_of(char const* s) {
     std::vector<std::size_t> v;
     std::stringstream in(s);
@@ -112,20 +120,14 @@ int main(int argc, char** argv) {
                }));
         report("touch only, fresh result", mib, median_ms(runs, [&] {
                    kleene::vector_for_overwrite<std::int64_t> r(n);
-                   auto* p = reinterpret_cast<char*>(r.data());
-                   std::int64_t const pages = static_cast<std::int64_t>(bytes >> 12);
-#pragma omp parallel for schedule(static)
-                   for (std::int64_t k = 0; k < pages; ++k) p[k << 12] = 1;
+                   touch_pages(r.data(), bytes);
                }));
         // The same fresh result without the transparent huge-page advice vector_for_overwrite
         // gives arrays of 4 MiB and more (new[]: 4 KiB pages unless the system's THP is
         // "always").
         report("touch only, fresh, no huge-page advice", mib, median_ms(runs, [&] {
                    std::unique_ptr<std::int64_t[]> r(new std::int64_t[n]);
-                   auto* p = reinterpret_cast<char*>(r.get());
-                   std::int64_t const pages = static_cast<std::int64_t>(bytes >> 12);
-#pragma omp parallel for schedule(static)
-                   for (std::int64_t k = 0; k < pages; ++k) p[k << 12] = 1;
+                   touch_pages(r.get(), bytes);
                }));
         report("staged (default), fresh, no advice", mib, median_ms(runs, [&] {
                    std::unique_ptr<std::int64_t[]> r(new std::int64_t[n]);

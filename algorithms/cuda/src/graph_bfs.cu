@@ -562,18 +562,16 @@ void read_back(std::int32_t const* level, Index const* parent, std::size_t n, bf
         KLEENE_CUDA_CHECK_LAUNCH("widen_results");
     }
     if (here) {
-        auto const to_host = [&](std::int64_t* dst, std::int64_t const* src) {
-            if (out.ctx) detail::copy_to_host(dst, src, n, *out.ctx);
-            else detail::copy_to_host(dst, src, n, st);
-        };
+        // bfs_impl sets out.ctx for every search.
         if (out.keep_level) run.level = std::move(*out.keep_level);
         if (out.keep_parent) run.parent = std::move(*out.keep_parent);
         run.level.resize(n);
-        to_host(run.level.data(), level64.data());
-        if (!parent) run.parent.clear();
+        detail::copy_to_host(run.level.data(), level64.data(), n, *out.ctx);
         if (parent) {
             run.parent.resize(n);
-            to_host(run.parent.data(), parent64.data());
+            detail::copy_to_host(run.parent.data(), parent64.data(), n, *out.ctx);
+        } else {
+            run.parent.clear();
         }
     }
     run.levels = static_cast<std::size_t>(detail::read_one(deepest.data(), st) + 1);
