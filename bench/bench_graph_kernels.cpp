@@ -35,9 +35,9 @@
 // level loop on graphs of at most 8 edges a vertex (tuning::bc_loop; both: a line for each).
 // --gpu-tc-relabel auto|always|never|both: the GPU triangle count's renumbering by degree (auto:
 // the rule triangle_count applies, tc_relabel::automatic; both: a line for each).
-// --reuse-results runs the CPU's CC and PageRank, and the GPU's BFS, CC, PageRank and BC, into
-// the previous run's result (connected_components(r, a, o), pagerank(r, a, o),
-// cuda::bfs(run, ...), ...): its storage is reused, so the
+// --reuse-results runs the CPU's CC and PageRank, and the GPU's BFS, SSSP, CC, PageRank and BC,
+// into the previous run's result (connected_components(r, a, o), pagerank(r, a, o),
+// cuda::bfs(run, ...), cuda::sssp(run, ...), ...): its storage is reused, so the
 // runs after the first fault in no new pages for the result. Without it every run makes a fresh
 // result, whose first touch (8 bytes a vertex) is part of the time; the GAP reference's trials get
 // their (4-byte) outputs from the allocator's reused memory (0 new page faults a trial at steady
@@ -598,10 +598,14 @@ int bench_main(int argc, char** argv) {
             if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
             if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
             if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
+            cuda::sssp_run<std::int32_t> r;
             for (std::size_t k = 0; k < src.size(); ++k) {
-                cuda::sssp_run<std::int32_t> r;
-                call.push_back(
-                    ms_of([&] { r = cuda::sssp<std::int32_t, Index>(*wd, src[k], tuning); }));
+                call.push_back(ms_of([&] {
+                    if (cfg.reuse_results)
+                        cuda::sssp<std::int32_t, Index>(r, *wd, src[k], tuning, default_context());
+                    else
+                        r = cuda::sssp<std::int32_t, Index>(*wd, src[k], tuning);
+                }));
                 t.push_back(r.seconds * 1e3);
                 if (k == 0) {
                     rounds = static_cast<long long>(r.rounds);
@@ -886,6 +890,24 @@ int bench_main(int argc, char** argv) {
             line("bc", "gpu", median(t), median(call), bc_edges / (median(t) * 1e6), -1,
                  fmt::format("{}{} sources, equal to the CPU's", loop_name, bc_src.size()));
             if (cfg.explain) print_notes(r.notes);
+            // The same batches with the scores left on the device (the caller's vector).
+            dense_vector<double, device> scores(n);
+            std::vector<double> td, calld;
+            for (int k = 0; k < cfg.runs; ++k) {
+                calld.push_back(ms_of([&] {
+                    r = cuda::betweenness<Index>(*ad, *ad, bc_src, scores, bc_ctx);
+                }));
+                td.push_back(r.seconds * 1e3);
+            }
+            if (!cpu_bc.empty()) {
+                auto const got = scores.to_host();
+                for (std::size_t v = 0; v < n; ++v)
+                    if (std::abs(got[v] - cpu_bc[v]) > 1e-6 * std::max(1.0, std::abs(cpu_bc[v])))
+                        fail(fmt::format("bc on the device of vertex {}: GPU {} CPU {}", v,
+                                         got[v], cpu_bc[v]));
+            }
+            line("bc", "gpu", median(td), median(calld), bc_edges / (median(td) * 1e6), -1,
+                 fmt::format("{}results left on the device (call: no copy back)", loop_name));
         }
     }
     return 0;

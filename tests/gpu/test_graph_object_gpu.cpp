@@ -387,6 +387,7 @@ void sssp_against_host(csr_matrix<T> const& a, std::string const& what) {
     graph hg{csr_matrix<T>(a)};
     graph dg(a.to_device());
     sssp_device_result<T> dr;
+    sssp_result<T> into;
     for (int rep = 0; rep < 2; ++rep)
         for (std::size_t s : {std::size_t(0), a.rows() / 2}) {
             std::string const at = what + ", source " + std::to_string(s);
@@ -420,6 +421,15 @@ void sssp_against_host(csr_matrix<T> const& a, std::string const& what) {
                        at << ": parents");
             BOOST_TEST(bad_parents(a, s, reached, dp, tight(dd)) == 0u,
                        at << ": parents (device result)");
+            // Without parents, into the last result: the device copies the distances straight
+            // into r's storage (kept), equal to the search with parents.
+            o.parents = false;
+            T const* before = into.dist.data();
+            bool const had = into.dist.size() == a.rows();
+            sssp(into, dg, s, o);
+            BOOST_TEST((into.dist == got.dist), at << ": into the last result");
+            BOOST_TEST(into.parent.empty(), at);
+            if (had) BOOST_TEST((into.dist.data() == before), at << ": storage kept");
             no_copies(dg, at);
         }
 }

@@ -3,8 +3,8 @@
 // turn while the host's threads copy out the other. Every byte is checked, for sizes around the
 // chunk's edges, one chunk, many with a remainder, buffers that must grow, a destination that is
 // already page-locked, and a context on a stream of its own; then an algorithm's large result,
-// runs into the last result (storage kept), and the context's memory pool the temporaries come
-// from (its own, kept and trimmed; a caller's).
+// runs into the last result (storage kept; SSSP's also with the weights' summary given), and the
+// context's memory pool the temporaries come from (its own, kept and trimmed; a caller's).
 // A .cu suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend.
 
 #define BOOST_TEST_MODULE result_copy_gpu
@@ -17,6 +17,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/result_copy.hpp>
+#include <kleene/semiring.hpp>
 
 #include <cuda_runtime.h>
 
@@ -25,6 +26,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace kleene;
@@ -173,6 +175,130 @@ BOOST_AUTO_TEST_CASE(runs_into_the_last_result_keep_its_storage) {
                                [](double c) { return c == 0; }),
                    what);
     }
+}
+
+namespace {
+/// The same pairs (2v, 2v + 1), weighted 1 + v mod 7 both ways, on the device.
+csr_matrix<float, std::int32_t, device> weighted_pairs(std::size_t n) {
+    std::vector<std::int32_t> from, to;
+    std::vector<float> w;
+    for (std::size_t v = 0; v + 1 < n; v += 2)
+        for (int dir = 0; dir < 2; ++dir) {
+            from.push_back(std::int32_t(v + dir));
+            to.push_back(std::int32_t(v + 1 - dir));
+            w.push_back(float(1 + v % 7));
+        }
+    return csr_matrix<float, std::int32_t>::from_coo(n, n, from, to, std::span<float const>(w),
+                                                     duplicate_policy::last)
+        .to_device();
+}
+/// A side x side grid, weights 1 + (u + 3v) mod 9 on the edge u -> v (not symmetric weights);
+/// bool: the pattern alone.
+template <class T = float>
+csr_matrix<T, std::int32_t, device> weighted_grid(std::size_t side) {
+    std::vector<std::int32_t> from, to;
+    std::vector<T> w;
+    auto edge = [&](std::size_t u, std::size_t v) {
+        from.push_back(std::int32_t(u));
+        to.push_back(std::int32_t(v));
+        w.push_back(T(1 + (u + 3 * v) % 9));
+    };
+    for (std::size_t r = 0; r < side; ++r)
+        for (std::size_t c = 0; c < side; ++c) {
+            std::size_t const v = r * side + c;
+            if (c + 1 < side) edge(v, v + 1), edge(v + 1, v);
+            if (r + 1 < side) edge(v, v + side), edge(v + side, v);
+        }
+    std::size_t const n = side * side;
+    std::span<T const> values;
+    if constexpr (!std::is_same_v<T, bool>) values = std::span<T const>(w);
+    return csr_matrix<T, std::int32_t>::from_coo(n, n, from, to, values, duplicate_policy::last)
+        .to_device();
+}
+}  // namespace
+
+// SSSP into the last run keeps the distances' storage and equals a fresh run; the weights' mean
+// and minimum a caller knows (kleene::graph's summary) replace the call's own pass and change no
+// distance; given half, or not finite, they are refused.
+BOOST_AUTO_TEST_CASE(sssp_into_the_last_run_and_known_weights) {
+    if (!have_gpu(needs::minimal)) return;
+    auto const big = weighted_pairs(std::size_t(1) << 21);  // 8 MiB of distances: staged
+    auto const grid = weighted_grid(64);
+    context ctx;
+    cuda::sssp_run<float> run;
+    for (auto const* g : {&big, &big, &grid, &big}) {
+        std::string const what = "n=" + std::to_string(g->rows());
+        float const* before = run.dist.data();
+        std::size_t const capacity = run.dist.capacity();
+        cuda::sssp<float, std::int32_t>(run, *g, 5, {}, ctx);
+        auto const fresh = cuda::sssp<float, std::int32_t>(*g, 5, {}, ctx);
+        BOOST_REQUIRE(run.dist.size() == g->rows());
+        BOOST_TEST((run.dist == fresh.dist), what);
+        BOOST_TEST((run.method == fresh.method), what);
+        if (capacity >= g->rows())
+            BOOST_TEST((run.dist.data() == before), what << ": sssp storage kept");
+        if (g == &big) {  // the pair (4, 5), weight 1 + 4 mod 7: nothing else is reached
+            std::size_t wrong = 0;
+            for (std::size_t v = 0; v < g->rows(); ++v)
+                wrong += run.dist[v] != (v == 5 ? 0.0f : v == 4 ? 5.0f : infinity<float>());
+            BOOST_TEST(wrong == 0u, what);
+        }
+        // The weights' summary given: the same distances, by every non-negative method.
+        auto const host = g->to_host();
+        double sum = 0, lo = infinity<double>();
+        for (std::size_t e = 0; e < host.nnz(); ++e) {
+            sum += host.values()[e];
+            lo = std::min(lo, double(host.values()[e]));
+        }
+        for (auto method : {cuda::sssp_method::automatic, cuda::sssp_method::delta_stepping,
+                            cuda::sssp_method::async}) {
+            cuda::sssp_tuning known;
+            known.method = method;
+            known.weight_mean = sum / double(host.nnz());
+            known.weight_min = lo;
+            BOOST_TEST((cuda::sssp<float, std::int32_t>(*g, 5, known, ctx).dist == fresh.dist),
+                       what << " method " << int(method));
+        }
+        // The given minimum is what the call uses: a negative one rules out all but
+        // Bellman-Ford (which still finds the same distances on these non-negative weights).
+        cuda::sssp_tuning negative;
+        negative.weight_mean = sum / double(host.nnz());
+        negative.weight_min = -1;
+        auto const bf = cuda::sssp<float, std::int32_t>(*g, 5, negative, ctx);
+        BOOST_TEST((bf.method == cuda::sssp_method::bellman_ford), what);
+        BOOST_TEST((bf.dist == fresh.dist), what);
+    }
+    cuda::sssp_tuning half;
+    half.weight_mean = 3;
+    BOOST_CHECK_THROW((cuda::sssp<float, std::int32_t>(grid, 0, half, ctx)), invalid_argument);
+    half.weight_min = infinity<double>();
+    BOOST_CHECK_THROW((cuda::sssp<float, std::int32_t>(grid, 0, half, ctx)), invalid_argument);
+}
+
+// Betweenness with the scores left in the caller's device vector: equal to the host result's,
+// the run's host vector left empty; a vector of the wrong size is refused.
+BOOST_AUTO_TEST_CASE(betweenness_into_a_device_vector) {
+    if (!have_gpu(needs::minimal)) return;
+    auto const grid = weighted_grid<bool>(48);
+    context ctx;
+    std::vector<std::int64_t> const sources{0, 47, 1200, 2303};
+    auto const host = cuda::betweenness<std::int32_t>(grid, grid, sources, ctx);
+    BOOST_REQUIRE(host.centrality.size() == grid.rows());
+    BOOST_TEST(*std::max_element(host.centrality.begin(), host.centrality.end()) > 0.0);
+    dense_vector<double, device> scores(grid.rows());
+    for (int round = 0; round < 2; ++round) {  // the second into the same vector
+        auto const run = cuda::betweenness<std::int32_t>(grid, grid, sources, scores, ctx);
+        BOOST_TEST(run.centrality.empty());
+        auto const got = scores.to_host();
+        BOOST_TEST(std::equal(got.begin(), got.end(), host.centrality.begin()));
+    }
+    auto const none = cuda::betweenness<std::int32_t>(grid, grid, {}, scores, ctx);
+    BOOST_TEST(none.centrality.empty());
+    auto const zeros = scores.to_host();
+    BOOST_TEST(std::all_of(zeros.begin(), zeros.end(), [](double c) { return c == 0; }));
+    dense_vector<double, device> wrong(grid.rows() - 1);
+    BOOST_CHECK_THROW(cuda::betweenness<std::int32_t>(grid, grid, sources, wrong, ctx),
+                      dimension_mismatch);
 }
 
 // The temporaries of the graph kernels come from the context's pool (kleene/cuda/memory_pool.hpp):

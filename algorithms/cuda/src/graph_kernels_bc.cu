@@ -780,21 +780,12 @@ double bc_batch_any(bc_graphs<Index> const& g, Index const* sources, int active,
                                                 false, st);
 }
 
-}  // namespace
-
+/// The search into `run` (every field anew; run.centrality keeps its storage). `out`: n doubles on
+/// the device that take the scores instead of run.centrality (left empty), when not null.
 template <index_type Index>
-bc_run betweenness(csr_matrix<bool, Index, device> const& a,
-                   csr_matrix<bool, Index, device> const& at,
-                   std::vector<std::int64_t> const& sources, context& ctx) {
-    bc_run run;
-    betweenness<Index>(run, a, at, sources, ctx);
-    return run;
-}
-
-template <index_type Index>
-void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
-                 csr_matrix<bool, Index, device> const& at,
-                 std::vector<std::int64_t> const& sources, context& ctx) {
+void bc_impl(bc_run& run, csr_matrix<bool, Index, device> const& a,
+             csr_matrix<bool, Index, device> const& at, std::vector<std::int64_t> const& sources,
+             double* out, context& ctx) {
     walk::require_square("betweenness", a);
     walk::require_transpose("betweenness", a, at);
     std::int64_t const n = static_cast<std::int64_t>(a.rows());
@@ -807,13 +798,19 @@ void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
         run = bc_run{};
         run.centrality = std::move(keep);
     }
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
+    if (out) run.centrality.clear();
     if (n == 0 || sources.empty()) {
-        run.centrality.assign(std::size_t(n), 0.0);
+        if (out) {
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(out, 0, std::size_t(n) * sizeof(double), st));
+            KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+        } else {
+            run.centrality.assign(std::size_t(n), 0.0);
+        }
         run.notes.push_back("bc: no sources");
         return;
     }
-    run.centrality.resize(std::size_t(n));  // not zeroed: the copy below fills every entry
-    auto const st = ::kleene::cuda::detail::stream_of(ctx);
+    if (!out) run.centrality.resize(std::size_t(n));  // not zeroed: the copy fills every entry
     bc_graphs<Index> g;
     g.out = walk::view_of(a);
     g.in = walk::view_of(at);
@@ -825,13 +822,14 @@ void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
     g.out_long = out_long.view();
     g.in_long = symmetric ? out_long.view() : in_long->view();
 
-    detail::stream_buffer<double> centrality{std::size_t(n), st};
-    centrality.zero();
+    // The scores: summed into the caller's device vector, or into a temporary copied back.
+    detail::stream_buffer<double> centrality{out ? 0 : std::size_t(n), st};
+    double* const c = out ? out : centrality.data();
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(n) * sizeof(double), st));
     std::vector<Index> src(sources.begin(), sources.end());
     detail::stream_buffer<Index> src_d{src.size(), st};
     KLEENE_CUDA_CHECK(cudaMemcpyAsync(src_d.data(), src.data(), src.size() * sizeof(Index),
                                       cudaMemcpyHostToDevice, st));
-    double* const c = centrality.data();
     // Automatic: the cooperative kernel (H200, NE / NY, 4 sources: 55.2 / 16.2 ms chained, 30.6 /
     // 8.7 ms in one kernel; docs/performance.md).
     bc_level_loop const loop = ctx.tune.bc_loop == bc_level_loop::automatic
@@ -850,11 +848,45 @@ void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
             run.seconds += bc_batch_any<Index, 8>(g, batch, active, c, run.notes, loop, st);
         first += std::size_t(active);
     }
-    detail::copy_to_host(run.centrality.data(), centrality.data(), std::size_t(n), ctx);
+    if (out) KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    else detail::copy_to_host(run.centrality.data(), c, std::size_t(n), ctx);
     run.notes.push_back("bc: n=" + std::to_string(n) + ", entries=" + std::to_string(a.nnz()) +
                         ", " + std::to_string(sources.size()) + " sources" +
                         (symmetric ? " (symmetric: pull steps read A)" : "") + ", " +
-                        walk::ms(run.seconds) + " (gpu)");
+                        walk::ms(run.seconds) + " (gpu)" +
+                        (out ? ", scores left on the device" : ""));
+}
+
+}  // namespace
+
+template <index_type Index>
+bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                   csr_matrix<bool, Index, device> const& at,
+                   std::vector<std::int64_t> const& sources, context& ctx) {
+    bc_run run;
+    bc_impl<Index>(run, a, at, sources, nullptr, ctx);
+    return run;
+}
+
+template <index_type Index>
+void betweenness(bc_run& run, csr_matrix<bool, Index, device> const& a,
+                 csr_matrix<bool, Index, device> const& at,
+                 std::vector<std::int64_t> const& sources, context& ctx) {
+    bc_impl<Index>(run, a, at, sources, nullptr, ctx);
+}
+
+template <index_type Index>
+bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                   csr_matrix<bool, Index, device> const& at,
+                   std::vector<std::int64_t> const& sources,
+                   dense_vector<double, device>& centrality, context& ctx) {
+    if (centrality.size() != a.rows())
+        throw dimension_mismatch("betweenness: the result vector holds " +
+                                 std::to_string(centrality.size()) + " entries, the graph " +
+                                 std::to_string(a.rows()) + " vertices");
+    bc_run run;
+    bc_impl<Index>(run, a, at, sources, centrality.data(), ctx);
+    return run;
 }
 
 template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
@@ -869,5 +901,13 @@ template void betweenness<std::int32_t>(bc_run&, csr_matrix<bool, std::int32_t, 
 template void betweenness<std::int64_t>(bc_run&, csr_matrix<bool, std::int64_t, device> const&,
                                         csr_matrix<bool, std::int64_t, device> const&,
                                         std::vector<std::int64_t> const&, context&);
+template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,
+                                          csr_matrix<bool, std::int32_t, device> const&,
+                                          std::vector<std::int64_t> const&,
+                                          dense_vector<double, device>&, context&);
+template bc_run betweenness<std::int64_t>(csr_matrix<bool, std::int64_t, device> const&,
+                                          csr_matrix<bool, std::int64_t, device> const&,
+                                          std::vector<std::int64_t> const&,
+                                          dense_vector<double, device>&, context&);
 
 }  // namespace kleene::cuda

@@ -459,18 +459,29 @@ void hand_over(sssp_run<T>& run, T const* dist, std::size_t n, T* out, context& 
     }
 }
 
+/// The search into `run`: every field is set anew, except that run.dist keeps its storage (a
+/// caller searching again into the last run copies into pages it has already touched).
 template <class T, class Index>
-sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
-                      sssp_tuning const& tuning, T* out, context& ctx) {
+void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::size_t source,
+               sssp_tuning const& tuning, T* out, context& ctx) {
+    run.seconds = 0;
+    run.rounds = 0;
+    run.method = sssp_method::automatic;
+    run.notes.clear();
     using detail::stream_buffer;
     auto const st = ::kleene::cuda::detail::stream_of(ctx);
     std::size_t const n = a.rows();
     sssp_graph<T, Index> const g{a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),
                                  static_cast<std::int64_t>(n)};
-    // Weight statistics: the method (negative weights need Bellman-Ford) and delta.
+    // Weight statistics: the method (negative weights need Bellman-Ford) and delta; a caller that
+    // knows them (kleene::graph keeps its weights' summary) spares this pass over the weights.
     double mean = 0;
     T min_w = infinity<T>();
-    if (a.nnz() > 0) {
+    bool const known = !std::isnan(tuning.weight_mean) && !std::isnan(tuning.weight_min);
+    if (known) {
+        mean = tuning.weight_mean;
+        min_w = tuning.weight_min < 0 ? T(-1) : T(0);  // only its sign is used below
+    } else if (a.nnz() > 0) {
         if (a.values()) {
             stream_buffer<double> sum(1, st);
             stream_buffer<T> mn(1, st);
@@ -514,13 +525,12 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
             static_cast<std::int64_t>(n), dist.data(), static_cast<Index>(source),
             tuning.async_warps, tuning.async_poll_ns, 60.0, "sssp", st);
         if (listed.finished) {
-            sssp_run<T> run;
             run.method = sssp_method::async;
             run.seconds = listed.seconds;
             run.rounds = 1;
             run.notes = why + listed.note(static_cast<std::int64_t>(n));
             hand_over(run, dist.data(), n, out, ctx);
-            return run;
+            return;
         }
         why += listed.note(static_cast<std::int64_t>(n)) + "; delta-stepping instead; ";
         method = sssp_method::delta_stepping;
@@ -718,7 +728,6 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
     stop.synchronize();
     if (cycle) throw negative_cycle(negative_cycle_vertex(a, source));
     float const ms = event::elapsed_ms(start, stop);
-    sssp_run<T> run;
     run.seconds = double(ms) / 1000.0;
     run.rounds = rounds;
     run.method = method;
@@ -743,7 +752,6 @@ sssp_run<T> sssp_impl(csr_matrix<T, Index, device> const& a, std::size_t source,
         run.notes += buf;
     }
     hand_over(run, dist.data(), n, out, ctx);
-    return run;
 }
 
 }  // namespace
@@ -759,6 +767,10 @@ void check_sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
         throw invalid_argument("sssp: source " + std::to_string(source) + " is not a vertex of a " +
                                std::to_string(a.rows()) + "-vertex graph");
     if (tuning.delta < 0) throw invalid_argument("sssp: delta must not be negative");
+    if (std::isnan(tuning.weight_mean) != std::isnan(tuning.weight_min) ||
+        std::isinf(tuning.weight_mean) || std::isinf(tuning.weight_min))
+        throw invalid_argument("sssp: weight_mean and weight_min are given together and finite, "
+                               "or both left NaN (measured by the call)");
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
         tuning.async_poll_ns > 1000000)
         throw invalid_argument("sssp: async_degree must be >= 0, async_warps in [1, 32] and "
@@ -770,7 +782,16 @@ template <class T, index_type Index>
 sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
                  sssp_tuning const& tuning, context& ctx) {
     check_sssp(a, source, tuning);
-    return sssp_impl<T, Index>(a, source, tuning, nullptr, ctx);
+    sssp_run<T> run;
+    sssp_impl<T, Index>(run, a, source, tuning, nullptr, ctx);
+    return run;
+}
+
+template <class T, index_type Index>
+void sssp(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::size_t source,
+          sssp_tuning const& tuning, context& ctx) {
+    check_sssp(a, source, tuning);
+    sssp_impl<T, Index>(run, a, source, tuning, nullptr, ctx);
 }
 
 template <class T, index_type Index>
@@ -780,7 +801,9 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
     if (dist.size() != a.rows())
         throw dimension_mismatch("sssp: the result vector holds " + std::to_string(dist.size()) +
                                  " entries, the graph " + std::to_string(a.rows()) + " vertices");
-    return sssp_impl<T, Index>(a, source, tuning, dist.data(), ctx);
+    sssp_run<T> run;
+    sssp_impl<T, Index>(run, a, source, tuning, dist.data(), ctx);
+    return run;
 }
 
 #define KLEENE_SSSP(T, Index)                                                             \
@@ -788,7 +811,9 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
                                         sssp_tuning const&, context&);                    \
     template sssp_run<T> sssp<T, Index>(csr_matrix<T, Index, device> const&, std::size_t, \
                                         dense_vector<T, device>&, sssp_tuning const&,     \
-                                        context&);
+                                        context&);                                        \
+    template void sssp<T, Index>(sssp_run<T>&, csr_matrix<T, Index, device> const&,       \
+                                 std::size_t, sssp_tuning const&, context&);
 #define KLEENE_SSSP_BOTH(T) KLEENE_SSSP(T, std::int32_t) KLEENE_SSSP(T, std::int64_t)
 KLEENE_SSSP_BOTH(float)
 KLEENE_SSSP_BOTH(double)

@@ -31,6 +31,7 @@
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/algorithms/sssp_cpu.hpp>
 #include <kleene/csr_matrix.hpp>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/error.hpp>
 #include <kleene/mxm.hpp>
@@ -302,6 +303,12 @@ cuda::sssp_tuning sssp_gpu_tuning(sssp_plan const& p, sssp_options const& opt) {
     cuda::sssp_tuning tuning;
     tuning.method = p.device_chooses ? sssp_method::automatic : p.method;
     tuning.delta = opt.delta > 0 ? p.delta : 0;
+    // The plan has summarised the weights already (or the graph kept the summary): the device
+    // search need not pass over them again.
+    if (std::isfinite(p.w.mean) && std::isfinite(p.w.min)) {
+        tuning.weight_mean = p.w.mean;
+        tuning.weight_min = p.w.negative ? std::min(p.w.min, -1.0) : std::max(p.w.min, 0.0);
+    }
     return tuning;
 }
 
@@ -404,20 +411,33 @@ void sssp_into(sssp_result<T>& r, csr_matrix<T, Index, device> const& a, std::si
                sssp_options const& opt, weight_summary const* summary = nullptr,
                path_weight_scan const* scan = nullptr) {
     sssp_plan const p = plan_sssp(a, source, opt, summary, scan);
+    context& ctx = resolve(opt.ctx);
+    std::size_t const n = a.rows();
+    r.device = device_choice::gpu;
+    if (!opt.parents && !p.may_overflow) {
+        // Nothing more to do on the device: the search copies the distances into r's own storage
+        // (kept when r already holds n, as for repeated searches into one result), staged.
+        cuda::sssp_run<T> run;
+        run.dist = std::move(r.dist);
+        cuda::sssp<T, Index>(run, a, source, sssp_gpu_tuning<T>(p, opt), ctx);
+        note_gpu_sssp(run, opt);
+        r.dist = std::move(run.dist);
+        r.method = run.method;
+        r.rounds = run.rounds;
+        r.parent.clear();
+        return;
+    }
     dense_vector<T, device> dist;
     dense_vector<std::int64_t, device> parent;
     cuda::sssp_run<T> const run =
         sssp_on_device(p, a, source, opt, dist, opt.parents ? &parent : nullptr);
-    std::size_t const n = a.rows();
-    r.device = device_choice::gpu;
     r.method = run.method;
     r.rounds = run.rounds;
     r.dist.resize(n);
-    detail::copy_bytes<host, device>(r.dist.data(), dist.data(), n * sizeof(T));
+    cuda::copy_result_to_host(r.dist.data(), dist.data(), n * sizeof(T), ctx);
     r.parent.resize(opt.parents ? n : 0);
     if (opt.parents)
-        detail::copy_bytes<host, device>(r.parent.data(), parent.data(),
-                                         n * sizeof(std::int64_t));
+        cuda::copy_result_to_host(r.parent.data(), parent.data(), n * sizeof(std::int64_t), ctx);
 }
 
 /// The same with the results left on the device (sssp_device_result), nothing copied back.
@@ -462,6 +482,14 @@ sssp_result<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
     sssp_result<T> r;
     detail::sssp_into(r, a, source, opt);
     return r;
+}
+
+/// The same into `r`: distances that already hold n entries keep their storage (without parents
+/// or a possible overflow the device copies them straight into it, staged).
+template <class T, index_type Index>
+void sssp(sssp_result<T>& r, csr_matrix<T, Index, device> const& a, std::size_t source,
+          sssp_options const& opt = {}) {
+    detail::sssp_into(r, a, source, opt);
 }
 
 /// The same with the results left on the device, in r's vectors (reused when they hold n).

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,13 @@ struct sssp_tuning {
     double async_degree = 8;
     int async_warps = 8;            ///< the work list's kernel: warps a multiprocessor
     unsigned async_poll_ns = 256;   ///< its idle warps' pause between polls (ns, at most 1e6)
+    /// The weights' mean and smallest value when the caller knows them (kleene::graph keeps its
+    /// weights' summary): the call then skips its own pass over the weights (a reduction and two
+    /// waits on the stream). Both NaN (the default): measured by the call. Given, they must be
+    /// the weights' true values: the mean sets delta, the sign of the minimum rules out the
+    /// methods that need non-negative weights.
+    double weight_mean = std::numeric_limits<double>::quiet_NaN();
+    double weight_min = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Distances from `source` (host vector; numeric_limits<T>::max() / +inf where unreachable) and the
@@ -150,6 +158,12 @@ sssp_run<T> sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
                  sssp_tuning const& tuning = {}) {
     return sssp<T, Index>(a, source, tuning, default_context());
 }
+/// The same search into `run`, whose distance vector keeps its storage (as bfs(run, ...)): a caller
+/// that searches again into the last run's result copies into memory it has already touched.
+template <class T, index_type Index>
+KLEENE_DEVICE_ENTRY void sssp(sssp_run<T>& run, csr_matrix<T, Index, device> const& a,
+                              std::size_t source, sssp_tuning const& tuning,
+                              context& ctx) KLEENE_DEVICE_BODY;
 /// The same, with the distances left on the device in the caller's vector of n entries (written
 /// on the context's stream, nothing copied back: run.dist stays empty).
 template <class T, index_type Index>

@@ -197,6 +197,14 @@ KLEENE_DEVICE_ENTRY void betweenness(bc_run& run, csr_matrix<bool, Index, device
                                      csr_matrix<bool, Index, device> const& at,
                                      std::vector<std::int64_t> const& sources,
                                      context& ctx) KLEENE_DEVICE_BODY;
+/// The same with the scores left on the device, in the caller's vector of n entries (written on
+/// the context's stream, nothing copied back: run.centrality stays empty).
+template <index_type Index>
+KLEENE_DEVICE_ENTRY bc_run betweenness(csr_matrix<bool, Index, device> const& a,
+                                       csr_matrix<bool, Index, device> const& at,
+                                       std::vector<std::int64_t> const& sources,
+                                       dense_vector<double, device>& centrality,
+                                       context& ctx) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
