@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -275,8 +276,8 @@ BOOST_AUTO_TEST_CASE(sssp_into_the_last_run_and_known_weights) {
     BOOST_CHECK_THROW((cuda::sssp<float, std::int32_t>(grid, 0, half, ctx)), invalid_argument);
 }
 
-// Betweenness with the scores left in the caller's device vector: equal to the host result's,
-// the run's host vector left empty; a vector of the wrong size is refused.
+// Betweenness with the scores left in the caller's device vector: equal to the host result's (to
+// rounding), the run's host vector left empty; a vector of the wrong size is refused.
 BOOST_AUTO_TEST_CASE(betweenness_into_a_device_vector) {
     if (!have_gpu(needs::minimal)) return;
     auto const grid = weighted_grid<bool>(48);
@@ -290,7 +291,12 @@ BOOST_AUTO_TEST_CASE(betweenness_into_a_device_vector) {
         auto const run = cuda::betweenness<std::int32_t>(grid, grid, sources, scores, ctx);
         BOOST_TEST(run.centrality.empty());
         auto const got = scores.to_host();
-        BOOST_TEST(std::equal(got.begin(), got.end(), host.centrality.begin()));
+        // The sums are atomic adds in no fixed order: equal to rounding, not to the bit.
+        std::size_t off = 0;
+        for (std::size_t v = 0; v < got.size(); ++v)
+            off += !(std::abs(got[v] - host.centrality[v]) <=
+                     1e-9 * std::max(1.0, std::abs(host.centrality[v])));
+        BOOST_TEST(off == 0u, "round " << round);
     }
     auto const none = cuda::betweenness<std::int32_t>(grid, grid, {}, scores, ctx);
     BOOST_TEST(none.centrality.empty());

@@ -434,16 +434,6 @@ std::int64_t negative_cycle_vertex(csr_matrix<T, Index, device> const& a, std::s
     return last < 0 ? -1 : walk_back(last);
 }
 
-/// One value in page-locked host memory (the block state's copies each way).
-template <class T>
-struct pinned_value {
-    T* p = nullptr;
-    pinned_value() { KLEENE_CUDA_CHECK(cudaMallocHost(&p, sizeof(T))); }
-    ~pinned_value() { (void)cudaFreeHost(p); }
-    pinned_value(pinned_value const&) = delete;
-    pinned_value& operator=(pinned_value const&) = delete;
-};
-
 /// The distances to `out`, n values on the device (the caller's), when it is not null, else to
 /// run.dist; either way after the work queued on ctx's stream.
 template <class T>
@@ -604,7 +594,10 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
     bool const use_block = tuning.block_edges > 0;
     bool declined = false;
     stream_buffer<sblock_state<T>> block_state(use_block ? 1 : 0, st);
-    pinned_value<sblock_state<T>> block_host;
+    // The block's state crosses in the context's page-locked scratch (kept: a page-locked
+    // allocation per call, and its free, which waits for the whole device, cost more).
+    auto* const block_host = static_cast<sblock_state<T>*>(
+        detail::pinned_scratch(ctx, sizeof(sblock_state<T>)));
     // Profile: the host's clock around each run of the block (launch, rounds, read-back) and
     // around the whole loop; the rest is the grid's rounds and the bucket splits.
     double block_s = 0;
@@ -615,8 +608,8 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
         sblock_state<T> const state{
             frontier, far_count, static_cast<long long>(rounds), 0, p.threshold, cur, far_cur, id,
             0};
-        *block_host.p = state;
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_state.data(), block_host.p, sizeof state,
+        *block_host = state;
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_state.data(), block_host, sizeof state,
                                           cudaMemcpyHostToDevice, st));
         long long const max_rounds = split ? std::numeric_limits<long long>::max()
                                            : static_cast<long long>(n);
@@ -625,11 +618,11 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
             split ? far[0].data() : nullptr, split ? far[1].data() : nullptr, block_state.data(),
             delta, tuning.block_edges, max_rounds);
         KLEENE_CUDA_CHECK_LAUNCH("sssp_block");
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host.p, block_state.data(), sizeof state,
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(block_host, block_state.data(), sizeof state,
                                           cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         block_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
-        sblock_state<T> const r = *block_host.p;
+        sblock_state<T> const r = *block_host;
         declined = r.block_rounds == 0 && r.frontier == frontier && r.far_count == far_count &&
                    r.done == 0;
         ++block_runs;

@@ -131,4 +131,46 @@ void copy_result_to_host(void* dst, void const* src, std::size_t bytes, context&
     }
 }
 
+namespace detail {
+
+namespace {
+struct small_block {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+};
+void destroy_small(void* h) noexcept {
+    auto* b = static_cast<small_block*>(h);
+    if (b->p) (void)cudaFreeHost(b->p);
+    delete b;
+}
+}  // namespace
+
+void* pinned_scratch(context& ctx, std::size_t bytes) {
+    constexpr std::size_t most = std::size_t(1) << 20;
+    if (bytes > most)
+        throw invalid_argument("pinned_scratch: " + std::to_string(bytes) +
+                               " bytes asked for, at most 1 MiB");
+    auto& h = ctx.state().pinned_small;
+    auto* b = static_cast<small_block*>(h.h);
+    if (b && b->bytes >= bytes) return b->p;
+    if (b) {  // too small: whatever used it has been waited for (one thread, calls in turn)
+        destroy_small(b);
+        h.h = nullptr;
+    }
+    auto* fresh = new small_block;
+    std::size_t const size = std::max<std::size_t>(bytes, 4096);
+    if (cudaError_t const e = cudaHostAlloc(&fresh->p, size, cudaHostAllocDefault);
+        e != cudaSuccess) {
+        (void)cudaGetLastError();
+        delete fresh;
+        throw device_error(std::string("cudaHostAlloc of ") + std::to_string(size) +
+                           " page-locked bytes for a call's host loop: " + cudaGetErrorString(e));
+    }
+    fresh->bytes = size;
+    h.h = fresh;
+    h.destroy = destroy_small;
+    return fresh->p;
+}
+
+}  // namespace detail
 }  // namespace kleene::cuda

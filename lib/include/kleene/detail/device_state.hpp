@@ -59,6 +59,10 @@ struct device_state {
     /// Two page-locked host buffers for results copied to pageable memory (lib/cuda/src/
     /// result_copy.cpp).
     handle result_staging;
+    /// A small page-locked host block for the values a call's host loop reads and writes between
+    /// its launches (lib/cuda/src/result_copy.cpp), kept: allocating page-locked memory per call
+    /// costs more than the values' trips, and freeing it waits for the whole device.
+    handle pinned_small;
     /// The context's own stream-ordered memory pool (a cudaMemPool_t; lib/cuda/src/
     /// memory_pool.cpp), when the caller supplied none.
     handle pool;
@@ -85,7 +89,7 @@ struct device_state {
             for (scratch_block& b : slots) b.release = nullptr;
             return;
         }
-        for (handle* x : {&cublas, &cusparse, &jit, &result_staging, &pool})
+        for (handle* x : {&cublas, &cusparse, &jit, &result_staging, &pinned_small, &pool})
             if (x->h && x->destroy) x->destroy(x->h);
     }
 };

@@ -39,4 +39,13 @@ KLEENE_DEVICE_ENTRY void copy_result_to_host(void* dst, void const* src, std::si
                                              context& ctx, result_copy_options const& opt = {})
     KLEENE_DEVICE_BODY;
 
+
+namespace detail {
+/// The context's small page-locked host block of at least `bytes` (at most 1 MiB), kept for the
+/// context's life: for the values a call's host loop exchanges with its kernels (a state word, a
+/// counter) through cudaMemcpyAsync. Valid until the next call of this on the same context; one
+/// thread at a time, as everything on a context. Throws kleene::device_error when page-locked
+/// memory cannot be had.
+KLEENE_DEVICE_ENTRY void* pinned_scratch(context& ctx, std::size_t bytes) KLEENE_DEVICE_VALUE;
+}  // namespace detail
 }  // namespace kleene::cuda
