@@ -332,6 +332,17 @@ BOOST_AUTO_TEST_CASE(temporaries_come_from_the_contexts_pool) {
                    "the labels' 4 MiB came from the context's pool");
         BOOST_TEST(attribute(own, cudaMemPoolAttrUsedMemCurrent) == 0u);  // all freed ...
         BOOST_TEST(attribute(own, cudaMemPoolAttrReservedMemCurrent) > 0u);  // ... and kept
+        // The size query: the peak a caller would reserve in a pool of its own.
+        auto const u = cuda::pool_usage(ctx);
+        BOOST_TEST(u.used_peak == attribute(own, cudaMemPoolAttrUsedMemHigh));
+        BOOST_TEST(u.used_peak >= (std::uint64_t(1) << 22));
+        BOOST_TEST(u.used == 0u);
+        BOOST_TEST(u.reserved >= u.used_peak);
+        BOOST_TEST(u.reserved_peak >= u.reserved);
+        cuda::reset_memory_pool_peaks(ctx);
+        BOOST_TEST(cuda::pool_usage(ctx).used_peak == 0u);  // nothing is out now
+        (void)cuda::connected_components<std::int32_t>(a, cuda::cc_kernel::afforest, ctx);
+        BOOST_TEST(cuda::pool_usage(ctx).used_peak == u.used_peak);  // the same call again
         cuda::trim_memory_pool(ctx);
         BOOST_TEST(attribute(own, cudaMemPoolAttrReservedMemCurrent) == 0u);
     }

@@ -52,4 +52,30 @@ void trim_memory_pool(context& ctx, std::size_t keep) {
     KLEENE_CUDA_CHECK(cudaMemPoolTrimTo(static_cast<cudaMemPool_t>(h.h), keep));
 }
 
+memory_pool_usage pool_usage(context& ctx) {
+    auto const pool = static_cast<cudaMemPool_t>(memory_pool(ctx));
+    auto get = [&](cudaMemPoolAttr attr, char const* name) {
+        std::uint64_t v = 0;
+        detail::check_cuda(cudaMemPoolGetAttribute(pool, attr, &v), name, __FILE__, __LINE__);
+        return static_cast<std::size_t>(v);
+    };
+    memory_pool_usage u;
+    u.reserved = get(cudaMemPoolAttrReservedMemCurrent,
+                     "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+    u.used = get(cudaMemPoolAttrUsedMemCurrent,
+                 "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
+    u.reserved_peak = get(cudaMemPoolAttrReservedMemHigh,
+                          "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemHigh)");
+    u.used_peak = get(cudaMemPoolAttrUsedMemHigh,
+                      "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemHigh)");
+    return u;
+}
+
+void reset_memory_pool_peaks(context& ctx) {
+    auto const pool = static_cast<cudaMemPool_t>(memory_pool(ctx));
+    std::uint64_t zero = 0;  // "only 0 may be set": the peak restarts from the current value
+    KLEENE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReservedMemHigh, &zero));
+    KLEENE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero));
+}
+
 }  // namespace kleene::cuda

@@ -31,7 +31,7 @@ template <class F, class Accum, class T>
 void apply_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, F f, T const* a,
                  std::size_t n, T absent, bool replace) {
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     apply_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, f, a, n, absent,
         replace);
@@ -44,7 +44,7 @@ csr_matrix<T, Index, device> apply_csr(context& ctx, F f, csr_matrix<T, Index, d
     std::size_t const nnz = a.nnz();
     buffer<T, device> vals(nnz);
     if (nnz > 0) {
-        cudaStream_t const st = stream_of(ctx);
+        device_stream const st = stream_of(ctx);
         apply_values_kernel<F, T, Index><<<blocks_for(nnz, 256), 256, 0, st>>>(
             f, vals.data(), a.values(), a.iso_value(), nnz);
         KLEENE_CUDA_CHECK_LAUNCH("apply_values_kernel");

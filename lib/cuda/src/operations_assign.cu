@@ -54,7 +54,7 @@ void assign_dense(context& ctx, T* c, std::size_t rows, std::size_t cols, dense_
                   std::size_t region_cols, T absent, bool replace) {
     std::size_t const n = rows * cols;
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     assign_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
         c, rows, cols, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, x,
         rinv, cinv, region_cols, absent, replace);
@@ -172,7 +172,7 @@ struct assign_source {
 /// Enqueued on st (where the caller's passes over the result run).
 template <class T, class Index>
 assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj,
-                            std::size_t ccols, cudaStream_t st) {
+                            std::size_t ccols, device_stream st) {
     std::size_t const rows = a.rows(), nnz = a.nnz();
     assign_source<T> s;
     s.cols = buffer<std::int64_t, device>(nnz);
@@ -189,15 +189,15 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
     if (rows > std::numeric_limits<std::uint64_t>::max() / ccols)
         throw invalid_argument("cuda::assign: a " + kleene::detail::shape(rows, ccols) +
                                " source with an unsorted column list is too large");
-    buffer<std::uint64_t, device> keys_in(nnz), keys(nnz);
-    buffer<std::int64_t, device> perm_in(nnz), perm(nnz);
+    stream_buffer<std::uint64_t> keys_in(nnz, st), keys(nnz, st);
+    stream_buffer<std::int64_t> perm_in(nnz, st), perm(nnz, st);
     assign_map_kernel<<<grid, 128, 0, st>>>(rows, a.row_ptr(), a.col_idx(), rj, ccols,
                                             static_cast<std::int64_t*>(nullptr), keys_in.data());
     KLEENE_CUDA_CHECK_LAUNCH("assign_map_kernel (keys)");
     assign_iota_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
     KLEENE_CUDA_CHECK_LAUNCH("assign_iota_kernel");
     int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(rows) * ccols - 1)));
-    cub_temp temp;
+    cub_temp temp(st);
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys.data(),
                                                       perm_in.data(), perm.data(), nnz, 0,
@@ -210,8 +210,7 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
         keys.data(), perm.data(), nnz, ccols, s.values, s.cols.data(), s.vals.data());
     KLEENE_CUDA_CHECK_LAUNCH("assign_unkey_kernel");
     if (s.values) s.values = s.vals.data();
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the temporaries go when this returns
-    return s;
+    return s;  // the temporaries are released on st, behind the work queued above
 }
 
 }  // namespace
@@ -222,7 +221,7 @@ csr_matrix<T, Index, device> assign_csr(context& ctx, csr_matrix<T, Index, devic
                                         index_spec rj, std::int64_t const* rinv,
                                         std::int64_t const* cinv, std::int64_t const* jsorted) {
     std::size_t const rows = c.rows();
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     assign_source<T> src;
     std::int64_t const* sj = jsorted;
     T const* sv = nullptr;

@@ -66,7 +66,7 @@ template <class T, class Index>
 void csr_to_dense(context& ctx, T* out, csr_matrix<T, Index, device> const& a, T absent) {
     std::size_t const n = a.rows() * a.cols();
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     fill(out, n, absent, st);
     if (a.nnz() > 0) {
         csr_scatter_kernel<<<blocks_for(a.rows(), 128), 128, 0, st>>>(
@@ -84,8 +84,8 @@ csr_matrix<T, Index, device> dense_to_csr(context& ctx, T const* d, std::size_t 
         throw overflow_error("to_csr: a " + kleene::detail::shape(rows, cols) +
                              " matrix does not fit the index type of " +
                              std::to_string(sizeof(Index) * 8) + " bits");
-    cudaStream_t const st = stream_of(ctx);
-    buffer<std::int64_t, device> ptr64(rows + 1);
+    device_stream const st = stream_of(ctx);
+    stream_buffer<std::int64_t> ptr64(rows + 1, st);
     fill(ptr64.data(), rows + 1, std::int64_t(0), st);
     unsigned const grid = blocks_for(rows * 32, 256);
     if (rows > 0 && cols > 0) {
@@ -115,7 +115,7 @@ template <class T, class Index>
 void sparse_to_dense(context& ctx, T* out, std::size_t n, Index const* idx, T const* vals,
                      std::size_t nnz, T absent) {
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     fill(out, n, absent, st);
     if (nnz > 0) {
         scatter_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(out, idx, vals, nnz);

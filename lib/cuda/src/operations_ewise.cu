@@ -62,7 +62,7 @@ template <bool Union, class Op, class Accum, class T>
 void ewise_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op op, T const* a,
                  T const* b, std::size_t n, T absent, bool replace) {
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     ewise_dense_kernel<Union><<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, b, n, absent,
         replace);
@@ -75,7 +75,7 @@ csr_matrix<T, Index, device> ewise_csr(context& ctx, Op op, csr_matrix<T, Index,
                                        csr_matrix<T, Index, device> const& b) {
     std::size_t const rows = a.rows();
     unsigned const grid = blocks_for(rows, 128);
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
         ewise_csr_kernel<Union, decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             op, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), b.row_ptr(), b.col_idx(),

@@ -98,7 +98,7 @@ csr_matrix<T, Index, device> extract_csr(context& ctx, csr_matrix<T, Index, devi
     if (by_key && cols > 0 && rows > std::numeric_limits<std::uint64_t>::max() / cols)
         throw invalid_argument("cuda::extract: a " + kleene::detail::shape(rows, cols) +
                                " result with an unsorted column list is too large");
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     buffer<Index, device> ptr(rows + 1);
     fill(ptr.data(), rows + 1, Index(0), st);
     unsigned const grid = blocks_for(rows, 128);
@@ -118,9 +118,9 @@ csr_matrix<T, Index, device> extract_csr(context& ctx, csr_matrix<T, Index, devi
             ptr.data(), out_cols.data(), static_cast<std::uint64_t*>(nullptr), out_vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("extract_csr_kernel (fill)");
     } else if (nnz > 0) {
-        buffer<std::uint64_t, device> keys_in(nnz), keys(nnz);
-        buffer<T, device> vals_in(nnz);
-        buffer<std::int64_t, device> perm_in(nnz), perm(nnz);
+        stream_buffer<std::uint64_t> keys_in(nnz, st), keys(nnz, st);
+        stream_buffer<T> vals_in(nnz, st);
+        stream_buffer<std::int64_t> perm_in(nnz, st), perm(nnz, st);
         extract_csr_kernel<true><<<grid, 128, 0, st>>>(
             ri, rj, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), inv_head, inv_pos,
             ptr.data(), static_cast<Index*>(nullptr), keys_in.data(), vals_in.data());
@@ -128,7 +128,7 @@ csr_matrix<T, Index, device> extract_csr(context& ctx, csr_matrix<T, Index, devi
         iota64_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
         KLEENE_CUDA_CHECK_LAUNCH("iota64_kernel");
         int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(rows) * cols - 1)));
-        cub_temp temp;
+        cub_temp temp(st);
         std::size_t bytes = 0;
         KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(),
                                                           keys.data(), perm_in.data(),
@@ -140,8 +140,7 @@ csr_matrix<T, Index, device> extract_csr(context& ctx, csr_matrix<T, Index, devi
             keys.data(), perm.data(), nnz, cols, vals_in.data(), out_cols.data(),
             out_vals.data());
         KLEENE_CUDA_CHECK_LAUNCH("extract_unkey_kernel");
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the temporaries go with this block
-    }
+    }  // the temporaries are released on st, behind the work queued above
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
     return {rows, cols, std::move(ptr), std::move(out_cols), std::move(out_vals), T(1), true};
 }
@@ -169,7 +168,7 @@ void extract_csr_column(context& ctx, T* w, dense_mask const& mask, Accum accum,
                         csr_matrix<T, Index, device> const& a, index_spec ri, std::size_t fixed,
                         bool by_row, T absent, bool replace) {
     if (ri.size == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     extract_csr_column_kernel<<<blocks_for(ri.size, 256), 256, 0, st>>>(
         w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a.row_ptr(),
         a.col_idx(), a.values(), a.iso_value(), ri, fixed, by_row, absent, replace);
@@ -197,7 +196,7 @@ void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T co
                    std::size_t a_cols, index_spec ri, index_spec rj, T absent, bool replace) {
     std::size_t const n = ri.size * rj.size;
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     extract_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, a_cols, ri, rj,
         absent, replace);

@@ -61,7 +61,7 @@ void kronecker_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op
                      T absent, bool replace) {
     std::size_t const n = ma * mb * na * nb;
     if (n == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     kronecker_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
         c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, na, b, mb, nb,
         n, absent, replace);
@@ -75,7 +75,7 @@ csr_matrix<T, Index, device> kronecker_csr(context& ctx, Op op,
                                            csr_matrix<T, Index, device> const& b) {
     std::size_t const rows = a.rows() * b.rows();
     unsigned const grid = blocks_for(rows, 128);
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
         kronecker_csr_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             op, rows, b.rows(), b.cols(), a.row_ptr(), a.col_idx(), a.values(), a.iso_value(),

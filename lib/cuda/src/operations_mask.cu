@@ -69,7 +69,7 @@ csr_matrix<T, Index, device> mask_merge_csr(context& ctx, csr_matrix<T, Index, d
                                             csr_mask<Index> const& mask, bool replace) {
     std::size_t const rows = c.rows();
     unsigned const grid = blocks_for(rows, 128);
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* op, Index* oj, T* ov) {
         mask_merge_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             rows, c.row_ptr(), c.col_idx(), c.values(), c.iso_value(), z.row_ptr(), z.col_idx(),

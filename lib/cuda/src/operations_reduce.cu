@@ -155,22 +155,22 @@ template <class Mon, class Accum, class T>
 void reduce_cols_dense(context& ctx, T* w, dense_mask const& mask, Accum accum, Mon, T const* a,
                        std::size_t rows, std::size_t cols, T absent, bool replace) {
     if (cols == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     // Up to about 4096 blocks (chunks <= 4096 fits grid.y), chunks of at least 64 rows (8 per
     // lane); a function of the shape only, so the fold order is too.
     std::size_t const gx = (cols + col_tile - 1) / col_tile;
     std::size_t const want = std::max<std::size_t>(1, 4096 / gx);
     std::size_t const chunk = std::max<std::size_t>(64, (rows + want - 1) / want);
     std::size_t const chunks = (rows + chunk - 1) / chunk;  // 0 when rows == 0
-    buffer<T, device> pv(cols * chunks);
-    buffer<std::uint8_t, device> ph(cols * chunks);
+    stream_buffer<T> pv(cols * chunks, st);
+    stream_buffer<std::uint8_t> ph(cols * chunks, st);
     if (chunks > 0) {
         dim3 const grid(static_cast<unsigned>(gx), static_cast<unsigned>(chunks));
         reduce_cols_partial_kernel<Mon><<<grid, dim3(col_tile, col_lanes), 0, st>>>(
             a, rows, cols, chunk, absent, pv.data(), ph.data());
         KLEENE_CUDA_CHECK_LAUNCH("reduce_cols_partial_kernel");
     }
-    // Waits for st before pv and ph go.
+    // pv and ph are released on st, behind reduce_rows' work.
     reduce_rows<Mon>(st, w, mask, accum, partial_rows<T>{pv.data(), ph.data(), chunks}, cols,
                      absent, replace);
 }
@@ -204,9 +204,9 @@ __global__ void reduce_values_kernel(T const* __restrict__ v, T iso, std::size_t
 template <class Mon, class T>
 T reduce_values(context& ctx, Mon, T const* v, T iso, std::size_t n, T absent, bool skip_absent) {
     if (n == 0) return Mon::identity();
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     unsigned const blocks = blocks_for(n, reduce_threads, 1024);
-    buffer<T, device> partial(blocks + 1);
+    stream_buffer<T> partial(blocks + 1, st);
     reduce_values_kernel<Mon><<<blocks, reduce_threads, 0, st>>>(v, iso, n, absent, skip_absent,
                                                                  partial.data());
     KLEENE_CUDA_CHECK_LAUNCH("reduce_values_kernel");

@@ -52,7 +52,7 @@ csr_matrix<T, Index, device> select_csr(context& ctx, select_spec<T> pred,
                                         csr_matrix<T, Index, device> const& a) {
     std::size_t const rows = a.rows();
     unsigned const grid = blocks_for(rows, 128);
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     auto launch = [&](auto fill_pass, Index* cp, Index* cj, T* cv) {
         select_csr_kernel<decltype(fill_pass)::value><<<grid, 128, 0, st>>>(
             pred, rows, a.row_ptr(), a.col_idx(), a.values(), a.iso_value(), cp, cj, cv);

@@ -68,7 +68,7 @@ csr_matrix<T, Index, device> transpose_csr(context& ctx, csr_matrix<T, Index, de
     using Key = std::make_unsigned_t<Index>;
     std::size_t const rows = a.rows(), cols = a.cols(), nnz = a.nnz();
     bool const valued = a.has_values();
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     buffer<Index, device> out_ptr(cols + 1);
     buffer<Index, device> out_cols(nnz);
     buffer<T, device> out_vals(valued ? nnz : 0);
@@ -78,14 +78,14 @@ csr_matrix<T, Index, device> transpose_csr(context& ctx, csr_matrix<T, Index, de
         return {cols, rows, std::move(out_ptr), std::move(out_cols), std::move(out_vals),
                 a.iso_value(), true};
     }
-    buffer<Index, device> perm_in(nnz), perm(nnz);
-    buffer<Key, device> keys(nnz);
+    stream_buffer<Index> perm_in(nnz, st), perm(nnz, st);
+    stream_buffer<Key> keys(nnz, st);
     iota_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(perm_in.data(), nnz);
     KLEENE_CUDA_CHECK_LAUNCH("iota_kernel");
     // Only the bits a column index can use (cols >= 1 here).
     int const end_bit = std::max(1, int(std::bit_width(std::uint64_t(cols - 1))));
     auto const* keys_in = reinterpret_cast<Key const*>(a.col_idx());
-    cub_temp temp;
+    cub_temp temp(st);
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys.data(),
                                                       perm_in.data(), perm.data(), nnz, 0,
@@ -141,7 +141,7 @@ template <class Accum, class T>
 void transpose_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T const* a,
                      std::size_t rows, std::size_t cols, T absent, bool replace) {
     if (rows == 0 || cols == 0) return;
-    cudaStream_t const st = stream_of(ctx);
+    device_stream const st = stream_of(ctx);
     std::size_t const gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
     dim3 const grid(static_cast<unsigned>(gx),
                     static_cast<unsigned>(std::min<std::size_t>(gy, 65535)));

@@ -18,12 +18,11 @@ namespace kleene::cuda {
 namespace sparse_detail {
 
 void* scratch_bytes(context& ctx, int slot, std::size_t bytes) {
-    return detail::grow_scratch(ctx.state().slots[slot], bytes,
-                                static_cast<cudaStream_t>(ctx.stream()));
+    return detail::grow_scratch(ctx.state().slots[slot], bytes, detail::stream_of(ctx));
 }
 
 void* cub_scratch(context& ctx, std::size_t bytes) {
-    return detail::grow_scratch(ctx.state().cub, bytes, static_cast<cudaStream_t>(ctx.stream()));
+    return detail::grow_scratch(ctx.state().cub, bytes, detail::stream_of(ctx));
 }
 
 void no_cusparse(char const* op, std::string const& why) {
@@ -394,8 +393,8 @@ template <index_type Index>
 double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,
                        Index const* b_ptr, std::size_t cols, context* ctx) {
     if (rows == 0 || cols == 0) return 0.0;
-    cudaStream_t const st = detail::stream_of(resolve(ctx));
-    buffer<double, device> sum(1);
+    auto const st = detail::stream_of(resolve(ctx));
+    detail::stream_buffer<double> sum(1, st);
     KLEENE_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), st));
     unsigned const blocks = detail::blocks_for(rows * 32, 256, detail::persistent_blocks(8));
     sparse_detail::product_density_kernel<Index><<<blocks, 256, 0, st>>>(

@@ -1,6 +1,7 @@
 // cuSPARSE behind the sparse products (plus_times over float and double): SpMV, SpMM and SpGEMM
 // through the generic API, with the context's handle on the context's stream.
 
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/sparse/common.cuh>
 #include <kleene/detail/device_state.hpp>
 
@@ -195,7 +196,7 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
                      csr_matrix<T, std::int32_t, device> const& b) {
     using Index = std::int32_t;
     cusparseHandle_t const h = handle(ctx);
-    cudaStream_t const st = stream_of(ctx);
+    auto const st = detail::stream_of(ctx);
     sp_mat A, B;
     describe(A, a);
     describe(B, b);
@@ -223,12 +224,12 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
     std::size_t bytes1 = 0, bytes2 = 0;
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_workEstimation(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, nullptr));
-    buffer<unsigned char, device> work1(bytes1);
+    detail::stream_buffer<unsigned char> work1(bytes1, st);
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_workEstimation(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes1, work1.data()));
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes2, nullptr));
-    buffer<unsigned char, device> work2(bytes2);
+    detail::stream_buffer<unsigned char> work2(bytes2, st);
     KLEENE_CUSPARSE_CHECK(cusparse_lib().cusparseSpGEMM_compute(
         h, op, op, &alpha, A.d, B.d, &beta, C.d, data_type<T>(), alg, G.d, &bytes2, work2.data()));
     std::int64_t rows = 0, cols = 0, nnz = 0;

@@ -110,9 +110,10 @@ public:
     bool workspace_supplied() const noexcept { return user_workspace_ != nullptr; }
 
     /// The stream-ordered memory pool (a cudaMemPool_t of this context's device) that the GPU
-    /// calls' temporaries come from, where they have moved to it (the graph kernels so far; the
-    /// rest still use the device's current pool). Caller-supplied: kept alive by the caller while
-    /// work on this context may run, its release threshold the caller's. Null (the default): the
+    /// calls' temporaries come from: the graph kernels', the operations' (sorts, scans, partial
+    /// sums), the sparse products' and the dense GEMM's scratch the context keeps. Caller-
+    /// supplied: kept alive by the caller as long as the context (the context keeps scratch
+    /// blocks from it until it goes), its release threshold the caller's. Null (the default): the
     /// context's own, created on first use, which keeps the memory its calls free (up to their
     /// peak) for the next call instead of handing it back to the driver at each synchronisation,
     /// the default pool's behaviour; cuda::trim_memory_pool(ctx) hands it back.

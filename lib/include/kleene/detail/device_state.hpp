@@ -89,6 +89,9 @@ struct device_state {
             for (scratch_block& b : slots) b.release = nullptr;
             return;
         }
+        // The scratch blocks first: they may come from the context's own pool, destroyed below.
+        for (scratch_block* b : {&workspace, &cub}) scratch_block gone = std::move(*b);
+        for (scratch_block& b : slots) scratch_block gone = std::move(b);
         for (handle* x : {&cublas, &cusparse, &jit, &result_staging, &pinned_small, &pool})
             if (x->h && x->destroy) x->destroy(x->h);
     }

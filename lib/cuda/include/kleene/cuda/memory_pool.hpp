@@ -18,4 +18,21 @@ KLEENE_DEVICE_ENTRY void* memory_pool(context& ctx) KLEENE_DEVICE_VALUE;
 /// where the context has none yet.
 KLEENE_DEVICE_ENTRY void trim_memory_pool(context& ctx, std::size_t keep = 0) KLEENE_DEVICE_BODY;
 
+/// What the pool ctx's calls allocate from holds, in bytes (cudaMemPoolGetAttribute): the
+/// memory it has from the driver (`reserved`) and what is handed out now (`used`, the calls'
+/// temporaries in flight and the scratch the context keeps), and the peaks of both since the
+/// pool was made or the last reset_memory_pool_peaks. The size query for a caller who supplies
+/// the pool (context::set_memory_pool): run a representative call once on a context, read
+/// `used_peak`, and reserve that much (for example with cudaMemPoolAttrReleaseThreshold) in the
+/// pool of later contexts. Measured, not predicted: a call on a larger input needs more. For a
+/// caller's pool the figures cover everything allocated from it, not only kleene's.
+struct memory_pool_usage {
+    std::size_t reserved = 0, used = 0;
+    std::size_t reserved_peak = 0, used_peak = 0;
+};
+KLEENE_DEVICE_ENTRY memory_pool_usage pool_usage(context& ctx) KLEENE_DEVICE_VALUE;
+
+/// Sets the peaks of pool_usage(ctx) back to the current values.
+KLEENE_DEVICE_ENTRY void reset_memory_pool_peaks(context& ctx) KLEENE_DEVICE_BODY;
+
 }  // namespace kleene::cuda

@@ -286,7 +286,10 @@ inline void* context_workspace(context& ctx, std::size_t bytes, cudaStream_t st)
                                    std::to_string(bytes) + " (cuda::dense_gemm_scratch_bytes)");
         return w;
     }
-    return grow_scratch(ctx.state().workspace, bytes, st);
+    // From the context's pool, on st (the context's stream, or the one a caller's product runs on).
+    return grow_scratch(ctx.state().workspace, bytes,
+                        kleene::cuda::detail::device_stream(
+                            st, static_cast<cudaMemPool_t>(cuda::memory_pool(ctx))));
 }
 
 /// Synchronous product with ctx's stream, workspace, flag, cuBLAS handle and tuning.

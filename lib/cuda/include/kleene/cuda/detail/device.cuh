@@ -54,18 +54,6 @@ inline unsigned persistent_blocks(unsigned per_sm = 8) {
     return static_cast<unsigned>(sms) * per_sm;
 }
 
-/// Temporary storage for CUB device algorithms: grows, never shrinks.
-class cub_temp {
-public:
-    void* get(std::size_t bytes) {
-        if (bytes > buf_.size()) buf_ = buffer<unsigned char, device>(bytes);
-        return buf_.data();
-    }
-
-private:
-    buffer<unsigned char, device> buf_;
-};
-
 template <class T>
 __global__ void fill_kernel(T* __restrict__ p, std::size_t n, T v) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;

@@ -5,6 +5,7 @@
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/operations.hpp>
 
 #include <cub/device/device_scan.cuh>
@@ -41,8 +42,8 @@ __device__ __forceinline__ T combine(Accum const& accum, bool allowed, bool repl
 /// row_ptr[0..rows] from per-row counts already in row_ptr[0..rows) (row_ptr[rows] = 0 on entry):
 /// an exclusive scan in place on st; returns the total (st's work done by then).
 template <class Index>
-std::size_t scan_counts(Index* row_ptr, std::size_t rows, cudaStream_t st) {
-    cub_temp temp;
+std::size_t scan_counts(Index* row_ptr, std::size_t rows, device_stream st) {
+    cub_temp temp(st);
     std::size_t bytes = 0;
     KLEENE_CUDA_CHECK(
         cub::DeviceScan::ExclusiveSum(nullptr, bytes, row_ptr, row_ptr, rows + 1, st));
@@ -61,7 +62,7 @@ std::size_t scan_counts(Index* row_ptr, std::size_t rows, cudaStream_t st) {
 /// there are none). Both launch on st. `kernel` names the launches in errors. Returns with st's
 /// work done.
 template <class T, class Index, class Count, class Fill>
-csr_matrix<T, Index, device> two_pass_csr(cudaStream_t st, std::size_t rows, std::size_t cols,
+csr_matrix<T, Index, device> two_pass_csr(device_stream st, std::size_t rows, std::size_t cols,
                                           char const* kernel, Count&& count, Fill&& fill_rows) {
     auto const check_launch = [&](char const* pass) {
         std::string const what = std::string("launch of ") + kernel + " (" + pass + ")";

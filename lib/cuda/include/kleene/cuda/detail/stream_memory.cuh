@@ -93,6 +93,22 @@ class stream_buffer {
     cudaStream_t s_ = nullptr;
 };
 
+/// Temporary storage for a CUB device algorithm, from the call's stream-ordered pool: allocated
+/// on the call's stream and released on it when the object goes (work queued before may still
+/// use it). Grows, never shrinks.
+class cub_temp {
+  public:
+    explicit cub_temp(device_stream s) : s_(s) {}
+    void* get(std::size_t bytes) {
+        if (bytes > buf_.size()) buf_ = stream_buffer<unsigned char>(bytes, s_);
+        return buf_.data();
+    }
+
+  private:
+    device_stream s_;
+    stream_buffer<unsigned char> buf_;
+};
+
 /// n values from the device to the host, queued on s; returns once s has done them.
 template <class T>
 void copy_to_host(T* dst, T const* src, std::size_t n, cudaStream_t s) {
@@ -121,10 +137,11 @@ T read_one(T const* p, cudaStream_t s) {
 /// kleene::detail::scratch_block. On the block's own stream the old block is released behind the
 /// work queued there and the new one allocated in order, without a wait; after a change of stream
 /// the old block is released with cudaFree, which waits for the device (work on the old stream
-/// may still read it). Growing under stream capture is refused (device_error).
-inline void* grow_scratch(kleene::detail::scratch_block& b, std::size_t bytes, cudaStream_t st) {
-    bool const same = b.used && b.stream == static_cast<void*>(st);
-    b.stream = st;
+/// may still read it). The block comes from st's pool when it names one (a context's: stream_of),
+/// else from the device's current pool. Growing under stream capture is refused (device_error).
+inline void* grow_scratch(kleene::detail::scratch_block& b, std::size_t bytes, device_stream st) {
+    bool const same = b.used && b.stream == static_cast<void*>(st.st);
+    b.stream = st.st;
     b.used = true;
     if (b.bytes < bytes) {
         // Under capture the allocation would belong to the graph, not to later calls.
@@ -140,7 +157,8 @@ inline void* grow_scratch(kleene::detail::scratch_block& b, std::size_t bytes, c
             b.data = nullptr;
             b.bytes = 0;
         }
-        KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, bytes, st));
+        if (st.pool) KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(&b.data, bytes, st.pool, st.st));
+        else KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, bytes, st.st));
         b.bytes = bytes;
         b.release = [](kleene::detail::scratch_block& x) noexcept {
             (void)cudaFree(x.data);
