@@ -451,7 +451,7 @@ BOOST_AUTO_TEST_CASE(device_graph_kernels_read_no_host_copy) {
         graph hg{csr_matrix<double>(a), kind};
         graph dg(a.to_device(), kind);
         std::string const what = undirected ? "undirected" : "directed";
-        dense_vector<double, device> rank;
+        dense_vector<double, device> rank, scores;
         dense_vector<std::int64_t, device> component;
         for (int rep = 0; rep < 2; ++rep) {
             cc_options co;
@@ -488,8 +488,21 @@ BOOST_AUTO_TEST_CASE(device_graph_kernels_read_no_host_copy) {
             std::vector<std::int64_t> src{0, 777};
             bc_options bo;
             bo.device = device_choice::cpu;
-            BOOST_TEST(far_apart(betweenness(dg, src).centrality,
-                                 betweenness(hg, src, bo).centrality, 1e-6) == 0u);
+            auto const bc_want = betweenness(hg, src, bo);
+            BOOST_TEST(far_apart(betweenness(dg, src).centrality, bc_want.centrality, 1e-6) ==
+                       0u);
+            // The scores left on the device, raw and normalized there.
+            auto const bc_dev = betweenness(scores, dg, src);
+            BOOST_TEST(bc_dev.centrality.empty());
+            BOOST_TEST(far_apart(host_of(scores), bc_want.centrality, 1e-6) == 0u);
+            bo.normalize = true;
+            auto const bc_norm = betweenness(hg, src, bo);
+            BOOST_TEST(*std::max_element(bc_norm.centrality.begin(), bc_norm.centrality.end()) ==
+                       1.0);
+            bc_options dn;
+            dn.normalize = true;
+            (void)betweenness(scores, dg, src, dn);
+            BOOST_TEST(far_apart(host_of(scores), bc_norm.centrality, 1e-9) == 0u);
             no_copies(dg, what + ": betweenness");
         }
     }

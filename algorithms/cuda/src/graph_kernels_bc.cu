@@ -37,6 +37,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <kleene/algorithms/beamer.hpp>
 #include <kleene/algorithms/cuda/detail/graph_walk.cuh>
@@ -887,6 +888,41 @@ bc_run betweenness(csr_matrix<bool, Index, device> const& a,
     bc_run run;
     bc_impl<Index>(run, a, at, sources, centrality.data(), ctx);
     return run;
+}
+
+namespace {
+/// *top = the largest of v (non-negative doubles order as their bit patterns do).
+__global__ void largest_kernel(double const* __restrict__ v, std::size_t n,
+                               unsigned long long* top) {
+    unsigned long long best = 0;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        if (v[i] > 0) best = max(best, static_cast<unsigned long long>(__double_as_longlong(v[i])));
+    for (int o = 16; o > 0; o /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, o));
+    if ((threadIdx.x & 31) == 0 && best) atomicMax(top, best);
+}
+__global__ void scale_kernel(double* __restrict__ v, std::size_t n, double by) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        v[i] /= by;
+}
+}  // namespace
+
+double scale_by_largest(double* v, std::size_t n, context& ctx) {
+    if (n == 0) return 0;
+    auto const st = ::kleene::cuda::detail::stream_of(ctx);
+    detail::stream_buffer<unsigned long long> top(1, st);
+    top.zero();
+    unsigned const blocks = detail::blocks_for(n, 256, 1024);
+    largest_kernel<<<blocks, 256, 0, st>>>(v, n, top.data());
+    KLEENE_CUDA_CHECK_LAUNCH("largest_kernel");
+    double const largest = std::bit_cast<double>(detail::read_one(top.data(), st));
+    if (largest > 0) {
+        scale_kernel<<<blocks, 256, 0, st>>>(v, n, largest);
+        KLEENE_CUDA_CHECK_LAUNCH("scale_kernel");
+    }
+    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    return largest;
 }
 
 template bc_run betweenness<std::int32_t>(csr_matrix<bool, std::int32_t, device> const&,

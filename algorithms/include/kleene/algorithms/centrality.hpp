@@ -582,9 +582,13 @@ inline double bc_seconds_since(std::chrono::steady_clock::time_point t0) {
 /// all zeros. A 0-vertex graph: an empty result (any source is then out of range). Throws
 /// dimension_mismatch for a non-square A, invalid_argument for a source outside 0..n-1 or
 /// device=cpu with a device graph; no_device for device=gpu without a GPU.
-template <class T, index_type Index, memory_space Space>
-bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64_t const> sources,
-                      bc_options const& opt = {}) {
+namespace detail {
+/// betweenness()'s body; `out`: a device A's scores left in this device vector (resized to n when
+/// it is not; normalized there when asked), the result's centrality then empty.
+template <class T, class Index, class Space>
+bc_result betweenness_run(csr_matrix<T, Index, Space> const& a,
+                          std::span<std::int64_t const> sources, bc_options const& opt,
+                          dense_vector<double, device>* out) {
     constexpr bool on_device = std::is_same_v<Space, device>;
     if (a.rows() != a.cols())
         throw dimension_mismatch("betweenness: the adjacency matrix must be square, not " +
@@ -631,7 +635,8 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
     }
     bc_result r;
     r.method = gpu ? bc_method::automatic : method;
-    if (!gpu || n == 0) r.centrality.assign(n, 0.0);  // a GPU run brings its own
+    if (out && out->size() != n) *out = dense_vector<double, device>(n);
+    if (!out && (!gpu || n == 0)) r.centrality.assign(n, 0.0);  // a GPU run brings its own
     auto normalize = [&] {
         if (!opt.normalize) return;
         double top = 0;
@@ -650,14 +655,19 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
                 std::string("betweenness: structure on the device") +
                 (opt.symmetric ? ", A symmetric: A' = A" : " and A' transposed there") + " (" +
                 detail::ms(detail::bc_seconds_since(t0)) + ")");
-        auto run = cuda::betweenness<Index>(
-            ad, atd ? *atd : ad, std::vector<std::int64_t>(sources.begin(), sources.end()),
-            resolve(opt.ctx));
-        r.centrality = std::move(run.centrality);
+        std::vector<std::int64_t> const src(sources.begin(), sources.end());
+        context& ctx = resolve(opt.ctx);
+        auto run = out ? cuda::betweenness<Index>(ad, atd ? *atd : ad, src, *out, ctx)
+                       : cuda::betweenness<Index>(ad, atd ? *atd : ad, src, ctx);
         if (opt.explain) {
             for (auto& line : run.notes) opt.explain->add("betweenness: " + line);
             opt.explain->add("betweenness: gpu " + detail::ms(run.seconds));
         }
+        if (out) {
+            if (opt.normalize) (void)cuda::scale_by_largest(out->data(), n, ctx);
+            return r;
+        }
+        r.centrality = std::move(run.centrality);
         normalize();
         return r;
     } else if constexpr (!on_device) {
@@ -694,6 +704,22 @@ bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64
         return r;
     }
     return r;  // not reached: a device graph always runs on the GPU
+}
+}  // namespace detail
+
+template <class T, index_type Index, memory_space Space>
+bc_result betweenness(csr_matrix<T, Index, Space> const& a, std::span<std::int64_t const> sources,
+                      bc_options const& opt = {}) {
+    return detail::betweenness_run(a, sources, opt, nullptr);
+}
+
+/// The same for a device A with the scores left in `centrality` (resized to n when it is not;
+/// normalized there when asked), nothing copied back: the result's centrality stays empty.
+template <class T, index_type Index>
+bc_result betweenness(dense_vector<double, device>& centrality,
+                      csr_matrix<T, Index, device> const& a, std::span<std::int64_t const> sources,
+                      bc_options const& opt = {}) {
+    return detail::betweenness_run(a, sources, opt, &centrality);
 }
 
 /// The same with the sources in a vector.

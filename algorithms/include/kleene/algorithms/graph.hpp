@@ -337,8 +337,8 @@ tc_result triangle_count(graph<T, Index, Space> const& g, tc_options const& opt 
 }
 
 /// Betweenness centrality from `sources`: symmetry from the kept property; a host graph on the
-/// GPU uses its kept device pattern. (A device graph's scores come back as a host vector: the
-/// GPU kernel returns them so, cuda/graph_kernels.hpp.)
+/// GPU uses its kept device pattern. A device graph's scores come back as a host vector (below:
+/// the overload that leaves them on the device).
 template <class T, index_type Index, memory_space Space>
 bc_result betweenness(graph<T, Index, Space> const& g, std::span<std::int64_t const> sources,
                       bc_options const& opt = {}) {
@@ -366,6 +366,25 @@ template <class T, index_type Index, memory_space Space>
 bc_result betweenness(graph<T, Index, Space> const& g, std::vector<std::int64_t> const& sources,
                       bc_options const& opt = {}) {
     return betweenness(g, std::span<std::int64_t const>(sources), opt);
+}
+
+/// Betweenness of a device graph with the scores left in `centrality` (resized to n when it is
+/// not; normalized on the device when asked): nothing is copied back, the result's centrality
+/// stays empty.
+template <class T, index_type Index>
+bc_result betweenness(dense_vector<double, device>& centrality, graph<T, Index, device> const& g,
+                      std::span<std::int64_t const> sources, bc_options const& opt = {}) {
+    bc_options o = opt;
+    if (!o.symmetric)
+        o.symmetric = g.undirected() || detail::graph_use(g, graph_property::symmetry, opt.explain,
+                                                          [&] { return g.symmetric_structure(); });
+    return betweenness(centrality, g.matrix(), sources, o);
+}
+
+template <class T, index_type Index>
+bc_result betweenness(dense_vector<double, device>& centrality, graph<T, Index, device> const& g,
+                      std::vector<std::int64_t> const& sources, bc_options const& opt = {}) {
+    return betweenness(centrality, g, std::span<std::int64_t const>(sources), opt);
 }
 
 /// APSP of a graph (dense result on the host); the trace names the kept weights (negative weights

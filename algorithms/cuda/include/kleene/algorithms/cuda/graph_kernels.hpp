@@ -205,6 +205,10 @@ KLEENE_DEVICE_ENTRY bc_run betweenness(csr_matrix<bool, Index, device> const& a,
                                        std::vector<std::int64_t> const& sources,
                                        dense_vector<double, device>& centrality,
                                        context& ctx) KLEENE_DEVICE_VALUE;
+/// v[0..n) divided by its largest value, on the device, when that is positive (scores >= 0, as
+/// betweenness's: bc_options::normalize for scores left on the device); returns the largest.
+KLEENE_DEVICE_ENTRY double scale_by_largest(double* v, std::size_t n,
+                                            context& ctx) KLEENE_DEVICE_VALUE;
 
 KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
