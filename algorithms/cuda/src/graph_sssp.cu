@@ -466,11 +466,11 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
     // Weight statistics: the method (negative weights need Bellman-Ford) and delta; a caller that
     // knows them (kleene::graph keeps its weights' summary) spares this pass over the weights.
     double mean = 0;
-    T min_w = infinity<T>();
+    bool negative = false;  // a weight below zero
     bool const known = !std::isnan(tuning.weight_mean) && !std::isnan(tuning.weight_min);
     if (known) {
         mean = tuning.weight_mean;
-        min_w = tuning.weight_min < 0 ? T(-1) : T(0);  // only its sign is used below
+        negative = tuning.weight_min < 0;
     } else if (a.nnz() > 0) {
         if (a.values()) {
             stream_buffer<double> sum(1, st);
@@ -483,14 +483,13 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
                 a.values(), static_cast<std::int64_t>(a.nnz()), sum.data(), mn.data());
             KLEENE_CUDA_CHECK_LAUNCH("weight_stats");
             double const s = detail::read_one(sum.data(), st);
-            min_w = detail::read_one(mn.data(), st);
+            negative = detail::read_one(mn.data(), st) < T(0);
             mean = s / double(a.nnz());
         } else {
             mean = double(a.iso_value());
-            min_w = a.iso_value();
+            negative = a.iso_value() < T(0);
         }
     }
-    bool const negative = min_w < T(0);
     sssp_method method = tuning.method;
     std::string why;
     if (method == sssp_method::automatic) {

@@ -307,7 +307,7 @@ cuda::sssp_tuning sssp_gpu_tuning(sssp_plan const& p, sssp_options const& opt) {
     // search need not pass over them again.
     if (std::isfinite(p.w.mean) && std::isfinite(p.w.min)) {
         tuning.weight_mean = p.w.mean;
-        tuning.weight_min = p.w.negative ? std::min(p.w.min, -1.0) : std::max(p.w.min, 0.0);
+        tuning.weight_min = p.w.min;
     }
     return tuning;
 }
