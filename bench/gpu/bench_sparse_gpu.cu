@@ -333,12 +333,15 @@ void bfs_bench(graph const& a, int scale, int sources, std::vector<std::uint64_t
             auto const colon2 = pair.find(':', colon + 1);
             if (colon2 != std::string::npos) t.pull_batch = std::atoi(pair.substr(colon2 + 1).c_str());
             // A fourth field: "host" the host loop, "device" the device loop, "loop4" the device
-            // loop at 4 blocks a SM.
+            // loop at 4 blocks a SM, "device0" the device loop without block 0's small levels
+            // (block_edges 0: the kernel built without them).
             auto const colon3 = colon2 == std::string::npos ? colon2 : pair.find(':', colon2 + 1);
             std::string const how = colon3 == std::string::npos ? "" : pair.substr(colon3 + 1);
-            t.loop = how == "host"                      ? kc::bfs_loop::host
-                     : how == "device" || how == "loop4" ? kc::bfs_loop::device
-                                                         : kc::bfs_loop::automatic;
+            t.loop = how == "host" ? kc::bfs_loop::host
+                     : how == "device" || how == "loop4" || how == "device0"
+                         ? kc::bfs_loop::device
+                         : kc::bfs_loop::automatic;
+            if (how == "device0") t.block_edges = 0;
             t.loop_blocks = how == "loop4" ? 4 : 2;
             std::vector<double> sweep_teps, sweep_500, sweep_s;
             for (std::size_t i = 0; i < src.size(); ++i) {

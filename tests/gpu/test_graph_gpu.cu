@@ -126,9 +126,11 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         cuda::bfs_loop loop = cuda::bfs_loop::automatic,
                         long long block_edges = cuda::bfs_tuning{}.block_edges,
                         int async_warps = cuda::bfs_tuning{}.async_warps,
-                        unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns) {
+                        unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns,
+                        bool profile = false) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
+    tuning.profile = profile;
     tuning.direction = dir;
     tuning.pull_batch = pull_batch;
     tuning.loop = loop;
@@ -171,6 +173,14 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
         for (char p : run.step_was_pull)
             BOOST_TEST((p == (dir == bfs_direction::pull ? 1 : 0)), what);
     BOOST_TEST(run.seconds > 0.0);
+    // The device loop's profile line comes from the kernel built with the clock reads, and only
+    // when asked for.
+    if (run.device_loop) {
+        bool const profiled = std::any_of(run.notes.begin(), run.notes.end(), [](auto const& s) {
+            return s.find("bfs: profile (") != std::string::npos;
+        });
+        BOOST_TEST(profiled == profile, what << ": profile line " << profiled);
+    }
     BOOST_TEST(bad_level == 0u, what << " (" << typeid(T).name() << "/" << sizeof(I) * 8
                                      << "-bit, source " << s << ", direction " << int(dir)
                                      << "): " << bad_level << " wrong levels");
@@ -198,16 +208,19 @@ void check_loops(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::siz
         }
         // The device loop with small push levels in one block (by default, every push level that
         // fits, none) must take the host loop's directions too.
-        for (long long block_edges : {cuda::bfs_tuning{}.block_edges, 1ll << 40, 0ll}) {
-            auto const loop = check_bfs(a, at, s, dir, true,
-                                        what + ", device loop, block_edges " +
-                                            std::to_string(block_edges),
-                                        cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::device,
-                                        block_edges);
-            BOOST_TEST((loop.step_was_pull == one.step_was_pull),
-                       what << ": the device loop's directions differ from the host loop's"
-                            << " (block_edges " << block_edges << ")");
-        }
+        // Each with and without the device-clock profile (kernels of their own).
+        for (long long block_edges : {cuda::bfs_tuning{}.block_edges, 1ll << 40, 0ll})
+            for (bool profile : {false, true}) {
+                auto const loop = check_bfs(
+                    a, at, s, dir, true,
+                    what + ", device loop, block_edges " + std::to_string(block_edges) +
+                        (profile ? ", profiled" : ""),
+                    cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::device, block_edges,
+                    cuda::bfs_tuning{}.async_warps, cuda::bfs_tuning{}.async_poll_ns, profile);
+                BOOST_TEST((loop.step_was_pull == one.step_was_pull),
+                           what << ": the device loop's directions differ from the host loop's"
+                                << " (block_edges " << block_edges << ")");
+            }
     }
 }
 

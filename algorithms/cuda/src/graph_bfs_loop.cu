@@ -23,7 +23,10 @@
 // run: a grid barrier and a grid-wide pass per level cost more than such a level's edges (on a
 // road network over a thousand levels of a few thousand edges each). The run hands back the
 // frontier as a queue; the grid then rebuilds what its own levels keep (the frontier's bitmap,
-// the cleared ring entries) before it goes on.
+// the cleared ring entries) before it goes on. Graphs of many edges a vertex (few, large levels)
+// get a kernel built without block 0's levels (bfs_tuning::block_edges, automatic): their code and
+// 20-37 KB of shared memory a block made the 64-register kernel spill in the grid's levels, 9-14%
+// on Kronecker graphs. The device-clock profile (bfs_tuning::profile) is a kernel of its own too.
 //
 // Arrays written during the kernel are read through plain pointers, never the read-only path:
 // the grid barrier's fences order them, the non-coherent cache would not.
@@ -42,10 +45,12 @@
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kleene::cuda::bfs_detail {
@@ -141,6 +146,12 @@ template <class Index>
 union loop_shared {
     grid_shared grid;
     block_shared<Index> block;  // block 0's small levels
+};
+
+/// The shared memory of a kernel without block 0's small levels: the grid's part alone (4.5 KB
+/// against 24.7 KB with 32-bit indices, 41 KB with 64-bit ones).
+struct grid_only_shared {
+    grid_shared grid;
 };
 
 template <class Index>
@@ -258,7 +269,7 @@ __device__ tally place(loop_args<Index> const& a, grid_shared& sh,
 /// (one block scan), then every thread claims block_unroll edges at a time, their loads in flight
 /// together. Stops when the frontier empties, outgrows the block or Beamer's rule says pull, and
 /// leaves the state in *a.handoff. Called by block 0 only.
-template <class Index>
+template <class Index, bool Profile>
 __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_shared<Index>& bs,
                              std::int32_t depth, unsigned long long frontier,
                              unsigned long long previous, unsigned long long visited_in,
@@ -272,10 +283,11 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
     int const t = static_cast<int>(threadIdx.x);
     bool const automatic = a.direction == bfs_direction::automatic;
     unsigned long long frontier_edges = 0;
-    unsigned long long const run0 = t == 0 ? clock_ns() : 0;
+    bool const timer = Profile && t == 0;
+    unsigned long long const run0 = timer ? clock_ns() : 0;
     unsigned long long t_load = 0, t_edges = 0, t_tail = 0;
     while (true) {
-        unsigned long long const l0 = t == 0 ? clock_ns() : 0;
+        unsigned long long const l0 = timer ? clock_ns() : 0;
         auto const f = static_cast<int>(frontier);
         Index const* q = depth % 2 ? queue1 : queue0;
         Index* nq = depth % 2 ? queue0 : queue1;
@@ -305,7 +317,7 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
             a.steps[depth] = 2;
         }
         __syncthreads();
-        unsigned long long const l1 = t == 0 ? clock_ns() : 0;
+        unsigned long long const l1 = timer ? clock_ns() : 0;
         unsigned long long out_e = 0, in_e = 0;
         std::int32_t const next_level = depth + 1;
         for (int e0 = t; e0 < edges; e0 += loop_threads * block_unroll) {
@@ -341,7 +353,7 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
                 in_e += static_cast<unsigned long long>(g.in_ptr[v[j] + 1] - g.in_ptr[v[j]]);
             }
         }
-        unsigned long long const l2 = t == 0 ? clock_ns() : 0;
+        unsigned long long const l2 = timer ? clock_ns() : 0;
         // One shared atomic a warp: 512 threads on one 64-bit shared word serialise.
         ::kleene::cuda::detail::aggregated_add(&bs.out_e, out_e);
         ::kleene::cuda::detail::aggregated_add(&bs.in_e, in_e);
@@ -353,7 +365,7 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
         ++depth;
         ++levels;
         __syncthreads();  // bs is rewritten by the next level
-        if (t == 0) {
+        if (timer) {
             unsigned long long const l3 = clock_ns();
             t_load += l1 - l0;
             t_edges += l2 - l1;
@@ -367,11 +379,13 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
                                     : a.direction == bfs_direction::pull;
         if (pull) break;
     }
-    if (t == 0) {
+    if (timer) {
         a.prof[prof_block_runs] += clock_ns() - run0;
         a.prof[prof_block_load] += t_load;
         a.prof[prof_block_edges] += t_edges;
         a.prof[prof_block_tail] += t_tail;
+    }
+    if (t == 0) {
         block_handoff* h = a.handoff;
         h->depth = depth;
         h->levels = levels;
@@ -388,19 +402,19 @@ __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_share
 /// hide the pull's latency). bfs_tuning::loop_blocks = 4 (tuning::bfs_loop_blocks of the
 /// context, KLEENE_BFS_LOOP_BLOCKS) picks 4, for measuring: 2 measured faster up to scale 22
 /// (docs/lab/performance-history.md, issue 7).
-template <class Index, int BlocksPerSm>
+template <class Index, int BlocksPerSm, bool Profile, bool SmallLevels>
 __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     bfs_loop(__grid_constant__ loop_args<Index> const a) {
     namespace cg = cooperative_groups;
     cg::grid_group const grid = cg::this_grid();
-    __shared__ loop_shared<Index> shm;
+    __shared__ std::conditional_t<SmallLevels, loop_shared<Index>, grid_only_shared> shm;
     grid_shared& sh = shm.grid;
     auto const& g = a.g;
     std::int64_t const n = g.n, words = (n + 31) / 32;
     std::int64_t const tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     std::int64_t const nthreads = std::int64_t(gridDim.x) * blockDim.x;
     Index const src = a.source;
-    bool const timer = tid == 0;  // thread 0 of block 0 keeps the profile
+    bool const timer = Profile && tid == 0;  // thread 0 of block 0 keeps the profile
     unsigned long long const k0 = timer ? clock_ns() : 0;
 
     for (std::int64_t i = tid; i < n; i += nthreads) {
@@ -417,7 +431,8 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
         a.queue[0][0] = src;
         for (int i = 0; i < 3; ++i) a.ctr[i] = counters{0, 0, 0, 0};
         a.handoff->runs = 0;
-        for (int i = 0; i < prof_slots; ++i) a.prof[i] = 0;
+        if (Profile)
+            for (int i = 0; i < prof_slots; ++i) a.prof[i] = 0;
     }
     grid.sync();
 
@@ -435,14 +450,16 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
         if (automatic)
             pull = next_pulls(pull, frontier, previous, frontier_edges, a.in_total, visited_in,
                               a.alpha, a.min_frontier);
-        if (!pull && have_queue && frontier <= unsigned(block_cap) &&
+        if (SmallLevels && !pull && have_queue && frontier <= unsigned(block_cap) &&
             frontier_edges <= static_cast<unsigned long long>(a.block_edges)) {
             // Small levels in block 0. The others wait for its count to move, one thread a block
             // polling with a pause (a grid barrier's spin has every block read one word of L2
             // without one), then meet it in the barrier.
             ++runs_started;
             if (blockIdx.x == 0) {
-                block_levels(a, shm.block, depth, frontier, previous, visited_in, block_runs);
+                if constexpr (SmallLevels)
+                    block_levels<Index, Profile>(a, shm.block, depth, frontier, previous,
+                                                 visited_in, block_runs);
             } else {
                 if (threadIdx.x == 0)
                     while (__ldcv(&a.handoff->runs) != runs_started) __nanosleep(500);
@@ -519,7 +536,7 @@ __global__ void __launch_bounds__(loop_threads, BlocksPerSm)
     if (tid == 0) {
         a.levels[0] = depth;
         a.levels[1] = block_runs;
-        a.prof[prof_total] = clock_ns() - k0;
+        if (Profile) a.prof[prof_total] = clock_ns() - k0;
     }
 }
 
@@ -537,9 +554,21 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
             .count();
     };
     int const wanted = tuning.loop_blocks == 4 ? 4 : 2;
-    void const* const kernel = wanted == 4
-                                   ? reinterpret_cast<void const*>(&bfs_loop<Index, 4>)
-                                   : reinterpret_cast<void const*>(&bfs_loop<Index, 2>);
+    // The profile's clock reads are compiled only into the kernels that keep it (bfs_tuning::
+    // profile), and block 0's small levels only into those that may run them (block_edges > 0):
+    // each costs the grid's levels registers or shared memory when it is there unused.
+    long long const block_edges =
+        tuning.block_edges >= 0 ? tuning.block_edges
+        : double(in_edges_total) <= tuning.small_levels_degree * double(g.n) ? 8192
+                                                                                : 0;
+    bool const small = block_edges > 0;
+    auto pick = [&]<int B>() {
+        return tuning.profile ? (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, true, true>)
+                                       : reinterpret_cast<void const*>(&bfs_loop<Index, B, true, false>))
+                              : (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, false, true>)
+                                       : reinterpret_cast<void const*>(&bfs_loop<Index, B, false, false>));
+    };
+    void const* const kernel = wanted == 4 ? pick.template operator()<4>() : pick.template operator()<2>();
     int dev = 0, coop = 0, sms = 0, per_sm = 0;
     KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
     KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
@@ -578,7 +607,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
                           handoff.data(),
                           prof.data(),
                           static_cast<unsigned long long>(in_edges_total),
-                          tuning.block_edges < 0 ? 0 : tuning.block_edges,
+                          block_edges,
                           tuning.alpha,
                           double(n) / tuning.beta,
                           tuning.direction};
@@ -608,34 +637,46 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         before = step;
         if (step == 2) step = 0;  // a push
     }
-    run.notes.push_back("bfs: " + std::to_string(depth) + " levels in one cooperative kernel of " +
-                        std::to_string(blocks) + " blocks; " + std::to_string(counts[1]) +
-                        " small push levels (at most " + std::to_string(block_cap) +
-                        " vertices and " + std::to_string(args.block_edges) +
-                        " edges) in one block, in " + std::to_string(runs) + " runs");
-    unsigned long long ns[prof_slots] = {};
-    cuda::detail::copy_to_host(ns, prof.data(), prof_slots, st);
-    std::size_t pulls = 0;
-    for (char step : run.step_was_pull) pulls += step == 1;
-    std::size_t const grid_push = std::size_t(depth) - std::size_t(counts[1]) - pulls;
-    auto us = [](unsigned long long t, std::size_t count) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.3f ms (%.1f us each)", double(t) * 1e-6,
-                      count ? double(t) * 1e-3 / double(count) : 0.0);
-        return std::string(buf);
-    };
-    char total[32];
-    std::snprintf(total, sizeof total, "%.3f ms", double(ns[prof_total]) * 1e-6);
+    char degree[32];
+    std::snprintf(degree, sizeof degree, "%.2f", double(in_edges_total) / double(std::max<std::size_t>(n, 1)));
+    std::string const why =
+        tuning.block_edges >= 0
+            ? std::string(" (block_edges given)")
+            : std::string(" (automatic: ") + degree + " edges a vertex" +
+                  (small ? " <= " : " > ") + std::to_string(tuning.small_levels_degree) + ")";
     run.notes.push_back(
-        std::string("bfs: profile (the device's clock, thread 0 of block 0): kernel ") + total +
-        "; block 0's " + std::to_string(counts[1]) + " levels " +
-        us(ns[prof_block_runs], std::size_t(counts[1])) + ": frontier load and scan " +
-        us(ns[prof_block_load], std::size_t(counts[1])) + ", edges " +
-        us(ns[prof_block_edges], std::size_t(counts[1])) + ", counts and barriers " +
-        us(ns[prof_block_tail], std::size_t(counts[1])) + "; the grid's " +
-        std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
-        std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
-        ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
+        "bfs: " + std::to_string(depth) + " levels in one cooperative kernel of " +
+        std::to_string(blocks) + " blocks; " +
+        (small ? std::to_string(counts[1]) + " small push levels (at most " +
+                     std::to_string(block_cap) + " vertices and " +
+                     std::to_string(args.block_edges) + " edges) in one block, in " +
+                     std::to_string(runs) + " runs" + why
+               : "every level on the grid, the kernel without block 0's levels" + why));
+    if (tuning.profile) {
+        unsigned long long ns[prof_slots] = {};
+        cuda::detail::copy_to_host(ns, prof.data(), prof_slots, st);
+        std::size_t pulls = 0;
+        for (char step : run.step_was_pull) pulls += step == 1;
+        std::size_t const grid_push = std::size_t(depth) - std::size_t(counts[1]) - pulls;
+        auto us = [](unsigned long long t, std::size_t count) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.3f ms (%.1f us each)", double(t) * 1e-6,
+                          count ? double(t) * 1e-3 / double(count) : 0.0);
+            return std::string(buf);
+        };
+        char total[32];
+        std::snprintf(total, sizeof total, "%.3f ms", double(ns[prof_total]) * 1e-6);
+        run.notes.push_back(
+            std::string("bfs: profile (the device's clock, thread 0 of block 0): kernel ") + total +
+            "; block 0's " + std::to_string(counts[1]) + " levels " +
+            us(ns[prof_block_runs], std::size_t(counts[1])) + ": frontier load and scan " +
+            us(ns[prof_block_load], std::size_t(counts[1])) + ", edges " +
+            us(ns[prof_block_edges], std::size_t(counts[1])) + ", counts and barriers " +
+            us(ns[prof_block_tail], std::size_t(counts[1])) + "; the grid's " +
+            std::to_string(grid_push) + " push levels " + us(ns[prof_grid_push], grid_push) + ", " +
+            std::to_string(pulls) + " pull levels " + us(ns[prof_grid_pull], pulls) +
+            ", rebuilds after " + std::to_string(runs) + " runs " + us(ns[prof_rebuild], runs));
+    }
     double const notes_ms = since(h2);
     auto const h3 = std::chrono::steady_clock::now();
     read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);

@@ -757,6 +757,7 @@ inline cuda::bfs_tuning bfs_gpu_tuning(bfs_options const& opt) {
     if (opt.alpha > 0) tuning.alpha = opt.alpha;
     if (opt.beta > 0) tuning.beta = opt.beta;
     tuning.loop_blocks = resolve(opt.ctx).tune.bfs_loop_blocks;
+    tuning.profile = opt.explain != nullptr;
     return tuning;
 }
 
