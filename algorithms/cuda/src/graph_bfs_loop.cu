@@ -57,7 +57,7 @@ namespace kleene::cuda::bfs_detail {
 namespace {
 
 constexpr int loop_threads = 512;
-constexpr int loop_items = 4;  // edges a thread takes from a push tile
+constexpr int loop_items = 4;   // edges a thread takes from a push tile
 constexpr int block_items = 4;  // frontier entries a thread loads in a block level
 constexpr int block_cap = loop_threads * block_items;  // frontier entries a block level takes
 constexpr int block_unroll = 4;  // edges a thread has in flight at once in a block level
@@ -127,8 +127,8 @@ using block_reduce = cub::BlockReduce<tally, loop_threads>;
 template <class Index>
 struct block_shared {
     typename cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage scan;
-    Index u[block_cap];     // the frontier's vertices
-    Index row[block_cap];   // their rows' first entries
+    Index u[block_cap];       // the frontier's vertices
+    Index row[block_cap];     // their rows' first entries
     int offs[block_cap + 1];  // their edges' offsets
     unsigned long long next, out_e, in_e;
 };
@@ -271,9 +271,9 @@ __device__ tally place(loop_args<Index> const& a, grid_shared& sh,
 /// leaves the state in *a.handoff. Called by block 0 only.
 template <class Index, bool Profile>
 __device__ __noinline__ void block_levels(loop_args<Index> const& a, block_shared<Index>& bs,
-                             std::int32_t depth, unsigned long long frontier,
-                             unsigned long long previous, unsigned long long visited_in,
-                             std::int32_t levels) {
+                                          std::int32_t depth, unsigned long long frontier,
+                                          unsigned long long previous,
+                                          unsigned long long visited_in, std::int32_t levels) {
     using scan = cub::BlockScan<int, loop_threads, cub::BLOCK_SCAN_WARP_SCANS>;
     // Copies, so that the atomics below do not make the compiler reload them from the parameters.
     bfs_graph<Index> const g = a.g;
@@ -558,17 +558,19 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     // profile), and block 0's small levels only into those that may run them (block_edges > 0):
     // each costs the grid's levels registers or shared memory when it is there unused.
     long long const block_edges =
-        tuning.block_edges >= 0 ? tuning.block_edges
+        tuning.block_edges >= 0                                              ? tuning.block_edges
         : double(in_edges_total) <= tuning.small_levels_degree * double(g.n) ? 8192
-                                                                                : 0;
+                                                                             : 0;
     bool const small = block_edges > 0;
     auto pick = [&]<int B>() {
-        return tuning.profile ? (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, true, true>)
-                                       : reinterpret_cast<void const*>(&bfs_loop<Index, B, true, false>))
-                              : (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, false, true>)
-                                       : reinterpret_cast<void const*>(&bfs_loop<Index, B, false, false>));
+        return tuning.profile
+                   ? (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, true, true>)
+                            : reinterpret_cast<void const*>(&bfs_loop<Index, B, true, false>))
+                   : (small ? reinterpret_cast<void const*>(&bfs_loop<Index, B, false, true>)
+                            : reinterpret_cast<void const*>(&bfs_loop<Index, B, false, false>));
     };
-    void const* const kernel = wanted == 4 ? pick.template operator()<4>() : pick.template operator()<2>();
+    void const* const kernel =
+        wanted == 4 ? pick.template operator()<4>() : pick.template operator()<2>();
     int dev = 0, coop = 0, sms = 0, per_sm = 0;
     KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
     KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
@@ -616,8 +618,8 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     auto const h1 = std::chrono::steady_clock::now();
     event start(true), stop(true);  // cuda/stream.hpp; recorded on st
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
-    KLEENE_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params,
-                                                  0, st));
+    KLEENE_CUDA_CHECK(
+        cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(loop_threads), params, 0, st));
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
     run.seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
@@ -638,20 +640,21 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
         if (step == 2) step = 0;  // a push
     }
     char degree[32];
-    std::snprintf(degree, sizeof degree, "%.2f", double(in_edges_total) / double(std::max<std::size_t>(n, 1)));
-    std::string const why =
-        tuning.block_edges >= 0
-            ? std::string(" (block_edges given)")
-            : std::string(" (automatic: ") + degree + " edges a vertex" +
-                  (small ? " <= " : " > ") + std::to_string(tuning.small_levels_degree) + ")";
+    std::snprintf(degree, sizeof degree, "%.2f",
+                  double(in_edges_total) / double(std::max<std::size_t>(n, 1)));
+    std::string const why = tuning.block_edges >= 0
+                                ? std::string(" (block_edges given)")
+                                : std::string(" (automatic: ") + degree + " edges a vertex" +
+                                      (small ? " <= " : " > ") +
+                                      std::to_string(tuning.small_levels_degree) + ")";
     run.notes.push_back(
         "bfs: " + std::to_string(depth) + " levels in one cooperative kernel of " +
         std::to_string(blocks) + " blocks; " +
-        (small ? std::to_string(counts[1]) + " small push levels (at most " +
-                     std::to_string(block_cap) + " vertices and " +
-                     std::to_string(args.block_edges) + " edges) in one block, in " +
-                     std::to_string(runs) + " runs" + why
-               : "every level on the grid, the kernel without block 0's levels" + why));
+        (small
+             ? std::to_string(counts[1]) + " small push levels (at most " +
+                   std::to_string(block_cap) + " vertices and " + std::to_string(args.block_edges) +
+                   " edges) in one block, in " + std::to_string(runs) + " runs" + why
+             : "every level on the grid, the kernel without block 0's levels" + why));
     if (tuning.profile) {
         unsigned long long ns[prof_slots] = {};
         cuda::detail::copy_to_host(ns, prof.data(), prof_slots, st);
@@ -692,8 +695,10 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
 }
 
 template bool bfs_device_loop(bfs_graph<std::int32_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, device_out const&, ::kleene::cuda::detail::device_stream);
+                              bfs_tuning const&, bfs_run&, device_out const&,
+                              ::kleene::cuda::detail::device_stream);
 template bool bfs_device_loop(bfs_graph<std::int64_t> const&, std::size_t, std::size_t, bool,
-                              bfs_tuning const&, bfs_run&, device_out const&, ::kleene::cuda::detail::device_stream);
+                              bfs_tuning const&, bfs_run&, device_out const&,
+                              ::kleene::cuda::detail::device_stream);
 
 }  // namespace kleene::cuda::bfs_detail

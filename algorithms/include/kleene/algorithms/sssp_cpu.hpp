@@ -379,22 +379,29 @@ delta_stepping_stats delta_stepping_cpu(csr_matrix<T, Index> const& a, std::size
                     split_of[p + 1] = split_of[p] + shared[p].split_pieces;
                 }
                 // 1. The shared bucket: long rows by edge ranges, then short rows by vertex chunks.
+                // Every thread reads the same sums (the parts were published before the barrier),
+                // so all of the team skip an empty loop together: a dynamic loop's set-up is a
+                // shared counter every thread touches, a round on a road network a few hundred
+                // vertices a thread.
+                if (split_of[tn] > 0) {
 #pragma omp for schedule(dynamic, 1) nowait
-                for (std::size_t c = 0; c < split_of[tn]; ++c) {
-                    auto const p = static_cast<std::size_t>(
-                                       std::upper_bound(split_of.begin(), split_of.end(), c) -
-                                       split_of.begin()) -
-                                   1;
-                    std::size_t r = c - split_of[p];  // piece within part p
-                    for (auto const& [u, du] : shared[p].split) {
-                        auto const b = static_cast<std::size_t>(ap[u]),
-                                   e = static_cast<std::size_t>(ap[u + 1]);
-                        std::size_t const pieces = (e - b + split_piece - 1) / split_piece;
-                        if (r < pieces) {
-                            relax(du, b + r * split_piece, std::min(e, b + (r + 1) * split_piece));
-                            break;
+                    for (std::size_t c = 0; c < split_of[tn]; ++c) {
+                        auto const p = static_cast<std::size_t>(
+                                           std::upper_bound(split_of.begin(), split_of.end(), c) -
+                                           split_of.begin()) -
+                                       1;
+                        std::size_t r = c - split_of[p];  // piece within part p
+                        for (auto const& [u, du] : shared[p].split) {
+                            auto const b = static_cast<std::size_t>(ap[u]),
+                                       e = static_cast<std::size_t>(ap[u + 1]);
+                            std::size_t const pieces = (e - b + split_piece - 1) / split_piece;
+                            if (r < pieces) {
+                                relax(du, b + r * split_piece,
+                                      std::min(e, b + (r + 1) * split_piece));
+                                break;
+                            }
+                            r -= pieces;
                         }
-                        r -= pieces;
                     }
                 }
 #pragma omp for schedule(dynamic, 1) nowait
