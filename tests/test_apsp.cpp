@@ -313,3 +313,41 @@ BOOST_AUTO_TEST_CASE(closure_matches_naive) {
         for (std::size_t i = 0; i < n; ++i) BOOST_TEST(r.find(i, i) >= 0);
     }
 }
+
+// apsp()'s plan (detail::plan_apsp_host) is the cost model's choice, said in the trace, and its run
+// (detail::apsp_run) is apsp()'s answer; a pinned choice that cannot run is refused by the plan.
+BOOST_AUTO_TEST_CASE(the_plan_follows_the_cost_model_and_the_run_answers) {
+    auto const a = random_graph<double>(120, 0.03, 11);
+    auto const want = reference(a);
+    apsp_options opt;
+    opt.device = device_choice::cpu;
+    for (bool cheap_johnson : {true, false}) {
+        apsp_cost_model model;
+        model.johnson_s_per_edge = cheap_johnson ? 1e-15 : 1.0;
+        explain_trace log;
+        opt.explain = &log;
+        auto const p = detail::plan_apsp_host(a, opt, model);
+        BOOST_TEST(!p.gpu);
+        BOOST_TEST(!p.out_of_core);
+        BOOST_TEST((p.algorithm ==
+                    (cheap_johnson ? apsp_algorithm::johnson : apsp_algorithm::rkleene)));
+        bool said = false;
+        for (auto const& line : log.lines)
+            said = said || line.find(std::string("apsp: chose ") +
+                                     std::string(to_string(p.algorithm)) + " on cpu") !=
+                               std::string::npos;
+        BOOST_TEST(said, "the trace names the plan's choice");
+        opt.explain = nullptr;
+        auto const r = detail::apsp_run(p, a, opt);
+        BOOST_TEST((r.algorithm == p.algorithm));
+        for (std::size_t i = 0; i < a.rows(); ++i)
+            for (std::size_t j = 0; j < a.rows(); ++j)
+                BOOST_TEST(r.dist(i, j) == want(i, j), i << "," << j);
+        auto const whole = apsp(a, opt, model);
+        BOOST_TEST((whole.algorithm == p.algorithm));
+    }
+    apsp_options bad;
+    bad.device = device_choice::cpu;
+    bad.algorithm = apsp_algorithm::bellman_ford;
+    BOOST_CHECK_THROW(detail::plan_apsp_host(a, bad, apsp_cost_model{}), invalid_argument);
+}

@@ -229,33 +229,26 @@ apsp_result<T> apsp_widened(csr_matrix<T, Index> const& a, path_weight_bound con
     }
     return r;
 }
-}  // namespace detail
 
+/// What apsp() of a host matrix decides before it runs (plan_apsp_host): the device, the
+/// algorithm, whether the GPU works out of core, and the device memory it may use.
+struct apsp_host_plan {
+    bool gpu = false;
+    bool out_of_core = false;
+    apsp_algorithm algorithm = apsp_algorithm::automatic;
+    device_budget budget;
+};
+
+/// apsp()'s plan for a host A whose distances fit T: the candidates' estimated times (the cost
+/// model), the device and algorithm they pick (or the pinned ones, checked), said in the explain
+/// trace. Throws where the options ask for what cannot run (a GPU algorithm without a device, a
+/// GPU type it does not have, Johnson on the GPU, Bellman-Ford on the CPU).
 template <class T, index_type Index>
-apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
-                    apsp_cost_model const& model) {
-    if (a.rows() != a.cols())
-        throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
-                                 detail::shape(a.rows(), a.cols()));
-    detail::thread_scope const omp_scope(opt.ctx);
+apsp_host_plan plan_apsp_host(csr_matrix<T, Index> const& a, apsp_options const& opt,
+                              apsp_cost_model const& model) {
     std::size_t const n = a.rows();
     double const nd = static_cast<double>(n);
     double const m = static_cast<double>(a.nnz());
-    apsp_result<T> r;
-    detail::require_host_memory(("apsp: the " + detail::shape(n, n) + " distance matrix" +
-                                 (opt.predecessors ? " and its predecessors" : ""))
-                                    .c_str(),
-                                nd * nd * double(sizeof(T) + (opt.predecessors ? 4 : 0)));
-    // Distances past the type's range: computed wider (int32, fp32) or refused (path_weights.hpp).
-    path_weight_bound const wb = weight_bound(a, "apsp");
-    if (!distances_fit<T>(wb)) {
-        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)
-            return detail::apsp_widened(a, wb, opt, model);
-        else
-            throw overflow_error("apsp: " + distance_range_note<T>(wb) +
-                                 (std::is_integral_v<T> ? "; use fp64 (inexact past 2^53)" : ""));
-    }
-
     // Candidates and their estimated times.
     bool const have_gpu = detail::gpu_apsp_type<T> && cuda::device_count() > 0;
     double const bytes = nd * nd * sizeof(T);
@@ -326,8 +319,6 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
     // The dense algorithms go out of core where the matrix does not fit; Bellman-Ford keeps only
     // a block of sources on the device.
     bool const out_of_core = gpu && !gpu_fits && alg != apsp_algorithm::bellman_ford;
-    r.algorithm = alg;
-    r.device = gpu ? device_choice::gpu : device_choice::cpu;
     if (opt.explain) {
         opt.explain->add("apsp: n=" + std::to_string(n) + ", nnz=" + std::to_string(a.nnz()) +
                          ", density=" + std::to_string(n ? m / (nd * nd) : 0.0) +
@@ -357,6 +348,25 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
                               : " (pinned)"));
     }
 
+    apsp_host_plan p;
+    p.gpu = gpu;
+    p.out_of_core = out_of_core;
+    p.algorithm = alg;
+    p.budget = budget;
+    return p;
+}
+
+/// The planned APSP of a host A (plan_apsp_host): distances, and predecessors when asked for.
+template <class T, index_type Index>
+apsp_result<T> apsp_run(apsp_host_plan const& p, csr_matrix<T, Index> const& a,
+                        apsp_options const& opt) {
+    std::size_t const n = a.rows();
+    bool const gpu = p.gpu, out_of_core = p.out_of_core;
+    apsp_algorithm const alg = p.algorithm;
+    auto const& budget = p.budget;
+    apsp_result<T> r;
+    r.algorithm = alg;
+    r.device = gpu ? device_choice::gpu : device_choice::cpu;
     if (alg == apsp_algorithm::johnson) {
         r.dist = johnson(a, opt.on_step);
     } else if (alg == apsp_algorithm::bellman_ford) {
@@ -424,6 +434,34 @@ apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
         if (opt.explain) opt.explain->add("apsp: predecessors on the cpu");
     }
     return r;
+}
+}  // namespace detail
+
+
+template <class T, index_type Index>
+apsp_result<T> apsp(csr_matrix<T, Index> const& a, apsp_options const& opt,
+                    apsp_cost_model const& model) {
+    if (a.rows() != a.cols())
+        throw dimension_mismatch("apsp: the adjacency matrix must be square, not " +
+                                 detail::shape(a.rows(), a.cols()));
+    detail::thread_scope const omp_scope(opt.ctx);
+    std::size_t const n = a.rows();
+    double const nd = static_cast<double>(n);
+    detail::require_host_memory(("apsp: the " + detail::shape(n, n) + " distance matrix" +
+                                 (opt.predecessors ? " and its predecessors" : ""))
+                                    .c_str(),
+                                nd * nd * double(sizeof(T) + (opt.predecessors ? 4 : 0)));
+    // Distances past the type's range: computed wider (int32, fp32) or refused (path_weights.hpp).
+    path_weight_bound const wb = weight_bound(a, "apsp");
+    if (!distances_fit<T>(wb)) {
+        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)
+            return detail::apsp_widened(a, wb, opt, model);
+        else
+            throw overflow_error("apsp: " + distance_range_note<T>(wb) +
+                                 (std::is_integral_v<T> ? "; use fp64 (inexact past 2^53)" : ""));
+    }
+
+    return detail::apsp_run(detail::plan_apsp_host(a, opt, model), a, opt);
 }
 
 // ---- a device graph ------------------------------------------------------------------------------
