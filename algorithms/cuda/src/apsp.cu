@@ -498,7 +498,7 @@ template <class T>
 std::int64_t first_negative_diagonal(dense_view<T const, device> a, context& ctx) {
     check_square("first_negative_diagonal", a.rows, a.cols);
     if (a.rows == 0) return -1;
-    cudaStream_t const st = native(ctx);
+    detail::device_stream const st = detail::stream_of(ctx);  // the flag from the context's pool
     detail::stream_buffer<unsigned long long> first(1, st);
     // ~0: no negative diagonal entry yet.
     KLEENE_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), st));

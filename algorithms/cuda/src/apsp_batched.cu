@@ -242,7 +242,7 @@ void run_batches(csr_matrix<T, Index, device> const& at, std::size_t nnz,
             "), " + std::string(to_string(opt.step)) + " step");
 
     context& ctx = resolve(opt.ctx);
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    detail::device_stream const st = detail::stream_of(ctx);  // buffers from the context's pool
     using detail::stream_buffer;
     stream_buffer<T> d[2] = {stream_buffer<T>(n * s, st), stream_buffer<T>(n * s, st)};
     std::size_t const chunks = (s + chunk - 1) / chunk;

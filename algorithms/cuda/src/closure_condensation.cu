@@ -14,6 +14,7 @@
 
 #include <kleene/algorithms/cuda/closure.hpp>
 #include <kleene/cuda/check.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/error.hpp>
 
 #include <cub/cub.cuh>
@@ -259,16 +260,21 @@ __global__ void expand_rows(std::int64_t n, Index const* label, std::int64_t con
     }
 }
 
-/// A stream-ordered device allocation of n T's (cudaMallocAsync on the context's stream), freed
-/// on the same stream: no allocation or release waits for the device.
+/// A stream-ordered device allocation of n T's from the context's pool on its stream
+/// (cudaMallocFromPoolAsync; the device's current pool where none is named), freed on the same
+/// stream: no allocation or release waits for the device.
 template <class T>
 struct device_array {
     T* p = nullptr;
     cudaStream_t s = nullptr;
     device_array() = default;
-    device_array(std::size_t n, char const* what, cudaStream_t stream) : s(stream) {
+    device_array(std::size_t n, char const* what, cuda::detail::device_stream stream)
+        : s(stream.st) {
         if (n == 0) return;
-        cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&p), n * sizeof(T), s);
+        cudaError_t const e =
+            stream.pool ? cudaMallocFromPoolAsync(reinterpret_cast<void**>(&p), n * sizeof(T),
+                                                  stream.pool, s)
+                        : cudaMallocAsync(reinterpret_cast<void**>(&p), n * sizeof(T), s);
         if (e != cudaSuccess) {
             (void)cudaGetLastError();
             p = nullptr;
@@ -291,7 +297,8 @@ struct device_array {
 };
 
 template <class T>
-device_array<T> to_device(T const* host, std::size_t n, char const* what, cudaStream_t s) {
+device_array<T> to_device(T const* host, std::size_t n, char const* what,
+                          cuda::detail::device_stream s) {
     device_array<T> d(n, what, s);
     if (n) KLEENE_CUDA_CHECK(cudaMemcpyAsync(d.p, host, n * sizeof(T), cudaMemcpyHostToDevice, s));
     return d;
@@ -391,7 +398,7 @@ closure_rows_gpu closure_condensation_rows(condensation_view<Index> const& g, bo
     int dev = 0, sms = 0;
     KLEENE_CUDA_CHECK(cudaGetDevice(&dev));
     KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    auto const s = static_cast<cudaStream_t>(ctx.stream());
+    cuda::detail::device_stream const s = cuda::detail::stream_of(ctx);  // the context's pool
     std::size_t free_b = 0, total_b = 0;
     KLEENE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     // What may be allocated: the cap, at most the free memory less 256 MiB for CUB and the driver.

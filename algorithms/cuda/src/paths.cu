@@ -91,7 +91,7 @@ void predecessors(csr_matrix<T, std::int32_t, device> const& a, dense_view<T con
     // Batch: at most 2048 sources, and queue + bitmap memory at most ~256 MiB.
     std::size_t const per_source = n * sizeof(std::int32_t) + (n + 31) / 32 * sizeof(unsigned);
     std::size_t const batch = std::max<std::size_t>(1, std::min<std::size_t>({n, 2048, (256u << 20) / per_source}));
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    detail::device_stream const st = detail::stream_of(ctx);  // queues from the context's pool
     detail::stream_buffer<std::int32_t> queues(batch * n, st);
     detail::stream_buffer<unsigned> seen(batch * ((n + 31) / 32), st);
     for (std::size_t first = 0; first < n; first += batch) {

@@ -128,7 +128,8 @@ void closure(dense_view<T, device> a, semiring_source const& s, bool reflexive, 
     if (n == 0) return;
     auto const& ks = detail::kernels(ctx, family::closure, s, "int32_t", r);
     closure_kernels const k{ks[0], ks[1], ks[2], ks[3]};
-    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    // The context's stream, and its pool for the flags and the workspace.
+    cuda::detail::device_stream const st = cuda::detail::stream_of(ctx);
     if (base == 0 || base > closure_block_side) base = closure_block_side;
 
     // flags: the input's first NaN, the result's first NaN, the first vertex the check refuses.
