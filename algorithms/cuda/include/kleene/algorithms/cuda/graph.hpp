@@ -58,14 +58,15 @@ struct bfs_tuning {
     int loop_blocks = 2;
     /// Device loop: push levels of at most 2048 vertices and this many out-edges run in one block,
     /// level after level, while the grid waits (graph_bfs_loop.cu); 0: every level on the grid,
-    /// in a kernel built without block 0's levels. -1 (automatic): 8192 on graphs of at most
+    /// in a kernel built without block 0's levels. Negative (automatic): 8192 on graphs of at most
     /// small_levels_degree edges a vertex, whose levels are many and small (NE with the device
     /// loop forced: 21.7 ms against 40.1 without), else 0: the code and shared memory of block 0's
     /// levels cost the grid's levels more than those levels save on graphs of few, large levels
     /// (the 64-register kernel spilled; Kronecker 22 0.371 against 0.330 ms, uniform 22 0.583
     /// against 0.549; H200, 2026-11-30).
     long long block_edges = -1;
-    /// The automatic block_edges' bound on the mean degree (entries of A' over n).
+    /// The automatic block_edges' bound on the mean degree (entries of A' over n); NaN or
+    /// negative: never.
     double small_levels_degree = 8;
     /// Device loop: time the search's parts on the device's clock (thread 0 of block 0) for the
     /// profile line of run.notes. A kernel of its own: the clock's values held across a level
