@@ -12,7 +12,7 @@
 
 #include <kleene/cpu/elementwise.hpp>
 #include <kleene/cpu/write_back.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/transpose.hpp>
 #include <string>

@@ -20,7 +20,7 @@
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/cuda/extract_assign.hpp>
 #include <kleene/index_selection.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/transpose.hpp>
 #include <span>
 #include <string>

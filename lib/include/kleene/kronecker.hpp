@@ -9,7 +9,7 @@
 
 #include <kleene/cpu/kronecker.hpp>
 #include <kleene/cpu/write_back.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/transpose.hpp>
 #include <limits>

@@ -21,6 +21,7 @@
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/masked_dot_model.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/detail/spaces.hpp>
 #include <kleene/error.hpp>
 #include <kleene/matrix.hpp>
@@ -33,119 +34,6 @@
 #include <type_traits>
 
 namespace kleene {
-
-namespace detail {
-template <class M>
-inline constexpr bool is_csr = false;
-template <class T, class I>
-inline constexpr bool is_csr<csr_matrix<T, I, host>> = true;
-template <class M>
-inline constexpr bool is_dense = false;
-template <class T>
-inline constexpr bool is_dense<dense_matrix<T, host>> = true;
-template <class V>
-inline constexpr bool is_sparse_vec = false;
-template <class T, class I>
-inline constexpr bool is_sparse_vec<sparse_vector<T, I, host>> = true;
-template <class V>
-inline constexpr bool is_dense_vec = false;
-template <class T>
-inline constexpr bool is_dense_vec<dense_vector<T, host>> = true;
-
-template <class M>
-concept host_matrix = is_csr<M> || is_dense<M>;
-template <class V>
-concept host_vector = is_sparse_vec<V> || is_dense_vec<V>;
-
-template <class M>
-std::string describe(M const& m) {
-    if constexpr (is_csr<M>)
-        return "csr " + shape(m.rows(), m.cols()) + " (" + std::to_string(m.nnz()) + " entries)";
-    else if constexpr (is_dense<M>)
-        return "dense " + shape(m.rows(), m.cols());
-    else if constexpr (is_sparse_vec<M>)
-        return "sparse vector " + std::to_string(m.size()) + " (" + std::to_string(m.nnz()) + " entries)";
-    else
-        return "dense vector " + std::to_string(m.size());
-}
-
-inline void trace(options const& opt, std::string line) {
-    if (opt.explain) opt.explain->add(std::move(line));
-}
-
-template <class M>
-std::size_t rows_of(M const& m) {
-    if constexpr (requires { m.rows(); }) return m.rows();
-    else return m.size();
-}
-template <class M>
-std::size_t cols_of(M const& m) {
-    if constexpr (requires { m.cols(); }) return m.cols();
-    else return 1;
-}
-
-template <class Mask, class C>
-void check_mask(char const* op, Mask const& mask, C const& c) {
-    if constexpr (!std::is_same_v<Mask, no_mask_t>) {
-        static_assert(std::is_same_v<space_of_t<Mask>, space_of_t<C>>,
-                      "kleene: the mask and the output live in different memory spaces (host and "
-                      "device); move the mask with to_device() or to_host() first");
-        if (rows_of(*mask.m) != rows_of(c) || cols_of(*mask.m) != cols_of(c)) {
-            if constexpr (std::is_same_v<space_of_t<C>, device>)
-                throw dimension_mismatch(std::string(op) + ": mask is " +
-                                         describe_device(*mask.m) + " but the output is " +
-                                         describe_device(c));
-            else
-                throw dimension_mismatch(std::string(op) + ": mask is " + describe(*mask.m) +
-                                         " but the output is " + describe(c));
-        }
-    }
-}
-
-template <class S, class... Containers>
-constexpr void check_types() {
-    static_assert((std::is_same_v<typename Containers::value_type, typename S::value_type> && ...),
-                  "kleene: the containers' value types must equal the semiring's value_type");
-}
-
-/// Checks that a host operation was not asked to run on the GPU; the returned scope runs the
-/// operation's OpenMP regions with the context's thread count (context::threads).
-[[nodiscard]] inline thread_scope check_host(char const* op, options const& opt) {
-    if (opt.device == device_choice::gpu)
-        throw invalid_argument(std::string(op) +
-                               ": device=gpu was asked for host containers; move the operands with "
-                               "to_device() first");
-    return thread_scope(opt.ctx);
-}
-
-[[noreturn]] inline void bad_pin(char const* op, kernel_choice k, std::string const& operands) {
-    throw invalid_argument(std::string(op) + ": kernel " + std::string(to_string(k)) +
-                           " cannot compute " + operands);
-}
-
-/// C = A B's shapes: A's columns against B's rows, C's shape against the product's. `da` and `db`
-/// describe A and B in the message (a transposed view says so).
-template <class C, class A, class B>
-void check_product_shapes(C const& c, A const& a, B const& b, std::string const& da,
-                          std::string const& db) {
-    if (a.cols() != b.rows())
-        throw dimension_mismatch("mxm: cannot multiply A (" + da + ") by B (" + db + "): A has " +
-                                 std::to_string(a.cols()) + " columns, B has " +
-                                 std::to_string(b.rows()) + " rows");
-    if (c.rows() != a.rows() || c.cols() != b.cols())
-        throw dimension_mismatch("mxm: output C is " + shape(c.rows(), c.cols()) +
-                                 " but A (+).(x) B is " + shape(a.rows(), b.cols()));
-}
-
-/// Whether the accumulator is the semiring's own add (then C (+)= A (x) B fuses into the GEMM).
-template <class Accum, class S>
-constexpr bool accum_is_add() {
-    if constexpr (requires { typename S::add_monoid::op_type; })
-        return std::is_same_v<Accum, typename S::add_monoid::op_type>;
-    else
-        return false;
-}
-}  // namespace detail
 
 /// C<mask, replace> accum= A (+).(x) B over semiring S.
 template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::host_matrix A,
@@ -335,25 +223,6 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
 }
 
 namespace detail {
-/// A device operand as a device matrix: itself, or the transpose a view names, made on the device
-/// (O(nnz) for CSR, a tiled copy for dense) and said in the trace.
-template <class M>
-decltype(auto) materialize_device(M const& m, options const& opt, char const* op) {
-    if constexpr (device_matrix<M>) {
-        return (m);
-    } else {
-        using A = std::remove_cvref_t<decltype(*m.m)>;
-        trace(opt, std::string(op) + ": " + describe_device(m) + ": transpose made on the device");
-        if constexpr (is_device_csr<A>) {
-            return cuda::detail::transpose_csr(resolve(opt.ctx), *m.m);
-        } else {
-            A t(m.rows(), m.cols());
-            cuda::transpose(t, *m.m, options{.ctx = opt.ctx});
-            return t;
-        }
-    }
-}
-
 /// Whether C<M> = A (+).(x) transpose(Bt) on the device has the masked dot products' operands: C,
 /// A and Bt device CSR of one type, M a mask view of a device CSR with C's index type (whether it
 /// is complemented is known at run time).
@@ -595,19 +464,6 @@ void mxm(C& c, A const& a, B const& b, S s, options const& opt = {}) {
 
 KLEENE_NO_MIXED_SPACES(mxm)
 
-namespace detail {
-template <class T, class V>
-cpu::vector_result<T> load_vector(V const& v, T zero) {
-    cpu::vector_result<T> r;
-    cpu::load(r, v, zero);
-    return r;
-}
-template <class Mask>
-std::vector<std::uint8_t> prefilter(Mask const& mask, std::size_t n) {
-    if constexpr (std::is_same_v<Mask, no_mask_t>) return {};
-    else return cpu::mask_flags(mask, n);
-}
-}  // namespace detail
 
 /// w<mask, replace> accum= A (+).(x) u.
 template <detail::host_vector W, mask_type Mask, accumulator_type Accum, detail::host_matrix A,

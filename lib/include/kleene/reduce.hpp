@@ -13,7 +13,7 @@
 #include <kleene/cpu/reduce.hpp>
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/operators.hpp>
 #include <kleene/transpose.hpp>
 #include <string>

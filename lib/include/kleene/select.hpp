@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <kleene/cpu/elementwise.hpp>
 #include <kleene/cpu/write_back.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/transpose.hpp>
 #include <string>
 #include <type_traits>

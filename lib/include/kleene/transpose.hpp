@@ -12,10 +12,12 @@
 // objects (see operators.hpp).
 
 #include <kleene/convert.hpp>
+#include <kleene/cpu/sparse_products.hpp>
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/cpu/write_back.hpp>
+#include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/detail/masked_dot_model.hpp>
-#include <kleene/mxm.hpp>
+#include <kleene/detail/operation_checks.hpp>
 #include <kleene/transposed.hpp>
 #include <string>
 #include <type_traits>
