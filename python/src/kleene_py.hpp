@@ -49,21 +49,13 @@ using storage = std::variant<
     dense_matrix<i32, device>, dense_matrix<i64, device>, dense_matrix<bool, device>>;
 
 template <class M>
-inline constexpr bool is_host_csr = false;
-template <class T, class I>
-inline constexpr bool is_host_csr<host_csr<T, I>> = true;
+inline constexpr bool is_host_csr = kleene::detail::is_csr_in<M, host>;
 template <class M>
-inline constexpr bool is_device_csr = false;
-template <class T, class I>
-inline constexpr bool is_device_csr<device_csr<T, I>> = true;
+inline constexpr bool is_device_csr = kleene::detail::is_csr_in<M, device>;
 template <class M>
-inline constexpr bool is_host_dense = false;
-template <class T>
-inline constexpr bool is_host_dense<dense_matrix<T, host>> = true;
+inline constexpr bool is_host_dense = kleene::detail::is_dense_in<M, host>;
 template <class M>
-inline constexpr bool is_device_dense = false;
-template <class T>
-inline constexpr bool is_device_dense<dense_matrix<T, device>> = true;
+inline constexpr bool is_device_dense = kleene::detail::is_dense_in<M, device>;
 
 /// What a kleene.Matrix holds: immutable storage shared with the NumPy views made of it.
 struct matrix_handle {

@@ -61,6 +61,8 @@ constexpr int loop_items = 4;   // edges a thread takes from a push tile
 constexpr int block_items = 4;  // frontier entries a thread loads in a block level
 constexpr int block_cap = loop_threads * block_items;  // frontier entries a block level takes
 constexpr int block_unroll = 4;  // edges a thread has in flight at once in a block level
+// bfs_tuning::block_edges when automatic picks block 0's levels: at most this many out-edges.
+constexpr long long small_level_edges = 8192;
 
 /// What block 0 hands back after its run of small levels (read by every block after the grid
 /// barrier that ends the run).
@@ -559,7 +561,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     // each costs the grid's levels registers or shared memory when it is there unused.
     long long const block_edges =
         tuning.block_edges >= 0                                              ? tuning.block_edges
-        : double(in_edges_total) <= tuning.small_levels_degree * double(g.n) ? 8192
+        : double(in_edges_total) <= tuning.small_levels_degree * double(g.n) ? small_level_edges
                                                                              : 0;
     bool const small = block_edges > 0;
     auto pick = [&]<int B>() {
@@ -594,7 +596,7 @@ bool bfs_device_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std:
     stream_buffer<char> steps(n, st);
     stream_buffer<int> levels(2, st);
     stream_buffer<block_handoff> handoff(1, st);
-    stream_buffer<unsigned long long> prof(prof_slots, st);
+    stream_buffer<unsigned long long> prof(tuning.profile ? prof_slots : 0, st);  // Profile only
 
     loop_args<Index> args{g,
                           {level.data(), parents ? parent.data() : nullptr, visited.data()},

@@ -26,22 +26,15 @@
 namespace kleene {
 
 namespace detail {
+// The host containers (spaces.hpp's traits with the space filled in).
 template <class M>
-inline constexpr bool is_csr = false;
-template <class T, class I>
-inline constexpr bool is_csr<csr_matrix<T, I, host>> = true;
+inline constexpr bool is_csr = is_csr_in<M, host>;
 template <class M>
-inline constexpr bool is_dense = false;
-template <class T>
-inline constexpr bool is_dense<dense_matrix<T, host>> = true;
+inline constexpr bool is_dense = is_dense_in<M, host>;
 template <class V>
-inline constexpr bool is_sparse_vec = false;
-template <class T, class I>
-inline constexpr bool is_sparse_vec<sparse_vector<T, I, host>> = true;
+inline constexpr bool is_sparse_vec = is_sparse_vec_in<V, host>;
 template <class V>
-inline constexpr bool is_dense_vec = false;
-template <class T>
-inline constexpr bool is_dense_vec<dense_vector<T, host>> = true;
+inline constexpr bool is_dense_vec = is_dense_vec_in<V, host>;
 
 template <class M>
 concept host_matrix = is_csr<M> || is_dense<M>;

@@ -73,22 +73,34 @@ concept mixed_spaces = any_host<X...> && any_device<X...>;
 template <class...>
 inline constexpr bool never = false;
 
+/// One family of container traits, by memory space: whether X is a CSR matrix, a dense matrix, a
+/// dense vector or a sparse vector in `Space`. The host names (is_csr, ..., operation_checks.hpp)
+/// and the device names below are these with the space filled in.
+template <class X, class Space>
+inline constexpr bool is_csr_in = false;
+template <class T, class I, class Space>
+inline constexpr bool is_csr_in<csr_matrix<T, I, Space>, Space> = true;
+template <class X, class Space>
+inline constexpr bool is_dense_in = false;
+template <class T, class Space>
+inline constexpr bool is_dense_in<dense_matrix<T, Space>, Space> = true;
+template <class X, class Space>
+inline constexpr bool is_dense_vec_in = false;
+template <class T, class Space>
+inline constexpr bool is_dense_vec_in<dense_vector<T, Space>, Space> = true;
+template <class X, class Space>
+inline constexpr bool is_sparse_vec_in = false;
+template <class T, class I, class Space>
+inline constexpr bool is_sparse_vec_in<sparse_vector<T, I, Space>, Space> = true;
+
 template <class M>
-inline constexpr bool is_device_csr = false;
-template <class T, class I>
-inline constexpr bool is_device_csr<csr_matrix<T, I, device>> = true;
+inline constexpr bool is_device_csr = is_csr_in<M, device>;
 template <class M>
-inline constexpr bool is_device_dense = false;
-template <class T>
-inline constexpr bool is_device_dense<dense_matrix<T, device>> = true;
+inline constexpr bool is_device_dense = is_dense_in<M, device>;
 template <class V>
-inline constexpr bool is_device_dense_vec = false;
-template <class T>
-inline constexpr bool is_device_dense_vec<dense_vector<T, device>> = true;
+inline constexpr bool is_device_dense_vec = is_dense_vec_in<V, device>;
 template <class V>
-inline constexpr bool is_device_sparse_vec = false;
-template <class T, class I>
-inline constexpr bool is_device_sparse_vec<sparse_vector<T, I, device>> = true;
+inline constexpr bool is_device_sparse_vec = is_sparse_vec_in<V, device>;
 
 template <class M>
 concept device_matrix = is_device_csr<M> || is_device_dense<M>;
