@@ -81,12 +81,13 @@ template <class T>
 void store(T* p, T v) { std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed); }
 // kleene's pr_store_relaxed (session 18): one movss from the vector register.
 inline void store_asm(float* p, float v) { asm volatile("movss %1, %0" : "=m"(*p) : "x"(v)); }
-bool asm_store = false;  // set per variant (V10)
 
 // Sum: the row's accumulator; Rank: the rank array's type; Recip: share = x * (1 / deg) (the
 // division off the chain) or x / deg; Atomic: relaxed atomic_ref loads/stores of the contributions
-// or plain ones (a data race, as GAP's pr.cc has); Chunk: rows a dynamic chunk (0: 256 blocks of
-// equal rows).
+// or plain ones (a data race, as GAP's pr.cc has); FloatChain: a row's rank and share computed in
+// float; TwoSums: a row summed in two chains; Jacobi: new shares into a second array; AsmStore:
+// the share stored by one movss (kleene's pr_store_relaxed). chunk: rows a dynamic chunk (0: 256
+// blocks of equal rows).
 template <class Sum, class Rank, bool Recip, bool Atomic, bool FloatChain, bool TwoSums = false,
           bool Jacobi = false, bool AsmStore = false>
 double run(csr const& a, int sweeps, long chunk, std::vector<double>& out) {
