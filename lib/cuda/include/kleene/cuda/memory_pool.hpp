@@ -8,6 +8,7 @@
 #include <cstddef>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// The pool ctx's calls allocate from (a cudaMemPool_t): the caller's, or the context's own,
 /// created on first use on ctx.device() with a release threshold that keeps all freed memory.
@@ -35,4 +36,5 @@ KLEENE_DEVICE_ENTRY memory_pool_usage pool_usage(context& ctx) KLEENE_DEVICE_VAL
 /// Sets the peaks of pool_usage(ctx) back to the current values.
 KLEENE_DEVICE_ENTRY void reset_memory_pool_peaks(context& ctx) KLEENE_DEVICE_BODY;
 
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda

@@ -17,6 +17,7 @@
 #include <cstddef>
 
 namespace kleene::cuda {
+KLEENE_DEVICE_ENTRIES_BEGIN
 
 struct result_copy_options {
     /// Copies of fewer bytes go directly (one cudaMemcpyAsync).
@@ -48,4 +49,5 @@ namespace detail {
 /// memory cannot be had.
 KLEENE_DEVICE_ENTRY void* pinned_scratch(context& ctx, std::size_t bytes) KLEENE_DEVICE_VALUE;
 }  // namespace detail
+KLEENE_DEVICE_ENTRIES_END
 }  // namespace kleene::cuda
