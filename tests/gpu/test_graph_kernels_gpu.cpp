@@ -347,9 +347,9 @@ void check_gauss_seidel(csr_matrix<bool, I> const& a, csr_matrix<bool, I, device
 /// GPU ranks against the reference run for as many iterations as the GPU ran; the stopping rule
 /// is checked on the reference's changes (up to rounding in the last bits).
 template <class I>
-void check_pagerank(csr_matrix<bool, I> const& a, csr_matrix<bool, I> const& at,
-                    std::string const& what, cuda::pagerank_params p = {}) {
-    auto const ad = a.to_device(), atd = at.to_device();
+void check_pagerank_on(csr_matrix<bool, I> const& a, csr_matrix<bool, I, device> const& ad,
+                       csr_matrix<bool, I, device> const& atd, std::string const& what,
+                       cuda::pagerank_params p) {
     for (bool spread : {false, true}) {
         p.redistribute_dangling = spread;
         for (auto kernel : {cuda::pagerank_kernel::fused, cuda::pagerank_kernel::semiring}) {
@@ -390,6 +390,17 @@ void check_pagerank(csr_matrix<bool, I> const& a, csr_matrix<bool, I> const& at,
         }
         check_gauss_seidel(a, ad, atd, what + (spread ? " redistribute" : " gap"), p);
     }
+}
+
+/// A symmetric graph (at the same object as a) runs twice: with A' a device copy of its own, and
+/// with one device matrix as both A and A', as a kleene::graph holds it (the pull then reads the
+/// out-degrees from the walked rows' own pointers: pr_pull's same_ptr).
+template <class I>
+void check_pagerank(csr_matrix<bool, I> const& a, csr_matrix<bool, I> const& at,
+                    std::string const& what, cuda::pagerank_params p = {}) {
+    auto const ad = a.to_device(), at_copy = at.to_device();
+    check_pagerank_on(a, ad, at_copy, what, p);
+    if (&a == &at) check_pagerank_on(a, ad, ad, what + " (A' the same device matrix)", p);
 }
 
 template <class I>

@@ -78,34 +78,44 @@ __global__ void pr_init(Index const* __restrict__ out_ptr, std::int64_t n,
 template <class Index>
 struct pr_pull : walk::op_base<Index> {
     using acc_type = double;
-    // Eight blocks of 256 a multiprocessor (32 registers, 44-92 bytes of spills) against two (54-63
-    // registers, four resident): H200, lab call 36, NE 6.6 -> 5.5 ms, NY 0.58 -> 0.48, uniform
-    // scale 21 5.2 -> 4.9, Kronecker 21 5.2 -> 5.2.
-    static constexpr int min_blocks = 8;
+    // Six blocks of 256 a multiprocessor: 40 registers and no spills (eight: 32 registers, 52
+    // bytes of spills, loads of spilled sums on the rows' critical path), launched as one wave of
+    // exactly the resident blocks (grid_blocks 0; with two waves 15% of the stall samples
+    // were blocks waiting at end_block()'s barrier for their slowest warp while the next wave
+    // waited for the slot). H200, 2026-11-30 (session 19, call D), ms, automatic method: two
+    // waves of 8 with the old rank loaded in finish() / one wave of 8, the old rank loaded by
+    // row_begin() / the same with 6: NE 2.76 / 0.95 / 0.61, NY 0.50 / 0.47 / 0.42, Kronecker 22
+    // 10.4 / 8.2 / 8.4, uniform 22 9.5 / 7.7 / 7.3 (ncu, NE: the pull walk 113.6 -> 37.2 us).
+    static constexpr int min_blocks = 6;
+    static constexpr unsigned grid_blocks = 0;  // one wave
     pr_step p;
     Index const* out_ptr;
+    bool same_ptr;  // out_ptr is the walked graph's own row pointer (A symmetric, shared arrays)
     double const* contrib;
     double* contrib_next;
     double* rank;
     double* side;  // long rows' partial sums, zero between iterations
     double change = 0, dangling = 0;
+    // The row's old rank and out-degree, loaded by row_begin() while its entries are read (ncu,
+    // H200, NE: the old rank's load, issued in finish(), was 14% of the stall samples).
+    double old_rank = 0;
+    Index deg = 0;
 
     __device__ double identity() const { return 0.0; }
     __device__ double combine(double a, double b) const { return a + b; }
-    // Read once a thread: the flag does not change during the iteration.
-    int skip = -1;
-    __device__ __forceinline__ bool wants(Index) {
-        if (skip < 0) skip = p.done() ? 1 : 0;
-        return skip == 0;
+    // A queued iteration after the converged one does nothing at all.
+    __device__ __forceinline__ bool idle() const { return p.done(); }
+    __device__ __forceinline__ void row_begin(Index v, Index b, Index e) {
+        old_rank = rank[v];
+        deg = same_ptr ? Index(e - b) : Index(out_ptr[v + 1] - out_ptr[v]);
     }
     __device__ __forceinline__ void edge(Index, Index, Index u, double& acc) const {
         acc += contrib[u];
     }
     __device__ __forceinline__ void finish(Index v, double pulled) {
         double const r = new_rank(p, pulled);
-        change += fabs(r - rank[v]);
+        change += fabs(r - old_rank);
         rank[v] = r;
-        std::int64_t const deg = out_ptr[v + 1] - out_ptr[v];
         contrib_next[v] = deg > 0 ? r / double(deg) : 0.0;
         if (deg == 0) dangling += r;
     }
@@ -113,9 +123,10 @@ struct pr_pull : walk::op_base<Index> {
         atomicAdd(side + li, part);
     }
     __device__ __forceinline__ void finish_long(std::int64_t li, Index v) {
-        if (!wants(v)) return;
         double const pulled = side[li];
         side[li] = 0;
+        old_rank = rank[v];
+        deg = Index(out_ptr[v + 1] - out_ptr[v]);
         finish(v, pulled);
     }
     __device__ void end_block() {
@@ -239,6 +250,7 @@ pagerank_run pagerank_impl(csr_matrix<bool, Index, device> const& a,
                 if (j > 0) op.p.previous_change = sums.data() + 2 * j;
                 op.p.tolerance = params.tolerance;
                 op.out_ptr = a.row_ptr();
+                op.same_ptr = a.row_ptr() == at.row_ptr();
                 op.contrib = contrib[in_place ? 0 : j % 2].data();
                 op.contrib_next = contrib[in_place ? 0 : 1 - j % 2].data();
                 op.rank = rank.data();

@@ -23,6 +23,20 @@
 //   partial(li, row, acc)           one slice's total of long row number li
 //   finish_long(li, row)            after all slices: finish long row li
 //   end_block()                     once per thread at the end of every kernel (block sums)
+// and may override (op_base has the defaults):
+//   idle()                          true: the whole kernel does nothing, end_block() included (a
+//                                   value read once a thread, as a queued iteration past its
+//                                   convergence; the rows' wants() is then not asked)
+//   row_begin(row, begin, end)      a wanted row of at most long_min entries (its entries
+//                                   [begin, end)), before them: loads that finish() needs, issued
+//                                   early so that they overlap the entries' (PageRank's old rank)
+//   grid_blocks                     walk_rows' blocks a multiprocessor (16); 0: as many as are
+//                                   resident at once (the occupancy calculator), one wave of blocks
+//                                   striding over the rows, none waiting for a slot. PageRank's
+//                                   pull asks for 0; the others keep 16: one wave for every op
+//                                   (H200, 2026-11-30, session 19 call E) moved CC, BC and PageRank
+//                                   within the calls' noise on all four classes and made the
+//                                   triangle count 4% slower at Kronecker 22 (82.1 against 78.7 ms)
 
 #include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/csr_matrix.hpp>
@@ -158,6 +172,9 @@ struct op_base {
     /// The walk kernels' blocks a multiprocessor at least (__launch_bounds__): an op whose
     /// registers keep it below a full persistent grid asks for more.
     static constexpr int min_blocks = walk::min_blocks;
+    static constexpr unsigned grid_blocks = 16;
+    __device__ bool idle() const { return false; }
+    __device__ void row_begin(Index, Index, Index) {}
     __device__ bool wants(Index) const { return true; }
     template <class A>
     __device__ void partial(std::int64_t, Index, A const&) {}
@@ -186,6 +203,7 @@ __device__ __forceinline__ void walk_rows_body(graph<Index> const& g,
             b = g.ptr[r];
             e = g.ptr[r + 1];
             want = std::int64_t(e - b) <= long_min && op.wants(r);
+            if (want) op.row_begin(r, b, e);
         }
         auto acc = op.identity();
         bool const together = want && std::int64_t(e - b) > warp_min;
@@ -230,6 +248,7 @@ template <class Index, class Op>
 __global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_rows(graph<Index> g, Index const* __restrict__ list, std::int64_t count, Op op_in) {
     Op op = op_in;
+    if (op.idle()) return;
     walk_rows_body(g, list, count, op);
     op.end_block();
 }
@@ -241,6 +260,7 @@ __global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_rows_range(graph<Index> g, Index const* __restrict__ list,
                     std::int64_t const* range, Op op_in) {
     Op op = op_in;
+    if (op.idle()) return;
     std::int64_t const begin = range[0], end = range[1];
     walk_rows_body(g, list + begin, end - begin, op);
     op.end_block();
@@ -251,6 +271,7 @@ template <class Index, class Op>
 __global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_slices(graph<Index> g, long_view<Index> lv, Op op_in) {
     Op op = op_in;
+    if (op.idle()) return;
     int const lane = static_cast<int>(threadIdx.x & 31);
     std::int64_t const warp = (std::int64_t(blockIdx.x) * threads + threadIdx.x) / 32;
     std::int64_t const warps = std::int64_t(gridDim.x) * (threads / 32);
@@ -276,6 +297,7 @@ template <class Index, class Op>
 __global__ void __launch_bounds__(threads, Op::min_blocks)
     walk_long_finish(long_view<Index> lv, Op op_in) {
     Op op = op_in;
+    if (op.idle()) return;
     for (std::int64_t li = std::int64_t(blockIdx.x) * threads + threadIdx.x; li < lv.count;
          li += std::int64_t(gridDim.x) * threads) {
         Index const r = lv.rows[li];
@@ -358,8 +380,15 @@ void walk(graph<Index> g, long_view<Index> lv, Index const* list, std::int64_t c
           cudaStream_t st) {
     walk_long(g, lv, op, st);
     if (count > 0) {
+        unsigned per_sm = Op::grid_blocks;
+        if (per_sm == 0) {
+            int resident = 0;
+            KLEENE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &resident, walk_rows<Index, Op>, threads, 0));
+            per_sm = resident > 0 ? unsigned(resident) : 1u;
+        }
         walk_rows<Index, Op>
-            <<<detail::blocks_for(std::size_t(count), threads, detail::persistent_blocks(16)),
+            <<<detail::blocks_for(std::size_t(count), threads, detail::persistent_blocks(per_sm)),
                threads, 0, st>>>(g, list, count, op);
         KLEENE_CUDA_CHECK_LAUNCH("walk_rows");
     }
