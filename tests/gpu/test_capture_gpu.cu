@@ -4,7 +4,9 @@
 // the eager result (SpMV with and without long rows: under capture the long rows take a block
 // each, their count read on the device). A call that must read a value back (SpGEMM sizes its
 // output on the host) fails the capture with a device_error and leaves the stream usable. A .cu
-// suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend.
+// suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend. Dense
+// ewise_add / ewise_mult and apply (vectors and matrices, masked, accumulating, replacing) are
+// captured too.
 
 #define BOOST_TEST_MODULE capture_gpu
 
@@ -16,9 +18,13 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/jit.hpp>
+#include <kleene/cuda/mask.hpp>
+#include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/operators.hpp>
+#include <kleene/options.hpp>
 #include <kleene/semiring.hpp>
 #include <kleene/vector.hpp>
 
@@ -122,8 +128,22 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
         for (std::size_t j = 0; j < 300; ++j) mh(i, j) = float(1 + g() % 100);
     auto const m = mh.to_device();
     auto const s = cuda::jit::compose("max", "times", "float");
+    // Second operands and masks for the element-wise operations (every third entry masked out).
+    dense_vector<float> u2h(n), vflags(n);
+    for (std::size_t i = 0; i < n; ++i) u2h[i] = float(1 + g() % 9), vflags[i] = i % 3 ? 1.0f : 0.0f;
+    auto const u2 = u2h.to_device(), vflags_d = vflags.to_device();
+    dense_matrix<float> m2h(300, 300), mflags(300, 300);
+    for (std::size_t i = 0; i < 300; ++i)
+        for (std::size_t j = 0; j < 300; ++j)
+            m2h(i, j) = float(1 + g() % 100), mflags(i, j) = (i + j) % 3 ? 1.0f : 0.0f;
+    auto const m2 = m2h.to_device(), mflags_d = mflags.to_device();
 
     captured_stream cs;
+    // The masks' flags are made before the capture, on the same context (a mask is built once
+    // and used by many calls).
+    cuda::dense_mask const vmask(kleene::mask(vflags_d), cs.ctx);
+    cuda::dense_mask const vmask_c(kleene::complement(kleene::mask(vflags_d)), cs.ctx);
+    cuda::dense_mask const mmask(kleene::mask(mflags_d), cs.ctx);
     struct op {
         char const* name;
         std::function<void(context&, dense_vector<float, device>&, dense_matrix<float, device>&)> run;
@@ -157,6 +177,38 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
              o.ctx = &c;
              cuda::reduce(w, cuda::dense_mask{}, no_accum_t{}, plus_monoid<float>{}, a, o);
          }},
+        {"ewise_add plus, dense vectors, masked, accumulate plus",
+         [&](context& c, auto& w, auto&) {
+             options o;
+             o.ctx = &c;
+             cuda::ewise_add(w, vmask, plus_op<float>{}, plus_op<float>{}, u, u2, o);
+         }},
+        {"ewise_mult min, dense matrices, masked, replace",
+         [&](context& c, auto&, auto& out) {
+             options o;
+             o.ctx = &c;
+             o.replace = true;
+             cuda::ewise_mult(out, mmask, no_accum, min_op<float>{}, m, m2, o);
+         }},
+        {"ewise_add max, dense matrices",
+         [&](context& c, auto&, auto& out) {
+             options o;
+             o.ctx = &c;
+             cuda::ewise_add(out, cuda::dense_mask{}, no_accum, max_op<float>{}, m, m2, o);
+         }},
+        {"apply times 3, dense vector, complemented mask, accumulate plus",
+         [&](context& c, auto& w, auto&) {
+             options o;
+             o.ctx = &c;
+             cuda::apply(w, vmask_c, plus_op<float>{}, bind_second(times_op<float>{}, 3.0f), u, o);
+         }},
+        {"apply times 3, dense matrix",
+         [&](context& c, auto&, auto& out) {
+             options o;
+             o.ctx = &c;
+             cuda::apply(out, cuda::dense_mask{}, no_accum, bind_second(times_op<float>{}, 3.0f), m,
+                         o);
+         }},
     };
     for (auto const& o : ops) {
         // Zero-filled: each operation writes either the vector or the matrix, and both are compared.
@@ -164,7 +216,10 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
         dense_matrix<float> const zero_m(300, 300, 0.0f);
         auto w_eager = zeros.to_device(), w_graph = zeros.to_device();
         auto c_eager = zero_m.to_device(), c_graph = zero_m.to_device();
-        o.run(cs.ctx, w_eager, c_eager);  // eager: also grows the context's scratch first
+        // Eager, twice, as the graph is launched twice (an accumulating call adds its result
+        // each time); the first also grows the context's scratch before the capture.
+        o.run(cs.ctx, w_eager, c_eager);
+        o.run(cs.ctx, w_eager, c_eager);
         BOOST_REQUIRE(cudaStreamSynchronize(cs.s) == cudaSuccess);
         std::string error;
         bool const ok = cs.capture_and_replay([&](context& c) { o.run(c, w_graph, c_graph); }, error);
