@@ -21,8 +21,8 @@ if grep -q '^#define KLEENE_HAVE_CUDA' "$work/kleene/config.hpp"; then
   exit 1
 fi
 inc=(-I "$work")
-dirs=(semirings/include lib/include lib/cpu/include lib/cuda/include matrix_io/include
-      algorithms/include algorithms/cuda/include)
+source "$(dirname "${BASH_SOURCE[0]}")/public_include_dirs.sh"
+dirs=("${kleene_include_dirs[@]}")
 for d in "${dirs[@]}"; do [ -d "$root/$d" ] && inc+=(-I "$root/$d"); done
 inc+=(-I "$generated")
 src=$work/all_headers.cpp

@@ -8,8 +8,8 @@ set -uo pipefail
 root=$1
 cxx=$2
 inc=(-I "$3")
-for d in semirings/include lib/include lib/cpu/include lib/cuda/include matrix_io/include \
-         algorithms/include algorithms/cuda/include; do
+source "$(dirname "${BASH_SOURCE[0]}")/public_include_dirs.sh"
+for d in "${kleene_include_dirs[@]}"; do
   [ -d "$root/$d" ] && inc+=(-I "$root/$d")
 done
 flags=(-std=c++20 -fsyntax-only -fopenmp -DKLEENE_HAVE_CUDA=1 "${inc[@]}")

@@ -144,6 +144,13 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
     cuda::dense_mask const vmask(kleene::mask(vflags_d), cs.ctx);
     cuda::dense_mask const vmask_c(kleene::complement(kleene::mask(vflags_d)), cs.ctx);
     cuda::dense_mask const mmask(kleene::mask(mflags_d), cs.ctx);
+    // The options of one call on context c (replace: C's entries outside the mask are dropped).
+    auto const on = [](context& c, bool replace = false) {
+        options o;
+        o.ctx = &c;
+        o.replace = replace;
+        return o;
+    };
     struct op {
         char const* name;
         std::function<void(context&, dense_vector<float, device>&, dense_matrix<float, device>&)> run;
@@ -173,41 +180,29 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
          }},
         {"reduce rows plus",
          [&](context& c, auto& w, auto&) {
-             options o;
-             o.ctx = &c;
-             cuda::reduce(w, cuda::dense_mask{}, no_accum_t{}, plus_monoid<float>{}, a, o);
+             cuda::reduce(w, cuda::dense_mask{}, no_accum_t{}, plus_monoid<float>{}, a, on(c));
          }},
         {"ewise_add plus, dense vectors, masked, accumulate plus",
          [&](context& c, auto& w, auto&) {
-             options o;
-             o.ctx = &c;
-             cuda::ewise_add(w, vmask, plus_op<float>{}, plus_op<float>{}, u, u2, o);
+             cuda::ewise_add(w, vmask, plus_op<float>{}, plus_op<float>{}, u, u2, on(c));
          }},
         {"ewise_mult min, dense matrices, masked, replace",
          [&](context& c, auto&, auto& out) {
-             options o;
-             o.ctx = &c;
-             o.replace = true;
-             cuda::ewise_mult(out, mmask, no_accum, min_op<float>{}, m, m2, o);
+             cuda::ewise_mult(out, mmask, no_accum, min_op<float>{}, m, m2, on(c, true));
          }},
         {"ewise_add max, dense matrices",
          [&](context& c, auto&, auto& out) {
-             options o;
-             o.ctx = &c;
-             cuda::ewise_add(out, cuda::dense_mask{}, no_accum, max_op<float>{}, m, m2, o);
+             cuda::ewise_add(out, cuda::dense_mask{}, no_accum, max_op<float>{}, m, m2, on(c));
          }},
         {"apply times 3, dense vector, complemented mask, accumulate plus",
          [&](context& c, auto& w, auto&) {
-             options o;
-             o.ctx = &c;
-             cuda::apply(w, vmask_c, plus_op<float>{}, bind_second(times_op<float>{}, 3.0f), u, o);
+             cuda::apply(w, vmask_c, plus_op<float>{}, bind_second(times_op<float>{}, 3.0f), u,
+                         on(c));
          }},
         {"apply times 3, dense matrix",
          [&](context& c, auto&, auto& out) {
-             options o;
-             o.ctx = &c;
              cuda::apply(out, cuda::dense_mask{}, no_accum, bind_second(times_op<float>{}, 3.0f), m,
-                         o);
+                         on(c));
          }},
     };
     for (auto const& o : ops) {
