@@ -6,7 +6,8 @@
 //                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
-//                       [--gpu-async-warps K] [--gpu-async-poll NS] [--reuse-results]
+//                       [--gpu-async-warps K] [--gpu-async-poll NS] [--gpu-async-keep K]
+//                       [--reuse-results]
 //                       [--free-results] [--keep-pool] [--default-pool]
 //                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
 //
@@ -29,9 +30,9 @@
 // the graph as PREFIX.sg and PREFIX.wsg, the GAP reference's serialized format (undirected: a
 // flag byte, int64 entry and vertex counts, int64 row offsets, int32 neighbours, or neighbour and
 // weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
-// --gpu-async-degree, --gpu-async-warps and --gpu-async-poll set the GPU BFS's and SSSP's
-// choice of the asynchronous work list (0: never), its warps a multiprocessor and its idle
-// warps' pause between polls. --gpu-bc-loop chained|cooperative|both sets GPU betweenness's
+// --gpu-async-degree, --gpu-async-warps, --gpu-async-poll and --gpu-async-keep set the GPU BFS's
+// and SSSP's choice of the asynchronous work list (0: never), its warps a multiprocessor, its idle
+// warps' pause between polls and the lowered vertices a warp relaxes next itself. --gpu-bc-loop chained|cooperative|both sets GPU betweenness's
 // level loop on graphs of at most 8 edges a vertex (tuning::bc_loop; both: a line for each).
 // --gpu-tc-relabel auto|always|never|both: the GPU triangle count's renumbering by degree (auto:
 // the rule triangle_count applies, tc_relabel::automatic; both: a line for each).
@@ -114,6 +115,7 @@ struct config {
     double gpu_async_degree = -1;    // GPU BFS and SSSP: async_degree (-1: default; 0: never)
     int gpu_async_warps = 0;         // GPU BFS and SSSP: async_warps (0: default)
     long long gpu_async_poll = -1;   // GPU BFS and SSSP: async_poll_ns (-1: default)
+    long long gpu_async_keep = -1;   // GPU BFS and SSSP: async_keep (-1: default)
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     bool free_results = false;
@@ -242,6 +244,8 @@ config parse(int argc, char** argv) {
             c.gpu_bc_loop = value();
         else if (o == "--gpu-async-poll")
             c.gpu_async_poll = std::stoll(value());
+        else if (o == "--gpu-async-keep")
+            c.gpu_async_keep = std::stoll(value());
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -523,6 +527,7 @@ int bench_main(int argc, char** argv) {
             if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
             if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
             if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
+            if (cfg.gpu_async_keep >= 0) tuning.async_keep = unsigned(cfg.gpu_async_keep);
             cuda::bfs_run r;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 // The first source's search keeps the device-clock profile for the explain
@@ -606,6 +611,7 @@ int bench_main(int argc, char** argv) {
             if (cfg.gpu_async_degree >= 0) tuning.async_degree = cfg.gpu_async_degree;
             if (cfg.gpu_async_warps > 0) tuning.async_warps = cfg.gpu_async_warps;
             if (cfg.gpu_async_poll >= 0) tuning.async_poll_ns = unsigned(cfg.gpu_async_poll);
+            if (cfg.gpu_async_keep >= 0) tuning.async_keep = unsigned(cfg.gpu_async_keep);
             cuda::sssp_run<std::int32_t> r;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 call.push_back(ms_of([&] {

@@ -127,7 +127,7 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         long long block_edges = cuda::bfs_tuning{}.block_edges,
                         int async_warps = cuda::bfs_tuning{}.async_warps,
                         unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns,
-                        bool profile = false) {
+                        bool profile = false, unsigned async_keep = cuda::bfs_tuning{}.async_keep) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.profile = profile;
@@ -137,6 +137,7 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     tuning.block_edges = block_edges;
     tuning.async_warps = async_warps;
     tuning.async_poll_ns = async_poll_ns;
+    tuning.async_keep = async_keep;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     // The work list where asked for or where automatic picks it (few edges a vertex); Hopper
     // launches cooperative kernels: the device loop must not quietly become the host loop.
@@ -240,11 +241,23 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                                   std::to_string(poll),
                               cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
                               cuda::bfs_tuning{}.block_edges, warps, poll);
+        // A warp relaxing next what it lowered (none, one, up to a whole warp's worth).
+        for (bool parents : {true, false})
+            for (unsigned keep : {0u, 1u, 32u})
+                check_bfs(a, at, s, parents ? bfs_direction::push : bfs_direction::automatic,
+                          parents, what + ", work list, keep " + std::to_string(keep),
+                          cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
+                          cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
+                          cuda::bfs_tuning{}.async_poll_ns, false, keep);
     }
     cuda::bfs_tuning t;
     t.loop = cuda::bfs_loop::async;
     t.direction = bfs_direction::pull;
     BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, t),
+                      invalid_argument);
+    cuda::bfs_tuning k;
+    k.async_keep = 33;  // more than a warp's lanes
+    BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, k),
                       invalid_argument);
 }
 
@@ -370,7 +383,13 @@ void check_sssp(csr_matrix<T, I> const& a, std::size_t s, sssp_method m, std::ve
     tuning.method = m;
     tuning.delta = delta;
     tuning.block_edges = block_edges;
-    tuning.async_warps = block_edges != 0 ? 8 : 2;  // the work list ignores block_edges
+    // The work list ignores block_edges: vary its warps and what a warp keeps instead.
+    tuning.async_warps = block_edges != 0 ? 8 : 2;
+    unsigned const keep0 = cuda::sssp_tuning{}.async_keep;
+    tuning.async_keep = block_edges == cuda::sssp_tuning{}.block_edges ? keep0
+                        : block_edges != 0                             ? (keep0 == 32 ? 1u : 32u)
+                        : keep0 == 0                                   ? 1u
+                                                                       : 0u;
     auto const run = cuda::sssp(a.to_device(), s, tuning);
     if (m == sssp_method::async || m == sssp_method::delta_stepping ||
         m == sssp_method::bellman_ford)
@@ -456,6 +475,9 @@ void sssp_suite_small() {
     BOOST_CHECK_THROW(cuda::sssp(neg.to_device(), 0, {sssp_method::delta_stepping, 0}),
                       invalid_argument);
     BOOST_CHECK_THROW(cuda::sssp(neg.to_device(), 0, {sssp_method::async, 0}), invalid_argument);
+    cuda::sssp_tuning k;
+    k.async_keep = 33;  // more than a warp's lanes
+    BOOST_CHECK_THROW(cuda::sssp(a.to_device(), 0, k), invalid_argument);
     // A negative cycle reachable from the source: the vertex named lies on a negative closed walk.
     edges c = random_graph(120, 2.0, g);
     c.add(0, 50, 1);

@@ -497,7 +497,8 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     stream_buffer<Index> parent(parents ? n : 0, st);
     auto const listed = async_detail::run_async<std::int32_t, Index>(
         g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
-        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, 60.0, "bfs", st);
+        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep, 60.0, "bfs",
+        st);
     run.notes.push_back("bfs: " + listed.note(g.n));
     if (!listed.finished) return false;
     event start(true), stop(true);
@@ -610,9 +611,9 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
     bfs_detail::device_out out = out_arrays;
     out.ctx = &ctx;
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
-        tuning.async_poll_ns > 1000000)
-        throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32] and "
-                               "async_poll_ns at most 1e6");
+        tuning.async_poll_ns > 1000000 || tuning.async_keep > 32)
+        throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32], "
+                               "async_poll_ns at most 1e6 and async_keep at most 32");
     if (tuning.loop == bfs_loop::async && tuning.direction == bfs_direction::pull)
         throw invalid_argument("bfs: the asynchronous work list pushes only; it cannot pull");
     bfs_run run;

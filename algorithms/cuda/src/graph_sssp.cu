@@ -512,7 +512,7 @@ void sssp_impl(sssp_run<T>& run, csr_matrix<T, Index, device> const& a, std::siz
         auto const listed = async_detail::run_async<T, Index>(
             a.row_ptr(), a.col_idx(), async_detail::csr_weight<T>{a.values(), a.iso_value()},
             static_cast<std::int64_t>(n), dist.data(), static_cast<Index>(source),
-            tuning.async_warps, tuning.async_poll_ns, 60.0, "sssp", st);
+            tuning.async_warps, tuning.async_poll_ns, tuning.async_keep, 60.0, "sssp", st);
         if (listed.finished) {
             run.method = sssp_method::async;
             run.seconds = listed.seconds;
@@ -764,9 +764,9 @@ void check_sssp(csr_matrix<T, Index, device> const& a, std::size_t source,
         throw invalid_argument("sssp: weight_mean and weight_min are given together and finite, "
                                "or both left NaN (measured by the call)");
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
-        tuning.async_poll_ns > 1000000)
-        throw invalid_argument("sssp: async_degree must be >= 0, async_warps in [1, 32] and "
-                               "async_poll_ns at most 1e6");
+        tuning.async_poll_ns > 1000000 || tuning.async_keep > 32)
+        throw invalid_argument("sssp: async_degree must be >= 0, async_warps in [1, 32], "
+                               "async_poll_ns at most 1e6 and async_keep at most 32");
 }
 }  // namespace
 
