@@ -22,7 +22,11 @@
 // plus_times over L's values, all one (the same counts), and say so.
 //
 //   bench_masked_tc [--scale S] [--edge-factor E] [--runs R] [--threads N] [--no-unmasked]
-//                   [--device cpu|gpu] [--relabel]
+//                   [--device cpu|gpu] [--relabel] [--rows tc,auto,dot,gustavson,graphblas]
+//
+// --relabel on the CPU: every row again on the graph renumbered by increasing degree (SuiteSparse
+// on the same renumbered matrices). --rows (CPU): only the rows named (all by default; the
+// triangle count is run once regardless, for the count every row is checked against).
 
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/triangles.hpp>
@@ -183,12 +187,93 @@ int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const
     return failures;
 }
 
+/// Which CPU rows to run (--rows; all by default).
+struct cpu_row_set {
+    bool tc = true, automatic = true, dot = true, gustavson = true, graphblas = true;
+};
+
+/// The CPU rows on one numbering of the graph: kleene's masked mxm (automatic, each kernel
+/// pinned), the old unmasked path, SuiteSparse's GrB_mxm; each count checked against `want`.
+/// Returns the number of wrong counts.
+int cpu_rows(csr_matrix<double, Index> const& l, csr_matrix<double, Index> const& u, int runs,
+             bool unmasked, cpu_row_set const& rows, std::uint64_t want,
+             std::string const& graph) {
+    int failures = 0;
+    auto row = [&](std::string const& what, double ms, double count, std::string const& how) {
+        bool const ok = count == static_cast<double>(want);
+        failures += !ok;
+        fmt::print("| {}{} | {:.1f} | {:.0f}{} | {} |\n", what, graph, ms, count,
+                   ok ? "" : " WRONG", how);
+    };
+    plus_pair<double> const s;
+    auto masked = [&](kernel_choice k, char const* what) {
+        csr_matrix<double, Index> c(l.rows(), l.cols());
+        double count = 0;
+        options o;
+        o.kernel = k;
+        // The first run carries the trace (its lines cost nothing next to the product), so
+        // that the row needs no run of its own for it.
+        explain_trace why;
+        bool first = true;
+        double const ms = best_ms(runs, [&] {
+            o.explain = first ? &why : nullptr;
+            first = false;
+            mxm(c, structure(l), no_accum, l, transpose(u), s, o);
+            count = reduce(plus_monoid<double>{}, c);
+        });
+        // The cost model's line where there is one, else the kernel's.
+        std::string how = why.lines.empty() ? std::string("?") : why.lines.back();
+        for (auto const& line : why.lines)
+            if (line.find("masked_dot") != std::string::npos) how = line;
+        if (auto const p = how.find(": masked_dot"); p != std::string::npos) how = how.substr(p + 2);
+        else if (auto const q = how.find(": gustavson"); q != std::string::npos) how = how.substr(q + 2);
+        if (how.size() > 110) how = how.substr(0, 110) + "...";
+        row(what, ms, count, how);
+    };
+    if (rows.automatic)
+        masked(kernel_choice::automatic, "kleene mxm C<L> = L +.pair U', automatic");
+    if (rows.dot) masked(kernel_choice::masked_dot, "kleene mxm, masked dot pinned");
+    if (rows.gustavson)
+        masked(kernel_choice::gustavson_dense, "kleene mxm, masked Gustavson pinned");
+
+    if (unmasked) {
+        csr_matrix<double, Index> t(l.rows(), l.cols()), c(l.rows(), l.cols());
+        double count = 0;
+        double const ms = best_ms(runs, [&] {
+            mxm(t, l, transpose(u), s);
+            ewise_mult(c, first_op<double>{}, t, l);
+            count = reduce(plus_monoid<double>{}, c);
+        });
+        row("kleene, the whole product then merged through L (old)", ms, count,
+            std::to_string(t.nnz()) + " entries in the whole product");
+    }
+
+    if (rows.graphblas) {
+        grb::matrix const gl = grb::to_grb(l), gu = grb::to_grb(u);
+        gl.wait();
+        gu.wait();
+        double count = 0;
+        double const ms = best_ms(runs, [&] {
+            grb::matrix gc(GrB_FP64, l.rows(), l.cols());
+            check(GrB_mxm(gc.get(), gl.get(), nullptr, GxB_PLUS_PAIR_FP64, gl.get(), gu.get(),
+                          GrB_DESC_ST1),
+                  "GrB_mxm");
+            check(GrB_Matrix_reduce_FP64(&count, nullptr, GrB_PLUS_MONOID_FP64, gc.get(), nullptr),
+                  "GrB_reduce");
+        });
+        row("SuiteSparse GrB_mxm C<L> = L +.pair U', then reduce", ms, count,
+            "GrB_DESC_ST1 (structural mask, U transposed)");
+    }
+    return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int scale = 16, runs = 3, threads = 0;
     double edge_factor = 16;
     bool unmasked = true, gpu = false, relabel = false;
+    cpu_row_set rows;
     for (int i = 1; i < argc; ++i) {
         std::string const o = argv[i];
         auto next = [&] {
@@ -204,6 +289,22 @@ int main(int argc, char** argv) {
         else if (o == "--threads") threads = std::atoi(next());
         else if (o == "--no-unmasked") unmasked = false;
         else if (o == "--relabel") relabel = true;
+        else if (o == "--rows") {
+            rows = cpu_row_set{false, false, false, false, false};
+            std::string const list = std::string(next()) + ",";
+            for (std::size_t b = 0, e; (e = list.find(',', b)) != std::string::npos; b = e + 1) {
+                std::string const r = list.substr(b, e - b);
+                if (r == "tc") rows.tc = true;
+                else if (r == "auto") rows.automatic = true;
+                else if (r == "dot") rows.dot = true;
+                else if (r == "gustavson") rows.gustavson = true;
+                else if (r == "graphblas") rows.graphblas = true;
+                else {
+                    fmt::print(stderr, "--rows takes tc,auto,dot,gustavson,graphblas, not {}\n", r);
+                    return 1;
+                }
+            }
+        }
         else if (o == "--device") {
             std::string const d = next();
             if (d != "cpu" && d != "gpu") {
@@ -257,70 +358,23 @@ int main(int argc, char** argv) {
     to.device = device_choice::cpu;
     to.symmetric = true;
     std::uint64_t want = 0;
-    double const t_tc = best_ms(runs, [&] { want = triangle_count(a, to).triangles; });
+    double t_tc = 0;
+    if (rows.tc) t_tc = best_ms(runs, [&] { want = triangle_count(a, to).triangles; });
+    else want = triangle_count(a, to).triangles;  // the count every row is checked against
 
-    int failures = 0;
     fmt::print("| method | ms | triangles | kernel |\n|---|---:|---:|---|\n");
-    auto row = [&](char const* what, double ms, double count, std::string const& how) {
-        bool const ok = count == static_cast<double>(want);
-        failures += !ok;
-        fmt::print("| {} | {:.1f} | {:.0f}{} | {} |\n", what, ms, count, ok ? "" : " WRONG", how);
-    };
-    row("kleene triangle_count (dedicated)", t_tc, static_cast<double>(want), "fused");
-
-    plus_pair<double> const s;
-    auto masked = [&](kernel_choice k, char const* what) {
-        csr_matrix<double, Index> c(l.rows(), l.cols());
-        double count = 0;
-        options o;
-        o.kernel = k;
-        double const ms = best_ms(runs, [&] {
-            mxm(c, structure(l), no_accum, l, transpose(u), s, o);
-            count = reduce(plus_monoid<double>{}, c);
-        });
-        explain_trace why;
-        o.explain = &why;
-        mxm(c, structure(l), no_accum, l, transpose(u), s, o);
-        // The cost model's line where there is one, else the kernel's.
-        std::string how = why.lines.empty() ? std::string("?") : why.lines.back();
-        for (auto const& line : why.lines)
-            if (line.find("masked_dot") != std::string::npos) how = line;
-        if (auto const p = how.find(": masked_dot"); p != std::string::npos) how = how.substr(p + 2);
-        else if (auto const q = how.find(": gustavson"); q != std::string::npos) how = how.substr(q + 2);
-        if (how.size() > 110) how = how.substr(0, 110) + "...";
-        row(what, ms, count, how);
-    };
-    masked(kernel_choice::automatic, "kleene mxm C<L> = L +.pair U', automatic");
-    masked(kernel_choice::masked_dot, "kleene mxm, masked dot pinned");
-    masked(kernel_choice::gustavson_dense, "kleene mxm, masked Gustavson pinned");
-
-    if (unmasked) {
-        csr_matrix<double, Index> t(l.rows(), l.cols()), c(l.rows(), l.cols());
-        double count = 0;
-        double const ms = best_ms(runs, [&] {
-            mxm(t, l, transpose(u), s);
-            ewise_mult(c, first_op<double>{}, t, l);
-            count = reduce(plus_monoid<double>{}, c);
-        });
-        row("kleene, the whole product then merged through L (old)", ms, count,
-            std::to_string(t.nnz()) + " entries in the whole product");
+    int failures = 0;
+    if (rows.tc) {
+        fmt::print("| {} | {:.1f} | {} | {} |\n", "kleene triangle_count (dedicated)", t_tc, want,
+                   "fused");
     }
-
-    {
-        grb::matrix const gl = grb::to_grb(l), gu = grb::to_grb(u);
-        gl.wait();
-        gu.wait();
-        double count = 0;
-        double const ms = best_ms(runs, [&] {
-            grb::matrix gc(GrB_FP64, l.rows(), l.cols());
-            check(GrB_mxm(gc.get(), gl.get(), nullptr, GxB_PLUS_PAIR_FP64, gl.get(), gu.get(),
-                          GrB_DESC_ST1),
-                  "GrB_mxm");
-            check(GrB_Matrix_reduce_FP64(&count, nullptr, GrB_PLUS_MONOID_FP64, gc.get(), nullptr),
-                  "GrB_reduce");
-        });
-        row("SuiteSparse GrB_mxm C<L> = L +.pair U', then reduce", ms, count,
-            "GrB_DESC_ST1 (structural mask, U transposed)");
+    failures += cpu_rows(l, u, runs, unmasked, rows, want, "");
+    if (relabel) {
+        auto const r = by_degree(a);
+        csr_matrix<double, Index> rl(r.rows(), r.cols()), ru(r.rows(), r.cols());
+        select(rl, no_mask, no_accum, tril{-1}, r);
+        select(ru, no_mask, no_accum, triu{1}, r);
+        failures += cpu_rows(rl, ru, runs, unmasked, rows, want, ", graph renumbered by degree");
     }
     return failures ? 1 : 0;
 }

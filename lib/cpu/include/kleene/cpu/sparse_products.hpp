@@ -76,58 +76,74 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a, csr_m
     std::vector<std::uint8_t> hit(mn, 0);
     buffer<Index> ptr(rows + 1);
     ptr[0] = 0;
-#pragma omp parallel for schedule(dynamic, 256) if (mn > 16384)
-    for (std::size_t i = 0; i < rows; ++i) {
-        Index count = 0;
-        std::size_t const a0 = a.row_begin(i), a1 = a.row_end(i);
-        if (a0 != a1) {
+    auto const* const mp = m.row_ptr();
+    // Over the mask's entries in chunks of consecutive entries (rows split where they are long),
+    // not over rows: on a skewed graph a few rows hold a large part of the entries and of the
+    // work, and a thread given such a row finished long after the others.
+    constexpr std::size_t chunk = 512;
+    std::size_t const chunks = (mn + chunk - 1) / chunk;
+#pragma omp parallel for schedule(dynamic, 4) if (mn > 16384)
+    for (std::size_t c = 0; c < chunks; ++c) {
+        std::size_t const p0 = c * chunk, p1 = std::min(mn, p0 + chunk);
+        // The row of entry p0: the last i with mp[i] <= p0.
+        auto i = static_cast<std::size_t>(
+            std::upper_bound(mp, mp + rows + 1, static_cast<std::int64_t>(p0),
+                             [](std::int64_t x, auto r) { return x < static_cast<std::int64_t>(r); }) -
+            mp) - 1;
+        for (std::size_t p = p0; p < p1; ++p) {
+            while (static_cast<std::size_t>(mp[i + 1]) <= p) ++i;
+            if (!structural && m.value(p) == MT(0)) continue;
+            std::size_t const a0 = a.row_begin(i), a1 = a.row_end(i);
+            if (a0 == a1) continue;
             Index const alo = aj[a0], ahi = aj[a1 - 1];
-            for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p) {
-                if (!structural && m.value(p) == MT(0)) continue;
-                auto const j = static_cast<std::size_t>(m.col_idx()[p]);
-                std::size_t x = a0, y = bt.row_begin(j);
-                std::size_t const y1 = bt.row_end(j);
-                if (y == y1 || bj[y1 - 1] < alo || bj[y] > ahi) continue;
-                bool any = false;
-                T acc{};
-                auto take = [&](std::size_t xa, std::size_t yb) {
-                    T const t = s.mul(av[xa], bv[yb]);
-                    acc = any ? s.add(acc, t) : t;
-                    any = true;
-                };
-                std::size_t const la = a1 - x, lb = y1 - y;
-                if (la * detail::dot_gallop_ratio < lb) {
-                    // A's row much the shorter: each of its entries searched for in Bt's row.
-                    for (; x < a1 && y < y1; ++x) {
-                        y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, aj[x]) - bj);
-                        if (y < y1 && bj[y] == aj[x]) take(x, y++);
-                    }
-                } else if (lb * detail::dot_gallop_ratio < la) {
-                    for (; y < y1 && x < a1; ++y) {
-                        x = static_cast<std::size_t>(std::lower_bound(aj + x, aj + a1, bj[y]) - aj);
-                        if (x < a1 && aj[x] == bj[y]) take(x++, y);
-                    }
-                } else {
-                    while (x < a1 && y < y1) {
-                        Index const u = aj[x], v = bj[y];
-                        if (u == v) {
-                            take(x, y);
-                            ++x;
-                            ++y;
-                        } else if (u < v) {
-                            ++x;
-                        } else {
-                            ++y;
-                        }
-                    }
+            auto const j = static_cast<std::size_t>(m.col_idx()[p]);
+            std::size_t x = a0, y = bt.row_begin(j);
+            std::size_t const y1 = bt.row_end(j);
+            if (y == y1 || bj[y1 - 1] < alo || bj[y] > ahi) continue;
+            bool any = false;
+            T acc{};
+            auto take = [&](std::size_t xa, std::size_t yb) {
+                T const t = s.mul(av[xa], bv[yb]);
+                acc = any ? s.add(acc, t) : t;
+                any = true;
+            };
+            std::size_t const la = a1 - x, lb = y1 - y;
+            if (la * detail::dot_gallop_ratio < lb) {
+                // A's row much the shorter: each of its entries searched for in Bt's row.
+                for (; x < a1 && y < y1; ++x) {
+                    y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, aj[x]) - bj);
+                    if (y < y1 && bj[y] == aj[x]) take(x, y++);
                 }
-                if (any) {
-                    vals[p] = acc;
-                    hit[p] = 1;
-                    ++count;
+            } else if (lb * detail::dot_gallop_ratio < la) {
+                for (; y < y1 && x < a1; ++y) {
+                    x = static_cast<std::size_t>(std::lower_bound(aj + x, aj + a1, bj[y]) - aj);
+                    if (x < a1 && aj[x] == bj[y]) take(x++, y);
+                }
+            } else {
+                while (x < a1 && y < y1) {
+                    Index const u = aj[x], v = bj[y];
+                    if (u == v) {
+                        take(x, y);
+                        ++x;
+                        ++y;
+                    } else if (u < v) {
+                        ++x;
+                    } else {
+                        ++y;
+                    }
                 }
             }
+            if (any) {
+                vals[p] = acc;
+                hit[p] = 1;
+            }
         }
+    }
+#pragma omp parallel for schedule(static) if (mn > 65536)
+    for (std::size_t i = 0; i < rows; ++i) {
+        Index count = 0;
+        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
+            count += hit[p];
         ptr[i + 1] = count;
     }
     for (std::size_t i = 0; i < rows; ++i) ptr[i + 1] += ptr[i];
