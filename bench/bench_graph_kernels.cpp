@@ -32,8 +32,9 @@
 // weight pairs), so that bench/peers/run.sh runs the peer on the very graph measured here.
 // --gpu-async-degree, --gpu-async-warps, --gpu-async-poll and --gpu-async-keep set the GPU BFS's
 // and SSSP's choice of the asynchronous work list (0: never), its warps a multiprocessor, its idle
-// warps' pause between polls and the lowered vertices a warp relaxes next itself. --gpu-bc-loop chained|cooperative|both sets GPU betweenness's
-// level loop on graphs of at most 8 edges a vertex (tuning::bc_loop; both: a line for each).
+// warps' pause between polls and the lowered vertices a warp relaxes next itself.
+// --gpu-bc-loop chained|cooperative|both sets GPU betweenness's level loop on graphs of at most 8
+// edges a vertex (tuning::bc_loop; both: a line for each).
 // --gpu-tc-relabel auto|always|never|both: the GPU triangle count's renumbering by degree (auto:
 // the rule triangle_count applies, tc_relabel::automatic; both: a line for each).
 // --reuse-results runs the CPU's CC and PageRank, and the GPU's BFS, SSSP, CC, PageRank and BC,

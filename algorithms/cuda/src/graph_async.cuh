@@ -545,11 +545,13 @@ struct async_outcome {
 
 /// Relaxes from `source` on the work list into dist (n values, overwritten), on stream st.
 /// warps_per_sm: the kernel's warps a multiprocessor (one block each); poll_ns: an idle warp's pause between
-/// polls; keep: lowered vertices a warp relaxes next itself (at most 32); time_limit_s: the search throws device_error past it (a safety net, not a tuning knob).
+/// polls; keep: lowered vertices a warp relaxes next itself (at most 32); time_limit_s: the
+/// search throws device_error past it (a safety net, not a tuning knob).
 template <class D, class Index, class Weight>
 async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::int64_t n,
                         D* dist, Index source, int warps_per_sm, unsigned poll_ns,
-                        unsigned keep, double time_limit_s, char const* what, ::kleene::cuda::detail::device_stream st) {
+                        unsigned keep, double time_limit_s, char const* what,
+                        ::kleene::cuda::detail::device_stream st) {
     using cuda::detail::stream_buffer;
     async_outcome out;
     out.blocks = cuda::detail::persistent_blocks(1);
@@ -583,7 +585,8 @@ async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::
     std::size_t const stage_bytes =
         static_cast<std::size_t>(out.threads / 32) * args.keep * sizeof(async_item<Index, D>);
     if (args.keep != 0)
-        relax_async<D, Index, Weight, true><<<out.blocks, out.threads, stage_bytes, st>>>(args, weight);
+        relax_async<D, Index, Weight, true>
+            <<<out.blocks, out.threads, stage_bytes, st>>>(args, weight);
     else
         relax_async<D, Index, Weight, false><<<out.blocks, out.threads, 0, st>>>(args, weight);
     KLEENE_CUDA_CHECK_LAUNCH("relax_async");

@@ -497,8 +497,8 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     stream_buffer<Index> parent(parents ? n : 0, st);
     auto const listed = async_detail::run_async<std::int32_t, Index>(
         g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
-        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep, 60.0, "bfs",
-        st);
+        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep,
+        60.0, "bfs", st);
     run.notes.push_back("bfs: " + listed.note(g.n));
     if (!listed.finished) return false;
     event start(true), stop(true);

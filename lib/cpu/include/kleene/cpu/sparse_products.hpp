@@ -86,10 +86,8 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a, csr_m
     for (std::size_t c = 0; c < chunks; ++c) {
         std::size_t const p0 = c * chunk, p1 = std::min(mn, p0 + chunk);
         // The row of entry p0: the last i with mp[i] <= p0.
-        auto i = static_cast<std::size_t>(
-            std::upper_bound(mp, mp + rows + 1, static_cast<std::int64_t>(p0),
-                             [](std::int64_t x, auto r) { return x < static_cast<std::int64_t>(r); }) -
-            mp) - 1;
+        auto const after = [](std::size_t x, auto r) { return x < static_cast<std::size_t>(r); };
+        auto i = static_cast<std::size_t>(std::upper_bound(mp, mp + rows + 1, p0, after) - mp) - 1;
         for (std::size_t p = p0; p < p1; ++p) {
             while (static_cast<std::size_t>(mp[i + 1]) <= p) ++i;
             if (!structural && m.value(p) == MT(0)) continue;
