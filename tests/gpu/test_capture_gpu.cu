@@ -6,7 +6,8 @@
 // output on the host) fails the capture with a device_error and leaves the stream usable. A .cu
 // suite: it calls the CUDA runtime itself, so it is built only with the CUDA backend. Dense
 // ewise_add / ewise_mult and apply (vectors and matrices, masked, accumulating, replacing) are
-// captured too.
+// captured too, with masks made before the capture and within it; so is a dense transpose in
+// place.
 
 #define BOOST_TEST_MODULE capture_gpu
 
@@ -199,6 +200,23 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
              cuda::apply(w, vmask_c, plus_op<float>{}, bind_second(times_op<float>{}, 3.0f), u,
                          on(c));
          }},
+        // A mask made within the captured call: its flags are allocated and released in the
+        // graph (stream-ordered memory from the context's pool), no cudaMalloc or cudaFree.
+        {"ewise_add plus, dense vectors, mask made in the call, accumulate plus",
+         [&](context& c, auto& w, auto&) {
+             cuda::ewise_add(w, cuda::dense_mask(kleene::mask(vflags_d), c), plus_op<float>{},
+                             plus_op<float>{}, u, u2, on(c));
+         }},
+        {"apply times 3, dense matrix, complemented mask made in the call, replace",
+         [&](context& c, auto&, auto& out) {
+             cuda::apply(out, cuda::dense_mask(kleene::complement(kleene::mask(mflags_d)), c),
+                         no_accum, bind_second(times_op<float>{}, 3.0f), m, on(c, true));
+         }},
+        {"transpose dense matrix in place (A copied in the call), masked",
+         [&](context& c, auto&, auto& out) {
+             cuda::ewise_add(out, cuda::dense_mask{}, no_accum, max_op<float>{}, m, m2, on(c));
+             cuda::transpose(out, mmask, no_accum, out, on(c));
+         }},
         {"apply times 3, dense matrix",
          [&](context& c, auto&, auto& out) {
              cuda::apply(out, cuda::dense_mask{}, no_accum, bind_second(times_op<float>{}, 3.0f), m,
@@ -245,4 +263,64 @@ BOOST_AUTO_TEST_CASE(a_call_that_reads_back_fails_the_capture_cleanly) {
     run(cs.ctx);
     BOOST_TEST(cudaStreamSynchronize(cs.s) == cudaSuccess);
     BOOST_TEST(c.nnz() > 0u);
+}
+
+namespace {
+__global__ void spin_kernel(long long cycles) {
+    long long const t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_mask_made_on_another_stream_is_waited_for) {
+    if (!have_gpu(needs::minimal)) return;
+    // Context A's stream is busy (a kernel spinning about 50 ms) when the mask is made on it, so
+    // its flags are written long after the call returns; a call on context B's stream must order
+    // itself after A's stream (kleene/cuda/mask.hpp) and read the finished flags. w = u + 3
+    // where the mask allows (plus's absent value is 0: u has none), 0 elsewhere.
+    std::size_t const n = std::size_t(1) << 20;
+    dense_vector<float> flags(n), uh(n);
+    for (std::size_t i = 0; i < n; ++i) flags[i] = i % 3 ? 1.0f : 0.0f, uh[i] = float(1 + i % 7);
+    auto const flags_d = flags.to_device(), u = uh.to_device();
+    dense_vector<float> const zeros(n, 0.0f);
+    auto w = zeros.to_device();
+    captured_stream a, b;
+    options o;
+    o.ctx = &b.ctx;
+    // Both kernels loaded first: with CUDA's lazy loading, a kernel's first launch may wait for
+    // the device's work, the spin included, which would hide a missing order. The warm-up mask
+    // is made on a third context, so that A's pool holds no flags from it.
+    {
+        captured_stream warm_stream;
+        cuda::dense_mask const warm(kleene::mask(flags_d), warm_stream.ctx);
+        cuda::apply(w, cuda::dense_mask{}, no_accum, bind_second(plus_op<float>{}, 3.0f), u, o);
+        BOOST_REQUIRE(cudaStreamSynchronize(warm_stream.s) == cudaSuccess);
+        w = zeros.to_device();
+    }
+    int khz = 0;
+    BOOST_REQUIRE(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess);
+    spin_kernel<<<1, 1, 0, a.s>>>(static_cast<long long>(khz) * 50);
+    BOOST_REQUIRE(cudaGetLastError() == cudaSuccess);
+    cuda::dense_mask const mk(kleene::mask(flags_d), a.ctx);
+    cuda::apply(w, mk, no_accum, bind_second(plus_op<float>{}, 3.0f), u, o);
+    auto const got = host_of(w);
+    std::size_t wrong = 0, zero = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        float const want = i % 3 ? uh[i] + 3.0f : 0.0f;
+        if (got[i] != want) {
+            if (wrong < 5) BOOST_TEST_MESSAGE("w[" << i << "] = " << got[i] << ", not " << want);
+            ++wrong;
+            zero += got[i] == 0.0f;
+        }
+    }
+    BOOST_TEST(wrong == 0u, wrong << " wrong, " << zero << " of them 0");
+    // The same once A's stream is idle: the mask's flags themselves are right.
+    BOOST_REQUIRE(cudaStreamSynchronize(a.s) == cudaSuccess);
+    auto w2 = zeros.to_device();
+    cuda::apply(w2, mk, no_accum, bind_second(plus_op<float>{}, 3.0f), u, o);
+    auto const got2 = host_of(w2);
+    std::size_t wrong2 = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong2 += got2[i] != (i % 3 ? uh[i] + 3.0f : 0.0f);
+    BOOST_TEST(wrong2 == 0u);
 }

@@ -24,8 +24,8 @@ void spmv(dense_vector<T, device>& w, vector_mask const& mask, csr_matrix<T, Ind
     if (!r && opt.explain) r = &own;
     auto const& k = detail::kernels(ctx, family::spmv, s, detail::cpp_name<Index>(), r);
     if (opt.explain) opt.explain->add("spmv over " + s.name + ": " + describe(*r));
-    spmv_launch<T, Index>(ctx, spmv_kernels{k[0], k[1], k[2], k[3]}, w, ref(mask), a, u, opt.accumulate,
-                          opt.replace);
+    spmv_launch<T, Index>(ctx, spmv_kernels{k[0], k[1], k[2], k[3]}, w, ref(mask, ctx), a, u,
+                          opt.accumulate, opt.replace);
 }
 
 template <class T, class Index>

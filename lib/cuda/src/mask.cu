@@ -1,7 +1,9 @@
-// dense_mask (mask.hpp): the byte flags from a dense matrix, dense vector or sparse vector mask.
+// dense_mask (mask.hpp): the byte flags from a dense matrix, dense vector or sparse vector mask,
+// made on the context's stream in stream-ordered memory.
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/mask.hpp>
 
 namespace kleene::cuda {
@@ -24,47 +26,44 @@ __global__ void sparse_flags_kernel(I const* __restrict__ idx, M const* __restri
         flags[idx[k]] = structural || !(vals[k] == M(0));
 }
 
+/// The flags of n dense entries into b, on ctx's stream (nothing waited for).
 template <class M>
-buffer<std::uint8_t, device> dense_flags(M const* m, std::size_t n, bool structural,
-                                         cudaStream_t st) {
-    buffer<std::uint8_t, device> flags(n);
-    if (n > 0) {
-        dense_flags_kernel<M>
-            <<<detail::blocks_for(n, 256, 4096), 256, 0, st>>>(m, n, structural, flags.data());
-        KLEENE_CUDA_CHECK_LAUNCH("dense_flags_kernel");
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-    }
-    return flags;
+void dense_flags(kleene::detail::stream_block& b, M const* m, std::size_t n, bool structural,
+                 context& ctx) {
+    detail::device_stream const st = detail::stream_of(ctx);
+    std::uint8_t* const flags = detail::allocate_block<std::uint8_t>(b, n, st);
+    if (n == 0) return;
+    dense_flags_kernel<M>
+        <<<detail::blocks_for(n, 256, 4096), 256, 0, st>>>(m, n, structural, flags);
+    KLEENE_CUDA_CHECK_LAUNCH("dense_flags_kernel");
 }
 
 }  // namespace
 
 template <class M>
 dense_mask::dense_mask(mask_view<dense_matrix<M, device>> m, context& ctx)
-    : flags_(dense_flags(m.m->data(), m.m->rows() * m.m->cols(), m.structural,
-                         detail::stream_of(ctx))),
-      complemented_(m.complemented),
-      active_(true) {}
+    : size_(m.m->rows() * m.m->cols()), complemented_(m.complemented), active_(true) {
+    dense_flags(flags_, m.m->data(), size_, m.structural, ctx);
+}
 
 template <class M>
 dense_mask::dense_mask(mask_view<dense_vector<M, device>> m, context& ctx)
-    : flags_(dense_flags(m.m->data(), m.m->size(), m.structural, detail::stream_of(ctx))),
-      complemented_(m.complemented),
-      active_(true) {}
+    : size_(m.m->size()), complemented_(m.complemented), active_(true) {
+    dense_flags(flags_, m.m->data(), size_, m.structural, ctx);
+}
 
 template <class M, class I>
 dense_mask::dense_mask(mask_view<sparse_vector<M, I, device>> m, context& ctx)
-    : flags_(m.m->size()), complemented_(m.complemented), active_(true) {
-    std::size_t const n = m.m->size();
-    if (n == 0) return;
-    cudaStream_t const st = detail::stream_of(ctx);
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(flags_.data(), 0, n, st));
+    : size_(m.m->size()), complemented_(m.complemented), active_(true) {
+    detail::device_stream const st = detail::stream_of(ctx);
+    std::uint8_t* const flags = detail::allocate_block<std::uint8_t>(flags_, size_, st);
+    if (size_ == 0) return;
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(flags, 0, size_, st));
     if (std::size_t const nnz = m.m->nnz(); nnz > 0) {
         sparse_flags_kernel<M, I><<<detail::blocks_for(nnz, 256, 4096), 256, 0, st>>>(
-            m.m->indices(), m.m->values(), nnz, m.structural, flags_.data());
+            m.m->indices(), m.m->values(), nnz, m.structural, flags);
         KLEENE_CUDA_CHECK_LAUNCH("sparse_flags_kernel");
     }
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 KLEENE_MASK_VALUE_TYPES(KLEENE_MASK_DECLARE)

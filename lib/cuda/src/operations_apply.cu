@@ -33,7 +33,7 @@ void apply_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, F f, T
     if (n == 0) return;
     device_stream const st = stream_of(ctx);
     apply_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
-        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, f, a, n, absent,
+        c, mask_flags(mask, st), mask.complemented(), accum, f, a, n, absent,
         replace);
     KLEENE_CUDA_CHECK_LAUNCH("apply_dense_kernel");
     end_of_call(st);

@@ -56,10 +56,10 @@ void assign_dense(context& ctx, T* c, std::size_t rows, std::size_t cols, dense_
     if (n == 0) return;
     device_stream const st = stream_of(ctx);
     assign_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
-        c, rows, cols, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, x,
+        c, rows, cols, mask_flags(mask, st), mask.complemented(), accum, a, x,
         rinv, cinv, region_cols, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("assign_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 // ---- CSR ----------------------------------------------------------------------------------------
@@ -164,8 +164,8 @@ __global__ void assign_csr_kernel(std::size_t rows, Index const* __restrict__ cp
 /// still hold).
 template <class T>
 struct assign_source {
-    buffer<std::int64_t, device> cols;
-    buffer<T, device> vals;           // only where an unsorted J reorders a valued A
+    stream_buffer<std::int64_t> cols;  // on the call's stream
+    stream_buffer<T> vals;             // only where an unsorted J reorders a valued A
     T const* values = nullptr;        // nullptr: iso
 };
 
@@ -175,7 +175,7 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
                             std::size_t ccols, device_stream st) {
     std::size_t const rows = a.rows(), nnz = a.nnz();
     assign_source<T> s;
-    s.cols = buffer<std::int64_t, device>(nnz);
+    s.cols = stream_buffer<std::int64_t>(nnz, st);
     s.values = a.has_values() ? a.values() : nullptr;
     if (nnz == 0) return s;
     unsigned const grid = blocks_for(rows, 128);
@@ -205,7 +205,7 @@ assign_source<T> map_source(csr_matrix<T, Index, device> const& a, index_spec rj
     KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, keys_in.data(),
                                                       keys.data(), perm_in.data(), perm.data(),
                                                       nnz, 0, end_bit, st));
-    if (s.values) s.vals = buffer<T, device>(nnz);
+    if (s.values) s.vals = stream_buffer<T>(nnz, st);
     assign_unkey_kernel<<<blocks_for(nnz, 256), 256, 0, st>>>(
         keys.data(), perm.data(), nnz, ccols, s.values, s.cols.data(), s.vals.data());
     KLEENE_CUDA_CHECK_LAUNCH("assign_unkey_kernel");

@@ -64,7 +64,7 @@ void ewise_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op op,
     if (n == 0) return;
     device_stream const st = stream_of(ctx);
     ewise_dense_kernel<Union><<<blocks_for(n, 256), 256, 0, st>>>(
-        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, b, n, absent,
+        c, mask_flags(mask, st), mask.complemented(), accum, op, a, b, n, absent,
         replace);
     KLEENE_CUDA_CHECK_LAUNCH("ewise_dense_kernel");
     end_of_call(st);

@@ -170,10 +170,10 @@ void extract_csr_column(context& ctx, T* w, dense_mask const& mask, Accum accum,
     if (ri.size == 0) return;
     device_stream const st = stream_of(ctx);
     extract_csr_column_kernel<<<blocks_for(ri.size, 256), 256, 0, st>>>(
-        w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a.row_ptr(),
+        w, mask_flags(mask, st), mask.complemented(), accum, a.row_ptr(),
         a.col_idx(), a.values(), a.iso_value(), ri, fixed, by_row, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("extract_csr_column_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 template <class Accum, class T>
@@ -198,10 +198,24 @@ void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T co
     if (n == 0) return;
     device_stream const st = stream_of(ctx);
     extract_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
-        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, a_cols, ri, rj,
+        c, mask_flags(mask, st), mask.complemented(), accum, a, a_cols, ri, rj,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("extract_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
+}
+
+void host_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
+                          context& ctx) {
+    device_stream const st = stream_of(ctx);
+    void* const p = allocate_block<unsigned char>(b, bytes, st);
+    if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(p, src, bytes, cudaMemcpyHostToDevice, st));
+}
+
+void device_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
+                            context& ctx) {
+    device_stream const st = stream_of(ctx);
+    void* const p = allocate_block<unsigned char>(b, bytes, st);
+    if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(p, src, bytes, cudaMemcpyDeviceToDevice, st));
 }
 
 }  // namespace detail

@@ -63,10 +63,10 @@ void kronecker_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, Op
     if (n == 0) return;
     device_stream const st = stream_of(ctx);
     kronecker_dense_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
-        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, op, a, na, b, mb, nb,
+        c, mask_flags(mask, st), mask.complemented(), accum, op, a, na, b, mb, nb,
         n, absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("kronecker_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 template <class Op, class T, class Index>

@@ -96,29 +96,30 @@ csr_mask<Index>::csr_mask(mask_view<csr_matrix<M, Index, device>> m, context& ct
         nnz_ = a.nnz();
         return;
     }
-    cudaStream_t const st = detail::stream_of(ctx);
-    own_ptr_ = buffer<Index, device>(rows_ + 1);
-    detail::fill(own_ptr_.data(), rows_ + 1, Index(0), st);
+    detail::device_stream const st = detail::stream_of(ctx);
+    Index* const op = detail::allocate_block<Index>(own_ptr_, rows_ + 1, st);
+    Index* oj = nullptr;
+    detail::fill(op, rows_ + 1, Index(0), st);
     if (!a.is_iso()) {  // an iso zero mask keeps nothing: every count stays 0
         unsigned const grid = detail::blocks_for(rows_, 128);
         if (rows_ > 0) {
             detail::mask_nonzero_kernel<false><<<grid, 128, 0, st>>>(
-                rows_, a.row_ptr(), a.col_idx(), a.values(), own_ptr_.data(),
-                static_cast<Index*>(nullptr));
+                rows_, a.row_ptr(), a.col_idx(), a.values(), op, static_cast<Index*>(nullptr));
             KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (count)");
         }
-        std::size_t const nnz = detail::scan_counts(own_ptr_.data(), rows_, st);
+        std::size_t const nnz = detail::scan_counts(op, rows_, st);  // read back: the size
         nnz_ = nnz;
-        own_idx_ = buffer<Index, device>(nnz);
+        oj = detail::allocate_block<Index>(own_idx_, nnz, st);
         if (nnz > 0) {
             detail::mask_nonzero_kernel<true><<<grid, 128, 0, st>>>(
-                rows_, a.row_ptr(), a.col_idx(), a.values(), own_ptr_.data(), own_idx_.data());
+                rows_, a.row_ptr(), a.col_idx(), a.values(), op, oj);
             KLEENE_CUDA_CHECK_LAUNCH("mask_nonzero_kernel (fill)");
         }
     }
+    // Ready when this returns (the size was read back already), for a product on any stream.
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-    ptr_ = own_ptr_.data();
-    idx_ = own_idx_.data();
+    ptr_ = op;
+    idx_ = oj;
 }
 
 KLEENE_MASK_VALUE_TYPES(KLEENE_OPS_DECLARE_CSR_MASK)

@@ -84,7 +84,7 @@ void reduce_rows(cudaStream_t st, T* w, dense_mask const& mask, Accum accum, Row
     if (rows == 0) return;
     constexpr unsigned threads = 256;
     reduce_rows_kernel<Mon><<<blocks_for(rows, threads / 32), threads, 0, st>>>(
-        w, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, rows_of, rows,
+        w, mask_flags(mask, st), mask.complemented(), accum, rows_of, rows,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("reduce_rows_kernel");
     end_of_call(st);

@@ -146,10 +146,10 @@ void transpose_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T 
     dim3 const grid(static_cast<unsigned>(gx),
                     static_cast<unsigned>(std::min<std::size_t>(gy, 65535)));
     transpose_dense_kernel<<<grid, dim3(tile, tile_rows), 0, st>>>(
-        c, mask.active() ? mask.flags() : nullptr, mask.complemented(), accum, a, rows, cols,
+        c, mask_flags(mask, st), mask.complemented(), accum, a, rows, cols,
         absent, replace);
     KLEENE_CUDA_CHECK_LAUNCH("transpose_dense_kernel");
-    KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
+    end_of_call(st);
 }
 
 }  // namespace detail

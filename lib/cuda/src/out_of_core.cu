@@ -33,6 +33,7 @@ stream::stream(stream_priority p) {
 }
 stream::~stream() {
     if (!handle_) return;
+    scratch_ = kleene::detail::stream_block{};  // released behind the stream's work
     if (scratch_bytes_.data) {  // behind the stream's work, before the stream goes
         (void)cudaFreeAsync(scratch_bytes_.data, static_cast<cudaStream_t>(handle_));
         scratch_bytes_.data = nullptr;
@@ -46,7 +47,7 @@ stream::stream(stream&& o) noexcept
       scratch_bytes_(std::move(o.scratch_bytes_)) {}
 stream& stream::operator=(stream&& o) noexcept {
     std::swap(handle_, o.handle_);
-    scratch_.swap(o.scratch_);
+    std::swap(scratch_, o.scratch_);
     std::swap(scratch_bytes_, o.scratch_bytes_);
     return *this;
 }
@@ -63,8 +64,17 @@ void stream::wait_default() const {
     wait(e);  // an event destroyed while waited on is released once the wait is satisfied
 }
 int* stream::scratch_int() const {
-    if (scratch_.empty()) scratch_ = buffer<int, device>(1);
-    return scratch_.data();
+    if (!scratch_.data) {
+        // Under capture the allocation would belong to the graph, not to the stream's later work.
+        auto const st = static_cast<cudaStream_t>(handle_);
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
+        if (capture != cudaStreamCaptureStatusNone)
+            throw device_error("cuda::stream: its device int is first needed while the stream is "
+                               "being captured: run the call once before the capture");
+        detail::allocate_block<int>(scratch_, 1, st);
+    }
+    return static_cast<int*>(scratch_.data);
 }
 void* stream::scratch_bytes(std::size_t bytes) const {
     return gemm_detail::grow_scratch(scratch_bytes_, bytes, static_cast<cudaStream_t>(handle_));

@@ -166,7 +166,7 @@ template <class Index>
 spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a_col,
                                 std::int64_t rows, Index const* b_ptr, Index const* b_col,
                                 std::int64_t cols) {
-    cudaStream_t const st = stream_of(ctx);
+    detail::device_stream const st = stream_of(ctx);
     spgemm_plan<Index> plan;
     plan.rows = rows;
     plan.row_ptr = buffer<Index, device>(std::size_t(rows) + 1);
@@ -180,7 +180,7 @@ spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a
     auto* heavy_prods = scratch<std::int64_t>(ctx, 2, std::size_t(rows));
     auto* row_nnz = scratch<std::int64_t>(ctx, 3, std::size_t(rows));
     auto* offs = scratch<std::int64_t>(ctx, 4, std::size_t(rows) + 1);
-    plan.tier_rows = buffer<Index, device>(std::size_t(rows) * (spgemm_tiers + 1));
+    plan.tier_rows = detail::stream_buffer<Index>(std::size_t(rows) * (spgemm_tiers + 1), st);
     KLEENE_CUDA_CHECK(
         cudaMemsetAsync(counts, 0, (spgemm_tiers + 1) * sizeof(unsigned long long), st));
     KLEENE_CUDA_CHECK(cudaMemsetAsync(row_nnz, 0, std::size_t(rows) * sizeof(std::int64_t), st));
@@ -227,10 +227,10 @@ spgemm_plan<Index> spgemm_count(context& ctx, Index const* a_ptr, Index const* a
             off[k + 1] = off[k] + size;
         }
         plan.batch_start.push_back(f.size());
-        plan.heavy_rows = buffer<Index, device>(f.size());
+        plan.heavy_rows = detail::stream_buffer<Index>(f.size(), st);
         KLEENE_CUDA_CHECK(cudaMemcpyAsync(plan.heavy_rows.data(), plan.tier(spgemm_tiers),
                                           f.size() * sizeof(Index), cudaMemcpyDeviceToDevice, st));
-        plan.heavy_off = buffer<std::int64_t, device>(off.size());
+        plan.heavy_off = detail::stream_buffer<std::int64_t>(off.size(), st);
         KLEENE_CUDA_CHECK(cudaMemcpyAsync(plan.heavy_off.data(), off.data(),
                                           off.size() * sizeof(std::int64_t),
                                           cudaMemcpyHostToDevice, st));

@@ -47,6 +47,36 @@ struct scratch_block {
     }
 };
 
+/// Device memory in the order of one stream, for temporaries that types outside the CUDA sources
+/// hold (kleene/cuda/mask.hpp): allocated on `stream` from a stream-ordered pool and released on
+/// it when the block goes (cudaFreeAsync): neither waits for the device, as a kleene::buffer's
+/// cudaFree does, and both may be captured into a CUDA graph. Made by
+/// kleene/cuda/detail/stream_memory.cuh (allocate_block), which sets `release`. Work on another
+/// stream must be ordered after the allocation's stream (an event) before it reads the block.
+struct stream_block {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+    void* stream = nullptr;
+    void (*release)(stream_block&) noexcept = nullptr;
+
+    stream_block() = default;
+    stream_block(stream_block const&) = delete;
+    stream_block& operator=(stream_block const&) = delete;
+    stream_block(stream_block&& o) noexcept
+        : data(std::exchange(o.data, nullptr)), bytes(std::exchange(o.bytes, 0)),
+          stream(o.stream), release(o.release) {}
+    stream_block& operator=(stream_block&& o) noexcept {
+        std::swap(data, o.data);
+        std::swap(bytes, o.bytes);
+        std::swap(stream, o.stream);
+        std::swap(release, o.release);
+        return *this;
+    }
+    ~stream_block() {
+        if (data && release) release(*this);
+    }
+};
+
 struct device_state {
     struct handle {
         void* h = nullptr;

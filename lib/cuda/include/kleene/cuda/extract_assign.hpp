@@ -56,23 +56,23 @@ namespace kleene::cuda {
 
 namespace detail {
 
-inline device_indices indices_to_device(cpu::resolved_indices const& r) {
-    return indices_to_device(r.size, r.begin, r.list, r.sorted);
+inline device_indices indices_to_device(cpu::resolved_indices const& r, context& ctx) {
+    return indices_to_device(r.size, r.begin, r.list, r.sorted, ctx);
 }
 
 /// Each index's position in the list (-1 where absent), on the device; I holds no duplicates.
-inline buffer<std::int64_t, device> inverse_to_device(cpu::resolved_indices const& r,
-                                                      std::size_t n) {
+inline device_list inverse_to_device(cpu::resolved_indices const& r, std::size_t n,
+                                     context& ctx) {
     std::vector<std::int64_t> inv(n, -1);
     for (std::size_t k = 0; k < r.size; ++k) inv[r[k]] = std::int64_t(k);
-    return vector_to_device(inv);
+    return vector_to_device(inv, ctx);
 }
 
 /// The checks of w = A(I, j) (A as the caller sees it: rows x cols), then I on the device.
 inline device_indices column_extract_indices(std::size_t w, dense_mask const& mask,
                                              std::size_t rows, std::size_t cols,
                                              index_selection const& sel, std::size_t col,
-                                             char const* operand) {
+                                             char const* operand, context& ctx) {
     auto const ri = sel.resolve(rows, "cuda::extract: row indices");
     if (col >= cols)
         throw invalid_argument("cuda::extract: column " + std::to_string(col) + " is outside " +
@@ -81,7 +81,7 @@ inline device_indices column_extract_indices(std::size_t w, dense_mask const& ma
         throw dimension_mismatch("cuda::extract: output w has size " + std::to_string(w) +
                                  " but A(I, j) has " + std::to_string(ri.size));
     check_dense_mask("cuda::extract", mask, w);
-    return indices_to_device(ri);
+    return indices_to_device(ri, ctx);
 }
 
 /// What A(I, j) reads: a device CSR or dense matrix, or the transposed view of one.
@@ -127,11 +127,12 @@ void assign_dense_call(T* c, std::size_t rows, std::size_t cols, dense_mask cons
     if (!vec) kleene::detail::check_unique(rj, cols, "cuda::assign: column indices");
     std::size_t const ccols = vec ? 1 : cols;
     check_dense_mask("cuda::assign", mask, rows * ccols);
-    auto const rinv = inverse_to_device(ri, rows);
-    buffer<std::int64_t, device> cinv;
-    if (!vec) cinv = inverse_to_device(rj, cols);
-    assign_dense(resolve(opt.ctx), c, rows, ccols, mask, accum, a, x, rinv.data(),
-                 vec ? nullptr : cinv.data(), rj.size, absent, opt.replace);
+    context& ctx = resolve(opt.ctx);
+    auto const rinv = inverse_to_device(ri, rows, ctx);
+    device_list cinv;
+    if (!vec) cinv = inverse_to_device(rj, cols, ctx);
+    assign_dense(ctx, c, rows, ccols, mask, accum, a, x, rinv.data(), vec ? nullptr : cinv.data(),
+                 rj.size, absent, opt.replace);
 }
 
 /// The shared part of the CSR assigns: a (|I| x |J|, or nullptr for the scalar x) into C.
@@ -155,17 +156,17 @@ void assign_csr_call(csr_matrix<T, Index, device>& c, csr_mask<Index> const& mas
                                std::to_string(c.nnz()) + " + " +
                                std::to_string(a ? a->nnz() : ri.size * rj.size) +
                                " entries, more than its index type holds");
-    auto const rinv = inverse_to_device(ri, c.rows());
-    auto const cinv = inverse_to_device(rj, c.cols());
-    auto const dj = indices_to_device(rj);
-    buffer<std::int64_t, device> jsorted;
+    context& ctx = resolve(opt.ctx);
+    auto const rinv = inverse_to_device(ri, c.rows(), ctx);
+    auto const cinv = inverse_to_device(rj, c.cols(), ctx);
+    auto const dj = indices_to_device(rj, ctx);
+    device_list jsorted;
     if (!a && rj.size > 0) {  // the scalar's region row: J in increasing order
         std::vector<std::int64_t> js(rj.size);
         for (std::size_t l = 0; l < rj.size; ++l) js[l] = std::int64_t(rj[l]);
         if (!rj.sorted) std::sort(js.begin(), js.end());
-        jsorted = vector_to_device(js);
+        jsorted = vector_to_device(js, ctx);
     }
-    context& ctx = resolve(opt.ctx);
     auto z = assign_csr(ctx, c, accum, a, x, dj.spec, rinv.data(), cinv.data(), jsorted.data());
     if (!mask.active()) c = std::move(z);
     else c = mask_merge_csr(ctx, c, z, mask, opt.replace);
@@ -183,15 +184,15 @@ void extract(csr_matrix<T, Index, device>& c, std::type_identity_t<csr_mask<Inde
     auto const ri = rows.resolve(a.rows(), "cuda::extract: row indices");
     auto const rj = cols.resolve(a.cols(), "cuda::extract: column indices");
     detail::check_extract_shape(c.rows(), c.cols(), ri.size, rj.size);
-    auto const di = detail::indices_to_device(ri);
-    auto const dj = detail::indices_to_device(rj);
-    buffer<std::int64_t, device> head, pos;
+    context& ctx = resolve(opt.ctx);
+    auto const di = detail::indices_to_device(ri, ctx);
+    auto const dj = detail::indices_to_device(rj, ctx);
+    detail::device_list head, pos;
     if (rj.list) {
         cpu::inverse_index const inv(rj, a.cols());
-        head = detail::vector_to_device(inv.head);
-        pos = detail::vector_to_device(inv.pos);
+        head = detail::vector_to_device(inv.head, ctx);
+        pos = detail::vector_to_device(inv.pos, ctx);
     }
-    context& ctx = resolve(opt.ctx);
     detail::write_back_csr(ctx, "cuda::extract", c, mask, accum,
                            detail::extract_csr(ctx, a, di.spec, dj.spec, head.data(), pos.data()),
                            opt.replace);
@@ -212,16 +213,18 @@ void extract(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
     auto const rj = cols.resolve(a.cols(), "cuda::extract: column indices");
     detail::check_extract_shape(c.rows(), c.cols(), ri.size, rj.size);
     detail::check_dense_mask("cuda::extract", mask, c.rows() * c.cols());
-    auto const di = detail::indices_to_device(ri);
-    auto const dj = detail::indices_to_device(rj);
+    context& ctx = resolve(opt.ctx);
+    auto const di = detail::indices_to_device(ri, ctx);
+    auto const dj = detail::indices_to_device(rj, ctx);
     if (c.data() == a.data() && ri.size * rj.size > 0) {
-        dense_matrix<T, device> const copy = a;  // the kernel reads A while it writes C
-        detail::extract_dense(resolve(opt.ctx), c.data(), mask, accum, copy.data(), a.cols(),
-                              di.spec, dj.spec, absent, opt.replace);
+        // The kernel reads A while it writes C.
+        auto const copy = detail::copy_operand(a.data(), a.rows() * a.cols(), ctx);
+        detail::extract_dense(ctx, c.data(), mask, accum, static_cast<T const*>(copy.data),
+                              a.cols(), di.spec, dj.spec, absent, opt.replace);
         return;
     }
-    detail::extract_dense(resolve(opt.ctx), c.data(), mask, accum, a.data(), a.cols(), di.spec,
-                          dj.spec, absent, opt.replace);
+    detail::extract_dense(ctx, c.data(), mask, accum, a.data(), a.cols(), di.spec, dj.spec, absent,
+                          opt.replace);
 }
 template <class T>
 void extract(dense_matrix<T, device>& c, dense_matrix<T, device> const& a,
@@ -240,16 +243,17 @@ void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
         throw dimension_mismatch("cuda::extract: output w has size " + std::to_string(w.size()) +
                                  " but u(I) has " + std::to_string(ri.size));
     detail::check_dense_mask("cuda::extract", mask, w.size());
-    auto const di = detail::indices_to_device(ri);
+    context& ctx = resolve(opt.ctx);
+    auto const di = detail::indices_to_device(ri, ctx);
     detail::index_spec const one{1, 0, nullptr, true};
     if (w.data() == u.data() && ri.size > 0) {
-        dense_vector<T, device> const copy = u;
-        detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, copy.data(), 1, di.spec,
-                              one, absent, opt.replace);
+        auto const copy = detail::copy_operand(u.data(), u.size(), ctx);
+        detail::extract_dense(ctx, w.data(), mask, accum, static_cast<T const*>(copy.data), 1,
+                              di.spec, one, absent, opt.replace);
         return;
     }
-    detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, u.data(), 1, di.spec, one,
-                          absent, opt.replace);
+    detail::extract_dense(ctx, w.data(), mask, accum, u.data(), 1, di.spec, one, absent,
+                          opt.replace);
 }
 template <class T>
 void extract(dense_vector<T, device>& w, dense_vector<T, device> const& u,
@@ -263,8 +267,8 @@ template <accumulator_type Accum, class T, index_type Index>
 void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              csr_matrix<T, Index, device> const& a, index_selection const& rows, std::size_t col,
              options const& opt = {}, std::type_identity_t<T> absent = {}) {
-    auto const di =
-        detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
+    auto const di = detail::column_extract_indices(
+        w.size(), mask, a.rows(), a.cols(), rows, col, "A", resolve(opt.ctx));
     detail::extract_csr_column(resolve(opt.ctx), w.data(), mask, accum, a, di.spec, col, false,
                                T(absent), opt.replace);
 }
@@ -273,8 +277,8 @@ template <accumulator_type Accum, class T, index_type Index>
 void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              transposed<csr_matrix<T, Index, device>> const& at, index_selection const& rows,
              std::size_t col, options const& opt = {}, std::type_identity_t<T> absent = {}) {
-    auto const di =
-        detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
+    auto const di = detail::column_extract_indices(
+        w.size(), mask, at.rows(), at.cols(), rows, col, "A'", resolve(opt.ctx));
     detail::extract_csr_column(resolve(opt.ctx), w.data(), mask, accum, *at.m, di.spec, col, true,
                                T(absent), opt.replace);
 }
@@ -283,8 +287,8 @@ template <accumulator_type Accum, class T>
 void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              dense_matrix<T, device> const& a, index_selection const& rows, std::size_t col,
              options const& opt = {}, std::type_identity_t<T> absent = {}) {
-    auto const di =
-        detail::column_extract_indices(w.size(), mask, a.rows(), a.cols(), rows, col, "A");
+    auto const di = detail::column_extract_indices(
+        w.size(), mask, a.rows(), a.cols(), rows, col, "A", resolve(opt.ctx));
     detail::index_spec const j{1, col, nullptr, true};
     detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, a.data(), a.cols(), di.spec, j,
                           T(absent), opt.replace);
@@ -294,8 +298,8 @@ template <accumulator_type Accum, class T>
 void extract(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
              transposed<dense_matrix<T, device>> const& at, index_selection const& rows,
              std::size_t col, options const& opt = {}, std::type_identity_t<T> absent = {}) {
-    auto const di =
-        detail::column_extract_indices(w.size(), mask, at.rows(), at.cols(), rows, col, "A'");
+    auto const di = detail::column_extract_indices(
+        w.size(), mask, at.rows(), at.cols(), rows, col, "A'", resolve(opt.ctx));
     detail::index_spec const i{1, col, nullptr, true};
     detail::extract_dense(resolve(opt.ctx), w.data(), mask, accum, at.m->data(), at.m->cols(), i,
                           di.spec, T(absent), opt.replace);
@@ -344,9 +348,10 @@ void assign(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
             std::type_identity_t<T> absent = {}) {
     std::string const what = "a " + kleene::detail::shape(a.rows(), a.cols()) + " matrix";
     if (c.data() == a.data() && a.rows() * a.cols() > 0) {
-        dense_matrix<T, device> const copy = a;
-        detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum, copy.data(),
-                                  a.rows(), a.cols(), T{}, rows, &cols, what, opt, T(absent));
+        auto const copy = detail::copy_operand(a.data(), a.rows() * a.cols(), resolve(opt.ctx));
+        detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum,
+                                  static_cast<T const*>(copy.data), a.rows(), a.cols(), T{}, rows,
+                                  &cols, what, opt, T(absent));
         return;
     }
     detail::assign_dense_call(c.data(), c.rows(), c.cols(), mask, accum, a.data(), a.rows(),
@@ -381,9 +386,10 @@ void assign(dense_vector<T, device>& w, dense_mask const& mask, Accum accum,
             options const& opt = {}, std::type_identity_t<T> absent = {}) {
     std::string const what = "a vector of size " + std::to_string(u.size());
     if (w.data() == u.data() && u.size() > 0) {
-        dense_vector<T, device> const copy = u;
-        detail::assign_dense_call(w.data(), w.size(), 0, mask, accum, copy.data(), u.size(), 1,
-                                  T{}, rows, nullptr, what, opt, T(absent));
+        auto const copy = detail::copy_operand(u.data(), u.size(), resolve(opt.ctx));
+        detail::assign_dense_call(w.data(), w.size(), 0, mask, accum,
+                                  static_cast<T const*>(copy.data), u.size(), 1, T{}, rows, nullptr,
+                                  what, opt, T(absent));
         return;
     }
     detail::assign_dense_call(w.data(), w.size(), 0, mask, accum, u.data(), u.size(), 1, T{}, rows,

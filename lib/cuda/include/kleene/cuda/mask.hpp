@@ -6,7 +6,14 @@
 // entry, so a structural one allows every entry (its complement none); a sparse vector's flags
 // are its stored entries (a valued one: those not equal to zero). csr_mask (below): the mask of a
 // CSR output, and of the masked dot products. Both are made on a context's stream (the one
-// given, or the calling thread's default_context()) and are ready when the constructor returns.
+// given, or the calling thread's default_context()), their arrays allocated on that stream from
+// the context's stream-ordered pool and released on it when the mask goes (no cudaMalloc or
+// cudaFree: nothing waits for the device, and a dense_mask made inside a stream capture becomes
+// part of the graph). A dense_mask's flags are ready in that stream's order when the constructor
+// returns (nothing waited for); kleene's calls on another stream order themselves after it (an
+// event), kernels of your own read flags() after the mask's stream. A valued csr_mask reads its
+// size back, so it is ready when its constructor returns. Both are move-only; destroy a mask
+// before the stream it was made on.
 // Implemented in lib/cuda/src/mask.cu and operations_mask.cu; in a build without CUDA the
 // constructors throw kleene::no_device.
 
@@ -14,6 +21,7 @@
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
 #include <kleene/vector.hpp>
@@ -45,12 +53,17 @@ public:
         : dense_mask(m, default_context()) {}
 
     bool active() const noexcept { return active_; }
-    std::size_t size() const noexcept { return flags_.size(); }
-    std::uint8_t const* flags() const noexcept { return flags_.data(); }
+    std::size_t size() const noexcept { return size_; }
+    std::uint8_t const* flags() const noexcept {
+        return static_cast<std::uint8_t const*>(flags_.data);
+    }
     bool complemented() const noexcept { return complemented_; }
+    /// The cudaStream_t the flags were made on (and are released on).
+    void* stream() const noexcept { return flags_.stream; }
 
 private:
-    buffer<std::uint8_t, device> flags_;
+    kleene::detail::stream_block flags_;
+    std::size_t size_ = 0;
     bool complemented_ = false;
     bool active_ = false;
 };
@@ -77,7 +90,7 @@ public:
         : csr_mask(m, default_context()) {}
     csr_mask(csr_mask const&) = delete;
     csr_mask& operator=(csr_mask const&) = delete;
-    csr_mask(csr_mask&&) noexcept = default;  // buffers keep their addresses when moved
+    csr_mask(csr_mask&&) noexcept = default;  // blocks keep their addresses when moved
     csr_mask& operator=(csr_mask&&) noexcept = default;
 
     bool active() const noexcept { return active_; }
@@ -90,7 +103,7 @@ public:
     Index const* col_idx() const noexcept { return idx_; }
 
 private:
-    buffer<Index, device> own_ptr_, own_idx_;  // a valued mask's entries that are not zero
+    kleene::detail::stream_block own_ptr_, own_idx_;  // a valued mask's entries that are not zero
     Index const* ptr_ = nullptr;
     Index const* idx_ = nullptr;
     std::size_t rows_ = 0, cols_ = 0, nnz_ = 0;

@@ -214,9 +214,11 @@ void transpose(dense_matrix<T, device>& c, dense_mask const& mask, Accum accum,
                                  kleene::detail::shape(a.cols(), a.rows()));
     detail::check_dense_mask("cuda::transpose", mask, c.rows() * c.cols());
     if (c.data() == a.data() && a.rows() * a.cols() > 0) {
-        dense_matrix<T, device> const copy = a;  // the kernel reads A while it writes C
-        detail::transpose_dense(resolve(opt.ctx), c.data(), mask, accum, copy.data(), a.rows(),
-                                a.cols(), absent, opt.replace);
+        // The kernel reads A while it writes C.
+        auto const copy = detail::copy_operand(a.data(), a.rows() * a.cols(), resolve(opt.ctx));
+        detail::transpose_dense(resolve(opt.ctx), c.data(), mask, accum,
+                                static_cast<T const*>(copy.data), a.rows(), a.cols(), absent,
+                                opt.replace);
         return;
     }
     detail::transpose_dense(resolve(opt.ctx), c.data(), mask, accum, a.data(), a.rows(), a.cols(),

@@ -49,7 +49,7 @@ public:
 
 private:
     void* handle_ = nullptr;
-    mutable buffer<int, device> scratch_;
+    mutable kleene::detail::stream_block scratch_;
     mutable kleene::detail::scratch_block scratch_bytes_;
 };
 

@@ -16,6 +16,14 @@
 
 namespace kleene::cuda::detail {
 
+/// The mask's flags for kernels queued on st (nullptr: no mask), st ordered after the stream the
+/// mask was made on when it is another (kleene/cuda/mask.hpp).
+inline std::uint8_t const* mask_flags(dense_mask const& mask, cudaStream_t st) {
+    if (!mask.active()) return nullptr;
+    order_after(mask.stream(), st);
+    return mask.flags();
+}
+
 /// Whether the mask allows entry k (flags == nullptr: no mask).
 __device__ __forceinline__ bool mask_allows(std::uint8_t const* __restrict__ flags, bool comp,
                                             std::size_t k) {

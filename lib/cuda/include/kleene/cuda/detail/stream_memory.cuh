@@ -133,6 +133,44 @@ T read_one(T const* p, cudaStream_t s) {
     return v;
 }
 
+/// n T's of device memory (uninitialised) into b, allocated on stream s (from its pool, when it
+/// names one); b releases them on s when it goes or is given another block (cudaFreeAsync, behind
+/// the work queued there). See kleene::detail::stream_block. Under stream capture the allocation
+/// is a node of the graph (and must be released within it).
+template <class T>
+T* allocate_block(kleene::detail::stream_block& b, std::size_t n, device_stream s) {
+    b = kleene::detail::stream_block{};
+    b.stream = s.st;
+    b.release = [](kleene::detail::stream_block& x) noexcept {
+        (void)cudaFreeAsync(x.data, static_cast<cudaStream_t>(x.stream));
+        x.data = nullptr;
+        x.bytes = 0;
+    };
+    if (n == 0) return nullptr;
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
+        throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
+                           std::to_string(sizeof(T)) + " bytes: the size wraps");
+    if (s.pool) KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(&b.data, n * sizeof(T), s.pool, s.st));
+    else KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, n * sizeof(T), s.st));
+    b.bytes = n * sizeof(T);
+    return static_cast<T*>(b.data);
+}
+
+/// Later work on stream `to` waits for the work queued so far on stream `from` (an event, no host
+/// wait); nothing when they are the same stream. For an object made on one stream and read by a
+/// call on another (a dense_mask).
+inline void order_after(void* from, cudaStream_t to) {
+    if (static_cast<cudaStream_t>(from) == to) return;
+    cudaEvent_t e = nullptr;
+    KLEENE_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    struct gone {  // released once the wait is satisfied
+        cudaEvent_t e;
+        ~gone() { (void)cudaEventDestroy(e); }
+    } const g{e};
+    KLEENE_CUDA_CHECK(cudaEventRecord(g.e, static_cast<cudaStream_t>(from)));
+    KLEENE_CUDA_CHECK(cudaStreamWaitEvent(to, g.e, 0));
+}
+
 /// At least `bytes` of the scratch block b for work queued on st (contents not kept); see
 /// kleene::detail::scratch_block. On the block's own stream the old block is released behind the
 /// work queued there and the new one allocated in order, without a wait; after a change of stream

@@ -9,6 +9,7 @@
 #include <kleene/cuda/operations.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
+#include <kleene/detail/device_state.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/semiring.hpp>
 
@@ -93,30 +94,55 @@ struct index_spec {
     bool sorted = true;  // non-decreasing
 };
 
+/// `bytes` of host memory copied into b, allocated on ctx's stream from its pool, the copy queued
+/// there (the source may go when this returns: a pageable source is staged before it does). For
+/// a call's index lists (lib/cuda/src/operations_extract.cu).
+KLEENE_DEVICE_ENTRY void host_to_stream_block(kleene::detail::stream_block& b, void const* src,
+                                              std::size_t bytes, context& ctx) KLEENE_DEVICE_BODY;
+/// `bytes` of device memory copied into b, allocated on ctx's stream, the copy queued there.
+KLEENE_DEVICE_ENTRY void device_to_stream_block(kleene::detail::stream_block& b, void const* src,
+                                                std::size_t bytes, context& ctx) KLEENE_DEVICE_BODY;
+
+/// A copy of n T's of device memory for one call on ctx's stream (an operand that the call's
+/// output overwrites).
+template <class T>
+kleene::detail::stream_block copy_operand(T const* a, std::size_t n, context& ctx) {
+    kleene::detail::stream_block b;
+    device_to_stream_block(b, a, n * sizeof(T), ctx);
+    return b;
+}
+
+/// An int64 array on the device for one call, in its stream's order (empty: nullptr).
+struct device_list {
+    kleene::detail::stream_block block;
+    std::int64_t const* data() const noexcept {
+        return static_cast<std::int64_t const*>(block.data);
+    }
+};
+
 /// An index list copied to the device (empty for a range) and its spec.
 struct device_indices {
-    buffer<std::int64_t, device> storage;
+    device_list storage;
     index_spec spec;
 };
 
 inline device_indices indices_to_device(std::size_t size, std::size_t begin,
-                                        std::int64_t const* host_list, bool sorted) {
+                                        std::int64_t const* host_list, bool sorted,
+                                        context& ctx) {
     device_indices d;
     d.spec.size = size;
     d.spec.begin = begin;
     d.spec.sorted = sorted;
     if (host_list) {
-        d.storage = buffer<std::int64_t, device>(size);
-        kleene::detail::copy_bytes<device, host>(d.storage.data(), host_list,
-                                                 size * sizeof(std::int64_t));
+        host_to_stream_block(d.storage.block, host_list, size * sizeof(std::int64_t), ctx);
         d.spec.list = d.storage.data();
     }
     return d;
 }
 
-inline buffer<std::int64_t, device> vector_to_device(std::vector<std::int64_t> const& v) {
-    buffer<std::int64_t, device> d(v.size());
-    kleene::detail::copy_bytes<device, host>(d.data(), v.data(), v.size() * sizeof(std::int64_t));
+inline device_list vector_to_device(std::vector<std::int64_t> const& v, context& ctx) {
+    device_list d;
+    host_to_stream_block(d.block, v.data(), v.size() * sizeof(std::int64_t), ctx);
     return d;
 }
 

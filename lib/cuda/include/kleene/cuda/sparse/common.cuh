@@ -7,6 +7,7 @@
 
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/sparse/device_common.cuh>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/error.hpp>
@@ -21,8 +22,12 @@
 namespace kleene::cuda {
 namespace sparse_detail {
 
-inline mask_ref ref(vector_mask const& m) {
-    return m.active() ? mask_ref{m.flags(), m.complemented()} : mask_ref{};
+/// The mask as kernels on ctx's stream read it, that stream ordered after the mask's own when it
+/// is another (mask.hpp).
+inline mask_ref ref(vector_mask const& m, context const& ctx) {
+    if (!m.active()) return mask_ref{};
+    detail::order_after(m.stream(), detail::stream_of(ctx));
+    return mask_ref{m.flags(), m.complemented()};
 }
 
 using detail::stream_of;

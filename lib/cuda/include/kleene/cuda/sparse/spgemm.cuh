@@ -29,10 +29,11 @@ namespace sparse_detail {
 template <class Index>
 struct spgemm_plan {
     std::int64_t rows = 0;
-    buffer<Index, device> tier_rows;  // tier t's rows at [t * rows, t * rows + count[t])
+    // Temporaries on the call's stream (stream_memory.cuh); row_ptr becomes C's.
+    detail::stream_buffer<Index> tier_rows;  // tier t's rows at [t * rows, t * rows + count[t])
     std::int64_t count[spgemm_tiers + 1] = {};
-    buffer<Index, device> heavy_rows;        // the global tier's rows (count[spgemm_tiers] of them)
-    buffer<std::int64_t, device> heavy_off;  // their tables' slot offsets (prefix sums, one more)
+    detail::stream_buffer<Index> heavy_rows;  // the global tier's rows (count[spgemm_tiers])
+    detail::stream_buffer<std::int64_t> heavy_off;  // their tables' slot offsets (prefix sums)
     std::vector<std::size_t> batch_start;  // batch b: heavy rows [batch_start[b], batch_start[b+1])
     std::size_t max_batch_slots = 0;
     buffer<Index, device> row_ptr;  // C's row pointers

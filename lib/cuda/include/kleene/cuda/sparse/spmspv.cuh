@@ -143,7 +143,8 @@ void spmspv(sparse_vector<typename S::value_type, Index, device>& w, vector_mask
     using namespace sparse_detail;
     check_vector("spmspv", "u", u.size(), a.rows());
     if (mask.active()) check_vector("spmspv", "the mask", mask.size(), a.cols());
-    spmspv_generic<S, Index>(resolve(ctx), w, ref(mask), u, a);
+    context& c = resolve(ctx);
+    spmspv_generic<S, Index>(c, w, ref(mask, c), u, a);
 }
 
 }  // namespace kleene::cuda

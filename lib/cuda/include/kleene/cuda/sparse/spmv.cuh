@@ -119,7 +119,7 @@ sparse_backend spmv(dense_vector<typename S::value_type, device>& w, vector_mask
     } else if (opt.backend == sparse_backend::cusparse) {
         no_cusparse("spmv", "this semiring");
     }
-    spmv_generic<S, Index>(ctx, w, ref(mask), a, u, opt.accumulate, opt.replace);
+    spmv_generic<S, Index>(ctx, w, ref(mask, ctx), a, u, opt.accumulate, opt.replace);
     return sparse_backend::generic;
 }
 
