@@ -90,6 +90,37 @@ void negative_cycles() {
         }
 }
 
+BOOST_AUTO_TEST_CASE(rkleene_runs_on_the_context_stream) {
+    if (!have_gpu(needs::minimal)) return;
+    // The input reaches the device matrix through work queued on the context's own stream (not
+    // blocking, not the legacy one) behind a product of about 40 ms: R-Kleene must run on that
+    // stream, after it (it ran on a stream of its own until the twenty-first session).
+    std::size_t const n = 1024, big = 8192;
+    auto const a = random_graph<float>(n, 0.05, 11);
+    auto const want = reference(a);
+    dense_matrix<float> d = to_dense(a, infinity<float>());
+    for (std::size_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), 0.0f);
+    auto const src = d.to_device();
+    auto dd = dense_matrix<float>(n, n, infinity<float>()).to_device();
+    auto const x = dense_matrix<float>(big, big, 1.0f).to_device();
+    auto y = dense_matrix<float>(big, big, 0.0f).to_device();
+    cuda::stream const s;
+    context ctx;
+    ctx.set_stream(s.native());
+    {
+        // Every kernel loaded first: under CUDA's lazy loading a kernel's first launch may wait
+        // for the device's work, which would hide a missing order.
+        auto warm = src;
+        rkleene(warm.view(), 64, 4096, &ctx);
+        cuda::min_into<float>(warm.view(), src.view(), s);
+        s.synchronize();
+    }
+    cuda::dense_gemm<min_plus<float>>(x.view(), x.view(), y.view(), false, s, &ctx);
+    cuda::min_into<float>(dd.view(), src.view(), s);  // dd = the input, once the product is done
+    rkleene(dd.view(), 64, 4096, &ctx);
+    check_equal(dd.to_host(), want);
+}
+
 BOOST_AUTO_TEST_CASE(negative_cycle_detected) {
     if (!have_gpu(needs::minimal)) return;
     negative_cycles<float>();

@@ -32,21 +32,24 @@ stream::stream(stream_priority p) {
     handle_ = s;
 }
 stream::~stream() {
-    if (!handle_) return;
-    scratch_ = kleene::detail::stream_block{};  // released behind the stream's work
-    if (scratch_bytes_.data) {  // behind the stream's work, before the stream goes
+    // The scratch first, behind the stream's work, before an owned stream goes (a moved-from
+    // object holds none; a borrowed legacy stream has a null handle and may hold some).
+    scratch_ = kleene::detail::stream_block{};
+    if (scratch_bytes_.data) {
         (void)cudaFreeAsync(scratch_bytes_.data, static_cast<cudaStream_t>(handle_));
         scratch_bytes_.data = nullptr;
         scratch_bytes_.bytes = 0;
     }
-    (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
+    if (owned_ && handle_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
 }
 stream::stream(stream&& o) noexcept
     : handle_(std::exchange(o.handle_, nullptr)),
+      owned_(o.owned_),
       scratch_(std::move(o.scratch_)),
       scratch_bytes_(std::move(o.scratch_bytes_)) {}
 stream& stream::operator=(stream&& o) noexcept {
     std::swap(handle_, o.handle_);
+    std::swap(owned_, o.owned_);
     std::swap(scratch_, o.scratch_);
     std::swap(scratch_bytes_, o.scratch_bytes_);
     return *this;

@@ -155,8 +155,10 @@ std::size_t rkleene_gpu_extra_bytes(std::size_t n, std::size_t base = rkleene_gp
 }
 
 /// The same on the GPU: host-side recursion over device views, the GPU GEMM for the six
-/// products, the blocked Floyd-Warshall kernel as the base case; all enqueued on a stream of
-/// its own (after the legacy default stream's earlier work), synchronised at the end.
+/// products, the blocked Floyd-Warshall kernel as the base case; all enqueued on the context's
+/// stream (ctx, or the calling thread's default_context()), after the work queued there before,
+/// with the two independent products of small subproblems on a second stream forked from it and
+/// joined back by events; returns once the context's stream has done the work.
 template <class T>
 void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
              std::size_t concurrent = rkleene_gpu_concurrent, context* ctx = nullptr) {
@@ -168,10 +170,10 @@ void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
         std::min(w, detail::rkleene_workspace_side<backend>(std::min(a.rows, concurrent), base));
     dense_matrix<T, device> ws(w, w);
     dense_matrix<T, device> side_ws(side_w, side_w);
-    cuda::stream const s;
-    s.wait_default();
+    context& c = resolve(ctx);
+    cuda::stream const s = cuda::stream::borrow(c.stream());
     backend be{base, ws.view(), &s};
-    be.ctx = ctx;
+    be.ctx = &c;
     std::optional<cuda::stream> side;
     cuda::event fork, join;
     if (side_w > 0) {

@@ -30,6 +30,11 @@ public:
   stream(stream const&) = delete;
   stream& operator=(stream const&) = delete;
 
+  /// A stream object for `native` (a cudaStream_t; null: the legacy default stream) that does not
+  /// own it: the stream is not destroyed with the object (its scratch is released on it). For
+  /// code written against cuda::stream that is to run on a context's stream.
+  static stream borrow(void* native) noexcept { return stream(borrowed{}, native); }
+
   /// The cudaStream_t, as a pointer.
   void* native() const noexcept { return handle_; }
   /// Blocks the host until everything queued on the stream has finished.
@@ -48,7 +53,11 @@ public:
   void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_VALUE;
 
 private:
+    struct borrowed {};
+    stream(borrowed, void* h) noexcept : handle_(h), owned_(false) {}
+
     void* handle_ = nullptr;
+    bool owned_ = true;
     mutable kleene::detail::stream_block scratch_;
     mutable kleene::detail::scratch_block scratch_bytes_;
 };
