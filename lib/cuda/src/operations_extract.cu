@@ -204,18 +204,13 @@ void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T co
     end_of_call(st);
 }
 
-void host_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
-                          context& ctx) {
+void copy_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
+                          bool src_on_host, context& ctx) {
     device_stream const st = stream_of(ctx);
     void* const p = allocate_block<unsigned char>(b, bytes, st);
-    if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(p, src, bytes, cudaMemcpyHostToDevice, st));
-}
-
-void device_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
-                            context& ctx) {
-    device_stream const st = stream_of(ctx);
-    void* const p = allocate_block<unsigned char>(b, bytes, st);
-    if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(p, src, bytes, cudaMemcpyDeviceToDevice, st));
+    if (bytes)
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(
+            p, src, bytes, src_on_host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, st));
 }
 
 }  // namespace detail

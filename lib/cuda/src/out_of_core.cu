@@ -68,13 +68,8 @@ void stream::wait_default() const {
 }
 int* stream::scratch_int() const {
     if (!scratch_.data) {
-        // Under capture the allocation would belong to the graph, not to the stream's later work.
         auto const st = static_cast<cudaStream_t>(handle_);
-        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-        KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
-        if (capture != cudaStreamCaptureStatusNone)
-            throw device_error("cuda::stream: its device int is first needed while the stream is "
-                               "being captured: run the call once before the capture");
+        detail::refuse_under_capture(st, "cuda::stream: its device int is first needed");
         detail::allocate_block<int>(scratch_, 1, st);
     }
     return static_cast<int*>(scratch_.data);

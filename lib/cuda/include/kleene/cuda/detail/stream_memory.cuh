@@ -40,6 +40,29 @@ inline device_stream stream_of(context& ctx) {
             static_cast<cudaMemPool_t>(cuda::memory_pool(ctx))};
 }
 
+/// n values of `size` bytes of device memory (uninitialised; nullptr for none), allocated on
+/// stream s from its pool when it names one, else from the device's current pool.
+inline void* stream_allocate(std::size_t n, std::size_t size, device_stream s) {
+    if (n == 0) return nullptr;
+    if (n > std::numeric_limits<std::size_t>::max() / size)
+        throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
+                           std::to_string(size) + " bytes: the size wraps");
+    void* p = nullptr;
+    if (s.pool) KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(&p, n * size, s.pool, s.st));
+    else KLEENE_CUDA_CHECK(cudaMallocAsync(&p, n * size, s.st));
+    return p;
+}
+
+/// Refuses (device_error, saying `what` and how to avoid it) an allocation meant to outlive the
+/// call while st is being captured: it would belong to the graph, not to the later calls.
+inline void refuse_under_capture(cudaStream_t st, std::string const& what) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
+    if (capture != cudaStreamCaptureStatusNone)
+        throw device_error(what + " while its stream is being captured: run the call once "
+                                  "before the capture");
+}
+
 /// n T's of device memory (uninitialised), allocated on stream s (from its pool, when it names
 /// one) and released on s when the buffer goes: work queued on s before the release may still
 /// use it; other streams may not.
@@ -47,18 +70,8 @@ template <class T>
 class stream_buffer {
   public:
     stream_buffer() = default;
-    stream_buffer(std::size_t n, device_stream s) : s_(s.st) {
-        if (n == 0) return;
-        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
-            throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
-                               std::to_string(sizeof(T)) + " bytes: the size wraps");
-        if (s.pool)
-            KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&p_),
-                                                      n * sizeof(T), s.pool, s.st));
-        else
-            KLEENE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s.st));
-        n_ = n;
-    }
+    stream_buffer(std::size_t n, device_stream s)
+        : p_(static_cast<T*>(stream_allocate(n, sizeof(T), s))), n_(n), s_(s.st) {}
     stream_buffer(stream_buffer&& o) noexcept
         : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), s_(o.s_) {}
     stream_buffer& operator=(stream_buffer&& o) noexcept {
@@ -146,12 +159,7 @@ T* allocate_block(kleene::detail::stream_block& b, std::size_t n, device_stream 
         x.data = nullptr;
         x.bytes = 0;
     };
-    if (n == 0) return nullptr;
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
-        throw device_error("cudaMallocAsync of " + std::to_string(n) + " values of " +
-                           std::to_string(sizeof(T)) + " bytes: the size wraps");
-    if (s.pool) KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(&b.data, n * sizeof(T), s.pool, s.st));
-    else KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, n * sizeof(T), s.st));
+    b.data = stream_allocate(n, sizeof(T), s);
     b.bytes = n * sizeof(T);
     return static_cast<T*>(b.data);
 }
@@ -182,21 +190,14 @@ inline void* grow_scratch(kleene::detail::scratch_block& b, std::size_t bytes, d
     b.stream = st.st;
     b.used = true;
     if (b.bytes < bytes) {
-        // Under capture the allocation would belong to the graph, not to later calls.
-        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-        KLEENE_CUDA_CHECK(cudaStreamIsCapturing(st, &capture));
-        if (capture != cudaStreamCaptureStatusNone)
-            throw device_error("the context's device scratch must grow to " +
-                               std::to_string(bytes) +
-                               " bytes while its stream is being captured: run the call once "
-                               "before the capture (the scratch is kept)");
+        refuse_under_capture(st, "the context's device scratch must grow to " +
+                                     std::to_string(bytes) + " bytes (it is kept)");
         if (b.data) {
             KLEENE_CUDA_CHECK(same ? cudaFreeAsync(b.data, st) : cudaFree(b.data));
             b.data = nullptr;
             b.bytes = 0;
         }
-        if (st.pool) KLEENE_CUDA_CHECK(cudaMallocFromPoolAsync(&b.data, bytes, st.pool, st.st));
-        else KLEENE_CUDA_CHECK(cudaMallocAsync(&b.data, bytes, st.st));
+        b.data = stream_allocate(bytes, 1, st);
         b.bytes = bytes;
         b.release = [](kleene::detail::scratch_block& x) noexcept {
             (void)cudaFree(x.data);

@@ -94,21 +94,20 @@ struct index_spec {
     bool sorted = true;  // non-decreasing
 };
 
-/// `bytes` of host memory copied into b, allocated on ctx's stream from its pool, the copy queued
-/// there (the source may go when this returns: a pageable source is staged before it does). For
-/// a call's index lists (lib/cuda/src/operations_extract.cu).
-KLEENE_DEVICE_ENTRY void host_to_stream_block(kleene::detail::stream_block& b, void const* src,
-                                              std::size_t bytes, context& ctx) KLEENE_DEVICE_BODY;
-/// `bytes` of device memory copied into b, allocated on ctx's stream, the copy queued there.
-KLEENE_DEVICE_ENTRY void device_to_stream_block(kleene::detail::stream_block& b, void const* src,
-                                                std::size_t bytes, context& ctx) KLEENE_DEVICE_BODY;
+/// `bytes` of host memory (src_on_host) or device memory copied into b, allocated on ctx's stream
+/// from its pool, the copy queued there (a pageable host source may go when this returns: it is
+/// staged before it does). For a call's index lists and operand copies
+/// (lib/cuda/src/operations_extract.cu).
+KLEENE_DEVICE_ENTRY void copy_to_stream_block(kleene::detail::stream_block& b, void const* src,
+                                              std::size_t bytes, bool src_on_host,
+                                              context& ctx) KLEENE_DEVICE_BODY;
 
 /// A copy of n T's of device memory for one call on ctx's stream (an operand that the call's
 /// output overwrites).
 template <class T>
 kleene::detail::stream_block copy_operand(T const* a, std::size_t n, context& ctx) {
     kleene::detail::stream_block b;
-    device_to_stream_block(b, a, n * sizeof(T), ctx);
+    copy_to_stream_block(b, a, n * sizeof(T), false, ctx);
     return b;
 }
 
@@ -134,7 +133,7 @@ inline device_indices indices_to_device(std::size_t size, std::size_t begin,
     d.spec.begin = begin;
     d.spec.sorted = sorted;
     if (host_list) {
-        host_to_stream_block(d.storage.block, host_list, size * sizeof(std::int64_t), ctx);
+        copy_to_stream_block(d.storage.block, host_list, size * sizeof(std::int64_t), true, ctx);
         d.spec.list = d.storage.data();
     }
     return d;
@@ -142,7 +141,7 @@ inline device_indices indices_to_device(std::size_t size, std::size_t begin,
 
 inline device_list vector_to_device(std::vector<std::int64_t> const& v, context& ctx) {
     device_list d;
-    host_to_stream_block(d.block, v.data(), v.size() * sizeof(std::int64_t), ctx);
+    copy_to_stream_block(d.block, v.data(), v.size() * sizeof(std::int64_t), true, ctx);
     return d;
 }
 
