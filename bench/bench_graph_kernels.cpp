@@ -52,6 +52,9 @@
 // free (cudaMemPoolAttrReleaseThreshold; by default it goes back to the driver at each
 // synchronisation and the next call maps it again): the share of a GPU call's time that is
 // mapping memory.
+// --pool-keep BYTES (or `all`) sets what the contexts' own pools keep of the memory the calls free
+// (context::set_memory_pool_keep; default kleene::cuda::default_memory_pool_keep); the end of a
+// GPU run prints the pools' peaks (cuda::pool_usage).
 // --pr-block-rows sets the CPU PageRank's Gauss-Seidel block rows (0: automatic),
 // --pr-schedule its pagerank_options::schedule (how the blocks go to the threads).
 
@@ -64,6 +67,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/centrality.hpp>
 #include <kleene/algorithms/components.hpp>
@@ -74,6 +78,7 @@
 #include <kleene/algorithms/sssp.hpp>
 #include <kleene/algorithms/triangles.hpp>
 #include <kleene/cpu/transpose.hpp>
+#include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/io/binary.hpp>
 #include <kleene/io/edge_list.hpp>
@@ -121,7 +126,8 @@ struct config {
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     bool free_results = false;
     bool keep_pool = false;  // the device's default memory pool keeps freed memory (experiment)
-    bool default_pool = false;  // the contexts allocate from the device's default pool   // CPU cc and pagerank: the last run's result released first
+    bool default_pool = false;  // the contexts allocate from the device's default pool
+    std::optional<std::size_t> pool_keep;  // context::set_memory_pool_keep (unset: the default)
     long long pr_block_rows = 0;  // CPU PageRank: pagerank_options::gauss_seidel_block_rows
     std::string pr_schedule = "auto";  // CPU PageRank: pagerank_options::schedule
     bool wants(std::string const& k) const {
@@ -213,6 +219,11 @@ config parse(int argc, char** argv) {
             c.keep_pool = true;
         else if (o == "--default-pool")
             c.default_pool = true;
+        else if (o == "--pool-keep") {
+            std::string const v = value();
+            c.pool_keep = v == "all" ? std::numeric_limits<std::size_t>::max()
+                                     : static_cast<std::size_t>(std::stoull(v));
+        }
         else if (o == "--pr-block-rows")
             c.pr_block_rows = std::stoll(value());
         else if (o == "--pr-schedule")
@@ -405,6 +416,7 @@ int bench_main(int argc, char** argv) {
         default_context().set_memory_pool(device_pool);
         fmt::print("the contexts allocate from the device's default pool (--default-pool)\n");
     }
+    if (gpu) default_context().set_memory_pool_keep(cfg.pool_keep);
 #else
     void* device_pool = nullptr;
 #endif
@@ -887,6 +899,7 @@ int bench_main(int argc, char** argv) {
             context bc_ctx;
             bc_ctx.tune.bc_loop = loop;
             if (device_pool) bc_ctx.set_memory_pool(device_pool);
+            bc_ctx.set_memory_pool_keep(cfg.pool_keep);
             std::vector<double> t, call;
             cuda::bc_run r;
             for (int k = 0; k < cfg.runs; ++k) {
@@ -923,8 +936,21 @@ int bench_main(int argc, char** argv) {
             }
             line("bc", "gpu", median(td), median(calld), bc_edges / (median(td) * 1e6), -1,
                  fmt::format("{}results left on the device (call: no copy back)", loop_name));
+            auto const u = cuda::pool_usage(bc_ctx);
+            fmt::print("pool of bc's context: used peak {:.1f} MiB, reserved now {:.1f} MiB\n",
+                       double(u.used_peak) / (1 << 20), double(u.reserved) / (1 << 20));
         }
     }
+#if KLEENE_HAVE_CUDA
+    if (gpu && !device_pool) {
+        auto const u = cuda::pool_usage(default_context());
+        fmt::print("pool of the default context (keeps {}): used peak {:.1f} MiB, reserved peak "
+                   "{:.1f} MiB, reserved now {:.1f} MiB\n",
+                   cfg.pool_keep ? std::to_string(*cfg.pool_keep) : std::string("the default"),
+                   double(u.used_peak) / (1 << 20), double(u.reserved_peak) / (1 << 20),
+                   double(u.reserved) / (1 << 20));
+    }
+#endif
     return 0;
 }
 

@@ -26,6 +26,7 @@
 
 #include <kleene/algorithms/generate.hpp>
 #include <kleene/algorithms/graph.hpp>
+#include <kleene/cuda/memory_pool.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -570,6 +571,75 @@ void apsp_against_host(csr_matrix<T> const& a, std::string const& what) {
                        at << ": predecessors(graph, device distances)");
             no_copies(dg, at);
         }
+}
+
+// The algorithms' large temporaries come from the context's stream-ordered pool, allocated and
+// released on its stream (until the twenty-second session they were device containers: cudaMalloc,
+// and a cudaFree that waits for the whole device): a device graph's APSP distances and
+// predecessors on their way to the host, R-Kleene's workspaces, the fp64 distances of a widened
+// APSP, host distances sent to the device for the predecessors. What the pool keeps afterwards is
+// what ctx.memory_pool_keep() allows, handed back when the call ends.
+BOOST_AUTO_TEST_CASE(algorithm_temporaries_come_from_the_context_pool) {
+    if (!have_gpu(needs::minimal)) return;
+    std::size_t const n = 1024;
+    auto const a = random_graph<float>(n, 8 * n, 71, false, 1, 9);
+    graph dg(a.to_device());
+    apsp_options ho;
+    ho.device = device_choice::cpu;
+    auto const want = apsp(graph{csr_matrix<float>(a)}, ho);
+    context ctx;
+    apsp_options o;
+    o.ctx = &ctx;
+    o.algorithm = apsp_algorithm::rkleene;
+    o.predecessors = true;
+    (void)apsp(dg, o);  // the GEMM's workspace, which the context keeps (from the pool), grown
+    std::size_t const held = cuda::pool_usage(ctx).used;
+    // The distances and predecessors (n x n each) and R-Kleene's larger workspace (n/2 x n/2).
+    std::size_t const temps = n * n * (sizeof(float) + sizeof(std::int32_t)) +
+                              (n / 2) * (n / 2) * sizeof(float);
+    for (std::size_t keep : {std::size_t(0), std::numeric_limits<std::size_t>::max()}) {
+        ctx.set_memory_pool_keep(keep);
+        cuda::trim_memory_pool(ctx);
+        cuda::reset_memory_pool_peaks(ctx);
+        auto const got = apsp(dg, o);
+        std::size_t bad = got.dist.rows() != n || got.pred.rows() != n;
+        for (std::size_t i = 0; !bad && i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                bad += !(std::abs(double(got.dist(i, j)) - double(want.dist(i, j))) <=
+                         1e-5 * (1 + std::abs(double(want.dist(i, j)))));
+        auto const u = cuda::pool_usage(ctx);
+        BOOST_TEST_CONTEXT("keep " << keep << ": held " << held << ", peak " << u.used_peak
+                                   << ", used " << u.used << ", reserved " << u.reserved) {
+            BOOST_TEST(bad == 0u);
+            BOOST_TEST(u.used_peak >= held + temps);
+            BOOST_TEST(u.used == held);  // every temporary released
+            if (keep == 0) BOOST_TEST(u.reserved < held + n * n * sizeof(float));
+            else BOOST_TEST(u.reserved >= held + temps);
+        }
+    }
+    // int32 weights whose path sums pass int32's range: computed in fp64 (n x n, a temporary).
+    auto const big = random_graph<std::int32_t>(n, 4 * n, 72, false, 1 << 24, (1 << 24) + 100);
+    graph bg(big.to_device());
+    apsp_options w;
+    w.ctx = &ctx;
+    w.algorithm = apsp_algorithm::rkleene;
+    ctx.set_memory_pool_keep(std::nullopt);
+    cuda::reset_memory_pool_peaks(ctx);
+    auto const wide = apsp(bg, w);
+    BOOST_TEST(wide.dist.rows() == n);
+    BOOST_TEST(cuda::pool_usage(ctx).used_peak >=
+               held + n * n * (sizeof(double) + sizeof(std::int32_t)));
+    // Host distances to the device graph's predecessors (the calling thread's default context).
+    context& dc = default_context();
+    dense_view<float const> const hd(want.dist.view());
+    (void)predecessors(dg, hd);
+    std::size_t const dheld = cuda::pool_usage(dc).used;
+    cuda::reset_memory_pool_peaks(dc);
+    auto const p = predecessors(dg, hd);
+    BOOST_TEST(p.rows() == n);
+    BOOST_TEST(cuda::pool_usage(dc).used_peak >=
+               dheld + n * n * (sizeof(float) + sizeof(std::int32_t)));
+    BOOST_TEST(cuda::pool_usage(dc).used == dheld);
 }
 
 BOOST_AUTO_TEST_CASE(device_graph_apsp_reads_no_host_copy) {

@@ -18,10 +18,32 @@ void destroy_pool(void* p) noexcept {
 
 }  // namespace
 
+namespace {
+
+void set_release_threshold(cudaMemPool_t pool, std::uint64_t keep) {
+    detail::check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep),
+                       "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)", __FILE__,
+                       __LINE__);
+}
+
+}  // namespace
+
 void* memory_pool(context& ctx) {
     if (void* mine = ctx.supplied_memory_pool()) return mine;
-    auto& h = ctx.state().pool;
-    if (h.h) return h.h;
+    auto& st = ctx.state();
+    auto& h = st.pool;
+    // What the pool keeps of what the calls free: the driver's default threshold (0) hands it
+    // all back at every synchronisation and the next call maps it again (Kronecker scale 22 on
+    // the H200: 1-2 ms of an SSSP or betweenness call; docs/performance.md); keeping everything
+    // would leave an APSP's workspace of gigabytes in the pool after the call.
+    std::size_t const keep = ctx.memory_pool_keep().value_or(default_memory_pool_keep);
+    if (h.h) {
+        if (st.pool_keep != keep) {
+            set_release_threshold(static_cast<cudaMemPool_t>(h.h), keep);
+            st.pool_keep = keep;
+        }
+        return h.h;
+    }
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.handleTypes = cudaMemHandleTypeNone;
@@ -29,18 +51,15 @@ void* memory_pool(context& ctx) {
     props.location.id = ctx.device();
     cudaMemPool_t pool = nullptr;
     KLEENE_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-    // Keep what the calls free: the default threshold (0) hands it back to the driver at every
-    // synchronisation, and the next call maps it again (Kronecker scale 22 on the H200:
-    // 1-2 ms of an SSSP or betweenness call; docs/performance.md).
-    std::uint64_t keep = ~std::uint64_t(0);
-    if (cudaError_t const e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-        e != cudaSuccess) {
+    try {
+        set_release_threshold(pool, keep);
+    } catch (...) {
         destroy_pool(pool);
-        detail::check_cuda(e, "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)", __FILE__,
-                           __LINE__);
+        throw;
     }
     h.h = pool;
     h.destroy = destroy_pool;
+    st.pool_keep = keep;
     return pool;
 }
 
@@ -50,6 +69,31 @@ void trim_memory_pool(context& ctx, std::size_t keep) {
     if (!h.h) return;
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(ctx.stream())));
     KLEENE_CUDA_CHECK(cudaMemPoolTrimTo(static_cast<cudaMemPool_t>(h.h), keep));
+}
+
+std::size_t free_memory_for_plan(context& ctx) noexcept {
+    int current = 0;
+    if (cudaGetDevice(&current) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    std::size_t free = 0, total = 0;
+    try {
+        trim_memory_pool(ctx);
+        if (current != ctx.device() && cudaSetDevice(ctx.device()) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        cudaError_t const e = cudaMemGetInfo(&free, &total);
+        if (current != ctx.device()) (void)cudaSetDevice(current);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+    } catch (...) {
+        return 0;
+    }
+    return free;
 }
 
 memory_pool_usage pool_usage(context& ctx) {

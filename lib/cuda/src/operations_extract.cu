@@ -204,6 +204,16 @@ void extract_dense(context& ctx, T* c, dense_mask const& mask, Accum accum, T co
     end_of_call(st);
 }
 
+void allocate_stream_block(kleene::detail::stream_block& b, std::size_t bytes, context& ctx) {
+    device_stream const st = stream_of(ctx);
+    try {
+        allocate_block<unsigned char>(b, bytes, st);
+    } catch (device_error const& e) {  // say how much was asked for
+        throw device_error("a temporary of " + std::to_string(bytes) +
+                           " bytes from the context's memory pool: " + e.what());
+    }
+}
+
 void copy_to_stream_block(kleene::detail::stream_block& b, void const* src, std::size_t bytes,
                           bool src_on_host, context& ctx) {
     device_stream const st = stream_of(ctx);

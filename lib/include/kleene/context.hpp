@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kleene {
@@ -114,11 +115,19 @@ public:
     /// sums), the sparse products' and the dense GEMM's scratch the context keeps. Caller-
     /// supplied: kept alive by the caller as long as the context (the context keeps scratch
     /// blocks from it until it goes), its release threshold the caller's. Null (the default): the
-    /// context's own, created on first use, which keeps the memory its calls free (up to their
-    /// peak) for the next call instead of handing it back to the driver at each synchronisation,
-    /// the default pool's behaviour; cuda::trim_memory_pool(ctx) hands it back.
+    /// context's own, created on first use, which keeps up to memory_pool_keep() bytes of what its
+    /// calls free for the next call (the rest goes back to the driver when the call that freed it
+    /// ends); cuda::trim_memory_pool(ctx) hands what it keeps back.
     void set_memory_pool(void* cuda_mem_pool) noexcept { user_pool_ = cuda_mem_pool; }
     void* supplied_memory_pool() const noexcept { return user_pool_; }
+    /// How many bytes of freed memory the context's own pool keeps for later calls (its release
+    /// threshold, cudaMemPoolAttrReleaseThreshold): above it, freed memory goes back to the
+    /// driver at the next synchronisation (the end of the call that freed it). std::nullopt (the
+    /// default): the library's default (kleene/cuda/memory_pool.hpp). SIZE_MAX keeps everything
+    /// (a caller who repeats large calls), 0 nothing (the driver's default pool's behaviour).
+    /// Applied at the context's next call on the device.
+    void set_memory_pool_keep(std::optional<std::size_t> bytes) noexcept { pool_keep_ = bytes; }
+    std::optional<std::size_t> memory_pool_keep() const noexcept { return pool_keep_; }
 
     tuning tune;
 
@@ -134,6 +143,7 @@ private:
     void* user_workspace_ = nullptr;
     std::size_t user_workspace_bytes_ = 0;
     void* user_pool_ = nullptr;
+    std::optional<std::size_t> pool_keep_;
     std::unique_ptr<detail::device_state, detail::device_state_deleter> state_;
 };
 

@@ -24,7 +24,10 @@
 #include <kleene/cpu/parallel.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/host_copy.hpp>
+#include <kleene/cuda/result_copy.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
@@ -170,16 +173,22 @@ std::int64_t first_negative_diagonal(dense_matrix<T> const& d) {
 }
 /// Runs `close(device view)` on a device copy of h and leaves the result in h, copied by `how`
 /// (cuda/host_copy.hpp: h itself page-locked for the call, or staged through page-locked buffers).
+/// The copy is a temporary of ctx's pool (the calling thread's default context when null), the
+/// copies run on ctx's stream, after the work queued there; `close` must enqueue on it too.
 template <class T, class F>
 void round_trip_on_device(dense_matrix<T>& h, F&& close,
                           cuda::host_transfer how = cuda::host_transfer::page_locked,
-                          std::size_t lock_threads = 8) {
+                          std::size_t lock_threads = 8, context* ctx = nullptr) {
+    context& c = resolve(ctx);
     cuda::host_copy host(h.data(), h.rows(), h.cols() * sizeof(T), how, lock_threads);
-    dense_matrix<T, device> d(h.rows(), h.cols());
-    cuda::stream const s;
-    host.to_device(d.data(), s);
-    close(d.view());
-    host.to_host(d.data(), s);
+    cuda::stream const s = cuda::stream::borrow(c.stream());
+    {
+        cuda::temporary_matrix<T> const d(h.rows(), h.cols(), c);
+        host.to_device(d.data(), s);
+        close(d.view());
+        host.to_host(d.data(), s);
+    }
+    s.synchronize();  // the pool hands back here what it does not keep of d
 }
 
 }  // namespace detail
@@ -410,13 +419,15 @@ apsp_result<T> apsp_run(apsp_host_plan const& p, csr_matrix<T, Index> const& a,
                         a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                         // Predecessors on the device from the distances there (cuda/paths.hpp).
                         auto const g = detail::int32_graph_on_device(a);
-                        dense_matrix<std::int32_t, device> p(n, n);
-                        cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view(),
-                                              resolve(opt.ctx));
-                        r.pred = p.to_host();
+                        context& c = resolve(opt.ctx);
+                        cuda::temporary_matrix<std::int32_t> const p(n, n, c);
+                        cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view(), c);
+                        r.pred = dense_matrix<std::int32_t>(n, n);
+                        cuda::copy_result_to_host(r.pred.data(), p.data(),
+                                                  n * n * sizeof(std::int32_t), c);
                         if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
                     }
-                });
+                }, cuda::host_transfer::page_locked, 8, opt.ctx);
             }
         } else {
             if (alg == apsp_algorithm::rkleene)
@@ -572,62 +583,86 @@ void close_on_device(dense_view<U, device> d, apsp_algorithm alg, apsp_options c
     if (neg >= 0) throw negative_cycle(neg);
 }
 
+/// The planned APSP of a device A into n x n device views (dist, and pred when not null): the
+/// dense start, the closure and the predecessors made and computed on the device, its
+/// temporaries (the fp64 distances of a widened run) from ctx's pool.
+template <class T, class Index>
+void apsp_into(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
+               apsp_options const& opt, dense_view<T, device> dist,
+               dense_view<std::int32_t, device> const* pred) {
+    if constexpr (gpu_apsp_type<T>) {
+        std::size_t const n = a.rows();
+        context& ctx = resolve(opt.ctx);
+        if (p.algorithm == apsp_algorithm::bellman_ford) {
+            cuda::bellman_ford_options o;
+            o.explain = opt.explain;
+            o.ctx = opt.ctx;
+            cuda::apsp_bellman_ford<T, Index>(a, dist, o);  // throws negative_cycle itself
+        } else if (p.widen) {
+            if constexpr (!std::is_same_v<T, double>) {
+                cuda::temporary_matrix<double> const wide(n, n, ctx);
+                cuda::apsp_start<T, double, Index>(a, wide.view(), ctx);
+                close_on_device(wide.view(), p.algorithm, opt);
+                std::int64_t const bad = cuda::narrow_distances<T>(
+                    dense_view<double const, device>(wide.view()), dist,
+                    static_cast<double>(largest_finite_distance<T>()), ctx);
+                if (bad >= 0) {
+                    double x = 0;
+                    cuda::copy_result_to_host(&x, wide.data() + bad, sizeof x, ctx);
+                    auto const b = static_cast<std::size_t>(bad);
+                    throw_distance_overflow<T>("apsp", b / n, b % n, static_cast<long double>(x));
+                }
+            }
+        } else {
+            cuda::apsp_start<T, T, Index>(a, dist, ctx);
+            close_on_device(dist, p.algorithm, opt);
+        }
+        if (!pred) return;
+        dense_view<T const, device> const d(dist);
+        if constexpr (std::is_same_v<Index, std::int32_t>)
+            cuda::predecessors<T>(a, d, *pred, ctx);
+        else
+            cuda::predecessors<T>(cuda::narrow_indices<T>(a, ctx), d, *pred, ctx);
+        if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
+    }
+}
+
+/// What apsp on a device graph refuses before it starts: a plan that does not fit, predecessors
+/// past 32-bit indices.
+template <class T, class Index>
+void require_device_apsp(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
+                         bool predecessors) {
+    if (!p.fits)
+        throw out_of_memory("apsp: a device graph's distances need " + detail::mib(p.bytes) +
+                                " of device memory (see the explain trace); a host graph "
+                                "runs out of core",
+                            p.bytes);
+    if (predecessors && (a.rows() > std::size_t(std::numeric_limits<std::int32_t>::max()) ||
+                         a.nnz() > std::size_t(std::numeric_limits<std::int32_t>::max())))
+        throw invalid_argument("apsp: predecessors on the device take graphs of fewer than "
+                               "2^31 vertices and edges");
+}
+
 /// The planned APSP of a device A, its distances (and predecessors, when pred is not null) left
-/// in device matrices of n x n: everything is made and computed on the device.
+/// in device matrices (reallocated unless n x n).
 template <class T, class Index>
 void apsp_on_device(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
                     apsp_options const& opt, dense_matrix<T, device>& dist,
                     dense_matrix<std::int32_t, device>* pred) {
     if constexpr (gpu_apsp_type<T>) {
         std::size_t const n = a.rows();
-        context& ctx = resolve(opt.ctx);
-        if (!p.fits)
-            throw out_of_memory("apsp: a device graph's distances need " + detail::mib(p.bytes) +
-                                    " of device memory (see the explain trace); a host graph "
-                                    "runs out of core",
-                                p.bytes);
+        require_device_apsp(p, a, pred != nullptr);
         if (dist.rows() != n || dist.cols() != n) dist = dense_matrix<T, device>(n, n);
-        if (p.algorithm == apsp_algorithm::bellman_ford) {
-            cuda::bellman_ford_options o;
-            o.explain = opt.explain;
-            o.ctx = opt.ctx;
-            cuda::apsp_bellman_ford<T, Index>(a, dist.view(), o);  // throws negative_cycle itself
-        } else if (p.widen) {
-            if constexpr (!std::is_same_v<T, double>) {
-                dense_matrix<double, device> wide(n, n);
-                cuda::apsp_start<T, double, Index>(a, wide.view(), ctx);
-                close_on_device(wide.view(), p.algorithm, opt);
-                std::int64_t const bad = cuda::narrow_distances<T>(
-                    dense_view<double const, device>(wide.view()), dist.view(),
-                    static_cast<double>(largest_finite_distance<T>()), ctx);
-                if (bad >= 0) {
-                    double x = 0;
-                    detail::copy_bytes<host, device>(&x, wide.data() + bad, sizeof x);
-                    auto const b = static_cast<std::size_t>(bad);
-                    throw_distance_overflow<T>("apsp", b / n, b % n, static_cast<long double>(x));
-                }
-            }
-        } else {
-            cuda::apsp_start<T, T, Index>(a, dist.view(), ctx);
-            close_on_device(dist.view(), p.algorithm, opt);
-        }
-        if (!pred) return;
-        if (n > std::size_t(std::numeric_limits<std::int32_t>::max()) ||
-            a.nnz() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-            throw invalid_argument("apsp: predecessors on the device take graphs of fewer than "
-                                   "2^31 vertices and edges");
-        if (pred->rows() != n || pred->cols() != n)
+        if (pred && (pred->rows() != n || pred->cols() != n))
             *pred = dense_matrix<std::int32_t, device>(n, n);
-        dense_view<T const, device> const d(dist.view());
-        if constexpr (std::is_same_v<Index, std::int32_t>)
-            cuda::predecessors<T>(a, d, pred->view(), ctx);
-        else
-            cuda::predecessors<T>(cuda::narrow_indices<T>(a, ctx), d, pred->view(), ctx);
-        if (opt.explain) opt.explain->add("apsp: predecessors on the gpu");
+        dense_view<std::int32_t, device> const pv =
+            pred ? pred->view() : dense_view<std::int32_t, device>{};
+        apsp_into(p, a, opt, dist.view(), pred ? &pv : nullptr);
     }
 }
 
-/// The planned APSP of a device A with its results copied back to the host.
+/// The planned APSP of a device A with its results copied back to the host: computed into
+/// temporaries of the context's pool, copied back through its page-locked staging.
 template <class T, class Index>
 apsp_result<T> apsp_copied_back(apsp_device_plan const& p, csr_matrix<T, Index, device> const& a,
                                 apsp_options const& opt) {
@@ -635,13 +670,28 @@ apsp_result<T> apsp_copied_back(apsp_device_plan const& p, csr_matrix<T, Index, 
     detail::require_host_memory("apsp: the distances copied back",
                                 double(n) * double(n) *
                                     double(sizeof(T) + (opt.predecessors ? 4 : 0)));
-    apsp_device_result<T> d;
-    apsp_on_device(p, a, opt, d.dist, opt.predecessors ? &d.pred : nullptr);
     apsp_result<T> r;
     r.algorithm = p.algorithm;
     r.device = device_choice::gpu;
-    r.dist = d.dist.to_host();
-    if (opt.predecessors) r.pred = d.pred.to_host();
+    if constexpr (gpu_apsp_type<T>) {
+        require_device_apsp(p, a, opt.predecessors);
+        context& ctx = resolve(opt.ctx);
+        {
+            cuda::temporary_matrix<T> const dist(n, n, ctx);
+            cuda::temporary_matrix<std::int32_t> const pred(opt.predecessors ? n : 0, n, ctx);
+            dense_view<std::int32_t, device> const pv = pred.view();
+            apsp_into(p, a, opt, dist.view(), opt.predecessors ? &pv : nullptr);
+            r.dist = dense_matrix<T>(n, n);
+            cuda::copy_result_to_host(r.dist.data(), dist.data(), n * n * sizeof(T), ctx);
+            if (opt.predecessors) {
+                r.pred = dense_matrix<std::int32_t>(n, n);
+                cuda::copy_result_to_host(r.pred.data(), pred.data(),
+                                          n * n * sizeof(std::int32_t), ctx);
+            }
+        }
+        // The pool hands back here what it does not keep of the temporaries.
+        cuda::stream::borrow(ctx.stream()).synchronize();
+    }
     return r;
 }
 

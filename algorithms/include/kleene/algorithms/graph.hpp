@@ -33,10 +33,14 @@
 #include <kleene/algorithms/triangles.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -256,18 +260,15 @@ cc_result graph_components(graph<T, Index, Space> const& g, cc_options const& op
     }
 }
 
-/// A host view's n x n values on the device (the caller's distances, for the device
-/// predecessors).
+/// A host view's values on the device for one call on ctx (the caller's distances, for the
+/// device predecessors): a temporary of ctx's pool, the copy on its stream.
 template <class T>
-dense_matrix<T, device> on_device(dense_view<T const> d) {
-    dense_matrix<T, device> out(d.rows, d.cols);
-    if (d.ld == d.cols) {
-        copy_bytes<device, host>(out.data(), d.data, d.rows * d.cols * sizeof(T));
-    } else {
-        for (std::size_t i = 0; i < d.rows; ++i)
-            copy_bytes<device, host>(out.data() + i * d.cols, d.row(i), d.cols * sizeof(T));
-    }
-    return out;
+cuda::temporary_matrix<T> on_device(dense_view<T const> d, context& ctx) {
+    if (d.ld == d.cols) return cuda::temporary_matrix<T>::copy_of_host(d.data, d.rows, d.cols, ctx);
+    dense_matrix<T> packed(d.rows, d.cols);
+    for (std::size_t i = 0; i < d.rows; ++i)
+        std::copy(d.row(i), d.row(i) + d.cols, packed.data() + i * d.cols);
+    return cuda::temporary_matrix<T>::copy_of_host(packed.data(), d.rows, d.cols, ctx);
 }
 }  // namespace detail
 
@@ -529,17 +530,60 @@ void closure(cuda::bit_matrix& out, graph<T, Index, device> const& g,
         o);
 }
 
+namespace detail {
+/// The device predecessors of g from device distances into pred (both n x n), on ctx's stream.
+template <class T, index_type Index>
+void predecessors_into(dense_view<std::int32_t, device> pred, graph<T, Index, device> const& g,
+                       dense_view<T const, device> dist, context& ctx) {
+    if constexpr (gpu_apsp_type<T>) {
+        if constexpr (std::is_same_v<Index, std::int32_t>)
+            cuda::predecessors<T>(g.matrix(), dist, pred, ctx);
+        else
+            cuda::predecessors<T>(cuda::narrow_indices<T>(g.matrix(), ctx), dist, pred, ctx);
+    }
+}
+
+/// What the device predecessors refuse: distances of the wrong shape, a type the GPU does not
+/// run, graphs past 32-bit indices.
+template <class T, index_type Index>
+void require_device_predecessors(graph<T, Index, device> const& g, std::size_t rows,
+                                 std::size_t cols) {
+    std::size_t const n = g.vertices();
+    if (rows != n || cols != n)
+        throw dimension_mismatch("predecessors: distances are " + detail::shape(rows, cols) +
+                                 " for a " + std::to_string(n) + "-vertex graph");
+    if constexpr (!gpu_apsp_type<T>)
+        throw invalid_argument("predecessors: the GPU runs fp32, fp64 and int32 distances only");
+    cuda::require_device();
+    if (n > std::size_t(std::numeric_limits<std::int32_t>::max()) ||
+        g.edges() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+        throw invalid_argument("predecessors: on the device, graphs of fewer than 2^31 "
+                               "vertices and edges");
+}
+}  // namespace detail
+
 /// Predecessors on shortest paths of a graph given its APSP distances (paths.hpp). A device
-/// graph's run on the GPU (cuda/paths.hpp) from its device CSR; the caller's host distances go to
-/// the device and the predecessors come back.
+/// graph's run on the GPU (cuda/paths.hpp) from its device CSR, on the calling thread's default
+/// context's stream; the caller's host distances go to the device and the predecessors come back,
+/// both through temporaries of the context's pool.
 template <class T, index_type Index, memory_space Space>
 dense_matrix<std::int32_t> predecessors(graph<T, Index, Space> const& g,
                                         std::type_identity_t<dense_view<T const>> dist) {
     using G = graph<T, Index, Space>;
     if constexpr (G::on_device) {
-        dense_matrix<std::int32_t, device> pred;
-        predecessors(pred, g, dense_view<T const, device>(detail::on_device(dist).view()));
-        return pred.to_host();
+        detail::require_device_predecessors(g, dist.rows, dist.cols);
+        std::size_t const n = g.vertices();
+        context& ctx = default_context();
+        dense_matrix<std::int32_t> out(n, n);
+        {
+            auto const d = detail::on_device(dist, ctx);
+            cuda::temporary_matrix<std::int32_t> const pred(n, n, ctx);
+            detail::predecessors_into(pred.view(), g, dense_view<T const, device>(d.view()), ctx);
+            cuda::copy_result_to_host(out.data(), pred.data(), n * n * sizeof(std::int32_t), ctx);
+        }
+        // The pool hands back here what it does not keep of the temporaries.
+        cuda::stream::borrow(ctx.stream()).synchronize();
+        return out;
     } else {
         return predecessors(g.matrix(), dist);
     }
@@ -550,27 +594,10 @@ dense_matrix<std::int32_t> predecessors(graph<T, Index, Space> const& g,
 template <class T, index_type Index>
 void predecessors(dense_matrix<std::int32_t, device>& pred, graph<T, Index, device> const& g,
                   std::type_identity_t<dense_view<T const, device>> dist) {
+    detail::require_device_predecessors(g, dist.rows, dist.cols);
     std::size_t const n = g.vertices();
-    if (dist.rows != n || dist.cols != n)
-        throw dimension_mismatch("predecessors: distances are " +
-                                 detail::shape(dist.rows, dist.cols) + " for a " +
-                                 std::to_string(n) + "-vertex graph");
-    if constexpr (detail::gpu_apsp_type<T>) {
-        cuda::require_device();
-        if (n > std::size_t(std::numeric_limits<std::int32_t>::max()) ||
-            g.edges() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-            throw invalid_argument("predecessors: on the device, graphs of fewer than 2^31 "
-                                   "vertices and edges");
-        if (pred.rows() != n || pred.cols() != n) pred = dense_matrix<std::int32_t, device>(n, n);
-        context& ctx = default_context();
-        if constexpr (std::is_same_v<Index, std::int32_t>)
-            cuda::predecessors<T>(g.matrix(), dist, pred.view(), ctx);
-        else
-            cuda::predecessors<T>(cuda::narrow_indices<T>(g.matrix(), ctx), dist, pred.view(),
-                                  ctx);
-    } else {
-        throw invalid_argument("predecessors: the GPU runs fp32, fp64 and int32 distances only");
-    }
+    if (pred.rows() != n || pred.cols() != n) pred = dense_matrix<std::int32_t, device>(n, n);
+    detail::predecessors_into(pred.view(), g, dist, default_context());
 }
 
 }  // namespace kleene

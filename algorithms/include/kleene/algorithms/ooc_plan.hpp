@@ -7,6 +7,7 @@
 
 #include <kleene/context.hpp>
 #include <kleene/algorithms/cuda/apsp.hpp>
+#include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/error.hpp>
 #include <kleene/options.hpp>
@@ -191,7 +192,9 @@ struct device_budget {
 };
 inline device_budget gpu_budget(std::size_t cap_option, context* ctx) {
     device_budget b;
-    b.free = cuda::free_device_memory();
+    // What the context's pool keeps of earlier calls' temporaries goes back to the driver first:
+    // the plan's containers cannot use it.
+    b.free = cuda::free_memory_for_plan(resolve(ctx));
     b.cap = device_cap(cap_option, ctx);
     std::size_t const reserve = std::size_t{256} << 20;
     std::size_t const usable = b.free > reserve ? b.free - reserve : 0;

@@ -21,6 +21,7 @@
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/rkleene_recursion.hpp>
 #include <kleene/semiring.hpp>
@@ -168,22 +169,39 @@ void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
     std::size_t const w = detail::rkleene_workspace_side<backend>(a.rows, base);
     std::size_t const side_w =
         std::min(w, detail::rkleene_workspace_side<backend>(std::min(a.rows, concurrent), base));
-    dense_matrix<T, device> ws(w, w);
-    dense_matrix<T, device> side_ws(side_w, side_w);
     context& c = resolve(ctx);
     cuda::stream const s = cuda::stream::borrow(c.stream());
-    backend be{base, ws.view(), &s};
-    be.ctx = &c;
-    std::optional<cuda::stream> side;
-    cuda::event fork, join;
-    if (side_w > 0) {
-        side.emplace();
-        be.side = &*side;
-        be.side_ws = side_ws.view();
-        be.fork = &fork;
-        be.join = &join;
+    {
+        // The workspaces from the context's pool on its stream, released there behind the work
+        // before the wait below (the pool hands back what it does not keep at that wait).
+        cuda::temporary_matrix<T> const ws(w, w, c);
+        cuda::temporary_matrix<T> const side_ws(side_w, side_w, c);
+        backend be{base, ws.view(), &s};
+        be.ctx = &c;
+        std::optional<cuda::stream> side;
+        cuda::event fork, join;
+        // The side stream's work is joined back by the recursion; after a failure it may not be:
+        // it must be done before the side workspace is released on the context's stream.
+        struct side_done {
+            std::optional<cuda::stream>& side;
+            ~side_done() {
+                if (side) {
+                    try {
+                        side->synchronize();
+                    } catch (...) {  // already failing: that error is the one reported
+                    }
+                }
+            }
+        } const wait_side{side};
+        if (side_w > 0) {
+            side.emplace();
+            be.side = &*side;
+            be.side_ws = side_ws.view();
+            be.fork = &fork;
+            be.join = &join;
+        }
+        detail::rkleene_recurse(be, a);
     }
-    detail::rkleene_recurse(be, a);
     s.synchronize();
 }
 

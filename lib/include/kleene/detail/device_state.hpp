@@ -96,6 +96,8 @@ struct device_state {
     /// The context's own stream-ordered memory pool (a cudaMemPool_t; lib/cuda/src/
     /// memory_pool.cpp), when the caller supplied none.
     handle pool;
+    /// The release threshold set on `pool` (context::memory_pool_keep).
+    std::size_t pool_keep = 0;
     /// The GEMM's packed operand and split-k partial products, when the caller supplied none.
     scratch_block workspace;
     /// Scratch of the sparse products (sparse.cuh numbers its uses 0..7).

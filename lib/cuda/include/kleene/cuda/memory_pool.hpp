@@ -11,13 +11,25 @@ namespace kleene::cuda {
 KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// The pool ctx's calls allocate from (a cudaMemPool_t): the caller's, or the context's own,
-/// created on first use on ctx.device() with a release threshold that keeps all freed memory.
+/// created on first use on ctx.device(), its release threshold ctx.memory_pool_keep() (set again
+/// here when that changed), default_memory_pool_keep when the context names none.
 KLEENE_DEVICE_ENTRY void* memory_pool(context& ctx) KLEENE_DEVICE_VALUE;
+
+/// What the context's own pool keeps of the memory its calls free unless the context says
+/// otherwise (context::set_memory_pool_keep): 2 GiB. Why that much: docs/guide.md, the
+/// paragraph on the context.
+inline constexpr std::size_t default_memory_pool_keep = std::size_t(2) << 30;
 
 /// Hands the memory the context's own pool keeps back to the driver, down to `keep` bytes
 /// (cudaMemPoolTrimTo), after the work queued on ctx's stream. Does nothing to a caller's pool or
 /// where the context has none yet.
 KLEENE_DEVICE_ENTRY void trim_memory_pool(context& ctx, std::size_t keep = 0) KLEENE_DEVICE_BODY;
+
+/// The device's free memory (cudaMemGetInfo on ctx.device()) once the context's own pool has
+/// handed back what it keeps (trim_memory_pool(ctx)): what a plan for device memory (APSP,
+/// closure, out of core) may count on. 0 without a device or when a CUDA call fails.
+KLEENE_DEVICE_ENTRY std::size_t free_memory_for_plan(context& ctx) noexcept
+    KLEENE_DEVICE_RETURNS(0);
 
 /// What the pool ctx's calls allocate from holds, in bytes (cudaMemPoolGetAttribute): the
 /// memory it has from the driver (`reserved`) and what is handed out now (`used`, the calls'

@@ -7,6 +7,7 @@
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/operations.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/detail/device_state.hpp>
@@ -93,14 +94,6 @@ struct index_spec {
     std::int64_t const* list = nullptr;
     bool sorted = true;  // non-decreasing
 };
-
-/// `bytes` of host memory (src_on_host) or device memory copied into b, allocated on ctx's stream
-/// from its pool, the copy queued there (a pageable host source may go when this returns: it is
-/// staged before it does). For a call's index lists and operand copies
-/// (lib/cuda/src/operations_extract.cu).
-KLEENE_DEVICE_ENTRY void copy_to_stream_block(kleene::detail::stream_block& b, void const* src,
-                                              std::size_t bytes, bool src_on_host,
-                                              context& ctx) KLEENE_DEVICE_BODY;
 
 /// A copy of n T's of device memory for one call on ctx's stream (an operand that the call's
 /// output overwrites).

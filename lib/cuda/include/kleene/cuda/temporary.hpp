@@ -1,0 +1,82 @@
+#pragma once
+// A call's device temporaries for code outside the CUDA sources (the algorithms' headers):
+// memory from the context's stream-ordered pool (kleene/cuda/memory_pool.hpp), allocated and
+// released on the context's stream (cudaMallocFromPoolAsync / cudaFreeAsync), where a device
+// container's cudaMalloc and cudaFree wait for the whole device. The entry points are defined in
+// lib/cuda/src/operations_extract.cu.
+
+#include <kleene/context.hpp>
+#include <kleene/dense_matrix.hpp>
+#include <kleene/detail/device_entry.hpp>
+#include <kleene/detail/device_state.hpp>
+#include <kleene/error.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <string>
+
+namespace kleene::cuda::detail {
+KLEENE_DEVICE_ENTRIES_BEGIN
+
+/// `bytes` of uninitialised device memory into b, allocated on ctx's stream from its pool (none
+/// for 0 bytes); b releases them on that stream when it goes. Out of memory: device_error saying
+/// how many bytes.
+KLEENE_DEVICE_ENTRY void allocate_stream_block(kleene::detail::stream_block& b, std::size_t bytes,
+                                               context& ctx) KLEENE_DEVICE_BODY;
+
+/// `bytes` of host memory (src_on_host) or device memory copied into b, allocated on ctx's stream
+/// from its pool, the copy queued there (a pageable host source may go when this returns: it is
+/// staged before it does). For a call's index lists and operand copies
+/// (lib/cuda/src/operations_extract.cu).
+KLEENE_DEVICE_ENTRY void copy_to_stream_block(kleene::detail::stream_block& b, void const* src,
+                                              std::size_t bytes, bool src_on_host,
+                                              context& ctx) KLEENE_DEVICE_BODY;
+
+KLEENE_DEVICE_ENTRIES_END
+}  // namespace kleene::cuda::detail
+
+namespace kleene::cuda {
+
+/// A rows x cols dense matrix of T on the device (row-major, packed) for the length of a call:
+/// from ctx's pool on ctx's stream, released there when it goes. Work on another stream must wait
+/// for ctx's stream before it touches it, and be waited for before it goes.
+template <class T>
+class temporary_matrix {
+public:
+    temporary_matrix() = default;
+    temporary_matrix(std::size_t rows, std::size_t cols, context& ctx) : rows_(rows), cols_(cols) {
+        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / sizeof(T))
+            throw out_of_memory("a device temporary of " + kleene::detail::shape(rows, cols) +
+                                    " values does not fit in the address space",
+                                static_cast<long double>(rows) * static_cast<long double>(cols) *
+                                    sizeof(T));
+        detail::allocate_stream_block(block_, rows * cols * sizeof(T), ctx);
+    }
+
+    /// rows x cols values from packed host memory, copied on ctx's stream (staged: `src` may go
+    /// when this returns).
+    static temporary_matrix copy_of_host(T const* src, std::size_t rows, std::size_t cols,
+                                         context& ctx) {
+        temporary_matrix m;
+        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / sizeof(T))
+            throw out_of_memory("a device temporary of " + kleene::detail::shape(rows, cols) +
+                                    " values does not fit in the address space",
+                                static_cast<long double>(rows) * static_cast<long double>(cols) *
+                                    sizeof(T));
+        detail::copy_to_stream_block(m.block_, src, rows * cols * sizeof(T), true, ctx);
+        m.rows_ = rows;
+        m.cols_ = cols;
+        return m;
+    }
+
+    T* data() const noexcept { return static_cast<T*>(block_.data); }
+    std::size_t rows() const noexcept { return rows_; }
+    std::size_t cols() const noexcept { return cols_; }
+    dense_view<T, device> view() const noexcept { return {data(), rows_, cols_, cols_}; }
+
+private:
+    kleene::detail::stream_block block_;
+    std::size_t rows_ = 0, cols_ = 0;
+};
+
+}  // namespace kleene::cuda
