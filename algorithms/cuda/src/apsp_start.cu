@@ -9,12 +9,14 @@
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/error.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace kleene::cuda {
@@ -134,7 +136,10 @@ template <class T>
 csr_matrix<T, std::int32_t, device> narrow_indices(csr_matrix<T, std::int64_t, device> const& a,
                                                    context& ctx) {
     cudaStream_t const st = detail::stream_of(ctx);
-    buffer<std::int32_t, device> rp(a.rows() + 1), col(a.nnz());
+    // Temporaries of ctx's pool on its stream; the values are a's own, borrowed (the result
+    // lives no longer than the call that has a).
+    buffer<std::int32_t, device> rp = temporary_buffer<std::int32_t>(a.rows() + 1, ctx);
+    buffer<std::int32_t, device> col = temporary_buffer<std::int32_t>(a.nnz(), ctx);
     narrow_index_kernel<<<detail::blocks_for(a.rows() + 1, threads, 65536), threads, 0, st>>>(
         a.row_ptr(), static_cast<std::int64_t>(a.rows() + 1), rp.data());
     KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::narrow_index_kernel");
@@ -144,7 +149,11 @@ csr_matrix<T, std::int32_t, device> narrow_indices(csr_matrix<T, std::int64_t, d
         KLEENE_CUDA_CHECK_LAUNCH("kleene::cuda::narrow_index_kernel");
     }
     detail::end_of_call(st);
-    return {a.rows(), a.cols(), std::move(rp), std::move(col), a.values_storage(), a.iso_value(),
+    buffer<T, device> values;
+    if (a.has_values())
+        values = buffer<T, device>::borrow(const_cast<T*>(a.values()), a.nnz(),
+                                           std::shared_ptr<void const>(a.values(), [](void const*) {}));
+    return {a.rows(), a.cols(), std::move(rp), std::move(col), std::move(values), a.iso_value(),
             true};
 }
 

@@ -252,18 +252,21 @@ void cusparse_spgemm(context& ctx, csr_matrix<T, std::int32_t, device>& c,
             cudaMemcpyAsync(&host_unsorted, unsorted, sizeof(int), cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         if (host_unsorted) {
-            buffer<Index, device> col2(col.size());
-            buffer<T, device> val2(val.size());
+            // The unsorted entries to temporaries of the context's pool (released on st behind
+            // the sort, no wait for the device), sorted back into the result's arrays.
+            detail::stream_buffer<Index> col2(col.size(), st);
+            detail::stream_buffer<T> val2(val.size(), st);
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(col2.data(), col.data(), col.size() * sizeof(Index),
+                                              cudaMemcpyDeviceToDevice, st));
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(val2.data(), val.data(), val.size() * sizeof(T),
+                                              cudaMemcpyDeviceToDevice, st));
             std::size_t bytes = 0;
             KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-                nullptr, bytes, col.data(), col2.data(), val.data(), val2.data(), nnz, rows,
+                nullptr, bytes, col2.data(), col.data(), val2.data(), val.data(), nnz, rows,
                 row_ptr.data(), row_ptr.data() + 1, st));
             KLEENE_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-                cub_scratch(ctx, bytes), bytes, col.data(), col2.data(), val.data(), val2.data(), nnz,
-                rows, row_ptr.data(), row_ptr.data() + 1, st));
-            KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));  // the unsorted arrays go next
-            col = std::move(col2);
-            val = std::move(val2);
+                cub_scratch(ctx, bytes), bytes, col2.data(), col.data(), val2.data(), val.data(),
+                nnz, rows, row_ptr.data(), row_ptr.data() + 1, st));
         }
     }
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));

@@ -147,21 +147,26 @@ dense_matrix<T> apsp_start(csr_matrix<T, Index> const& a) {
     return d;
 }
 
-/// a on the device with 32-bit indices (what cuda::predecessors takes); a's entries must fit them.
-/// An int32 matrix is copied once, straight to the device.
+/// a on the device with 32-bit indices (what cuda::predecessors takes), for one call on ctx: its
+/// arrays are temporaries of ctx's pool, copied on ctx's stream; a's entries must fit them.
 template <class T, index_type Index>
-csr_matrix<T, std::int32_t, device> int32_graph_on_device(csr_matrix<T, Index> const& a) {
+csr_matrix<T, std::int32_t, device> int32_graph_on_device(csr_matrix<T, Index> const& a,
+                                                          context& ctx) {
+    buffer<T, device> val = a.has_values() ? cuda::temporary_copy_of_host(a.values(), a.nnz(), ctx)
+                                           : buffer<T, device>{};
     if constexpr (std::is_same_v<Index, std::int32_t>) {
-        return a.to_device();
+        return csr_matrix<T, std::int32_t, device>(
+            a.rows(), a.cols(), cuda::temporary_copy_of_host(a.row_ptr(), a.rows() + 1, ctx),
+            cuda::temporary_copy_of_host(a.col_idx(), a.nnz(), ctx), std::move(val), a.iso_value(),
+            true);
     } else {
-        buffer<std::int32_t> ptr(a.rows() + 1), col(a.nnz());
+        std::vector<std::int32_t> ptr(a.rows() + 1), col(a.nnz());
         for (std::size_t i = 0; i <= a.rows(); ++i) ptr[i] = static_cast<std::int32_t>(a.row_ptr()[i]);
         for (std::size_t k = 0; k < a.nnz(); ++k) col[k] = static_cast<std::int32_t>(a.col_idx()[k]);
-        buffer<T> val(a.has_values() ? a.nnz() : 0);
-        if (a.has_values()) std::copy(a.values(), a.values() + a.nnz(), val.data());
-        return csr_matrix<T, std::int32_t>(a.rows(), a.cols(), std::move(ptr), std::move(col),
-                                           std::move(val), a.iso_value(), true)
-            .to_device();
+        return csr_matrix<T, std::int32_t, device>(
+            a.rows(), a.cols(), cuda::temporary_copy_of_host(ptr.data(), ptr.size(), ctx),
+            cuda::temporary_copy_of_host(col.data(), col.size(), ctx), std::move(val),
+            a.iso_value(), true);
     }
 }
 
@@ -418,8 +423,8 @@ apsp_result<T> apsp_run(apsp_host_plan const& p, csr_matrix<T, Index> const& a,
                     if (neg < 0 && opt.predecessors &&
                         a.nnz() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                         // Predecessors on the device from the distances there (cuda/paths.hpp).
-                        auto const g = detail::int32_graph_on_device(a);
                         context& c = resolve(opt.ctx);
+                        auto const g = detail::int32_graph_on_device(a, c);
                         cuda::temporary_matrix<std::int32_t> const p(n, n, c);
                         cuda::predecessors<T>(g, dense_view<T const, device>(d), p.view(), c);
                         r.pred = dense_matrix<std::int32_t>(n, n);

@@ -40,6 +40,7 @@
 #include <kleene/cuda/operations.hpp>
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/error.hpp>
 #include <kleene/ewise.hpp>
 #include <kleene/extract_assign.hpp>
@@ -379,14 +380,6 @@ inline void count_roots(cc_result& r) {
     r.count = count;
 }
 
-/// `count` values from host memory into a new device buffer.
-template <class Index>
-buffer<Index, device> to_device_buffer(Index const* p, std::size_t count) {
-    buffer<Index, device> d(count);
-    copy_bytes<device, host>(d.data(), p, count * sizeof(Index));
-    return d;
-}
-
 /// The CPU methods on a pattern given by its index arrays (symmetric: A == A'; FastSV needs it).
 template <class Index>
 void cc_cpu(std::size_t n, Index const* rp, Index const* cj, bool symmetric, cc_method method,
@@ -538,8 +531,11 @@ void connected_components(cc_result& r, csr_matrix<T, Index> const& a,
     Index const* cj = sym ? sym->col_idx() : a.col_idx();
     if (gpu) {
         auto const edges = static_cast<std::size_t>(rp[n]);
-        detail::cc_gpu(csr_matrix<bool, Index, device>(n, n, detail::to_device_buffer(rp, n + 1),
-                                                       detail::to_device_buffer(cj, edges),
+        // The host structure on the device for this call: temporaries of the context's pool.
+        context& ctx = resolve(opt.ctx);
+        detail::cc_gpu(csr_matrix<bool, Index, device>(n, n,
+                                                       cuda::temporary_copy_of_host(rp, n + 1, ctx),
+                                                       cuda::temporary_copy_of_host(cj, edges, ctx),
                                                        buffer<bool, device>{}, true, true),
                        opt, r);
         return;

@@ -10,9 +10,11 @@
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/detail/device_state.hpp>
 #include <kleene/error.hpp>
+#include <kleene/memory.hpp>
 
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <string>
 
 namespace kleene::cuda::detail {
@@ -78,5 +80,39 @@ private:
     kleene::detail::stream_block block_;
     std::size_t rows_ = 0, cols_ = 0;
 };
+
+namespace detail {
+template <class T>
+std::size_t temporary_bytes(std::size_t n) {
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
+        throw out_of_memory("a device temporary of " + std::to_string(n) +
+                                " values does not fit in the address space",
+                            static_cast<long double>(n) * sizeof(T));
+    return n * sizeof(T);
+}
+}  // namespace detail
+
+/// n values of T (uninitialised) on the device for the length of a call, as a kleene::buffer for
+/// the device containers a call builds for its kernels (a host graph's structure, indices
+/// narrowed for a kernel): memory of ctx's pool, borrowed by the buffer (buffer::borrow) and
+/// released on ctx's stream when the buffer goes. Not for results: a copy of the buffer owns
+/// device memory of its own.
+template <class T>
+buffer<T, device> temporary_buffer(std::size_t n, context& ctx) {
+    auto b = std::make_shared<kleene::detail::stream_block>();
+    detail::allocate_stream_block(*b, detail::temporary_bytes<T>(n), ctx);
+    T* const p = static_cast<T*>(b->data);
+    return buffer<T, device>::borrow(p, n, std::move(b));
+}
+
+/// The same holding n values copied from host memory on ctx's stream (staged: `src` may go when
+/// this returns).
+template <class T>
+buffer<T, device> temporary_copy_of_host(T const* src, std::size_t n, context& ctx) {
+    auto b = std::make_shared<kleene::detail::stream_block>();
+    detail::copy_to_stream_block(*b, src, detail::temporary_bytes<T>(n), true, ctx);
+    T* const p = static_cast<T*>(b->data);
+    return buffer<T, device>::borrow(p, n, std::move(b));
+}
 
 }  // namespace kleene::cuda

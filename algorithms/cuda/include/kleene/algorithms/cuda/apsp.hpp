@@ -112,8 +112,9 @@ template <index_type Index>
 KLEENE_DEVICE_ENTRY void pattern_bits(csr_matrix<bool, Index, device> const& p,
                                       bit_view<std::uint64_t> bits,
                                       context& ctx) KLEENE_DEVICE_BODY;
-/// a with 32-bit indices, on the device (what cuda::predecessors takes); the values are copied.
-/// The caller checks that rows and entries fit them.
+/// a with 32-bit indices, on the device (what cuda::predecessors takes), for one call on ctx: the
+/// index arrays are temporaries of ctx's pool, the values a's own (borrowed: the result must not
+/// outlive a). The caller checks that rows and entries fit them.
 template <class T>
 KLEENE_DEVICE_ENTRY csr_matrix<T, std::int32_t, device> narrow_indices(
     csr_matrix<T, std::int64_t, device> const& a, context& ctx) KLEENE_DEVICE_VALUE;
