@@ -116,13 +116,14 @@ public:
     /// supplied: kept alive by the caller as long as the context (the context keeps scratch
     /// blocks from it until it goes), its release threshold the caller's. Null (the default): the
     /// context's own, created on first use, which keeps up to memory_pool_keep() bytes of what its
-    /// calls free for the next call (the rest goes back to the driver when the call that freed it
-    /// ends); cuda::trim_memory_pool(ctx) hands what it keeps back.
+    /// calls free for the next call (the rest goes back to the driver at the next
+    /// synchronisation); cuda::trim_memory_pool(ctx) hands what it keeps back.
     void set_memory_pool(void* cuda_mem_pool) noexcept { user_pool_ = cuda_mem_pool; }
     void* supplied_memory_pool() const noexcept { return user_pool_; }
     /// How many bytes of freed memory the context's own pool keeps for later calls (its release
     /// threshold, cudaMemPoolAttrReleaseThreshold): above it, freed memory goes back to the
-    /// driver at the next synchronisation (the end of the call that freed it). std::nullopt (the
+    /// driver at the next synchronisation (for APSP, R-Kleene and the predecessors, before they
+    /// return: they wait on their stream after freeing their large temporaries). std::nullopt (the
     /// default): the library's default (kleene/cuda/memory_pool.hpp). SIZE_MAX keeps everything
     /// (a caller who repeats large calls), 0 nothing (the driver's default pool's behaviour).
     /// Applied at the context's next call on the device.
