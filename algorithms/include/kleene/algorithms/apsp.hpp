@@ -193,7 +193,7 @@ void round_trip_on_device(dense_matrix<T>& h, F&& close,
         close(d.view());
         host.to_host(d.data(), s);
     }
-    s.synchronize();  // the pool hands back here what it does not keep of d
+    cuda::return_temporaries(c);
 }
 
 }  // namespace detail
@@ -694,8 +694,7 @@ apsp_result<T> apsp_copied_back(apsp_device_plan const& p, csr_matrix<T, Index, 
                                           n * n * sizeof(std::int32_t), ctx);
             }
         }
-        // The pool hands back here what it does not keep of the temporaries.
-        cuda::stream::borrow(ctx.stream()).synchronize();
+        cuda::return_temporaries(ctx);
     }
     return r;
 }

@@ -581,8 +581,7 @@ dense_matrix<std::int32_t> predecessors(graph<T, Index, Space> const& g,
             detail::predecessors_into(pred.view(), g, dense_view<T const, device>(d.view()), ctx);
             cuda::copy_result_to_host(out.data(), pred.data(), n * n * sizeof(std::int32_t), ctx);
         }
-        // The pool hands back here what it does not keep of the temporaries.
-        cuda::stream::borrow(ctx.stream()).synchronize();
+        cuda::return_temporaries(ctx);
         return out;
     } else {
         return predecessors(g.matrix(), dist);

@@ -202,7 +202,7 @@ void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
         }
         detail::rkleene_recurse(be, a);
     }
-    s.synchronize();
+    cuda::return_temporaries(c);
 }
 
 /// Boolean closure A+ in place on a bit-packed device matrix (bool_gemm products, Warshall on

@@ -6,6 +6,7 @@
 // lib/cuda/src/operations_extract.cu.
 
 #include <kleene/context.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/detail/device_state.hpp>
@@ -47,12 +48,7 @@ class temporary_matrix {
 public:
     temporary_matrix() = default;
     temporary_matrix(std::size_t rows, std::size_t cols, context& ctx) : rows_(rows), cols_(cols) {
-        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / sizeof(T))
-            throw out_of_memory("a device temporary of " + kleene::detail::shape(rows, cols) +
-                                    " values does not fit in the address space",
-                                static_cast<long double>(rows) * static_cast<long double>(cols) *
-                                    sizeof(T));
-        detail::allocate_stream_block(block_, rows * cols * sizeof(T), ctx);
+        detail::allocate_stream_block(block_, bytes(rows, cols), ctx);
     }
 
     /// rows x cols values from packed host memory, copied on ctx's stream (staged: `src` may go
@@ -60,12 +56,7 @@ public:
     static temporary_matrix copy_of_host(T const* src, std::size_t rows, std::size_t cols,
                                          context& ctx) {
         temporary_matrix m;
-        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / sizeof(T))
-            throw out_of_memory("a device temporary of " + kleene::detail::shape(rows, cols) +
-                                    " values does not fit in the address space",
-                                static_cast<long double>(rows) * static_cast<long double>(cols) *
-                                    sizeof(T));
-        detail::copy_to_stream_block(m.block_, src, rows * cols * sizeof(T), true, ctx);
+        detail::copy_to_stream_block(m.block_, src, bytes(rows, cols), true, ctx);
         m.rows_ = rows;
         m.cols_ = cols;
         return m;
@@ -77,6 +68,15 @@ public:
     dense_view<T, device> view() const noexcept { return {data(), rows_, cols_, cols_}; }
 
 private:
+    static std::size_t bytes(std::size_t rows, std::size_t cols) {
+        if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / sizeof(T))
+            throw out_of_memory("a device temporary of " + kleene::detail::shape(rows, cols) +
+                                    " values does not fit in the address space",
+                                static_cast<long double>(rows) * static_cast<long double>(cols) *
+                                    sizeof(T));
+        return rows * cols * sizeof(T);
+    }
+
     kleene::detail::stream_block block_;
     std::size_t rows_ = 0, cols_ = 0;
 };
@@ -90,6 +90,12 @@ std::size_t temporary_bytes(std::size_t n) {
                             static_cast<long double>(n) * sizeof(T));
     return n * sizeof(T);
 }
+/// n values of T in b, lent to a buffer that keeps b (and so the memory) alive.
+template <class T>
+buffer<T, device> lend(std::shared_ptr<kleene::detail::stream_block> b, std::size_t n) {
+    T* const p = static_cast<T*>(b->data);
+    return buffer<T, device>::borrow(p, n, std::move(b));
+}
 }  // namespace detail
 
 /// n values of T (uninitialised) on the device for the length of a call, as a kleene::buffer for
@@ -101,8 +107,7 @@ template <class T>
 buffer<T, device> temporary_buffer(std::size_t n, context& ctx) {
     auto b = std::make_shared<kleene::detail::stream_block>();
     detail::allocate_stream_block(*b, detail::temporary_bytes<T>(n), ctx);
-    T* const p = static_cast<T*>(b->data);
-    return buffer<T, device>::borrow(p, n, std::move(b));
+    return detail::lend<T>(std::move(b), n);
 }
 
 /// The same holding n values copied from host memory on ctx's stream (staged: `src` may go when
@@ -111,8 +116,12 @@ template <class T>
 buffer<T, device> temporary_copy_of_host(T const* src, std::size_t n, context& ctx) {
     auto b = std::make_shared<kleene::detail::stream_block>();
     detail::copy_to_stream_block(*b, src, detail::temporary_bytes<T>(n), true, ctx);
-    T* const p = static_cast<T*>(b->data);
-    return buffer<T, device>::borrow(p, n, std::move(b));
+    return detail::lend<T>(std::move(b), n);
 }
+
+/// Waits for ctx's stream. The pool's release threshold applies at a synchronisation: a call that
+/// has freed large temporaries calls this last, so that what the pool does not keep of them goes
+/// back to the driver before the call returns.
+inline void return_temporaries(context& ctx) { stream::borrow(ctx.stream()).synchronize(); }
 
 }  // namespace kleene::cuda
