@@ -17,15 +17,19 @@
 //   - the dedicated GPU triangle count (triangle_count on the device graph: its own choice of
 //     relabelling, and the original numbering, which the mxm rows keep);
 //   - with --relabel, the mxm rows again on the graph renumbered by increasing degree (LAGraph's
-//     presort; the renumbering, on the host, is not timed).
+//     presort for L.U'; the renumbering, on the host, is not timed); with --relabel-decreasing,
+//     by decreasing degree: L then keeps each vertex's neighbours of higher degree, the lists the
+//     dedicated kernel intersects (its U on its increasing numbering), so the masked dot products
+//     do its intersections (LAGraph sorts that way for U.L', the mirror image of L.U').
 // plus_pair has no device instance in a KLEENE_INSTANCES=minimal build: there the GPU rows use
 // plus_times over L's values, all one (the same counts), and say so.
 //
 //   bench_masked_tc [--scale S] [--edge-factor E] [--runs R] [--threads N] [--no-unmasked]
-//                   [--device cpu|gpu] [--relabel] [--rows tc,auto,dot,gustavson,graphblas]
+//                   [--device cpu|gpu] [--relabel] [--relabel-decreasing]
+//                   [--rows tc,auto,dot,gustavson,graphblas]
 //
 // --relabel on the CPU: every row again on the graph renumbered by increasing degree (SuiteSparse
-// on the same renumbered matrices). --rows (CPU): only the rows named (all by default; the
+// on the same renumbered matrices); --relabel-decreasing the same by decreasing degree. --rows (CPU): only the rows named (all by default; the
 // triangle count is run once regardless, for the count every row is checked against).
 
 #include <kleene/algorithms/generate.hpp>
@@ -69,14 +73,16 @@ std::string trace_line(explain_trace const& why, char const* what) {
     return how;
 }
 
-/// A with its vertices renumbered by increasing degree (ties by number), on the host.
-csr_matrix<double, Index> by_degree(csr_matrix<double, Index> const& a) {
+/// A with its vertices renumbered by increasing degree, or decreasing (ties by number either
+/// way), on the host.
+csr_matrix<double, Index> by_degree(csr_matrix<double, Index> const& a, bool decreasing = false) {
     std::size_t const n = a.rows();
     std::vector<Index> order(n), id(n);
     std::iota(order.begin(), order.end(), Index(0));
     std::stable_sort(order.begin(), order.end(), [&](Index x, Index y) {
-        return a.row_end(std::size_t(x)) - a.row_begin(std::size_t(x)) <
-               a.row_end(std::size_t(y)) - a.row_begin(std::size_t(y));
+        auto const dx = a.row_end(std::size_t(x)) - a.row_begin(std::size_t(x));
+        auto const dy = a.row_end(std::size_t(y)) - a.row_begin(std::size_t(y));
+        return decreasing ? dx > dy : dx < dy;
     });
     for (std::size_t r = 0; r < n; ++r) id[std::size_t(order[r])] = Index(r);
     std::vector<Index> ii(a.nnz()), jj(a.nnz());
@@ -94,7 +100,8 @@ csr_matrix<double, Index> by_degree(csr_matrix<double, Index> const& a) {
 /// plus_pair (L's values are all one, so the counts agree).
 template <class S>
 int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const& l,
-             csr_matrix<double, Index> const& u, int runs, bool unmasked, bool relabel) {
+             csr_matrix<double, Index> const& u, int runs, bool unmasked, bool relabel,
+             bool relabel_decreasing) {
     int failures = 0;
     auto const ad = a.to_device();
     tc_options to;
@@ -177,12 +184,14 @@ int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const
         }
     };
     masked_rows(l, u, "");
-    if (relabel) {
-        auto const r = by_degree(a);
+    for (bool const decreasing : {false, true}) {
+        if (!(decreasing ? relabel_decreasing : relabel)) continue;
+        auto const r = by_degree(a, decreasing);
         csr_matrix<double, Index> rl(r.rows(), r.cols()), ru(r.rows(), r.cols());
         select(rl, no_mask, no_accum, tril{-1}, r);
         select(ru, no_mask, no_accum, triu{1}, r);
-        masked_rows(rl, ru, ", graph renumbered by degree");
+        masked_rows(rl, ru, decreasing ? ", graph renumbered by decreasing degree"
+                                       : ", graph renumbered by degree");
     }
     return failures;
 }
@@ -272,7 +281,7 @@ int cpu_rows(csr_matrix<double, Index> const& l, csr_matrix<double, Index> const
 int main(int argc, char** argv) {
     int scale = 16, runs = 3, threads = 0;
     double edge_factor = 16;
-    bool unmasked = true, gpu = false, relabel = false;
+    bool unmasked = true, gpu = false, relabel = false, relabel_decreasing = false;
     cpu_row_set rows;
     for (int i = 1; i < argc; ++i) {
         std::string const o = argv[i];
@@ -289,6 +298,7 @@ int main(int argc, char** argv) {
         else if (o == "--threads") threads = std::atoi(next());
         else if (o == "--no-unmasked") unmasked = false;
         else if (o == "--relabel") relabel = true;
+        else if (o == "--relabel-decreasing") relabel_decreasing = true;
         else if (o == "--rows") {
             rows = cpu_row_set{false, false, false, false, false};
             std::string const list = std::string(next()) + ",";
@@ -351,7 +361,7 @@ int main(int argc, char** argv) {
                                KLEENE_INSTANCE_SET "): the mxm rows use plus_times over L's "
                                "values, all one (the same counts)");
         using S = std::conditional_t<have_pair, pair, plus_times<double>>;
-        return gpu_rows<S>(a, l, u, runs, unmasked, relabel) ? 1 : 0;
+        return gpu_rows<S>(a, l, u, runs, unmasked, relabel, relabel_decreasing) ? 1 : 0;
     }
 
     tc_options to;
@@ -369,12 +379,15 @@ int main(int argc, char** argv) {
                    "fused");
     }
     failures += cpu_rows(l, u, runs, unmasked, rows, want, "");
-    if (relabel) {
-        auto const r = by_degree(a);
+    for (bool const decreasing : {false, true}) {
+        if (!(decreasing ? relabel_decreasing : relabel)) continue;
+        auto const r = by_degree(a, decreasing);
         csr_matrix<double, Index> rl(r.rows(), r.cols()), ru(r.rows(), r.cols());
         select(rl, no_mask, no_accum, tril{-1}, r);
         select(ru, no_mask, no_accum, triu{1}, r);
-        failures += cpu_rows(rl, ru, runs, unmasked, rows, want, ", graph renumbered by degree");
+        failures += cpu_rows(rl, ru, runs, unmasked, rows, want,
+                             decreasing ? ", graph renumbered by decreasing degree"
+                                        : ", graph renumbered by degree");
     }
     return failures ? 1 : 0;
 }

@@ -6,8 +6,9 @@
 // INT_MAX sentinel); negative edges, negative cycles, predecessors, the bit-packed closure, the
 // cap's parsing and the errors for a cap or a host too small. The same for the out-of-core
 // R-Kleene: pinned tiles from 64 to 320, deep and shallow chunks, one and two output buffers,
-// through apsp() pinned and automatic, and reproducible results with rounding sums. Suite
-// `small` is what the compute-sanitizer runs use.
+// through apsp() pinned and automatic, and reproducible results with rounding sums. Both on a
+// busy context stream: the run starts after the work queued there, and its buffers come from the
+// context's pool. Suite `small` is what the compute-sanitizer runs use.
 
 #define BOOST_TEST_MODULE out_of_core_gpu
 #include <boost/test/unit_test.hpp>
@@ -16,8 +17,11 @@
 #include <kleene/algorithms/apsp.hpp>
 #include <kleene/algorithms/apsp_out_of_core.hpp>
 #include <kleene/algorithms/closure.hpp>
+#include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/host_copy.hpp>
+#include <kleene/cuda/memory_pool.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <kleene/environment.hpp>
 
 #include <algorithm>
@@ -25,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <string>
@@ -442,6 +447,115 @@ void check_paths(csr_matrix<float> const& a, dense_matrix<float> const& dist,
             }
             BOOST_TEST(len == dist(s, t));
         }
+}
+
+BOOST_AUTO_TEST_CASE(runs_after_the_context_stream_from_its_pool) {
+    if (!have_gpu(needs::minimal)) return;
+    // apsp_out_of_core (blocked Floyd-Warshall and R-Kleene, pinned small plans) on a context
+    // whose non-blocking stream is busy when the call is made: a min-plus product of 4096^3
+    // (about 5 ms, while the run's first loads are queued within microseconds), then the copy of the input matrix into the (page-locked) host matrix. The
+    // run's copies go on side streams forked from the context's stream (ooc_floyd_warshall.hpp),
+    // so it must read that input, not the placeholder (no edges) the host matrix holds when the
+    // call is made, and return with the result in place; its buffers come from the context's
+    // pool (the used peak covers them) and all go back to it.
+    std::size_t const n = 700;
+    float const inf = infinity<float>();
+    dense_matrix<float> input(n, n, inf);
+    std::mt19937_64 rng(97);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i == j) input(i, j) = 0;
+            else if (rng() % 50 == 0) input(i, j) = float(1 + rng() % 50);
+    dense_matrix<float> want = input;  // integer sums: exact
+    floyd_warshall(want.view());
+    auto const input_d = input.to_device();
+    std::size_t const g = 4096;
+    dense_matrix<float> const ones(g, g, 1.0f);
+    auto const ga = ones.to_device(), gb = ones.to_device();
+    auto gc = ones.to_device();
+    cuda::pinned_memory host(n * n * sizeof(float));
+    auto* const d = static_cast<float*>(host.data());
+    struct plan {
+        char const* name;
+        ooc_options o;
+    };
+    std::vector<plan> plans(2);
+    plans[0].name = "blocked Floyd-Warshall";
+    plans[0].o.block = 128;
+    plans[0].o.width = 256;
+    plans[0].o.panels = 2;
+    plans[0].o.tiles = 3;
+    plans[1].name = "R-Kleene";
+    plans[1].o.tile = 128;
+    plans[1].o.depth = 128;
+    plans[1].o.tiles = 2;
+    for (plan& p : plans) {
+        p.o.pin_host = false;  // page-locked already
+        BOOST_TEST_CONTEXT(p.name) {
+            cuda::stream const s;
+            context ctx;
+            ctx.set_stream(s.native());
+            p.o.ctx = &ctx;
+            cuda::stream const on = cuda::stream::borrow(ctx.stream());
+            auto busy_then_input = [&] {
+                cuda::dense_gemm<min_plus<float>>(ga.view(), gb.view(), gc.view(), true, on, &ctx);
+                cuda::copy_rows_async(d, n * sizeof(float), input_d.view().data, n * sizeof(float),
+                                      n * sizeof(float), n, cuda::copy_kind::device_to_host, on);
+            };
+            // Once with everything loaded and waited for (lazy loading may wait for the device).
+            busy_then_input();
+            s.synchronize();
+            (void)apsp_out_of_core(dense_view<float>{d, n, n, n}, p.o);
+            std::size_t const held = cuda::pool_usage(ctx).used;
+            // The plan reads the device's free memory, for which it trims the pool, which waits
+            // for the context's stream: through apsp_out_of_core the run starts on an idle
+            // stream. So the run alone too, its plan made before the stream is made busy: then
+            // only the side streams' fork orders its loads after the input's copy.
+            detail::device_budget const budget = detail::ooc_budget(p.o);
+            bool const fw = p.o.tile == 0;
+            ooc_plan const planned =
+                fw ? detail::plan_floyd_warshall<detail::ooc_dense<float>>(n, budget, p.o)
+                   : detail::plan_ooc_rkleene<float>(n, budget.bytes, p.o);
+            for (bool const whole_call : {true, false}) {
+                BOOST_TEST_CONTEXT((whole_call ? "apsp_out_of_core" : "the run alone")) {
+                    for (std::size_t i = 0; i < n * n; ++i)
+                        d[i] = i % (n + 1) == 0 ? 0.0f : inf;
+                    cuda::reset_memory_pool_peaks(ctx);
+                    busy_then_input();
+                    dense_view<float> const dv{d, n, n, n};
+                    ooc_report const rep =
+                        whole_call ? apsp_out_of_core(dv, p.o)
+                        : fw ? detail::run_out_of_core<detail::ooc_dense<float>>(d, n, n, p.o,
+                                                                                planned, budget)
+                             : detail::run_ooc_rkleene<float>(d, n, n, p.o, planned);
+                    std::size_t wrong = 0, unreached = 0;
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j)
+                            if (d[i * n + j] != want(i, j))
+                                ++wrong, unreached += d[i * n + j] == inf;
+                    BOOST_TEST(wrong == 0u, wrong << " of " << n * n << " entries wrong, "
+                                                  << unreached << " of them at infinity");
+                    // The buffers (less the GEMM's packed operand, in the context's workspace
+                    // already, and the plan's 1 KiB allowance) came from the pool and went back.
+                    BOOST_TEST((rep.plan.algorithm == (fw ? ooc_algorithm::floyd_warshall
+                                                          : ooc_algorithm::rkleene)));
+                    std::size_t const scratch =
+                        fw ? cuda::dense_gemm_scratch_bytes(rep.plan.block, rep.plan.block,
+                                                            rep.plan.width, sizeof(float))
+                           : cuda::dense_gemm_scratch_bytes(rep.plan.tile, rep.plan.depth,
+                                                            rep.plan.tile, sizeof(float));
+                    auto const u = cuda::pool_usage(ctx);
+                    BOOST_TEST_CONTEXT("plan " << rep.plan.device_bytes << " bytes, scratch "
+                                               << scratch << ", pool peak " << u.used_peak
+                                               << ", held " << held) {
+                        BOOST_TEST((fw ? rep.rounds == (n + 127) / 128 : rep.rounds >= 2u));
+                        BOOST_TEST(u.used_peak >= held + rep.plan.device_bytes - scratch - 1024);
+                        BOOST_TEST(u.used == held);
+                    }
+                }
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(predecessors_out_of_core) {

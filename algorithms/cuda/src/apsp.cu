@@ -454,8 +454,16 @@ void floyd_warshall_blocked(dense_view<T, device> a, context& ctx) {
 }
 
 template <class T>
-void floyd_warshall_blocked(dense_view<T, device> a, stream const& s) {
-    enqueue_floyd_warshall_blocked<T>(a, native(s), s.scratch_int());
+void floyd_warshall_blocked(dense_view<T, device> a, stream const& s, context* ctx) {
+    context& x = resolve(ctx);
+    cudaStream_t const st = native(s);
+    if (st == native(x)) {
+        enqueue_floyd_warshall_blocked<T>(a, st, detail::context_flag(x));
+        return;
+    }
+    // Another stream: a flag for this call, from the context's pool on that stream.
+    detail::stream_buffer<int> flag(1, detail::device_stream(st, detail::stream_of(x).pool));
+    enqueue_floyd_warshall_blocked<T>(a, st, flag.data());
 }
 
 template <class T>
@@ -548,7 +556,7 @@ std::size_t free_device_memory() noexcept {
 
 #define KLEENE_APSP_INSTANTIATE(T)                                                                 \
     template void floyd_warshall_blocked<T>(dense_view<T, device>, context&);                     \
-    template void floyd_warshall_blocked<T>(dense_view<T, device>, stream const&);                \
+    template void floyd_warshall_blocked<T>(dense_view<T, device>, stream const&, context*);      \
     template void floyd_warshall_naive<T>(dense_view<T, device>, context&);                       \
     template void min_into<T>(dense_view<T, device>, dense_view<T const, device>, context&);      \
     template void min_into<T>(dense_view<T, device>, dense_view<T const, device>, stream const&); \

@@ -32,26 +32,12 @@ stream::stream(stream_priority p) {
     handle_ = s;
 }
 stream::~stream() {
-    // The scratch first, behind the stream's work, before an owned stream goes (a moved-from
-    // object holds none; a borrowed legacy stream has a null handle and may hold some).
-    scratch_ = kleene::detail::stream_block{};
-    if (scratch_bytes_.data) {
-        (void)cudaFreeAsync(scratch_bytes_.data, static_cast<cudaStream_t>(handle_));
-        scratch_bytes_.data = nullptr;
-        scratch_bytes_.bytes = 0;
-    }
     if (owned_ && handle_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
 }
-stream::stream(stream&& o) noexcept
-    : handle_(std::exchange(o.handle_, nullptr)),
-      owned_(o.owned_),
-      scratch_(std::move(o.scratch_)),
-      scratch_bytes_(std::move(o.scratch_bytes_)) {}
+stream::stream(stream&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)), owned_(o.owned_) {}
 stream& stream::operator=(stream&& o) noexcept {
     std::swap(handle_, o.handle_);
     std::swap(owned_, o.owned_);
-    std::swap(scratch_, o.scratch_);
-    std::swap(scratch_bytes_, o.scratch_bytes_);
     return *this;
 }
 void stream::synchronize() const {
@@ -65,17 +51,6 @@ void stream::wait_default() const {
     event const e;  // recorded on the legacy default stream: the one this waits for
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(e.native()), nullptr));
     wait(e);  // an event destroyed while waited on is released once the wait is satisfied
-}
-int* stream::scratch_int() const {
-    if (!scratch_.data) {
-        auto const st = static_cast<cudaStream_t>(handle_);
-        detail::refuse_under_capture(st, "cuda::stream: its device int is first needed");
-        detail::allocate_block<int>(scratch_, 1, st);
-    }
-    return static_cast<int*>(scratch_.data);
-}
-void* stream::scratch_bytes(std::size_t bytes) const {
-    return gemm_detail::grow_scratch(scratch_bytes_, bytes, static_cast<cudaStream_t>(handle_));
 }
 
 event::event(bool timing) {

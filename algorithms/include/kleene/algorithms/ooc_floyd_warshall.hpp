@@ -14,12 +14,15 @@
 //      comes out as D(I,K) (+) D(I,K) Dk: the column-panel update, for free.
 // The same loop runs the Boolean closure on bit-packed rows (or-and products, R = R | Dk R).
 //
-// Overlap: tiles go host -> device on one stream, products run on another, results go back on
-// a third, with events between them (3 tile buffers: load the next, multiply this one, store
-// the last); the panel R of the next round is loaded on a fourth stream while this round runs,
-// and the next diagonal block is loaded and closed on a fifth as soon as this round has
-// finished block row K + 1 (processed first). Loads of a block row wait for the stores of the
-// same row from the round before (one event per block row).
+// Overlap: products run on the context's stream (o.ctx); tiles go host -> device on a second
+// stream, results go back on a third, with events between them (3 tile buffers: load the next,
+// multiply this one, store the last); the panel R of the next round is loaded on a fourth while
+// this round runs, and the next diagonal block is loaded and closed on a fifth as soon as this
+// round has finished block row K + 1 (processed first). Loads of a block row wait for the stores
+// of the same row from the round before (one event per block row). The four side streams fork
+// from the context's stream after the run's buffers (temporaries of the context's pool) are
+// allocated there, so the run starts after the caller's work queued before it, and they join it
+// again at the end (ooc_side_streams), where the run waits for that stream only.
 //
 // Block size b (derivation, docs/lab/): a round moves every entry in and out once
 // (n^2 s bytes each way, s = bytes per entry) for n^2 b updates: b / s updates per byte and
@@ -44,8 +47,10 @@
 #include <kleene/context.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/detail/parse_bytes.hpp>
 #include <kleene/error.hpp>
@@ -69,6 +74,52 @@
 #include <vector>
 
 namespace kleene::detail {
+
+// ---- the streams of a run ------------------------------------------------------------------------
+
+/// N streams of an out-of-core run beside the context's stream `main`: forked from it when made
+/// (their work starts after what was queued there before, the run's temporaries included) and
+/// joined back when finished or destroyed, after which `main` is waited for. So on every way out,
+/// exceptions included, nothing queued still uses the run's buffers or the page-locked host range
+/// when they are released, and the temporaries go back to the pool on `main` behind all of it.
+template <std::size_t N>
+struct ooc_side_streams {
+    cuda::stream const& main;
+    std::array<cuda::stream, N> side;
+
+    explicit ooc_side_streams(cuda::stream const& m) : main(m) {
+        cuda::event forked;
+        forked.record(main);
+        for (auto const& s : side) s.wait(forked);
+    }
+    ooc_side_streams(ooc_side_streams const&) = delete;
+    ooc_side_streams& operator=(ooc_side_streams const&) = delete;
+    /// Joins the side streams to `main` and waits for it.
+    void finish() const {
+        for (auto const& s : side) {
+            cuda::event joined;
+            joined.record(s);
+            main.wait(joined);
+        }
+        main.synchronize();
+    }
+    ~ooc_side_streams() {
+        try {
+            finish();
+        } catch (...) {  // already failing (the first error is the one to report): wait for each
+            for (auto const& s : side) {
+                try {
+                    s.synchronize();
+                } catch (...) {
+                }
+            }
+            try {
+                main.synchronize();
+            } catch (...) {
+            }
+        }
+    }
+};
 
 // ---- the two kinds of matrices the loop runs on ------------------------------------------------
 
@@ -122,21 +173,23 @@ struct ooc_dense {
                 side = std::max(side, rkleene_workspace_side<rkleene_gpu_backend<T>>(m, fw_max));
         return side;
     }
-    static void gemm(view a, view b, view c, cuda::stream const& s) {
-        cuda::dense_gemm<min_plus<T>>(a, b, c, true, s);
+    static void gemm(view a, view b, view c, cuda::stream const& s, context& ctx) {
+        cuda::dense_gemm<min_plus<T>>(a, b, c, true, s, &ctx);
     }
-    /// The GEMMs' scratch: the compute stream's (b x b times b x w at most), and the diagonal
-    /// stream's where its blocks close by R-Kleene (past fw_max; products of b / 2 at most).
+    /// The GEMMs' scratch: the context's workspace (the products on its stream: b x b times
+    /// b x w at most), and the diagonal stream's where its blocks close by R-Kleene (past fw_max;
+    /// products of b / 2 at most, each with scratch of its own from the context's pool).
     static std::size_t gemm_scratch(std::size_t b, std::size_t w) {
         return cuda::dense_gemm_scratch_bytes(b, b, w, sizeof(T)) +
                (b > fw_max ? cuda::dense_gemm_scratch_bytes(b, b, b, sizeof(T)) : 0);
     }
-    static void close(view a, view ws, cuda::stream const& s) {
+    static void close(view a, view ws, cuda::stream const& s, context& ctx) {
         if (a.rows <= fw_max) {
-            cuda::floyd_warshall_blocked<T>(a, s);
+            cuda::floyd_warshall_blocked<T>(a, s, &ctx);
             return;
         }
         rkleene_gpu_backend<T> be{fw_max, ws, &s};
+        be.ctx = &ctx;
         rkleene_recurse(be, a);
     }
     static void negative(view a, std::size_t offset, unsigned long long* first,
@@ -169,11 +222,11 @@ struct ooc_bits {
                                       m, cuda::bit_warshall_max));
         return side;
     }
-    static void gemm(view a, view b, view c, cuda::stream const& s) {
+    static void gemm(view a, view b, view c, cuda::stream const& s, context&) {
         cuda::bool_gemm(a, b, c, true, s);
     }
     static std::size_t gemm_scratch(std::size_t, std::size_t) { return 0; }
-    static void close(view a, view ws, cuda::stream const& s) {
+    static void close(view a, view ws, cuda::stream const& s, context&) {
         rkleene_bits_stream_backend be{cuda::bit_warshall_max, ws, &s};
         rkleene_recurse(be, a);
     }
@@ -378,31 +431,41 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
 
     cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(W), o, rep);
     auto const t0 = std::chrono::steady_clock::now();
-
-    // Device memory.
+    context& ctx = resolve(o.ctx);
+    // Device memory: temporaries from the context's pool, allocated on its stream before the
+    // side streams fork from it, released there after they have joined it (ooc_side_streams),
+    // and what the pool does not keep handed back before the call returns.
+    cuda::temporaries_scope const returned(ctx);
+    // The products run on the context's stream (after the work queued there before the call);
+    // the copies and the diagonal blocks' closures on side streams forked from it.
+    cuda::stream const comp = cuda::stream::borrow(ctx.stream());
     std::size_t const bw = E::words(b);
     std::size_t const ldr = E::words(pw);
     std::size_t const ldc = E::words(w);
     std::size_t const wss = E::ws_side(b, n);
-    std::array<buffer<W, device>, 2> rbuf, abuf;
-    std::array<buffer<W, device>, 3> cbuf;
-    for (int i = 0; i < p.panels; ++i) rbuf[i] = buffer<W, device>(b * ldr);
-    for (int i = 0; i < 2; ++i) abuf[i] = buffer<W, device>(b * bw);
+    using temp = cuda::temporary_matrix<W>;
+    std::array<temp, 2> rbuf, abuf;
+    std::array<temp, 3> cbuf;
+    for (int i = 0; i < p.panels; ++i) rbuf[i] = temp(b, ldr, ctx);
+    for (int i = 0; i < 2; ++i) abuf[i] = temp(b, bw, ctx);
     // One diagonal block: the next one loads after this round's last use (its panel update).
-    buffer<W, device> dkbuf(b * bw);
-    for (int i = 0; i < p.tiles; ++i) cbuf[i] = buffer<W, device>(b * ldc);
-    buffer<W, device> wsbuf(wss * E::words(wss));
+    temp const dkbuf(b, bw, ctx);
+    for (int i = 0; i < p.tiles; ++i) cbuf[i] = temp(b, ldc, ctx);
+    temp const wsbuf(wss, E::words(wss), ctx);
     view const wsv = E::make(wsbuf.data(), wss, wss, E::words(wss));
-    buffer<unsigned long long, device> first(1);
-    cuda::pinned_memory flags(rounds * sizeof(unsigned long long));
-    auto* const flag = static_cast<unsigned long long*>(flags.data());
+    cuda::temporary_matrix<unsigned long long> const first(1, 1, ctx);
+    cuda::fill_bytes_async(first.data(), 0xff, sizeof(unsigned long long), comp);
+    // The negative-cycle word of round k goes to flag[k % 2]: it is read at the start of round k,
+    // and the next write to that slot (round k + 2's, queued during round k + 1) is queued after.
+    auto* const flag = static_cast<unsigned long long*>(
+        cuda::detail::pinned_scratch(ctx, 2 * sizeof(unsigned long long)));
 
-    cuda::stream h2d, panel, comp, look, d2h;
+    ooc_side_streams<4> const sides(comp);
+    auto const& [h2d, panel, look, d2h] = sides.side;
     std::array<cuda::event, 2> r_loaded, r_updated, r_used, r_stored, a_loaded, a_free;
     cuda::event dk_loaded, dk_ready, dk_free;
     std::array<cuda::event, 3> c_loaded, c_done, c_free;
     std::vector<cuda::event> row_stored(rounds);
-    cuda::fill_bytes_async(first.data(), 0xff, sizeof(unsigned long long), look);
 
     constexpr std::size_t ws_ = sizeof(W);
     auto host_at = [&](std::size_t r0, std::size_t c0) { return host + r0 * ld + E::word_of(c0); };
@@ -432,10 +495,10 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
         dk_loaded.record(panel);
         look.wait(dk_loaded);
         view const dk = E::make(dkbuf.data(), bk, bk, bw);
-        E::close(dk, wsv, look);
+        E::close(dk, wsv, look, ctx);
         if constexpr (E::has_negative) {
             E::negative(dk, k0, first.data(), look);
-            cuda::copy_rows_async(flag + k, sizeof(unsigned long long), first.data(),
+            cuda::copy_rows_async(flag + k % 2, sizeof(unsigned long long), first.data(),
                                   sizeof(unsigned long long), sizeof(unsigned long long), 1,
                                   cuda::copy_kind::device_to_host, look);
         }
@@ -453,20 +516,6 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
     };
 
     std::size_t next_c = 0, next_a = 0;
-    // On every way out, exceptions included, nothing queued may still use the buffers or the
-    // page-locked host range when they are released.
-    struct drain {
-        std::array<cuda::stream*, 5> s;
-        ~drain() {
-            for (auto* x : s) {
-                try {
-                    x->synchronize();
-                } catch (...) {  // already failing: the first error is the one to report
-                }
-            }
-        }
-    } const guard{{&h2d, &panel, &comp, &look, &d2h}};
-
     load_diagonal(0);
     load_panel(0);
     for (std::size_t t = 0; t < items; ++t) {
@@ -477,7 +526,8 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
             // Round k's diagonal block was closed during round k - 1: a negative entry on its
             // diagonal is a negative cycle; stop before the rounds that would follow.
             dk_ready.synchronize();
-            if (flag[k] != ~0ull) throw negative_cycle(static_cast<std::int64_t>(flag[k]));
+            if (flag[k % 2] != ~0ull)
+                throw negative_cycle(static_cast<std::int64_t>(flag[k % 2]));
         }
         W* const r = rbuf[buf].data();
         view const dk = E::make(dkbuf.data(), bk, bk, bw);
@@ -489,7 +539,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
             comp.wait(c_free[c]);
             dcopy(cbuf[c].data(), ldc, r + E::word_of(c0), ldr, bk, cw, comp);
             E::gemm(dk, E::make(cbuf[c].data(), bk, cw, ldc),
-                    E::make(r + E::word_of(c0), bk, cw, ldr), comp);
+                    E::make(r + E::word_of(c0), bk, cw, ldr), comp, ctx);
             c_free[c].record(comp);
         }
         if (k0 >= s0 && k0 < s0 + sw)
@@ -524,7 +574,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
                 c_loaded[c].record(h2d);
                 comp.wait(c_loaded[c]);
                 E::gemm(av, E::make(r + E::word_of(c0), bk, cw, ldr),
-                        E::make(cbuf[c].data(), bi, cw, ldc), comp);
+                        E::make(cbuf[c].data(), bi, cw, ldc), comp, ctx);
                 c_done[c].record(comp);
                 d2h.wait(c_done[c]);
                 store(cbuf[c].data(), ldc, i0, s0 + c0, bi, cw, d2h);
@@ -538,7 +588,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
         r_used[buf].record(comp);
         if (p.panels == 1 && t + 1 < items) load_panel(t + 1);
     }
-    for (auto* s : {&h2d, &panel, &comp, &look, &d2h}) s->synchronize();
+    sides.finish();
     rep.run_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return rep;

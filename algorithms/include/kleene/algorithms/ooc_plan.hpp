@@ -133,7 +133,10 @@ struct ooc_options {
     bool profile = false;
     ooc_model model = {};
     explain_trace* explain = nullptr;
-    /// Tuning and the device cap (tune.max_device_bytes); null: default_context().
+    /// Tuning, the device cap (tune.max_device_bytes), the stream and the pool; null:
+    /// default_context(). The run starts after the work queued on the context's stream before
+    /// the call, takes its device buffers from the context's pool, and returns once that stream
+    /// has done its work (the host matrix is final then).
     context* ctx = nullptr;
 };
 

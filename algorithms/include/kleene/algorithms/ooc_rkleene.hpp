@@ -25,15 +25,17 @@
 // Ordering between products: every load waits for the last earlier store that overlaps it (one list
 // of stores with their events; the device-to-host stream runs them in order, so one wait covers all
 // older stores). Stores cannot overtake earlier loads of the same entries: every stored tile was
-// loaded on the one host-to-device stream after them. Streams: loads, products and stores each have
-// one; an output tile's store and the next tile's load into the same buffer go in four row slabs,
-// each load after the store of its slab, and the tile's first and last products run slab by slab,
-// so that the swap overlaps them. The last tile multiplied or closed stays usable in its buffer
-// until the buffer is loaded again: chunks inside it are copied on the device (no wait for its
-// store and load back), and a block closed right after the product that computed it is closed where
-// it is, without the store in between. A negative cycle leaves a negative diagonal entry in some
-// block closed in core (the recursion carries every cycle through A22 or down into A11); the run
-// checks each one and throws negative_cycle at the end.
+// loaded on the one host-to-device stream after them. Streams: products (and in-core closures) run
+// on the context's stream (o.ctx), loads and stores on one side stream each, forked from it after
+// the buffers (temporaries of the context's pool) are allocated there and joined back at the end
+// (ooc_side_streams, ooc_floyd_warshall.hpp); an output tile's store and the next tile's load into
+// the same buffer go in four row slabs, each load after the store of its slab, and the tile's first
+// and last products run slab by slab, so that the swap overlaps them. The last tile multiplied or
+// closed stays usable in its buffer until the buffer is loaded again: chunks inside it are copied
+// on the device (no wait for its store and load back), and a block closed right after the product
+// that computed it is closed where it is, without the store in between. A negative cycle leaves a
+// negative diagonal entry in some block closed in core (the recursion carries every cycle through
+// A22 or down into A11); the run checks each one and throws negative_cycle at the end.
 
 #include <kleene/algorithms/ooc_floyd_warshall.hpp>
 
@@ -179,7 +181,10 @@ ooc_plan plan_ooc_rkleene(std::size_t n, std::size_t budget, ooc_options const& 
 template <class T>
 class ooc_rkleene_run {
 public:
-    ooc_rkleene_run(T* host, std::size_t n, std::size_t ld, ooc_plan const& p, bool profile)
+    /// On ctx's stream (products, closures) and two side streams forked from it (loads, stores);
+    /// the buffers are temporaries of ctx's pool.
+    ooc_rkleene_run(T* host, std::size_t n, std::size_t ld, ooc_plan const& p, bool profile,
+                    context& ctx)
         : profile_(profile),
           host_(host),
           ld_(ld),
@@ -188,25 +193,19 @@ public:
           c_(p.depth),
           base_(p.base),
           tiles_(p.tiles),
-          cmem_(std::size_t(p.tiles) * p.tile * p.tile),
-          amem_(2 * p.tile * p.depth),
-          bmem_(2 * p.depth * p.tile),
-          first_(1),
-          flag_(sizeof(unsigned long long)) {
+          ctx_(ctx),
+          returned_(ctx),
+          comp_(cuda::stream::borrow(ctx.stream())),
+          cmem_(std::size_t(p.tiles) * p.tile, p.tile, ctx),
+          amem_(2 * p.tile, p.depth, ctx),
+          bmem_(2 * p.depth, p.tile, ctx),
+          first_(1, 1, ctx),
+          flag_(cuda::detail::pinned_scratch(ctx, sizeof(unsigned long long))),
+          sides_(comp_) {
         cuda::fill_bytes_async(first_.data(), 0xff, sizeof(unsigned long long), comp_);
     }
     ooc_rkleene_run(ooc_rkleene_run const&) = delete;
     ooc_rkleene_run& operator=(ooc_rkleene_run const&) = delete;
-    /// On every way out, exceptions included, nothing queued may still use the buffers or the
-    /// page-locked host range when they are released.
-    ~ooc_rkleene_run() {
-        for (auto* x : {&h2d_, &comp_, &d2h_}) {
-            try {
-                x->synchronize();
-            } catch (...) {  // already failing: the first error is the one to report
-            }
-        }
-    }
 
     /// The closure of the whole matrix; throws negative_cycle (the first vertex of the first
     /// in-core block whose closure showed a negative diagonal entry) after the last store.
@@ -214,11 +213,11 @@ public:
         if (profile_) start_.record(h2d_);
         recurse({0, 0, n_, n_});
         flush();
-        cuda::copy_rows_async(flag_.data(), sizeof(unsigned long long), first_.data(),
+        cuda::copy_rows_async(flag_, sizeof(unsigned long long), first_.data(),
                               sizeof(unsigned long long), sizeof(unsigned long long), 1,
                               cuda::copy_kind::device_to_host, comp_);
-        for (auto* x : {&h2d_, &comp_, &d2h_}) x->synchronize();
-        auto const first = *static_cast<unsigned long long const*>(flag_.data());
+        sides_.finish();
+        auto const first = *static_cast<unsigned long long const*>(flag_);
         if (first != ~0ull) throw negative_cycle(static_cast<std::int64_t>(first));
     }
 
@@ -436,13 +435,14 @@ private:
                                 comp_, "products of",
                                 [&] {
                                     E::gemm(view{av.data + r0 * c_, rows, kl, c_}, bv,
-                                            view{cv.data + r0 * t_, rows, ct.cols, t_}, comp_);
+                                            view{cv.data + r0 * t_, rows, ct.cols, t_}, comp_,
+                                            ctx_);
                                 },
                                 c.rows);
                         if (last) slab_done_[tb][sl].record(comp_);
                     }
                 } else {
-                    timed(comp_, "products of", [&] { E::gemm(av, bv, cv, comp_); }, c.rows);
+                    timed(comp_, "products of", [&] { E::gemm(av, bv, cv, comp_, ctx_); }, c.rows);
                 }
                 chunk_free_[kb].record(comp_);
             }
@@ -469,7 +469,7 @@ private:
             }
         }
         view const v = tile_view(b, r.rows, r.cols);
-        timed(comp_, "closures", [&] { E::close(v, view{}, comp_); });
+        timed(comp_, "closures", [&] { E::close(v, view{}, comp_, ctx_); });
         E::negative(v, r.r0, first_.data(), comp_);
         for (auto& e : slab_done_[b]) e.record(comp_);
         store_tile(b, r);
@@ -500,10 +500,17 @@ private:
     T* host_;
     std::size_t ld_, n_, t_, c_, base_;
     int tiles_;
-    cuda::stream h2d_, comp_, d2h_;
-    buffer<T, device> cmem_, amem_, bmem_;
-    buffer<unsigned long long, device> first_;
-    cuda::pinned_memory flag_;
+    // In this order: the side streams join the context's stream before the buffers go, which
+    // go before the wait that hands what the pool does not keep back (temporaries_scope).
+    context& ctx_;
+    cuda::temporaries_scope returned_;
+    cuda::stream comp_;
+    cuda::temporary_matrix<T> cmem_, amem_, bmem_;
+    cuda::temporary_matrix<unsigned long long> first_;
+    void* flag_;  // the context's page-locked word (pinned_scratch)
+    ooc_side_streams<2> sides_;
+    cuda::stream const& h2d_ = sides_.side[0];
+    cuda::stream const& d2h_ = sides_.side[1];
     std::array<cuda::event, 2> chunk_loaded_, chunk_free_;
     std::array<std::array<cuda::event, slabs>, 2> slab_loaded_, slab_done_, slab_free_;
     struct store {
@@ -530,7 +537,7 @@ ooc_report run_ooc_rkleene(T* host, std::size_t n, std::size_t ld, ooc_options c
     cuda::host_registration const pin = pin_host_matrix(host, n * ld * sizeof(T), o, rep);
     auto const t0 = std::chrono::steady_clock::now();
     tuning const& tune = resolve(o.ctx).tune;
-    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || tune.ooc_profile);
+    ooc_rkleene_run<T> run(host, n, ld, p, o.profile || tune.ooc_profile, resolve(o.ctx));
     run.run();
     rep.rounds = run.closed();
     rep.run_seconds =

@@ -73,10 +73,10 @@ struct rkleene_gpu_backend {
     view side_ws{};
     cuda::event* fork = nullptr;
     cuda::event* join = nullptr;
-    context* ctx = nullptr;  // GEMM tuning (null: default_context())
+    context* ctx = nullptr;  // tuning and scratch (null: default_context())
 
     static std::size_t split(std::size_t n) { return n / 2; }
-    void base(view a) const { cuda::floyd_warshall_blocked<T>(a, *s); }
+    void base(view a) const { cuda::floyd_warshall_blocked<T>(a, *s, ctx); }
     /// c (+)= x (x) y on stream st, through workspace w unless c shares nothing with x and y.
     void product(view c, view x, view y, bool disjoint, view w, cuda::stream const& st) const {
         if (disjoint) {

@@ -22,7 +22,7 @@
 //
 // 4-byte types with 16-byte aligned B rows (data and leading dimension) run the staged kernel: A
 // packed k-major into device scratch (dense_gemm_scratch_bytes, at most 64 MiB a call: the
-// context's workspace, caller-supplied or grown and kept, or the stream's own scratch), then a
+// context's workspace, caller-supplied or grown and kept, or the call's own), then a
 // cp.async pipeline; other views run the checked kernel. Both give the same results. min_plus and
 // max_plus products of few blocks (a 1024 x 1024 product fills half of an H100) split k into
 // partial products, added up by one more kernel (tuning::split_k_blocks; up to 8 MiB more
@@ -41,10 +41,11 @@
 // context's stream (null: the legacy default stream), with its workspace, cuBLAS handle and
 // tuning. The overload that takes a cuda::stream (stream.hpp) only enqueues the work on that
 // stream and returns: the views must stay valid, and their memory unchanged by other streams,
-// until the stream has run it (the caller orders that with events). It uses the stream's own
-// scratch int for the integer range check and its own scratch for the packed A, so products on
-// different streams never share them; tuning and the cuBLAS handle come from `ctx` (null: the
-// default context). lor_land over bool / uint8 has the first two forms only.
+// until the stream has run it (the caller orders that with events). Tuning, the cuBLAS handle and
+// the scratch come from `ctx` (null: the default context): on ctx's own stream its workspace and
+// range-check int, as the synchronous forms; on another stream an int and the packed A for that
+// product alone, from ctx's pool on that stream and released there behind it, so products on
+// different streams never share them. lor_land over bool / uint8 has the first two forms only.
 // C must not overlap A or B (invalid_argument). Failures throw kleene::device_error.
 
 #include <kleene/context.hpp>

@@ -31,8 +31,8 @@ public:
   stream& operator=(stream const&) = delete;
 
   /// A stream object for `native` (a cudaStream_t; null: the legacy default stream) that does not
-  /// own it: the stream is not destroyed with the object (its scratch is released on it). For
-  /// code written against cuda::stream that is to run on a context's stream.
+  /// own it: the stream is not destroyed with the object. For code written against cuda::stream
+  /// that is to run on a context's stream.
   static stream borrow(void* native) noexcept { return stream(borrowed{}, native); }
 
   /// The cudaStream_t, as a pointer.
@@ -45,12 +45,6 @@ public:
   /// Later work on this stream waits for everything queued so far on the legacy default stream
   /// (where the library's synchronous calls and plain cudaMemcpy run).
   void wait_default() const KLEENE_DEVICE_BODY;
-  /// One device int that belongs to this stream, for kernels that leave a verdict for a later
-  /// kernel of the same stream (the integer GEMM's range check); allocated on first use.
-  int* scratch_int() const KLEENE_DEVICE_VALUE;
-  /// At least `bytes` of device scratch that belongs to this stream (the GEMM's packed operand);
-  /// it grows in the stream's order (the old block released behind the work queued before).
-  void* scratch_bytes(std::size_t bytes) const KLEENE_DEVICE_VALUE;
 
 private:
     struct borrowed {};
@@ -58,8 +52,6 @@ private:
 
     void* handle_ = nullptr;
     bool owned_ = true;
-    mutable kleene::detail::stream_block scratch_;
-    mutable kleene::detail::scratch_block scratch_bytes_;
 };
 
 class event {

@@ -124,4 +124,23 @@ buffer<T, device> temporary_copy_of_host(T const* src, std::size_t n, context& c
 /// back to the driver before the call returns.
 inline void return_temporaries(context& ctx) { stream::borrow(ctx.stream()).synchronize(); }
 
+/// Calls return_temporaries(ctx) when it goes, for a call whose temporaries live to its end:
+/// declared before them, it goes after they have been released. A failure of that wait is not
+/// reported: the call has waited for its work before (a way out by an exception has its error).
+class temporaries_scope {
+public:
+    explicit temporaries_scope(context& ctx) noexcept : ctx_(ctx) {}
+    temporaries_scope(temporaries_scope const&) = delete;
+    temporaries_scope& operator=(temporaries_scope const&) = delete;
+    ~temporaries_scope() {
+        try {
+            return_temporaries(ctx_);
+        } catch (...) {  // see above
+        }
+    }
+
+private:
+    context& ctx_;
+};
+
 }  // namespace kleene::cuda

@@ -34,9 +34,11 @@ template <class T>
 void floyd_warshall_blocked(dense_view<T, device> a) {
     floyd_warshall_blocked<T>(a, default_context());
 }
+/// The same enqueued on s (asynchronous); a device int for its range checks from ctx (null:
+/// default_context()): the context's own on its stream, else one for the call from its pool.
 template <class T>
-KLEENE_DEVICE_ENTRY void floyd_warshall_blocked(dense_view<T, device> a,
-                                                stream const& s) KLEENE_DEVICE_BODY;
+KLEENE_DEVICE_ENTRY void floyd_warshall_blocked(dense_view<T, device> a, stream const& s,
+                                                context* ctx = nullptr) KLEENE_DEVICE_BODY;
 /// One launch per k, one thread per entry: the textbook GPU version, for comparison.
 template <class T>
 KLEENE_DEVICE_ENTRY void floyd_warshall_naive(dense_view<T, device> a,

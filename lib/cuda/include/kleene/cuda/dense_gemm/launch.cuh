@@ -330,10 +330,28 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
                 dense_view<typename S::value_type, device> c, bool accumulate, stream const& s,
                 context* ctx) {
     using P = dense_safe<S>;
-    gemm_detail::enqueue<P>(a, b, c, accumulate, static_cast<cudaStream_t>(s.native()),
-                            gemm_detail::needs_flag<P> ? s.scratch_int() : nullptr,
-                            [&s](std::size_t bytes) { return s.scratch_bytes(bytes); },
-                            resolve(ctx));
+    context& x = resolve(ctx);
+    auto const st = static_cast<cudaStream_t>(s.native());
+    if (st == static_cast<cudaStream_t>(x.stream())) {
+        // The context's own stream: its workspace and flag, as the synchronous form (no wait).
+        gemm_detail::enqueue<P>(
+            a, b, c, accumulate, st,
+            gemm_detail::needs_flag<P> ? kleene::cuda::detail::context_flag(x) : nullptr,
+            [&](std::size_t bytes) { return gemm_detail::context_workspace(x, bytes, st); }, x);
+        return;
+    }
+    // Another stream: the flag and the packed operand for this product only, from the context's
+    // pool on that stream, released there behind it.
+    detail::device_stream const ds(st, static_cast<cudaMemPool_t>(cuda::memory_pool(x)));
+    detail::stream_buffer<int> flag;
+    if constexpr (gemm_detail::needs_flag<P>) flag = detail::stream_buffer<int>(1, ds);
+    detail::stream_buffer<unsigned char> scratch;
+    gemm_detail::enqueue<P>(a, b, c, accumulate, st, flag.data(),
+                            [&](std::size_t bytes) {
+                                scratch = detail::stream_buffer<unsigned char>(bytes, ds);
+                                return static_cast<void*>(scratch.data());
+                            },
+                            x);
 }
 
 }  // namespace kleene::cuda
