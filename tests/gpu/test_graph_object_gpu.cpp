@@ -752,6 +752,48 @@ BOOST_AUTO_TEST_CASE(device_graph_closure_reads_no_host_copy) {
         }
 }
 
+BOOST_AUTO_TEST_CASE(closure_temporaries_come_from_the_context_pool) {
+    if (!have_gpu(needs::minimal)) return;
+    // The dense closure on the GPU of a device graph (its bits made there, copied back) and of a
+    // host graph (its bits sent there and back): the n x n bits and R-Kleene's workspace (a bit
+    // matrix of the larger half) are temporaries of the context's pool, all released by the
+    // time the call returns; the answers equal the CPU's.
+    std::size_t const n = 2048;
+    auto const a = random_graph<float>(n, 2300, 53, false, 1, 2);
+    graph hg{csr_matrix<float>(a)};
+    graph dg(a.to_device());
+    closure_options co;
+    co.device = device_choice::cpu;
+    auto const want = closure(hg, co);
+    std::size_t const ld = (n + 63) / 64, half = (n + 1) / 2, hld = (half + 63) / 64;
+    std::size_t const temps = n * ld * 8 + half * hld * 8;
+    context ctx;
+    closure_options o;
+    o.ctx = &ctx;
+    o.device = device_choice::gpu;
+    o.method = closure_method::dense;
+    o.output_format = output_choice::csr;
+    for (bool const on_device : {true, false}) {
+        auto run = [&] { return on_device ? closure_matrix(dg, o) : closure_matrix(hg, o); };
+        (void)run();  // warm: the kernels loaded, the pool made
+        std::size_t const held = cuda::pool_usage(ctx).used;
+        cuda::reset_memory_pool_peaks(ctx);
+        auto const got = run();
+        auto const u = cuda::pool_usage(ctx);
+        BOOST_TEST_CONTEXT((on_device ? "device graph" : "host graph")
+                           << ": held " << held << ", peak " << u.used_peak << ", temporaries "
+                           << temps) {
+            BOOST_TEST((got.device == device_choice::gpu));
+            BOOST_TEST(got.csr.nnz() == want.nnz());
+            BOOST_TEST(std::equal(got.csr.row_ptr(), got.csr.row_ptr() + n + 1, want.row_ptr()));
+            BOOST_TEST(std::equal(got.csr.col_idx(), got.csr.col_idx() + got.csr.nnz(),
+                                  want.col_idx()));
+            BOOST_TEST(u.used_peak >= held + temps);
+            BOOST_TEST(u.used == held);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(device_graph_mirror_is_counted) {
     if (!have_gpu(needs::minimal)) return;
     // The counter the cases above read: the host mirror, and only it, moves it.

@@ -35,7 +35,11 @@
 #include <kleene/algorithms/rkleene.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/cuda/bit_matrix.hpp>
+#include <kleene/cuda/out_of_core.hpp>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/stream.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <kleene/error.hpp>
 #include <kleene/memory.hpp>
 #include <kleene/options.hpp>
@@ -97,7 +101,8 @@ inline void closure_cpu(host_bits& a) {
 
 /// R-Kleene on the GPU, in place: a becomes a+ (copies to the device and back). Past the device
 /// budget (free memory, and the cap max_device_bytes or the context's when set) it
-/// runs out of core instead; `explain` says which.
+/// runs out of core instead; `explain` says which. In core the bits go to a temporary of the
+/// context's pool, on its stream, and come back through its page-locked staging.
 inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
                         explain_trace* explain = nullptr, context* ctx = nullptr) {
     detail::device_budget const budget = detail::gpu_budget(max_device_bytes, ctx);
@@ -117,13 +122,15 @@ inline void closure_gpu(host_bits& a, std::size_t max_device_bytes = 0,
         closure_out_of_core(a.words.data(), a.n, a.ld, o);
         return;
     }
-    cuda::bit_matrix d(a.n, a.n);
-    if (d.ld() != a.ld) throw invalid_argument("closure_gpu: unexpected bit_matrix layout");
-    detail::copy_bytes<device, host>(d.data(), a.words.data(),
-                                     a.words.size() * sizeof(std::uint64_t));
-    rkleene(d);
-    detail::copy_bytes<host, device>(a.words.data(), d.data(),
-                                     a.words.size() * sizeof(std::uint64_t));
+    context& c = resolve(ctx);
+    {
+        auto const d = cuda::temporary_matrix<std::uint64_t>::copy_of_host(a.words.data(), a.n,
+                                                                           a.ld, c);
+        rkleene(cuda::bit_view<std::uint64_t>{d.data(), a.n, a.n, a.ld}, &c);
+        cuda::copy_result_to_host(a.words.data(), d.data(),
+                                  a.words.size() * sizeof(std::uint64_t), c);
+    }
+    cuda::return_temporaries(c);
 }
 
 enum class closure_method {
@@ -588,11 +595,11 @@ inline bool closure_bits_fit_device(std::size_t n, closure_options const& opt) {
     return fits;
 }
 
-/// The dense closure of the pattern p on the device: bits made from the CSR there, R-Kleene on
-/// them, the diagonal set when reflexive. fitted: the caller has checked that they fit.
+/// The checks of the dense closure of the pattern p on the device (square, a GPU method, the
+/// bits fit unless the caller has checked: fitted).
 template <class Index>
-cuda::bit_matrix closure_bits_on_device(csr_matrix<bool, Index, device> const& p,
-                                        closure_options const& opt, bool fitted = false) {
+void check_closure_on_device(csr_matrix<bool, Index, device> const& p, closure_options const& opt,
+                             bool fitted) {
     if (p.rows() != p.cols())
         throw dimension_mismatch("closure: the adjacency matrix must be square, not " +
                                  detail::shape(p.rows(), p.cols()));
@@ -609,30 +616,57 @@ cuda::bit_matrix closure_bits_on_device(csr_matrix<bool, Index, device> const& p
                                 " bit matrix does not fit the device (see the explain trace); a "
                                 "host graph runs out of core or by its condensation",
                             double(n) * double((n + 63) / 64) * 8);
+}
+
+/// The dense closure of the pattern p into the n x n bits b on the device (bit_matrix's layout,
+/// any content), on ctx's stream: cleared, p's entries set, R-Kleene, the diagonal set when
+/// reflexive; returns once the stream has done it.
+template <class Index>
+void closure_bits_into(csr_matrix<bool, Index, device> const& p, cuda::bit_view<std::uint64_t> b,
+                       closure_options const& opt, context& ctx) {
+    cuda::fill_bytes_async(b.data, 0, b.rows * b.ld * sizeof(std::uint64_t),
+                           cuda::stream::borrow(ctx.stream()));
+    cuda::pattern_bits<Index>(p, b, ctx);
+    rkleene(b, &ctx);
+    if (opt.reflexive) cuda::set_bit_diagonal(b, ctx);
+}
+
+/// The dense closure of the pattern p on the device, as a bit matrix for the caller (see
+/// closure_bits_into). fitted: the caller has checked that it fits.
+template <class Index>
+cuda::bit_matrix closure_bits_on_device(csr_matrix<bool, Index, device> const& p,
+                                        closure_options const& opt, bool fitted = false) {
+    check_closure_on_device(p, opt, fitted);
     context& ctx = resolve(opt.ctx);
-    cuda::bit_matrix b(n, n, ctx);
-    cuda::pattern_bits<Index>(p, b.view(), ctx);
-    rkleene(b);
-    if (opt.reflexive) cuda::set_bit_diagonal(b.view(), ctx);
+    cuda::bit_matrix b(p.rows(), p.rows(), ctx);
+    closure_bits_into(p, b.view(), opt, ctx);
     return b;
 }
 
-/// closure_matrix of a device pattern: the device's bits copied back, in the form asked for.
+/// closure_matrix of a device pattern: the bits made in a temporary of the context's pool and
+/// copied back through its page-locked staging, in the form asked for.
 template <class Index>
 closure_result closure_matrix_on_device(csr_matrix<bool, Index, device> const& p,
                                         closure_options const& opt, bool fitted = false) {
     auto const t0 = std::chrono::steady_clock::now();
-    cuda::bit_matrix const b = closure_bits_on_device(p, opt, fitted);
+    check_closure_on_device(p, opt, fitted);
+    context& ctx = resolve(opt.ctx);
     closure_result r;
     r.method = closure_method::dense;
     r.device = device_choice::gpu;
     std::size_t const n = p.rows();
-    r.bits = host_bits{n, b.ld(), {}};
+    std::size_t const ld = (n + cuda::bits_per_word - 1) / cuda::bits_per_word;
+    r.bits = host_bits{n, ld, {}};
     detail::require_host_memory(("closure: the " + detail::shape(n, n) + " bit matrix").c_str(),
-                                double(n) * double(b.ld()) * 8);
-    r.bits.words.resize(n * b.ld());
-    detail::copy_bytes<host, device>(r.bits.words.data(), b.data(),
-                                     r.bits.words.size() * sizeof(std::uint64_t));
+                                double(n) * double(ld) * 8);
+    r.bits.words.resize(n * ld);
+    {
+        cuda::temporary_matrix<std::uint64_t> const b(n, ld, ctx);
+        closure_bits_into(p, cuda::bit_view<std::uint64_t>{b.data(), n, n, ld}, opt, ctx);
+        cuda::copy_result_to_host(r.bits.words.data(), b.data(),
+                                  r.bits.words.size() * sizeof(std::uint64_t), ctx);
+    }
+    cuda::return_temporaries(ctx);
     if (opt.explain)
         opt.explain->add("closure: n=" + std::to_string(n) + ", nnz=" + std::to_string(p.nnz()) +
                          ": dense, bit-packed R-Kleene on the GPU (a device graph: its pattern "

@@ -123,20 +123,6 @@ struct ooc_side_streams {
 
 // ---- the two kinds of matrices the loop runs on ------------------------------------------------
 
-struct rkleene_bits_stream_backend {
-    std::size_t base_size = cuda::bit_warshall_max;
-    cuda::bit_view<std::uint64_t> ws;
-    cuda::stream const* s;
-    static std::size_t split(std::size_t n) { return rkleene_bits_backend::split(n); }
-    void base(cuda::bit_view<std::uint64_t> a) const { cuda::bit_warshall(a, *s); }
-    void mul_add(cuda::bit_view<std::uint64_t> c, cuda::bit_view<std::uint64_t> x,
-                 cuda::bit_view<std::uint64_t> y, bool) const {
-        cuda::bit_view<std::uint64_t> const t{ws.data, c.rows, c.cols, ws.ld};
-        cuda::bool_gemm(x, y, t, false, *s);
-        cuda::or_into(c, t, *s);
-    }
-};
-
 /// min_plus over T: one entry a word. Diagonal blocks up to 4096 close by blocked Floyd-Warshall
 /// (faster than R-Kleene there, docs/performance.md), larger ones by R-Kleene over it.
 template <class T>
@@ -218,7 +204,7 @@ struct ooc_bits {
     static std::size_t ws_side(std::size_t b, std::size_t n) {
         std::size_t side = 0;
         for (std::size_t m : {b, n % b})
-            side = std::max(side, rkleene_workspace_side<rkleene_bits_stream_backend>(
+            side = std::max(side, rkleene_workspace_side<rkleene_bits_backend>(
                                       m, cuda::bit_warshall_max));
         return side;
     }
@@ -227,7 +213,7 @@ struct ooc_bits {
     }
     static std::size_t gemm_scratch(std::size_t, std::size_t) { return 0; }
     static void close(view a, view ws, cuda::stream const& s, context&) {
-        rkleene_bits_stream_backend be{cuda::bit_warshall_max, ws, &s};
+        rkleene_bits_backend be{cuda::bit_warshall_max, ws, &s};
         rkleene_recurse(be, a);
     }
     static void negative(view, std::size_t, unsigned long long*, cuda::stream const&) {}

@@ -105,17 +105,21 @@ struct rkleene_gpu_backend {
     }
 };
 
+/// The Boolean recursion on bit-packed views, enqueued on stream s: Warshall on blocks of at most
+/// base_size, or-and products through the workspace ws (the out-of-core closure's diagonal blocks
+/// too, ooc_floyd_warshall.hpp).
 struct rkleene_bits_backend {
     std::size_t base_size = cuda::bit_warshall_max;
-    cuda::bit_matrix ws;
+    cuda::bit_view<std::uint64_t> ws;
+    cuda::stream const* s;
     /// Splits at a multiple of 64: bit views start columns at whole words.
     static std::size_t split(std::size_t n) { return std::max<std::size_t>(64, n / 2 / 64 * 64); }
-    void base(cuda::bit_view<std::uint64_t> a) const { cuda::bit_warshall(a); }
+    void base(cuda::bit_view<std::uint64_t> a) const { cuda::bit_warshall(a, *s); }
     void mul_add(cuda::bit_view<std::uint64_t> c, cuda::bit_view<std::uint64_t> x,
-                 cuda::bit_view<std::uint64_t> y, bool) {
-        cuda::bit_view<std::uint64_t> const t{ws.data(), c.rows, c.cols, ws.ld()};
-        cuda::bool_gemm(x, y, t, false);
-        cuda::or_into(c, t);
+                 cuda::bit_view<std::uint64_t> y, bool) const {
+        cuda::bit_view<std::uint64_t> const t{ws.data, c.rows, c.cols, ws.ld};
+        cuda::bool_gemm(x, y, t, false, *s);
+        cuda::or_into(c, t, *s);
     }
 };
 
@@ -205,15 +209,24 @@ void rkleene(dense_view<T, device> a, std::size_t base = rkleene_gpu_base,
     cuda::return_temporaries(c);
 }
 
-/// Boolean closure A+ in place on a bit-packed device matrix (bool_gemm products, Warshall on
-/// blocks of at most 512 as the base case). Workspace: one bit matrix of the larger half.
-inline void rkleene(cuda::bit_matrix& a) {
-    detail::require_square("rkleene", a.rows(), a.cols());
+/// Boolean closure A+ in place on a bit-packed device view (bool_gemm products, Warshall on
+/// blocks of at most 512 as the base case), enqueued on the context's stream (ctx, or the calling
+/// thread's default_context()) after the work queued there; the workspace, one bit matrix of the
+/// larger half, a temporary of the context's pool. Returns once that stream has done the work.
+inline void rkleene(cuda::bit_view<std::uint64_t> a, context* ctx = nullptr) {
+    detail::require_square("rkleene", a.rows, a.cols);
     std::size_t const w =
-        detail::rkleene_workspace_side<detail::rkleene_bits_backend>(a.rows(), cuda::bit_warshall_max);
-    detail::rkleene_bits_backend be;
-    if (w > 0) be.ws = cuda::bit_matrix(w, w);
-    detail::rkleene_recurse(be, a.view());
+        detail::rkleene_workspace_side<detail::rkleene_bits_backend>(a.rows, cuda::bit_warshall_max);
+    context& c = resolve(ctx);
+    cuda::stream const s = cuda::stream::borrow(c.stream());
+    {
+        std::size_t const ld = (w + cuda::bits_per_word - 1) / cuda::bits_per_word;
+        cuda::temporary_matrix<std::uint64_t> const ws(w, ld, c);
+        detail::rkleene_bits_backend const be{cuda::bit_warshall_max, {ws.data(), w, w, ld}, &s};
+        detail::rkleene_recurse(be, a);
+    }
+    cuda::return_temporaries(c);
 }
+inline void rkleene(cuda::bit_matrix& a, context* ctx = nullptr) { rkleene(a.view(), ctx); }
 
 }  // namespace kleene
