@@ -15,6 +15,7 @@
 #include <kleene/algorithms/cuda/closure.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/error.hpp>
 
 #include <cub/cub.cuh>
@@ -23,8 +24,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
-#include <thread>
 #include <vector>
 #include <limits>
 #include <cstdint>
@@ -321,61 +320,6 @@ struct timer {
     }
 };
 
-/// Copies `bytes` from the device to pageable host memory through two page-locked buffers: the
-/// DMA engine fills one while host threads copy the other out, so the result's pages are first
-/// touched by many threads at once (a pageable cudaMemcpy touches them on one, at about 3 GB/s on
-/// the H200 host). Small copies go directly. The buffers' size, bytes / 32 within [16, 64] MiB,
-/// from bench_closure on the H200 host (2026-11-29): with 64 MiB buffers results of 128 MiB, 312
-/// MiB and 2.8 GiB took 101, 86 and 246 ms; with 16 MiB ones 31, 56 and 290 ms.
-void to_host_staged(void* dst, void const* src, std::size_t bytes, cudaStream_t s) {
-    std::size_t const chunk =
-        std::clamp(bytes / 32, std::size_t(16) << 20, std::size_t(64) << 20);
-    if (bytes <= chunk) {
-        if (bytes) KLEENE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
-        KLEENE_CUDA_CHECK(cudaStreamSynchronize(s));
-        return;
-    }
-    struct staging {
-        void* p = nullptr;
-        cudaEvent_t done = nullptr;
-        ~staging() {
-            if (p) (void)cudaFreeHost(p);
-            if (done) (void)cudaEventDestroy(done);
-        }
-    } buf[2];
-    for (auto& b : buf) {
-        KLEENE_CUDA_CHECK(cudaHostAlloc(&b.p, chunk, cudaHostAllocDefault));
-        KLEENE_CUDA_CHECK(cudaEventCreateWithFlags(&b.done, cudaEventDisableTiming));
-    }
-    std::size_t const chunks = (bytes + chunk - 1) / chunk;
-    auto fetch = [&](std::size_t i) {
-        std::size_t const off = i * chunk, len = std::min(chunk, bytes - off);
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(buf[i % 2].p, static_cast<char const*>(src) + off, len,
-                                          cudaMemcpyDeviceToHost, s));
-        KLEENE_CUDA_CHECK(cudaEventRecord(buf[i % 2].done, s));
-    };
-    unsigned const threads =
-        std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-    fetch(0);
-    fetch(1);
-    for (std::size_t i = 0; i < chunks; ++i) {
-        std::size_t const off = i * chunk, len = std::min(chunk, bytes - off);
-        KLEENE_CUDA_CHECK(cudaEventSynchronize(buf[i % 2].done));
-        char const* const from = static_cast<char const*>(buf[i % 2].p);
-        char* const to = static_cast<char*>(dst) + off;
-        std::size_t const share = (len / threads + 4095) / 4096 * 4096;
-        auto part = [&](unsigned t) {
-            std::size_t const a = std::min(len, t * share), b = std::min(len, a + share);
-            if (a < b) std::memcpy(to + a, from + a, b - a);
-        };
-        std::vector<std::thread> team;
-        for (unsigned t = 1; t < threads; ++t) team.emplace_back(part, t);
-        part(0);
-        for (auto& th : team) th.join();
-        if (i + 2 < chunks) fetch(i + 2);
-    }
-}
-
 std::string mib(double bytes) { return kleene::detail::format_bytes(static_cast<long double>(bytes)); }
 
 }  // namespace
@@ -538,14 +482,18 @@ closure_rows_gpu closure_condensation_rows(condensation_view<Index> const& g, bo
     KLEENE_CUDA_CHECK_LAUNCH("closure expand_rows");
     KLEENE_CUDA_CHECK(cudaEventRecord(tm.e[5], s));
     auto const copy0 = std::chrono::steady_clock::now();
+    // Through the context's page-locked buffers (result_copy.hpp: the DMA engine fills one while
+    // the context's threads copy the other out, so the result's pages are first touched by many
+    // threads at once), kept from call to call. This did the same with two buffers of bytes / 32
+    // (16 to 64 MiB) allocated and freed each call and a team of std::threads.
     if (bits) {
         r.words.resize(n * r.ld);
-        to_host_staged(r.words.data(), wbits.p, n * r.ld * 8, s);
+        cuda::copy_result_to_host(r.words.data(), wbits.p, n * r.ld * 8, ctx);
     } else {
         r.ptr = buffer<std::int64_t>(n + 1);
         r.cols = buffer<std::int64_t>(r.pairs);
-        to_host_staged(r.ptr.data(), vptr.p, (n + 1) * 8, s);
-        to_host_staged(r.cols.data(), cols.p, r.pairs * 8, s);
+        cuda::copy_result_to_host(r.ptr.data(), vptr.p, (n + 1) * 8, ctx);
+        cuda::copy_result_to_host(r.cols.data(), cols.p, r.pairs * 8, ctx);
     }
     auto const done = std::chrono::steady_clock::now();
     r.fill_s = tm.ms(2, 3);

@@ -30,6 +30,7 @@
 #include <kleene/algorithms/cuda/graph.hpp>
 #include <kleene/cuda/check.cuh>
 #include <kleene/cuda/detail/device.cuh>
+#include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/error.hpp>
 
@@ -276,18 +277,6 @@ __global__ void __launch_bounds__(small_threads)
     }
 }
 
-/// What the host reads each level, in pinned memory (a faster copy than pageable).
-template <class T>
-struct pinned {
-    T* p = nullptr;
-    explicit pinned(std::size_t count = 1) {
-        KLEENE_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-    }
-    ~pinned() { (void)cudaFreeHost(p); }
-    pinned(pinned const&) = delete;
-    pinned& operator=(pinned const&) = delete;
-};
-
 template <class Index>
 bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std::size_t source,
                       bool parents, bfs_tuning const& tuning, bfs_detail::device_out const& out,
@@ -310,9 +299,17 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
     int const pull_batch = tuning.pull_batch;
     stream_buffer<counters> pull_ctr{static_cast<std::size_t>(pull_batch), st};
     stream_buffer<small_state> small(1, st);
-    pinned<counters> host_ctr;
-    pinned<small_state> host_small;
-    pinned<counters> host_pull{static_cast<std::size_t>(pull_batch)};
+    // What the host reads each level, in the context's page-locked block (pinned_scratch: a
+    // faster copy than pageable memory, and no cudaMallocHost / cudaFreeHost a call): the
+    // counters, the small state and the pull batch's counters, each 64-byte aligned.
+    auto const aligned = [](std::size_t bytes) { return (bytes + 63) / 64 * 64; };
+    std::size_t const ctr_bytes = aligned(sizeof(counters));
+    std::size_t const small_bytes = aligned(sizeof(small_state));
+    auto* const host_block = static_cast<char*>(::kleene::cuda::detail::pinned_scratch(
+        *out.ctx, ctr_bytes + small_bytes + aligned(sizeof(counters) * std::size_t(pull_batch))));
+    auto* const host_ctr = reinterpret_cast<counters*>(host_block);
+    auto* const host_small = reinterpret_cast<small_state*>(host_block + ctr_bytes);
+    auto* const host_pull = reinterpret_cast<counters*>(host_block + ctr_bytes + small_bytes);
     std::size_t scan_bytes = 0;
     KLEENE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, deg[0].data(),
                                                     offs.data() + 1, static_cast<std::int64_t>(n),
@@ -381,10 +378,10 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
                 deg[1 - cur].data(), depth, frontier, visited_in, in_edges_total,
                 automatic ? tuning.alpha : 0.0, small.data());
             KLEENE_CUDA_CHECK_LAUNCH("bfs_small");
-            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_small.p, small.data(), sizeof(small_state),
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_small, small.data(), sizeof(small_state),
                                               cudaMemcpyDeviceToHost, st));
             KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-            small_state const st = *host_small.p;
+            small_state const st = *host_small;
             frontier_edges = st.edges;
             visited_in = st.visited_in;
             edges_known = true;
@@ -423,12 +420,12 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
                     depth + 1 + j, pull_ctr.data() + j, gate);
                 KLEENE_CUDA_CHECK_LAUNCH("bfs_pull");
             }
-            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_pull.p, pull_ctr.data(),
+            KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_pull, pull_ctr.data(),
                                               std::size_t(pull_batch) * sizeof(counters),
                                               cudaMemcpyDeviceToHost, st));
             KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
-            for (int j = 0; j < pull_batch && host_pull.p[j].ran; ++j)
-                advance(host_pull.p[j], true);
+            for (int j = 0; j < pull_batch && host_pull[j].ran; ++j)
+                advance(host_pull[j], true);
             small_declined = false;
             have_bitmap = true;
             have_queue = false;
@@ -449,12 +446,12 @@ bfs_run bfs_host_loop(bfs_graph<Index> const& g, std::size_t in_edges_total, std
         }
         have_queue = true;
         have_bitmap = false;
-        KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_ctr.p, count_into, sizeof(counters),
+        KLEENE_CUDA_CHECK(cudaMemcpyAsync(host_ctr, count_into, sizeof(counters),
                                           cudaMemcpyDeviceToHost, st));
         KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
         if (frontier_edges > 0) counter = 1 - counter;  // the kernel ran and cleared the other set
         small_declined = false;
-        advance(*host_ctr.p, false);
+        advance(*host_ctr, false);
     }
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     stop.synchronize();
