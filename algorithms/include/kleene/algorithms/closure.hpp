@@ -619,13 +619,11 @@ void check_closure_on_device(csr_matrix<bool, Index, device> const& p, closure_o
 }
 
 /// The dense closure of the pattern p into the n x n bits b on the device (bit_matrix's layout,
-/// any content), on ctx's stream: cleared, p's entries set, R-Kleene, the diagonal set when
-/// reflexive; returns once the stream has done it.
+/// cleared, or being cleared on ctx's stream), on ctx's stream: p's entries set, R-Kleene, the
+/// diagonal set when reflexive; returns once the stream has done it.
 template <class Index>
 void closure_bits_into(csr_matrix<bool, Index, device> const& p, cuda::bit_view<std::uint64_t> b,
                        closure_options const& opt, context& ctx) {
-    cuda::fill_bytes_async(b.data, 0, b.rows * b.ld * sizeof(std::uint64_t),
-                           cuda::stream::borrow(ctx.stream()));
     cuda::pattern_bits<Index>(p, b, ctx);
     rkleene(b, &ctx);
     if (opt.reflexive) cuda::set_bit_diagonal(b, ctx);
@@ -638,7 +636,7 @@ cuda::bit_matrix closure_bits_on_device(csr_matrix<bool, Index, device> const& p
                                         closure_options const& opt, bool fitted = false) {
     check_closure_on_device(p, opt, fitted);
     context& ctx = resolve(opt.ctx);
-    cuda::bit_matrix b(p.rows(), p.rows(), ctx);
+    cuda::bit_matrix b(p.rows(), p.rows(), ctx);  // cleared on ctx's stream
     closure_bits_into(p, b.view(), opt, ctx);
     return b;
 }
@@ -662,6 +660,8 @@ closure_result closure_matrix_on_device(csr_matrix<bool, Index, device> const& p
     r.bits.words.resize(n * ld);
     {
         cuda::temporary_matrix<std::uint64_t> const b(n, ld, ctx);
+        cuda::fill_bytes_async(b.data(), 0, n * ld * sizeof(std::uint64_t),
+                               cuda::stream::borrow(ctx.stream()));
         closure_bits_into(p, cuda::bit_view<std::uint64_t>{b.data(), n, n, ld}, opt, ctx);
         cuda::copy_result_to_host(r.bits.words.data(), b.data(),
                                   r.bits.words.size() * sizeof(std::uint64_t), ctx);

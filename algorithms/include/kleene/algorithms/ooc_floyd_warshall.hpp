@@ -86,6 +86,7 @@ template <std::size_t N>
 struct ooc_side_streams {
     cuda::stream const& main;
     std::array<cuda::stream, N> side;
+    bool finished = false;
 
     explicit ooc_side_streams(cuda::stream const& m) : main(m) {
         cuda::event forked;
@@ -94,16 +95,18 @@ struct ooc_side_streams {
     }
     ooc_side_streams(ooc_side_streams const&) = delete;
     ooc_side_streams& operator=(ooc_side_streams const&) = delete;
-    /// Joins the side streams to `main` and waits for it.
-    void finish() const {
+    /// Joins the side streams to `main` and waits for it (once: the destructor then does nothing).
+    void finish() {
         for (auto const& s : side) {
             cuda::event joined;
             joined.record(s);
             main.wait(joined);
         }
         main.synchronize();
+        finished = true;
     }
     ~ooc_side_streams() {
+        if (finished) return;
         try {
             finish();
         } catch (...) {  // already failing (the first error is the one to report): wait for each
@@ -446,7 +449,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
     auto* const flag = static_cast<unsigned long long*>(
         cuda::detail::pinned_scratch(ctx, 2 * sizeof(unsigned long long)));
 
-    ooc_side_streams<4> const sides(comp);
+    ooc_side_streams<4> sides(comp);
     auto const& [h2d, panel, look, d2h] = sides.side;
     std::array<cuda::event, 2> r_loaded, r_updated, r_used, r_stored, a_loaded, a_free;
     cuda::event dk_loaded, dk_ready, dk_free;
