@@ -126,7 +126,7 @@ int run(int argc, char** argv, std::size_t n) {
     double const setup = c.allreduce_max(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count());
     dist::block_cyclic const d(
-        n, dist::detail::distribution_block(n, c.grid(), true, block, sizeof(T), o.blocks, c),
+        n, dist::detail::distribution_block(n, c.grid(), true, block, sizeof(T), o.blocks, c, nullptr),
         c.grid(), c.rank());
     kleene::dense_matrix<T> local(d.local_rows(), d.local_cols());
     if (small) small_pages(local);

@@ -37,7 +37,11 @@
 #include <kleene/algorithms/distributed/mpi.hpp>
 #include <kleene/algorithms/distributed/nccl.hpp>
 #include <kleene/algorithms/distributed/predecessors.hpp>
+#include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/memory_pool.hpp>
+#include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/stream.hpp>
 #include <memory>
 #include <random>
 #include <string>
@@ -243,6 +247,9 @@ taken_memory take_device_memory(context& ctx, std::size_t keep, Here here) {
     std::size_t const mib = std::size_t(1) << 20;
     taken_memory t;
     for (int r = 0; r < ctx.c->size(); ++r) {
+        // The runs' buffers come from the default context's pool: what it keeps of the earlier
+        // runs' goes back to the driver first, to be taken too.
+        if (ctx.c->rank() == r && here(r)) kleene::cuda::trim_memory_pool(kleene::default_context());
         for (std::size_t want = ~std::size_t(0); ctx.c->rank() == r && here(r);) {
             std::size_t const free = kleene::cuda::free_device_memory();
             if (free <= keep + mib) break;
@@ -350,6 +357,110 @@ void check_setup_failure(context& ctx) {
         std::printf("%s rank %d %s%s\n", ok ? "ok  " : "FAIL", ctx.c->rank(), what.c_str(),
                     got.error.empty() ? "" : (": " + got.error).c_str());
     ctx.report(ok, what);
+}
+
+/// The device path on a context of the caller's (gpu): its stream, non-blocking, is busy when the
+/// call is made (a min-plus product of 4096^3, a few milliseconds, then the copy of each rank's
+/// start blocks from the device into the caller's page-locked local blocks), and the run queues
+/// its work after it there, so it must read that start, not the placeholder (no edges: +inf off
+/// the diagonal) the blocks hold when the call is made; in core (whose plan does not wait for
+/// the stream) and streamed in stripes of 37 rows. The local blocks are the caller's
+/// page-locked memory (cudaHostAlloc), which the run copies directly, in stream order. Its
+/// buffers come from the context's pool (the used peak covers the local blocks in core, the
+/// stripes and panels streamed) and all go back to it; the result equals the single-process one.
+void check_context_stream(context& ctx, std::size_t n, std::size_t block, unsigned seed) {
+    namespace cuda = kleene::cuda;
+    using T = std::int32_t;
+    auto& c = *ctx.c;
+    auto const a = random_graph<T>(n, 5, 1, 50, kind::plain, seed);
+    outcome<T> const want = reference(a, block);
+    dist::block_cyclic const d(n, block, c.grid(), c.rank());
+    std::size_t const lr = d.local_rows(), lc = d.local_cols();
+    dense_matrix<T> const start = dist::detail::local_start<T>(a, d, true);
+    auto const start_d = start.to_device();
+    std::size_t const g = 4096;
+    dense_matrix<float> const ones(g, g, 1.0f);
+    auto const ga = ones.to_device(), gb = ones.to_device();
+    auto gc = ones.to_device();
+    cuda::pinned_memory host(std::max<std::size_t>(lr * lc, 1) * sizeof(T));
+    T* const h = static_cast<T*>(host.data());
+    cuda::stream const s;
+    kleene::context kc(cuda::current_device());  // (this rank's device: use_device)
+    kc.set_stream(s.native());
+    cuda::stream const on = cuda::stream::borrow(kc.stream());
+    // The product's kernels loaded and run once first (lazy loading may wait for the device).
+    cuda::dense_gemm<kleene::min_plus<float>>(ga.view(), gb.view(), gc.view(), true, on, &kc);
+    s.synchronize();
+    using residence = dist::device_fw_options::residence;
+    for (residence const where : {residence::device, residence::streamed}) {
+        bool const streamed = where == residence::streamed;
+        std::string const what = "apsp<int32> n=" + std::to_string(n) + " b=" +
+                                 std::to_string(block) + (streamed ? " streamed" : " in core") +
+                                 " on a busy context stream, page-locked local blocks";
+        for (std::size_t r = 0; r < lr; ++r)
+            for (std::size_t q = 0; q < lc; ++q)
+                h[r * lc + q] = d.global_row(d.prow(), r) == d.global_col(d.pcol(), q)
+                                    ? 0
+                                    : kleene::infinity<T>();
+        cuda::reset_memory_pool_peaks(kc);
+        std::size_t const held = cuda::pool_usage(kc).used;
+        std::string error;
+        dist::fw_stats st;
+        try {
+            cuda::dense_gemm<kleene::min_plus<float>>(ga.view(), gb.view(), gc.view(), true, on,
+                                                      &kc);
+            if (lr && lc)
+                cuda::copy_rows_async(h, lc * sizeof(T), start_d.view().data, lc * sizeof(T),
+                                      lc * sizeof(T), lr, cuda::copy_kind::device_to_host, on);
+            dist::device_fw_options o;
+            o.blocks = where;
+            o.stripe_rows = 37;
+            o.ctx = &kc;
+            st = dist::floyd_warshall_device<T>(kleene::dense_view<T>{h, lr, lc, lc}, d, c,
+                                                *ctx.panels, o);
+        } catch (std::exception const& e) {
+            error = e.what();
+        }
+        cuda::memory_pool_usage const use = cuda::pool_usage(kc);
+        std::size_t const need = streamed ? 3 * 37 * lc * sizeof(T) : lr * lc * sizeof(T);
+        // Which local entries differ from the single-process answer (gathered nowhere: each rank
+        // checks its own blocks).
+        std::int64_t wrong = 0;
+        if (error.empty() && want.error.empty())
+            for (std::size_t r = 0; r < lr; ++r)
+                for (std::size_t q = 0; q < lc; ++q)
+                    wrong += h[r * lc + q] !=
+                             want.dist(d.global_row(d.prow(), r), d.global_col(d.pcol(), q));
+        bool ok = error.empty() && want.error.empty() && wrong == 0 && st.streamed == streamed &&
+                  use.used_peak >= held + need && use.used == held;
+        if (!ok || ctx.verbose)
+            std::printf("%s rank %d %s: %s%lld of %zu local entries wrong; pool used %zu -> peak "
+                        "%zu (the run's buffers at least %zu) -> %zu\n",
+                        ok ? "ok  " : "FAIL", c.rank(), what.c_str(),
+                        error.empty() ? "" : (error + "; ").c_str(), (long long)wrong, lr * lc,
+                        held, use.used_peak, need, use.used);
+        ctx.report(c.allreduce_min(ok ? 1 : 0) == 1, what);
+    }
+    // A context of another device than the rank's (where some rank's is not device 0): refused
+    // on every rank, in the set-up, and the communicators stay usable (the checks after this).
+    if (c.allreduce_max(std::int64_t(cuda::current_device() != 0)) == 1) {
+        kleene::context other(0);
+        dense_matrix<T> local = start;
+        std::string error;
+        try {
+            dist::device_fw_options o;
+            o.ctx = &other;
+            (void)dist::floyd_warshall_device<T>(local.view(), d, c, *ctx.panels, o);
+        } catch (std::exception const& e) {
+            error = e.what();
+        }
+        bool const ok = error.find("the context is for device 0, this rank uses device") !=
+                        std::string::npos;
+        if (!ok || ctx.verbose)
+            std::printf("%s rank %d a context of device 0 on every rank: %s\n", ok ? "ok  " : "FAIL",
+                        c.rank(), error.c_str());
+        ctx.report(c.allreduce_min(ok ? 1 : 0) == 1, "a context of another device is refused");
+    }
 }
 
 /// A failure planted on one rank at one step (faults.hpp), for APSP or closure: every rank must
@@ -708,6 +819,8 @@ int main(int argc, char** argv) {
         check_faults(ctx, panels);
         if (ctx.stripe_rows) check_streamed_out_of_memory(ctx);
         if (gpu && !ctx.stripe_rows) check_setup_failure(ctx);
+        if (gpu && !ctx.stripe_rows)
+            for (std::size_t n : {300, 1000}) check_context_stream(ctx, n, 64, unsigned(n) + 16);
         for (std::size_t n : {1, 100, 257}) check_layout(ctx, n, 37, unsigned(n) + 13);
         // Bands of one row, of three, and of all rows at once.
         for (std::size_t n : {1, 5, 100, 257})

@@ -90,22 +90,39 @@ host_registration::host_registration(void* p, std::size_t bytes) {
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (e == cudaSuccess) {
         p_ = p;
-    } else {
-        (void)cudaGetLastError();
-        failure_ = std::string("cudaHostRegister of ") + std::to_string(bytes) +
-                   " bytes failed: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
+        return;
     }
+    (void)cudaGetLastError();
+    // Page-locked already (cudaHostAlloc'ed, or registered by the caller): both ends of the
+    // range are host memory the device can reach, so the copies go directly and in stream order;
+    // the lock is the caller's and stays.
+    auto pinned = [](void const* q) {
+        cudaPointerAttributes at{};
+        bool const yes = cudaPointerGetAttributes(&at, q) == cudaSuccess &&
+                         at.type == cudaMemoryTypeHost;
+        (void)cudaGetLastError();
+        return yes;
+    };
+    if (pinned(p) && pinned(static_cast<char const*>(p) + bytes - 1)) {
+        held_ = true;
+        return;
+    }
+    failure_ = std::string("cudaHostRegister of ") + std::to_string(bytes) +
+               " bytes failed: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
 }
 host_registration::~host_registration() {
     if (p_) (void)cudaHostUnregister(p_);
 }
 void host_registration::reset() noexcept {
     if (p_) (void)cudaHostUnregister(std::exchange(p_, nullptr));
+    held_ = false;
 }
 host_registration::host_registration(host_registration&& o) noexcept
-    : p_(std::exchange(o.p_, nullptr)), failure_(std::move(o.failure_)), seconds_(o.seconds_) {}
+    : p_(std::exchange(o.p_, nullptr)), held_(std::exchange(o.held_, false)),
+      failure_(std::move(o.failure_)), seconds_(o.seconds_) {}
 host_registration& host_registration::operator=(host_registration&& o) noexcept {
     std::swap(p_, o.p_);
+    std::swap(held_, o.held_);
     std::swap(failure_, o.failure_);
     std::swap(seconds_, o.seconds_);
     return *this;

@@ -22,7 +22,7 @@
 // of the same row from the round before (one event per block row). The four side streams fork
 // from the context's stream after the run's buffers (temporaries of the context's pool) are
 // allocated there, so the run starts after the caller's work queued before it, and they join it
-// again at the end (ooc_side_streams), where the run waits for that stream only.
+// again at the end (cuda::side_streams), where the run waits for that stream only.
 //
 // Block size b (derivation, docs/lab/): a round moves every entry in and out once
 // (n^2 s bytes each way, s = bytes per entry) for n^2 b updates: b / s updates per byte and
@@ -49,6 +49,7 @@
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/result_copy.hpp>
 #include <kleene/cuda/runtime.hpp>
+#include <kleene/cuda/side_streams.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/cuda/temporary.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -76,53 +77,6 @@
 namespace kleene::detail {
 
 // ---- the streams of a run ------------------------------------------------------------------------
-
-/// N streams of an out-of-core run beside the context's stream `main`: forked from it when made
-/// (their work starts after what was queued there before, the run's temporaries included) and
-/// joined back when finished or destroyed, after which `main` is waited for. So on every way out,
-/// exceptions included, nothing queued still uses the run's buffers or the page-locked host range
-/// when they are released, and the temporaries go back to the pool on `main` behind all of it.
-template <std::size_t N>
-struct ooc_side_streams {
-    cuda::stream const& main;
-    std::array<cuda::stream, N> side;
-    bool finished = false;
-
-    explicit ooc_side_streams(cuda::stream const& m) : main(m) {
-        cuda::event forked;
-        forked.record(main);
-        for (auto const& s : side) s.wait(forked);
-    }
-    ooc_side_streams(ooc_side_streams const&) = delete;
-    ooc_side_streams& operator=(ooc_side_streams const&) = delete;
-    /// Joins the side streams to `main` and waits for it (once: the destructor then does nothing).
-    void finish() {
-        for (auto const& s : side) {
-            cuda::event joined;
-            joined.record(s);
-            main.wait(joined);
-        }
-        main.synchronize();
-        finished = true;
-    }
-    ~ooc_side_streams() {
-        if (finished) return;
-        try {
-            finish();
-        } catch (...) {  // already failing (the first error is the one to report): wait for each
-            for (auto const& s : side) {
-                try {
-                    s.synchronize();
-                } catch (...) {
-                }
-            }
-            try {
-                main.synchronize();
-            } catch (...) {
-            }
-        }
-    }
-};
 
 // ---- the two kinds of matrices the loop runs on ------------------------------------------------
 
@@ -422,7 +376,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
     auto const t0 = std::chrono::steady_clock::now();
     context& ctx = resolve(o.ctx);
     // Device memory: temporaries from the context's pool, allocated on its stream before the
-    // side streams fork from it, released there after they have joined it (ooc_side_streams),
+    // side streams fork from it, released there after they have joined it (cuda::side_streams),
     // and what the pool does not keep handed back before the call returns.
     cuda::temporaries_scope const returned(ctx);
     // The products run on the context's stream (after the work queued there before the call);
@@ -449,7 +403,7 @@ ooc_report run_out_of_core(typename E::word* host, std::size_t n, std::size_t ld
     auto* const flag = static_cast<unsigned long long*>(
         cuda::detail::pinned_scratch(ctx, 2 * sizeof(unsigned long long)));
 
-    ooc_side_streams<4> sides(comp);
+    cuda::side_streams<4> sides(comp);
     auto const& [h2d, panel, look, d2h] = sides.side;
     std::array<cuda::event, 2> r_loaded, r_updated, r_used, r_stored, a_loaded, a_free;
     cuda::event dk_loaded, dk_ready, dk_free;

@@ -220,7 +220,10 @@ inline cuda::host_registration pin_host_matrix(void* host, std::size_t bytes,
     rep.pinned = pin.registered();
     rep.pin_seconds = pin.seconds();
     if (o.explain)
-        o.explain->add(pin.registered()
+        o.explain->add(pin.held_elsewhere()
+                           ? "out-of-core: host matrix page-locked already by its owner (" +
+                                 mib(double(bytes)) + ")"
+                       : pin.registered()
                            ? "out-of-core: host matrix page-locked (" + mib(double(bytes)) +
                                  ") in " + std::to_string(pin.seconds()).substr(0, 5) + " s"
                            : "out-of-core: " + pin.failure() +

@@ -28,7 +28,7 @@
 // loaded on the one host-to-device stream after them. Streams: products (and in-core closures) run
 // on the context's stream (o.ctx), loads and stores on one side stream each, forked from it after
 // the buffers (temporaries of the context's pool) are allocated there and joined back at the end
-// (ooc_side_streams, ooc_floyd_warshall.hpp); an output tile's store and the next tile's load into
+// (cuda::side_streams); an output tile's store and the next tile's load into
 // the same buffer go in four row slabs, each load after the store of its slab, and the tile's first
 // and last products run slab by slab, so that the swap overlaps them. The last tile multiplied or
 // closed stays usable in its buffer until the buffer is loaded again: chunks inside it are copied
@@ -508,7 +508,7 @@ private:
     cuda::temporary_matrix<T> cmem_, amem_, bmem_;
     cuda::temporary_matrix<unsigned long long> first_;
     void* flag_;  // the context's page-locked word (pinned_scratch)
-    ooc_side_streams<2> sides_;
+    cuda::side_streams<2> sides_;
     cuda::stream const& h2d_ = sides_.side[0];
     cuda::stream const& d2h_ = sides_.side[1];
     std::array<cuda::event, 2> chunk_loaded_, chunk_free_;

@@ -16,6 +16,7 @@
 #include <kleene/algorithms/distributed/comm.hpp>
 #include <kleene/algorithms/distributed/faults.hpp>
 #include <kleene/algorithms/distributed/floyd_warshall.hpp>
+#include <kleene/algorithms/distributed/floyd_warshall_device.hpp>
 #include <kleene/algorithms/path_weights.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -44,6 +45,10 @@ struct options {
     /// up, on top of ten times its longest step so far (0: no limit): past it the call throws
     /// rank_timeout, and the caller must end the job (mpi_environment::abort).
     double timeout = 0;
+    /// Device path: the context whose stream the steps are queued on and whose memory pool the
+    /// device buffers come from (null: the calling thread's default context of the device this
+    /// rank uses).
+    context* ctx = nullptr;
     /// A failure planted on purpose (tests: faults.hpp).
     fault_plan fault;
     explain_trace* explain = nullptr;
@@ -72,14 +77,15 @@ inline std::size_t choose_block(std::size_t n, process_grid g, bool gpu, std::si
 
 /// Whether the device path (floyd_warshall_device) will stream the local blocks of an n x n
 /// matrix of `elem`-byte entries: asked for, or (automatic) the in-core buffers at b = 2048 do not
-/// fit on some rank's device. Agreed over every rank, as the block size it picks must be.
+/// fit on some rank's device (its free memory once ctx's pool has handed back what it keeps).
+/// Agreed over every rank, as the block size it picks must be.
 inline bool would_stream(std::size_t n, process_grid g, std::size_t elem,
-                         device_fw_options::residence blocks, control& c) {
+                         device_fw_options::residence blocks, control& c, context& ctx) {
     using residence = device_fw_options::residence;
     if (blocks != residence::automatic) return blocks == residence::streamed;
     std::size_t const lr = (n + std::size_t(g.rows) - 1) / std::size_t(g.rows);
     std::size_t const lc = (n + std::size_t(g.cols) - 1) / std::size_t(g.cols);
-    bool const over = !fits_in_core(lr, lc, 2048, elem, cuda::free_device_memory());
+    bool const over = !fits_in_core(lr, lc, 2048, elem, cuda::free_memory_for_plan(ctx));
     return c.allreduce_max(std::int64_t(over)) != 0;
 }
 
@@ -88,9 +94,9 @@ inline bool would_stream(std::size_t n, process_grid g, std::size_t elem,
 /// Collective on the device path when not asked (would_stream).
 inline std::size_t distribution_block(std::size_t n, process_grid g, bool gpu, std::size_t asked,
                                       std::size_t elem, device_fw_options::residence blocks,
-                                      control& c) {
+                                      control& c, context* ctx) {
     return choose_block(n, g, gpu, asked,
-                        gpu && !asked && would_stream(n, g, elem, blocks, c));
+                        gpu && !asked && would_stream(n, g, elem, blocks, c, resolve(ctx)));
 }
 
 inline std::string mib(double bytes) {
@@ -236,6 +242,7 @@ fw_stats run_fw(dense_matrix<T>& local, block_cyclic const& d, control& c, optio
                                              .blocks = opt.blocks,
                                              .stripe_rows = opt.stripe_rows,
                                              .timeout = opt.timeout,
+                                             .ctx = opt.ctx,
                                              .fault = opt.fault});
         else
             throw invalid_argument("distributed apsp: the GPU runs fp32, fp64 and int32 only");
@@ -255,7 +262,7 @@ local_result<T> apsp(csr_matrix<T, Index> const& a, control& c, options const& o
     process_grid const g = c.grid();
     bool const gpu = opt.panels != nullptr;
     block_cyclic const d(
-        n, detail::distribution_block(n, g, gpu, opt.block, sizeof(T), opt.blocks, c), g,
+        n, detail::distribution_block(n, g, gpu, opt.block, sizeof(T), opt.blocks, c, opt.ctx), g,
         c.rank());
     path_weight_bound const wb = weight_bound(a, "apsp");
     local_result<T> r;
@@ -338,7 +345,7 @@ local_result<std::int32_t> closure(csr_matrix<U, Index> const& a, control& c,
     bool const gpu = opt.panels != nullptr;
     block_cyclic const d(a.rows(),
                          detail::distribution_block(a.rows(), g, gpu, opt.block,
-                                                    sizeof(std::int32_t), opt.blocks, c),
+                                                    sizeof(std::int32_t), opt.blocks, c, opt.ctx),
                          g, c.rank());
     local_result<std::int32_t> r;
     r.dist = d;

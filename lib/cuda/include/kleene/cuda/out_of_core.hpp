@@ -18,9 +18,11 @@ namespace kleene::cuda {
 KLEENE_DEVICE_ENTRIES_BEGIN
 
 /// Page-locks [p, p + bytes) with cudaHostRegister for the object's lifetime, so that copies from
-/// and to it run by DMA at the link's rate and overlap kernels. A failure (no memory to lock, a
-/// range already locked) is not an error: registered() is false and failure() says why; copies
-/// then still work, staged through the driver, without overlap.
+/// and to it run by DMA at the link's rate and overlap kernels. A range its owner has page-locked
+/// already (cudaHostAlloc, cudaHostRegister) counts as registered and stays locked when this
+/// goes. A failure (no memory to lock, a range only partly locked) is not an error: registered()
+/// is false and failure() says why; copies then still work, staged through the driver, without
+/// overlap.
 class host_registration {
 public:
     host_registration() = default;
@@ -35,13 +37,18 @@ public:
 
     /// Unregisters now.
     void reset() noexcept KLEENE_DEVICE_RETURNS();
-    bool registered() const noexcept { return p_ != nullptr; }
+    /// Whether the range is page-locked: registered here, or page-locked already by its owner
+    /// (cudaHostAlloc, cudaHostRegister: both ends of the range are; not unregistered here).
+    bool registered() const noexcept { return p_ != nullptr || held_; }
+    /// Page-locked already by its owner (see registered()).
+    bool held_elsewhere() const noexcept { return held_; }
     std::string const& failure() const noexcept { return failure_; }
     /// Wall time of cudaHostRegister (seconds).
     double seconds() const noexcept { return seconds_; }
 
 private:
     void* p_ = nullptr;
+    bool held_ = false;
     std::string failure_;
     double seconds_ = 0;
 };
