@@ -42,6 +42,7 @@
 #include <kleene/cuda/out_of_core.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/cuda/stream.hpp>
+#include <kleene/cuda/temporary.hpp>
 #include <memory>
 #include <random>
 #include <string>
@@ -236,14 +237,17 @@ void check_apsp(context& ctx, std::size_t n, std::size_t block, double degree, d
 
 /// Device memory taken on the ranks that `here` picks, one rank after the other (so that ranks
 /// sharing a device each see what the others left), in pieces as large as the driver gives,
-/// halved when it refuses, until about `keep` bytes are free there.
+/// halved when it refuses, until about `keep` bytes are free there. from_pool: then also what the
+/// default context's pool (where the runs' buffers come from) still gives: a trim cannot hand
+/// back a block of the pool that something it keeps still uses, and the pool may also grow
+/// into the `keep` bytes, so that the next allocation from it fails.
 struct taken_memory {
     std::vector<kleene::buffer<std::byte, kleene::device>> pieces;
     std::string error;  // a failure to take the memory, if any
     std::string note() const { return error.empty() ? "" : " (taking memory: " + error + ")"; }
 };
 template <class Here>
-taken_memory take_device_memory(context& ctx, std::size_t keep, Here here) {
+taken_memory take_device_memory(context& ctx, std::size_t keep, Here here, bool from_pool = false) {
     std::size_t const mib = std::size_t(1) << 20;
     taken_memory t;
     for (int r = 0; r < ctx.c->size(); ++r) {
@@ -259,6 +263,15 @@ taken_memory take_device_memory(context& ctx, std::size_t keep, Here here) {
                 t.pieces.emplace_back(want);
             } catch (std::exception const& e) {
                 t.error = e.what();
+                want /= 2;
+            }
+        }
+        for (std::size_t want = std::size_t(1) << 30;
+             from_pool && ctx.c->rank() == r && here(r) && want >= 64 * 1024;) {
+            try {
+                t.pieces.push_back(
+                    kleene::cuda::temporary_buffer<std::byte>(want, kleene::default_context()));
+            } catch (std::exception const&) {
                 want /= 2;
             }
         }
@@ -320,7 +333,7 @@ void check_setup_failure(context& ctx) {
     auto const a = random_graph<float>(n, 4, 1, 9, kind::plain, 4343);
     int const last = ctx.c->size() - 1;
     taken_memory taken =
-        take_device_memory(ctx, std::size_t(1) << 20, [&](int r) { return r == last; });
+        take_device_memory(ctx, std::size_t(1) << 20, [&](int r) { return r == last; }, true);
     dist::options o;
     ctx.set(o);
     o.block = block;

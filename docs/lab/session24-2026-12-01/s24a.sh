@@ -44,10 +44,10 @@ if has suites; then
   done
 fi
 if has bench; then
-  for round in 1 2; do
+  for round in ${ROUNDS:-1 2}; do
     for v in old new; do
       bin=$b/bench_distributed_apsp; [[ $v == old ]] && bin=$b/bench_distributed_apsp_old
-      for np in 1 2; do
+      for np in ${BENCH_NPS:-1 2}; do
         note "$v np=$np n=32768"; "${MPI[@]}" -np $np $bin 32768 2>$out/bench_$v.$np.$round.err | tail -2
       done
       note "$v np=2 n=32768 --streamed"; "${MPI[@]}" -np 2 $bin 32768 --streamed 2>>$out/bench_$v.s.$round.err | tail -2
