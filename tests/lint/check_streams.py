@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Device work off the caller's stream, under lib/ and algorithms/ (issue "The second floor").
 
-Counts, per file, three things:
+Counts, per file, four things:
   - launches off the caller's stream: kernel launches without a stream (`<<<grid, block>>>` or
     `<<<grid, block, smem>>>`, or a stream argument of 0 / nullptr / NULL / cudaStreamLegacy),
     and cooperative launches on the null stream;
@@ -9,9 +9,15 @@ Counts, per file, three things:
     nullptr | NULL | cudaStreamLegacy);
   - legacy-stream copies and sets: the synchronous cudaMemcpy, cudaMemset, cudaMemcpy2D,
     cudaMemcpyToSymbol and cudaMemcpyFromSymbol (which run on the legacy default stream), and
-    their ...Async forms without a stream argument or with a null one.
+    their ...Async forms without a stream argument or with a null one;
+  - streams of their own: cudaStreamCreate... calls, and cuda::stream objects made with a stream
+    of their own (`cuda::stream name;`, `cuda::stream const name(priority)`, make_unique of one)
+    rather than borrowed from the context (cuda::stream::borrow) or forked from its stream
+    (cuda::side_streams, which orders them after the caller's work and joins them back); members
+    (names ending in `_`) are left out: their constructor says where they come from (a member
+    left default-made is a stream of its own that this does not see).
 The library is being moved onto the context's stream file by file: tests/lint/streams_allowed.txt
-lists what each file may still hold, three numbers a file in the order above. The check fails
+lists what each file may still hold, four numbers a file in the order above. The check fails
 when a file holds more than its allowance (new code must take the stream) and when it holds fewer
 (lower the allowance in the same change, so that the list only shrinks). A use that stays must
 say why in a comment at the place. Usage: check_streams.py SOURCE_DIR [--write]  (--write
@@ -31,7 +37,9 @@ COPIES = {"cudaMemcpy": 4, "cudaMemset": 3, "cudaMemcpy2D": 7, "cudaMemcpyToSymb
 WHAT = (("launches off the caller's stream", "launch on the context's stream"),
         ("null-stream or device synchronizations", "wait on the context's stream only"),
         ("legacy-stream copies and sets", "copy or set with the ...Async form on the context's "
-         "stream (and wait on that stream where the host reads the result)"))
+         "stream (and wait on that stream where the host reads the result)"),
+        ("streams of their own", "borrow the context's stream (cuda::stream::borrow) or fork "
+         "side streams from it (cuda::side_streams)"))
 
 
 def split_top(s):
@@ -77,7 +85,7 @@ def strip_comments(text):
 
 def count(text):
     text = strip_comments(text)
-    launches = syncs = copies = 0
+    launches = syncs = copies = owned = 0
     for m in re.finditer(r"<<<(.*?)>>>", text, flags=re.S):
         args = split_top(m.group(1))
         if len(args) < 4 or args[3].replace(" ", "") in NULL:
@@ -99,7 +107,12 @@ def count(text):
         at = COPIES[m.group(1)]
         if len(args) <= at or args[at].replace(" ", "") in NULL:
             copies += 1
-    return launches, syncs, copies
+    owned += len(re.findall(r"\bcudaStreamCreate\w*\s*\(", text))
+    owned += len(re.findall(r"\b(?:cuda::)?stream\s+(?:const\s+)?[A-Za-z]\w*(?<!_)\s*"
+                            r"(?:;|,|\{\s*\}|\((?!\s*(?:cuda::)?stream::borrow\b|\s*void\s*\*|\s*borrowed\b))",
+                            text))
+    owned += len(re.findall(r"make_(?:unique|shared)\s*<\s*(?:cuda::)?stream\b", text))
+    return launches, syncs, copies, owned
 
 
 def main():
@@ -117,7 +130,8 @@ def main():
         lines = [f"{f} {' '.join(map(str, c))}" for f, c in sorted(found.items())]
         allowed_path.write_text(
             "# file, launches off the caller's stream, null-stream or device synchronizations,\n"
-            "# legacy-stream copies and sets (tests/lint/check_streams.py; only ever lowered)\n" +
+            "# legacy-stream copies and sets, streams of their own (tests/lint/check_streams.py;\n"
+            "# only ever lowered)\n" +
             "\n".join(lines) + "\n")
         print(f"wrote {allowed_path}: {len(lines)} files")
         return 0
@@ -125,26 +139,26 @@ def main():
     for n, line in enumerate(allowed_path.read_text().splitlines(), 1):
         if line.strip() and not line.startswith("#"):
             fields = line.split()
-            if len(fields) != 4:
-                print(f"{allowed_path}:{n}: expected a file and three numbers, not {line!r}")
+            if len(fields) != 5:
+                print(f"{allowed_path}:{n}: expected a file and four numbers, not {line!r}")
                 return 1
             allowed[fields[0]] = tuple(int(x) for x in fields[1:])
     bad = []
     for f in sorted(set(found) | set(allowed)):
-        have, may = found.get(f, (0, 0, 0)), allowed.get(f, (0, 0, 0))
+        have, may = found.get(f, (0, 0, 0, 0)), allowed.get(f, (0, 0, 0, 0))
         for (what, fix), h, m in zip(WHAT, have, may):
             if h > m:
                 bad.append(f"{f}: {h} {what}, {m} allowed: {fix}")
             elif h < m:
                 bad.append(f"{f}: {h} {what}, {m} allowed: lower its line in "
                            f"tests/lint/streams_allowed.txt to {h}")
-    total = [sum(v[i] for v in found.values()) for i in range(3)]
+    total = [sum(v[i] for v in found.values()) for i in range(4)]
     if bad:
         print("\n".join(bad))
         return 1
     print(f"{total[0]} launches off the caller's stream, {total[1]} null-stream or device "
-          f"synchronizations and {total[2]} legacy-stream copies and sets left, in {len(found)} "
-          f"files, none past its allowance")
+          f"synchronizations, {total[2]} legacy-stream copies and sets and {total[3]} streams of "
+          f"their own left, in {len(found)} files, none past its allowance")
     return 0
 
 

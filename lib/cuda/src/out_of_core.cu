@@ -23,6 +23,8 @@ namespace kleene::cuda {
 // ---- stream and event ---------------------------------------------------------------------------
 
 stream::stream() : stream(stream_priority::normal) {}
+// The one place a stream is made (tests/lint/streams_allowed.txt): library code borrows the
+// context's stream or forks side streams from it (cuda::side_streams), which come through here.
 stream::stream(stream_priority p) {
     int least = 0, greatest = 0;
     KLEENE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
