@@ -247,14 +247,14 @@ public:
             step_plain(K);
     }
 
-    /// After `steps` steps (all of them when `ok`): waits for the compute and broadcast streams
+    /// After every step has been queued and agreed: waits for the compute and broadcast streams
     /// through `await` (polled, within the limit), then `done()` (no broadcast is in flight any
     /// more), joins the copy streams, adds the phases to the statistics, copies the result out
-    /// and releases the page-locking.
+    /// and releases the page-locking. (A run that fails before goes without it: its destructor
+    /// joins the side streams and the host copy's releases its locking.)
     template <class Await, class Done>
-    void finish(bool ok, std::size_t steps, Await&& await, Done&& done) {
-        bool const copied_early = early_out_ && ok && steps == nb_;
-        if (copied_early) {
+    void finish(Await&& await, Done&& done) {
+        if (early_out_) {
             // Each locked range is released as soon as its rows are on the host, while the last
             // step's update of the later rows runs.
             auto const tp = std::chrono::steady_clock::now();
@@ -276,21 +276,20 @@ public:
         done();
         // The loads and stores (streamed) and the early copies out: joined, all ended.
         sides_->finish();
-        if (ok && steps > 0)
-            st_.steps_device = cuda::event::elapsed_ms(marks_[0][0], marks_[steps - 1][4]) / 1e3;
-        if (ok)
-            for (std::size_t K = 0; K < steps; ++K) {
-                auto const& m = marks_[K];
-                bool const ahead = p_.lookahead && K + 1 < nb_;
-                st_.wait_panels += cuda::event::elapsed_ms(m[0], m[1]) / 1e3;
-                st_.bands += cuda::event::elapsed_ms(m[1], m[2]) / 1e3;
-                double const mid = cuda::event::elapsed_ms(m[2], m[3]) / 1e3;
-                double const last = cuda::event::elapsed_ms(m[3], m[4]) / 1e3;
-                st_.prepare += ahead ? mid : last;
-                st_.rest += ahead ? last : mid;
-            }
+        if (nb_ > 0)
+            st_.steps_device = cuda::event::elapsed_ms(marks_[0][0], marks_[nb_ - 1][4]) / 1e3;
+        for (std::size_t K = 0; K < nb_; ++K) {
+            auto const& m = marks_[K];
+            bool const ahead = p_.lookahead && K + 1 < nb_;
+            st_.wait_panels += cuda::event::elapsed_ms(m[0], m[1]) / 1e3;
+            st_.bands += cuda::event::elapsed_ms(m[1], m[2]) / 1e3;
+            double const mid = cuda::event::elapsed_ms(m[2], m[3]) / 1e3;
+            double const last = cuda::event::elapsed_ms(m[3], m[4]) / 1e3;
+            st_.prepare += ahead ? mid : last;
+            st_.rest += ahead ? last : mid;
+        }
         auto const tc = std::chrono::steady_clock::now();
-        if (!copied_early && !p_.streamed) host_.to_host(A_.data(), cs_);
+        if (!early_out_ && !p_.streamed) host_.to_host(A_.data(), cs_);
         st_.copy_out = since(tc);
         auto const tp = std::chrono::steady_clock::now();
         host_.release();
@@ -756,9 +755,10 @@ fw_stats floyd_warshall_device(dense_view<T> local, block_cyclic const& d, contr
             longest = std::max(longest, detail::since(tk));
             limit.set(2 * o.timeout, 2 * longest);
         }
-        // (Also after a failure: no copy may outlive the locking.) Every broadcast of the call
-        // has ended here once the run's waits are through: a failure from then on needs no abort.
-        run->finish(why.empty(), st.steps, await, [&] { in_flight = false; });
+        // Every step agreed (a failure anywhere threw at its agreement). Every broadcast of the
+        // call has ended here once the run's waits are through: a failure from then on needs no
+        // abort.
+        run->finish(await, [&] { in_flight = false; });
     } catch (collective_error const&) {
         throw;
     } catch (rank_timeout const&) {
