@@ -1,0 +1,947 @@
+// A region-per-block SSSP / BFS for road networks, measured before it goes into the library
+// (issue 38: the GPU work list is bound by its chain of dependent global-memory steps, about 4 us
+// each; lab/chain_latency.cu measured 0.14-0.21 us a step in one block's shared memory and
+// lab/road_regions.py that NE's deepest chains cross only 33-39 of 128 regions).
+//
+// The graph is cut into R regions by recursive BFS bisection and renumbered so that a region is a
+// range of vertex ids. One block a region, all co-resident (a cooperative launch): the block keeps
+// its region's labels in shared memory and relaxes in rounds (Bellman-Ford on a frontier: the
+// vertices lowered in the last round, each listed once, a bit a vertex), without any grid-wide
+// barrier. An edge into another region lowers the global label with atomic min and, if that
+// lowered it, hands the vertex to its region's inbox (a ring in global memory; a flag a vertex keeps
+// it there at most once). A block with an empty frontier polls its inbox; the search ends when
+// `pending` (items handed over and not yet processed to the end, plus the source) is zero.
+//
+//   nvcc -O3 -arch=sm_90 -std=c++17 lab/region_sssp.cu -o region_sssp
+//   ./region_sssp road_NE.mtx [--regions 128] [--threads 512] [--sources-file F | --sources 16]
+//                 [--runs 5] [--bfs] [--check K]
+// Prints per source the kernel's time (CUDA events, median of runs), rounds and items; checks the
+// first K sources' distances against Dijkstra on the host (BFS: levels against a host BFS).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                           \
+    do {                                                                                   \
+        cudaError_t e_ = (x);                                                              \
+        if (e_ != cudaSuccess) {                                                           \
+            std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                  \
+        }                                                                                  \
+    } while (0)
+
+using u32 = unsigned;
+using u64 = unsigned long long;
+constexpr u32 INF = 0xffffffffu;
+
+struct csr {
+    int n = 0;
+    std::vector<int> ptr, col;
+    std::vector<u32> w;
+};
+
+static csr read_mtx(char const* path) {
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) std::printf("cannot open %s\n", path), std::exit(1);
+    char line[512];
+    long long n = 0, m = 0, nz = 0;
+    while (std::fgets(line, sizeof line, f)) {
+        if (line[0] == '%') continue;
+        std::sscanf(line, "%lld %lld %lld", &n, &m, &nz);
+        break;
+    }
+    std::vector<int> r(nz), c(nz);
+    std::vector<u32> w(nz);
+    for (long long i = 0; i < nz; ++i) {
+        long long a, b, x = 1;
+        if (std::fscanf(f, "%lld %lld %lld", &a, &b, &x) < 2) std::printf("short file\n"), std::exit(1);
+        r[i] = int(a - 1), c[i] = int(b - 1), w[i] = u32(x);
+    }
+    std::fclose(f);
+    csr g;
+    g.n = int(n);
+    g.ptr.assign(n + 1, 0);
+    for (long long i = 0; i < nz; ++i) ++g.ptr[r[i] + 1], ++g.ptr[c[i] + 1];
+    for (long long i = 0; i < n; ++i) g.ptr[i + 1] += g.ptr[i];
+    g.col.resize(2 * nz);
+    g.w.resize(2 * nz);
+    std::vector<int> at(g.ptr.begin(), g.ptr.end() - 1);
+    for (long long i = 0; i < nz; ++i) {
+        g.col[at[r[i]]] = c[i], g.w[at[r[i]]++] = w[i];
+        g.col[at[c[i]]] = r[i], g.w[at[c[i]]++] = w[i];
+    }
+    return g;
+}
+
+// Recursive BFS bisection; returns the new order (order[new] = old) and the regions' offsets.
+struct partition {
+    std::vector<int> order, off;
+};
+
+static partition bisect_all(csr const& g, int depth) {
+    partition p;
+    std::vector<int> tag(g.n, -1), seen(g.n, -1);
+    int stamp = 0, visit = 0;
+    std::vector<int> q;
+    auto bfs = [&](std::vector<int> const& part, int start, int mytag) {
+        ++visit;
+        q.clear();
+        q.push_back(start);
+        seen[start] = visit;
+        for (std::size_t h = 0; h < q.size(); ++h) {
+            int u = q[h];
+            for (int k = g.ptr[u]; k < g.ptr[u + 1]; ++k) {
+                int v = g.col[k];
+                if (tag[v] == mytag && seen[v] != visit) seen[v] = visit, q.push_back(v);
+            }
+        }
+        if (q.size() < part.size())
+            for (int v : part)
+                if (seen[v] != visit) q.push_back(v);
+        return q;
+    };
+    std::function<void(std::vector<int>, int)> rec = [&](std::vector<int> part, int d) {
+        if (d == 0 || part.size() < 2) {
+            p.off.push_back(int(p.order.size()));
+            p.order.insert(p.order.end(), part.begin(), part.end());
+            return;
+        }
+        int const mytag = stamp++;
+        for (int v : part) tag[v] = mytag;
+        int start = part[0];
+        for (int i = 0; i < 2; ++i) start = bfs(part, start, mytag).back();
+        std::vector<int> ord = bfs(part, start, mytag);
+        std::size_t const half = ord.size() / 2;
+        std::vector<int> a(ord.begin(), ord.begin() + half), b(ord.begin() + half, ord.end());
+        rec(std::move(a), d - 1);
+        rec(std::move(b), d - 1);
+    };
+    std::vector<int> all(g.n);
+    for (int i = 0; i < g.n; ++i) all[i] = i;
+    rec(all, depth);
+    p.off.push_back(g.n);
+    return p;
+}
+
+static csr permute(csr const& g, std::vector<int> const& order, std::vector<int>& newid) {
+    newid.assign(g.n, 0);
+    for (int i = 0; i < g.n; ++i) newid[order[i]] = i;
+    csr h;
+    h.n = g.n;
+    h.ptr.assign(g.n + 1, 0);
+    h.col.resize(g.col.size());
+    h.w.resize(g.w.size());
+    for (int i = 0; i < g.n; ++i) {
+        int o = order[i];
+        h.ptr[i + 1] = h.ptr[i] + (g.ptr[o + 1] - g.ptr[o]);
+        int k2 = h.ptr[i];
+        for (int k = g.ptr[o]; k < g.ptr[o + 1]; ++k, ++k2) h.col[k2] = newid[g.col[k]], h.w[k2] = g.w[k];
+    }
+    return h;
+}
+
+// ---------------------------------------------------------------------------------- the kernel
+
+struct region_args {
+    int const* ptr;
+    int const* col;
+    u32 const* w;       // nullptr: unit weights
+    int const* off;     // R + 1
+    int R;
+    u32* dist;          // global labels (new numbering)
+    u32* inflag;        // a vertex is in its region's inbox
+    u64* inbox;         // R x cap cells: (slot + 1) << 32 | vertex
+    u64* inbox_tail;    // R, each on its own 128-byte line (stride 16)
+    u32 cap;            // a power of two
+    u64* pending;
+    u64* stats;         // rounds, items, handed, idle polls
+    int* abort;
+    u32* pub;           // R: each region's least listed label (INF: nothing listed)
+    u32 window;         // a round relaxes the labels up to the least listed anywhere + window
+    u64 const* deadline;  // %globaltimer past which the search gives up (abort = 1)
+    int smax;           // largest region
+    // Kernel 3: each region's rows in shared memory. rp_all: per region size + 1 local row
+    // offsets (u16) at off[r] + r; adj_all: per region its entries at adj_off[r]: intra-region
+    // (bit 31 clear) local column in bits 0-15 and weight in bits 16-30; across regions (bit 31
+    // set) the global entry index in bits 0-30.
+    unsigned short const* rp_all;
+    u32 const* adj_all;
+    int const* adj_off;
+    int wmax, emax;
+    unsigned poll_ns;  // kernel 3: an idle block's pause between polls of its inbox
+};
+
+__device__ __forceinline__ u64 gtime() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ u64 ld_relaxed(u64 const* p) {
+    u64 v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ u32 ld_relaxed32(u32 const* p) {
+    u32 v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed(u64* p, u64 v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void st_relaxed32(u32* p, u32 v) {
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void red_min(u32* p, u32 v) {
+    asm volatile("red.relaxed.gpu.global.min.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+template <bool Unit>
+__global__ void __launch_bounds__(1024, 1) region_relax(region_args a, int source) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    int const S = a.smax;
+    u32* lab = reinterpret_cast<u32*>(smem);
+    int* const list0 = reinterpret_cast<int*>(lab + S);
+    int* const list1 = reinterpret_cast<int*>(lab + 2 * S);
+    u32* bits = reinterpret_cast<u32*>(lab + 3 * S);
+    __shared__ int cnt[2];
+    __shared__ u64 ih, it;  // inbox: slots taken up to ih, tail seen it
+    __shared__ int stop;
+    __shared__ u32 lim, nmin;  // this round's window; the least label listed for the next
+    __shared__ u64 s_rounds, s_items, s_handed, s_deferred;
+    __shared__ u64 s_busy_ns, s_push_ns, s_push_rounds, s_first, s_last;
+    __shared__ int pushed_round;
+    int const r = blockIdx.x;
+    int const base = a.off[r], size = a.off[r + 1] - base;
+    int const tid = threadIdx.x, nt = blockDim.x, lane = tid & 31;
+    for (int i = tid; i < size; i += nt) lab[i] = INF;
+    for (int i = tid; i < (size + 31) / 32; i += nt) bits[i] = 0;
+    u64 const deadline_ns = *a.deadline;
+    u64 taken = 0;  // tid 0: items taken (the source included) not yet retired from `pending`
+    if (tid == 0) {
+        cnt[0] = cnt[1] = 0;
+        ih = it = 0;
+        stop = 0;
+        lim = a.window;
+        s_rounds = s_items = s_handed = s_deferred = 0;
+        s_busy_ns = s_push_ns = s_push_rounds = s_last = 0;
+        s_first = ~0ull;
+        pushed_round = 0;
+    }
+    __syncthreads();
+    int q = 0;  // the list that the next round processes
+    if (tid == 0 && source >= base && source < base + size) {
+        int const ls = source - base;
+        lab[ls] = 0;
+        list0[0] = ls;
+        cnt[0] = 1;
+        bits[ls >> 5] |= 1u << (ls & 31);
+        taken = 1;
+    }
+    u64* const my_inbox = a.inbox + u64(r) * a.cap;
+    while (true) {
+        // Take what the inbox holds into the next round's list.
+        u64 const h0 = ih, t0 = it;
+        for (u64 s = h0 + tid; s < t0; s += nt) {
+            u64* cell = my_inbox + (s & (a.cap - 1));
+            u64 c;
+            while (((c = ld_relaxed(cell)) >> 32) != ((s + 1) & 0xffffffffull)) {
+            }
+            int const v = int(c & 0xffffffffu);
+            atomicExch(a.inflag + v, 0u);
+            __threadfence();
+            u32 const d = ld_relaxed32(a.dist + v);
+            int const lv = v - base;
+            if (d < atomicMin(lab + lv, d)) {
+                u32 const bit = 1u << (lv & 31);
+                if (!(atomicOr(bits + (lv >> 5), bit) & bit)) (q ? list1 : list0)[atomicAdd(cnt + q, 1)] = lv;
+            }
+        }
+        __syncthreads();
+        int const items = cnt[q];
+        if (items == 0) {
+            if (tid == 0) {
+                ih = t0;
+                taken += t0 - h0;
+                st_relaxed32(a.pub + r, INF);
+                if (taken) {
+                    __threadfence();
+                    atomicAdd(a.pending, u64(0) - taken);
+                    taken = 0;
+                }
+                unsigned idle = 0;
+                while (true) {
+                    u64 const t = ld_relaxed(a.inbox_tail + 16 * r);
+                    if (t != ih) {
+                        it = t;
+                        break;
+                    }
+                    if (ld_relaxed(a.pending) == 0 || *(volatile int*)a.abort) {
+                        stop = 1;
+                        break;
+                    }
+                    if ((++idle & 255) == 0 && gtime() > deadline_ns) {
+                        atomicExch(a.abort, 1);
+                        stop = 1;
+                        break;
+                    }
+                    __nanosleep(idle < 32 ? 20 : 100);
+                }
+            }
+            __syncthreads();
+            if (stop) break;
+            continue;
+        }
+        __syncthreads();  // everyone has read cnt[q]
+        if (tid == 0) {
+            cnt[q ^ 1] = 0;
+            nmin = INF;
+            taken += t0 - h0;
+            ih = t0;
+            ++s_rounds;
+            s_items += items;
+        }
+        __syncthreads();
+        u64 const round_start = tid == 0 ? gtime() : 0;
+        u32 const L = lim;
+        u64 tail = 0;
+        if (tid == 0) tail = ld_relaxed(a.inbox_tail + 16 * r);  // used at the round's end
+        // Warp 0: the other regions' least listed labels, for the next round's window.
+        u32 seen = INF;
+        if (tid < 32)
+            for (int j = lane; j < a.R; j += 32) seen = min(seen, ld_relaxed32(a.pub + j));
+        int* const cur = q ? list1 : list0;
+        int* const nxt = q ? list0 : list1;
+        u32 mymin = INF;
+        unsigned deferred = 0;
+        for (int i = tid; i < items; i += nt) {
+            int const lv = cur[i];
+            u32 const d0 = *(volatile u32*)(lab + lv);
+            if (d0 > L) {  // beyond the window: listed again, as it is
+                nxt[atomicAdd(cnt + (q ^ 1), 1)] = lv;
+                mymin = min(mymin, d0);
+                ++deferred;
+                continue;
+            }
+            atomicAnd(bits + (lv >> 5), ~(1u << (lv & 31)));
+            u32 const d = *(volatile u32*)(lab + lv);
+            int const v = base + lv;
+            int const b = a.ptr[v], e = a.ptr[v + 1];
+            for (int k = b; k < e; ++k) {
+                int const x = a.col[k];
+                u32 const nd = d + (Unit ? 1u : a.w[k]);
+                int const lx = x - base;
+                if (unsigned(lx) < unsigned(size)) {
+                    if (nd < atomicMin(lab + lx, nd)) {
+                        red_min(a.dist + x, nd);
+                        mymin = min(mymin, nd);
+                        u32 const bit = 1u << (lx & 31);
+                        if (!(atomicOr(bits + (lx >> 5), bit) & bit)) nxt[atomicAdd(cnt + (q ^ 1), 1)] = lx;
+                    }
+                } else if (nd < atomicMin(a.dist + x, nd)) {
+                    __threadfence();
+                    if (atomicExch(a.inflag + x, 1u) == 0) {
+                        // The region of x: binary search of the offsets.
+                        int lo = 0, hi = a.R;
+                        while (hi - lo > 1) {
+                            int const mid = (lo + hi) / 2;
+                            if (a.off[mid] <= x) lo = mid; else hi = mid;
+                        }
+                        atomicAdd(a.pending, 1ull);
+                        u64 const s = atomicAdd(a.inbox_tail + 16 * lo, 1ull);
+                        __threadfence();
+                        st_relaxed(a.inbox + u64(lo) * a.cap + (s & (a.cap - 1)), ((s + 1) << 32) | u32(x));
+                        atomicAdd(&s_handed, 1ull);
+                        pushed_round = 1;
+                    }
+                }
+            }
+        }
+        // The least label listed for the next round, over the block.
+        for (int o = 16; o > 0; o /= 2) mymin = min(mymin, __shfl_xor_sync(0xffffffffu, mymin, o));
+        if (lane == 0 && mymin != INF) atomicMin(&nmin, mymin);
+        if (deferred) atomicAdd(&s_deferred, u64(deferred));
+        __syncthreads();
+        if (tid < 32) {
+            u32 m = min(seen, nmin);
+            for (int o = 16; o > 0; o /= 2) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+            if (tid == 0) {
+                st_relaxed32(a.pub + r, nmin);
+                lim = m == INF ? INF : (u64(m) + a.window >= INF ? INF - 1 : m + a.window);
+                it = tail;
+                u64 const now = gtime();
+                s_busy_ns += now - round_start;
+                if (pushed_round) s_push_ns += now - round_start, ++s_push_rounds, pushed_round = 0;
+                if (s_first == ~0ull) s_first = round_start;
+                s_last = now;
+            }
+        }
+        q ^= 1;
+        __syncthreads();
+    }
+    for (int i = tid; i < size; i += nt) a.dist[base + i] = lab[i];
+    if (tid == 0) {
+        atomicAdd(a.stats + 0, s_rounds);
+        atomicAdd(a.stats + 1, s_items - s_deferred);
+        atomicAdd(a.stats + 2, s_handed);
+        atomicAdd(a.stats + 3, s_deferred);
+        atomicAdd(a.stats + 4, s_busy_ns);
+        atomicAdd(a.stats + 5, s_push_ns);
+        atomicAdd(a.stats + 6, s_push_rounds);
+        if (s_first != ~0ull) atomicMin(a.stats + 7, s_first), atomicMax(a.stats + 8, s_last);
+    }
+}
+
+
+// Kernel 3: the region's rows in shared memory, the frontier as a bit a vertex (a warp a word of
+// 32 vertices, a lane a vertex), one barrier a round (__syncthreads_or: is anything listed next).
+template <bool Unit>
+__global__ void __launch_bounds__(1024, 1) region_smem(region_args a, int source) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    constexpr unsigned full = 0xffffffffu;
+    int const r = blockIdx.x;
+    int const base = a.off[r], size = a.off[r + 1] - base;
+    int const words = (size + 31) / 32;
+    int const e0 = a.adj_off[r], E = a.adj_off[r + 1] - e0;
+    u32* const lab = reinterpret_cast<u32*>(smem);
+    u32* const F0 = lab + a.smax;
+    u32* const F1 = F0 + a.wmax;
+    u32* const adj = F1 + a.wmax;
+    unsigned short* const rp = reinterpret_cast<unsigned short*>(adj + a.emax);
+    __shared__ u64 ih[2], it[2];  // by round parity: inbox slots taken up to ih, tail seen it
+    __shared__ u32 lim[2], nmin[2];
+    __shared__ int stop;
+    __shared__ u64 s_rounds, s_items, s_handed, s_deferred;
+    __shared__ u64 s_busy_ns, s_push_ns, s_push_rounds, s_first, s_last;
+    __shared__ int pushed_round, cross_round, arrive_round;
+    __shared__ u64 s_plain_ns, s_plain_rounds, s_cross_ns, s_cross_rounds, s_arrive_ns, s_arrive_rounds;
+    // Copies in flight (cp.async, L2): the inbox's tail and the regions' published labels, read a
+    // round after they were asked for, so that no global load is on a round's path.
+    __shared__ __align__(16) u64 tail_buf[2];
+    __shared__ __align__(16) u32 pub_buf[512];
+    int const tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nwarps = nt >> 5;
+    for (int i = tid; i < size; i += nt) lab[i] = INF;
+    for (int i = tid; i <= size; i += nt) rp[i] = a.rp_all[base + r + i];
+    for (int i = tid; i < E; i += nt) adj[i] = a.adj_all[e0 + i];
+    for (int i = tid; i < 512; i += nt) pub_buf[i] = INF;
+    if (tid == 0) tail_buf[0] = tail_buf[1] = 0;
+    for (int i = tid; i < words; i += nt) F0[i] = F1[i] = 0;
+    u64 const deadline_ns = *a.deadline;
+    u64 taken = 0;
+    if (tid == 0) {
+        ih[0] = it[0] = ih[1] = it[1] = 0;
+        lim[0] = lim[1] = a.window;
+        nmin[0] = nmin[1] = INF;
+        stop = 0;
+        s_rounds = s_items = s_handed = s_deferred = 0;
+        s_busy_ns = s_push_ns = s_push_rounds = s_last = 0;
+        s_first = ~0ull;
+        pushed_round = cross_round = arrive_round = 0;
+        s_plain_ns = s_plain_rounds = s_cross_ns = s_cross_rounds = s_arrive_ns = s_arrive_rounds = 0;
+    }
+    __syncthreads();
+    if (tid == 0 && source >= base && source < base + size) {
+        int const ls = source - base;
+        lab[ls] = 0;
+        F0[ls >> 5] |= 1u << (ls & 31);
+        taken = 1;
+    }
+    __syncthreads();
+    bool const windowed = a.window != INF;
+    u32 seen = INF;  // warp 0: the least of the other regions' published labels (a round late)
+    u64* const my_inbox = a.inbox + u64(r) * a.cap;
+    int p = 0;
+    unsigned items_round = 0;
+    while (true) {
+        u32* const cur = p ? F1 : F0;
+        u32* const nxt = p ? F0 : F1;
+        u64 const round_start = tid == 0 ? gtime() : 0;
+        int any = 0;
+        u64 const h0 = ih[p], t0 = it[p];
+        for (u64 s = h0 + tid; s < t0; s += nt) {
+            u64* cell = my_inbox + (s & (a.cap - 1));
+            u64 c;
+            while (((c = ld_relaxed(cell)) >> 32) != ((s + 1) & 0xffffffffull)) {
+            }
+            int const v = int(c & 0xffffffffu);
+            arrive_round = 1;
+            atomicExch(a.inflag + v, 0u);
+            __threadfence();
+            u32 const d = ld_relaxed32(a.dist + v);
+            int const lv = v - base;
+            if (d < atomicMin(lab + lv, d)) {
+                atomicOr(nxt + (lv >> 5), 1u << (lv & 31));
+                any = 1;
+            }
+        }
+        u32 const L = lim[p];
+        u64 tail = 0;
+        u32 loaded = INF;
+        if (tid < 32) {
+            // What was asked for last round, then the next copies.
+            asm volatile("cp.async.wait_all;" ::: "memory");
+            if (tid == 0) tail = tail_buf[0];
+            if (windowed)
+                for (int j = lane; j < a.R; j += 32) loaded = min(loaded, pub_buf[j]);
+            __syncwarp();
+            if (tid == 0) {
+                unsigned const dst = unsigned(__cvta_generic_to_shared(tail_buf));
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                             "l"(a.inbox_tail + 16 * r) : "memory");
+            }
+            if (windowed)
+                for (int j = 4 * lane; j < a.R; j += 128) {
+                    unsigned const dst = unsigned(__cvta_generic_to_shared(pub_buf + j));
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                                 "l"(a.pub + j) : "memory");
+                }
+            asm volatile("cp.async.commit_group;" ::: "memory");
+        }
+        u32 mymin = INF;
+        unsigned done_here = 0, kept_here = 0;
+        for (int wd = warp; wd < words; wd += nwarps) {
+            u32 const m = cur[wd];
+            if (m == 0) continue;
+            bool keep = false;
+            if ((m >> lane) & 1u) {
+                int const lv = wd * 32 + lane;
+                u32 const d = *(volatile u32*)(lab + lv);
+                if (d > L) {
+                    keep = true;
+                    mymin = min(mymin, d);
+                } else {
+                    ++done_here;
+                    int const b = rp[lv], e = rp[lv + 1];
+                    for (int k = b; k < e; ++k) {
+                        u32 const x = adj[k];
+                        if (!(x >> 31)) {
+                            int const lx = int(x & 0xffffu);
+                            u32 const nd = d + (Unit ? 1u : ((x >> 16) & 0x7fffu));
+                            if (nd < atomicMin(lab + lx, nd)) {
+                                atomicOr(nxt + (lx >> 5), 1u << (lx & 31));
+                                any = 1;
+                                mymin = min(mymin, nd);
+                                red_min(a.dist + base + lx, nd);
+                            }
+                        } else {
+                            int const gk = int(x & 0x7fffffffu);
+                            cross_round = 1;
+                            int const gx = a.col[gk];
+                            u32 const nd = d + (Unit ? 1u : a.w[gk]);
+                            if (nd < atomicMin(a.dist + gx, nd)) {
+                                __threadfence();
+                                if (atomicExch(a.inflag + gx, 1u) == 0) {
+                                    int lo = 0, hi = a.R;
+                                    while (hi - lo > 1) {
+                                        int const mid = (lo + hi) / 2;
+                                        if (a.off[mid] <= gx) lo = mid; else hi = mid;
+                                    }
+                                    atomicAdd(a.pending, 1ull);
+                                    u64 const s = atomicAdd(a.inbox_tail + 16 * lo, 1ull);
+                                    __threadfence();
+                                    st_relaxed(a.inbox + u64(lo) * a.cap + (s & (a.cap - 1)),
+                                               ((s + 1) << 32) | u32(gx));
+                                    atomicAdd(&s_handed, 1ull);
+                                    pushed_round = 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            u32 const kept = __ballot_sync(full, keep);
+            if (lane == 0) {
+                cur[wd] = 0;
+                if (kept) atomicOr(nxt + wd, kept);
+            }
+            if (kept) any = 1;
+            kept_here += keep;
+        }
+        for (int o = 16; o > 0; o /= 2) mymin = min(mymin, __shfl_xor_sync(full, mymin, o));
+        if (lane == 0 && mymin != INF) atomicMin(nmin + p, mymin);
+        if (windowed && tid < 32) {
+            // The next round's window: the others' labels loaded a round ago and this block's
+            // least listed label of the last round (complete at its barrier).
+            u32 m = min(seen, nmin[p ^ 1]);
+            for (int o = 16; o > 0; o /= 2) m = min(m, __shfl_xor_sync(full, m, o));
+            for (int o = 16; o > 0; o /= 2) loaded = min(loaded, __shfl_xor_sync(full, loaded, o));
+            seen = loaded;
+            if (tid == 0) {
+                st_relaxed32(a.pub + r, nmin[p ^ 1]);
+                lim[p ^ 1] = m == INF ? INF - 1 : (u64(m) + a.window >= INF ? INF - 1 : m + a.window);
+                nmin[p ^ 1] = INF;
+            }
+        } else if (tid == 0) {
+            lim[p ^ 1] = INF - 1;
+            nmin[p ^ 1] = INF;
+        }
+        if (done_here) atomicAdd(&s_items, u64(done_here));
+        if (kept_here) atomicAdd(&s_deferred, u64(kept_here));
+        if (tid == 0) {
+            ih[p ^ 1] = t0;
+            it[p ^ 1] = tail > t0 ? tail : t0;  // the copy may be a round old
+            taken += t0 - h0;
+        }
+        any = __syncthreads_or(any);
+        if (tid == 0) {
+            ++s_rounds;
+            u64 const now = gtime();
+            s_busy_ns += now - round_start;
+            if (pushed_round) s_push_ns += now - round_start, ++s_push_rounds;
+            else if (arrive_round) s_arrive_ns += now - round_start, ++s_arrive_rounds;
+            else if (cross_round) s_cross_ns += now - round_start, ++s_cross_rounds;
+            else s_plain_ns += now - round_start, ++s_plain_rounds;
+            pushed_round = arrive_round = cross_round = 0;
+            if (s_first == ~0ull) s_first = round_start;
+            s_last = now;
+        }
+        p ^= 1;
+        if (any) continue;
+        // Nothing listed: retire what was taken, wait for the inbox or the end.
+        if (tid == 0) {
+            st_relaxed32(a.pub + r, INF);
+            if (taken) {
+                __threadfence();
+                atomicAdd(a.pending, u64(0) - taken);
+                taken = 0;
+            }
+            unsigned idle = 0;
+            while (true) {
+                u64 const t = ld_relaxed(a.inbox_tail + 16 * r);
+                if (t != ih[p]) {
+                    it[p] = t;
+                    break;
+                }
+                if ((idle & 7) == 0 && (ld_relaxed(a.pending) == 0 || *(volatile int*)a.abort)) {
+                    stop = 1;
+                    break;
+                }
+                if ((++idle & 255) == 0 && gtime() > deadline_ns) {
+                    atomicExch(a.abort, 1);
+                    stop = 1;
+                    break;
+                }
+                __nanosleep(idle < 8 ? 100 : a.poll_ns);
+            }
+        }
+        __syncthreads();
+        if (stop) break;
+    }
+    for (int i = tid; i < size; i += nt) a.dist[base + i] = lab[i];
+    if (tid == 0) {
+        atomicAdd(a.stats + 0, s_rounds);
+        atomicAdd(a.stats + 1, s_items);
+        atomicAdd(a.stats + 2, s_handed);
+        atomicAdd(a.stats + 3, s_deferred);
+        atomicAdd(a.stats + 4, s_busy_ns);
+        atomicAdd(a.stats + 5, s_push_ns);
+        atomicAdd(a.stats + 6, s_push_rounds);
+        atomicAdd(a.stats + 9, s_plain_ns), atomicAdd(a.stats + 10, s_plain_rounds);
+        atomicAdd(a.stats + 11, s_cross_ns), atomicAdd(a.stats + 12, s_cross_rounds);
+        atomicAdd(a.stats + 13, s_arrive_ns), atomicAdd(a.stats + 14, s_arrive_rounds);
+        if (s_first != ~0ull) atomicMin(a.stats + 7, s_first), atomicMax(a.stats + 8, s_last);
+    }
+}
+
+__global__ void init_kernel(u32* dist, u32* inflag, int n, int source, u64* tails, int R, u64* inbox,
+                            u64 cells, u64* pending, u64* stats, int* abort, u64 limit_ns,
+                            u64* deadline, u32* pub) {
+    u64 const stride = u64(gridDim.x) * blockDim.x;
+    for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < (u64(n) > cells ? u64(n) : cells); i += stride) {
+        if (i < u64(n)) dist[i] = i == u64(source) ? 0 : INF, inflag[i] = 0;
+        if (i < cells) inbox[i] = 0;
+        if (i < u64(R)) tails[16 * i] = 0, pub[i] = INF;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *pending = 1;
+        for (int j = 0; j < 16; ++j) stats[j] = 0;
+        stats[7] = ~0ull;
+        *abort = 0;
+        *deadline = gtime() + limit_ns;
+    }
+}
+
+// ---------------------------------------------------------------------------------- host checks
+
+static std::vector<u32> dijkstra(csr const& g, int s, bool unit) {
+    std::vector<u32> d(g.n, INF);
+    using P = std::pair<u32, int>;
+    std::priority_queue<P, std::vector<P>, std::greater<P>> pq;
+    d[s] = 0;
+    pq.push({0, s});
+    while (!pq.empty()) {
+        auto [du, u] = pq.top();
+        pq.pop();
+        if (du != d[u]) continue;
+        for (int k = g.ptr[u]; k < g.ptr[u + 1]; ++k) {
+            u32 nd = du + (unit ? 1 : g.w[k]);
+            if (nd < d[g.col[k]]) d[g.col[k]] = nd, pq.push({nd, g.col[k]});
+        }
+    }
+    return d;
+}
+
+static std::vector<int> parse_list(std::string const& s) {
+    std::vector<int> v;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        std::size_t j = s.find(',', i);
+        if (j == std::string::npos) j = s.size();
+        v.push_back(std::stoi(s.substr(i, j - i)));
+        i = j + 1;
+    }
+    return v;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) return std::printf("usage: region_sssp GRAPH.mtx [options]\n"), 1;
+    std::vector<int> Rs = {128}, Ts = {512};
+    std::vector<int> Wsssp = {1024}, Wbfs = {4};  // windows; 0: none
+    std::vector<int> Ks = {3};  // kernels
+    int poll_ns = 500;
+    int nsrc = 16, runs = 5, check = 2;
+    std::vector<std::string> modes = {"sssp"};
+    std::string srcfile;
+    for (int i = 2; i < argc; ++i) {
+        std::string o = argv[i];
+        auto val = [&] { return std::string(argv[++i]); };
+        if (o == "--regions") Rs = parse_list(val());
+        else if (o == "--threads") Ts = parse_list(val());
+        else if (o == "--sources") nsrc = std::stoi(val());
+        else if (o == "--sources-file") srcfile = val();
+        else if (o == "--runs") runs = std::stoi(val());
+        else if (o == "--check") check = std::stoi(val());
+        else if (o == "--windows-sssp") Wsssp = parse_list(val());
+        else if (o == "--windows-bfs") Wbfs = parse_list(val());
+        else if (o == "--kernels") Ks = parse_list(val());
+        else if (o == "--poll-ns") poll_ns = std::stoi(val());
+        else if (o == "--bfs") modes = {"bfs"};
+        else if (o == "--both") modes = {"sssp", "bfs"};
+        else return std::printf("unknown option %s\n", o.c_str()), 1;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    csr g0 = read_mtx(argv[1]);
+    auto t1 = std::chrono::steady_clock::now();
+    std::printf("%s: n=%d entries=%zu; read %.2f s\n", argv[1], g0.n, g0.col.size(),
+                std::chrono::duration<double>(t1 - t0).count());
+    std::vector<int> sources;
+    if (!srcfile.empty()) {
+        std::ifstream f(srcfile);
+        long long x;
+        while (f >> x) sources.push_back(int(x));
+    } else {
+        std::mt19937 rng(27491095);
+        while (int(sources.size()) < nsrc) {
+            int s = int(rng() % g0.n);
+            if (g0.ptr[s + 1] > g0.ptr[s]) sources.push_back(s);
+        }
+    }
+    // References in the original numbering, per mode and checked source.
+    std::vector<std::vector<std::vector<u32>>> refs(modes.size());
+    for (std::size_t mi = 0; mi < modes.size(); ++mi)
+        for (int si = 0; si < std::min<int>(check, int(sources.size())); ++si)
+            refs[mi].push_back(dijkstra(g0, sources[si], modes[mi] == "bfs"));
+    int bad = 0;
+    for (int Rreq : Rs) {
+        int depth = 0;
+        while ((1 << depth) < Rreq) ++depth;
+        int const R = 1 << depth;
+        auto t2 = std::chrono::steady_clock::now();
+        partition p = bisect_all(g0, depth);
+        std::vector<int> newid;
+        csr g = permute(g0, p.order, newid);
+        auto t3 = std::chrono::steady_clock::now();
+        int smax = 0;
+        long long cut = 0;
+        std::vector<int> region(g.n);
+        for (int r = 0; r < R; ++r) {
+            smax = std::max(smax, p.off[r + 1] - p.off[r]);
+            for (int v = p.off[r]; v < p.off[r + 1]; ++v) region[v] = r;
+        }
+        std::vector<int> boundary(R, 0);
+        for (int v = 0; v < g.n; ++v) {
+            bool b = false;
+            for (int k = g.ptr[v]; k < g.ptr[v + 1]; ++k)
+                if (region[g.col[k]] != region[v]) b = true, ++cut;
+            boundary[region[v]] += b;
+        }
+        int const bmax = *std::max_element(boundary.begin(), boundary.end());
+        // Kernel 3's shared rows.
+        std::vector<unsigned short> rp_all(g.n + R);
+        std::vector<u32> adj_all;
+        std::vector<int> adj_off(R + 1, 0);
+        int emax = 0;
+        bool fits3 = smax < 65536;
+        for (int r = 0; r < R; ++r) {
+            int const b = p.off[r], sz = p.off[r + 1] - b;
+            adj_off[r] = int(adj_all.size());
+            for (int i = 0; i <= sz; ++i) {
+                int const rel = (i < sz ? g.ptr[b + i] : g.ptr[b + sz]) - g.ptr[b];
+                if (rel > 65535) fits3 = false;
+                rp_all[b + r + i] = (unsigned short)rel;
+            }
+            for (int k = g.ptr[b]; k < g.ptr[b + sz]; ++k) {
+                int const x = g.col[k];
+                if (x >= b && x < b + sz && g.w[k] < 32768) adj_all.push_back(u32(x - b) | (g.w[k] << 16));
+                else adj_all.push_back(0x80000000u | u32(k));
+            }
+            emax = std::max(emax, int(adj_all.size()) - adj_off[r]);
+        }
+        adj_off[R] = int(adj_all.size());
+        int const wmax = (smax + 31) / 32;
+        std::size_t const shmem3 = 4 * std::size_t(smax) + 8 * std::size_t(wmax) + 4 * std::size_t(emax) +
+                                   2 * std::size_t(smax + 1) + 16;
+        std::printf("kernel 3: %d entries in the largest region, %zu bytes of shared memory%s\n", emax,
+                    shmem3, fits3 ? "" : " (does not fit 16-bit offsets)");
+        unsigned short* drp;
+        u32* dadj;
+        int* dadjoff;
+        CHECK(cudaMalloc(&drp, sizeof(unsigned short) * rp_all.size()));
+        CHECK(cudaMalloc(&dadj, sizeof(u32) * adj_all.size()));
+        CHECK(cudaMalloc(&dadjoff, sizeof(int) * (R + 1)));
+        CHECK(cudaMemcpy(drp, rp_all.data(), sizeof(unsigned short) * rp_all.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dadj, adj_all.data(), sizeof(u32) * adj_all.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dadjoff, adj_off.data(), sizeof(int) * (R + 1), cudaMemcpyHostToDevice));
+        u32 cap = 1;
+        while (cap < u32(bmax) + 1) cap *= 2;
+        std::printf("%d regions: partition+renumber %.3f s, largest %d vertices, %lld cut edges, most "
+                    "boundary vertices %d (inbox %u)\n", R,
+                    std::chrono::duration<double>(t3 - t2).count(), smax, cut / 2, bmax, cap);
+        int *dptr, *dcol, *doff, *dabort;
+        u32 *dw, *ddist, *dflag, *dpub;
+        u64 *dinbox, *dtails, *dpending, *dstats, *ddeadline;
+        CHECK(cudaMalloc(&dptr, sizeof(int) * (g.n + 1)));
+        CHECK(cudaMalloc(&dcol, sizeof(int) * g.col.size()));
+        CHECK(cudaMalloc(&dw, sizeof(u32) * g.w.size()));
+        CHECK(cudaMalloc(&doff, sizeof(int) * (R + 1)));
+        CHECK(cudaMalloc(&ddist, sizeof(u32) * g.n));
+        CHECK(cudaMalloc(&dflag, sizeof(u32) * g.n));
+        CHECK(cudaMalloc(&dinbox, sizeof(u64) * R * cap));
+        CHECK(cudaMalloc(&dtails, sizeof(u64) * 16 * R));
+        CHECK(cudaMalloc(&dpending, 128));
+        CHECK(cudaMalloc(&dstats, 128));
+        CHECK(cudaMalloc(&ddeadline, 128));
+        CHECK(cudaMalloc(&dabort, 128));
+        CHECK(cudaMalloc(&dpub, sizeof(u32) * R));
+        CHECK(cudaMemcpy(dptr, g.ptr.data(), sizeof(int) * (g.n + 1), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dcol, g.col.data(), sizeof(int) * g.col.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dw, g.w.data(), sizeof(u32) * g.w.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(doff, p.off.data(), sizeof(int) * (R + 1), cudaMemcpyHostToDevice));
+        std::size_t const shmem2 = sizeof(u32) * (3 * std::size_t(smax) + (smax + 31) / 32);
+        cudaEvent_t e0, e1;
+        CHECK(cudaEventCreate(&e0));
+        CHECK(cudaEventCreate(&e1));
+        std::vector<u32> out(g.n);
+        for (std::size_t mi = 0; mi < modes.size(); ++mi) {
+            bool const unit = modes[mi] == "bfs";
+          for (int kv : Ks) {
+            if (kv == 3 && !fits3) continue;
+            std::size_t const shmem = kv == 3 ? shmem3 : shmem2;
+            auto kern = kv == 3 ? (unit ? region_smem<true> : region_smem<false>)
+                                : (unit ? region_relax<true> : region_relax<false>);
+            int optin = 0;
+            CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+            if (shmem + 256 > std::size_t(optin)) {
+                std::printf("%s R=%d: %zu bytes of shared memory a block, more than %d\n",
+                            modes[mi].c_str(), R, shmem, optin);
+                continue;
+            }
+            CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+            for (int threads : Ts)
+            for (int Wi : unit ? Wbfs : Wsssp) {
+                u32 const W = Wi <= 0 ? INF : u32(Wi);
+                int per_sm = 0, sms = 0;
+                CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, threads, shmem));
+                CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+                if (per_sm * sms < R) {
+                    std::printf("%s R=%d T=%d: %zu bytes of shared memory, %d a multiprocessor: not "
+                                "co-resident\n", modes[mi].c_str(), R, threads, shmem, per_sm);
+                    continue;
+                }
+                std::vector<double> medians;
+                double items_sum = 0, rounds_sum = 0, handed_sum = 0, def_sum = 0, busy = 0, pushns = 0, pushr = 0, span = 0;
+                double cat[16] = {};
+                for (std::size_t si = 0; si < sources.size(); ++si) {
+                    int s = newid[sources[si]];
+                    std::vector<float> ms;
+                    u64 st[16] = {};
+                    for (int rep = 0; rep < runs; ++rep) {
+                        CHECK(cudaEventRecord(e0));
+                        init_kernel<<<264, 512>>>(ddist, dflag, g.n, s, dtails, R, dinbox, u64(R) * cap,
+                                                  dpending, dstats, dabort, 20000000000ull, ddeadline, dpub);
+                        region_args a{dptr, dcol, unit ? nullptr : dw, doff, R, ddist, dflag, dinbox,
+                                      dtails, cap, dpending, dstats, dabort, dpub, u32(W), ddeadline, smax,
+                                      drp, dadj, dadjoff, wmax, emax, unsigned(poll_ns)};
+                        void* args[] = {&a, &s};
+                        CHECK(cudaLaunchCooperativeKernel((void*)kern, dim3(R), dim3(threads), args,
+                                                          shmem, 0));
+                        CHECK(cudaEventRecord(e1));
+                        CHECK(cudaEventSynchronize(e1));
+                        CHECK(cudaGetLastError());
+                        float t = 0;
+                        CHECK(cudaEventElapsedTime(&t, e0, e1));
+                        ms.push_back(t);
+                        CHECK(cudaMemcpy(st, dstats, sizeof st, cudaMemcpyDeviceToHost));
+                        int ab = 0;
+                        CHECK(cudaMemcpy(&ab, dabort, sizeof ab, cudaMemcpyDeviceToHost));
+                        if (ab) std::printf("ABORTED (deadline)\n"), std::exit(1);
+                    }
+                    std::sort(ms.begin(), ms.end());
+                    medians.push_back(ms[ms.size() / 2]);
+                    rounds_sum += double(st[0]), items_sum += double(st[1]), handed_sum += double(st[2]);
+                    def_sum += double(st[3]);
+                    busy += double(st[4]), pushns += double(st[5]), pushr += double(st[6]);
+                    span += double(st[8] - st[7]);
+                    for (int j = 9; j < 15; ++j) cat[j] += double(st[j]);
+                    if (si < refs[mi].size()) {
+                        CHECK(cudaMemcpy(out.data(), ddist, sizeof(u32) * g.n, cudaMemcpyDeviceToHost));
+                        int wrong = 0;
+                        for (int v = 0; v < g.n; ++v) wrong += out[newid[v]] != refs[mi][si][v];
+                        if (wrong)
+                            std::printf("  CHECK source %d: %d of %d labels differ\n", sources[si],
+                                        wrong, g.n);
+                        bad += wrong != 0;
+                    }
+                }
+                std::vector<double> m2 = medians;
+                std::sort(m2.begin(), m2.end());
+                double const ns = double(sources.size());
+                std::printf("RESULT %s %s K=%d R=%d T=%d W=%d: median %.3f ms (sources %.3f-%.3f), rounds "
+                            "%.0f a source (%.1f a region), items %.2f a vertex (deferred %.2f), handed "
+                            "over %.0f; checked %zu\n", argv[1], modes[mi].c_str(), kv, R, threads, Wi,
+                            m2[m2.size() / 2], m2.front(), m2.back(), rounds_sum / ns,
+                            rounds_sum / ns / R, items_sum / ns / g.n, def_sum / ns / g.n,
+                            handed_sum / ns, refs[mi].size());
+                std::printf("  rounds: %.2f us each (with a hand-over %.2f us, %.0f%% of rounds); busy "
+                            "%.1f%% of blocks x span %.3f ms\n", busy / rounds_sum / 1e3,
+                            pushns / std::max(pushr, 1.0) / 1e3, 100 * pushr / rounds_sum,
+                            100 * busy / (span * R), span / ns / 1e6);
+                if (kv == 3)
+                    std::printf("  rounds by kind: plain %.2f us (%.0f%%), a cross entry read %.2f us (%.0f%%), "
+                                "inbox items taken %.2f us (%.0f%%)\n",
+                                cat[9] / std::max(cat[10], 1.0) / 1e3, 100 * cat[10] / rounds_sum,
+                                cat[11] / std::max(cat[12], 1.0) / 1e3, 100 * cat[12] / rounds_sum,
+                                cat[13] / std::max(cat[14], 1.0) / 1e3, 100 * cat[14] / rounds_sum);
+                std::fflush(stdout);
+            }
+          }
+        }
+        cudaFree(drp), cudaFree(dadj), cudaFree(dadjoff);
+        cudaFree(dptr), cudaFree(dcol), cudaFree(dw), cudaFree(doff), cudaFree(ddist), cudaFree(dflag);
+        cudaFree(dinbox), cudaFree(dtails), cudaFree(dpending), cudaFree(dstats), cudaFree(ddeadline),
+            cudaFree(dabort);
+    }
+    std::printf("%s\n", bad ? "CHECK FAILED" : "all checked labels equal");
+    return bad ? 1 : 0;
+}
