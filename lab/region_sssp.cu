@@ -17,6 +17,7 @@
 //                 [--runs 5] [--bfs] [--check K]
 // Prints per source the kernel's time (CUDA events, median of runs), rounds and items; checks the
 // first K sources' distances against Dijkstra on the host (BFS: levels against a host BFS).
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -692,6 +693,462 @@ static std::vector<u32> dijkstra(csr const& g, int s, bool unit) {
     return d;
 }
 
+
+// Kernel 4: the whole BFS in one block, level by level (one barrier a level), the visited set a
+// bit a vertex in shared memory (SharedSeen; else in global memory), the frontier in shared
+// memory (spilling to global past qcap). No regions, no renumbering: a road network's levels hold
+// a few thousand vertices, which one multiprocessor relaxes at the latency of two dependent reads
+// of the CSR a level.
+template <bool SharedSeen, bool Warp>
+__global__ void __launch_bounds__(1024, 1)
+    one_block_bfs(int const* __restrict__ ptr, int const* __restrict__ col, int n, int source,
+                  int* __restrict__ level, int* __restrict__ parent, u32* gseen, int* spill0,
+                  int* spill1, int qcap, u64* stats) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    int* const q0 = reinterpret_cast<int*>(smem);
+    int* const q1 = q0 + qcap;
+    u32* const seen = SharedSeen ? reinterpret_cast<u32*>(q1 + qcap) : gseen;
+    __shared__ int cnt[3];
+    int const tid = threadIdx.x, nt = blockDim.x;
+    int const words = (n + 31) / 32;
+    if (SharedSeen)
+        for (int i = tid; i < words; i += nt) seen[i] = 0;
+    if (tid == 0) {
+        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
+        q0[0] = source;
+        level[source] = 0;
+        parent[source] = source;
+    }
+    __syncthreads();
+    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
+    __syncthreads();
+    int lvl = 0;
+    while (true) {
+        int const c = cnt[lvl % 3];
+        if (c == 0) break;
+        int* const cur = (lvl & 1) ? q1 : q0;
+        int* const nxt = (lvl & 1) ? q0 : q1;
+        int* const cur_spill = (lvl & 1) ? spill1 : spill0;
+        int* const nxt_spill = (lvl & 1) ? spill0 : spill1;
+        int* const ncnt = cnt + (lvl + 1) % 3;
+        if (tid == 0) cnt[(lvl + 2) % 3] = 0;
+        if (Warp) {
+        // A warp takes 32 items (a lane each), loads their rows at once, and then their edges
+        // up to 4 a lane at once (128 a warp), so that a level waits on two rounds of reads of
+        // the CSR, not one a vertex and edge.
+        constexpr unsigned full = 0xffffffffu;
+        int const lane = tid & 31, warp0 = tid & ~31;
+        for (int i0 = warp0; i0 < c; i0 += nt) {
+            int const i = i0 + lane;
+            int u = 0, b = 0, deg = 0;
+            if (i < c) {
+                u = i < qcap ? cur[i] : cur_spill[i - qcap];
+                b = ptr[u];
+                deg = ptr[u + 1] - b;
+            }
+            int excl = deg;
+            for (int o = 1; o < 32; o *= 2) {
+                int const y = __shfl_up_sync(full, excl, o);
+                if (lane >= o) excl += y;
+            }
+            int const total = __shfl_sync(full, excl, 31);
+            excl -= deg;
+            for (int base = 0; base < total; base += 128) {
+                int vv[4], uu[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const e = base + r * 32 + lane;
+                    int owner = 0;
+                    for (int step = 16; step > 0; step /= 2) {
+                        int const j = owner + step;
+                        int const ej = __shfl_sync(full, excl, j & 31);
+                        if (j < 32 && ej <= e) owner = j;
+                    }
+                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
+                    uu[r] = __shfl_sync(full, u, owner);
+                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const v = vv[r];
+                    if (v < 0) continue;
+                    u32 const bit = 1u << (v & 31);
+                    u32* const w = seen + (v >> 5);
+                    if (*(volatile u32*)w & bit) continue;
+                    if (atomicOr(w, bit) & bit) continue;
+                    level[v] = lvl + 1;
+                    parent[v] = uu[r];
+                    int const j = atomicAdd(ncnt, 1);
+                    if (j < qcap) nxt[j] = v;
+                    else nxt_spill[j - qcap] = v;
+                }
+            }
+        }
+        } else {
+        // A thread takes up to 2 items at once, loads their rows, then up to 8 edges of each
+        // into registers before it looks at any: two rounds of reads a level.
+        for (int i = tid; i < c; i += 2 * nt) {
+            int const i2 = i + nt;
+            int u[2], b[2], e[2];
+            u[0] = i < qcap ? cur[i] : cur_spill[i - qcap];
+            u[1] = i2 < c ? (i2 < qcap ? cur[i2] : cur_spill[i2 - qcap]) : -1;
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                b[j] = u[j] >= 0 ? ptr[u[j]] : 0;
+                e[j] = u[j] >= 0 ? ptr[u[j] + 1] : 0;
+            }
+            while (b[0] < e[0] || b[1] < e[1]) {
+                int vv[2][8];
+#pragma unroll
+                for (int j = 0; j < 2; ++j)
+#pragma unroll
+                    for (int r = 0; r < 8; ++r) vv[j][r] = b[j] + r < e[j] ? col[b[j] + r] : -1;
+#pragma unroll
+                for (int j = 0; j < 2; ++j) {
+#pragma unroll
+                    for (int r = 0; r < 8; ++r) {
+                        int const v = vv[j][r];
+                        if (v < 0) continue;
+                        u32 const bit = 1u << (v & 31);
+                        u32* const w = seen + (v >> 5);
+                        if (*(volatile u32*)w & bit) continue;
+                        if (atomicOr(w, bit) & bit) continue;
+                        level[v] = lvl + 1;
+                        parent[v] = u[j];
+                        int const q = atomicAdd(ncnt, 1);
+                        if (q < qcap) nxt[q] = v;
+                        else nxt_spill[q - qcap] = v;
+                    }
+                    b[j] += 8;
+                }
+            }
+        }
+        }
+        ++lvl;
+        __syncthreads();
+    }
+    if (tid == 0) stats[0] = u64(lvl);
+}
+
+__global__ void fill_kernel(int* a, int n, int x) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = x;
+}
+
+static void run_one_block(csr const& g, std::vector<int> const& sources, int runs, int threads,
+                          std::vector<std::vector<u32>> const& refs, int& bad) {
+    int *dptr, *dcol, *dlevel, *dparent, *ds0, *ds1;
+    u32* dseen;
+    u64* dstats;
+    CHECK(cudaMalloc(&dptr, sizeof(int) * (g.n + 1)));
+    CHECK(cudaMalloc(&dcol, sizeof(int) * g.col.size()));
+    CHECK(cudaMalloc(&dlevel, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&dparent, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&ds0, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&ds1, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&dseen, sizeof(u32) * ((g.n + 31) / 32)));
+    CHECK(cudaMalloc(&dstats, 128));
+    CHECK(cudaMemcpy(dptr, g.ptr.data(), sizeof(int) * (g.n + 1), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dcol, g.col.data(), sizeof(int) * g.col.size(), cudaMemcpyHostToDevice));
+    int optin = 0;
+    CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    for (int shared_seen = 1; shared_seen >= 0; --shared_seen) {
+        std::size_t const seen_bytes = shared_seen ? sizeof(u32) * ((g.n + 31) / 32) : 0;
+        int qcap = 2048;
+        std::size_t shmem = seen_bytes + 2 * sizeof(int) * qcap;
+        if (shmem + 256 > std::size_t(optin)) {
+            std::printf("one block, seen in shared memory: %zu bytes, more than %d\n", shmem, optin);
+            continue;
+        }
+        if (shared_seen) {  // the rest of the shared memory for the frontier
+            qcap = int((std::size_t(optin) - 256 - seen_bytes) / (2 * sizeof(int)));
+            shmem = seen_bytes + 2 * sizeof(int) * qcap;
+        } else {
+            qcap = 16384;
+            shmem = 2 * sizeof(int) * qcap;
+        }
+      for (int warp_mode = 0; warp_mode < 2; ++warp_mode) {
+        auto kern = shared_seen ? (warp_mode ? one_block_bfs<true, true> : one_block_bfs<true, false>)
+                                : (warp_mode ? one_block_bfs<false, true> : one_block_bfs<false, false>);
+        CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        std::vector<double> medians;
+        std::vector<int> out(g.n);
+        u64 levels_sum = 0;
+        for (std::size_t si = 0; si < sources.size(); ++si) {
+            std::vector<float> ms;
+            for (int rep = 0; rep < runs; ++rep) {
+                CHECK(cudaEventRecord(e0));
+                fill_kernel<<<264, 512>>>(dlevel, g.n, 0x7fffffff);
+                if (!shared_seen) CHECK(cudaMemsetAsync(dseen, 0, sizeof(u32) * ((g.n + 31) / 32)));
+                kern<<<1, threads, shmem>>>(dptr, dcol, g.n, sources[si], dlevel, dparent, dseen, ds0,
+                                            ds1, qcap, dstats);
+                CHECK(cudaEventRecord(e1));
+                CHECK(cudaEventSynchronize(e1));
+                CHECK(cudaGetLastError());
+                float t = 0;
+                CHECK(cudaEventElapsedTime(&t, e0, e1));
+                ms.push_back(t);
+            }
+            u64 st = 0;
+            CHECK(cudaMemcpy(&st, dstats, sizeof st, cudaMemcpyDeviceToHost));
+            levels_sum += st;
+            std::sort(ms.begin(), ms.end());
+            medians.push_back(ms[ms.size() / 2]);
+            if (si < refs.size()) {
+                CHECK(cudaMemcpy(out.data(), dlevel, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
+                std::vector<int> par(g.n);
+                CHECK(cudaMemcpy(par.data(), dparent, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
+                int wrong = 0;
+                for (int v = 0; v < g.n; ++v) {
+                    u32 const want = refs[si][v];
+                    int const got = out[v];
+                    if (want == INF ? got != 0x7fffffff : u32(got) != want) ++wrong;
+                    else if (want != INF && v != sources[si]) {  // the parent: an edge one level up
+                        int const p = par[v];
+                        bool ok = p >= 0 && p < g.n && u32(out[p]) + 1 == want;
+                        if (ok) {
+                            ok = false;
+                            for (int k = g.ptr[p]; k < g.ptr[p + 1]; ++k) ok |= g.col[k] == v;
+                        }
+                        wrong += !ok;
+                    }
+                }
+                if (wrong) std::printf("  CHECK source %d: %d of %d levels/parents wrong\n", sources[si], wrong, g.n);
+                bad += wrong != 0;
+            }
+        }
+        std::vector<double> m2 = medians;
+        std::sort(m2.begin(), m2.end());
+        std::printf("RESULT one block bfs (%s), seen in %s memory, T=%d, frontier %d in shared memory: median "
+                    "%.3f ms (sources %.3f-%.3f), %.0f levels a source; checked %zu\n",
+                    warp_mode ? "a warp 32 items" : "a thread 2 items", shared_seen ? "shared" : "global",
+                    threads, qcap, m2[m2.size() / 2], m2.front(),
+                    m2.back(), double(levels_sum) / double(sources.size()), refs.size());
+        std::fflush(stdout);
+      }
+    }
+    cudaFree(dptr), cudaFree(dcol), cudaFree(dlevel), cudaFree(dparent), cudaFree(ds0), cudaFree(ds1);
+    cudaFree(dseen), cudaFree(dstats);
+}
+
+
+// Kernel 5: kernel 4 over a thread-block cluster (Hopper): the visited bits and the frontier are
+// spread over the cluster's blocks by word of 32 vertices (word w in block w mod C), a vertex is
+// appended to its owner's queue through distributed shared memory, a level ends at a cluster
+// barrier. C multiprocessors relax a level, at the latency of two reads of the CSR, a few remote
+// shared-memory operations and the barrier.
+__global__ void __launch_bounds__(1024, 1)
+    cluster_bfs(int const* __restrict__ ptr, int const* __restrict__ col, int n, int source,
+                int* __restrict__ level, int* __restrict__ parent, int qcap, int wlocal, int* overflow,
+                u64* stats) {
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char smem[];
+    int* const q0 = reinterpret_cast<int*>(smem);
+    int* const q1 = q0 + qcap;
+    u32* const seen = reinterpret_cast<u32*>(q1 + qcap);
+    __shared__ int cnt[3];
+    __shared__ int total_s;
+    int const C = int(cluster.num_blocks());
+    int const me = int(cluster.block_rank());
+    int shift = 0;
+    while ((1 << shift) < C) ++shift;
+    int const tid = threadIdx.x, nt = blockDim.x;
+    for (int i = tid; i < wlocal; i += nt) seen[i] = 0;
+    if (tid == 0) cnt[0] = cnt[1] = cnt[2] = 0;
+    cluster.sync();
+    if (tid == 0 && ((source >> 5) & (C - 1)) == me) {
+        cnt[0] = 1;
+        q0[0] = source;
+        seen[(source >> 5) >> shift] |= 1u << (source & 31);
+        level[source] = 0;
+        parent[source] = source;
+    }
+    cluster.sync();
+    constexpr unsigned full = 0xffffffffu;
+    int const lane = tid & 31, warp0 = tid & ~31;
+    int lvl = 0;
+    while (true) {
+        // The cluster's frontier: every block's count of this level (complete at the barrier).
+        if (tid < 32) {
+            int t = 0;
+            if (tid < C) t = *cluster.map_shared_rank(cnt + lvl % 3, tid);
+            for (int o = 16; o > 0; o /= 2) t += __shfl_xor_sync(full, t, o);
+            if (tid == 0) total_s = t, cnt[(lvl + 2) % 3] = 0;
+        }
+        __syncthreads();
+        if (total_s == 0) break;
+        int const c = cnt[lvl % 3];
+        int* const cur = (lvl & 1) ? q1 : q0;
+        int* const nxt_local = (lvl & 1) ? q0 : q1;
+        int const ni = (lvl + 1) % 3;
+        for (int i0 = warp0; i0 < c; i0 += nt) {
+            int const i = i0 + lane;
+            int u = 0, b = 0, deg = 0;
+            if (i < c) {
+                u = cur[i];
+                b = ptr[u];
+                deg = ptr[u + 1] - b;
+            }
+            int excl = deg;
+            for (int o = 1; o < 32; o *= 2) {
+                int const y = __shfl_up_sync(full, excl, o);
+                if (lane >= o) excl += y;
+            }
+            int const total = __shfl_sync(full, excl, 31);
+            excl -= deg;
+            for (int base = 0; base < total; base += 128) {
+                int vv[4], uu[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const e = base + r * 32 + lane;
+                    int owner = 0;
+                    for (int step = 16; step > 0; step /= 2) {
+                        int const j = owner + step;
+                        int const ej = __shfl_sync(full, excl, j & 31);
+                        if (j < 32 && ej <= e) owner = j;
+                    }
+                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
+                    uu[r] = __shfl_sync(full, u, owner);
+                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const v = vv[r];
+                    if (v < 0) continue;
+                    int const word = v >> 5;
+                    unsigned const ob = unsigned(word & (C - 1));
+                    u32 const bit = 1u << (v & 31);
+                    u32* const w = cluster.map_shared_rank(seen + (word >> shift), ob);
+                    if (*(volatile u32*)w & bit) continue;
+                    if (atomicOr(w, bit) & bit) continue;
+                    level[v] = lvl + 1;
+                    parent[v] = uu[r];
+                    int const j = atomicAdd(cluster.map_shared_rank(cnt + ni, ob), 1);
+                    if (j < qcap) *cluster.map_shared_rank(nxt_local + j, ob) = v;
+                    else *overflow = 1;
+                }
+            }
+        }
+        (void)nxt_local;
+        ++lvl;
+        cluster.sync();
+    }
+    if (tid == 0 && me == 0) stats[0] = u64(lvl);
+}
+
+static void run_cluster(csr const& g, std::vector<int> const& sources, int runs, int threads,
+                        std::vector<int> const& sizes, std::vector<std::vector<u32>> const& refs,
+                        int& bad) {
+    int *dptr, *dcol, *dlevel, *dparent, *dover;
+    u64* dstats;
+    CHECK(cudaMalloc(&dptr, sizeof(int) * (g.n + 1)));
+    CHECK(cudaMalloc(&dcol, sizeof(int) * g.col.size()));
+    CHECK(cudaMalloc(&dlevel, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&dparent, sizeof(int) * g.n));
+    CHECK(cudaMalloc(&dover, 128));
+    CHECK(cudaMalloc(&dstats, 128));
+    CHECK(cudaMemcpy(dptr, g.ptr.data(), sizeof(int) * (g.n + 1), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dcol, g.col.data(), sizeof(int) * g.col.size(), cudaMemcpyHostToDevice));
+    int optin = 0;
+    CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    CHECK(cudaFuncSetAttribute(cluster_bfs, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    for (int C : sizes) {
+        int const words = (g.n + 31) / 32;
+        int const wlocal = (words + C - 1) / C;
+        std::size_t const seen_bytes = sizeof(u32) * wlocal;
+        if (seen_bytes + 2 * sizeof(int) * 1024 + 512 > std::size_t(optin)) {
+            std::printf("cluster %d: %zu bytes of visited bits a block, too many\n", C, seen_bytes);
+            continue;
+        }
+        int const qcap = int((std::size_t(optin) - 512 - seen_bytes) / (2 * sizeof(int)));
+        std::size_t const shmem = seen_bytes + 2 * sizeof(int) * qcap;
+        CHECK(cudaFuncSetAttribute(cluster_bfs, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(C);
+        cfg.blockDim = dim3(threads);
+        cfg.dynamicSmemBytes = shmem;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = C;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        int clusters = 0;
+        cudaError_t const oe = cudaOccupancyMaxActiveClusters(&clusters, cluster_bfs, &cfg);
+        if (oe != cudaSuccess || clusters < 1) {
+            std::printf("cluster %d: cannot be scheduled (%s, %d)\n", C, cudaGetErrorString(oe), clusters);
+            cudaGetLastError();
+            continue;
+        }
+        std::vector<double> medians;
+        std::vector<int> out(g.n), par(g.n);
+        u64 levels_sum = 0;
+        int over = 0;
+        for (std::size_t si = 0; si < sources.size(); ++si) {
+            std::vector<float> ms;
+            for (int rep = 0; rep < runs; ++rep) {
+                CHECK(cudaEventRecord(e0));
+                fill_kernel<<<264, 512>>>(dlevel, g.n, 0x7fffffff);
+                CHECK(cudaMemsetAsync(dover, 0, 4));
+                CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs, (int const*)dptr, (int const*)dcol, g.n,
+                                         sources[si], dlevel, dparent, qcap, wlocal, dover, dstats));
+                CHECK(cudaEventRecord(e1));
+                CHECK(cudaEventSynchronize(e1));
+                CHECK(cudaGetLastError());
+                float t = 0;
+                CHECK(cudaEventElapsedTime(&t, e0, e1));
+                ms.push_back(t);
+                int o = 0;
+                CHECK(cudaMemcpy(&o, dover, 4, cudaMemcpyDeviceToHost));
+                over |= o;
+            }
+            u64 st = 0;
+            CHECK(cudaMemcpy(&st, dstats, sizeof st, cudaMemcpyDeviceToHost));
+            levels_sum += st;
+            std::sort(ms.begin(), ms.end());
+            medians.push_back(ms[ms.size() / 2]);
+            if (si < refs.size()) {
+                CHECK(cudaMemcpy(out.data(), dlevel, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
+                CHECK(cudaMemcpy(par.data(), dparent, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
+                int wrong = 0;
+                for (int v = 0; v < g.n; ++v) {
+                    u32 const want = refs[si][v];
+                    int const got = out[v];
+                    if (want == INF ? got != 0x7fffffff : u32(got) != want) ++wrong;
+                    else if (want != INF && v != sources[si]) {
+                        int const p = par[v];
+                        bool ok = p >= 0 && p < g.n && u32(out[p]) + 1 == want;
+                        if (ok) {
+                            ok = false;
+                            for (int k = g.ptr[p]; k < g.ptr[p + 1]; ++k) ok |= g.col[k] == v;
+                        }
+                        wrong += !ok;
+                    }
+                }
+                if (wrong) std::printf("  CHECK source %d: %d of %d levels/parents wrong\n", sources[si], wrong, g.n);
+                bad += wrong != 0;
+            }
+        }
+        std::vector<double> m2 = medians;
+        std::sort(m2.begin(), m2.end());
+        std::printf("RESULT cluster bfs C=%d T=%d (frontier %d a block, %d clusters fit): median %.3f ms "
+                    "(sources %.3f-%.3f), %.0f levels a source%s; checked %zu\n", C, threads, qcap,
+                    clusters, m2[m2.size() / 2], m2.front(), m2.back(),
+                    double(levels_sum) / double(sources.size()), over ? " QUEUE OVERFLOW" : "",
+                    refs.size());
+        std::fflush(stdout);
+        bad += over;
+    }
+    cudaFree(dptr), cudaFree(dcol), cudaFree(dlevel), cudaFree(dparent), cudaFree(dover), cudaFree(dstats);
+}
+
 static std::vector<int> parse_list(std::string const& s) {
     std::vector<int> v;
     std::size_t i = 0;
@@ -710,6 +1167,7 @@ int main(int argc, char** argv) {
     std::vector<int> Wsssp = {1024}, Wbfs = {4};  // windows; 0: none
     std::vector<int> Ks = {3};  // kernels
     int poll_ns = 500;
+    std::vector<int> Cs = {1, 2, 4, 8, 16};  // kernel 5's cluster sizes
     int nsrc = 16, runs = 5, check = 2;
     std::vector<std::string> modes = {"sssp"};
     std::string srcfile;
@@ -726,6 +1184,7 @@ int main(int argc, char** argv) {
         else if (o == "--windows-bfs") Wbfs = parse_list(val());
         else if (o == "--kernels") Ks = parse_list(val());
         else if (o == "--poll-ns") poll_ns = std::stoi(val());
+        else if (o == "--clusters") Cs = parse_list(val());
         else if (o == "--bfs") modes = {"bfs"};
         else if (o == "--both") modes = {"sssp", "bfs"};
         else return std::printf("unknown option %s\n", o.c_str()), 1;
@@ -753,6 +1212,16 @@ int main(int argc, char** argv) {
         for (int si = 0; si < std::min<int>(check, int(sources.size())); ++si)
             refs[mi].push_back(dijkstra(g0, sources[si], modes[mi] == "bfs"));
     int bad = 0;
+    if (std::find(Ks.begin(), Ks.end(), 4) != Ks.end())
+        for (std::size_t mi = 0; mi < modes.size(); ++mi)
+            if (modes[mi] == "bfs")
+                for (int threads : Ts) run_one_block(g0, sources, runs, threads, refs[mi], bad);
+    if (std::find(Ks.begin(), Ks.end(), 5) != Ks.end())
+        for (std::size_t mi = 0; mi < modes.size(); ++mi)
+            if (modes[mi] == "bfs")
+                for (int threads : Ts) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad);
+    if (std::find(Ks.begin(), Ks.end(), 2) == Ks.end() && std::find(Ks.begin(), Ks.end(), 3) == Ks.end())
+        Rs.clear();
     for (int Rreq : Rs) {
         int depth = 0;
         while ((1 << depth) < Rreq) ++depth;

@@ -127,7 +127,8 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         long long block_edges = cuda::bfs_tuning{}.block_edges,
                         int async_warps = cuda::bfs_tuning{}.async_warps,
                         unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns,
-                        bool profile = false, unsigned async_keep = cuda::bfs_tuning{}.async_keep) {
+                        bool profile = false, unsigned async_keep = cuda::bfs_tuning{}.async_keep,
+                        long long block_frontier = cuda::bfs_tuning{}.async_block_frontier) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.profile = profile;
@@ -138,6 +139,7 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     tuning.async_warps = async_warps;
     tuning.async_poll_ns = async_poll_ns;
     tuning.async_keep = async_keep;
+    tuning.async_block_frontier = block_frontier;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     // The work list where asked for or where automatic picks it (few edges a vertex); Hopper
     // launches cooperative kernels: the device loop must not quietly become the host loop.
@@ -145,7 +147,12 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     bool const async = loop == cuda::bfs_loop::async ||
                        (automatic && double(a.nnz()) <= tuning.async_degree * double(a.rows()));
     bool const device_loop = !async && (loop == cuda::bfs_loop::device || automatic);
-    BOOST_TEST(run.async == async, what << ": async " << run.async);
+    // The work list's method: its first levels (or all) in one block, unless switched off; a
+    // level past block_frontier vertices goes on to the work list.
+    BOOST_TEST((run.async || run.one_block) == async,
+               what << ": async " << run.async << ", one block " << run.one_block);
+    if (async && block_frontier == 0) BOOST_TEST(!run.one_block, what << ": one block, switched off");
+    if (async && block_frontier > 0) BOOST_TEST(run.one_block, what << ": not in one block");
     BOOST_TEST(run.device_loop == device_loop, what << ": device_loop " << run.device_loop);
     auto const want = ref_levels(a, s);
     std::size_t bad_level = 0, bad_parent = 0;
@@ -168,7 +175,8 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     }
     std::int64_t const depth = *std::max_element(want.begin(), want.end());
     BOOST_TEST(run.levels == std::size_t(depth + 1), what << ": levels " << run.levels);
-    if (!run.async) BOOST_TEST(run.step_was_pull.size() == std::size_t(depth + 1), what << ": steps");
+    if (!run.async && !run.one_block)
+        BOOST_TEST(run.step_was_pull.size() == std::size_t(depth + 1), what << ": steps");
     else BOOST_TEST(run.step_was_pull.empty(), what << ": the work list has no steps");
     if (dir != bfs_direction::automatic)
         for (char p : run.step_was_pull)
@@ -250,6 +258,33 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                           cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
                           cuda::bfs_tuning{}.async_poll_ns, false, keep);
     }
+    // The first levels in one block: none (the work list from the source), the source's level
+    // alone (every later level handed over), a few small levels, the default.
+    for (auto s : sources) {
+        if (s >= a.rows()) continue;
+        for (bool parents : {true, false})
+            for (long long bf : {0ll, 1ll, 7ll, cuda::bfs_tuning{}.async_block_frontier}) {
+                auto const r = check_bfs(
+                    a, at, s, parents ? bfs_direction::push : bfs_direction::automatic, parents,
+                    what + ", work list, block frontier " + std::to_string(bf),
+                    cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
+                    cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
+                    cuda::bfs_tuning{}.async_poll_ns, false, cuda::bfs_tuning{}.async_keep, bf);
+                // A level larger than bf went on to the work list, and the notes say which.
+                auto const want = ref_levels(a, s);
+                std::vector<long long> sizes(a.rows() + 1, 0);
+                for (auto l : want)
+                    if (l >= 0) ++sizes[std::size_t(l)];
+                bool const outgrown =
+                    std::any_of(sizes.begin(), sizes.end(), [&](long long c) { return c > bf; });
+                if (bf > 0) BOOST_TEST(r.async == outgrown, what << ": handed over " << r.async
+                                                                << " with block frontier " << bf);
+                bool const noted = std::any_of(r.notes.begin(), r.notes.end(), [](auto const& x) {
+                    return x.find("in one block") != std::string::npos;
+                });
+                BOOST_TEST(noted == (bf > 0), what << ": the notes on one block");
+            }
+    }
     cuda::bfs_tuning t;
     t.loop = cuda::bfs_loop::async;
     t.direction = bfs_direction::pull;
@@ -258,6 +293,10 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
     cuda::bfs_tuning k;
     k.async_keep = 33;  // more than a warp's lanes
     BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, k),
+                      invalid_argument);
+    cuda::bfs_tuning f;
+    f.async_block_frontier = -1;
+    BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, f),
                       invalid_argument);
 }
 

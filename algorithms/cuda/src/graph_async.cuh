@@ -169,6 +169,37 @@ struct csr_weight {
     __device__ __forceinline__ D operator()(std::int64_t k) const { return w ? w[k] : iso; }
 };
 
+/// A warp's rows laid end to end: lane j's `deg` edges are [excl_j, excl_j + deg_j) of the
+/// warp's `total` (an exclusive scan over the lanes).
+template <class Index>
+struct warp_edges {
+    Index excl, total;
+};
+
+template <class Index>
+__device__ __forceinline__ warp_edges<Index> lay_out_edges(Index deg, int lane) {
+    Index excl = deg;
+    for (int o = 1; o < 32; o *= 2) {
+        Index const y = __shfl_up_sync(0xffffffffu, excl, o);
+        if (lane >= o) excl += y;
+    }
+    Index const total = __shfl_sync(0xffffffffu, excl, 31);
+    return {excl - deg, total};
+}
+
+/// The lane whose edges hold the warp's e-th edge (the last lane whose edges start at or before
+/// e), by binary search over the lanes' `excl`.
+template <class Index>
+__device__ __forceinline__ int edge_owner(Index excl, Index e) {
+    int owner = 0;
+    for (int step = 16; step > 0; step /= 2) {
+        int const j = owner + step;
+        Index const ej = __shfl_sync(0xffffffffu, excl, j & 31);
+        if (j < 32 && ej <= e) owner = j;
+    }
+    return owner;
+}
+
 template <class Index, class D>
 struct async_item {
     Index v;  // -1: a hole
@@ -370,23 +401,11 @@ __global__ void __launch_bounds__(async_max_threads)
         // which is the vertex's label now.
         bool stale = false;
         if (have) stale = load_relaxed(a.dist + v) < label;
-        // The edges of those rows, 32 at a time over the warp: lane j's edges are
-        // [excl_j, excl_j + deg_j) of the warp's `total`.
-        Index excl = deg;
-        for (int o = 1; o < 32; o *= 2) {
-            Index const y = __shfl_up_sync(full, excl, o);
-            if (lane >= o) excl += y;
-        }
-        Index const total = __shfl_sync(full, excl, 31);
-        excl -= deg;
+        // The edges of those rows, 32 at a time over the warp.
+        auto const [excl, total] = lay_out_edges(deg, lane);
         for (Index base = 0; base < total; base += 32) {
             Index const e = base + lane;
-            int owner = 0;  // the last lane whose edges start at or before e
-            for (int step = 16; step > 0; step /= 2) {
-                int const j = owner + step;
-                Index const ej = __shfl_sync(full, excl, j & 31);
-                if (j < 32 && ej <= e) owner = j;
-            }
+            int const owner = edge_owner(excl, e);
             Index const k = __shfl_sync(full, beg, owner) + (e - __shfl_sync(full, excl, owner));
             D const du = __shfl_sync(full, label, owner);
             bool const skip = __shfl_sync(full, stale, owner);
@@ -462,54 +481,63 @@ __global__ void __launch_bounds__(async_max_threads)
     }
 }
 
-/// dist[i] = infinity, dist[source] = 0; every cell waits for its first lap's slot, and slot 0
-/// holds the source.
+/// Where the list starts: the source alone (count 0: dist[i] = infinity, dist[source] = 0), or
+/// `count` vertices already labelled `label` in dist, which is then left as it is (a search that
+/// ran its first levels elsewhere hands over its frontier: graph_bfs.cu's one block).
+template <class D, class Index>
+struct async_seed {
+    Index const* v = nullptr;  // device; count of them
+    long long count = 0;
+    D label{};
+};
+
+/// dist as the seed says; every cell waits for its first lap's slot, and slots [0, count) hold
+/// the seed's items (the source alone by default), the rest of the first 32-slot block holes.
 template <class D, class Index>
 __global__ void async_init(D* dist, std::int64_t n, Index const* ptr, Index source,
-                           async_cells<D, Index> cell, unsigned long long capacity,
-                           async_counters* ctr, unsigned long long limit_ns) {
+                           async_seed<D, Index> seed, async_cells<D, Index> cell,
+                           unsigned long long capacity, async_counters* ctr,
+                           unsigned long long limit_ns) {
     std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
     std::int64_t const end = std::max(n, static_cast<std::int64_t>(capacity));
+    long long const items = seed.count > 0 ? seed.count : 1;
+    long long const written = (items + 31) / 32 * 32;  // items, then holes to a block of 32
     for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < end;
          i += stride) {
-        if (i < n) dist[i] = i == std::int64_t(source) ? D(0) : infinity<D>();
-        if (i < static_cast<std::int64_t>(capacity)) {
-            auto const c = static_cast<unsigned long long>(i);
+        if (seed.count == 0 && i < n) dist[i] = i == std::int64_t(source) ? D(0) : infinity<D>();
+        if (i >= static_cast<std::int64_t>(capacity)) continue;
+        auto const c = static_cast<unsigned long long>(i);
+        if (i < written) {
+            bool const item = i < items;
+            Index const v = !item ? Index(-1) : seed.count > 0 ? seed.v[i] : source;
+            Index const beg = item ? ptr[v] : Index(0);
+            Index const deg = item ? Index(ptr[v + 1] - beg) : Index(0);
+            D const label = seed.count > 0 ? seed.label : D(0);
             if constexpr (tagged_cells<D, Index>) {
-                cell.seq[c] = c;  // no reader yet; the tags (c, not slot c's c + 1) say empty
-                for (int f = 0; f < 4; ++f) cell.word[4 * c + f] = c << 32;
+                cell.seq[c] = c;
+                cell.word[4 * c] = tag_word(c, detail::bits_as<std::uint32_t>(v));
+                cell.word[4 * c + 1] = tag_word(c, item ? detail::bits_as<std::uint32_t>(label) : 0u);
+                cell.word[4 * c + 2] = tag_word(c, detail::bits_as<std::uint32_t>(beg));
+                cell.word[4 * c + 3] = tag_word(c, detail::bits_as<std::uint32_t>(deg));
             } else {
-                cell.seq[c] = c == 0 ? 1ull : c;  // slot 0 written below, the others waiting
-            }
-        }
-    }
-    __syncthreads();  // block 0's threads have initialised cells 0-31
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        Index const beg = ptr[source], deg = ptr[source + 1] - beg;
-        if constexpr (tagged_cells<D, Index>) {
-            cell.word[0] = tag_word(0, detail::bits_as<std::uint32_t>(source));
-            cell.word[1] = tag_word(0, detail::bits_as<std::uint32_t>(D(0)));
-            cell.word[2] = tag_word(0, detail::bits_as<std::uint32_t>(beg));
-            cell.word[3] = tag_word(0, detail::bits_as<std::uint32_t>(deg));
-        } else {
-            cell.vertex[0] = source;
-            cell.label[0] = D(0);
-            cell.beg[0] = beg;
-            cell.deg[0] = deg;
-        }
-        for (unsigned long long c = 1; c < 32; ++c) {  // holes (the ring has at least 1024)
-            if constexpr (tagged_cells<D, Index>) {
-                cell.word[4 * c] = tag_word(c, ~0u);
-                for (int f = 1; f < 4; ++f) cell.word[4 * c + f] = tag_word(c, 0u);
-            } else {
-                cell.vertex[c] = Index(-1);
+                cell.vertex[c] = v;
+                cell.label[c] = label;
+                cell.beg[c] = beg;
+                cell.deg[c] = deg;
                 cell.seq[c] = c + 1;
             }
+        } else if constexpr (tagged_cells<D, Index>) {
+            cell.seq[c] = c;  // no reader yet; the tags (c, not slot c's c + 1) say empty
+            for (int f = 0; f < 4; ++f) cell.word[4 * c + f] = c << 32;
+        } else {
+            cell.seq[c] = c;  // waiting
         }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         ctr->head = 0;
-        ctr->tail = 32;  // slot 0 holds the source, 1-31 holes: reservations stay aligned
+        ctr->tail = static_cast<unsigned long long>(written);  // reservations stay aligned
         ctr->done = 0;
-        ctr->pushed = 1;
+        ctr->pushed = static_cast<unsigned long long>(items);
         ctr->kept = 0;
         ctr->overflow = 0;
         ctr->timed_out = 0;
@@ -543,7 +571,8 @@ struct async_outcome {
     }
 };
 
-/// Relaxes from `source` on the work list into dist (n values, overwritten), on stream st.
+/// Relaxes from `source` on the work list into dist (n values, overwritten), on stream st; or,
+/// given a seed, from the seed's vertices, with dist as it is (see async_seed).
 /// warps_per_sm: the kernel's warps a multiprocessor (one block each); poll_ns: an idle warp's pause between
 /// polls; keep: lowered vertices a warp relaxes next itself (at most 32); time_limit_s: the
 /// search throws device_error past it (a safety net, not a tuning knob).
@@ -551,7 +580,8 @@ template <class D, class Index, class Weight>
 async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::int64_t n,
                         D* dist, Index source, int warps_per_sm, unsigned poll_ns,
                         unsigned keep, double time_limit_s, char const* what,
-                        ::kleene::cuda::detail::device_stream st) {
+                        ::kleene::cuda::detail::device_stream st,
+                        async_seed<D, Index> seed = {}) {
     using cuda::detail::stream_buffer;
     async_outcome out;
     out.blocks = cuda::detail::persistent_blocks(1);
@@ -560,7 +590,8 @@ async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::
     // are far smaller) and twice the slots all warps can claim or reserve ahead, rounded up to a
     // power of two.
     long long const want = std::min<long long>(n, 1ll << 22) +
-                           4 * static_cast<long long>(out.blocks) * out.threads + 1024;
+                           4 * static_cast<long long>(out.blocks) * out.threads + 1024 +
+                           2 * seed.count;
     out.capacity = 1;
     while (out.capacity < want) out.capacity *= 2;
     auto const cap = static_cast<std::size_t>(out.capacity);
@@ -576,8 +607,8 @@ async_outcome run_async(Index const* ptr, Index const* col, Weight weight, std::
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
     async_init<D, Index>
         <<<cuda::detail::blocks_for(std::max(static_cast<std::size_t>(n), cap), 256, 4096), 256, 0,
-           st>>>(dist, n, ptr, source, cells, static_cast<unsigned long long>(cap), ctr.data(),
-                 static_cast<unsigned long long>(time_limit_s * 1e9));
+           st>>>(dist, n, ptr, source, seed, cells, static_cast<unsigned long long>(cap),
+                 ctr.data(), static_cast<unsigned long long>(time_limit_s * 1e9));
     KLEENE_CUDA_CHECK_LAUNCH("async_init");
     async_args<D, Index> const args{
         ptr, col, dist, cells, static_cast<unsigned long long>(cap), ctr.data(), poll_ns,

@@ -24,6 +24,7 @@
 // Both loops run on the context's stream.
 
 #include "graph_async.cuh"
+#include "graph_bfs_block.cuh"
 #include "graph_bfs_common.cuh"
 
 #include <kleene/cuda/detail/stream_memory.cuh>
@@ -482,20 +483,15 @@ __global__ void parents_from_levels(Index const* __restrict__ ptr, Index const* 
     }
 }
 
-/// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
-/// False, with a note in run, when the list overflowed (the caller runs the device loop).
+/// The work list's levels into run: the parents from the levels, the copy back. False when the
+/// list overflowed (run.notes says so).
 template <class Index>
-bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
-               bfs_tuning const& tuning, bfs_run& run, bfs_detail::device_out const& out,
-               ::kleene::cuda::detail::device_stream st) {
-    using cuda::detail::stream_buffer;
+bool finish_async(bfs_graph<Index> const& g, std::size_t source, bool parents, bfs_run& run,
+                  bfs_detail::device_out const& out, ::kleene::cuda::detail::device_stream st,
+                  cuda::detail::stream_buffer<std::int32_t>& level,
+                  cuda::detail::stream_buffer<Index>& parent,
+                  async_detail::async_outcome const& listed, double before) {
     std::size_t const n = static_cast<std::size_t>(g.n);
-    stream_buffer<std::int32_t> level(n, st);
-    stream_buffer<Index> parent(parents ? n : 0, st);
-    auto const listed = async_detail::run_async<std::int32_t, Index>(
-        g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
-        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep,
-        60.0, "bfs", st);
     run.notes.push_back("bfs: " + listed.note(g.n));
     if (!listed.finished) return false;
     event start(true), stop(true);
@@ -509,7 +505,7 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out, st);
     double const after = double(event::elapsed_ms(start, stop)) / 1000.0;
-    run.seconds = listed.seconds + after;
+    run.seconds = before + listed.seconds + after;
     if (parents) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "bfs: parents from the levels %.3f ms", after * 1e3);
@@ -517,6 +513,103 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     }
     run.async = true;
     return true;
+}
+
+/// Shared memory of bfs_one_block for n vertices and a queue of qcap vertices a level.
+template <class Index>
+std::size_t block_bytes(std::int64_t n, long long qcap) {
+    return static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t) +
+           2 * static_cast<std::size_t>(qcap) * sizeof(Index);
+}
+
+/// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
+/// Its first levels run in one block while they hold at most tuning.async_block_frontier
+/// vertices (graph_bfs_block.cuh): the whole search, when no level outgrows it. False, with a
+/// note in run, when the list overflowed (the caller runs the device loop).
+template <class Index>
+bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
+               bfs_tuning const& tuning, bfs_run& run, bfs_detail::device_out const& out,
+               ::kleene::cuda::detail::device_stream st) {
+    using cuda::detail::stream_buffer;
+    namespace bb = bfs_block_detail;
+    std::size_t const n = static_cast<std::size_t>(g.n);
+    stream_buffer<std::int32_t> level(n, st);
+    stream_buffer<Index> parent(parents ? n : 0, st);
+    // The first levels in one block, where its visited bits and a queue of at least 1024
+    // vertices a level fit the multiprocessor's shared memory.
+    int device = 0, optin = 0;
+    KLEENE_CUDA_CHECK(cudaGetDevice(&device));
+    KLEENE_CUDA_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    std::size_t const room = optin > 1024 ? static_cast<std::size_t>(optin) - 1024 : 0;
+    long long qcap = 0;
+    if (tuning.async_block_frontier > 0 && block_bytes<Index>(g.n, 1024) <= room)
+        qcap = static_cast<long long>((room - block_bytes<Index>(g.n, 0)) / (2 * sizeof(Index)));
+    async_detail::async_seed<std::int32_t, Index> seed;
+    double block_seconds = 0;
+    std::string block_note;
+    if (qcap > 0) {
+        qcap = std::min<long long>(qcap, 1ll << 20);
+        stream_buffer<Index> spill0(n, st), spill1(n, st);
+        stream_buffer<bb::block_outcome> outcome(1, st);
+        std::size_t const bytes = block_bytes<Index>(g.n, qcap);
+        KLEENE_CUDA_CHECK(cudaFuncSetAttribute(bb::bfs_one_block<Index>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(bytes)));
+        event start(true), stop(true);
+        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
+        bb::bfs_block_clear<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+            level.data(), parents ? parent.data() : nullptr, g.n);
+        KLEENE_CUDA_CHECK_LAUNCH("bfs_block_clear");
+        bb::bfs_one_block<Index><<<1, bb::block_threads, bytes, st>>>(
+            g.out_ptr, g.out_col, g.n, static_cast<Index>(source), level.data(),
+            parents ? parent.data() : nullptr, spill0.data(), spill1.data(),
+            static_cast<int>(qcap), tuning.async_block_frontier, outcome.data());
+        KLEENE_CUDA_CHECK_LAUNCH("bfs_one_block");
+        KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
+        bb::block_outcome o{};
+        detail::copy_to_host(&o, outcome.data(), 1, st);
+        block_seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
+        char buf[400];
+        if (!o.handed_over) {
+            std::snprintf(buf, sizeof buf,
+                          "bfs: every level in one block (its visited set a bit a vertex in "
+                          "shared memory; the largest level %lld vertices, at most "
+                          "async_block_frontier %lld): %d levels, %.3f ms",
+                          o.largest, tuning.async_block_frontier, o.levels, block_seconds * 1e3);
+            run.notes.push_back(buf);
+            bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out,
+                                  st);
+            run.seconds = block_seconds;
+            run.one_block = true;
+            return true;
+        }
+        std::snprintf(buf, sizeof buf,
+                      "bfs: the first %d levels in one block (%.3f ms), then level %d's %lld "
+                      "vertices, more than async_block_frontier %lld, to the work list",
+                      o.levels, block_seconds * 1e3, o.levels, o.frontier,
+                      tuning.async_block_frontier);
+        block_note = buf;
+        run.one_block = true;
+        // spill[levels % 2 == 0 ? 1 : 0] holds the frontier (the buffer its level did not read);
+        // the work list starts from it with the levels so far. The spill buffers go back to the
+        // pool at the end of this scope, after the work list's kernels on the same stream.
+        seed.v = (o.levels & 1) ? spill0.data() : spill1.data();
+        seed.count = o.frontier;
+        seed.label = o.levels;
+        run.notes.push_back(block_note);
+        auto const listed = async_detail::run_async<std::int32_t, Index>(
+            g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
+            static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns,
+            tuning.async_keep, 60.0, "bfs", st, seed);
+        return finish_async(g, source, parents, run, out, st, level, parent, listed,
+                            block_seconds);
+    }
+    auto const listed = async_detail::run_async<std::int32_t, Index>(
+        g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
+        static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep,
+        60.0, "bfs", st);
+    return finish_async(g, source, parents, run, out, st, level, parent, listed, 0.0);
 }
 
 }  // namespace
@@ -608,9 +701,11 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
     bfs_detail::device_out out = out_arrays;
     out.ctx = &ctx;
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
-        tuning.async_poll_ns > 1000000 || tuning.async_keep > 32)
+        tuning.async_poll_ns > 1000000 || tuning.async_keep > 32 ||
+        tuning.async_block_frontier < 0)
         throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32], "
-                               "async_poll_ns at most 1e6 and async_keep at most 32");
+                               "async_poll_ns at most 1e6, async_keep at most 32 and "
+                               "async_block_frontier >= 0");
     if (tuning.loop == bfs_loop::async && tuning.direction == bfs_direction::pull)
         throw invalid_argument("bfs: the asynchronous work list pushes only; it cannot pull");
     bfs_run run;

@@ -779,7 +779,10 @@ inline void note_gpu_bfs(cuda::bfs_run const& run, std::int64_t const* level, st
                                 : std::string()) +
                          (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
     opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
-                     (run.async         ? " (asynchronous work list: no levels)"
+                     (run.async && run.one_block
+                          ? " (the first levels in one block, then the asynchronous work list)"
+                      : run.async       ? " (asynchronous work list: no levels)"
+                      : run.one_block   ? " (every level in one block)"
                       : run.device_loop ? " (one cooperative kernel)"
                                         : " (host loop: a launch per step)"));
     for (auto const& note : run.notes) opt.explain->add(note);

@@ -86,6 +86,14 @@ struct bfs_tuning {
     /// of lowerings then skips the list's write, a reader's poll and its load. 0: every one goes
     /// on the list (BFS: 32 is equal on NE and 7% slower on NY; H200, 2026-11-30).
     unsigned async_keep = 0;
+    /// Before the work list, the search runs level by level in one block (the visited set a bit
+    /// a vertex in its shared memory) while a level holds at most this many vertices; the work
+    /// list takes over from the first larger level, with it as its starting items. Graphs whose
+    /// visited bits do not fit one block's shared memory (about 1.8 M vertices on an H200) start
+    /// on the work list. 0: the work list from the source. H200, 2026-12-01, against 0: NY
+    /// 1.34-1.36 ms against 1.40-1.41 with 512, NE level (4.92-4.94 against 4.95-5.02); 1,024
+    /// cost NE 3%, 2,048 20% (one block takes a level in one pass up to ~1,000 vertices).
+    long long async_block_frontier = 512;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -97,6 +105,7 @@ struct bfs_run {
     std::size_t levels = 0;            // the deepest level reached + 1
     bool device_loop = false;          // the search ran as one cooperative kernel
     bool async = false;                // the search ran on the asynchronous work list
+    bool one_block = false;  // its first levels (or all, where async is false) ran in one block
     std::vector<std::string> notes;    // how the levels ran, for the explain trace
 };
 
