@@ -553,9 +553,12 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
         stream_buffer<Index> spill0(n, st), spill1(n, st);
         stream_buffer<bb::block_outcome> outcome(1, st);
         std::size_t const bytes = block_bytes<Index>(g.n, qcap);
+        // The kernel's limit is the device's room, not this graph's bytes: the attribute belongs
+        // to the function, and two searches of graphs of different sizes on two threads would
+        // otherwise set it under each other's launches.
         KLEENE_CUDA_CHECK(cudaFuncSetAttribute(bb::bfs_one_block<Index>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(bytes)));
+                                               static_cast<int>(room)));
         event start(true), stop(true);
         KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
         bb::bfs_block_clear<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
