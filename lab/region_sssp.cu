@@ -12,11 +12,21 @@
 // it there at most once). A block with an empty frontier polls its inbox; the search ends when
 // `pending` (items handed over and not yet processed to the end, plus the source) is zero.
 //
+// Kernels (--kernels, a list): 2, the rows read from the CSR in global memory and the frontier
+// as two lists; 3, the region's rows in shared memory too and the frontier as a bit a vertex;
+// both with an optional window on the labels a round relaxes (--windows-sssp, --windows-bfs; 0:
+// none). For BFS only: 4, the whole search in one block, level by level, no regions (a thread a
+// vertex, or a warp 32 vertices; visited bits in shared or global memory); 5, the same over a
+// thread-block cluster (--clusters, a list of sizes; distributed shared memory).
+//
 //   nvcc -O3 -arch=sm_90 -std=c++17 lab/region_sssp.cu -o region_sssp
-//   ./region_sssp road_NE.mtx [--regions 128] [--threads 512] [--sources-file F | --sources 16]
-//                 [--runs 5] [--bfs] [--check K]
-// Prints per source the kernel's time (CUDA events, median of runs), rounds and items; checks the
-// first K sources' distances against Dijkstra on the host (BFS: levels against a host BFS).
+//   ./region_sssp road_NE.mtx [--kernels 2,3,4,5] [--regions 64,128] [--threads 512,1024]
+//                 [--sources-file F | --sources 16] [--runs 5] [--bfs | --both] [--check K]
+//                 [--windows-sssp 0,1024] [--windows-bfs 0,8] [--poll-ns 500] [--clusters 1,16]
+// Prints per configuration the median over sources of each source's median kernel time (CUDA
+// events, the labels' initialisation included), rounds, items and the rounds' cost by kind;
+// checks the first K sources' labels against Dijkstra on the host (BFS: levels, and kernels 4
+// and 5 their parents, against a host BFS). Measured: docs/lab/session25-2026-12-01.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
