@@ -27,6 +27,8 @@
 // events, the labels' initialisation included), rounds, items and the rounds' cost by kind;
 // checks the first K sources' labels against Dijkstra on the host (BFS: levels, and kernels 4
 // and 5 their parents, against a host BFS). Measured: docs/lab/session25-2026-12-01.
+#include "mtx_graph.hpp"
+
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -56,44 +58,7 @@ using u32 = unsigned;
 using u64 = unsigned long long;
 constexpr u32 INF = 0xffffffffu;
 
-struct csr {
-    int n = 0;
-    std::vector<int> ptr, col;
-    std::vector<u32> w;
-};
-
-static csr read_mtx(char const* path) {
-    std::FILE* f = std::fopen(path, "r");
-    if (!f) std::printf("cannot open %s\n", path), std::exit(1);
-    char line[512];
-    long long n = 0, m = 0, nz = 0;
-    while (std::fgets(line, sizeof line, f)) {
-        if (line[0] == '%') continue;
-        std::sscanf(line, "%lld %lld %lld", &n, &m, &nz);
-        break;
-    }
-    std::vector<int> r(nz), c(nz);
-    std::vector<u32> w(nz);
-    for (long long i = 0; i < nz; ++i) {
-        long long a, b, x = 1;
-        if (std::fscanf(f, "%lld %lld %lld", &a, &b, &x) < 2) std::printf("short file\n"), std::exit(1);
-        r[i] = int(a - 1), c[i] = int(b - 1), w[i] = u32(x);
-    }
-    std::fclose(f);
-    csr g;
-    g.n = int(n);
-    g.ptr.assign(n + 1, 0);
-    for (long long i = 0; i < nz; ++i) ++g.ptr[r[i] + 1], ++g.ptr[c[i] + 1];
-    for (long long i = 0; i < n; ++i) g.ptr[i + 1] += g.ptr[i];
-    g.col.resize(2 * nz);
-    g.w.resize(2 * nz);
-    std::vector<int> at(g.ptr.begin(), g.ptr.end() - 1);
-    for (long long i = 0; i < nz; ++i) {
-        g.col[at[r[i]]] = c[i], g.w[at[r[i]]++] = w[i];
-        g.col[at[c[i]]] = r[i], g.w[at[c[i]]++] = w[i];
-    }
-    return g;
-}
+using csr = lab_csr<int>;
 
 // Recursive BFS bisection; returns the new order (order[new] = old) and the regions' offsets.
 struct partition {
@@ -1200,7 +1165,7 @@ int main(int argc, char** argv) {
         else return std::printf("unknown option %s\n", o.c_str()), 1;
     }
     auto t0 = std::chrono::steady_clock::now();
-    csr g0 = read_mtx(argv[1]);
+    csr g0 = read_mtx<int>(argv[1]);
     auto t1 = std::chrono::steady_clock::now();
     std::printf("%s: n=%d entries=%zu; read %.2f s\n", argv[1], g0.n, g0.col.size(),
                 std::chrono::duration<double>(t1 - t0).count());

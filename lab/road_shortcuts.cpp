@@ -9,6 +9,8 @@
 //   g++ -O3 -std=c++17 -fopenmp lab/road_shortcuts.cpp -o road_shortcuts
 //   ./road_shortcuts road_NE.mtx --rho 0,4,8,16 [--sources 4] [--write PREFIX]
 // (PREFIX_rho<k>.mtx for each rho > 0.) No kleene headers.
+#include "mtx_graph.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -27,45 +29,7 @@ using u32 = unsigned;
 using u64 = unsigned long long;
 constexpr u64 INF = ~0ull;
 
-struct csr {
-    int n = 0;
-    std::vector<long long> ptr;
-    std::vector<int> col;
-    std::vector<u32> w;
-};
-
-static csr read_mtx(char const* path) {
-    std::FILE* f = std::fopen(path, "r");
-    if (!f) std::printf("cannot open %s\n", path), std::exit(1);
-    char line[512];
-    long long n = 0, m = 0, nz = 0;
-    while (std::fgets(line, sizeof line, f)) {
-        if (line[0] == '%') continue;
-        std::sscanf(line, "%lld %lld %lld", &n, &m, &nz);
-        break;
-    }
-    std::vector<int> r(nz), c(nz);
-    std::vector<u32> w(nz);
-    for (long long i = 0; i < nz; ++i) {
-        long long a, b, x = 1;
-        if (std::fscanf(f, "%lld %lld %lld", &a, &b, &x) < 2) std::printf("short file\n"), std::exit(1);
-        r[i] = int(a - 1), c[i] = int(b - 1), w[i] = u32(x);
-    }
-    std::fclose(f);
-    csr g;
-    g.n = int(n);
-    g.ptr.assign(n + 1, 0);
-    for (long long i = 0; i < nz; ++i) ++g.ptr[r[i] + 1], ++g.ptr[c[i] + 1];
-    for (long long i = 0; i < n; ++i) g.ptr[i + 1] += g.ptr[i];
-    g.col.resize(2 * nz);
-    g.w.resize(2 * nz);
-    std::vector<long long> at(g.ptr.begin(), g.ptr.end() - 1);
-    for (long long i = 0; i < nz; ++i) {
-        g.col[at[r[i]]] = c[i], g.w[at[r[i]]++] = w[i];
-        g.col[at[c[i]]] = r[i], g.w[at[c[i]]++] = w[i];
-    }
-    return g;
-}
+using csr = lab_csr<long long>;
 
 // Distances and, among shortest paths, the fewest edges (Dijkstra on (distance, edges)).
 static void dijkstra_hops(csr const& g, int s, std::vector<u64>& d, std::vector<int>& hops) {
@@ -192,7 +156,7 @@ int main(int argc, char** argv) {
         else if (o == "--write") prefix = argv[++i];
         else return std::printf("unknown option %s\n", o.c_str()), 1;
     }
-    csr const g = read_mtx(argv[1]);
+    csr const g = read_mtx<long long>(argv[1]);
     std::mt19937 rng(7);
     std::vector<int> src = {0};
     while (int(src.size()) < nsrc) src.push_back(int(rng() % g.n));

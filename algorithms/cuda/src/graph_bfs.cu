@@ -545,14 +545,14 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     long long qcap = 0;
     if (tuning.async_block_frontier > 0 && block_bytes<Index>(g.n, 1024) <= room)
         qcap = static_cast<long long>((room - block_bytes<Index>(g.n, 0)) / (2 * sizeof(Index)));
-    async_detail::async_seed<std::int32_t, Index> seed;
+    qcap = std::min<long long>(qcap, 1ll << 20);
+    // The block's queues past shared memory; also the frontier it hands to the work list, whose
+    // first kernel reads it: they live as long as the search.
+    stream_buffer<Index> spill0(qcap > 0 ? n : 0, st), spill1(qcap > 0 ? n : 0, st);
+    async_detail::async_seed<std::int32_t, Index> seed;  // none: the work list from the source
     double block_seconds = 0;
-    std::string block_note;
     if (qcap > 0) {
-        qcap = std::min<long long>(qcap, 1ll << 20);
-        stream_buffer<Index> spill0(n, st), spill1(n, st);
         stream_buffer<bb::block_outcome> outcome(1, st);
-        std::size_t const bytes = block_bytes<Index>(g.n, qcap);
         // The kernel's limit is the device's room, not this graph's bytes: the attribute belongs
         // to the function, and two searches of graphs of different sizes on two threads would
         // otherwise set it under each other's launches.
@@ -561,10 +561,10 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                                                static_cast<int>(room)));
         event start(true), stop(true);
         KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
-        bb::bfs_block_clear<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
-            level.data(), parents ? parent.data() : nullptr, g.n);
-        KLEENE_CUDA_CHECK_LAUNCH("bfs_block_clear");
-        bb::bfs_one_block<Index><<<1, bb::block_threads, bytes, st>>>(
+        detail::fill(level.data(), n, std::numeric_limits<std::int32_t>::max(), st);
+        if (parents)
+            KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index), st));
+        bb::bfs_one_block<Index><<<1, bb::block_threads, block_bytes<Index>(g.n, qcap), st>>>(
             g.out_ptr, g.out_col, g.n, static_cast<Index>(source), level.data(),
             parents ? parent.data() : nullptr, spill0.data(), spill1.data(),
             static_cast<int>(qcap), tuning.async_block_frontier, outcome.data());
@@ -573,6 +573,7 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
         bb::block_outcome o{};
         detail::copy_to_host(&o, outcome.data(), 1, st);
         block_seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
+        run.one_block = true;
         char buf[400];
         if (!o.handed_over) {
             std::snprintf(buf, sizeof buf,
@@ -584,7 +585,6 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
             bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run, out,
                                   st);
             run.seconds = block_seconds;
-            run.one_block = true;
             return true;
         }
         std::snprintf(buf, sizeof buf,
@@ -592,27 +592,17 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                       "vertices, more than async_block_frontier %lld, to the work list",
                       o.levels, block_seconds * 1e3, o.levels, o.frontier,
                       tuning.async_block_frontier);
-        block_note = buf;
-        run.one_block = true;
-        // spill[levels % 2 == 0 ? 1 : 0] holds the frontier (the buffer its level did not read);
-        // the work list starts from it with the levels so far. The spill buffers go back to the
-        // pool at the end of this scope, after the work list's kernels on the same stream.
+        run.notes.push_back(buf);
+        // The frontier is in the spill buffer its level did not read; the levels so far stay.
         seed.v = (o.levels & 1) ? spill0.data() : spill1.data();
         seed.count = o.frontier;
         seed.label = o.levels;
-        run.notes.push_back(block_note);
-        auto const listed = async_detail::run_async<std::int32_t, Index>(
-            g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
-            static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns,
-            tuning.async_keep, 60.0, "bfs", st, seed);
-        return finish_async(g, source, parents, run, out, st, level, parent, listed,
-                            block_seconds);
     }
     auto const listed = async_detail::run_async<std::int32_t, Index>(
         g.out_ptr, g.out_col, async_detail::unit_weight<std::int32_t>{}, g.n, level.data(),
         static_cast<Index>(source), tuning.async_warps, tuning.async_poll_ns, tuning.async_keep,
-        60.0, "bfs", st);
-    return finish_async(g, source, parents, run, out, st, level, parent, listed, 0.0);
+        60.0, "bfs", st, seed);
+    return finish_async(g, source, parents, run, out, st, level, parent, listed, block_seconds);
 }
 
 }  // namespace

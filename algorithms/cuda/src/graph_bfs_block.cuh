@@ -128,15 +128,4 @@ __global__ void __launch_bounds__(block_threads, 1)
     if (tid == 0) *out = block_outcome{lvl, 0, 0, largest};
 }
 
-/// level[i] = INT32_MAX (unreached), parent[i] = -1 where parent is not null.
-template <class Index>
-__global__ void bfs_block_clear(std::int32_t* level, Index* parent, std::int64_t n) {
-    std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
-    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-         i += stride) {
-        level[i] = 0x7fffffff;
-        if (parent) parent[i] = Index(-1);
-    }
-}
-
 }  // namespace kleene::cuda::bfs_block_detail
