@@ -17,7 +17,9 @@
 // both with an optional window on the labels a round relaxes (--windows-sssp, --windows-bfs; 0:
 // none). For BFS only: 4, the whole search in one block, level by level, no regions (a thread a
 // vertex, or a warp 32 vertices; visited bits in shared or global memory); 5, the same over a
-// thread-block cluster (--clusters, a list of sizes; distributed shared memory).
+// thread-block cluster (--clusters, a list of sizes; distributed shared memory); 6, kernel 4
+// with the rows as a padded table (an int4 a vertex: one read of the graph a level), and (with 6)
+// kernel 7, kernel 4's warp mode with its claims at once and its writes deferred.
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 lab/region_sssp.cu -o region_sssp
 //   ./region_sssp road_NE.mtx [--kernels 2,3,4,5] [--regions 64,128] [--threads 512,1024]
@@ -805,12 +807,300 @@ __global__ void __launch_bounds__(1024, 1)
     if (tid == 0) stats[0] = u64(lvl);
 }
 
+// Kernel 6: kernel 4 with the rows as a padded table, an int4 a vertex (its first 4 neighbours,
+// -1 past its degree; a vertex of more than 4 keeps its first 3 and -2, and its other neighbours
+// are read from the CSR): a level waits on one read of the graph (the table), not two (the row
+// pointers, then the columns). A thread takes P vertices of the level at once; its claims go into
+// the next level with one atomic a thread (Agg: one a warp, after a scan of the warp's counts).
+// Opt (bits): 1, a thread's four claims at once (the four words read, then the atomics issued
+// back to back) instead of one after another; 2, a claimed vertex's row prefetched into L1 for the
+// next level.
+template <int P, bool Agg, bool Store = true, int Opt = 0>
+__global__ void __launch_bounds__(1024, 1)
+    one_block_ell(int4 const* __restrict__ ell, int const* __restrict__ ptr, int const* __restrict__ col,
+                  int n, int source, int* __restrict__ level, int* __restrict__ parent, int* spill0,
+                  int* spill1, int qcap, u64* stats, long long* trace = nullptr) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    int* const q0 = reinterpret_cast<int*>(smem);
+    int* const q1 = q0 + qcap;
+    u32* const seen = reinterpret_cast<u32*>(q1 + qcap);
+    __shared__ int cnt[3];
+    constexpr unsigned full = 0xffffffffu;
+    int const tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp0 = tid & ~31;
+    int const words = (n + 31) / 32;
+    for (int i = tid; i < words; i += nt) seen[i] = 0;
+    if (tid == 0) {
+        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
+        q0[0] = source;
+        level[source] = 0;
+        parent[source] = source;
+    }
+    __syncthreads();
+    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
+    __syncthreads();
+    int lvl = 0;
+    while (true) {
+        int const c = cnt[lvl % 3];
+        if (c == 0) break;
+        int* const cur = (lvl & 1) ? q1 : q0;
+        int* const nxt = (lvl & 1) ? q0 : q1;
+        int* const cur_spill = (lvl & 1) ? spill1 : spill0;
+        int* const nxt_spill = (lvl & 1) ? spill0 : spill1;
+        int* const ncnt = cnt + (lvl + 1) % 3;
+        if (tid == 0) cnt[(lvl + 2) % 3] = 0;
+        int const nl = lvl + 1;
+        if (trace && tid == 0) trace[2 * lvl] = clock64(), trace[2 * lvl + 1] = c;
+        auto claim = [&](int v) {
+            if (v < 0) return false;
+            u32 const bit = 1u << (v & 31);
+            u32* const w = seen + (v >> 5);
+            if (*(volatile u32*)w & bit) return false;
+            return !(atomicOr(w, bit) & bit);
+        };
+        auto put = [&](int j, int v) {
+            if (j < qcap) nxt[j] = v;
+            else nxt_spill[j - qcap] = v;
+        };
+        // The warp's loop is uniform (Agg's scan needs every lane): a warp takes 32 P entries.
+        for (int i0 = warp0 * P; i0 < c; i0 += nt * P) {
+            int u[P];
+            int4 r[P];
+#pragma unroll
+            for (int p = 0; p < P; ++p) {
+                int const i = i0 + p * 32 + lane;
+                u[p] = i < c ? (i < qcap ? cur[i] : cur_spill[i - qcap]) : -1;
+            }
+#pragma unroll
+            for (int p = 0; p < P; ++p) r[p] = u[p] >= 0 ? ell[u[p]] : make_int4(-1, -1, -1, -1);
+            unsigned got = 0;
+            if (Opt & 1) {
+#pragma unroll
+                for (int p = 0; p < P; ++p) {
+                    int const vs[4] = {r[p].x, r[p].y, r[p].z, r[p].w};
+                    u32 wv[4], old[4];
+#pragma unroll
+                    for (int s = 0; s < 4; ++s) wv[s] = vs[s] >= 0 ? seen[vs[s] >> 5] : ~0u;
+#pragma unroll
+                    for (int s = 0; s < 4; ++s) {
+                        u32 const bit = 1u << (vs[s] & 31);
+                        old[s] = vs[s] >= 0 && !(wv[s] & bit) ? atomicOr(seen + (vs[s] >> 5), bit) : ~0u;
+                    }
+#pragma unroll
+                    for (int s = 0; s < 4; ++s) got |= unsigned(!(old[s] & (1u << (vs[s] & 31)))) << (4 * p + s);
+                }
+            } else {
+#pragma unroll
+                for (int p = 0; p < P; ++p) {
+                    got |= unsigned(claim(r[p].x)) << (4 * p);
+                    got |= unsigned(claim(r[p].y)) << (4 * p + 1);
+                    got |= unsigned(claim(r[p].z)) << (4 * p + 2);
+                    got |= unsigned(claim(r[p].w)) << (4 * p + 3);
+                }
+            }
+            if (Opt & 2) {
+#pragma unroll
+                for (int p = 0; p < P; ++p) {
+                    int const vs[4] = {r[p].x, r[p].y, r[p].z, r[p].w};
+#pragma unroll
+                    for (int s = 0; s < 4; ++s)
+                        if (got >> (4 * p + s) & 1) asm volatile("prefetch.global.L1 [%0];" ::"l"(ell + vs[s]));
+                }
+            }
+            int const k = __popc(got);
+            int j = 0;
+            if (Agg) {
+                int x = k;
+#pragma unroll
+                for (int o = 1; o < 32; o *= 2) {
+                    int const y = __shfl_up_sync(full, x, o);
+                    if (lane >= o) x += y;
+                }
+                int const total = __shfl_sync(full, x, 31);
+                int base = 0;
+                if (lane == 31 && total) base = atomicAdd(ncnt, total);
+                j = __shfl_sync(full, base, 31) + x - k;
+            } else if (k) {
+                j = atomicAdd(ncnt, k);
+            }
+#pragma unroll
+            for (int p = 0; p < P; ++p) {
+                int const vs[4] = {r[p].x, r[p].y, r[p].z, r[p].w};
+#pragma unroll
+                for (int s = 0; s < 4; ++s)
+                    if (got >> (4 * p + s) & 1) {
+                        if (Store) level[vs[s]] = nl, parent[vs[s]] = u[p];
+                        put(j++, vs[s]);
+                    }
+            }
+#pragma unroll
+            for (int p = 0; p < P; ++p)
+                if (r[p].w == -2)  // more than 4 neighbours: the rest from the CSR
+                    for (int e = ptr[u[p]] + 3, end = ptr[u[p] + 1]; e < end; ++e) {
+                        int const v = col[e];
+                        if (!claim(v)) continue;
+                        level[v] = nl;
+                        parent[v] = u[p];
+                        put(atomicAdd(ncnt, 1), v);
+                    }
+        }
+        ++lvl;
+        __syncthreads();
+    }
+    if (tid == 0) stats[0] = u64(lvl);
+    if (trace && tid == 0) trace[2 * lvl] = clock64(), trace[2 * lvl + 1] = 0;
+}
+
+__global__ void build_ell(int const* __restrict__ ptr, int const* __restrict__ col, int n, int4* ell) {
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x) {
+        int const b = ptr[u], d = ptr[u + 1] - b;
+        int x[4];
+#pragma unroll
+        for (int s = 0; s < 4; ++s) x[s] = s < d ? col[b + s] : -1;
+        if (d > 4) x[3] = -2;
+        ell[u] = make_int4(x[0], x[1], x[2], x[3]);
+    }
+}
+
+// Kernel 7: kernel 4's warp mode (a warp 32 vertices, their edges 128 at once, visited bits in
+// shared memory) with Opt (bits): 1, a lane's four claims at once (the words read, then the
+// atomics issued back to back); 4, the levels' and parents' writes deferred: the block writes each
+// level's vertices and their parents in order (ord, opar: positions offs[l] .. offs[l + 1] hold
+// level l; the frontier past the shared queue is read back from ord) and a grid-wide pass
+// (finish_order) writes level[] and parent[] afterwards, instead of scattered stores inside the
+// block's levels.
+template <int Opt>
+__global__ void __launch_bounds__(1024, 1)
+    one_block_order(int const* __restrict__ ptr, int const* __restrict__ col, int n, int source,
+                    int* __restrict__ level, int* __restrict__ parent, int* __restrict__ ord,
+                    int* __restrict__ opar, int* __restrict__ offs, int qcap, u64* stats) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    int* const q0 = reinterpret_cast<int*>(smem);
+    int* const q1 = q0 + qcap;
+    u32* const seen = reinterpret_cast<u32*>(q1 + qcap);
+    __shared__ int cnt[3];
+    constexpr unsigned full = 0xffffffffu;
+    constexpr bool defer = Opt & 4;
+    int const tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp0 = tid & ~31;
+    int const words = (n + 31) / 32;
+    for (int i = tid; i < words; i += nt) seen[i] = 0;
+    if (tid == 0) {
+        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
+        q0[0] = source;
+        ord[0] = source, opar[0] = source, offs[0] = 0;
+        if (!defer) level[source] = 0, parent[source] = source;
+    }
+    __syncthreads();
+    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
+    __syncthreads();
+    int lvl = 0, start = 0;  // start: the current level's first position in ord
+    while (true) {
+        int const c = cnt[lvl % 3];
+        if (tid == 0) offs[lvl + 1] = start + c;
+        if (c == 0) break;
+        int* const cur = (lvl & 1) ? q1 : q0;
+        int* const nxt = (lvl & 1) ? q0 : q1;
+        int* const ncnt = cnt + (lvl + 1) % 3;
+        int const nstart = start + c;
+        if (tid == 0) cnt[(lvl + 2) % 3] = 0;
+        for (int i0 = warp0; i0 < c; i0 += nt) {
+            int const i = i0 + lane;
+            int u = 0, b = 0, deg = 0;
+            if (i < c) {
+                u = i < qcap ? cur[i] : ord[start + i];
+                b = ptr[u];
+                deg = ptr[u + 1] - b;
+            }
+            int excl = deg;
+            for (int o = 1; o < 32; o *= 2) {
+                int const y = __shfl_up_sync(full, excl, o);
+                if (lane >= o) excl += y;
+            }
+            int const total = __shfl_sync(full, excl, 31);
+            excl -= deg;
+            for (int base = 0; base < total; base += 128) {
+                int vv[4], uu[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const e = base + r * 32 + lane;
+                    int owner = 0;
+                    for (int step = 16; step > 0; step /= 2) {
+                        int const j = owner + step;
+                        int const ej = __shfl_sync(full, excl, j & 31);
+                        if (j < 32 && ej <= e) owner = j;
+                    }
+                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
+                    uu[r] = __shfl_sync(full, u, owner);
+                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
+                }
+                bool got[4];
+                if (Opt & 1) {
+                    u32 wv[4], old[4];
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) wv[r] = vv[r] >= 0 ? seen[vv[r] >> 5] : ~0u;
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        u32 const bit = 1u << (vv[r] & 31);
+                        old[r] = vv[r] >= 0 && !(wv[r] & bit) ? atomicOr(seen + (vv[r] >> 5), bit) : ~0u;
+                    }
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) got[r] = !(old[r] & (1u << (vv[r] & 31)));
+                } else {
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        int const v = vv[r];
+                        got[r] = false;
+                        if (v < 0) continue;
+                        u32 const bit = 1u << (v & 31);
+                        u32* const w = seen + (v >> 5);
+                        if (*(volatile u32*)w & bit) continue;
+                        got[r] = !(atomicOr(w, bit) & bit);
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    if (!got[r]) continue;
+                    int const v = vv[r];
+                    int const j = atomicAdd(ncnt, 1);
+                    if (j < qcap) nxt[j] = v;
+                    ord[nstart + j] = v;
+                    opar[nstart + j] = uu[r];
+                    if (!defer) level[v] = lvl + 1, parent[v] = uu[r];
+                }
+            }
+        }
+        ++lvl;
+        start = nstart;
+        __syncthreads();
+    }
+    if (tid == 0) stats[0] = u64(lvl);
+}
+
+// Deferred writes: position i of ord is level l where offs[l] <= i < offs[l + 1].
+__global__ void finish_order(int const* __restrict__ ord, int const* __restrict__ opar,
+                             int const* __restrict__ offs, u64 const* stats, int* level, int* parent) {
+    int const L = int(stats[0]);
+    int const total = offs[L];
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+        int lo = 0, hi = L;  // the last l with offs[l] <= i
+        while (hi - lo > 1) {
+            int const mid = (lo + hi) / 2;
+            if (offs[mid] <= i) lo = mid;
+            else hi = mid;
+        }
+        level[ord[i]] = lo;
+        parent[ord[i]] = opar[i];
+    }
+}
+
 __global__ void fill_kernel(int* a, int n, int x) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = x;
 }
 
+// Kernel 4's variants (modes 0, a thread 2 items; 1, a warp 32 items; each with the visited bits in
+// shared and in global memory) or kernel 6's (ell: modes 2-5, P = 1, 1, 2, 2 without and with
+// the warp's one atomic; visited bits in shared memory).
 static void run_one_block(csr const& g, std::vector<int> const& sources, int runs, int threads,
-                          std::vector<std::vector<u32>> const& refs, int& bad) {
+                          std::vector<std::vector<u32>> const& refs, int& bad, bool ell) {
     int *dptr, *dcol, *dlevel, *dparent, *ds0, *ds1;
     u32* dseen;
     u64* dstats;
@@ -829,7 +1119,28 @@ static void run_one_block(csr const& g, std::vector<int> const& sources, int run
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    for (int shared_seen = 1; shared_seen >= 0; --shared_seen) {
+    int4* dell = nullptr;
+    int* doffs = nullptr;
+    CHECK(cudaMalloc(&doffs, sizeof(int) * (g.n + 2)));
+    if (ell) {  // the padded table, built once (its time reported)
+        CHECK(cudaMalloc(&dell, sizeof(int4) * g.n));
+        std::vector<float> bt;
+        for (int rep = 0; rep < 5; ++rep) {
+            CHECK(cudaEventRecord(e0));
+            build_ell<<<264, 512>>>(dptr, dcol, g.n, dell);
+            CHECK(cudaEventRecord(e1));
+            CHECK(cudaEventSynchronize(e1));
+            float t = 0;
+            CHECK(cudaEventElapsedTime(&t, e0, e1));
+            bt.push_back(t);
+        }
+        std::sort(bt.begin(), bt.end());
+        long long over = 0;
+        for (int v = 0; v < g.n; ++v) over += g.ptr[v + 1] - g.ptr[v] > 4;
+        std::printf("ell table: %.3f ms to build (median of 5), %lld vertices of more than 4 neighbours\n",
+                    bt[2], over);
+    }
+    for (int shared_seen = 1; shared_seen >= (ell ? 1 : 0); --shared_seen) {
         std::size_t const seen_bytes = shared_seen ? sizeof(u32) * ((g.n + 31) / 32) : 0;
         int qcap = 2048;
         std::size_t shmem = seen_bytes + 2 * sizeof(int) * qcap;
@@ -844,10 +1155,20 @@ static void run_one_block(csr const& g, std::vector<int> const& sources, int run
             qcap = 16384;
             shmem = 2 * sizeof(int) * qcap;
         }
-      for (int warp_mode = 0; warp_mode < 2; ++warp_mode) {
+      for (int warp_mode = ell ? 2 : 0; warp_mode < (ell ? 13 : 2); ++warp_mode) {
         auto kern = shared_seen ? (warp_mode ? one_block_bfs<true, true> : one_block_bfs<true, false>)
                                 : (warp_mode ? one_block_bfs<false, true> : one_block_bfs<false, false>);
-        CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        decltype(&one_block_ell<1, false>) const ekern[7] = {
+            one_block_ell<1, false>, one_block_ell<1, true>, one_block_ell<2, false>, one_block_ell<2, true>,
+            one_block_ell<1, false, true, 1>, one_block_ell<1, false, true, 2>, one_block_ell<1, false, true, 3>};
+        decltype(&one_block_order<0>) const okern[4] = {one_block_order<0>, one_block_order<1>, one_block_order<4>,
+                                                         one_block_order<5>};
+        if (ell && warp_mode >= 9)
+            CHECK(cudaFuncSetAttribute(okern[warp_mode - 9], cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        else if (ell)
+            CHECK(cudaFuncSetAttribute(ekern[warp_mode - 2], cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        else
+            CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
         std::vector<double> medians;
         std::vector<int> out(g.n);
         u64 levels_sum = 0;
@@ -857,8 +1178,16 @@ static void run_one_block(csr const& g, std::vector<int> const& sources, int run
                 CHECK(cudaEventRecord(e0));
                 fill_kernel<<<264, 512>>>(dlevel, g.n, 0x7fffffff);
                 if (!shared_seen) CHECK(cudaMemsetAsync(dseen, 0, sizeof(u32) * ((g.n + 31) / 32)));
-                kern<<<1, threads, shmem>>>(dptr, dcol, g.n, sources[si], dlevel, dparent, dseen, ds0,
-                                            ds1, qcap, dstats);
+                if (ell && warp_mode >= 9) {
+                    okern[warp_mode - 9]<<<1, threads, shmem>>>(dptr, dcol, g.n, sources[si], dlevel, dparent, ds0,
+                                                                ds1, doffs, qcap, dstats);
+                    if (warp_mode >= 11) finish_order<<<264, 512>>>(ds0, ds1, doffs, dstats, dlevel, dparent);
+                } else if (ell)
+                    ekern[warp_mode - 2]<<<1, threads, shmem>>>(dell, dptr, dcol, g.n, sources[si], dlevel,
+                                                                 dparent, ds0, ds1, qcap, dstats, nullptr);
+                else
+                    kern<<<1, threads, shmem>>>(dptr, dcol, g.n, sources[si], dlevel, dparent, dseen, ds0,
+                                                ds1, qcap, dstats);
                 CHECK(cudaEventRecord(e1));
                 CHECK(cudaEventSynchronize(e1));
                 CHECK(cudaGetLastError());
@@ -869,6 +1198,44 @@ static void run_one_block(csr const& g, std::vector<int> const& sources, int run
             u64 st = 0;
             CHECK(cudaMemcpy(&st, dstats, sizeof st, cudaMemcpyDeviceToHost));
             levels_sum += st;
+            if (ell && (warp_mode == 2 || warp_mode == 8) && si < 2) {  // a traced run: each level's clocks by its size
+              // store 0: without the levels' and parents' writes (a floor; its answer is not checked)
+              for (int store = 0; store <= 1; ++store) {  // the storing run last: its answer is checked
+                long long* dtrace;
+                CHECK(cudaMalloc(&dtrace, sizeof(long long) * 2 * (st + 2)));
+                fill_kernel<<<264, 512>>>(dlevel, g.n, 0x7fffffff);
+                auto tk = warp_mode == 8 ? (store ? one_block_ell<1, false, true, 3> : one_block_ell<1, false, false, 3>)
+                                         : (store ? one_block_ell<1, false, true> : one_block_ell<1, false, false>);
+                CHECK(cudaFuncSetAttribute(tk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+                CHECK(cudaEventRecord(e0));
+                tk<<<1, threads, shmem>>>(dell, dptr, dcol, g.n, sources[si], dlevel, dparent, ds0, ds1, qcap,
+                                          dstats, dtrace);
+                CHECK(cudaEventRecord(e1));
+                CHECK(cudaEventSynchronize(e1));
+                float tms = 0;
+                CHECK(cudaEventElapsedTime(&tms, e0, e1));
+                std::vector<long long> tr(2 * (st + 1));
+                CHECK(cudaMemcpy(tr.data(), dtrace, sizeof(long long) * tr.size(), cudaMemcpyDeviceToHost));
+                cudaFree(dtrace);
+                int khz = 0;
+                CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+                int const edges[] = {1, 17, 65, 257, 513, 1025, 2049, 4097, 1 << 30};
+                std::printf("  %s source %d%s, %.3f ms traced, levels by size (vertices: levels, us a level, us in all):",
+                            warp_mode == 8 ? "claims at once, prefetch:" : "plain:", sources[si],
+                            store ? "" : " WITHOUT the level/parent writes", tms);
+                for (int bi = 0; bi + 1 < 9; ++bi) {
+                    long long nlv = 0, cyc = 0;
+                    for (u64 l = 0; l < st; ++l)
+                        if (tr[2 * l + 1] >= edges[bi] && tr[2 * l + 1] < edges[bi + 1])
+                            ++nlv, cyc += tr[2 * l + 2] - tr[2 * l];
+                    if (nlv)
+                        std::printf(" [%d,%d): %lld, %.2f, %.0f;", edges[bi], edges[bi + 1], nlv,
+                                    1e3 * double(cyc) / nlv / khz, 1e3 * double(cyc) / khz);
+                }
+                std::printf(" (clock %d MHz)\n", khz / 1000);
+              }
+              CHECK(cudaMemcpy(&st, dstats, sizeof st, cudaMemcpyDeviceToHost));
+            }
             std::sort(ms.begin(), ms.end());
             medians.push_back(ms[ms.size() / 2]);
             if (si < refs.size()) {
@@ -898,14 +1265,23 @@ static void run_one_block(csr const& g, std::vector<int> const& sources, int run
         std::sort(m2.begin(), m2.end());
         std::printf("RESULT one block bfs (%s), seen in %s memory, T=%d, frontier %d in shared memory: median "
                     "%.3f ms (sources %.3f-%.3f), %.0f levels a source; checked %zu\n",
-                    warp_mode ? "a warp 32 items" : "a thread 2 items", shared_seen ? "shared" : "global",
+                    warp_mode >= 2 ? (char const*[]){"ell, a thread 1 row", "ell, a thread 1 row, a warp's one atomic",
+                                                     "ell, a thread 2 rows", "ell, a thread 2 rows, a warp's one atomic",
+                                                     "ell, a thread 1 row, claims at once",
+                                                     "ell, a thread 1 row, rows prefetched to L1",
+                                                     "ell, a thread 1 row, claims at once, rows prefetched",
+                                                     "order: a warp 32 items (kernel 4)",
+                                                     "order: a warp 32 items, claims at once",
+                                                     "order: a warp 32 items, writes deferred",
+                                                     "order: a warp 32 items, claims at once, writes deferred"}[warp_mode - 2]
+                    : warp_mode ? "a warp 32 items" : "a thread 2 items", shared_seen ? "shared" : "global",
                     threads, qcap, m2[m2.size() / 2], m2.front(),
                     m2.back(), double(levels_sum) / double(sources.size()), refs.size());
         std::fflush(stdout);
       }
     }
     cudaFree(dptr), cudaFree(dcol), cudaFree(dlevel), cudaFree(dparent), cudaFree(ds0), cudaFree(ds1);
-    cudaFree(dseen), cudaFree(dstats);
+    cudaFree(dseen), cudaFree(dstats), cudaFree(dell), cudaFree(doffs);
 }
 
 
@@ -1190,7 +1566,11 @@ int main(int argc, char** argv) {
     if (std::find(Ks.begin(), Ks.end(), 4) != Ks.end())
         for (std::size_t mi = 0; mi < modes.size(); ++mi)
             if (modes[mi] == "bfs")
-                for (int threads : Ts) run_one_block(g0, sources, runs, threads, refs[mi], bad);
+                for (int threads : Ts) run_one_block(g0, sources, runs, threads, refs[mi], bad, false);
+    if (std::find(Ks.begin(), Ks.end(), 6) != Ks.end())
+        for (std::size_t mi = 0; mi < modes.size(); ++mi)
+            if (modes[mi] == "bfs")
+                for (int threads : Ts) run_one_block(g0, sources, runs, threads, refs[mi], bad, true);
     if (std::find(Ks.begin(), Ks.end(), 5) != Ks.end())
         for (std::size_t mi = 0; mi < modes.size(); ++mi)
             if (modes[mi] == "bfs")

@@ -128,7 +128,8 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         int async_warps = cuda::bfs_tuning{}.async_warps,
                         unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns,
                         bool profile = false, unsigned async_keep = cuda::bfs_tuning{}.async_keep,
-                        long long block_frontier = cuda::bfs_tuning{}.async_block_frontier) {
+                        long long block_frontier = cuda::bfs_tuning{}.async_block_frontier,
+                        double block_level_us = cuda::bfs_tuning{}.async_block_level_us) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.profile = profile;
@@ -140,6 +141,7 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     tuning.async_poll_ns = async_poll_ns;
     tuning.async_keep = async_keep;
     tuning.async_block_frontier = block_frontier;
+    tuning.async_block_level_us = block_level_us;
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     // The work list where asked for or where automatic picks it (few edges a vertex); Hopper
     // launches cooperative kernels: the device loop must not quietly become the host loop.
@@ -259,7 +261,8 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                           cuda::bfs_tuning{}.async_poll_ns, false, keep);
     }
     // The first levels in one block: none (the work list from the source), the source's level
-    // alone (every later level handed over), a few small levels, the default.
+    // alone (every later level handed over), a few small levels, the default; without the
+    // limit of time, so that the handover is where a level outgrows the bound, exactly.
     for (auto s : sources) {
         if (s >= a.rows()) continue;
         for (bool parents : {true, false})
@@ -269,7 +272,8 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                     what + ", work list, block frontier " + std::to_string(bf),
                     cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
                     cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
-                    cuda::bfs_tuning{}.async_poll_ns, false, cuda::bfs_tuning{}.async_keep, bf);
+                    cuda::bfs_tuning{}.async_poll_ns, false, cuda::bfs_tuning{}.async_keep, bf,
+                    0.0);
                 // A level larger than bf went on to the work list, and the notes say which.
                 auto const want = ref_levels(a, s);
                 std::vector<long long> sizes(a.rows() + 1, 0);
@@ -285,6 +289,28 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                 BOOST_TEST(noted == (bf > 0), what << ": the notes on one block");
             }
     }
+    // The limit of time: the defaults (the handover wherever the clock puts it; the answer is
+    // checked all the same), and one cycle, which every level exceeds: the block decides after
+    // level 1's time (a level late) and hands level 2 over, wherever the search has one.
+    for (auto s : sources) {
+        if (s >= a.rows()) continue;
+        (void)check_bfs(a, at, s, bfs_direction::automatic, true, what + ", work list, defaults",
+                        cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async);
+        auto const r = check_bfs(a, at, s, bfs_direction::automatic, false,
+                                 what + ", work list, a block level of at most 1e-6 us",
+                                 cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
+                                 cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
+                                 cuda::bfs_tuning{}.async_poll_ns, false,
+                                 cuda::bfs_tuning{}.async_keep, 1ll << 40, 1e-6);
+        auto const want = ref_levels(a, s);
+        bool const deep = std::count(want.begin(), want.end(), 2) > 0;
+        BOOST_TEST(r.async == deep, what << ": handed over at level 2: " << r.async);
+        bool const timed = std::any_of(r.notes.begin(), r.notes.end(), [](auto const& x) {
+            return x.find("then level 2's") != std::string::npos &&
+                   x.find("more than async_block_level_us") != std::string::npos;
+        });
+        BOOST_TEST(timed == deep, what << ": the notes on the limit of time");
+    }
     cuda::bfs_tuning t;
     t.loop = cuda::bfs_loop::async;
     t.direction = bfs_direction::pull;
@@ -298,6 +324,12 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
     f.async_block_frontier = -1;
     BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, f),
                       invalid_argument);
+    for (double us : {-1.0, 2e6, std::nan("")}) {
+        cuda::bfs_tuning u;
+        u.async_block_level_us = us;
+        BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, u),
+                          invalid_argument);
+    }
 }
 
 /// Every direction, with and without parents (`quick`: with), from a few sources.

@@ -524,7 +524,8 @@ std::size_t block_bytes(std::int64_t n, long long qcap) {
 
 /// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
 /// Its first levels run in one block while they hold at most tuning.async_block_frontier
-/// vertices (graph_bfs_block.cuh): the whole search, when no level outgrows it. False, with a
+/// vertices and take at most async_block_level_us on average (graph_bfs_block.cuh): the whole
+/// search, when neither limit is reached. False, with a
 /// note in run, when the list overflowed (the caller runs the device loop).
 template <class Index>
 bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
@@ -537,18 +538,26 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
     stream_buffer<Index> parent(parents ? n : 0, st);
     // The first levels in one block, where its visited bits and a queue of at least 1024
     // vertices a level fit the multiprocessor's shared memory.
-    int device = 0, optin = 0;
+    int device = 0, optin = 0, clock_khz = 0;
     KLEENE_CUDA_CHECK(cudaGetDevice(&device));
     KLEENE_CUDA_CHECK(
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+    // The mean level time the block may take, in its clock's cycles (at least 1 where asked).
+    long long const level_cycles =
+        tuning.async_block_level_us > 0
+            ? std::max(1ll, static_cast<long long>(tuning.async_block_level_us * clock_khz / 1e3))
+            : 0;
     std::size_t const room = optin > 1024 ? static_cast<std::size_t>(optin) - 1024 : 0;
     long long qcap = 0;
     if (tuning.async_block_frontier > 0 && block_bytes<Index>(g.n, 1024) <= room)
         qcap = static_cast<long long>((room - block_bytes<Index>(g.n, 0)) / (2 * sizeof(Index)));
     qcap = std::min<long long>(qcap, 1ll << 20);
-    // The block's queues past shared memory; also the frontier it hands to the work list, whose
-    // first kernel reads it: they live as long as the search.
-    stream_buffer<Index> spill0(qcap > 0 ? n : 0, st), spill1(qcap > 0 ? n : 0, st);
+    // The block's order of the vertices it reaches (its queues past shared memory read it back),
+    // and their parents; the frontier it hands to the work list, whose first kernel reads it, is
+    // its tail: they live as long as the search.
+    stream_buffer<Index> order(qcap > 0 ? n : 0, st), order_parent(qcap > 0 && parents ? n : 0, st);
+    stream_buffer<long long> starts(qcap > 0 ? n + 2 : 0, st);
     async_detail::async_seed<std::int32_t, Index> seed;  // none: the work list from the source
     double block_seconds = 0;
     if (qcap > 0) {
@@ -565,10 +574,16 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
         if (parents)
             KLEENE_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(Index), st));
         bb::bfs_one_block<Index><<<1, bb::block_threads, block_bytes<Index>(g.n, qcap), st>>>(
-            g.out_ptr, g.out_col, g.n, static_cast<Index>(source), level.data(),
-            parents ? parent.data() : nullptr, spill0.data(), spill1.data(),
-            static_cast<int>(qcap), tuning.async_block_frontier, outcome.data());
+            g.out_ptr, g.out_col, g.n, static_cast<Index>(source), order.data(),
+            parents ? order_parent.data() : nullptr, starts.data(), static_cast<int>(qcap),
+            tuning.async_block_frontier, level_cycles, outcome.data());
         KLEENE_CUDA_CHECK_LAUNCH("bfs_one_block");
+        // Its levels (the handed-over frontier's too) and parents, over the device: the block
+        // reaches at most n vertices.
+        bb::finish_levels<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+            order.data(), parents ? order_parent.data() : nullptr, starts.data(), outcome.data(),
+            level.data(), parents ? parent.data() : nullptr);
+        KLEENE_CUDA_CHECK_LAUNCH("bfs_block_finish_levels");
         KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
         bb::block_outcome o{};
         detail::copy_to_host(&o, outcome.data(), 1, st);
@@ -587,14 +602,23 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
             run.seconds = block_seconds;
             return true;
         }
-        std::snprintf(buf, sizeof buf,
-                      "bfs: the first %d levels in one block (%.3f ms), then level %d's %lld "
-                      "vertices, more than async_block_frontier %lld, to the work list",
-                      o.levels, block_seconds * 1e3, o.levels, o.frontier,
-                      tuning.async_block_frontier);
+        double const mean_us = clock_khz > 0 ? double(o.mean_cycles) * 1e3 / clock_khz : 0;
+        if (o.handed_over == 1)
+            std::snprintf(buf, sizeof buf,
+                          "bfs: the first %d levels in one block (%.3f ms), then level %d's %lld "
+                          "vertices, more than async_block_frontier %lld, to the work list",
+                          o.levels, block_seconds * 1e3, o.levels, o.frontier,
+                          tuning.async_block_frontier);
+        else
+            std::snprintf(buf, sizeof buf,
+                          "bfs: the first %d levels in one block (%.3f ms), then level %d's %lld "
+                          "vertices to the work list: the block's levels took %.2f us on "
+                          "average, more than async_block_level_us %.2f",
+                          o.levels, block_seconds * 1e3, o.levels, o.frontier, mean_us,
+                          tuning.async_block_level_us);
         run.notes.push_back(buf);
-        // The frontier is in the spill buffer its level did not read; the levels so far stay.
-        seed.v = (o.levels & 1) ? spill0.data() : spill1.data();
+        // The frontier is the order's tail; the levels so far stay.
+        seed.v = order.data() + (o.placed - o.frontier);
         seed.count = o.frontier;
         seed.label = o.levels;
     }
@@ -695,10 +719,11 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
     out.ctx = &ctx;
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
         tuning.async_poll_ns > 1000000 || tuning.async_keep > 32 ||
-        tuning.async_block_frontier < 0)
+        tuning.async_block_frontier < 0 ||
+        !(tuning.async_block_level_us >= 0 && tuning.async_block_level_us <= 1e6))
         throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32], "
-                               "async_poll_ns at most 1e6, async_keep at most 32 and "
-                               "async_block_frontier >= 0");
+                               "async_poll_ns at most 1e6, async_keep at most 32, "
+                               "async_block_frontier >= 0 and async_block_level_us in [0, 1e6]");
     if (tuning.loop == bfs_loop::async && tuning.direction == bfs_direction::pull)
         throw invalid_argument("bfs: the asynchronous work list pushes only; it cannot pull");
     bfs_run run;

@@ -7,10 +7,13 @@
 // memory too (spilling to global memory past its room): NY 1.23 ms against the work list's 1.39
 // (H200, 2026-12-01, docs/lab/session25-2026-12-01). A warp takes 32 vertices of the level (a
 // lane each), loads their rows at once, then their edges up to 128 at once (4 a lane), and claims
-// the unvisited with an atomic or on the bitmap; the claimed vertex gets its level (and parent)
-// in global memory and a place in the next level's queue.
+// the unvisited with an atomic or on the bitmap, the four at once; the claimed vertex gets a place
+// in the next level's queue and in the search's order (its level and parent are written from the
+// order after the block, by the whole device). Both cut NY to 1.17 ms in the lab (from 1.26, H200,
+// docs/lab/session26-2026-12-01).
 //
-// One block is one multiprocessor: a level larger than `max_frontier` vertices is handed over
+// One block is one multiprocessor: a level larger than `max_frontier` vertices, or levels that
+// take it longer than a step of the work list on average (`level_cycles`), are handed over
 // to the work list, which then starts from that frontier (async_seed) with the levels found so
 // far (all exact: every level before the frontier's is complete). NE's levels outgrow one block
 // (7.4 ms in one block against the work list's 4.9).
@@ -28,21 +31,30 @@ constexpr int block_threads = 1024;
 /// How the block's levels ended (written by thread 0).
 struct block_outcome {
     int levels;             // levels expanded (the frontier handed over is level `levels`)
-    int handed_over;        // 1: a level outgrew max_frontier; it is in spill[levels % 2]
+    int handed_over;        // 1: a level outgrew max_frontier, 2: the levels' mean time
+                            // exceeded level_cycles; the frontier is order[placed - frontier, placed)
     long long frontier;     // the handed-over frontier's vertices
     long long largest;      // the largest level expanded in the block
+    long long placed;       // vertices in order (every level found, the handed-over one included)
+    long long mean_cycles;  // the levels' mean time when it stopped (level_cycles > 0)
 };
 
-/// The search from `source` while its levels hold at most max_frontier vertices. level: n
-/// values, infinity (INT32_MAX) where unreached, written for every vertex the block reaches;
-/// parent (null: none) likewise. The queue holds qcap vertices a level in shared memory, the rest
-/// in spill0 / spill1 (n each). Shared memory: 2 qcap Index values, then ceil(n / 32) words.
+/// The search from `source` while its levels hold at most max_frontier vertices and (when
+/// level_cycles > 0) a level takes at most level_cycles of the multiprocessor's clock on average
+/// (an exponential mean over about 16 levels, decided a level late). It writes the
+/// vertices it reaches in order, level by level (order, and their parents in order_parent when
+/// that is not null; level l at positions starts[l] .. starts[l + 1]), not level[] itself:
+/// scattered writes inside the block's levels cost a road network's search a fifth of its time
+/// (H200, docs/lab/session26-2026-12-01); finish_levels writes them afterwards over the whole
+/// device. The queue holds qcap vertices a level in shared memory; past that a level reads its
+/// vertices back from order. Shared memory: 2 qcap Index values, then ceil(n / 32) words.
+/// order and order_parent hold n values, starts n + 2.
 template <class Index>
 __global__ void __launch_bounds__(block_threads, 1)
     bfs_one_block(Index const* __restrict__ ptr, Index const* __restrict__ col, std::int64_t n,
-                  Index source, std::int32_t* __restrict__ level, Index* __restrict__ parent,
-                  Index* __restrict__ spill0, Index* __restrict__ spill1, int qcap,
-                  long long max_frontier, block_outcome* out) {
+                  Index source, Index* __restrict__ order, Index* __restrict__ order_parent,
+                  long long* __restrict__ starts, int qcap, long long max_frontier,
+                  long long level_cycles, block_outcome* out) {
     extern __shared__ __align__(16) unsigned char block_smem[];
     Index* const q0 = reinterpret_cast<Index*>(block_smem);
     Index* const q1 = q0 + qcap;
@@ -50,47 +62,56 @@ __global__ void __launch_bounds__(block_threads, 1)
     // By level mod 3: this level's count, the next's, the one to clear; 32-bit (n is far below
     // 2^31 here: the visited bits of n vertices fit the block's shared memory).
     __shared__ unsigned cnt[3];
+    // By level mod 2: whether the block leaves at that level (thread 0 decides a level ahead, so
+    // that everyone reads the word after the barrier that follows its write, and it is not
+    // rewritten before everyone has read it).
+    __shared__ int leave[2];
     constexpr unsigned full = 0xffffffffu;
     int const tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     int const lane = tid & 31, warp0 = tid & ~31;
     std::int64_t const words = (n + 31) / 32;
     for (std::int64_t i = tid; i < words; i += nt) seen[i] = 0;
+    long long mean = 0, last = 0;  // thread 0: the levels' mean time and the last level's start
     if (tid == 0) {
         cnt[0] = 1;
         cnt[1] = cnt[2] = 0;
+        leave[0] = leave[1] = 0;
         q0[0] = source;
-        level[source] = 0;
-        if (parent) parent[source] = source;
+        order[0] = source;
+        if (order_parent) order_parent[0] = source;
+        starts[0] = 0;
     }
     __syncthreads();
     if (tid == 0) seen[source >> 5] |= 1u << (source & 31);
-    long long largest = 0;
+    long long largest = 0, start = 0;  // start: the level's first position in order
     int lvl = 0;
     __syncthreads();
     while (true) {
         int const c = static_cast<int>(cnt[lvl % 3]);
         Index* const cur = (lvl & 1) ? q1 : q0;
         Index* const nxt = (lvl & 1) ? q0 : q1;
-        Index* const cur_spill = (lvl & 1) ? spill1 : spill0;
-        Index* const nxt_spill = (lvl & 1) ? spill0 : spill1;
+        long long const next_start = start + c;
+        if (tid == 0) starts[lvl + 1] = next_start;
         if (c == 0) break;
-        if (c > max_frontier) {
-            // To the work list: the frontier, whole, into the spill buffer this level does not
-            // read (the next level's).
-            for (int i = tid; i < c; i += nt)
-                nxt_spill[i] = i < qcap ? cur[i] : cur_spill[i - qcap];
-            if (tid == 0) *out = block_outcome{lvl, 1, c, largest};
+        if (c > max_frontier || leave[lvl & 1]) {  // to the work list: order[start, next_start)
+            if (tid == 0)
+                *out = block_outcome{lvl, c > max_frontier ? 1 : 2, c, largest, next_start, mean};
             return;
+        }
+        if (tid == 0 && level_cycles > 0) {
+            long long const now = clock64();
+            if (lvl > 0) mean += (now - last - mean) / 16;  // level lvl - 1's time
+            last = now;
+            leave[(lvl + 1) & 1] = mean > level_cycles;
         }
         largest = c > largest ? static_cast<long long>(c) : largest;
         unsigned* const ncnt = cnt + (lvl + 1) % 3;
         if (tid == 0) cnt[(lvl + 2) % 3] = 0;  // read by everyone a level ago
-        std::int32_t const next_level = lvl + 1;
         for (int i0 = warp0; i0 < c; i0 += nt) {
             int const i = i0 + lane;
             Index u = 0, b = 0, deg = 0;
             if (i < c) {
-                u = i < qcap ? cur[i] : cur_spill[i - qcap];
+                u = i < qcap ? cur[i] : order[start + i];
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
@@ -106,26 +127,57 @@ __global__ void __launch_bounds__(block_threads, 1)
                     uu[r] = __shfl_sync(full, u, owner);
                     vv[r] = e < total ? col[bo + (e - eo)] : Index(-1);
                 }
+                // The four claims at once: the words read, then the atomics issued back to back
+                // (one after another, each waiting on the last, cost NY 5%).
+                std::uint32_t word[4], was[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) word[r] = vv[r] >= 0 ? seen[vv[r] >> 5] : ~0u;
 #pragma unroll
                 for (int r = 0; r < 4; ++r) {
-                    Index const v = vv[r];
-                    if (v < 0) continue;
-                    std::uint32_t const bit = 1u << (v & 31);
-                    std::uint32_t* const w = seen + (v >> 5);
-                    if (*reinterpret_cast<std::uint32_t volatile*>(w) & bit) continue;
-                    if (atomicOr(w, bit) & bit) continue;
-                    level[v] = next_level;
-                    if (parent) parent[v] = uu[r];
+                    std::uint32_t const bit = 1u << (vv[r] & 31);
+                    was[r] = vv[r] >= 0 && !(word[r] & bit) ? atomicOr(seen + (vv[r] >> 5), bit)
+                                                            : ~0u;
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    if (was[r] & (1u << (vv[r] & 31))) continue;
                     int const j = static_cast<int>(atomicAdd(ncnt, 1u));
-                    if (j < qcap) nxt[j] = v;
-                    else nxt_spill[j - qcap] = v;
+                    if (j < qcap) nxt[j] = vv[r];
+                    order[next_start + j] = vv[r];
+                    if (order_parent) order_parent[next_start + j] = uu[r];
                 }
             }
         }
         ++lvl;
+        start = next_start;
         __syncthreads();
     }
-    if (tid == 0) *out = block_outcome{lvl, 0, 0, largest};
+    if (tid == 0) *out = block_outcome{lvl, 0, 0, largest, start, mean};
+}
+
+/// The block's levels and parents into level[] and parent[] (null: none), over the device:
+/// position i of order is level l where starts[l] <= i < starts[l + 1].
+template <class Index>
+__global__ void finish_levels(Index const* __restrict__ order,
+                              Index const* __restrict__ order_parent,
+                              long long const* __restrict__ starts,
+                              block_outcome const* __restrict__ out, std::int32_t* level,
+                              Index* parent) {
+    int const levels = out->levels + (out->handed_over ? 1 : 0);  // the handed-over frontier too
+    long long const placed = out->placed;
+    long long const stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < placed;
+         i += stride) {
+        int lo = 0, hi = levels;  // the last l with starts[l] <= i
+        while (hi - lo > 1) {
+            int const mid = (lo + hi) / 2;
+            if (starts[mid] <= i) lo = mid;
+            else hi = mid;
+        }
+        Index const v = order[i];
+        level[v] = lo;
+        if (parent) parent[v] = order_parent[i];
+    }
 }
 
 }  // namespace kleene::cuda::bfs_block_detail

@@ -87,13 +87,18 @@ struct bfs_tuning {
     /// on the list (BFS: 32 is equal on NE and 7% slower on NY; H200, 2026-11-30).
     unsigned async_keep = 0;
     /// Before the work list, the search runs level by level in one block (the visited set a bit
-    /// a vertex in its shared memory) while a level holds at most this many vertices; the work
-    /// list takes over from the first larger level, with it as its starting items. Graphs whose
-    /// visited bits do not fit one block's shared memory (about 1.8 M vertices on an H200) start
-    /// on the work list. 0: the work list from the source. H200, 2026-12-01, against 0: NY
-    /// 1.34-1.36 ms against 1.40-1.41 with 512, NE level (4.92-4.94 against 4.95-5.02); 1,024
-    /// cost NE 3%, 2,048 20% (one block takes a level in one pass up to ~1,000 vertices).
-    long long async_block_frontier = 512;
+    /// a vertex in its shared memory) while a level holds at most this many vertices and the
+    /// levels take it at most async_block_level_us on average; the work list takes over from the
+    /// first level past either, with it as its starting items. Graphs whose visited bits do not
+    /// fit one block's shared memory (about 1.8 M vertices on an H200) start on the work list.
+    /// 0: the work list from the source.
+    long long async_block_frontier = 4096;
+    /// The block hands over to the work list once its levels' mean time (an exponential mean
+    /// over about 16 levels, on the multiprocessor's clock) exceeds this many microseconds: one
+    /// multiprocessor takes a level of n vertices in about 0.9 + 0.003 n us, the work list a
+    /// step in about 3 (H200), so that small levels stay in the block and a run of large ones
+    /// leaves it, whatever the graph. 0: no limit of time (async_block_frontier alone).
+    double async_block_level_us = 3.5;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
