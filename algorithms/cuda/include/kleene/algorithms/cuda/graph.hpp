@@ -98,6 +98,9 @@ struct bfs_tuning {
     /// multiprocessor takes a level of n vertices in about 0.9 + 0.003 n us, the work list a
     /// step in about 3 (H200), so that small levels stay in the block and a run of large ones
     /// leaves it, whatever the graph. 0: no limit of time (async_block_frontier alone).
+    /// H200, 2026-12-01, against the earlier 512 vertices and no limit of time: NY 1.24-1.27 ms
+    /// against 1.32-1.36 (every level in the block), NE 4.91-4.95 against 4.88-4.92 (230 levels
+    /// in the block, then the work list); 2.5 and 3 kept less of NY's gain, 4 and 5 cost NE 2-3%.
     double async_block_level_us = 3.5;
 };
 

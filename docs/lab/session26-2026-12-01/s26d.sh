@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Session 26, call D (and later): the one-block BFS's handover by level size and by the levels'
+# mean time (bfs_tuning::async_block_level_us): the GPU suites that run it, then
+# bench_graph_kernels on NY and NE (BF: a list of BOUND:US, default: the defaults; alternating,
+# CPU beside for the answers), the GAP reference's bfs on the same sources, and the Kronecker /
+# uniform scale-22 BFS.
+set -uo pipefail
+root=$(pwd); lab=$root/build-lab/c26d; out=${OUT:-/tmp/out}; mkdir -p "$out"
+note() { echo "== $(date +%T) $*"; }
+for d in "$lab"/deps/*.deb; do dpkg -x "$d" / ; done; ldconfig
+b=/tmp/bin; g=/tmp/g; mkdir -p $b $g
+for f in "$lab"/bin/*.xz; do n=$(basename "$f" .xz); xz -dc "$f" > $b/$n; chmod +x $b/$n; done
+for f in "$lab"/g/*.xz; do n=$(basename "$f" .xz); xz -T4 -dc "$f" > $g/$n & done; wait
+export OMP_PROC_BIND=close OMP_PLACES=cores
+if [[ ${STAGES:-test bench peers synth} == *test* ]]; then
+  note test_graph_gpu
+  for t in ${TESTS:-test_graph_gpu test_graph_object_gpu test_result_copy_gpu}; do
+    note $t; timeout ${TT:-300} $b/$t --log_level=test_suite > "$out/$t.txt" 2>&1
+    echo "rc=$? skipped=$(grep -c 'test skipped' "$out/$t.txt")"; grep -E "error|fail" "$out/$t.txt" | head -8; tail -1 "$out/$t.txt"
+  done
+fi
+if [[ ${STAGES:-test bench peers synth} == *bench* ]]; then
+  for gr in NY NE; do
+    for rep in $(seq ${ROUNDS:-2}); do
+      for bf in ${BF:-default 0}; do
+        extra=(); [[ $bf != default ]] && extra=(--gpu-block-frontier ${bf%%:*} --gpu-block-level-us ${bf##*:})
+        note "$gr block frontier $bf (round $rep)"
+        timeout 200 $b/bench_graph_kernels --graph $g/road_$gr.mtx --device ${DEV:-both} --kernels ${KERN:-bfs} --sources 16 --runs 5 --reuse-results --write-sources $g/$gr.src "${extra[@]}" 2>&1 | grep -E "^bfs|^sssp|error|wrong|differ" | tee -a "$out/bench_$gr.txt"
+      done
+    done
+    timeout 100 $b/bench_graph_kernels --graph $g/road_$gr.mtx --device gpu --kernels bfs --sources 1 --runs 1 --explain ${EXPLAIN_EXTRA:-} 2>&1 | grep -E "one block|work list|traversal" | head -6 | tee -a "$out/explain_$gr.txt"
+  done
+fi
+if [[ ${STAGES:-test bench peers synth} == *peers* ]]; then
+  mkdir -p /tmp/peers-bin/gapbs /tmp/peers-bin/gunrock /tmp/peers-bin/lib
+  cp $b/gapbs_bfs /tmp/peers-bin/gapbs/bfs; cp $b/gapbs_converter /tmp/peers-bin/gapbs/converter
+  for gr in $(for r in $(seq ${PEER_ROUNDS:-1}); do echo NY NE; done); do
+    note "gapbs bfs $gr"
+    PEERS_BIN=/tmp/peers-bin PEERS=gapbs KERNELS=bfs THREADS=16 TRIALS=${TRIALS:-3} OUT=$out timeout 200 bash "$root/bench/peers/run.sh" $g/$gr.src $g/road_$gr.mtx 2>&1 | grep -E "PEERS|error" | tail -3
+  done
+fi
+if [[ ${STAGES:-test bench peers synth} == *synth* ]]; then
+  for cls in kron urand; do
+    flag=(); [[ $cls == urand ]] && flag=(--uniform)
+    note "$cls 22"
+    timeout 200 $b/bench_graph_kernels --scale 22 "${flag[@]}" --device gpu --kernels bfs --sources 16 --runs 5 --reuse-results 2>&1 | grep -E "^bfs|graph:" | tee -a "$out/bench_$cls.txt"
+  done
+fi
+note end
