@@ -671,6 +671,38 @@ static std::vector<u32> dijkstra(csr const& g, int s, bool unit) {
 }
 
 
+// A warp's 32 rows laid out end to end (kernels 4, 5 and 7): the lane's first edge's place, and
+// the warp's total in `total`.
+__device__ __forceinline__ int warp_exclusive(int deg, int lane, int& total) {
+    int excl = deg;
+    for (int o = 1; o < 32; o *= 2) {
+        int const y = __shfl_up_sync(0xffffffffu, excl, o);
+        if (lane >= o) excl += y;
+    }
+    total = __shfl_sync(0xffffffffu, excl, 31);
+    return excl - deg;
+}
+
+// The warp's edges base .. base + 127, four a lane: their columns (vv; -1 past total) and the
+// vertices whose rows hold them (uu). b, u: the lane's row start and vertex.
+__device__ __forceinline__ void warp_edges4(int const* __restrict__ col, int excl, int total, int base,
+                                            int lane, int b, int u, int (&vv)[4], int (&uu)[4]) {
+    constexpr unsigned full = 0xffffffffu;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        int const e = base + r * 32 + lane;
+        int owner = 0;
+        for (int step = 16; step > 0; step /= 2) {
+            int const j = owner + step;
+            int const ej = __shfl_sync(full, excl, j & 31);
+            if (j < 32 && ej <= e) owner = j;
+        }
+        int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
+        uu[r] = __shfl_sync(full, u, owner);
+        vv[r] = e < total ? col[bo + (e - eo)] : -1;
+    }
+}
+
 // Kernel 4: the whole BFS in one block, level by level (one barrier a level), the visited set a
 // bit a vertex in shared memory (SharedSeen; else in global memory), the frontier in shared
 // memory (spilling to global past qcap). No regions, no renumbering: a road network's levels hold
@@ -723,28 +755,11 @@ __global__ void __launch_bounds__(1024, 1)
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
-            int excl = deg;
-            for (int o = 1; o < 32; o *= 2) {
-                int const y = __shfl_up_sync(full, excl, o);
-                if (lane >= o) excl += y;
-            }
-            int const total = __shfl_sync(full, excl, 31);
-            excl -= deg;
+            int total = 0;
+            int const excl = warp_exclusive(deg, lane, total);
             for (int base = 0; base < total; base += 128) {
                 int vv[4], uu[4];
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    int const e = base + r * 32 + lane;
-                    int owner = 0;
-                    for (int step = 16; step > 0; step /= 2) {
-                        int const j = owner + step;
-                        int const ej = __shfl_sync(full, excl, j & 31);
-                        if (j < 32 && ej <= e) owner = j;
-                    }
-                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
-                    uu[r] = __shfl_sync(full, u, owner);
-                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
-                }
+                warp_edges4(col, excl, total, base, lane, b, u, vv, uu);
 #pragma unroll
                 for (int r = 0; r < 4; ++r) {
                     int const v = vv[r];
@@ -1010,28 +1025,11 @@ __global__ void __launch_bounds__(1024, 1)
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
-            int excl = deg;
-            for (int o = 1; o < 32; o *= 2) {
-                int const y = __shfl_up_sync(full, excl, o);
-                if (lane >= o) excl += y;
-            }
-            int const total = __shfl_sync(full, excl, 31);
-            excl -= deg;
+            int total = 0;
+            int const excl = warp_exclusive(deg, lane, total);
             for (int base = 0; base < total; base += 128) {
                 int vv[4], uu[4];
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    int const e = base + r * 32 + lane;
-                    int owner = 0;
-                    for (int step = 16; step > 0; step /= 2) {
-                        int const j = owner + step;
-                        int const ej = __shfl_sync(full, excl, j & 31);
-                        if (j < 32 && ej <= e) owner = j;
-                    }
-                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
-                    uu[r] = __shfl_sync(full, u, owner);
-                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
-                }
+                warp_edges4(col, excl, total, base, lane, b, u, vv, uu);
                 bool got[4];
                 if (Opt & 1) {
                     u32 wv[4], old[4];
@@ -1343,28 +1341,11 @@ __global__ void __launch_bounds__(1024, 1)
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
-            int excl = deg;
-            for (int o = 1; o < 32; o *= 2) {
-                int const y = __shfl_up_sync(full, excl, o);
-                if (lane >= o) excl += y;
-            }
-            int const total = __shfl_sync(full, excl, 31);
-            excl -= deg;
+            int total = 0;
+            int const excl = warp_exclusive(deg, lane, total);
             for (int base = 0; base < total; base += 128) {
                 int vv[4], uu[4];
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    int const e = base + r * 32 + lane;
-                    int owner = 0;
-                    for (int step = 16; step > 0; step /= 2) {
-                        int const j = owner + step;
-                        int const ej = __shfl_sync(full, excl, j & 31);
-                        if (j < 32 && ej <= e) owner = j;
-                    }
-                    int const bo = __shfl_sync(full, b, owner), eo = __shfl_sync(full, excl, owner);
-                    uu[r] = __shfl_sync(full, u, owner);
-                    vv[r] = e < total ? col[bo + (e - eo)] : -1;
-                }
+                warp_edges4(col, excl, total, base, lane, b, u, vv, uu);
 #pragma unroll
                 for (int r = 0; r < 4; ++r) {
                     int const v = vv[r];
