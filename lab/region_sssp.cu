@@ -703,6 +703,24 @@ __device__ __forceinline__ void warp_edges4(int const* __restrict__ col, int exc
     }
 }
 
+// The one-block searches' start (kernels 4 and 6): the visited bits cleared (clear false: they
+// are in global memory, cleared by the caller), level 0 the source alone, then the source marked.
+__device__ __forceinline__ void one_block_start(u32* seen, bool clear, int words, int* cnt, int* q0,
+                                                int* level, int* parent, int source) {
+    int const tid = threadIdx.x, nt = blockDim.x;
+    if (clear)
+        for (int i = tid; i < words; i += nt) seen[i] = 0;
+    if (tid == 0) {
+        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
+        q0[0] = source;
+        level[source] = 0;
+        parent[source] = source;
+    }
+    __syncthreads();
+    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
+    __syncthreads();
+}
+
 // Kernel 4: the whole BFS in one block, level by level (one barrier a level), the visited set a
 // bit a vertex in shared memory (SharedSeen; else in global memory), the frontier in shared
 // memory (spilling to global past qcap). No regions, no renumbering: a road network's levels hold
@@ -720,17 +738,7 @@ __global__ void __launch_bounds__(1024, 1)
     __shared__ int cnt[3];
     int const tid = threadIdx.x, nt = blockDim.x;
     int const words = (n + 31) / 32;
-    if (SharedSeen)
-        for (int i = tid; i < words; i += nt) seen[i] = 0;
-    if (tid == 0) {
-        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
-        q0[0] = source;
-        level[source] = 0;
-        parent[source] = source;
-    }
-    __syncthreads();
-    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
-    __syncthreads();
+    one_block_start(seen, SharedSeen, words, cnt, q0, level, parent, source);
     int lvl = 0;
     while (true) {
         int const c = cnt[lvl % 3];
@@ -843,16 +851,7 @@ __global__ void __launch_bounds__(1024, 1)
     constexpr unsigned full = 0xffffffffu;
     int const tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp0 = tid & ~31;
     int const words = (n + 31) / 32;
-    for (int i = tid; i < words; i += nt) seen[i] = 0;
-    if (tid == 0) {
-        cnt[0] = 1, cnt[1] = 0, cnt[2] = 0;
-        q0[0] = source;
-        level[source] = 0;
-        parent[source] = source;
-    }
-    __syncthreads();
-    if (tid == 0) atomicOr(seen + (source >> 5), 1u << (source & 31));
-    __syncthreads();
+    one_block_start(seen, true, words, cnt, q0, level, parent, source);
     int lvl = 0;
     while (true) {
         int const c = cnt[lvl % 3];
