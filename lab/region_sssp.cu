@@ -19,7 +19,8 @@
 // vertex, or a warp 32 vertices; visited bits in shared or global memory); 5, the same over a
 // thread-block cluster (--clusters, a list of sizes; distributed shared memory); 6, kernel 4
 // with the rows as a padded table (an int4 a vertex: one read of the graph a level), and (with 6)
-// kernel 7, kernel 4's warp mode with its claims at once and its writes deferred.
+// kernel 7, kernel 4's warp mode with its claims at once and its writes deferred; 8, kernel 5
+// likewise (--clusters).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 lab/region_sssp.cu -o region_sssp
 //   ./region_sssp road_NE.mtx [--kernels 2,3,4,5] [--regions 64,128] [--threads 512,1024]
@@ -1370,9 +1371,139 @@ __global__ void __launch_bounds__(1024, 1)
     if (tid == 0 && me == 0) stats[0] = u64(lvl);
 }
 
+// Kernel 8: kernel 5 with the library's level body of the twenty-sixth session: a lane's four
+// claims at once (the owners' words read, then the remote atomics issued back to back), and the
+// levels' and parents' writes deferred: a vertex's owner appends it with its parent to its queue,
+// and when it expands the level it writes its queue in order to its own part of ord / opar
+// (coalesced; its level starts in bstarts), from which finish_cluster writes level[] and
+// parent[] after the search. ord, opar: C parts of cap_b entries; bstarts: C parts of max_lev.
+__global__ void __launch_bounds__(1024, 1)
+    cluster_bfs_deferred(int const* __restrict__ ptr, int const* __restrict__ col, int n, int source,
+                         int* __restrict__ ord, int* __restrict__ opar, int* __restrict__ bstarts,
+                         int cap_b, int max_lev, int qcap, int wlocal, int* overflow, u64* stats) {
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char smem[];
+    int2* const q0 = reinterpret_cast<int2*>(smem);
+    int2* const q1 = q0 + qcap;
+    u32* const seen = reinterpret_cast<u32*>(q1 + qcap);
+    __shared__ int cnt[3];
+    __shared__ int total_s;
+    int const C = int(cluster.num_blocks());
+    int const me = int(cluster.block_rank());
+    int shift = 0;
+    while ((1 << shift) < C) ++shift;
+    int const tid = threadIdx.x, nt = blockDim.x;
+    for (int i = tid; i < wlocal; i += nt) seen[i] = 0;
+    if (tid == 0) cnt[0] = cnt[1] = cnt[2] = 0;
+    cluster.sync();
+    if (tid == 0 && ((source >> 5) & (C - 1)) == me) {
+        cnt[0] = 1;
+        q0[0] = make_int2(source, source);
+        seen[(source >> 5) >> shift] |= 1u << (source & 31);
+    }
+    cluster.sync();
+    constexpr unsigned full = 0xffffffffu;
+    int const lane = tid & 31, warp0 = tid & ~31;
+    int* const my_ord = ord + std::size_t(me) * cap_b;
+    int* const my_opar = opar + std::size_t(me) * cap_b;
+    int* const my_starts = bstarts + std::size_t(me) * max_lev;
+    int lvl = 0, pos = 0;  // pos: this block's vertices written to its part of ord so far
+    while (true) {
+        if (tid < 32) {
+            int t = 0;
+            if (tid < C) t = *cluster.map_shared_rank(cnt + lvl % 3, tid);
+            for (int o = 16; o > 0; o /= 2) t += __shfl_xor_sync(full, t, o);
+            if (tid == 0) total_s = t, cnt[(lvl + 2) % 3] = 0;
+        }
+        __syncthreads();
+        if (total_s == 0) break;
+        int const c = min(cnt[lvl % 3], qcap);  // past qcap: overflow (flagged when appended)
+        if (tid == 0) {
+            if (lvl + 1 < max_lev) my_starts[lvl] = pos;
+            else *overflow = 1;
+        }
+        // (a block's part holds cap_b >= its share of the vertices: the caller gives n)
+        int2* const cur = (lvl & 1) ? q1 : q0;
+        int2* const nxt = (lvl & 1) ? q0 : q1;
+        int const ni = (lvl + 1) % 3;
+        for (int i0 = warp0; i0 < c; i0 += nt) {
+            int const i = i0 + lane;
+            int u = 0, b = 0, deg = 0;
+            if (i < c) {
+                int2 const it = cur[i];
+                u = it.x;
+                my_ord[pos + i] = it.x;
+                my_opar[pos + i] = it.y;
+                b = ptr[u];
+                deg = ptr[u + 1] - b;
+            }
+            int total = 0;
+            int const excl = warp_exclusive(deg, lane, total);
+            for (int base = 0; base < total; base += 128) {
+                int vv[4], uu[4];
+                warp_edges4(col, excl, total, base, lane, b, u, vv, uu);
+                u32* w[4];
+                u32 word[4], was[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int const v = vv[r] < 0 ? 0 : vv[r];
+                    w[r] = cluster.map_shared_rank(seen + ((v >> 5) >> shift), unsigned((v >> 5) & (C - 1)));
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) word[r] = vv[r] >= 0 ? *w[r] : ~0u;
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    u32 const bit = 1u << (vv[r] & 31);
+                    was[r] = vv[r] >= 0 && !(word[r] & bit) ? atomicOr(w[r], bit) : ~0u;
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    if (was[r] & (1u << (vv[r] & 31))) continue;
+                    unsigned const ob = unsigned((vv[r] >> 5) & (C - 1));
+                    int const j = atomicAdd(cluster.map_shared_rank(cnt + ni, ob), 1);
+                    if (j < qcap) *cluster.map_shared_rank(nxt + j, ob) = make_int2(vv[r], uu[r]);
+                    else *overflow = 1;
+                }
+            }
+        }
+        pos += c;
+        ++lvl;
+        cluster.sync();
+    }
+    if (tid == 0) {
+        if (lvl < max_lev) my_starts[lvl] = pos;
+        stats[1 + me] = u64(lvl);
+    }
+    if (tid == 0 && me == 0) stats[0] = u64(lvl);
+}
+
+// Kernel 8's deferred writes: block part b's position i is level l where
+// bstarts[b][l] <= i < bstarts[b][l + 1]; stats[0] levels (the same for every part).
+__global__ void finish_cluster(int const* __restrict__ ord, int const* __restrict__ opar,
+                               int const* __restrict__ bstarts, u64 const* stats, int C, int cap_b,
+                               int max_lev, int* level, int* parent) {
+    int const L = int(stats[0]);
+    for (int b = 0; b < C; ++b) {
+        int const* st = bstarts + std::size_t(b) * max_lev;
+        int const total = st[L];
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+            int lo = 0, hi = L;
+            while (hi - lo > 1) {
+                int const mid = (lo + hi) / 2;
+                if (st[mid] <= i) lo = mid;
+                else hi = mid;
+            }
+            int const v = ord[std::size_t(b) * cap_b + i];
+            level[v] = lo;
+            parent[v] = opar[std::size_t(b) * cap_b + i];
+        }
+    }
+}
+
 static void run_cluster(csr const& g, std::vector<int> const& sources, int runs, int threads,
                         std::vector<int> const& sizes, std::vector<std::vector<u32>> const& refs,
-                        int& bad) {
+                        int& bad, bool deferred) {
     int *dptr, *dcol, *dlevel, *dparent, *dover;
     u64* dstats;
     CHECK(cudaMalloc(&dptr, sizeof(int) * (g.n + 1)));
@@ -1380,12 +1511,22 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
     CHECK(cudaMalloc(&dlevel, sizeof(int) * g.n));
     CHECK(cudaMalloc(&dparent, sizeof(int) * g.n));
     CHECK(cudaMalloc(&dover, 128));
-    CHECK(cudaMalloc(&dstats, 128));
+    CHECK(cudaMalloc(&dstats, 1024));
     CHECK(cudaMemcpy(dptr, g.ptr.data(), sizeof(int) * (g.n + 1), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dcol, g.col.data(), sizeof(int) * g.col.size(), cudaMemcpyHostToDevice));
     int optin = 0;
     CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     CHECK(cudaFuncSetAttribute(cluster_bfs, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CHECK(cudaFuncSetAttribute(cluster_bfs_deferred, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    // Kernel 8's parts of the order (a block's share of the vertices, at most n) and level starts.
+    int const max_lev = 16384;
+    int *dord = nullptr, *dopar = nullptr, *dbst = nullptr;
+    int const maxC = sizes.empty() ? 1 : *std::max_element(sizes.begin(), sizes.end());
+    if (deferred) {
+        CHECK(cudaMalloc(&dord, sizeof(int) * std::size_t(g.n) * maxC));
+        CHECK(cudaMalloc(&dopar, sizeof(int) * std::size_t(g.n) * maxC));
+        CHECK(cudaMalloc(&dbst, sizeof(int) * std::size_t(max_lev) * maxC));
+    }
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
@@ -1397,9 +1538,11 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
             std::printf("cluster %d: %zu bytes of visited bits a block, too many\n", C, seen_bytes);
             continue;
         }
-        int const qcap = int((std::size_t(optin) - 512 - seen_bytes) / (2 * sizeof(int)));
-        std::size_t const shmem = seen_bytes + 2 * sizeof(int) * qcap;
+        std::size_t const item = deferred ? sizeof(int2) : sizeof(int);  // a queue's entry
+        int const qcap = int((std::size_t(optin) - 512 - seen_bytes) / (2 * item));
+        std::size_t const shmem = seen_bytes + 2 * item * qcap;
         CHECK(cudaFuncSetAttribute(cluster_bfs, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+        CHECK(cudaFuncSetAttribute(cluster_bfs_deferred, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
         cudaLaunchConfig_t cfg = {};
         cfg.gridDim = dim3(C);
         cfg.blockDim = dim3(threads);
@@ -1412,7 +1555,8 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
         cfg.attrs = attr;
         cfg.numAttrs = 1;
         int clusters = 0;
-        cudaError_t const oe = cudaOccupancyMaxActiveClusters(&clusters, cluster_bfs, &cfg);
+        cudaError_t const oe = deferred ? cudaOccupancyMaxActiveClusters(&clusters, cluster_bfs_deferred, &cfg)
+                                        : cudaOccupancyMaxActiveClusters(&clusters, cluster_bfs, &cfg);
         if (oe != cudaSuccess || clusters < 1) {
             std::printf("cluster %d: cannot be scheduled (%s, %d)\n", C, cudaGetErrorString(oe), clusters);
             cudaGetLastError();
@@ -1428,8 +1572,15 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
                 CHECK(cudaEventRecord(e0));
                 fill_kernel<<<264, 512>>>(dlevel, g.n, 0x7fffffff);
                 CHECK(cudaMemsetAsync(dover, 0, 4));
-                CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs, (int const*)dptr, (int const*)dcol, g.n,
-                                         sources[si], dlevel, dparent, qcap, wlocal, dover, dstats));
+                if (deferred) {
+                    CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs_deferred, (int const*)dptr, (int const*)dcol,
+                                             g.n, sources[si], dord, dopar, dbst, g.n, max_lev, qcap, wlocal,
+                                             dover, dstats));
+                    finish_cluster<<<264, 512>>>(dord, dopar, dbst, dstats, C, g.n, max_lev, dlevel, dparent);
+                } else {
+                    CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs, (int const*)dptr, (int const*)dcol, g.n,
+                                             sources[si], dlevel, dparent, qcap, wlocal, dover, dstats));
+                }
                 CHECK(cudaEventRecord(e1));
                 CHECK(cudaEventSynchronize(e1));
                 CHECK(cudaGetLastError());
@@ -1469,8 +1620,9 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
         }
         std::vector<double> m2 = medians;
         std::sort(m2.begin(), m2.end());
-        std::printf("RESULT cluster bfs C=%d T=%d (frontier %d a block, %d clusters fit): median %.3f ms "
-                    "(sources %.3f-%.3f), %.0f levels a source%s; checked %zu\n", C, threads, qcap,
+        std::printf("RESULT cluster bfs%s C=%d T=%d (frontier %d a block, %d clusters fit): median %.3f ms "
+                    "(sources %.3f-%.3f), %.0f levels a source%s; checked %zu\n",
+                    deferred ? " (claims at once, writes deferred)" : "", C, threads, qcap,
                     clusters, m2[m2.size() / 2], m2.front(), m2.back(),
                     double(levels_sum) / double(sources.size()), over ? " QUEUE OVERFLOW" : "",
                     refs.size());
@@ -1478,6 +1630,7 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
         bad += over;
     }
     cudaFree(dptr), cudaFree(dcol), cudaFree(dlevel), cudaFree(dparent), cudaFree(dover), cudaFree(dstats);
+    cudaFree(dord), cudaFree(dopar), cudaFree(dbst);
 }
 
 static std::vector<int> parse_list(std::string const& s) {
@@ -1554,7 +1707,11 @@ int main(int argc, char** argv) {
     if (std::find(Ks.begin(), Ks.end(), 5) != Ks.end())
         for (std::size_t mi = 0; mi < modes.size(); ++mi)
             if (modes[mi] == "bfs")
-                for (int threads : Ts) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad);
+                for (int threads : Ts) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad, false);
+    if (std::find(Ks.begin(), Ks.end(), 8) != Ks.end())
+        for (std::size_t mi = 0; mi < modes.size(); ++mi)
+            if (modes[mi] == "bfs")
+                for (int threads : Ts) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad, true);
     if (std::find(Ks.begin(), Ks.end(), 2) == Ks.end() && std::find(Ks.begin(), Ks.end(), 3) == Ks.end())
         Rs.clear();
     for (int Rreq : Rs) {

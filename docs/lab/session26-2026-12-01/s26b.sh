@@ -8,9 +8,9 @@ b=/tmp/bin; g=/tmp/g; mkdir -p $b $g
 for f in "$lab"/bin/*.xz; do n=$(basename "$f" .xz); xz -dc "$f" > $b/$n; chmod +x $b/$n; done
 for f in "$lab"/g/*.xz; do n=$(basename "$f" .xz); xz -T4 -dc "$f" > $g/$n & done; wait
 if [[ ${STAGES:-lab test bench} == *lab* ]]; then
-  for gr in NY NE; do
+  for gr in ${GRAPHS:-NY NE}; do
     note "lab $gr"
-    timeout 240 $b/region_sssp $g/road_$gr.mtx --bfs --kernels ${LABK:-4,6} --threads ${THREADS:-1024} --sources 16 --runs 5 --check 2 2>&1 | grep -vE "^  round|^$" | tee -a "$out/lab_$gr.txt"
+    timeout 240 $b/region_sssp $g/road_$gr.mtx --bfs --kernels ${LABK:-4,6} --threads ${THREADS:-1024} --sources 16 --runs 5 --check 2 ${LABX:-} 2>&1 | grep -vE "^  round|^$" | tee -a "$out/lab_$gr.txt"
   done
 fi
 if [[ ${STAGES:-lab test bench} == *test* ]]; then
@@ -20,7 +20,7 @@ if [[ ${STAGES:-lab test bench} == *test* ]]; then
   done
 fi
 if [[ ${STAGES:-lab test bench} == *bench* ]]; then
-  for gr in NY NE; do
+  for gr in ${GRAPHS:-NY NE}; do
     for rep in $(seq ${ROUNDS:-2}); do
       for bf in ${BF:-default 0 100000000}; do
         extra=(); [[ $bf != default ]] && extra=(--gpu-block-frontier $bf)
