@@ -20,7 +20,7 @@ if [[ ${STAGES:-test bench peers synth} == *test* ]]; then
   done
 fi
 if [[ ${STAGES:-test bench peers synth} == *bench* ]]; then
-  for gr in NY NE; do
+  for gr in ${GRAPHS:-NY NE}; do
     for rep in $(seq ${ROUNDS:-2}); do
       for bf in ${BF:-default 0}; do
         extra=(); [[ $bf != default ]] && extra=(--gpu-block-frontier ${bf%%:*} --gpu-block-level-us ${bf##*:})
@@ -44,6 +44,13 @@ if [[ ${STAGES:-test bench peers synth} == *synth* ]]; then
     flag=(); [[ $cls == urand ]] && flag=(--uniform)
     note "$cls 22"
     timeout 200 $b/bench_graph_kernels --scale 22 "${flag[@]}" --device gpu --kernels bfs --sources 16 --runs 5 --reuse-results 2>&1 | grep -E "^bfs|graph:" | tee -a "$out/bench_$cls.txt"
+  done
+fi
+if [[ ${STAGES:-test bench peers synth} == *labsrc* ]]; then
+  # The lab's one-block and cluster kernels on the sources the bench wrote (bench stage first).
+  for gr in ${GRAPHS:-NY NE}; do
+    note "lab $gr on the bench's sources"
+    timeout 240 $b/region_sssp $g/road_$gr.mtx --bfs --kernels ${LABK:-4,8} --threads 1024 --sources-file $g/$gr.src --runs 5 --check 2 ${LABX:-} 2>&1 | grep -E "RESULT|equal|CHECK|cuda" | grep -v "a thread 2 items\|seen in global" | tee -a "$out/labsrc_$gr.txt"
   done
 fi
 note end
