@@ -7,7 +7,7 @@
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
 //                       [--gpu-async-warps K] [--gpu-async-poll NS] [--gpu-async-keep K]
-//                       [--gpu-block-frontier V] [--gpu-block-level-us T]
+//                       [--gpu-block-frontier V] [--gpu-block-level-us T] [--gpu-cluster-blocks C]
 //                       [--reuse-results]
 //                       [--free-results] [--keep-pool] [--default-pool]
 //                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
@@ -36,7 +36,9 @@
 // warps' pause between polls and the lowered vertices a warp relaxes next itself.
 // --gpu-block-frontier V: the GPU BFS's first levels in one block while they hold at most V
 // vertices (bfs_tuning::async_block_frontier; 0: the work list from the source) and take at most
-// T us a level on average (--gpu-block-level-us, bfs_tuning::async_block_level_us; 0: no limit).
+// T us a level on average (--gpu-block-level-us, bfs_tuning::async_block_level_us; 0: no limit);
+// --gpu-cluster-blocks C: the levels after the block's in a thread-block cluster of C blocks
+// (bfs_tuning::async_cluster_blocks; 0: the work list takes over from the block).
 // --gpu-bc-loop chained|cooperative|both sets GPU betweenness's level loop on graphs of at most 8
 // edges a vertex (tuning::bc_loop; both: a line for each).
 // --gpu-tc-relabel auto|always|never|both: the GPU triangle count's renumbering by degree (auto:
@@ -128,6 +130,7 @@ struct config {
     long long gpu_async_keep = -1;   // GPU BFS and SSSP: async_keep (-1: default)
     long long gpu_block_frontier = -1;  // GPU BFS: async_block_frontier (-1: default)
     double gpu_block_level_us = -1;     // GPU BFS: async_block_level_us (-1: default)
+    int gpu_cluster_blocks = -1;        // GPU BFS: async_cluster_blocks (-1: default)
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     bool free_results = false;
@@ -268,6 +271,8 @@ config parse(int argc, char** argv) {
             c.gpu_block_frontier = std::stoll(value());
         else if (o == "--gpu-block-level-us")
             c.gpu_block_level_us = std::stod(value());
+        else if (o == "--gpu-cluster-blocks")
+            c.gpu_cluster_blocks = std::stoi(value());
         else {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
@@ -553,6 +558,7 @@ int bench_main(int argc, char** argv) {
             if (cfg.gpu_async_keep >= 0) tuning.async_keep = unsigned(cfg.gpu_async_keep);
             if (cfg.gpu_block_frontier >= 0) tuning.async_block_frontier = cfg.gpu_block_frontier;
             if (cfg.gpu_block_level_us >= 0) tuning.async_block_level_us = cfg.gpu_block_level_us;
+            if (cfg.gpu_cluster_blocks >= 0) tuning.async_cluster_blocks = cfg.gpu_cluster_blocks;
             cuda::bfs_run r;
             for (std::size_t k = 0; k < src.size(); ++k) {
                 // The first source's search keeps the device-clock profile for the explain

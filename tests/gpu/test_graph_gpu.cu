@@ -129,7 +129,8 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
                         unsigned async_poll_ns = cuda::bfs_tuning{}.async_poll_ns,
                         bool profile = false, unsigned async_keep = cuda::bfs_tuning{}.async_keep,
                         long long block_frontier = cuda::bfs_tuning{}.async_block_frontier,
-                        double block_level_us = cuda::bfs_tuning{}.async_block_level_us) {
+                        double block_level_us = cuda::bfs_tuning{}.async_block_level_us,
+                        cuda::bfs_tuning const* cluster = nullptr) {
     auto const ad = a.to_device(), atd = at.to_device();
     cuda::bfs_tuning tuning;
     tuning.profile = profile;
@@ -142,6 +143,11 @@ cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, s
     tuning.async_keep = async_keep;
     tuning.async_block_frontier = block_frontier;
     tuning.async_block_level_us = block_level_us;
+    if (cluster) {  // the cluster after the block: its fields from *cluster
+        tuning.async_cluster_blocks = cluster->async_cluster_blocks;
+        tuning.async_cluster_frontier = cluster->async_cluster_frontier;
+        tuning.async_cluster_queue = cluster->async_cluster_queue;
+    }
     auto const run = cuda::bfs(ad, atd, s, parents, tuning);
     // The work list where asked for or where automatic picks it (few edges a vertex); Hopper
     // launches cooperative kernels: the device loop must not quietly become the host loop.
@@ -262,7 +268,10 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
     }
     // The first levels in one block: none (the work list from the source), the source's level
     // alone (every later level handed over), a few small levels, the default; without the
-    // limit of time, so that the handover is where a level outgrows the bound, exactly.
+    // limit of time and without the cluster, so that the handover to the work list is where a
+    // level outgrows the bound, exactly.
+    cuda::bfs_tuning no_cluster;  // (the default; pinned here)
+    no_cluster.async_cluster_blocks = 0;
     for (auto s : sources) {
         if (s >= a.rows()) continue;
         for (bool parents : {true, false})
@@ -273,7 +282,8 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                     cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
                     cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
                     cuda::bfs_tuning{}.async_poll_ns, false, cuda::bfs_tuning{}.async_keep, bf,
-                    0.0);
+                    0.0, &no_cluster);
+                BOOST_TEST(!r.cluster, what << ": a cluster, switched off");
                 // A level larger than bf went on to the work list, and the notes say which.
                 auto const want = ref_levels(a, s);
                 std::vector<long long> sizes(a.rows() + 1, 0);
@@ -288,6 +298,76 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                 });
                 BOOST_TEST(noted == (bf > 0), what << ": the notes on one block");
             }
+    }
+    // The thread-block cluster after the block (Hopper): the block hands level 1 over (bound 1,
+    // no time limit) to clusters of 16 and 2 blocks, which take every later level; a cluster
+    // bound of 1 vertex hands its first level of more to the work list; a queue of 2 pairs a
+    // block sends a level past it to the work list (or declines a larger frontier).
+    int device = 0, major = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    struct cluster_case {
+        int blocks;
+        long long frontier, queue;
+        char const* name;
+    };
+    for (auto const& cc : {cluster_case{16, 65536, 0, "16 blocks"}, cluster_case{2, 65536, 0, "2 blocks"},
+                           cluster_case{16, 1, 0, "16 blocks, bound 1"},
+                           cluster_case{4, 65536, 2, "4 blocks, queue 2"}}) {
+        cuda::bfs_tuning ct;
+        ct.async_cluster_blocks = cc.blocks;
+        ct.async_cluster_frontier = cc.frontier;
+        ct.async_cluster_queue = cc.queue;
+        for (auto s : sources) {
+            if (s >= a.rows()) continue;
+            auto const want = ref_levels(a, s);
+            std::vector<long long> sizes(a.rows() + 1, 0);
+            for (auto l : want)
+                if (l >= 0) ++sizes[std::size_t(l)];
+            for (bool parents : {true, false}) {
+                auto const r = check_bfs(
+                    a, at, s, bfs_direction::automatic, parents,
+                    what + ", block frontier 1, cluster of " + cc.name,
+                    cuda::bfs_tuning{}.pull_batch, cuda::bfs_loop::async,
+                    cuda::bfs_tuning{}.block_edges, cuda::bfs_tuning{}.async_warps,
+                    cuda::bfs_tuning{}.async_poll_ns, false, cuda::bfs_tuning{}.async_keep, 1,
+                    0.0, &ct);
+                bool const handed = std::any_of(sizes.begin(), sizes.end(), [](long long c) { return c > 1; });
+                if (major < 9) {
+                    BOOST_TEST(!r.cluster, what << ": a cluster below compute capability 9.0");
+                    continue;
+                }
+                // The block hands over the first level of more than one vertex, level L; the
+                // cluster runs when each owner's share of it fits its queue (all of it does
+                // unless the queue is 2), and hands over the first later level of more than
+                // its bound, or (queue 2) of more than 2 at some owner: checked as any level of
+                // more than 2 vertices past L.
+                std::size_t L = 0;
+                while (L < sizes.size() && sizes[L] <= 1) ++L;
+                bool const declined = cc.queue > 0 && handed && sizes[L] > cc.queue;
+                BOOST_TEST(r.cluster == (handed && !declined),
+                           what << ", " << cc.name << ": cluster " << r.cluster);
+                bool later_big = false, later_over = false;
+                for (std::size_t l = L + 1; l < sizes.size(); ++l) {
+                    later_big |= sizes[l] > cc.frontier;
+                    later_over |= sizes[l] > 2;
+                }
+                // (a level may also outgrow a block's queue: then the note says so)
+                bool const queue_full = std::any_of(r.notes.begin(), r.notes.end(), [](auto const& x) {
+                    return x.find("past a block's queue") != std::string::npos;
+                });
+                if (r.cluster && cc.queue == 0)
+                    BOOST_TEST(r.async == (later_big || queue_full),
+                               what << ", " << cc.name << ": work list " << r.async);
+                if (r.cluster && later_big) BOOST_TEST(r.async, what << ", " << cc.name);
+                if (r.cluster && cc.queue > 0 && !later_over)
+                    BOOST_TEST(!r.async, what << ", " << cc.name << ": work list " << r.async);
+                bool const noted = std::any_of(r.notes.begin(), r.notes.end(), [](auto const& x) {
+                    return x.find("thread-block cluster of") != std::string::npos;
+                });
+                BOOST_TEST(noted == r.cluster, what << ", " << cc.name << ": the notes on the cluster");
+            }
+        }
     }
     // The limit of time: the defaults (the handover wherever the clock puts it; the answer is
     // checked all the same), and one cycle, which every level exceeds: the block decides after
@@ -304,7 +384,8 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                                  cuda::bfs_tuning{}.async_keep, 1ll << 40, 1e-6);
         auto const want = ref_levels(a, s);
         bool const deep = std::count(want.begin(), want.end(), 2) > 0;
-        BOOST_TEST(r.async == deep, what << ": handed over at level 2: " << r.async);
+        BOOST_TEST((r.async || r.cluster) == deep,
+                   what << ": handed over at level 2: " << r.async << ", " << r.cluster);
         bool const timed = std::any_of(r.notes.begin(), r.notes.end(), [](auto const& x) {
             return x.find("then level 2's") != std::string::npos &&
                    x.find("more than async_block_level_us") != std::string::npos;
@@ -327,6 +408,22 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
     for (double us : {-1.0, 2e6, std::nan("")}) {
         cuda::bfs_tuning u;
         u.async_block_level_us = us;
+        BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, u),
+                          invalid_argument);
+    }
+    for (int blocks : {-1, 1, 3, 32}) {
+        cuda::bfs_tuning u;
+        u.async_cluster_blocks = blocks;
+        BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, u),
+                          invalid_argument);
+    }
+    {
+        cuda::bfs_tuning u;
+        u.async_cluster_frontier = -1;
+        BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, u),
+                          invalid_argument);
+        u = {};
+        u.async_cluster_queue = -1;
         BOOST_CHECK_THROW((void)cuda::bfs(a.to_device(), at.to_device(), 0, false, u),
                           invalid_argument);
     }

@@ -522,6 +522,104 @@ std::size_t block_bytes(std::int64_t n, long long qcap) {
            2 * static_cast<std::size_t>(qcap) * sizeof(Index);
 }
 
+/// After the block handed over (o): the levels in a thread-block cluster (bfs_cluster), where
+/// tuning asks for one and the device can run it; their levels and parents written from the
+/// order. False (o unchanged) where no cluster ran; else o is the cluster's outcome (handed over
+/// to the work list or not) and seconds includes its time.
+template <class Index>
+bool run_cluster(bfs_graph<Index> const& g, bool parents, bfs_tuning const& tuning, bfs_run& run,
+                 ::kleene::cuda::detail::device_stream st,
+                 cuda::detail::stream_buffer<Index>& order,
+                 cuda::detail::stream_buffer<Index>& order_parent,
+                 cuda::detail::stream_buffer<long long>& starts, std::int32_t* level,
+                 Index* parent, bfs_block_detail::block_outcome& o, double& seconds,
+                 std::size_t room) {
+    namespace bb = bfs_block_detail;
+    int const C = tuning.async_cluster_blocks;
+    if (C == 0) return false;
+    std::size_t const n = static_cast<std::size_t>(g.n);
+    int device = 0, major = 0;
+    KLEENE_CUDA_CHECK(cudaGetDevice(&device));
+    KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    auto decline = [&](std::string const& why) {
+        run.notes.push_back("bfs: no thread-block cluster after the block: " + why);
+        return false;
+    };
+    if (major < 9) return decline("the device's compute capability is below 9.0");
+    long long qcap = 0;
+    if (bb::cluster_bytes(g.n, C, 0, sizeof(Index)) < room)
+        qcap = static_cast<long long>((room - bb::cluster_bytes(g.n, C, 0, sizeof(Index))) /
+                                      (4 * sizeof(Index)));
+    qcap = std::min<long long>(qcap, 1ll << 20);
+    if (tuning.async_cluster_queue > 0) qcap = std::min(qcap, tuning.async_cluster_queue);
+    if (qcap < o.frontier)
+        return decline("a block's queue holds " + std::to_string(qcap) + " vertices, the frontier " +
+                       std::to_string(o.frontier));
+    auto const kernel = bb::bfs_cluster<Index>;
+    KLEENE_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    KLEENE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(room)));
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(static_cast<unsigned>(C));
+    cfg.blockDim = dim3(bb::block_threads);
+    cfg.dynamicSmemBytes = bb::cluster_bytes(g.n, C, qcap, sizeof(Index));
+    cfg.stream = st;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(C);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int fits = 0;
+    if (cudaOccupancyMaxActiveClusters(&fits, kernel, &cfg) != cudaSuccess || fits < 1) {
+        (void)cudaGetLastError();
+        return decline("a cluster of " + std::to_string(C) + " blocks cannot be scheduled");
+    }
+    cuda::detail::stream_buffer<Index> spill(2 * n, st);
+    cuda::detail::stream_buffer<unsigned long long> spill_count(1, st);
+    cuda::detail::stream_buffer<bb::block_outcome> outcome(1, st);
+    event start(true), stop(true);
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start.native()), st));
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(spill_count.data(), 0, sizeof(unsigned long long), st));
+    KLEENE_CUDA_CHECK(cudaLaunchKernelEx(
+        &cfg, kernel, g.out_ptr, g.out_col, g.n, order.data(),
+        parents ? order_parent.data() : static_cast<Index*>(nullptr), starts.data(), spill.data(),
+        spill_count.data(), o.levels, o.frontier, static_cast<int>(qcap),
+        tuning.async_cluster_frontier, outcome.data()));
+    KLEENE_CUDA_CHECK_LAUNCH("bfs_cluster");
+    // The cluster's levels (past the block's order) and parents.
+    bb::finish_levels<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+        order.data(), parents ? order_parent.data() : nullptr, starts.data(), outcome.data(),
+        o.placed, level, parent);
+    KLEENE_CUDA_CHECK_LAUNCH("bfs_cluster_finish_levels");
+    KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
+    bb::block_outcome c{};
+    detail::copy_to_host(&c, outcome.data(), 1, st);
+    double const cluster_seconds = double(event::elapsed_ms(start, stop)) / 1000.0;
+    seconds += cluster_seconds;
+    run.cluster = true;
+    char buf[400];
+    if (!c.handed_over)
+        std::snprintf(buf, sizeof buf,
+                      "bfs: then levels %d to %d in a thread-block cluster of %d blocks (the "
+                      "visited bits spread over their shared memory; the largest level %lld "
+                      "vertices): %.3f ms",
+                      o.levels, c.levels - 1, C, c.largest, cluster_seconds * 1e3);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "bfs: then levels %d to %d in a thread-block cluster of %d blocks (%.3f "
+                      "ms), then level %d's %lld vertices to the work list (%s)",
+                      o.levels, c.levels - 1, C, cluster_seconds * 1e3, c.levels, c.frontier,
+                      c.frontier > tuning.async_cluster_frontier && tuning.async_cluster_frontier > 0
+                          ? "more than async_cluster_frontier"
+                          : "past a block's queue");
+    run.notes.push_back(buf);
+    o = c;
+    return true;
+}
+
 /// BFS on the asynchronous work list (graph_async.cuh): levels are distances of unit weights.
 /// Its first levels run in one block while they hold at most tuning.async_block_frontier
 /// vertices and take at most async_block_level_us on average (graph_bfs_block.cuh): the whole
@@ -582,7 +680,7 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
         // reaches at most n vertices.
         bb::finish_levels<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
             order.data(), parents ? order_parent.data() : nullptr, starts.data(), outcome.data(),
-            level.data(), parents ? parent.data() : nullptr);
+            0, level.data(), parents ? parent.data() : nullptr);
         KLEENE_CUDA_CHECK_LAUNCH("bfs_block_finish_levels");
         KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
         bb::block_outcome o{};
@@ -617,6 +715,15 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                           o.levels, block_seconds * 1e3, o.levels, o.frontier, mean_us,
                           tuning.async_block_level_us);
         run.notes.push_back(buf);
+        if (run_cluster(g, parents, tuning, run, st, order, order_parent, starts, level.data(),
+                        parents ? parent.data() : nullptr, o, block_seconds, room)) {
+            if (!o.handed_over) {
+                bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run,
+                                      out, st);
+                run.seconds = block_seconds;
+                return true;
+            }
+        }
         // The frontier is the order's tail; the levels so far stay.
         seed.v = order.data() + (o.placed - o.frontier);
         seed.count = o.frontier;
@@ -720,10 +827,16 @@ bfs_run bfs_impl(csr_matrix<T, Index, device> const& a, csr_matrix<T, Index, dev
     if (!(tuning.async_degree >= 0) || tuning.async_warps < 1 || tuning.async_warps > 32 ||
         tuning.async_poll_ns > 1000000 || tuning.async_keep > 32 ||
         tuning.async_block_frontier < 0 ||
-        !(tuning.async_block_level_us >= 0 && tuning.async_block_level_us <= 1e6))
+        !(tuning.async_block_level_us >= 0 && tuning.async_block_level_us <= 1e6) ||
+        !(tuning.async_cluster_blocks == 0 ||
+          (tuning.async_cluster_blocks >= 2 && tuning.async_cluster_blocks <= 16 &&
+           (tuning.async_cluster_blocks & (tuning.async_cluster_blocks - 1)) == 0)) ||
+        tuning.async_cluster_frontier < 0 || tuning.async_cluster_queue < 0)
         throw invalid_argument("bfs: async_degree must be >= 0, async_warps in [1, 32], "
                                "async_poll_ns at most 1e6, async_keep at most 32, "
-                               "async_block_frontier >= 0 and async_block_level_us in [0, 1e6]");
+                               "async_block_frontier >= 0, async_block_level_us in [0, 1e6], "
+                               "async_cluster_blocks 0 or a power of two in [2, 16], "
+                               "async_cluster_frontier and async_cluster_queue >= 0");
     if (tuning.loop == bfs_loop::async && tuning.direction == bfs_direction::pull)
         throw invalid_argument("bfs: the asynchronous work list pushes only; it cannot pull");
     bfs_run run;

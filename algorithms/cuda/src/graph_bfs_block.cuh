@@ -20,6 +20,7 @@
 
 #include "graph_async.cuh"
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -155,19 +156,207 @@ __global__ void __launch_bounds__(block_threads, 1)
     if (tid == 0) *out = block_outcome{lvl, 0, 0, largest, start, mean};
 }
 
-/// The block's levels and parents into level[] and parent[] (null: none), over the device:
-/// position i of order is level l where starts[l] <= i < starts[l + 1].
+/// Shared memory of bfs_cluster a block: its share of the visited bits (the words w with w mod
+/// C == its rank) and two queues of qcap (vertex, parent) pairs.
+inline std::size_t cluster_bytes(std::int64_t n, int C, long long qcap, std::size_t index_bytes) {
+    std::int64_t const words = (n + 31) / 32;
+    return static_cast<std::size_t>((words + C - 1) / C) * sizeof(std::uint32_t) +
+           4 * static_cast<std::size_t>(qcap) * index_bytes;
+}
+
+/// The search continued from the block's handed-over frontier by a thread-block cluster of C
+/// blocks (Hopper; C a power of two, at most 16), level by level with one cluster barrier a
+/// level: the visited bits spread over the blocks by word (word w in block w mod C, reached
+/// through distributed shared memory), a claimed vertex queued with its parent at its owner,
+/// and the owner writing its queue in order as it expands the level (levels continue in order
+/// and starts, contiguous: no level's positions are reserved before the last one's are all
+/// written). A level's vertices past an owner's queue go to `spill` (pairs; *spill_count, zero
+/// at launch); such a level, or one of more than max_total vertices, is written to order and
+/// handed over (to the work list). The search so far is order[0, starts[first_level] +
+/// first_frontier), its last first_frontier vertices level first_level, each at most qcap at an
+/// owner. NE (lab kernel 8, H200, 2026-12-01): 16 blocks took every level 4% faster than one
+/// block and the work list; after the block, in the library, 5.34 ms against the work list's
+/// 4.87 (docs/lab/session26-2026-12-01): bfs_tuning::async_cluster_blocks is 0 by default.
+template <class Index>
+__global__ void __launch_bounds__(block_threads, 1)
+    bfs_cluster(Index const* __restrict__ ptr, Index const* __restrict__ col, std::int64_t n,
+                Index* __restrict__ order, Index* __restrict__ order_parent,
+                long long* __restrict__ starts, Index* __restrict__ spill,
+                unsigned long long* spill_count, int first_level, long long first_frontier,
+                int qcap, long long max_total, block_outcome* out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char block_smem[];
+    Index* const qa = reinterpret_cast<Index*>(block_smem);  // pairs: vertex, parent
+    Index* const qb = qa + 2 * static_cast<std::int64_t>(qcap);
+    std::uint32_t* const seen = reinterpret_cast<std::uint32_t*>(qb + 2 * static_cast<std::int64_t>(qcap));
+    // By level mod 3 (as bfs_one_block): this level's count, the next's, the one to clear. A
+    // count past qcap counts the owner's entries in the spill too.
+    __shared__ unsigned cnt[3];
+    // The level's queued vertices (all, lower ranks') and those past the owners' queues.
+    __shared__ long long total_s, before_s, spilled_s;
+    constexpr unsigned full = 0xffffffffu;
+    int const C = static_cast<int>(cluster.num_blocks());
+    int const me = static_cast<int>(cluster.block_rank());
+    int shift = 0;
+    while ((1 << shift) < C) ++shift;
+    int const tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    int const lane = tid & 31, warp0 = tid & ~31;
+    std::int64_t const words = (n + 31) / 32;
+    std::int64_t const wlocal = (words + C - 1) >> shift;
+    for (std::int64_t i = tid; i < wlocal; i += nt) seen[i] = 0;
+    if (tid == 0) cnt[0] = cnt[1] = cnt[2] = 0;
+    __syncthreads();
+    // The visited set so far, each block its own words, and the frontier into its owners' queues.
+    long long const fbegin = starts[first_level];
+    long long const placed = fbegin + first_frontier;
+    for (long long i = tid; i < placed; i += nt) {
+        Index const v = order[i];
+        std::int64_t const w = static_cast<std::int64_t>(v) >> 5;
+        if (static_cast<int>(w & (C - 1)) != me) continue;
+        atomicOr(seen + (w >> shift), 1u << (v & 31));
+        if (i >= fbegin) {
+            unsigned const j = atomicAdd(cnt, 1u);  // fewer than qcap (the caller's check)
+            qa[2 * j] = v;
+            qa[2 * j + 1] = order_parent ? order_parent[i] : v;
+        }
+    }
+    cluster.sync();
+    long long start = fbegin, largest = 0;
+    for (int k = 0;; ++k) {
+        int const lvl = first_level + k;
+        // The cluster's count of the level and the lower ranks' share (warp 0 reads every
+        // block's count, complete at the barrier that ended the last level); a count past qcap
+        // is the owner's entries in the spill (no read of the spill's counter on this path: a
+        // global atomic a level cost the search more than the cluster saved).
+        if (tid < 32) {
+            unsigned const raw = tid < C ? *cluster.map_shared_rank(cnt + k % 3, tid) : 0u;
+            int const t = static_cast<int>(raw < unsigned(qcap) ? raw : unsigned(qcap));
+            int const over = static_cast<int>(raw - static_cast<unsigned>(t));
+            int x = t;
+            for (int o = 1; o < 32; o *= 2) {
+                int const y = __shfl_up_sync(full, x, o);
+                if (lane >= o) x += y;
+            }
+            int spill_all = over;
+            for (int o = 16; o > 0; o /= 2) spill_all += __shfl_xor_sync(full, spill_all, o);
+            int const all = __shfl_sync(full, x, 31);
+            int const lower = __shfl_sync(full, x - t, me);
+            if (tid == 0) {
+                total_s = all;
+                before_s = lower;
+                spilled_s = spill_all;
+                cnt[(k + 2) % 3] = 0;  // read by everyone a level ago
+            }
+        }
+        __syncthreads();
+        long long const queued = total_s, spilled = spilled_s;
+        long long const total = queued + spilled;
+        int const c = static_cast<int>(min(static_cast<long long>(cnt[k % 3]), static_cast<long long>(qcap)));
+        Index* const cur = (k & 1) ? qb : qa;
+        Index* const nxt = (k & 1) ? qa : qb;
+        if (total == 0) {
+            if (tid == 0 && me == 0) *out = block_outcome{lvl, 0, 0, largest, start, 0};
+            cluster.sync();  // no block leaves while another may still read its counts
+            return;
+        }
+        // The level into order (the first was written by the block): this block's queue, then
+        // the spill, shared out by rank.
+        if (k > 0) {
+            for (int i = tid; i < c; i += nt) {
+                order[start + before_s + i] = cur[2 * i];
+                if (order_parent) order_parent[start + before_s + i] = cur[2 * i + 1];
+            }
+            for (long long i = static_cast<long long>(me) * nt + tid; i < spilled;
+                 i += static_cast<long long>(C) * nt) {
+                order[start + queued + i] = spill[2 * i];
+                if (order_parent) order_parent[start + queued + i] = spill[2 * i + 1];
+            }
+            if (tid == 0 && me == 0) starts[lvl + 1] = start + total;
+        }
+        if (k > 0 && (spilled > 0 || (max_total > 0 && total > max_total))) {
+            if (tid == 0 && me == 0)
+                *out = block_outcome{lvl, 1, total, largest, start + total, 0};
+            cluster.sync();
+            return;
+        }
+        largest = total > largest ? total : largest;
+        unsigned* const ncnt = cnt + (k + 1) % 3;
+        for (int i0 = warp0; i0 < c; i0 += nt) {
+            int const i = i0 + lane;
+            Index u = 0, b = 0, deg = 0;
+            if (i < c) {
+                u = cur[2 * i];
+                b = ptr[u];
+                deg = ptr[u + 1] - b;
+            }
+            auto const [excl, etotal] = async_detail::lay_out_edges(deg, lane);
+            for (Index base = 0; base < etotal; base += 128) {
+                Index vv[4], uu[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    Index const e = base + r * 32 + lane;
+                    int const owner = async_detail::edge_owner(excl, e);
+                    Index const bo = __shfl_sync(full, b, owner);
+                    Index const eo = __shfl_sync(full, excl, owner);
+                    uu[r] = __shfl_sync(full, u, owner);
+                    vv[r] = e < etotal ? col[bo + (e - eo)] : Index(-1);
+                }
+                // The four claims at once on the owners' words, as in bfs_one_block.
+                std::uint32_t* w[4];
+                std::uint32_t word[4], was[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    std::int64_t const wv = vv[r] < 0 ? 0 : static_cast<std::int64_t>(vv[r]) >> 5;
+                    w[r] = cluster.map_shared_rank(seen + (wv >> shift), static_cast<unsigned>(wv & (C - 1)));
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) word[r] = vv[r] >= 0 ? *w[r] : ~0u;
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    std::uint32_t const bit = 1u << (vv[r] & 31);
+                    was[r] = vv[r] >= 0 && !(word[r] & bit) ? atomicOr(w[r], bit) : ~0u;
+                }
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    if (was[r] & (1u << (vv[r] & 31))) continue;
+                    auto const ob = static_cast<unsigned>((static_cast<std::int64_t>(vv[r]) >> 5) & (C - 1));
+                    unsigned const j = atomicAdd(cluster.map_shared_rank(ncnt, ob), 1u);
+                    if (j < unsigned(qcap)) {
+                        Index* const slot = cluster.map_shared_rank(nxt + 2 * static_cast<std::int64_t>(j), ob);
+                        slot[0] = vv[r];
+                        slot[1] = uu[r];
+                    } else {
+                        unsigned long long const p = atomicAdd(spill_count, 1ull);
+                        spill[2 * p] = vv[r];
+                        spill[2 * p + 1] = uu[r];
+                    }
+                }
+            }
+        }
+        start += total;
+        cluster.sync();
+    }
+#else
+    __trap();  // launched only on devices of compute capability 9.0 or more (bfs_async)
+#endif
+}
+
+/// The levels and parents of order's positions [from, out->placed) into level[] and parent[]
+/// (null: none), over the device: position i of order is level l where starts[l] <= i <
+/// starts[l + 1].
 template <class Index>
 __global__ void finish_levels(Index const* __restrict__ order,
                               Index const* __restrict__ order_parent,
                               long long const* __restrict__ starts,
-                              block_outcome const* __restrict__ out, std::int32_t* level,
-                              Index* parent) {
+                              block_outcome const* __restrict__ out, long long from,
+                              std::int32_t* level, Index* parent) {
     int const levels = out->levels + (out->handed_over ? 1 : 0);  // the handed-over frontier too
     long long const placed = out->placed;
     long long const stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < placed;
-         i += stride) {
+    for (long long i = from + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+         i < placed; i += stride) {
         int lo = 0, hi = levels;  // the last l with starts[l] <= i
         while (hi - lo > 1) {
             int const mid = (lo + hi) / 2;

@@ -779,7 +779,12 @@ inline void note_gpu_bfs(cuda::bfs_run const& run, std::int64_t const* level, st
                                 : std::string()) +
                          (run.step_was_pull[d] ? "pull" : "push") + " (gpu)");
     opt.explain->add("bfs: gpu traversal " + detail::ms(run.seconds) +
-                     (run.async && run.one_block
+                     (run.async && run.cluster
+                          ? " (the first levels in one block, then a thread-block cluster, then "
+                            "the asynchronous work list)"
+                      : run.cluster
+                          ? " (the first levels in one block, the rest in a thread-block cluster)"
+                      : run.async && run.one_block
                           ? " (the first levels in one block, then the asynchronous work list)"
                       : run.async       ? " (asynchronous work list: no levels)"
                       : run.one_block   ? " (every level in one block)"

@@ -102,6 +102,20 @@ struct bfs_tuning {
     /// against 1.32-1.36 (every level in the block), NE 4.91-4.95 against 4.88-4.92 (230 levels
     /// in the block, then the work list); 2.5 and 3 kept less of NY's gain, 4 and 5 cost NE 2-3%.
     double async_block_level_us = 3.5;
+    /// Where the block hands over, the levels go on in a thread-block cluster of this many
+    /// blocks (Hopper: compute capability 9.0 or more; a power of two, at most 16), level by level
+    /// with the visited bits spread over the cluster's shared memory, until a level holds more
+    /// than async_cluster_frontier vertices or outgrows a block's queue; then the work list.
+    /// 0 (the default): no cluster, the work list takes over from the block. Measured (H200,
+    /// 2026-12-01): the lab's cluster of 16 taking every level of NE was 4% faster than one
+    /// block and the work list, but this cluster after the block took NE 5.34 ms against the
+    /// work list's 4.87 (8 blocks: 5.68), NY unchanged (the block keeps every level): opt-in
+    /// until that is understood (docs/lab/session26-2026-12-01).
+    int async_cluster_blocks = 0;
+    long long async_cluster_frontier = 65536;
+    /// (vertex, parent) pairs a cluster block's queue holds a level; past it a level goes to
+    /// the work list. 0: as many as its shared memory holds (a knob for the tests).
+    long long async_cluster_queue = 0;
 };
 
 /// What a GPU BFS hands back (host vectors, -1 where unreachable) and how it ran.
@@ -114,6 +128,7 @@ struct bfs_run {
     bool device_loop = false;          // the search ran as one cooperative kernel
     bool async = false;                // the search ran on the asynchronous work list
     bool one_block = false;  // its first levels (or all, where async is false) ran in one block
+    bool cluster = false;    // levels after the block's ran in a thread-block cluster
     std::vector<std::string> notes;    // how the levels ran, for the explain trace
 };
 
