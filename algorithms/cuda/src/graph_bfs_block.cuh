@@ -40,6 +40,25 @@ struct block_outcome {
     long long mean_cycles;  // the levels' mean time when it stopped (level_cycles > 0)
 };
 
+/// A warp's edges base .. base + 127 of its 32 rows laid out end to end (a lane's row starts at
+/// b, its vertex u, its first edge's place excl of the warp's total; lay_out_edges), four a lane
+/// at once: their columns (vv; -1 past total) and the vertices whose rows hold them (uu).
+template <class Index>
+__device__ __forceinline__ void gather_edges4(Index const* __restrict__ col, Index b, Index u,
+                                              Index excl, Index total, Index base, int lane,
+                                              Index (&vv)[4], Index (&uu)[4]) {
+    constexpr unsigned full = 0xffffffffu;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        Index const e = base + r * 32 + lane;
+        int const owner = async_detail::edge_owner(excl, e);
+        Index const bo = __shfl_sync(full, b, owner);
+        Index const eo = __shfl_sync(full, excl, owner);
+        uu[r] = __shfl_sync(full, u, owner);
+        vv[r] = e < total ? col[bo + (e - eo)] : Index(-1);
+    }
+}
+
 /// The search from `source` while its levels hold at most max_frontier vertices and (when
 /// level_cycles > 0) a level takes at most level_cycles of the multiprocessor's clock on average
 /// (an exponential mean over about 16 levels, decided a level late). It writes the
@@ -67,7 +86,6 @@ __global__ void __launch_bounds__(block_threads, 1)
     // that everyone reads the word after the barrier that follows its write, and it is not
     // rewritten before everyone has read it).
     __shared__ int leave[2];
-    constexpr unsigned full = 0xffffffffu;
     int const tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     int const lane = tid & 31, warp0 = tid & ~31;
     std::int64_t const words = (n + 31) / 32;
@@ -119,15 +137,7 @@ __global__ void __launch_bounds__(block_threads, 1)
             auto const [excl, total] = async_detail::lay_out_edges(deg, lane);
             for (Index base = 0; base < total; base += 128) {
                 Index vv[4], uu[4];
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    Index const e = base + r * 32 + lane;
-                    int const owner = async_detail::edge_owner(excl, e);
-                    Index const bo = __shfl_sync(full, b, owner);
-                    Index const eo = __shfl_sync(full, excl, owner);
-                    uu[r] = __shfl_sync(full, u, owner);
-                    vv[r] = e < total ? col[bo + (e - eo)] : Index(-1);
-                }
+                gather_edges4(col, b, u, excl, total, base, lane, vv, uu);
                 // The four claims at once: the words read, then the atomics issued back to back
                 // (one after another, each waiting on the last, cost NY 5%).
                 std::uint32_t word[4], was[4];
@@ -294,15 +304,7 @@ __global__ void __launch_bounds__(block_threads, 1)
             auto const [excl, etotal] = async_detail::lay_out_edges(deg, lane);
             for (Index base = 0; base < etotal; base += 128) {
                 Index vv[4], uu[4];
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    Index const e = base + r * 32 + lane;
-                    int const owner = async_detail::edge_owner(excl, e);
-                    Index const bo = __shfl_sync(full, b, owner);
-                    Index const eo = __shfl_sync(full, excl, owner);
-                    uu[r] = __shfl_sync(full, u, owner);
-                    vv[r] = e < etotal ? col[bo + (e - eo)] : Index(-1);
-                }
+                gather_edges4(col, b, u, excl, etotal, base, lane, vv, uu);
                 // The four claims at once on the owners' words, as in bfs_one_block.
                 std::uint32_t* w[4];
                 std::uint32_t word[4], was[4];
