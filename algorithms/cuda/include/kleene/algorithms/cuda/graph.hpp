@@ -112,6 +112,8 @@ struct bfs_tuning {
     /// work list's 4.87 (8 blocks: 5.68), NY unchanged (the block keeps every level): opt-in
     /// until that is understood (docs/lab/session26-2026-12-01).
     int async_cluster_blocks = 0;
+    /// The cluster hands a level of more than this many vertices to the work list (0: no bound;
+    /// a level past a block's queue goes there all the same).
     long long async_cluster_frontier = 65536;
     /// (vertex, parent) pairs a cluster block's queue holds a level; past it a level goes to
     /// the work list. 0: as many as its shared memory holds (a knob for the tests).
