@@ -119,6 +119,14 @@ std::vector<std::int64_t> ref_levels(csr_matrix<T, I> const& a, std::size_t s) {
     return level;
 }
 
+/// How many vertices each level of ref_levels holds (n + 1 entries, zero past the deepest).
+inline std::vector<long long> level_sizes(std::vector<std::int64_t> const& level) {
+    std::vector<long long> sizes(level.size() + 1, 0);
+    for (auto l : level)
+        if (l >= 0) ++sizes[std::size_t(l)];
+    return sizes;
+}
+
 template <class T, class I>
 cuda::bfs_run check_bfs(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at, std::size_t s,
                         bfs_direction dir, bool parents, std::string const& what,
@@ -285,10 +293,7 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
                     0.0, &no_cluster);
                 BOOST_TEST(!r.cluster, what << ": a cluster, switched off");
                 // A level larger than bf went on to the work list, and the notes say which.
-                auto const want = ref_levels(a, s);
-                std::vector<long long> sizes(a.rows() + 1, 0);
-                for (auto l : want)
-                    if (l >= 0) ++sizes[std::size_t(l)];
+                auto const sizes = level_sizes(ref_levels(a, s));
                 bool const outgrown =
                     std::any_of(sizes.begin(), sizes.end(), [&](long long c) { return c > bf; });
                 if (bf > 0) BOOST_TEST(r.async == outgrown, what << ": handed over " << r.async
@@ -320,10 +325,7 @@ void check_async(csr_matrix<T, I> const& a, csr_matrix<T, I> const& at,
         ct.async_cluster_queue = cc.queue;
         for (auto s : sources) {
             if (s >= a.rows()) continue;
-            auto const want = ref_levels(a, s);
-            std::vector<long long> sizes(a.rows() + 1, 0);
-            for (auto l : want)
-                if (l >= 0) ++sizes[std::size_t(l)];
+            auto const sizes = level_sizes(ref_levels(a, s));
             for (bool parents : {true, false}) {
                 auto const r = check_bfs(
                     a, at, s, bfs_direction::automatic, parents,

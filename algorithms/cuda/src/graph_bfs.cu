@@ -533,13 +533,12 @@ bool run_cluster(bfs_graph<Index> const& g, bool parents, bfs_tuning const& tuni
                  cuda::detail::stream_buffer<Index>& order_parent,
                  cuda::detail::stream_buffer<long long>& starts, std::int32_t* level,
                  Index* parent, bfs_block_detail::block_outcome& o, double& seconds,
-                 std::size_t room) {
+                 int device, std::size_t room) {
     namespace bb = bfs_block_detail;
     int const C = tuning.async_cluster_blocks;
     if (C == 0) return false;
     std::size_t const n = static_cast<std::size_t>(g.n);
-    int device = 0, major = 0;
-    KLEENE_CUDA_CHECK(cudaGetDevice(&device));
+    int major = 0;
     KLEENE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     auto decline = [&](std::string const& why) {
         run.notes.push_back("bfs: no thread-block cluster after the block: " + why);
@@ -716,7 +715,7 @@ bool bfs_async(bfs_graph<Index> const& g, std::size_t source, bool parents,
                           tuning.async_block_level_us);
         run.notes.push_back(buf);
         if (run_cluster(g, parents, tuning, run, st, order, order_parent, starts, level.data(),
-                        parents ? parent.data() : nullptr, o, block_seconds, room)) {
+                        parents ? parent.data() : nullptr, o, block_seconds, device, room)) {
             if (!o.handed_over) {
                 bfs_detail::read_back(level.data(), parents ? parent.data() : nullptr, n, run,
                                       out, st);
