@@ -3,7 +3,7 @@
 //   bench_graph_kernels [--scale S] [--edge-factor E] [--uniform] [--graph FILE]
 //                       [--device cpu|gpu|both] [--sources K] [--sources-file F]
 //                       [--write-sources F] [--bc-sources B] [--runs R] [--threads N] [--seed X]
-//                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain]
+//                       [--kernels bfs,sssp,cc,pagerank,tc,bc] [--explain] [--per-source]
 //                       [--serial-edges N] [--gpu-block-edges N] [--write-sg PREFIX]
 //                       [--delta D] [--alpha A] [--beta B] [--gpu-async-degree D]
 //                       [--gpu-async-warps K] [--gpu-async-poll NS] [--gpu-async-keep K]
@@ -132,6 +132,7 @@ struct config {
     double gpu_block_level_us = -1;     // GPU BFS: async_block_level_us (-1: default)
     int gpu_cluster_blocks = -1;        // GPU BFS: async_cluster_blocks (-1: default)
     bool explain = false;  // print the runs' notes (GPU: each run's; CPU: one more, untimed run)
+    bool per_source = false;  // GPU BFS: each source's kernel time, not only the median
     bool reuse_results = false;  // CPU cc and pagerank: each run into the last run's result
     bool free_results = false;
     bool keep_pool = false;  // the device's default memory pool keeps freed memory (experiment)
@@ -220,6 +221,8 @@ config parse(int argc, char** argv) {
             c.kernels = value();
         else if (o == "--explain")
             c.explain = true;
+        else if (o == "--per-source")
+            c.per_source = true;
         else if (o == "--reuse-results")
             c.reuse_results = true;
         else if (o == "--free-results")
@@ -579,6 +582,9 @@ int bench_main(int argc, char** argv) {
                     if (cfg.explain) print_notes(r.notes);
                 }
             }
+            if (cfg.per_source)
+                for (std::size_t k = 0; k < src.size(); ++k)
+                    fmt::print("bfs gpu source {}: {:.3f} ms\n", src[k], t[k]);
             double const ms = median(t);
             line("bfs", "gpu", ms, median(call), m / (ms * 1e6), levels,
                  cpu_levels.empty() ? "levels not checked (no CPU run)" : "levels equal the CPU's");

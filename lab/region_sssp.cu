@@ -1380,7 +1380,8 @@ __global__ void __launch_bounds__(1024, 1)
 __global__ void __launch_bounds__(1024, 1)
     cluster_bfs_deferred(int const* __restrict__ ptr, int const* __restrict__ col, int n, int source,
                          int* __restrict__ ord, int* __restrict__ opar, int* __restrict__ bstarts,
-                         int cap_b, int max_lev, int qcap, int wlocal, int* overflow, u64* stats) {
+                         int cap_b, int max_lev, int qcap, int wlocal, int* overflow, u64* stats,
+                         int variant) {
     namespace cg = cooperative_groups;
     cg::cluster_group cluster = cg::this_cluster();
     extern __shared__ __align__(16) unsigned char smem[];
@@ -1388,7 +1389,7 @@ __global__ void __launch_bounds__(1024, 1)
     int2* const q1 = q0 + qcap;
     u32* const seen = reinterpret_cast<u32*>(q1 + qcap);
     __shared__ int cnt[3];
-    __shared__ int total_s;
+    __shared__ int total_s, lower_s;
     int const C = int(cluster.num_blocks());
     int const me = int(cluster.block_rank());
     int shift = 0;
@@ -1413,11 +1414,30 @@ __global__ void __launch_bounds__(1024, 1)
         if (tid < 32) {
             int t = 0;
             if (tid < C) t = *cluster.map_shared_rank(cnt + lvl % 3, tid);
-            for (int o = 16; o > 0; o /= 2) t += __shfl_xor_sync(full, t, o);
-            if (tid == 0) total_s = t, cnt[(lvl + 2) % 3] = 0;
+            if (variant & 4) {
+                // --k8-variant 4: the library's count: the lower ranks' share (a scan), the
+                // count past the queues (a second reduction), as bfs_cluster computes them.
+                int const raw = t;
+                int const tq = raw < qcap ? raw : qcap;
+                int const over = raw - tq;
+                int x = tq;
+                for (int o = 1; o < 32; o *= 2) {
+                    int const y = __shfl_up_sync(full, x, o);
+                    if (lane >= o) x += y;
+                }
+                int spill_all = over;
+                for (int o = 16; o > 0; o /= 2) spill_all += __shfl_xor_sync(full, spill_all, o);
+                int const all = __shfl_sync(full, x, 31);
+                int const lower = __shfl_sync(full, x - tq, me);
+                if (tid == 0) total_s = all + spill_all, lower_s = lower, cnt[(lvl + 2) % 3] = 0;
+            } else {
+                for (int o = 16; o > 0; o /= 2) t += __shfl_xor_sync(full, t, o);
+                if (tid == 0) total_s = t, cnt[(lvl + 2) % 3] = 0;
+            }
         }
         __syncthreads();
         if (total_s == 0) break;
+        if ((variant & 4) && tid == 0 && lower_s < 0) *overflow = 1;  // keeps lower_s
         int const c = min(cnt[lvl % 3], qcap);  // past qcap: overflow (flagged when appended)
         if (tid == 0) {
             if (lvl + 1 < max_lev) my_starts[lvl] = pos;
@@ -1427,14 +1447,23 @@ __global__ void __launch_bounds__(1024, 1)
         int2* const cur = (lvl & 1) ? q1 : q0;
         int2* const nxt = (lvl & 1) ? q0 : q1;
         int const ni = (lvl + 1) % 3;
+        // --k8-variant 2: the queue written out in a pass of its own before the level's
+        // expansion (as the library's bfs_cluster does).
+        if (variant & 2)
+            for (int i = tid; i < c; i += nt) {
+                my_ord[pos + i] = cur[i].x;
+                my_opar[pos + i] = cur[i].y;
+            }
         for (int i0 = warp0; i0 < c; i0 += nt) {
             int const i = i0 + lane;
             int u = 0, b = 0, deg = 0;
             if (i < c) {
                 int2 const it = cur[i];
                 u = it.x;
-                my_ord[pos + i] = it.x;
-                my_opar[pos + i] = it.y;
+                if (!(variant & 2)) {
+                    my_ord[pos + i] = it.x;
+                    my_opar[pos + i] = it.y;
+                }
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
@@ -1462,8 +1491,17 @@ __global__ void __launch_bounds__(1024, 1)
                     if (was[r] & (1u << (vv[r] & 31))) continue;
                     unsigned const ob = unsigned((vv[r] >> 5) & (C - 1));
                     int const j = atomicAdd(cluster.map_shared_rank(cnt + ni, ob), 1);
-                    if (j < qcap) *cluster.map_shared_rank(nxt + j, ob) = make_int2(vv[r], uu[r]);
-                    else *overflow = 1;
+                    if (j < qcap) {
+                        if (variant & 1) {  // --k8-variant 1: two 4-byte stores (the library's)
+                            int* const slot = reinterpret_cast<int*>(cluster.map_shared_rank(nxt + j, ob));
+                            slot[0] = vv[r];
+                            slot[1] = uu[r];
+                        } else {
+                            *cluster.map_shared_rank(nxt + j, ob) = make_int2(vv[r], uu[r]);
+                        }
+                    } else {
+                        *overflow = 1;
+                    }
                 }
             }
         }
@@ -1503,7 +1541,7 @@ __global__ void finish_cluster(int const* __restrict__ ord, int const* __restric
 
 static void run_cluster(csr const& g, std::vector<int> const& sources, int runs, int threads,
                         std::vector<int> const& sizes, std::vector<std::vector<u32>> const& refs,
-                        int& bad, bool deferred) {
+                        int& bad, bool deferred, int variant = 0, bool per_source = false) {
     int *dptr, *dcol, *dlevel, *dparent, *dover;
     u64* dstats;
     CHECK(cudaMalloc(&dptr, sizeof(int) * (g.n + 1)));
@@ -1575,7 +1613,7 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
                 if (deferred) {
                     CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs_deferred, (int const*)dptr, (int const*)dcol,
                                              g.n, sources[si], dord, dopar, dbst, g.n, max_lev, qcap, wlocal,
-                                             dover, dstats));
+                                             dover, dstats, variant));
                     finish_cluster<<<264, 512>>>(dord, dopar, dbst, dstats, C, g.n, max_lev, dlevel, dparent);
                 } else {
                     CHECK(cudaLaunchKernelEx(&cfg, cluster_bfs, (int const*)dptr, (int const*)dcol, g.n,
@@ -1596,6 +1634,9 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
             levels_sum += st;
             std::sort(ms.begin(), ms.end());
             medians.push_back(ms[ms.size() / 2]);
+            if (per_source)
+                std::printf("  source %d: %.3f ms, %llu levels\n", sources[si], ms[ms.size() / 2],
+                            static_cast<unsigned long long>(st));
             if (si < refs.size()) {
                 CHECK(cudaMemcpy(out.data(), dlevel, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
                 CHECK(cudaMemcpy(par.data(), dparent, sizeof(int) * g.n, cudaMemcpyDeviceToHost));
@@ -1620,9 +1661,9 @@ static void run_cluster(csr const& g, std::vector<int> const& sources, int runs,
         }
         std::vector<double> m2 = medians;
         std::sort(m2.begin(), m2.end());
-        std::printf("RESULT cluster bfs%s C=%d T=%d (frontier %d a block, %d clusters fit): median %.3f ms "
+        std::printf("RESULT cluster bfs%s v%d C=%d T=%d (frontier %d a block, %d clusters fit): median %.3f ms "
                     "(sources %.3f-%.3f), %.0f levels a source%s; checked %zu\n",
-                    deferred ? " (claims at once, writes deferred)" : "", C, threads, qcap,
+                    deferred ? " (claims at once, writes deferred)" : "", variant, C, threads, qcap,
                     clusters, m2[m2.size() / 2], m2.front(), m2.back(),
                     double(levels_sum) / double(sources.size()), over ? " QUEUE OVERFLOW" : "",
                     refs.size());
@@ -1652,6 +1693,8 @@ int main(int argc, char** argv) {
     std::vector<int> Ks = {3};  // kernels
     int poll_ns = 500;
     std::vector<int> Cs = {1, 2, 4, 8, 16};  // kernel 5's cluster sizes
+    std::vector<int> k8v = {0};  // kernel 8's variants (--k8-variants: 1 two 4-byte stores, 2 a write pass, 4 the library's count scan)
+    bool per_source = false;
     int nsrc = 16, runs = 5, check = 2;
     std::vector<std::string> modes = {"sssp"};
     std::string srcfile;
@@ -1669,6 +1712,8 @@ int main(int argc, char** argv) {
         else if (o == "--kernels") Ks = parse_list(val());
         else if (o == "--poll-ns") poll_ns = std::stoi(val());
         else if (o == "--clusters") Cs = parse_list(val());
+        else if (o == "--k8-variants") k8v = parse_list(val());
+        else if (o == "--per-source") per_source = true;
         else if (o == "--bfs") modes = {"bfs"};
         else if (o == "--both") modes = {"sssp", "bfs"};
         else return std::printf("unknown option %s\n", o.c_str()), 1;
@@ -1711,7 +1756,8 @@ int main(int argc, char** argv) {
     if (std::find(Ks.begin(), Ks.end(), 8) != Ks.end())
         for (std::size_t mi = 0; mi < modes.size(); ++mi)
             if (modes[mi] == "bfs")
-                for (int threads : Ts) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad, true);
+                for (int threads : Ts)
+                    for (int v : k8v) run_cluster(g0, sources, runs, threads, Cs, refs[mi], bad, true, v, per_source);
     if (std::find(Ks.begin(), Ks.end(), 2) == Ks.end() && std::find(Ks.begin(), Ks.end(), 3) == Ks.end())
         Rs.clear();
     for (int Rreq : Rs) {
