@@ -524,7 +524,8 @@ std::size_t block_bytes(std::int64_t n, long long qcap) {
 
 /// After the block handed over (o): the levels in a thread-block cluster (bfs_cluster), where
 /// tuning asks for one and the device can run it; their levels and parents written from the
-/// order. False (o unchanged) where no cluster ran; else o is the cluster's outcome (handed over
+/// blocks' parts (finish_cluster), a level it hands over to the work list into order after the
+/// block's. False (o unchanged) where no cluster ran; else o is the cluster's outcome (handed over
 /// to the work list or not) and seconds includes its time.
 template <class Index>
 bool run_cluster(bfs_graph<Index> const& g, bool parents, bfs_tuning const& tuning, bfs_run& run,
@@ -576,7 +577,14 @@ bool run_cluster(bfs_graph<Index> const& g, bool parents, bfs_tuning const& tuni
         (void)cudaGetLastError();
         return decline("a cluster of " + std::to_string(C) + " blocks cannot be scheduled");
     }
-    cuda::detail::stream_buffer<Index> spill(2 * n, st);
+    // Each block's part of the levels it expands, and the spill past the owners' queues.
+    std::int64_t const part = bb::cluster_part(g.n, C);
+    cuda::detail::stream_buffer<Index> part_v(C * part, st), part_p(parents ? C * part : 0, st);
+    cuda::detail::stream_buffer<std::int32_t> part_l(C * part, st);
+    cuda::detail::stream_buffer<int> part_count(C, st);
+    bb::cluster_parts<Index> const parts{part_v.data(), parents ? part_p.data() : nullptr,
+                                         part_l.data(), part_count.data(), part};
+    cuda::detail::stream_buffer<bb::queued_vertex<Index>> spill(n, st);
     cuda::detail::stream_buffer<unsigned long long> spill_count(1, st);
     cuda::detail::stream_buffer<bb::block_outcome> outcome(1, st);
     event start(true), stop(true);
@@ -584,15 +592,16 @@ bool run_cluster(bfs_graph<Index> const& g, bool parents, bfs_tuning const& tuni
     KLEENE_CUDA_CHECK(cudaMemsetAsync(spill_count.data(), 0, sizeof(unsigned long long), st));
     KLEENE_CUDA_CHECK(cudaLaunchKernelEx(
         &cfg, kernel, g.out_ptr, g.out_col, g.n, order.data(),
-        parents ? order_parent.data() : static_cast<Index*>(nullptr), starts.data(), spill.data(),
-        spill_count.data(), o.levels, o.frontier, static_cast<int>(qcap),
-        tuning.async_cluster_frontier, outcome.data()));
+        parents ? order_parent.data() : static_cast<Index*>(nullptr),
+        static_cast<long long const*>(starts.data()), parts, spill.data(), spill_count.data(),
+        o.levels, o.frontier, static_cast<int>(qcap), tuning.async_cluster_frontier,
+        outcome.data()));
     KLEENE_CUDA_CHECK_LAUNCH("bfs_cluster");
-    // The cluster's levels (past the block's order) and parents.
-    bb::finish_levels<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
-        order.data(), parents ? order_parent.data() : nullptr, starts.data(), outcome.data(),
-        o.placed, level, parent);
-    KLEENE_CUDA_CHECK_LAUNCH("bfs_cluster_finish_levels");
+    // The cluster's levels and parents (and the level it handed over, if it did).
+    bb::finish_cluster<Index><<<detail::blocks_for(n, threads, 4096), threads, 0, st>>>(
+        parts, C, order.data(), parents ? order_parent.data() : nullptr, outcome.data(), level,
+        parent);
+    KLEENE_CUDA_CHECK_LAUNCH("bfs_finish_cluster");
     KLEENE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop.native()), st));
     bb::block_outcome c{};
     detail::copy_to_host(&c, outcome.data(), 1, st);

@@ -166,46 +166,74 @@ __global__ void __launch_bounds__(block_threads, 1)
     if (tid == 0) *out = block_outcome{lvl, 0, 0, largest, start, mean};
 }
 
+/// A queued vertex and its parent, stored through distributed shared memory in one access.
+template <class Index>
+struct alignas(2 * sizeof(Index)) queued_vertex {
+    Index v, p;
+};
+
 /// Shared memory of bfs_cluster a block: its share of the visited bits (the words w with w mod
-/// C == its rank) and two queues of qcap (vertex, parent) pairs.
+/// C == its rank) and two queues of qcap queued vertices.
 inline std::size_t cluster_bytes(std::int64_t n, int C, long long qcap, std::size_t index_bytes) {
     std::int64_t const words = (n + 31) / 32;
     return static_cast<std::size_t>((words + C - 1) / C) * sizeof(std::uint32_t) +
            4 * static_cast<std::size_t>(qcap) * index_bytes;
 }
 
+/// The vertices a block of a cluster of C owns (its words' 32 each): the length of its part.
+inline std::int64_t cluster_part(std::int64_t n, int C) {
+    std::int64_t const words = (n + 31) / 32;
+    return (words + C - 1) / C * 32;
+}
+
+/// Where bfs_cluster writes the levels it expands: block b's vertices, their parents and levels
+/// at b * part .. b * part + count[b] (each block its own part, in the order it expanded them,
+/// coalesced; finish_cluster writes level[] and parent[] from them afterwards).
+template <class Index>
+struct cluster_parts {
+    Index* v;
+    Index* p;  // null: no parents
+    std::int32_t* level;
+    int* count;  // C: written when the cluster ends
+    std::int64_t part;
+};
+
 /// The search continued from the block's handed-over frontier by a thread-block cluster of C
 /// blocks (Hopper; C a power of two, at most 16), level by level with one cluster barrier a
 /// level: the visited bits spread over the blocks by word (word w in block w mod C, reached
-/// through distributed shared memory), a claimed vertex queued with its parent at its owner,
-/// and the owner writing its queue in order as it expands the level (levels continue in order
-/// and starts, contiguous: no level's positions are reserved before the last one's are all
-/// written). A level's vertices past an owner's queue go to `spill` (pairs; *spill_count, zero
-/// at launch); such a level, or one of more than max_total vertices, is written to order and
-/// handed over (to the work list). The search so far is order[0, starts[first_level] +
-/// first_frontier), its last first_frontier vertices level first_level, each at most qcap at an
-/// owner. NE (lab kernel 8, H200, 2026-12-01): 16 blocks took every level 4% faster than one
-/// block and the work list; after the block, in the library, 5.34 ms against the work list's
-/// 4.87 (docs/lab/session26-2026-12-01): bfs_tuning::async_cluster_blocks is 0 by default.
+/// through distributed shared memory), a claimed vertex queued with its parent at its owner
+/// (one store), and each block writing its queue to its own part (cluster_parts) as it expands
+/// the level. The only cross-block read of a level is the blocks' counts, summed: no level's
+/// positions are laid out across the blocks (lab/cluster_bisect.cu, H200, 2026-12-01: laying
+/// them out a level, a count scan, a pass of its own and pairs stored as two values made this
+/// kernel 9% slower than the lab's kernel 8 on NE). A vertex past its owner's queue goes to
+/// `spill` (*spill_count, zero at launch); such a level, or one of more than max_total vertices
+/// (0: no bound), is handed over: written to order from order_from (queues by rank, then the
+/// spill) for the work list, its level in out. The search so far is order[0, starts[first_level]
+/// + first_frontier), its last first_frontier vertices level first_level, at most qcap at any
+/// owner (the caller's check).
 template <class Index>
 __global__ void __launch_bounds__(block_threads, 1)
     bfs_cluster(Index const* __restrict__ ptr, Index const* __restrict__ col, std::int64_t n,
                 Index* __restrict__ order, Index* __restrict__ order_parent,
-                long long* __restrict__ starts, Index* __restrict__ spill,
-                unsigned long long* spill_count, int first_level, long long first_frontier,
-                int qcap, long long max_total, block_outcome* out) {
+                long long const* __restrict__ starts, cluster_parts<Index> parts,
+                queued_vertex<Index>* __restrict__ spill, unsigned long long* spill_count,
+                int first_level, long long first_frontier, int qcap, long long max_total,
+                block_outcome* out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
+    using qv = queued_vertex<Index>;
     cg::cluster_group cluster = cg::this_cluster();
     extern __shared__ __align__(16) unsigned char block_smem[];
-    Index* const qa = reinterpret_cast<Index*>(block_smem);  // pairs: vertex, parent
-    Index* const qb = qa + 2 * static_cast<std::int64_t>(qcap);
-    std::uint32_t* const seen = reinterpret_cast<std::uint32_t*>(qb + 2 * static_cast<std::int64_t>(qcap));
+    qv* const qa = reinterpret_cast<qv*>(block_smem);
+    qv* const qb = qa + qcap;
+    std::uint32_t* const seen = reinterpret_cast<std::uint32_t*>(qb + qcap);
     // By level mod 3 (as bfs_one_block): this level's count, the next's, the one to clear. A
     // count past qcap counts the owner's entries in the spill too.
-    __shared__ unsigned cnt[3];
-    // The level's queued vertices (all, lower ranks') and those past the owners' queues.
-    __shared__ long long total_s, before_s, spilled_s;
+    __shared__ int cnt[3];
+    // The level's vertices in the cluster; whether it is handed over; this block's place in it
+    // and the queued ones (the hand-over only).
+    __shared__ int total_s, hand_s, lower_s, queued_s;
     constexpr unsigned full = 0xffffffffu;
     int const C = static_cast<int>(cluster.num_blocks());
     int const me = static_cast<int>(cluster.block_rank());
@@ -213,9 +241,8 @@ __global__ void __launch_bounds__(block_threads, 1)
     while ((1 << shift) < C) ++shift;
     int const tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     int const lane = tid & 31, warp0 = tid & ~31;
-    std::int64_t const words = (n + 31) / 32;
-    std::int64_t const wlocal = (words + C - 1) >> shift;
-    for (std::int64_t i = tid; i < wlocal; i += nt) seen[i] = 0;
+    int const wlocal = static_cast<int>(((n + 31) / 32 + C - 1) >> shift);
+    for (int i = tid; i < wlocal; i += nt) seen[i] = 0;
     if (tid == 0) cnt[0] = cnt[1] = cnt[2] = 0;
     __syncthreads();
     // The visited set so far, each block its own words, and the frontier into its owners' queues.
@@ -223,81 +250,81 @@ __global__ void __launch_bounds__(block_threads, 1)
     long long const placed = fbegin + first_frontier;
     for (long long i = tid; i < placed; i += nt) {
         Index const v = order[i];
-        std::int64_t const w = static_cast<std::int64_t>(v) >> 5;
-        if (static_cast<int>(w & (C - 1)) != me) continue;
+        int const w = static_cast<int>(v >> 5);
+        if ((w & (C - 1)) != me) continue;
         atomicOr(seen + (w >> shift), 1u << (v & 31));
-        if (i >= fbegin) {
-            unsigned const j = atomicAdd(cnt, 1u);  // fewer than qcap (the caller's check)
-            qa[2 * j] = v;
-            qa[2 * j + 1] = order_parent ? order_parent[i] : v;
-        }
+        if (i >= fbegin) qa[atomicAdd(cnt, 1)] = qv{v, order_parent ? order_parent[i] : v};
     }
     cluster.sync();
-    long long start = fbegin, largest = 0;
+    Index* const my_v = parts.v + me * parts.part;
+    Index* const my_p = parts.p ? parts.p + me * parts.part : nullptr;
+    std::int32_t* const my_l = parts.level + me * parts.part;
+    int pos = 0, largest = 0;  // pos: this block's vertices written to its part so far
     for (int k = 0;; ++k) {
         int const lvl = first_level + k;
-        // The cluster's count of the level and the lower ranks' share (warp 0 reads every
-        // block's count, complete at the barrier that ended the last level); a count past qcap
-        // is the owner's entries in the spill (no read of the spill's counter on this path: a
-        // global atomic a level cost the search more than the cluster saved).
+        // The cluster's count of the level (every block's, complete at the barrier that ended
+        // the last level), and whether it is handed over (an owner's queue overflowed into the
+        // spill, or more than max_total); only then the lower ranks' share.
         if (tid < 32) {
-            unsigned const raw = tid < C ? *cluster.map_shared_rank(cnt + k % 3, tid) : 0u;
-            int const t = static_cast<int>(raw < unsigned(qcap) ? raw : unsigned(qcap));
-            int const over = static_cast<int>(raw - static_cast<unsigned>(t));
-            int x = t;
-            for (int o = 1; o < 32; o *= 2) {
-                int const y = __shfl_up_sync(full, x, o);
-                if (lane >= o) x += y;
+            int const raw = tid < C ? *cluster.map_shared_rank(cnt + k % 3, tid) : 0;
+            int t = raw;
+            for (int o = 16; o > 0; o /= 2) t += __shfl_xor_sync(full, t, o);
+            bool const hand = k > 0 && (__any_sync(full, raw > qcap) ||
+                                        (max_total > 0 && t > max_total));
+            if (hand) {
+                int const q = min(raw, qcap);
+                int x = q;
+                for (int o = 1; o < 32; o *= 2) {
+                    int const y = __shfl_up_sync(full, x, o);
+                    if (lane >= o) x += y;
+                }
+                int const lower = __shfl_sync(full, x - q, me), queued = __shfl_sync(full, x, 31);
+                if (tid == 0) lower_s = lower, queued_s = queued;
             }
-            int spill_all = over;
-            for (int o = 16; o > 0; o /= 2) spill_all += __shfl_xor_sync(full, spill_all, o);
-            int const all = __shfl_sync(full, x, 31);
-            int const lower = __shfl_sync(full, x - t, me);
             if (tid == 0) {
-                total_s = all;
-                before_s = lower;
-                spilled_s = spill_all;
+                total_s = t;
+                hand_s = hand;
                 cnt[(k + 2) % 3] = 0;  // read by everyone a level ago
             }
         }
         __syncthreads();
-        long long const queued = total_s, spilled = spilled_s;
-        long long const total = queued + spilled;
-        int const c = static_cast<int>(min(static_cast<long long>(cnt[k % 3]), static_cast<long long>(qcap)));
-        Index* const cur = (k & 1) ? qb : qa;
-        Index* const nxt = (k & 1) ? qa : qb;
-        if (total == 0) {
-            if (tid == 0 && me == 0) *out = block_outcome{lvl, 0, 0, largest, start, 0};
+        int const total = total_s;
+        int const c = min(cnt[k % 3], qcap);
+        qv* const cur = (k & 1) ? qb : qa;
+        qv* const nxt = (k & 1) ? qa : qb;
+        if (total == 0 || hand_s) {
+            if (hand_s) {  // the level into order for the work list: queues by rank, then the spill
+                long long const at = placed + lower_s;
+                for (int i = tid; i < c; i += nt) {
+                    order[at + i] = cur[i].v;
+                    if (order_parent) order_parent[at + i] = cur[i].p;
+                }
+                int const spilled = total - queued_s;
+                for (int i = me * nt + tid; i < spilled; i += C * nt) {
+                    order[placed + queued_s + i] = spill[i].v;
+                    if (order_parent) order_parent[placed + queued_s + i] = spill[i].p;
+                }
+            }
+            if (tid == 0) parts.count[me] = pos;
+            if (tid == 0 && me == 0)
+                *out = hand_s ? block_outcome{lvl, 1, total, largest, placed + total, 0}
+                              : block_outcome{lvl, 0, 0, largest, placed, 0};
             cluster.sync();  // no block leaves while another may still read its counts
             return;
         }
-        // The level into order (the first was written by the block): this block's queue, then
-        // the spill, shared out by rank.
-        if (k > 0) {
-            for (int i = tid; i < c; i += nt) {
-                order[start + before_s + i] = cur[2 * i];
-                if (order_parent) order_parent[start + before_s + i] = cur[2 * i + 1];
-            }
-            for (long long i = static_cast<long long>(me) * nt + tid; i < spilled;
-                 i += static_cast<long long>(C) * nt) {
-                order[start + queued + i] = spill[2 * i];
-                if (order_parent) order_parent[start + queued + i] = spill[2 * i + 1];
-            }
-            if (tid == 0 && me == 0) starts[lvl + 1] = start + total;
-        }
-        if (k > 0 && (spilled > 0 || (max_total > 0 && total > max_total))) {
-            if (tid == 0 && me == 0)
-                *out = block_outcome{lvl, 1, total, largest, start + total, 0};
-            cluster.sync();
-            return;
-        }
         largest = total > largest ? total : largest;
-        unsigned* const ncnt = cnt + (k + 1) % 3;
+        int* const ncnt = cnt + (k + 1) % 3;
         for (int i0 = warp0; i0 < c; i0 += nt) {
             int const i = i0 + lane;
             Index u = 0, b = 0, deg = 0;
             if (i < c) {
-                u = cur[2 * i];
+                qv const it = cur[i];
+                u = it.v;
+                if (k > 0) {  // level first_level is the block's, in order already
+                    my_v[pos + i] = it.v;
+                    if (my_p) my_p[pos + i] = it.p;
+                    my_l[pos + i] = lvl;
+                }
                 b = ptr[u];
                 deg = ptr[u + 1] - b;
             }
@@ -305,44 +332,64 @@ __global__ void __launch_bounds__(block_threads, 1)
             for (Index base = 0; base < etotal; base += 128) {
                 Index vv[4], uu[4];
                 gather_edges4(col, b, u, excl, etotal, base, lane, vv, uu);
-                // The four claims at once on the owners' words, as in bfs_one_block.
+                // The four claims at once on the owners' words.
                 std::uint32_t* w[4];
-                std::uint32_t word[4], was[4];
 #pragma unroll
                 for (int r = 0; r < 4; ++r) {
-                    std::int64_t const wv = vv[r] < 0 ? 0 : static_cast<std::int64_t>(vv[r]) >> 5;
+                    int const wv = vv[r] < 0 ? 0 : static_cast<int>(vv[r] >> 5);
                     w[r] = cluster.map_shared_rank(seen + (wv >> shift), static_cast<unsigned>(wv & (C - 1)));
                 }
+                // The atomics at once, without reading the words first (a read is a round trip
+                // through distributed shared memory as the atomic is: 3.6% of NE's search,
+                // lab/cluster_bisect.cu, H200, 2026-12-01).
+                std::uint32_t was[4];
 #pragma unroll
-                for (int r = 0; r < 4; ++r) word[r] = vv[r] >= 0 ? *w[r] : ~0u;
-#pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    std::uint32_t const bit = 1u << (vv[r] & 31);
-                    was[r] = vv[r] >= 0 && !(word[r] & bit) ? atomicOr(w[r], bit) : ~0u;
-                }
+                for (int r = 0; r < 4; ++r)
+                    was[r] = vv[r] >= 0 ? atomicOr(w[r], 1u << (vv[r] & 31)) : ~0u;
 #pragma unroll
                 for (int r = 0; r < 4; ++r) {
                     if (was[r] & (1u << (vv[r] & 31))) continue;
-                    auto const ob = static_cast<unsigned>((static_cast<std::int64_t>(vv[r]) >> 5) & (C - 1));
-                    unsigned const j = atomicAdd(cluster.map_shared_rank(ncnt, ob), 1u);
-                    if (j < unsigned(qcap)) {
-                        Index* const slot = cluster.map_shared_rank(nxt + 2 * static_cast<std::int64_t>(j), ob);
-                        slot[0] = vv[r];
-                        slot[1] = uu[r];
-                    } else {
-                        unsigned long long const p = atomicAdd(spill_count, 1ull);
-                        spill[2 * p] = vv[r];
-                        spill[2 * p + 1] = uu[r];
-                    }
+                    auto const ob = static_cast<unsigned>((vv[r] >> 5) & (C - 1));
+                    int const j = atomicAdd(cluster.map_shared_rank(ncnt, ob), 1);
+                    if (j < qcap)
+                        *cluster.map_shared_rank(nxt + j, ob) = qv{vv[r], uu[r]};
+                    else
+                        spill[atomicAdd(spill_count, 1ull)] = qv{vv[r], uu[r]};
                 }
             }
         }
-        start += total;
+        if (k > 0) pos += c;
         cluster.sync();
     }
 #else
     __trap();  // launched only on devices of compute capability 9.0 or more (bfs_async)
 #endif
+}
+
+/// The cluster's levels and parents into level[] and parent[] (null: none), over the device:
+/// each block's part (cluster_parts), then the level it handed over (out->handed_over: its
+/// out->frontier vertices at order[out->placed - out->frontier, out->placed), level out->levels).
+template <class Index>
+__global__ void finish_cluster(cluster_parts<Index> parts, int C, Index const* __restrict__ order,
+                               Index const* __restrict__ order_parent,
+                               block_outcome const* __restrict__ out, std::int32_t* level,
+                               Index* parent) {
+    long long const stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    long long const first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    long long const all = static_cast<long long>(C) * parts.part;
+    for (long long i = first; i < all; i += stride) {
+        long long const b = i / parts.part;
+        if (i - b * parts.part >= parts.count[b]) continue;
+        Index const v = parts.v[i];
+        level[v] = parts.level[i];
+        if (parent) parent[v] = parts.p[i];
+    }
+    if (out->handed_over)
+        for (long long i = out->placed - out->frontier + first; i < out->placed; i += stride) {
+            Index const v = order[i];
+            level[v] = out->levels;
+            if (parent) parent[v] = order_parent[i];
+        }
 }
 
 /// The levels and parents of order's positions [from, out->placed) into level[] and parent[]

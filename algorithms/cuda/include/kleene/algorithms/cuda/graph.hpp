@@ -106,12 +106,12 @@ struct bfs_tuning {
     /// blocks (Hopper: compute capability 9.0 or more; a power of two, at most 16), level by level
     /// with the visited bits spread over the cluster's shared memory, until a level holds more
     /// than async_cluster_frontier vertices or outgrows a block's queue; then the work list.
-    /// 0 (the default): no cluster, the work list takes over from the block. Measured (H200,
-    /// 2026-12-01): the lab's cluster of 16 taking every level of NE was 4% faster than one
-    /// block and the work list, but this cluster after the block took NE 5.34 ms against the
-    /// work list's 4.87 (8 blocks: 5.68), NY unchanged (the block keeps every level): opt-in
-    /// until that is understood (docs/lab/session26-2026-12-01).
-    int async_cluster_blocks = 0;
+    /// 0: no cluster, the work list takes over from the block (as on devices below 9.0, or where
+    /// a cluster of this size cannot be scheduled). Measured (H200, 2026-12-01, twenty-seventh
+    /// session): NE 4.78-4.79 ms against the work list's 4.84-4.86 after the block's 240 levels
+    /// (8 blocks were slower in the twenty-sixth session); NY unchanged (the block keeps every
+    /// level); Kronecker and uniform graphs do not take this path.
+    int async_cluster_blocks = 16;
     /// The cluster hands a level of more than this many vertices to the work list (0: no bound;
     /// a level past a block's queue goes there all the same).
     long long async_cluster_frontier = 65536;
