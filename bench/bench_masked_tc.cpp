@@ -12,8 +12,10 @@
 // With --device gpu, on device containers (each call returns with its work done; times are the
 // host's clock around the call and the reduce):
 //   - kleene's mxm C<L> = L (+.pair) transpose(U) automatic (the device cost model, in the trace)
-//     and with the masked dot products pinned;
-//   - the old path: U' made on the device, the whole product (SpGEMM), the merge through L;
+//     and with the masked dot products pinned, and the masked Gustavson pinned (gustavson_hash:
+//     U' made on the device, then each row's products looked up in its mask row);
+//   - the old path: U' made on the device, the whole product (SpGEMM, unmasked), then applied
+//     through L's structure;
 //   - the dedicated GPU triangle count (triangle_count on the device graph: its own choice of
 //     relabelling, and the original numbering, which the mxm rows keep);
 //   - with --relabel, the mxm rows again on the graph renumbered by increasing degree (LAGraph's
@@ -142,7 +144,8 @@ int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const
             o.explain = &why;
             csr_matrix<double, Index, device> c(l.rows(), l.cols());
             mxm(c, structure(ld), no_accum, ld, transpose(ud), S{}, o);
-            std::string how = trace_line(why, "masked_dot");
+            std::string how =
+                trace_line(why, k == kernel_choice::gustavson_hash ? "masked_saxpy" : "masked_dot");
             // Automatic: the model's numbers too, where the dot products were taken.
             if (k == kernel_choice::automatic)
                 for (auto const& line : why.lines)
@@ -154,7 +157,9 @@ int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const
         for (auto [k, what] :
              {std::pair{kernel_choice::automatic,
                         "kleene mxm C<L> = L (+.pair) U' on the GPU, automatic"},
-              std::pair{kernel_choice::masked_dot, "kleene mxm, masked dot pinned"}}) {
+              std::pair{kernel_choice::masked_dot, "kleene mxm, masked dot pinned"},
+              std::pair{kernel_choice::gustavson_hash,
+                        "kleene mxm, masked Gustavson pinned (U' made on the device)"}}) {
             try {
                 masked(k, what);
             } catch (std::exception const& e) {
@@ -167,12 +172,14 @@ int gpu_rows(csr_matrix<double, Index> const& a, csr_matrix<double, Index> const
         explain_trace why;
         try {
             double const ms = best_ms(runs, [&] {
-                csr_matrix<double, Index, device> ut(u.cols(), u.rows()), c(l.rows(), l.cols());
+                csr_matrix<double, Index, device> ut(u.cols(), u.rows()), t(l.rows(), l.cols()),
+                    c(l.rows(), l.cols());
                 transpose(ut, ud);
                 options o;
                 why.lines.clear();
                 o.explain = &why;
-                mxm(c, structure(ld), no_accum, ld, ut, S{}, o);
+                mxm(t, ld, ut, S{}, o);  // unmasked (a masked mxm would take the masked Gustavson)
+                apply(c, structure(ld), no_accum, identity_op<double>{}, t, o);
                 count = reduce(plus_monoid<double>{}, c);
             });
             row("kleene, U' made, the whole product, then merged through L (old)" + graph, ms,

@@ -297,6 +297,159 @@ BOOST_AUTO_TEST_CASE(masked_dot_matches_the_host) {
     masked_dot_shapes<min_plus<std::int64_t>, std::int64_t>();
 }
 
+// ---- the masked Gustavson: C<M> accum= A (+).(x) B ----------------------------------------------
+
+namespace {
+/// C<M> accum= A (+).(x) B on device containers against the same call on host containers, entry
+/// by entry (valued and structural masks, every accumulator, replace or not, kernel
+/// gustavson_hash pinned and automatic), and the trace naming masked_saxpy. Returns how many of
+/// the host results had entries.
+template <class S, class I>
+std::size_t masked_saxpy_matches_host(csr_matrix<typename S::value_type, I> const& a,
+                                      csr_matrix<typename S::value_type, I> const& b,
+                                      csr_matrix<std::int32_t, I> const& msk, kt::rng& g,
+                                      std::string const& what) {
+    using T = typename S::value_type;
+    auto const c0 = kt::random_csr<T, I>(a.rows(), b.cols(), 2.0, g);
+    auto const ad = a.to_device(), bd = b.to_device();
+    auto const md = msk.to_device();
+    std::size_t nonempty = 0;
+    for (auto kernel : {kernel_choice::gustavson_hash, kernel_choice::automatic})
+        for (bool structural : {false, true})
+            for (bool replace : {false, true})
+                kt::for_each(kt::accums<T>(), [&](auto accum) {
+                    std::string const how =
+                        what + (kernel == kernel_choice::automatic ? " automatic" : " pinned") +
+                        (structural ? " structural" : " valued") + " accum " +
+                        typeid(accum).name() + (replace ? " replace" : "");
+                    BOOST_TEST_CHECKPOINT(how);
+                    auto vh = mask(msk);
+                    auto vd = mask(md);
+                    vh.structural = vd.structural = structural;
+                    options oh;
+                    oh.replace = replace;
+                    csr_matrix<T, I> want = c0;
+                    mxm(want, vh, accum, a, b, S{}, oh);
+                    options o = oh;
+                    o.kernel = kernel;
+                    explain_trace why;
+                    o.explain = &why;
+                    auto got = c0.to_device();
+                    mxm(got, vd, accum, ad, bd, S{}, o);
+                    BOOST_TEST((why.str().find("cuda masked_saxpy (") != std::string::npos),
+                               how << ": " << why.str());
+                    kt::check_same(want, got, how);
+                    nonempty += want.nnz() > 0;
+                });
+    return nonempty;
+}
+
+/// Shapes for every tier: mask rows of a few entries (a warp a row), up to 512 and 4096 (more
+/// warps, larger tables in shared memory), past 4096 (a table in global memory), and rows whose
+/// products far outnumber their mask entries; a full mask, an empty one, rows of A that meet no
+/// row of B.
+template <class S, class I>
+void masked_saxpy_shapes() {
+    using T = typename S::value_type;
+    kt::rng g(sizeof(T) * 7 + sizeof(I));
+    struct shape {
+        std::size_t m, k, n;
+        double mean_a, mean_b;
+    };
+    std::size_t nonempty = 0;
+    for (auto const& s : {shape{1, 1, 1, 1, 1}, shape{7, 5, 3, 2, 2}, shape{60, 40, 90, 6, 9},
+                          shape{40, 300, 2000, 20, 300}, shape{3, 200, 12000, 60, 900}}) {
+        std::string const what = kt::dims(s.m, s.k) + " x " + kt::dims(s.k, s.n);
+        auto const a = kt::random_csr<T, I>(s.m, s.k, s.mean_a, g);
+        auto const b = kt::random_csr<T, I>(s.k, s.n, s.mean_b, g);
+        nonempty += masked_saxpy_matches_host<S, I>(a, b, kt::random_csr_mask<I>(s.m, s.n, g), g,
+                                                    what + ", random mask");
+        if (s.m * s.n <= 40000)
+            nonempty += masked_saxpy_matches_host<S, I>(a, b, full_mask<I>(s.m, s.n, g), g,
+                                                        what + ", full mask");
+        masked_saxpy_matches_host<S, I>(a, b, csr_matrix<std::int32_t, I>(s.m, s.n), g,
+                                        what + ", empty mask");
+    }
+    // Mask rows of 6,000 entries (the global tier), two thirds of them allowed when valued: rows
+    // of A of 30 entries (one block's chunk) and of about 1,500 (three chunks over three blocks).
+    {
+        auto const a = kt::random_csr<T, I>(4, 50, 30, g);
+        auto const b = kt::random_csr<T, I>(50, 6000, 2000, g);
+        nonempty += masked_saxpy_matches_host<S, I>(a, b, full_mask<I>(4, 6000, g), g,
+                                                    "4 x 50 x 6000, full mask (global tables)");
+        auto const a2 = kt::random_csr<T, I>(3, 2000, 1500, g);
+        auto const b2 = kt::random_csr<T, I>(2000, 6000, 5, g);
+        nonempty += masked_saxpy_matches_host<S, I>(a2, b2, full_mask<I>(3, 6000, g), g,
+                                                    "3 x 2000 x 6000, full mask (chunks)");
+    }
+    // Short mask rows but more than 2^18 products a row: the global tier too.
+    {
+        auto const a = kt::random_csr<T, I>(2, 6000, 5000, g);
+        auto const b = kt::random_csr<T, I>(6000, 200, 100, g);
+        nonempty += masked_saxpy_matches_host<S, I>(a, b, kt::random_csr_mask<I>(2, 200, g), g,
+                                                    "2 x 6000 x 200, many products");
+    }
+    // A's columns below 20, B's rows there empty (its entries in rows 20..39): no product at all.
+    {
+        auto const a_low = kt::random_csr<T, I>(30, 20, 5, g);
+        csr_matrix<T, I> const a_wide(30, 40, a_low.row_ptr_storage(), a_low.col_idx_storage(),
+                                      a_low.values_storage());
+        auto const top = kt::random_csr<T, I>(20, 20, 5, g);
+        buffer<I> ptr(41);
+        for (std::size_t i = 0; i <= 40; ++i) ptr[i] = i <= 20 ? I(0) : top.row_ptr()[i - 20];
+        csr_matrix<T, I> const b_high(40, 20, std::move(ptr), top.col_idx_storage(),
+                                      top.values_storage());
+        masked_saxpy_matches_host<S, I>(a_wide, b_high, full_mask<I>(30, 20, g), g, "no products");
+    }
+    BOOST_TEST(nonempty > 8u);  // the comparisons saw entries
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(masked_saxpy_matches_the_host) {
+    if (!have_gpu(needs::minimal)) return;
+    masked_saxpy_shapes<plus_times<float>, std::int32_t>();
+    masked_saxpy_shapes<plus_times<double>, std::int32_t>();
+    masked_saxpy_shapes<plus_times<std::int64_t>, std::int32_t>();
+    masked_saxpy_shapes<min_plus<float>, std::int32_t>();
+    masked_saxpy_shapes<min_plus<std::int32_t>, std::int32_t>();
+    masked_saxpy_shapes<plus_times<double>, std::int64_t>();
+}
+
+/// What the masked Gustavson refuses: a complemented mask when pinned (automatic: the whole
+/// product, merged), the pin without a mask or into a dense C, an absent mask and other shapes in
+/// the backend call, cuSPARSE.
+BOOST_AUTO_TEST_CASE(masked_saxpy_errors) {
+    if (!have_gpu(needs::minimal)) return;
+    using S = min_plus<float>;
+    using I = std::int32_t;
+    kt::rng g(5);
+    auto const a = kt::random_csr<float, I>(20, 20, 4, g).to_device();
+    auto const msk = kt::random_csr_mask<I>(20, 20, g).to_device();
+    csr_matrix<float, I, device> c(20, 20);
+    options pin;
+    pin.kernel = kernel_choice::gustavson_hash;
+    BOOST_CHECK_THROW(mxm(c, complement(structure(msk)), no_accum, a, a, S{}, pin),
+                      invalid_argument);
+    BOOST_CHECK_THROW(mxm(c, no_mask, no_accum, a, a, S{}, pin), invalid_argument);
+    csr_matrix<float, I, device> c2(20, 20);
+    explain_trace why;
+    mxm(c2, complement(structure(msk)), no_accum, a, a, S{}, {.explain = &why});
+    BOOST_TEST(why.str().find("masked_saxpy") == std::string::npos, why.str());
+    auto const host = a.to_host();
+    csr_matrix<float, I> want(20, 20);
+    mxm(want, complement(structure(msk.to_host())), no_accum, host, host, S{});
+    kt::check_same(want, c2, "complemented mask, automatic");
+
+    csr_matrix<float, I, device> t;
+    BOOST_CHECK_THROW((cuda::masked_saxpy<S, I>(t, cuda::csr_mask<I>{}, a, a)), invalid_argument);
+    cuda::csr_mask<I> const m(structure(msk));
+    csr_matrix<float, I, device> wide(21, 20);
+    BOOST_CHECK_THROW((cuda::masked_saxpy<S, I>(t, m, a, wide)), dimension_mismatch);
+    cuda::sparse_options vendor;
+    vendor.backend = cuda::sparse_backend::cusparse;
+    BOOST_CHECK_THROW((cuda::masked_saxpy<S, I>(t, m, a, a, vendor)), invalid_argument);
+}
+
 /// The automatic choice both ways, said in the trace with both numbers: a mask of about one entry
 /// a row over a product of long rows takes the dot products; a full mask over rows that never
 /// meet (no multiply-adds, so only the transpose against the merges) does not. The device sums

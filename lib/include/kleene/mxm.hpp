@@ -241,6 +241,23 @@ constexpr bool device_masked_dot_operands() {
     }
 }
 
+/// C<m, replace> accum= T for a masked product T (device_masked_dot, device_masked_saxpy), the
+/// trace's line `head` completed with T's count and how it went into C. T's entries are all where
+/// M allows a write, so without an accumulator T is the result when nothing of C outlives the
+/// call (C empty, or replace): no merge.
+template <class C, class M, class Accum, class T>
+void masked_product_into(C& c, M const& m, Accum accum, T&& t, options const& opt,
+                         std::string const& head, std::string const& rated = "") {
+    bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
+    trace(opt, head + std::to_string(t.nnz()) + " of them met" + rated + ")" +
+                   (is_result ? ", the result" : ", then the masked row merge into C"));
+    if (is_result)
+        c = std::move(t);
+    else
+        cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t),
+                                     opt.replace);
+}
+
 /// C<mask, replace> accum= A (+).(x) Bt' by cuda::masked_dot where the model rates it below the
 /// transpose and the whole product (cuda::masked_dot_costs, masked_dot_model.hpp: both numbers go
 /// to the trace) or kernel masked_dot pins it; returns false, having said why, where the caller
@@ -264,8 +281,7 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     std::string rated = "[pinned]";
     if (!pinned) {
         auto const w = cuda::masked_dot_costs(a, bt, m, opt.ctx);
-        gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz(),
-                                      double(std::numeric_limits<Index>::max())};
+        gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz()};
         rated = r.text();
         if (!r.dot_wins()) {
             trace(opt, "mxm: masked_dot not taken (" + rated + ")");
@@ -274,21 +290,47 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     }
     csr_matrix<T, Index, device> t(a.rows(), bt.rows());
     cuda::masked_dot<S, Index>(t, m, a, bt, {.ctx = opt.ctx});
-    // T's entries are all where M allows a write, so without an accumulator T is the result
-    // when nothing of C outlives the call (C empty, or replace): no merge.
-    bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
-    trace(opt, "mxm: " + describe_device(a) + " x the transpose of " + describe_device(bt) +
-                   ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of the "
-                   "mask's " +
-                   std::to_string(m.nnz()) + " entries, " + std::to_string(t.nnz()) +
-                   " of them met; " + rated + ")" +
-                   (is_result ? ", the result" : ", then the masked row merge into C"));
-    if (is_result)
-        c = std::move(t);
-    else
-        cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t),
-                                     opt.replace);
+    masked_product_into(c, m, accum, std::move(t), opt,
+                        "mxm: " + describe_device(a) + " x the transpose of " +
+                            describe_device(bt) +
+                            ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of "
+                            "the mask's " +
+                            std::to_string(m.nnz()) + " entries, ",
+                        "; " + rated);
     return true;
+}
+
+/// Whether C<M> = A (+).(x) B on the device can take the masked Gustavson: a CSR C and M a mask
+/// view of a device CSR with C's index type (whether it is complemented is known at run time).
+template <class C, class Mask>
+constexpr bool device_masked_saxpy_operands() {
+    if constexpr (is_device_csr<C> && is_mask_view<Mask>) {
+        using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
+        if constexpr (is_device_csr<MM>)
+            return std::is_same_v<typename MM::index_type, typename C::index_type>;
+        else
+            return false;
+    } else {
+        return false;
+    }
+}
+
+/// C<mask, replace> accum= A (+).(x) B by cuda::masked_saxpy (the products looked up in each
+/// row's mask row, none kept outside it), then written back as device_masked_dot does.
+template <class C, class Mask, class Accum, class MA, class S>
+void device_masked_saxpy(C& c, Mask const& mask, Accum accum, MA const& a, MA const& b, S,
+                         options const& opt, std::string const& operands) {
+    using T = typename C::value_type;
+    using Index = typename C::index_type;
+    check_device_output<C, Accum>();
+    auto m = device_mask<C>(mask, opt.ctx);
+    csr_matrix<T, Index, device> t(a.rows(), b.cols());
+    cuda::masked_saxpy<S, Index>(t, m, a, b, {.ctx = opt.ctx});
+    masked_product_into(c, m, accum, std::move(t), opt,
+                        "mxm: " + operands +
+                            ": cuda masked_saxpy (Gustavson, each row's products looked up in its "
+                            "mask row's hash table, none kept outside the mask's " +
+                            std::to_string(m.nnz()) + " entries; ");
 }
 
 /// C<mask, replace> accum= T for a dense device C and a dense device T whose entries equal to
@@ -307,7 +349,10 @@ void write_back_device(C& c, Mask const& mask, Accum accum, T const& t,
 /// storage picks the CUDA kernel: dense x dense -> the semiring GEMM (dense_gemm.cuh), CSR x
 /// dense -> SpMM, CSR x CSR -> SpGEMM into a CSR C or a dense C (sparse.cuh); C<M> = A B' with B
 /// given as transpose(Bt) and a CSR mask M (not complemented), all CSR -> the masked dot products
-/// where their model says so or kernel masked_dot pins them (device_masked_dot above). Without a mask, and
+/// where their model says so or kernel masked_dot pins them (device_masked_dot above); other
+/// CSR x CSR products into a CSR C under a CSR mask (not complemented) -> the masked Gustavson
+/// (cuda::masked_saxpy: only the mask's entries accumulated; kernel gustavson_hash pins it).
+/// Without a mask, and
 /// with no accumulator or the semiring's own add, the product goes straight into C; otherwise
 /// into a temporary that the backend's masked write-back merges into C (CSR: row merge; dense:
 /// element by element), as on the host. A transpose(A) operand is made on the device first.
@@ -419,8 +464,30 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S,
         static_assert(std::is_same_v<typename MA::index_type, typename MB::index_type>,
                       "mxm: CSR operands must share an index type");
         using Index = typename MA::index_type;
-        if (pin != kernel_choice::automatic)
-            detail::bad_pin("mxm", pin, operands + " on the GPU (its kernel choice is its own)");
+        constexpr bool saxpy_operands = detail::device_masked_saxpy_operands<C, Mask>();
+        if (pin != kernel_choice::automatic && !(saxpy_operands && pin == kernel_choice::gustavson_hash))
+            detail::bad_pin("mxm", pin,
+                            operands + " on the GPU (its kernel choice is its own, but for "
+                                       "gustavson_hash under a CSR mask: the masked Gustavson)");
+        if constexpr (saxpy_operands) {
+            // Under a CSR mask (not complemented) the masked Gustavson: the unmasked product's
+            // multiply-adds, none of its entries outside the mask made. A pair this build leaves
+            // out takes the whole product (the JIT serves its SpGEMM) unless pinned.
+            bool const pinned = pin == kernel_choice::gustavson_hash;
+            if (mask.complemented) {
+                if (pinned)
+                    throw invalid_argument("mxm: gustavson_hash on the GPU under a mask is the "
+                                           "masked Gustavson, which takes a mask that is not "
+                                           "complemented");
+            } else if (pinned || !cuda::sparse_left_out<S, Index>) {
+                detail::device_masked_saxpy(c, mask, accum, a, b, S{}, opt, operands);
+                return;
+            } else {
+                detail::trace(opt, "mxm: masked_saxpy not taken (this semiring, type and index "
+                                   "type are not compiled into the CUDA backend: "
+                                   "KLEENE_INSTANCES=" KLEENE_INSTANCE_SET ")");
+            }
+        }
         if constexpr (detail::is_device_dense<C>) {
             if constexpr (fused) {
                 sopt.accumulate = accumulate;

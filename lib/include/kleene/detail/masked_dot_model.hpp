@@ -1,7 +1,7 @@
 #pragma once
 // The cost model behind mxm's choice of masked dot products for C<M> = A (+).(x) Bt' (B given as
 // transpose(Bt), M a CSR mask): the dot products' merge steps (one dot product per entry of M)
-// against the path that makes B and runs Gustavson. The CPU's rating (transpose.hpp) and the
+// against the path that makes B and runs Gustavson (on the GPU the masked one). The CPU's rating (transpose.hpp) and the
 // GPU's (mxm.hpp, on device containers; cuda::masked_dot_costs computes the sums there) share it.
 
 #include <cmath>
@@ -24,37 +24,30 @@ KLEENE_HD inline double dot_steps(double la, double lb) {
     return la + lb;
 }
 
-/// On the GPU the other path is the transpose of Bt, the whole product (not masked) and the
-/// merge through the mask: the product's count and numeric passes each insert every
-/// multiply-add into a hash table, and its entries are then sorted and merged, so a multiply-add
-/// is rated this many merge steps of the dot products (an estimate, not yet fitted to device
-/// times: bench_masked_tc --device gpu prints both sums beside the times).
-inline constexpr double gpu_product_steps = 3;
+/// On the GPU the other path is the transpose of Bt and the masked Gustavson (cuda::masked_saxpy:
+/// each multiply-add a lookup in its row's mask table, in shared memory unless the row is long,
+/// and an atomic add where it is there), a multiply-add rated this many merge steps of the dot
+/// products. Fitted on Kronecker scale 22's C<L> = L U' (H200, 2026-12-01, bench_masked_tc
+/// --device gpu --relabel): renumbered by degree 454 ms for 2.89e10 multiply-adds against the dot
+/// products' 209 ms for 1.34e11 steps (10.1 steps a multiply-add); as generated 1,740 ms for
+/// 8.6e10 against 510 for 1.48e11 (5.8).
+inline constexpr double gpu_saxpy_steps = 10;
 
 /// The GPU's rating of C<M> = A (+).(x) Bt': `dot` merge steps of the masked dot products
-/// against the transpose (4 steps an entry of Bt, as on the CPU) and gpu_product_steps a
-/// multiply-add of the whole product (`flops` of them).
-/// The whole product may also not be possible: its entries (at most `flops`) past what the
-/// index type holds (`index_max`) make the SpGEMM refuse (Kronecker scale 22's L U' renumbered by
-/// degree: 7.2e9 entries, H200, 2026-11-29), and the dot products are taken whatever the steps.
+/// against the transpose (4 steps an entry of Bt, as on the CPU) and gpu_saxpy_steps a
+/// multiply-add (`flops` of them) of the masked Gustavson. Neither makes the unmasked product.
 struct gpu_masked_dot_rating {
     double dot = 0;
     double flops = 0;
     std::size_t bt_entries = 0;
-    double index_max = 0;  ///< 0: no limit
 
-    double other() const { return 4.0 * double(bt_entries) + gpu_product_steps * flops; }
-    bool product_may_overflow() const { return index_max > 0 && flops > index_max; }
-    bool dot_wins() const { return dot < other() || product_may_overflow(); }
+    double other() const { return 4.0 * double(bt_entries) + gpu_saxpy_steps * flops; }
+    bool dot_wins() const { return dot < other(); }
     std::string text() const {
         return "about " + std::to_string(static_cast<long long>(dot)) + " merge steps against " +
                std::to_string(static_cast<long long>(other())) +
-               " for the transpose and the whole product (" +
-               std::to_string(static_cast<long long>(flops)) + " multiply-adds" +
-               (product_may_overflow() ? ", more than the index type holds: the whole product "
-                                         "may not be possible"
-                                       : "") +
-               ")";
+               " for the transpose and the masked Gustavson (" +
+               std::to_string(static_cast<long long>(flops)) + " multiply-adds)";
     }
 };
 

@@ -11,6 +11,8 @@
 //   spgemm_dense  C (+)= A (+).(x) B               CSR x CSR -> dense row-major
 //   masked_dot    T<M> = A (+).(x) Bt'              CSR x CSR' -> CSR, a dot product per entry of
 //                                                  the CSR mask M (masked_dot_costs: its model)
+//   masked_saxpy  T<M> = A (+).(x) B               CSR x CSR -> CSR, Gustavson with each row's
+//                                                  products looked up in its mask row
 //
 // product_density(A, B) estimates the share of A B's entries that are stored (the estimate behind
 // mxm's choice of a CSR or a dense output, lib/include/kleene/mxm.hpp), on the device.
@@ -167,6 +169,20 @@ KLEENE_DEVICE_ENTRY void masked_dot(csr_matrix<typename S::value_type, Index, de
                                     csr_matrix<typename S::value_type, Index, device> const& a,
                                     csr_matrix<typename S::value_type, Index, device> const& bt,
                                     sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+
+/// T<M> = A (+).(x) B, masked Gustavson: A m x k, B k x n, M m x n (not complemented); T
+/// (replaced) is m x n, sorted, its pattern a subset of M's. Each row's products are looked up in
+/// a hash table of its mask row (shared memory, or global memory for mask rows past 4096 entries)
+/// and accumulated only there: the unmasked product's multiply-adds, none of its entries outside
+/// M kept. Generic kernel only (asking for cuSPARSE is an error). mxm (mxm.hpp) takes it for a
+/// masked device product of CSR matrices (for C<M> = A B' where the model rates it below the
+/// masked dot products, B made on the device first) and merges T into C.
+template <semiring_type S, index_type Index>
+KLEENE_DEVICE_ENTRY void masked_saxpy(csr_matrix<typename S::value_type, Index, device>& t,
+                                      csr_mask<Index> const& mask,
+                                      csr_matrix<typename S::value_type, Index, device> const& a,
+                                      csr_matrix<typename S::value_type, Index, device> const& b,
+                                      sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
 
 /// The sums of masked_dot's cost model (kleene/detail/masked_dot_model.hpp), on the device from
 /// the patterns: dot = the sum over M's entries (i, j) of dot_steps(|A(i,:)|, |Bt(j,:)|), flops =

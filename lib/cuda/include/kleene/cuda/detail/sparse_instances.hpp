@@ -36,6 +36,11 @@
       (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                                   \
        csr_matrix<T, Index, device> const&, csr_matrix<T, Index, device> const&,                \
        sparse_options const&),                                                                  \
+      S, T, Index)                                                                              \
+    D(A, masked_saxpy, void,                                                                    \
+      (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                                   \
+       csr_matrix<T, Index, device> const&, csr_matrix<T, Index, device> const&,                \
+       sparse_options const&),                                                                  \
       S, T, Index)
 
 #define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;

@@ -276,6 +276,38 @@ __global__ void masked_dot_pack(Index const* __restrict__ m_col, T const* __rest
     }
 }
 
+/// T (m x cols) from one value and hit flag per mask entry (off: the flags, entries + 1 of them,
+/// the last zero): the flags scanned into positions, T's row pointers from M's, the hit entries
+/// packed in M's order (each row's columns stay sorted). The host waits for T's size.
+template <class T, class Index>
+void pack_masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::int64_t rows,
+                         std::size_t cols, T const* val, Index* off, buffer<Index, device>&& t_ptr,
+                         csr_matrix<T, Index, device>& t) {
+    std::size_t const entries = mask.nnz();
+    {
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, off, off, entries + 1, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
+        KLEENE_CUDA_CHECK(
+            cub::DeviceScan::ExclusiveSum(temp.data(), bytes, off, off, entries + 1, st));
+    }
+    auto const nnz = static_cast<std::size_t>(detail::read_one(off + entries, st));
+    buffer<Index, device> t_col(nnz);
+    buffer<T, device> t_val(nnz);
+    masked_dot_row_ptr<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
+        mask.row_ptr(), off, rows, t_ptr.data());
+    KLEENE_CUDA_CHECK_LAUNCH("masked_dot_row_ptr");
+    if (nnz > 0) {
+        masked_dot_pack<T, Index><<<detail::blocks_for(entries, 256), 256, 0, st>>>(
+            mask.col_idx(), val, off, static_cast<std::int64_t>(entries), t_col.data(),
+            t_val.data());
+        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_pack");
+    }
+    detail::end_of_call(st);
+    t = csr_matrix<T, Index, device>(static_cast<std::size_t>(rows), cols, std::move(t_ptr),
+                                     std::move(t_col), std::move(t_val), T(1), true);
+}
+
 template <class S, class Index>
 void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, device>& t,
                         csr_mask<Index> const& mask,
@@ -343,29 +375,8 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
         KLEENE_CUDA_CHECK_LAUNCH("masked_dot_pairs");
     }
 
-    {
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(nullptr, bytes, off.data(), off.data(), entries + 1, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, off.data(), off.data(),
-                                                        entries + 1, st));
-    }
-    auto const nnz = static_cast<std::size_t>(detail::read_one(off.data() + entries, st));
-    buffer<Index, device> t_col(nnz);
-    buffer<T, device> t_val(nnz);
-    masked_dot_row_ptr<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
-        mask.row_ptr(), off.data(), rows, t_ptr.data());
-    KLEENE_CUDA_CHECK_LAUNCH("masked_dot_row_ptr");
-    if (nnz > 0) {
-        masked_dot_pack<T, Index><<<detail::blocks_for(entries, 256), 256, 0, st>>>(
-            mask.col_idx(), val.data(), off.data(), static_cast<std::int64_t>(entries),
-            t_col.data(), t_val.data());
-        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_pack");
-    }
-    detail::end_of_call(st);
-    t = csr_matrix<T, Index, device>(a.rows(), bt.rows(), std::move(t_ptr), std::move(t_col),
-                                     std::move(t_val), T(1), true);
+    pack_masked_entries<T, Index>(st, mask, rows, bt.rows(), val.data(), off.data(),
+                                  std::move(t_ptr), t);
 }
 
 }  // namespace sparse_detail
