@@ -27,10 +27,12 @@ KLEENE_HD inline double dot_steps(double la, double lb) {
 /// On the GPU the other path is the transpose of Bt and the masked Gustavson (cuda::masked_saxpy:
 /// each multiply-add a lookup in its row's mask table, in shared memory unless the row is long,
 /// and an atomic add where it is there), a multiply-add rated this many merge steps of the dot
-/// products. Fitted on Kronecker scale 22's C<L> = L U' (H200, 2026-12-01, bench_masked_tc
-/// --device gpu --relabel): renumbered by degree 454 ms for 2.89e10 multiply-adds against the dot
-/// products' 209 ms for 1.34e11 steps (10.1 steps a multiply-add); as generated 1,740 ms for
-/// 8.6e10 against 510 for 1.48e11 (5.8).
+/// products. Measured on Kronecker scale 22's C<L> = L U' (H200, 2026-12-01, bench_masked_tc
+/// --device gpu --relabel; four products a lane at once, a filter before the global tables):
+/// renumbered by degree 380 ms for 2.89e10 multiply-adds against the dot products' 208 ms for
+/// 1.34e11 steps (8.4 steps a multiply-add); as generated 1,210 ms for 8.6e10 against 502 for
+/// 1.48e11 (4.1). The dot products were faster in both; any weight above 4.1 keeps them there
+/// (10: the first version's fit, kept).
 inline constexpr double gpu_saxpy_steps = 10;
 
 /// The GPU's rating of C<M> = A (+).(x) Bt': `dot` merge steps of the masked dot products

@@ -11,11 +11,13 @@
 // Rows go to tiers by their mask row's length and their products (as spgemm's): a warp, four
 // warps or sixteen warps a row with the table in shared memory (128, 1024, 8192 slots), or, for
 // mask rows past 4096 entries or rows of more than 2^18 products, a table in global memory, its
-// row's entries of A in chunks of 512 over as many blocks (a hub's row is not one block's work),
-// in batches that bound the tables' memory. In a row, a warp takes 32 of A(i,:)'s entries at once,
-// lays their rows of B end to end, and its lanes walk them 32 products at a time (rows of B of
-// any length keep every lane busy). Every mask entry gets its value and a hit flag in M's layout;
-// a scan of the flags gives T's row pointers and the positions it is packed to
+// row's entries of A in chunks of 2048 over as many blocks (a hub's row is not one block's
+// work), each block with a filter of the mask row in shared memory (a bit a hashed column: most
+// lookups that would miss never leave the multiprocessor), in batches that bound the tables'
+// memory. In a row, a warp takes 32 of A(i,:)'s entries at once, lays their rows of B end to end,
+// and its lanes walk them four products a lane at once (rows of B of any length keep every lane
+// busy, four loads in flight). Every mask entry gets its value and a hit flag in M's layout; a
+// scan of the flags gives T's row pointers and the positions it is packed to
 // (pack_masked_entries, as the masked dot products). On the context's stream; the host waits
 // for the tiers' counts and T's size.
 
@@ -64,25 +66,58 @@ struct saxpy_args {
     Index* hit;  // per mask entry: 1 where a product reached it
 };
 
-/// The slot holding key j, or -1 (linear probing from j's hash; the table is at most half full).
+/// The slot holding key j, or -1, probing on from slot h whose key `cur` was read already (linear
+/// probing; the table is at most half full).
 template <class Index>
-__device__ __forceinline__ std::int64_t hash_find(Index const* keys, std::uint64_t mask, Index j) {
-    std::uint64_t h = slot_of(j, mask);
+__device__ __forceinline__ std::int64_t hash_find_from(Index const* keys, std::uint64_t mask,
+                                                       Index j, std::uint64_t h, Index cur) {
     while (true) {
-        Index const cur = keys[h];
         if (cur == j) return static_cast<std::int64_t>(h);
         if (cur == Index(-1)) return -1;
         h = (h + 1) & mask;
+        cur = keys[h];
     }
 }
+template <class Index>
+__device__ __forceinline__ std::int64_t hash_find(Index const* keys, std::uint64_t mask, Index j) {
+    std::uint64_t const h = slot_of(j, mask);
+    return hash_find_from(keys, mask, j, h, keys[h]);
+}
+
+/// No filter in front of a table in shared memory.
+struct no_filter {
+    template <class Index>
+    __device__ __forceinline__ bool may_hold(Index) const {
+        return true;
+    }
+};
+/// A bit a hashed column of the row's mask (in shared memory) in front of a table in global
+/// memory: a product whose bit is clear is not in the mask and never reads the table.
+struct bit_filter {
+    static constexpr int log_bits = 19;  // 64 KiB
+    std::uint32_t* words;
+    template <class Index>
+    __device__ __forceinline__ static std::uint32_t bit_of(Index j) {
+        return (static_cast<std::uint32_t>(j) * 2654435761u) >> (32 - log_bits);
+    }
+    template <class Index>
+    __device__ __forceinline__ bool may_hold(Index j) const {
+        std::uint32_t const b = bit_of(j);
+        return (words[b >> 5] >> (b & 31)) & 1u;
+    }
+};
 
 /// A's entries [a0, a1) of a row of the masked product by `threads` threads (t: this one's rank),
-/// with the row's table of slots (keys, vals, hits) already holding its mask row's columns.
-template <class S, class Index>
+/// with the row's table of slots (keys, vals, hits) already holding its mask row's columns. A warp
+/// takes 32 of A's entries, lays their rows of B end to end, and its lanes take 4 products at a
+/// time each (128 a warp): their columns read at once, their tables' first slots read at once,
+/// then the lookups finished and the hits added (the loads of four products in flight, not one).
+template <class S, class Index, class Filter = no_filter>
 __device__ __forceinline__ void saxpy_row(saxpy_args<typename S::value_type, Index> const& p,
                                           std::int64_t a0, std::int64_t a1, int t, int threads,
                                           Index const* keys, typename S::value_type* vals,
-                                          std::uint8_t* hits, std::uint64_t mask) {
+                                          std::uint8_t* hits, std::uint64_t mask,
+                                          Filter const& filter = {}) {
     using T = typename S::value_type;
     constexpr unsigned full = 0xffffffffu;
     int const warp = t / 32, warps = threads / 32, lane = t % 32;
@@ -103,23 +138,44 @@ __device__ __forceinline__ void saxpy_row(saxpy_args<typename S::value_type, Ind
         }
         std::int64_t const total = __shfl_sync(full, excl, 31);
         excl -= deg;
-        for (std::int64_t e0 = 0; e0 < total; e0 += 32) {
-            std::int64_t const e = e0 + lane;
-            // The lane whose row holds product e: the last lane whose row starts at or before e.
-            int owner = 0;
-            for (int step = 16; step > 0; step /= 2) {
-                int const j = owner + step;
-                std::int64_t const ej = __shfl_sync(full, excl, j & 31);
-                if (j < 32 && ej <= e) owner = j;
+        for (std::int64_t e0 = 0; e0 < total; e0 += 128) {
+            std::int64_t kb[4];
+            int own[4];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                std::int64_t const e = e0 + r * 32 + lane;
+                // The lane whose row holds product e: the last lane whose row starts at or
+                // before e.
+                int owner = 0;
+                for (int step = 16; step > 0; step /= 2) {
+                    int const j = owner + step;
+                    std::int64_t const ej = __shfl_sync(full, excl, j & 31);
+                    if (j < 32 && ej <= e) owner = j;
+                }
+                std::int64_t const ob = __shfl_sync(full, b0, owner);
+                std::int64_t const oe = __shfl_sync(full, excl, owner);
+                own[r] = owner;
+                kb[r] = e < total ? ob + (e - oe) : -1;
             }
-            std::int64_t const ob = __shfl_sync(full, b0, owner);
-            std::int64_t const oe = __shfl_sync(full, excl, owner);
-            if (e < total) {
-                std::int64_t const kb = ob + (e - oe);
-                std::int64_t const s = hash_find(keys, mask, p.b.col[kb]);
+            Index j[4];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) j[r] = kb[r] >= 0 ? p.b.col[kb[r]] : Index(-1);
+            std::uint64_t h[4];
+            Index cur[4];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                bool const look = j[r] >= 0 && filter.may_hold(j[r]);
+                h[r] = slot_of(j[r], mask);
+                cur[r] = look ? keys[h[r]] : Index(-1);
+                if (!look) kb[r] = -1;
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                if (kb[r] < 0) continue;
+                std::int64_t const s = hash_find_from(keys, mask, j[r], h[r], cur[r]);
                 if (s >= 0) {
-                    std::int64_t const kao = base + owner;
-                    T const x = S::mul(value_at(p.a.val, p.a.iso, kao), value_at(p.b.val, p.b.iso, kb));
+                    T const x = S::mul(value_at(p.a.val, p.a.iso, base + own[r]),
+                                       value_at(p.b.val, p.b.iso, kb[r]));
                     atomic_add<S>(&vals[s], x);
                     hits[s] = 1;
                 }
@@ -192,7 +248,7 @@ __global__ void __launch_bounds__(BlockThreads)
 /// at table_off[r] - table_off[0]: the tables cleared and their keys put in (a block a row), the
 /// products (a block for each saxpy_chunk of a row's entries of A: a hub's row spreads over many
 /// blocks, which share its table), the mask entries' values and flags (a block a row).
-inline constexpr int saxpy_chunk = saxpy_global_threads;  // A's entries a block takes
+inline constexpr int saxpy_chunk = 4 * saxpy_global_threads;  // A's entries a block takes
 template <class S, class Index>
 __global__ void __launch_bounds__(saxpy_global_threads)
     masked_saxpy_global_keys(saxpy_args<typename S::value_type, Index> p, Index const* rows,
@@ -209,20 +265,32 @@ __global__ void __launch_bounds__(saxpy_global_threads)
     saxpy_keys(p.m_ptr, p.m_col, row, t, saxpy_global_threads, keys_all + off, slots - 1);
 }
 /// chunk_row[c]: the batch's row (its rank) of chunk c; chunk_first[c]: its first entry of A.
+/// The block first sets its filter's bits from the row's mask (bit_filter: dynamic shared memory).
 template <class S, class Index>
 __global__ void __launch_bounds__(saxpy_global_threads)
     masked_saxpy_global_products(saxpy_args<typename S::value_type, Index> p, Index const* rows,
                                  std::int64_t const* table_off, int const* chunk_row,
                                  std::int64_t const* chunk_first, Index const* keys_all,
                                  typename S::value_type* vals_all, std::uint8_t* hits_all) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    bit_filter const filter{reinterpret_cast<std::uint32_t*>(smem)};
+    int const t = static_cast<int>(threadIdx.x);
     int const r = chunk_row[blockIdx.x];
+    Index const row = rows[r];
+    constexpr int words = (1 << bit_filter::log_bits) / 32;
+    for (int w = t; w < words; w += saxpy_global_threads) filter.words[w] = 0;
+    __syncthreads();
+    for (Index e = p.m_ptr[row] + t; e < p.m_ptr[row + 1]; e += saxpy_global_threads) {
+        std::uint32_t const b = bit_filter::bit_of(p.m_col[e]);
+        atomicOr(filter.words + (b >> 5), 1u << (b & 31));
+    }
+    __syncthreads();
     std::int64_t const off = table_off[r] - table_off[0];
     auto const slots = static_cast<std::uint64_t>(table_off[r + 1] - table_off[r]);
-    Index const row = rows[r];
     std::int64_t const a0 = chunk_first[blockIdx.x];
     std::int64_t const a1 = min(a0 + std::int64_t(saxpy_chunk), std::int64_t(p.a.ptr[row + 1]));
-    saxpy_row<S>(p, a0, a1, static_cast<int>(threadIdx.x), saxpy_global_threads, keys_all + off,
-                 vals_all + off, hits_all + off, slots - 1);
+    saxpy_row<S>(p, a0, a1, t, saxpy_global_threads, keys_all + off, vals_all + off,
+                 hits_all + off, slots - 1, filter);
 }
 template <class S, class Index>
 __global__ void __launch_bounds__(saxpy_global_threads)
@@ -368,6 +436,10 @@ void masked_saxpy_generic(context& ctx, csr_matrix<typename S::value_type, Index
         detail::stream_buffer<Index> keys(std::size_t(cap), st);
         detail::stream_buffer<T> vals(std::size_t(cap), st);
         detail::stream_buffer<std::uint8_t> hits(std::size_t(cap), st);
+        constexpr int filter_bytes = (1 << bit_filter::log_bits) / 8;
+        KLEENE_CUDA_CHECK(cudaFuncSetAttribute(masked_saxpy_global_products<S, Index>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               filter_bytes));
         // Every heavy row's chunks of A's entries, by batch rank (rebuilt a batch).
         std::vector<int> chunk_row;
         std::vector<std::int64_t> chunk_first;
@@ -396,7 +468,8 @@ void masked_saxpy_generic(context& ctx, csr_matrix<typename S::value_type, Index
                 p, heavy_rows + r0, slots.data() + r0, keys.data(), vals.data(), hits.data());
             KLEENE_CUDA_CHECK_LAUNCH("masked_saxpy_global_keys");
             masked_saxpy_global_products<S, Index>
-                <<<static_cast<unsigned>(chunk_row.size()), saxpy_global_threads, 0, st>>>(
+                <<<static_cast<unsigned>(chunk_row.size()), saxpy_global_threads, filter_bytes,
+                   st>>>(
                     p, heavy_rows + r0, slots.data() + r0, crow.data(), cfirst.data(), keys.data(),
                     vals.data(), hits.data());
             KLEENE_CUDA_CHECK_LAUNCH("masked_saxpy_global_products");
