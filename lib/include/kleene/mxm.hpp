@@ -223,19 +223,28 @@ void mxm(matrix<T, Index, device>& c, csr_matrix<T, Index, device> const& a,
 }
 
 namespace detail {
-/// Whether C<M> = A (+).(x) transpose(Bt) on the device has the masked dot products' operands: C,
-/// A and Bt device CSR of one type, M a mask view of a device CSR with C's index type (whether it
-/// is complemented is known at run time).
-template <class C, class Mask, class A, class B>
-constexpr bool device_masked_dot_operands() {
-    if constexpr (is_device_csr<C> && is_mask_view<Mask> && is_transposed<B>) {
-        using BM = std::remove_cvref_t<decltype(*std::declval<B>().m)>;
+/// Whether C<M> = A (+).(x) B on the device can take the masked Gustavson: a CSR C and M a mask
+/// view of a device CSR with C's index type (whether it is complemented is known at run time).
+template <class C, class Mask>
+constexpr bool device_masked_saxpy_operands() {
+    if constexpr (is_device_csr<C> && is_mask_view<Mask>) {
         using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
         if constexpr (is_device_csr<MM>)
-            return std::is_same_v<A, C> && std::is_same_v<BM, C> &&
-                   std::is_same_v<typename MM::index_type, typename C::index_type>;
+            return std::is_same_v<typename MM::index_type, typename C::index_type>;
         else
             return false;
+    } else {
+        return false;
+    }
+}
+
+/// Whether C<M> = A (+).(x) transpose(Bt) on the device has the masked dot products' operands:
+/// those of the masked Gustavson, B given as transpose(Bt), and A and Bt of C's type.
+template <class C, class Mask, class A, class B>
+constexpr bool device_masked_dot_operands() {
+    if constexpr (device_masked_saxpy_operands<C, Mask>() && is_transposed<B>) {
+        using BM = std::remove_cvref_t<decltype(*std::declval<B>().m)>;
+        return std::is_same_v<A, C> && std::is_same_v<BM, C>;
     } else {
         return false;
     }
@@ -298,21 +307,6 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
                             std::to_string(m.nnz()) + " entries, ",
                         "; " + rated);
     return true;
-}
-
-/// Whether C<M> = A (+).(x) B on the device can take the masked Gustavson: a CSR C and M a mask
-/// view of a device CSR with C's index type (whether it is complemented is known at run time).
-template <class C, class Mask>
-constexpr bool device_masked_saxpy_operands() {
-    if constexpr (is_device_csr<C> && is_mask_view<Mask>) {
-        using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
-        if constexpr (is_device_csr<MM>)
-            return std::is_same_v<typename MM::index_type, typename C::index_type>;
-        else
-            return false;
-    } else {
-        return false;
-    }
 }
 
 /// C<mask, replace> accum= A (+).(x) B by cuda::masked_saxpy (the products looked up in each
