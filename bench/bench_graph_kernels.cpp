@@ -11,6 +11,7 @@
 //                       [--reuse-results]
 //                       [--free-results] [--keep-pool] [--default-pool]
 //                       [--pr-block-rows N] [--pr-schedule auto|handed-out|owned]
+//                       [--pr-method auto|gauss-seidel|fused|semiring] [--pr-relaxation W]
 //
 // The graph is GAP's: a Graph500 Kronecker graph (or a uniform one of the same size with
 // --uniform), 2^S vertices, E * 2^S generated edges, symmetrised, self-loops dropped, int32
@@ -62,7 +63,9 @@
 // (context::set_memory_pool_keep; default kleene::cuda::default_memory_pool_keep); the end of a
 // GPU run prints the pools' peaks (cuda::pool_usage).
 // --pr-block-rows sets the CPU PageRank's Gauss-Seidel block rows (0: automatic),
-// --pr-schedule its pagerank_options::schedule (how the blocks go to the threads).
+// --pr-schedule its pagerank_options::schedule (how the blocks go to the threads), --pr-method
+// its method, --pr-relaxation its pagerank_options::relaxation (0: automatic, 1: none, (1, 2):
+// that weight from the first step).
 
 #include <fmt/core.h>
 #include <omp.h>
@@ -140,6 +143,8 @@ struct config {
     std::optional<std::size_t> pool_keep;  // context::set_memory_pool_keep (unset: the default)
     long long pr_block_rows = 0;  // CPU PageRank: pagerank_options::gauss_seidel_block_rows
     std::string pr_schedule = "auto";  // CPU PageRank: pagerank_options::schedule
+    std::string pr_method = "auto";    // CPU PageRank: pagerank_options::method
+    double pr_relaxation = 0;          // CPU PageRank: pagerank_options::relaxation
     bool wants(std::string const& k) const {
         return ("," + kernels + ",").find("," + k + ",") != std::string::npos;
     }
@@ -240,6 +245,10 @@ config parse(int argc, char** argv) {
             c.pr_block_rows = std::stoll(value());
         else if (o == "--pr-schedule")
             c.pr_schedule = value();
+        else if (o == "--pr-method")
+            c.pr_method = value();
+        else if (o == "--pr-relaxation")
+            c.pr_relaxation = std::stod(value());
         else if (o == "--graph")
             c.graph = value();
         else if (o == "--sources-file")
@@ -280,6 +289,12 @@ config parse(int argc, char** argv) {
             fmt::print(stderr, "unknown option {}\n", o);
             std::exit(2);
         }
+    }
+    if (c.pr_method != "auto" && c.pr_method != "gauss-seidel" && c.pr_method != "fused" &&
+        c.pr_method != "semiring") {
+        fmt::print(stderr, "--pr-method: auto, gauss-seidel, fused or semiring, not {}\n",
+                   c.pr_method);
+        std::exit(2);
     }
     if (c.pr_schedule != "auto" && c.pr_schedule != "handed-out" && c.pr_schedule != "owned") {
         fmt::print(stderr, "--pr-schedule: auto, handed-out or owned, not {}\n", c.pr_schedule);
@@ -763,6 +778,11 @@ int bench_main(int argc, char** argv) {
             o.schedule = cfg.pr_schedule == "owned"        ? pagerank_schedule::owned
                          : cfg.pr_schedule == "handed-out" ? pagerank_schedule::handed_out
                                                            : pagerank_schedule::automatic;
+            o.method = cfg.pr_method == "gauss-seidel" ? pagerank_method::gauss_seidel
+                       : cfg.pr_method == "fused"      ? pagerank_method::fused
+                       : cfg.pr_method == "semiring"   ? pagerank_method::semiring
+                                                       : pagerank_method::automatic;
+            o.relaxation = cfg.pr_relaxation;
             std::vector<double> t;
             pagerank_result r;
             for (int k = 0; k < cfg.runs; ++k) {
@@ -783,8 +803,12 @@ int bench_main(int argc, char** argv) {
             std::string tops;
             for (std::size_t i = 0; i < k; ++i) tops += (i ? "," : "") + std::to_string(top[i]);
             line("pagerank", "cpu", median(t), 0, 0, r.iterations,
-                 fmt::format("{} iterations ({}), change {:.2e}, top {}", r.iterations,
-                             to_string(r.method), r.change, tops));
+                 fmt::format("{} iterations ({}{}), change {:.2e}, top {}", r.iterations,
+                             to_string(r.method),
+                             r.relaxed_from > 0 ? fmt::format(", over-relaxed by {:.3g} from {}",
+                                                              r.relaxation, r.relaxed_from)
+                                                : std::string(),
+                             r.change, tops));
         }
         if (gpu) {
             // The library's automatic method first (pagerank.hpp: Jacobi where the degrees are

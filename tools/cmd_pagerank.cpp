@@ -1,6 +1,6 @@
 // `kleene pagerank FILE [-o R.mtx] [--damping D] [--tolerance T] [--max-iterations K]
 // [--dangling gap|redistribute] [--method auto|gauss-seidel|fused|semiring]
-// [--contributions auto|double|float]
+// [--contributions auto|double|float] [--relaxation W]
 // [--device D] [--explain] [--json]`:
 // PageRank of every vertex (the GAP benchmark's definition by default: the rank of vertices
 // without out-edges is lost; --dangling redistribute spreads it evenly, as networkx does), written
@@ -19,7 +19,7 @@ namespace {
 
 struct pagerank_args : graph_args {
     std::string method = "auto", dangling = "gap", contributions = "auto";
-    double damping = 0.85, tolerance = 1e-4;
+    double damping = 0.85, tolerance = 1e-4, relaxation = 0;
     int max_iterations = 100;
 };
 
@@ -44,6 +44,7 @@ void run_pagerank(pagerank_args const& args, global_options const& g) {
         opt.contributions = args.contributions == "double"  ? pagerank_contributions::as_double
                             : args.contributions == "float" ? pagerank_contributions::as_float
                                                             : pagerank_contributions::automatic;
+        opt.relaxation = args.relaxation;
         opt.symmetric = symmetric;
         opt.device = parse_device(args.device);
         opt.explain = &trace;
@@ -65,6 +66,7 @@ void run_pagerank(pagerank_args const& args, global_options const& g) {
         print_summary("pagerank",
                       {item("vertices", n), item("edges", a.nnz()), item("device", device_name(r.device)),
                        item("method", to_string(r.method)), item("iterations", r.iterations),
+                       item("relaxation", r.relaxation), item("relaxed_from", r.relaxed_from),
                        item("converged", r.converged ? "yes" : "no"), item("change", r.change),
                        item("sum", sum), item("top_vertex", top_vertex), item("top_rank", top),
                        item("ms", ms)},
@@ -115,6 +117,20 @@ void add_pagerank_command(CLI::App& app, global_options& g) {
                     "precision of the CPU pass's contributions rank / out-degree: auto (float "
                     "when the tolerance is at least 1.19e-5), double or float")
         ->check(one_of({"auto", "double", "float"}))
+        ->capture_default_str();
+    cmd->add_option("--relaxation", args->relaxation,
+                    "over-relaxation of the CPU's Gauss-Seidel pass: 0 (auto: on an undirected "
+                    "graph, 2 / (1 + sqrt(1 - damping^2)) once the changes shrink slowly), 1 "
+                    "(none, GAP's pass), or a weight in (1, 2) from the first step")
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                char* end = nullptr;
+                double const v = s.empty() ? std::nan("") : std::strtod(s.c_str(), &end);
+                if (s.empty() || end != s.c_str() + s.size() || !(v == 0 || (v >= 1 && v < 2)))
+                    return "expected 0 or a number in [1, 2), got '" + s + "'";
+                return {};
+            },
+            "0 or in [1, 2)"))
         ->capture_default_str();
     cmd->callback([args, &g] { run_pagerank(*args, g); });
 }

@@ -121,7 +121,8 @@ def connected_components(a, *, method="auto", device="auto", symmetric=False, ex
 
 
 def pagerank(a, *, damping=0.85, tolerance=1e-4, max_iterations=100, dangling="gap",
-             method="auto", contributions="auto", device="auto", symmetric=False, explain=False):
+             method="auto", contributions="auto", relaxation=0.0, device="auto", symmetric=False,
+             explain=False):
     """PageRank ranks (float64). dangling="gap": the rank of vertices without out-edges is lost
     (GAP's definition); "redistribute": spread over all vertices (networkx's definition).
     method: "auto" (CPU: "gauss-seidel", in place within blocks of rows as GAP's pass is in
@@ -129,10 +130,14 @@ def pagerank(a, *, damping=0.85, tolerance=1e-4, max_iterations=100, dangling="g
     "semiring". contributions: the precision of the CPU pass's rank / out-degree array,
     "auto" (float when
     the tolerance is at least 1.19e-5: the ranks then lie at most a further d / (1 - d) * 2**-23
-    from the fixed point in L1, 6.8e-7 at d = 0.85), "double" or "float"."""
+    from the fixed point in L1, 6.8e-7 at d = 0.85), "double" or "float". relaxation: the
+    over-relaxation of the CPU's Gauss-Seidel pass, 0 (auto: with symmetric=True, the weight
+    2 / (1 + sqrt(1 - damping**2)) once the changes shrink slowly: 12 steps instead of 18 on a
+    road network), 1 (none, GAP's pass) or a weight in (1, 2) from the first step."""
     rank, _iters, _conv, trace = _kleene._pagerank(as_matrix(a)._s, damping, tolerance,
                                                    max_iterations, dangling, method,
-                                                   contributions, device, symmetric, explain)
+                                                   contributions, float(relaxation), device,
+                                                   symmetric, explain)
     return _out(rank, trace, explain)
 
 

@@ -199,10 +199,11 @@ py::tuple components_py(matrix_handle const& m, std::string const& method,
 
 py::tuple pagerank_py(matrix_handle const& m, double damping, double tolerance, int max_iterations,
                       std::string const& dangling, std::string const& method,
-                      std::string const& contributions, std::string const& device, bool symmetric,
-                      bool explain) {
+                      std::string const& contributions, double relaxation,
+                      std::string const& device, bool symmetric, bool explain) {
     explain_trace trace;
     pagerank_options o;
+    o.relaxation = relaxation;
     o.contributions = parse_choice<pagerank_contributions>(
         contributions, "contributions",
         {{"auto", pagerank_contributions::automatic},
@@ -283,7 +284,8 @@ void bind_algorithms(py::module_& m) {
           py::arg("device"), py::arg("symmetric"), py::arg("explain"));
     m.def("_pagerank", &pagerank_py, py::arg("a"), py::arg("damping"), py::arg("tolerance"),
           py::arg("max_iterations"), py::arg("dangling"), py::arg("method"),
-          py::arg("contributions"), py::arg("device"), py::arg("symmetric"), py::arg("explain"));
+          py::arg("contributions"), py::arg("relaxation"), py::arg("device"),
+          py::arg("symmetric"), py::arg("explain"));
     m.def("_triangle_count", &triangles_py, py::arg("a"), py::arg("method"), py::arg("device"),
           py::arg("explain"));
     m.def("_betweenness", &betweenness_py, py::arg("a"), py::arg("sources"), py::arg("normalize"),

@@ -1,5 +1,7 @@
 """The algorithms against scipy.sparse.csgraph and networkx on the same random inputs."""
 
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -123,6 +125,26 @@ def test_pagerank_contributions_precision():
     assert "contributions held in double (automatic" in trace
     with pytest.raises(kleene.InvalidArgument, match="contributions"):
         kleene.pagerank(a, contributions="half")
+
+
+def test_pagerank_over_relaxation():
+    # A 40 x 40 grid (a road network's slow mixing), undirected: automatic over-relaxes from a
+    # slow rate on, in fewer steps than none, to the same fixed point as networkx's.
+    g = nx.grid_2d_graph(40, 40)
+    a = nx.to_scipy_sparse_array(g, format="csr")
+    want = nx.pagerank(nx.DiGraph(g), alpha=0.85, tol=1e-13, max_iter=1000)
+    want = np.array([want[v] for v in g.nodes()])
+    auto, trace = kleene.pagerank(a, device="cpu", symmetric=True, tolerance=1e-7, explain=True)
+    plain, trace1 = kleene.pagerank(a, device="cpu", symmetric=True, tolerance=1e-7,
+                                    relaxation=1, explain=True)
+    steps = lambda t: int(re.search(r"pagerank: (\d+) steps", t).group(1))
+    assert "over-relaxed from step" in trace
+    assert steps(trace) + 3 <= steps(trace1)
+    assert np.abs(auto - want).sum() < 0.85 / 0.15 * 1e-7
+    with pytest.raises(kleene.InvalidArgument, match="relaxation"):
+        kleene.pagerank(a, relaxation=2.5)
+    with pytest.raises(kleene.InvalidArgument, match="relaxation"):
+        kleene.pagerank(a, method="fused", relaxation=1.3)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

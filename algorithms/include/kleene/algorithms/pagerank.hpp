@@ -20,24 +20,27 @@
 // `gauss_seidel` is GAP's own pr.cc: one pull pass a step that writes each vertex's new rank and
 // contribution in place, so that vertices later in the pass (on any thread) already read it. The
 // fixed point is the Jacobi one and the stopping rule the same (the L1 change of a pass below the
-// tolerance); the steps are far fewer on road networks (NE: 18 against 37), but the pass costs
-// more where many threads read what one writes: on 16 threads of the H200 host (2026-11-28) it
-// was 1.9 times the Jacobi pass on Kronecker scale 22 (5 steps against 7: 247 against 180 ms),
-// while on the uniform graph of degree 32 it won (4 steps against 6) and on NE (27 against 47
-// ms). The automatic method on the CPU follows that: Jacobi (fused) when the degrees are skewed
-// (the largest out-degree over 64 times the mean, Kronecker's hubs), else Gauss-Seidel; the
-// explain trace says which and why. Gauss-Seidel's ranks are not bit-reproducible from run to
-// run (which thread reads a neighbour's new or old value varies); the Jacobi methods' are.
+// tolerance); the steps are far fewer on road networks (NE: 18 against 37) and fewer elsewhere
+// (Kronecker scale 22: 5 against 7, uniform: 4 against 6). The automatic method on the CPU is
+// Gauss-Seidel on every graph: on 16 threads of the H200 host (2026-12-01) Kronecker scale 22
+// took 167-198 ms in place against the Jacobi pass's 220-287 (the in-place pass cost 1.9 times the
+// Jacobi one there on 2026-11-28, before its stores, sums and shares were reworked, and the rule
+// was then Jacobi for skewed degrees). On an undirected graph (`symmetric`) the in-place pass is
+// over-relaxed once its changes shrink slowly (pagerank_options::relaxation,
+// pagerank_sor_weight): road networks then stop after 12-13 steps, not 18-19, nearer the fixed
+// point. Gauss-Seidel's ranks are not bit-reproducible from run to run (which thread reads a
+// neighbour's new or old value varies); the Jacobi methods' are.
 //
 // Methods (CPU): `semiring` runs each step as r ./ outdeg, then the product A' (+.x) contrib on
 // kleene's mxv, then the update; `fused` is one hand-written pull pass over A' per step (each
 // vertex sums its in-neighbours' contributions, writes its new rank, its next contribution, and
 // its part of the change and of the dangling sum: no atomics). On the GPU: cuda::pagerank
 // (algorithms/cuda/include/kleene/algorithms/cuda/graph_kernels.hpp) with the same three kernels
-// (Gauss-Seidel: the fused pull with its contributions updated in place) and the same automatic
-// rule, measured there too (H200, 2026-11-29): NE 22 steps against 37, 3.0 against 5.3 ms;
-// uniform scale 22 5 against 6, 9.8 against 11.7 ms; Kronecker scale 22 19 against 7, 28
-// against 10.5 ms (skewed: the fused Jacobi pass runs).
+// (Gauss-Seidel: the fused pull with its contributions updated in place); its automatic rule
+// keeps the Jacobi pass where the degrees are skewed (the largest out-degree over 64 times the
+// mean), measured there (H200, 2026-11-29): NE 22 steps against 37, 3.0 against 5.3 ms; uniform
+// scale 22 5 against 6, 9.8 against 11.7 ms; Kronecker scale 22 19 against 7, 28 against 10.5 ms
+// (the device's many rows at once make the in-place pass nearly Jacobi, and slower).
 
 #include <kleene/algorithms/bfs.hpp>
 #include <kleene/algorithms/cuda/graph_kernels.hpp>
@@ -77,7 +80,7 @@ enum class pagerank_dangling : std::uint8_t {
 };
 
 enum class pagerank_method : std::uint8_t {
-    automatic,  ///< gauss_seidel, or fused where degrees are skewed (CPU and GPU)
+    automatic,  ///< CPU: gauss_seidel; GPU: gauss_seidel, or fused where degrees are skewed
     semiring,   ///< each step a plus_times mxv over A' on kleene's operations
     fused,      ///< each step one hand-written pull pass over A' (Jacobi)
     gauss_seidel,  ///< the fused pass, ranks updated in place (GAP's pr.cc)
@@ -124,6 +127,21 @@ enum class pagerank_schedule : std::uint8_t {
 /// L2 a core; beyond, the owned split was slower in the fast case.
 inline constexpr std::size_t pagerank_owned_bytes = std::size_t(1) << 20;
 
+/// The over-relaxation weight the automatic rule takes: Young's optimum 2 / (1 + sqrt(1 - rho^2))
+/// with rho = d, the spectral radius of the Jacobi step (the smooth mode of a connected graph).
+/// For an undirected graph the shares y = r / outdeg solve (D - d A) y = (1 - d) / n, a symmetric
+/// matrix, strictly diagonally dominant on vertices with edges, so positive definite: SOR then
+/// converges for every w in (0, 2) (Ostrowski-Reich), and on the road networks Gauss-Seidel's
+/// changes shrink by d^2 = 0.72 a step from about the fifth on, SOR's by about w - 1 = 0.31.
+/// Measured (lab/pagerank_sor.cpp, one thread, to 1e-4, 2026-12-01): NE 18 -> 12 steps, NY 20 ->
+/// 13, the ranks 3.9e-5 and 5.2e-5 from the fixed point in L1 where plain Gauss-Seidel's stop
+/// 2.4e-4 and 2.0e-4 from it; Kronecker and uniform graphs converge in 5-9 steps before their
+/// changes shrink that slowly, and a w > 1 from the start costs them steps (uniform scale 20: 5 ->
+/// 7 at w = 1.2), hence the rule's wait for the slow rate. d = 0.85: w = 1.31.
+inline double pagerank_sor_weight(double damping) {
+    return 2.0 / (1.0 + std::sqrt(1.0 - damping * damping));
+}
+
 inline char const* to_string(pagerank_schedule s) {
     return s == pagerank_schedule::owned        ? "owned"
            : s == pagerank_schedule::handed_out ? "handed out"
@@ -162,6 +180,15 @@ struct pagerank_options {
     /// pagerank_schedule); automatic: owned where a thread's part of the pass's arrays is at most
     /// pagerank_owned_bytes, else handed out.
     pagerank_schedule schedule = pagerank_schedule::automatic;
+    /// Over-relaxation of the CPU's Gauss-Seidel pass (SOR): each vertex's new rank is r + w (g -
+    /// r), g the plain pass's value. 0 (automatic): with `symmetric` (an undirected graph), w = 1
+    /// (GAP's pass) until the changes shrink slowly, then pagerank_sor_weight(damping) (see there:
+    /// from the third step, when a step's change is at least half the one before and more than 3
+    /// further steps are foreseen at that rate; back to 1 for good if a relaxed step's change
+    /// grows); without it, 1. 1: never. A value in (1, 2):
+    /// that w from the first step (the Gauss-Seidel pass on the CPU only: any other method or the
+    /// GPU throws invalid_argument). The fixed point and the stopping rule are the same.
+    double relaxation = 0;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
     /// entries. The default keeps host graphs on the CPU (as bfs does: the context start and the
@@ -177,6 +204,10 @@ struct pagerank_result {
     /// vector_for_overwrite: filled by all threads; compares equal to a std::vector.
     vector_for_overwrite<double> rank;
     int iterations = 0;  ///< steps run (the last one's change is below the tolerance if converged)
+    /// The over-relaxation weight of the last step (1: none; pagerank_options::relaxation) and
+    /// the first step that took it (0: none did).
+    double relaxation = 1;
+    int relaxed_from = 0;
     double change = 0;   ///< L1 norm of the change of the last step
     bool converged = false;
     pagerank_method method = pagerank_method::fused;
@@ -281,9 +312,9 @@ inline void pr_store_relaxed(C* p, C v) {
 /// *ch_out and *dg_out. Arguments by value: the in-place pass's atomic stores made the compiler
 /// load anything reached through a reference or a closure again for every vertex, and tp[v + 1]
 /// for every edge, so the row's end is read once.
-template <bool InPlace, bool ReciprocalFirst, bool TwoSums, class C, class Index>
+template <bool InPlace, bool ReciprocalFirst, bool TwoSums, bool Relaxed, class C, class Index>
 inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index const* tp,
-                               Index const* tj, Index const* ap, double base, double d,
+                               Index const* tj, Index const* ap, double base, double d, double w,
                                double* rank, C* c, C* cn, double* ch_out, double* dg_out) {
     auto read = [](C* p) {
         if constexpr (InPlace) return std::atomic_ref<C>(*p).load(std::memory_order_relaxed);
@@ -308,8 +339,9 @@ inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index con
         }
         row = row_end;
         Index const deg = ap[v + 1] - ap[v];
-        double const x = base + d * s;
-        ch += std::abs(x - rank[v]);
+        double const old = rank[v];
+        double const x = Relaxed ? old + w * (base + d * s - old) : base + d * s;
+        ch += std::abs(x - old);
         rank[v] = x;
         // ReciprocalFirst: 1 / outdeg (pr_share(1.0, deg)) does not wait for x.
         auto const share =
@@ -339,16 +371,18 @@ inline void pagerank_pull_rows(std::size_t v_begin, std::size_t v_end, Index con
 /// uniform 20 153 -> 139), on the road networks' short rows the loop's extra work cost (NY 27.5
 /// -> 29.2, NE 187 -> 207): taken where rows hold at least 8 entries on average. The sums' order
 /// is fixed by the row, so the results still do not depend on the threads.
+/// Relaxed (the in-place pass only): the new rank is r + w (base + d s - r), successive
+/// over-relaxation (pagerank_options::relaxation); not Relaxed: base + d s, as before, bit for bit.
 /// owned_blocks: the blocks are split among the threads once, the same each step (schedule
 /// static), so that a thread finds its blocks' ranks and contributions in its own core's cache;
 /// otherwise they are handed out one at a time (dynamic), and a block's lines mostly come from
 /// another core. The sums are folded per block either way: the result does not depend on it.
-template <bool InPlace = false, bool ReciprocalFirst = false, bool TwoSums = false, class C,
-          class Index>
+template <bool InPlace = false, bool ReciprocalFirst = false, bool TwoSums = false,
+          bool Relaxed = false, class C, class Index>
 void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
                    std::vector<std::size_t> const& blocks, double base, double d, double* rank,
                    C* c, C* cn, std::vector<double>& part_change,
-                   std::vector<double>& part_dangling, bool owned_blocks = false) {
+                   std::vector<double>& part_dangling, bool owned_blocks = false, double w = 1) {
     std::size_t const nb = blocks.size() - 1;
     std::size_t const* const bounds = blocks.data();
     double* const part_ch = part_change.data();
@@ -356,15 +390,15 @@ void pagerank_pull(Index const* tp, Index const* tj, Index const* ap,
     if (owned_blocks) {
 #pragma omp parallel for schedule(static) if (nb > 1)
         for (std::size_t b = 0; b < nb; ++b)
-            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
-                                                         base, d, rank, c, cn, part_ch + b,
-                                                         part_dg + b);
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums, Relaxed>(
+                bounds[b], bounds[b + 1], tp, tj, ap, base, d, w, rank, c, cn, part_ch + b,
+                part_dg + b);
     } else {
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
         for (std::size_t b = 0; b < nb; ++b)
-            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums>(bounds[b], bounds[b + 1], tp, tj, ap,
-                                                         base, d, rank, c, cn, part_ch + b,
-                                                         part_dg + b);
+            pagerank_pull_rows<InPlace, ReciprocalFirst, TwoSums, Relaxed>(
+                bounds[b], bounds[b + 1], tp, tj, ap, base, d, w, rank, c, cn, part_ch + b,
+                part_dg + b);
     }
 }
 
@@ -472,15 +506,43 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     }
     options mo;
     mo.explain = opt.explain;
-    // The in-place pass over contributions c (float or double), with or without the reciprocal.
-    auto gauss_seidel_pass = [&](auto* c, double base) {
-        if (sparse_rows)
+    // The in-place pass over contributions c (float or double), with or without the reciprocal,
+    // over-relaxed by w where w != 1.
+    auto gauss_seidel_pass = [&](auto* c, double base, double w) {
+        if (sparse_rows && w != 1)
+            pagerank_pull<true, true, false, true>(tp, tj, ap, blocks, base, d, rank, c, c,
+                                                   part_change, part_dangling, owned, w);
+        else if (sparse_rows)
             pagerank_pull<true, true>(tp, tj, ap, blocks, base, d, rank, c, c, part_change,
                                       part_dangling, owned);
+        else if (w != 1)
+            pagerank_pull<true, false, true, true>(tp, tj, ap, blocks, base, d, rank, c, c,
+                                                   part_change, part_dangling, owned, w);
         else
             pagerank_pull<true, false, true>(tp, tj, ap, blocks, base, d, rank, c, c,
                                              part_change, part_dangling, owned);
     };
+    // Over-relaxation (pagerank_options::relaxation): pinned from the first step, or automatic
+    // once the changes shrink slowly.
+    // Automatic only for a symmetric pull (pagerank_options::symmetric): SOR's convergence is
+    // certain for undirected graphs (pagerank_sor_weight), and on directed ones it can cost (a
+    // directed uniform graph, n = 3000, m = 4500, to 1e-6: 17 plain steps, 41-67 at w = 1.2).
+    bool const auto_relax = in_place && opt.relaxation == 0 && opt.symmetric;
+    double w = in_place && opt.relaxation > 1 ? opt.relaxation : 1.0;
+    bool relax_dropped = false;
+    double prev_change = 0;
+    r.relaxation = w;
+    r.relaxed_from = w != 1 ? 1 : 0;
+    if (opt.explain && in_place)
+        opt.explain->add(
+            auto_relax ? std::string("pagerank: over-relaxation automatic (A symmetric: from "
+                                     "the step the changes shrink slowly)")
+            : opt.relaxation == 0
+                ? std::string("pagerank: no over-relaxation (automatic: A not promised "
+                              "symmetric, where it is certain to converge)")
+            : w != 1 ? "pagerank: over-relaxed from the first step, w = " + pr_number(w) +
+                           " (pinned)"
+                     : std::string("pagerank: no over-relaxation (pinned)"));
     // The Jacobi pass: two sums a row where rows are long (pagerank_pull's TwoSums).
     auto jacobi_pass = [&](auto* c, auto* cn, double base) {
         if (long_rows)
@@ -513,9 +575,9 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                 part_dangling[b] = dg;
             }
         } else if (in_place && in_float) {
-            gauss_seidel_pass(contrib_f.data(), base);
+            gauss_seidel_pass(contrib_f.data(), base, w);
         } else if (in_place) {
-            gauss_seidel_pass(contrib.data(), base);
+            gauss_seidel_pass(contrib.data(), base, w);
         } else if (in_float) {
             jacobi_pass(contrib_f.data(), next_f.data(), base);
             contrib_f.swap(next_f);
@@ -531,10 +593,37 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
         }
         r.iterations = it;
         r.change = change;
+        r.relaxation = w;
         if (change < opt.tolerance) {
             r.converged = true;
             break;
         }
+        if (auto_relax && w == 1 && !relax_dropped && it >= 3 && change < prev_change &&
+            change >= 0.5 * prev_change) {
+            // The slow mode leads: at this rate, how many more plain steps to the tolerance.
+            double const rate = change / prev_change;
+            double const left = std::log(opt.tolerance / change) / std::log(rate);
+            if (left > 3) {
+                w = pagerank_sor_weight(d);
+                r.relaxed_from = it + 1;
+                if (opt.explain)
+                    opt.explain->add("pagerank: over-relaxed from step " + std::to_string(it + 1) +
+                                     ", w = " + pr_number(w) +
+                                     " = 2 / (1 + sqrt(1 - d^2)): step " + std::to_string(it) +
+                                     "'s change " + pr_number(change) + " was " +
+                                     pr_number(rate) + " of the one before, " +
+                                     pr_number(left) + " more plain steps at that rate");
+            }
+        } else if (auto_relax && w != 1 && change > prev_change) {
+            w = 1;  // not contracting under w (possible for a directed graph): GAP's pass again
+            relax_dropped = true;
+            if (opt.explain)
+                opt.explain->add("pagerank: step " + std::to_string(it) + "'s change grew (" +
+                                 pr_number(prev_change) + " -> " + pr_number(change) +
+                                 ") under over-relaxation: no over-relaxation from step " +
+                                 std::to_string(it + 1));
+        }
+        prev_change = change;
     }
 }
 
@@ -564,6 +653,9 @@ void pagerank_into(
     if (opt.max_iterations < 1)
         throw invalid_argument("pagerank: max_iterations must be at least 1, not " +
                                std::to_string(opt.max_iterations));
+    if (!(opt.relaxation == 0 || (opt.relaxation >= 1 && opt.relaxation < 2)))
+        throw invalid_argument("pagerank: relaxation must be 0 (automatic) or in [1, 2), not " +
+                               detail::pr_number(opt.relaxation));
     if (on_device && opt.device == device_choice::cpu)
         throw invalid_argument(
             "pagerank: device=cpu was asked for a device graph; move it with to_host() first");
@@ -580,7 +672,7 @@ void pagerank_into(
     // alike; a device graph's is read on the device once its structure is there (below).
     bool skewed = false;
     if constexpr (!on_device)
-        skewed = opt.method == pagerank_method::automatic && skewed_degrees(a);
+        skewed = opt.method == pagerank_method::automatic && gpu && skewed_degrees(a);
     auto const method_for = [&](bool skew) {
         return opt.method != pagerank_method::automatic ? opt.method
                : skew                                  ? pagerank_method::fused
@@ -592,11 +684,13 @@ void pagerank_into(
         opt.explain->add(
             std::string("pagerank: method ") + to_string(method) +
             (opt.method != pagerank_method::automatic ? " (pinned)"
-             : skewed ? " (automatic: skewed degrees, the largest out-degree over 64 times the "
-                        "mean: Gauss-Seidel's in-place pass costs more there than the steps it "
-                        "saves; docs/performance.md)"
-                      : " (automatic: Gauss-Seidel, GAP's pass, fewer steps than the Jacobi pass "
-                        "where the degrees are not skewed; docs/performance.md)"));
+             : skewed ? " (automatic on the GPU: skewed degrees, the largest out-degree over 64 "
+                        "times the mean: the device's in-place pass takes more steps there, not "
+                        "fewer; docs/performance.md)"
+             : gpu    ? " (automatic on the GPU: Gauss-Seidel where the degrees are not skewed, "
+                        "fewer steps than the Jacobi pass; docs/performance.md)"
+                      : " (automatic on the CPU: Gauss-Seidel, GAP's pass, fewer steps than the "
+                        "Jacobi pass on every class; docs/performance.md)"));
     };
     if (opt.explain) {
         std::string why = opt.device != device_choice::automatic ? " (pinned)"
@@ -614,10 +708,17 @@ void pagerank_into(
                          to_string(opt.dangling) + ": " + (gpu ? "gpu" : "cpu") + why);
         if (!on_device) explain_method();
     }
+    if (opt.relaxation > 1 && (gpu || method != pagerank_method::gauss_seidel))
+        throw invalid_argument("pagerank: relaxation " + detail::pr_number(opt.relaxation) +
+                               " applies to the Gauss-Seidel pass on the CPU; this call runs " +
+                               (gpu ? std::string("on the gpu")
+                                    : std::string("the ") + to_string(method) + " method"));
     r.method = method;
     r.iterations = 0;
     r.change = 0;
     r.converged = false;
+    r.relaxation = 1;
+    r.relaxed_from = 0;
     if (n == 0) {
         if (on_device) explain_method();
         r.rank.clear();
