@@ -688,11 +688,12 @@ BOOST_AUTO_TEST_CASE(over_relaxation_takes_fewer_steps_to_the_same_fixed_point) 
         BOOST_REQUIRE(fixed.converged);
         for (int threads : {1, 2, 3}) {
             thread_count tc(threads);
-            auto run = [&](double relaxation, explain_trace* tr = nullptr) {
+            bool const symmetric = sym;
+            auto run = [&](double relaxation, explain_trace* tr = nullptr, int promise = -1) {
                 pagerank_options o;
                 o.method = pagerank_method::gauss_seidel;
                 o.tolerance = tol;
-                o.symmetric = sym;
+                o.symmetric = promise < 0 ? symmetric : promise != 0;
                 o.relaxation = relaxation;
                 o.explain = tr;
                 return pagerank(a, o);
@@ -720,13 +721,25 @@ BOOST_AUTO_TEST_CASE(over_relaxation_takes_fewer_steps_to_the_same_fixed_point) 
                 BOOST_TEST(pinned.relaxation == 1.2);
                 if (!sym) {  // automatic relaxes symmetric pulls only
                     BOOST_TEST(automatic.relaxed_from == 0);
-                    BOOST_TEST(automatic.iterations == plain.iterations);
-                    BOOST_TEST(tr.str().find("no over-relaxation (automatic: A not promised "
+                    // the same pass; on several threads which reads see new values varies
+                    if (threads == 1) BOOST_TEST(automatic.iterations == plain.iterations);
+                    BOOST_TEST(std::abs(automatic.iterations - plain.iterations) <= 2);
+                    BOOST_TEST(tr.str().find("no over-relaxation (automatic: A is not "
                                              "symmetric") != std::string::npos);
                 } else {  // slow mixing: the rule takes over, and pays
                     BOOST_TEST(automatic.relaxed_from >= 4);
                     BOOST_TEST(automatic.relaxation == pagerank_sor_weight(d));
                     BOOST_TEST(automatic.iterations + 3 <= plain.iterations);
+                    // Not promised: found symmetric, the same rule (a file's header must not
+                    // change the answer).
+                    explain_trace tr2;
+                    auto const found = run(0, &tr2, 0);
+                    BOOST_TEST(found.relaxed_from >= 4);
+                    if (threads == 1) {  // one thread: deterministic, the same run
+                        BOOST_TEST(found.relaxed_from == automatic.relaxed_from);
+                        BOOST_TEST((found.rank == automatic.rank));
+                    }
+                    BOOST_TEST(tr2.str().find("A' made equals A (symmetric)") != std::string::npos);
                     BOOST_TEST(tr.str().find("over-relaxed from step " +
                                              std::to_string(automatic.relaxed_from) + ", w = 1.31") !=
                                std::string::npos);

@@ -421,11 +421,12 @@ bool skewed_degrees(csr_matrix<T, Index, Space> const& a) {
 }
 
 /// The CPU iteration. tp/tj: A' (the in-edges of every vertex); ap: A's row pointers (the
-/// out-degrees). at_d: A' as an iso-1 double matrix for the semiring method.
+/// out-degrees). at_d: A' as an iso-1 double matrix for the semiring method. symmetric: A' = A
+/// (promised or found), where the automatic over-relaxation applies.
 template <class Index>
 void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* ap,
                   csr_matrix<double, Index> const* at_d, pagerank_options const& opt,
-                  pagerank_method method, pagerank_result& r) {
+                  pagerank_method method, bool symmetric, pagerank_result& r) {
     double const d = opt.damping;
     bool const redistribute = opt.dangling == pagerank_dangling::redistribute;
     double const nd = static_cast<double>(n);
@@ -524,10 +525,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
     };
     // Over-relaxation (pagerank_options::relaxation): pinned from the first step, or automatic
     // once the changes shrink slowly.
-    // Automatic only for a symmetric pull (pagerank_options::symmetric): SOR's convergence is
+    // Automatic only for a symmetric pull (promised or found): SOR's convergence is
     // certain for undirected graphs (pagerank_sor_weight), and on directed ones it can cost (a
     // directed uniform graph, n = 3000, m = 4500, to 1e-6: 17 plain steps, 41-67 at w = 1.2).
-    bool const auto_relax = in_place && opt.relaxation == 0 && opt.symmetric;
+    bool const auto_relax = in_place && opt.relaxation == 0 && symmetric;
     double w = in_place && opt.relaxation > 1 ? opt.relaxation : 1.0;
     bool relax_dropped = false;
     double prev_change = 0;
@@ -538,8 +539,8 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
             auto_relax ? std::string("pagerank: over-relaxation automatic (A symmetric: from "
                                      "the step the changes shrink slowly)")
             : opt.relaxation == 0
-                ? std::string("pagerank: no over-relaxation (automatic: A not promised "
-                              "symmetric, where it is certain to converge)")
+                ? std::string("pagerank: no over-relaxation (automatic: A is not symmetric, "
+                              "where it is certain to converge)")
             : w != 1 ? "pagerank: over-relaxed from the first step, w = " + pr_number(w) +
                            " (pinned)"
                      : std::string("pagerank: no over-relaxation (pinned)"));
@@ -793,7 +794,15 @@ void pagerank_into(
         // iso-1 double matrix mxv multiplies with.
         std::optional<csr_matrix<bool, Index>> made;
         if (!opt.symmetric && !host_at) made.emplace(cpu::transpose_csr(pattern_of(a)));
-        csr_matrix<bool, Index> const* at = opt.symmetric ? nullptr : made ? &*made : host_at;
+        // A' made here equal to A: an undirected graph not promised as one (a file without the
+        // symmetric header); the pull then reads A, and the over-relaxation's rule holds for it,
+        // so the answer does not depend on the promise.
+        bool const found_symmetric =
+            made && std::equal(a.row_ptr(), a.row_ptr() + n + 1, made->row_ptr()) &&
+            std::equal(a.col_idx(), a.col_idx() + a.nnz(), made->col_idx());
+        if (found_symmetric) made.reset();
+        bool const symmetric = opt.symmetric || found_symmetric;
+        csr_matrix<bool, Index> const* at = symmetric ? nullptr : made ? &*made : host_at;
         Index const* tp = at ? at->row_ptr() : a.row_ptr();
         Index const* tj = at ? at->col_idx() : a.col_idx();
         std::optional<csr_matrix<double, Index>> at_d;
@@ -813,14 +822,16 @@ void pagerank_into(
         if (opt.explain)
             opt.explain->add(
                 std::string("pagerank: ") +
-                (opt.symmetric ? "A symmetric: the pull reads A"
-                 : made        ? "transposed A for the pull"
+                (opt.symmetric     ? "A symmetric: the pull reads A"
+                 : found_symmetric ? "A' made equals A (symmetric): the pull reads A"
+                 : made            ? "transposed A for the pull"
                                : "the pull reads the caller's A'") +
                 (method == pagerank_method::semiring ? ", A' as an iso-1 double matrix"
                                                      : contributions_trace(opt)) +
                 " (" + detail::ms(detail::pr_seconds_since(t0)) + ")");
         auto const t1 = std::chrono::steady_clock::now();
-        detail::pagerank_cpu(n, tp, tj, a.row_ptr(), at_d ? &*at_d : nullptr, opt, method, r);
+        detail::pagerank_cpu(n, tp, tj, a.row_ptr(), at_d ? &*at_d : nullptr, opt, method,
+                             symmetric, r);
         if (opt.explain)
             opt.explain->add("pagerank: " + std::to_string(r.iterations) + " steps, change " +
                              detail::pr_number(r.change) +
