@@ -677,6 +677,11 @@ BOOST_AUTO_TEST_CASE(over_relaxation_takes_fewer_steps_to_the_same_fixed_point) 
     for (auto const& [name, a, sym] :
          {std::tuple{std::string("grid 60x40"), grid(60, 40), true},
           std::tuple{std::string("grid 200x8"), grid(200, 8), true},
+          // A star: bipartite, its first relaxed change 1.08 times the last plain one (the rule
+          // must not give up on it), then 0.31 a step.
+          std::tuple{std::string("star of 5"), from_edges(6, {0, 0, 0, 0, 0, 1, 2, 3, 4, 5},
+                                                          {1, 2, 3, 4, 5, 0, 0, 0, 0, 0}),
+                     true},
           std::tuple{std::string("directed uniform n=3000 m=4500"), uniform(3000, 4500, 77, false),
                      false}}) {
         pagerank_options fo;
