@@ -15,6 +15,7 @@
 #include <kleene/cpu/elementwise.hpp>
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/detail/operation_checks.hpp>
+#include <kleene/detail/operation_space.hpp>
 #include <kleene/transpose.hpp>
 #include <string>
 #include <type_traits>
@@ -105,25 +106,54 @@ concept index_unary_predicate = requires(P const& p, T v, std::size_t i) {
     { p(v, i, i) } -> std::convertible_to<bool>;
 };
 
-/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j).
-template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, class Pred,
-          detail::matrix_operand A>
-requires index_unary_predicate<Pred, typename C::value_type>
+namespace detail {
+/// What select takes: an output and an input of one space: host matrices (the input possibly a
+/// transpose view) or vectors, device CSR matrices (the input possibly a transpose view).
+template <class C, class A>
+concept select_operands = (host_matrix<C> && matrix_operand<A>) ||
+                          (host_vector<C> && host_vector<A>) ||
+                          (device_matrix<C> && device_operand<A>);
+}  // namespace detail
+
+/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j), and w<mask, replace>
+/// accum= the entries (i, v) of u with pred(v, i, 0): host or device containers (one space a
+/// call), one body: the checks, the trace, and the choice by space and storage. Host: a CSR input
+/// filtered (count then fill), a dense one entry by entry, otherwise row by row, then the mask and
+/// accumulator (cpu::write_back). Device (the CUDA backend, cuda::select: CSR into CSR, the
+/// built-in predicates tril, triu, diag, offdiag, value_eq ... value_ge): the same semantics on the
+/// context's stream. `absent` stands for "no entry" in dense objects (a CSR output has none).
+template <class C, mask_type Mask, accumulator_type Accum, class Pred, class A>
+    requires detail::select_operands<C, A> && index_unary_predicate<Pred, typename C::value_type>
 void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in,
             options const& opt = {}, std::type_identity_t<typename C::value_type> absent = {}) {
     using T = typename C::value_type;
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "select: the input's value type must equal the output's");
-    if (c.rows() != a_in.rows() || c.cols() != a_in.cols())
-        throw dimension_mismatch("select: output C is " + detail::describe(c) + " but A is " +
-                                 detail::describe_operand(a_in));
+    constexpr bool on_device = detail::in_space<C, device>;
+    if constexpr (on_device) detail::check_device_output<C, Accum>();
+    if (detail::rows_of(c) != detail::rows_of(a_in) || detail::cols_of(c) != detail::cols_of(a_in))
+        throw dimension_mismatch("select: output is " + detail::describe_any(c) +
+                                 " but the input is " + detail::describe_any(a_in));
     detail::check_mask("select", mask, c);
-    auto const omp_scope = detail::check_host("select", opt);
+    [[maybe_unused]] auto const scope = detail::enter_space<C>("select", opt, "on the GPU");
     auto const keep = [&pred](T v, std::size_t i, std::size_t j) { return bool(pred(v, i, j)); };
-    auto&& a = detail::materialize(a_in, opt, "select");
+    auto&& a = detail::materialize_any(a_in, opt, "select");
     using MA = std::remove_cvref_t<decltype(a)>;
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
-    if constexpr (detail::is_csr<MA>) {
+    if constexpr (on_device) {
+        static_assert(detail::is_device_csr<C> && detail::is_device_csr<MA>,
+                      "kleene: select on the device takes a CSR input into a CSR output");
+        detail::trace(opt, "select: " + detail::describe_any(a) + ": cuda filter (count then fill)");
+        cuda::select(c, detail::device_mask<C>(mask, opt.ctx), accum, pred, a, opt);
+    } else if constexpr (detail::host_vector<C>) {
+        detail::trace(opt, "select: " + detail::describe(a) + ": vector, entry by entry");
+        auto t = detail::load_vector(a, T(absent));
+        std::size_t const n = t.vals.size();
+#pragma omp parallel for schedule(static) if (n > 100000)
+        for (std::size_t i = 0; i < n; ++i)
+            if (t.has[i] && !keep(t.vals[i], i, std::size_t(0))) t.has[i] = 0;
+        cpu::write_back(c, mask, accum, t, opt.replace, T(absent));
+    } else if constexpr (detail::is_csr<MA>) {
         detail::trace(opt, "select: " + detail::describe(a) + ": csr filter (count then fill)");
         auto t = cpu::select_csr(keep, a);
         if constexpr (plain && std::is_same_v<C, MA>)
@@ -149,70 +179,11 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
         cpu::write_back(c, mask, accum, t, opt.replace, absent);
     }
 }
-template <detail::host_matrix C, class Pred, detail::matrix_operand A>
-requires index_unary_predicate<Pred, typename C::value_type>
+template <class C, class Pred, class A>
+    requires detail::select_operands<C, A> && index_unary_predicate<Pred, typename C::value_type>
 void select(C& c, Pred const& pred, A const& a, options const& opt = {},
             std::type_identity_t<typename C::value_type> absent = {}) {
     select(c, no_mask, no_accum, pred, a, opt, absent);
-}
-
-/// w<mask, replace> accum= the entries (i, v) of u with pred(v, i, 0).
-template <detail::host_vector W, mask_type Mask, accumulator_type Accum, class Pred,
-          detail::host_vector U>
-requires index_unary_predicate<Pred, typename W::value_type>
-void select(W& w, Mask const& mask, Accum accum, Pred const& pred, U const& u,
-            options const& opt = {}, std::type_identity_t<typename W::value_type> absent = {}) {
-    using T = typename W::value_type;
-    static_assert(std::is_same_v<typename U::value_type, T>,
-                  "select: the input's value type must equal the output's");
-    if (w.size() != u.size())
-        throw dimension_mismatch("select: output w is " + detail::describe(w) + " but u is " +
-                                 detail::describe(u));
-    detail::check_mask("select", mask, w);
-    auto const omp_scope = detail::check_host("select", opt);
-    detail::trace(opt, "select: " + detail::describe(u) + ": vector, entry by entry");
-    auto t = detail::load_vector(u, T(absent));
-    std::size_t const n = t.vals.size();
-#pragma omp parallel for schedule(static) if (n > 100000)
-    for (std::size_t i = 0; i < n; ++i)
-        if (t.has[i] && !pred(t.vals[i], i, std::size_t(0))) t.has[i] = 0;
-    cpu::write_back(w, mask, accum, t, opt.replace, T(absent));
-}
-template <detail::host_vector W, class Pred, detail::host_vector U>
-requires index_unary_predicate<Pred, typename W::value_type>
-void select(W& w, Pred const& pred, U const& u, options const& opt = {},
-            std::type_identity_t<typename W::value_type> absent = {}) {
-    select(w, no_mask, no_accum, pred, u, opt, absent);
-}
-
-// ---- on device containers -----------------------------------------------------------------------
-
-/// C<mask, replace> accum= the entries (i, j, v) of A with pred(v, i, j) on device CSR
-/// matrices: the host's call and semantics, run by the CUDA backend for the built-in predicates
-/// (tril, triu, diag, offdiag, value_eq ... value_ge).
-template <detail::device_matrix C, mask_type Mask, accumulator_type Accum, class Pred,
-          detail::device_operand A>
-void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in,
-            options const& opt = {}) {
-    using T = typename C::value_type;
-    static_assert(std::is_same_v<typename A::value_type, T>,
-                  "select: the input's value type must equal the output's");
-    detail::check_device_output<C, Accum>();
-    if (c.rows() != a_in.rows() || c.cols() != a_in.cols())
-        throw dimension_mismatch("select: output C is " + detail::describe_device(c) +
-                                 " but A is " + detail::describe_device(a_in));
-    detail::check_mask("select", mask, c);
-    detail::device_call("select", opt, "on the GPU");
-    auto&& a = detail::materialize_device(a_in, opt, "select");
-    using MA = std::remove_cvref_t<decltype(a)>;
-    static_assert(detail::is_device_csr<C> && detail::is_device_csr<MA>,
-                  "kleene: select on the device takes a CSR input into a CSR output");
-    detail::trace(opt, "select: " + detail::describe_device(a) + ": cuda filter (count then fill)");
-    cuda::select(c, detail::device_mask<C>(mask, opt.ctx), accum, pred, a, opt);
-}
-template <detail::device_matrix C, class Pred, detail::device_operand A>
-void select(C& c, Pred const& pred, A const& a, options const& opt = {}) {
-    select(c, no_mask, no_accum, pred, a, opt);
 }
 
 KLEENE_NO_MIXED_SPACES(select)
