@@ -215,7 +215,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mxv_and_vxm, T, dispatch_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(elementwise_apply_select, T, dispatch_types) {
-    if (!have_gpu()) return;
+    // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(13);
     using I = std::int64_t;
     std::size_t const m = 45, n = 38;
@@ -259,7 +260,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(elementwise_apply_select, T, dispatch_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_transpose_extract_assign, T, dispatch_types) {
-    if (!have_gpu()) return;
+    // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(14);
     using I = std::int32_t;
     std::size_t const m = 52, n = 31;
@@ -308,7 +310,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_transpose_extract_assign, T, dispatch_types
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
-    if (!have_gpu()) return;
+    // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(16);
     using I = std::int64_t;
     auto const a = random_csr<T, I>(7, 5, 2, g), b = random_csr<T, I>(6, 9, 3, g);
@@ -331,7 +334,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(conversions_on_the_device, T, dispatch_types) {
-    if (!have_gpu()) return;
+    // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(17);
     for (auto [rows, cols] : shape_list{{0, 0}, {1, 1}, {7, 0}, {33, 31}, {5, 700}, {300, 65}}) {
         auto const a = random_csr<T, std::int64_t>(rows, cols, 4, g);
