@@ -71,4 +71,8 @@ BOOST_AUTO_TEST_CASE(shapes_are_checked) {
     csr_matrix<double> ok(8, 15);
     kronecker(ok, times_op<double>{}, a, b);
     BOOST_TEST(ok.nnz() == 0u);
+    // A shape whose product passes 64 bits: refused before any work (rows 2^40 x 2^40 wrap to 0,
+    // which a 0 x 0 output would otherwise match). Dense operands of no columns hold no entries.
+    dense_matrix<double> wide(std::size_t(1) << 40, 0), out(0, 0);
+    BOOST_CHECK_THROW(kronecker(out, times_op<double>{}, wide, wide), overflow_error);
 }
