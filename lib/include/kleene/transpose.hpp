@@ -18,6 +18,7 @@
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/detail/masked_dot_model.hpp>
 #include <kleene/detail/operation_checks.hpp>
+#include <kleene/detail/operation_space.hpp>
 #include <kleene/transposed.hpp>
 #include <string>
 #include <type_traits>
@@ -42,56 +43,54 @@ struct swapped_mul : S {
     KLEENE_HD static constexpr value_type mul(value_type a, value_type b) { return S::mul(b, a); }
 };
 
+
 namespace detail {
-/// A matrix operand: a host matrix or a transposed view of one.
-template <class M>
-concept matrix_operand = host_matrix<M> ||
-    (is_transposed<M>&& host_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>);
-
-template <class M>
-std::string describe_operand(M const& a) {
-    if constexpr (is_transposed<M>)
-        return "transpose of " + describe(*a.m);
-    else
-        return describe(a);
-}
-
-/// A' as a new matrix of A's storage.
-template <host_matrix M>
-M transposed_copy(M const& a) {
-    if constexpr (is_csr<M>)
-        return cpu::transpose_csr(a);
-    else
-        return cpu::transpose_dense(a.view());
-}
-
-/// The operand as a host matrix: itself, or its transposed view materialised (traced).
-template <host_matrix M>
-M const& materialize(M const& a, options const&, char const*) {
-    return a;
-}
-template <host_matrix M>
-M materialize(transposed<M> const& t, options const& opt, char const* op) {
-    trace(opt, std::string(op) + ": " + describe_operand(t) + ": transpose materialised");
-    return transposed_copy(*t.m);
-}
+/// What transpose takes: an output and an input of one space (host matrices, the input possibly
+/// a transpose view; device matrices).
+template <class C, class A>
+concept transpose_operands = (host_matrix<C> && matrix_operand<A>) ||
+                             (device_matrix<C> && device_matrix<A>);
 }  // namespace detail
 
-/// C<mask, replace> accum= A'.
-template <detail::host_matrix C, mask_type Mask, accumulator_type Accum, detail::matrix_operand A>
+/// C<mask, replace> accum= A': host or device containers (one space a call), one body. Host: a
+/// transposed view's matrix written back as is, CSR by per-thread column counts with rows
+/// scattered in order, dense by tiles, a dense input into a CSR output through its entries other
+/// than `absent`. Device (the CUDA backend; CSR into CSR of one index type: a stable CUB sort of
+/// the entries by column; dense into dense: 32 x 32 shared-memory tiles, and a dense C may be A
+/// itself when square).
+template <class C, mask_type Mask, accumulator_type Accum, class A>
+    requires detail::transpose_operands<C, A>
 void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& opt = {},
                std::type_identity_t<typename C::value_type> absent = {}) {
     using T = typename C::value_type;
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "transpose: the input's value type must equal the output's");
+    constexpr bool on_device = detail::in_space<C, device>;
+    if constexpr (on_device) {
+        static_assert((detail::is_device_csr<C> && std::is_same_v<C, A>) ||
+                          (detail::is_device_dense<C> && detail::is_device_dense<A>),
+                      "kleene: transpose on the device takes a CSR input into a CSR output (one "
+                      "index type) or a dense one into a dense one");
+        detail::check_device_output<C, Accum>();
+    }
     if (c.rows() != a.cols() || c.cols() != a.rows())
         throw dimension_mismatch("transpose: output C is " + detail::shape(c.rows(), c.cols()) +
-                                 " but the transpose of A (" + detail::describe_operand(a) +
-                                 ") is " + detail::shape(a.cols(), a.rows()));
+                                 " but the transpose of A (" + detail::describe_any(a) + ") is " +
+                                 detail::shape(a.cols(), a.rows()));
     detail::check_mask("transpose", mask, c);
-    auto const omp_scope = detail::check_host("transpose", opt);
+    std::string device_what;
+    if constexpr (on_device)
+        device_what = detail::describe_any(a) + (detail::is_device_csr<A>
+                                                     ? ": cuda csr transpose (sort by column)"
+                                                     : ": cuda tiled transpose");
+    [[maybe_unused]] auto const scope = detail::enter_space<C>("transpose", opt, device_what);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
-    if constexpr (is_transposed<A>) {
+    if constexpr (on_device) {
+        if constexpr (detail::is_device_csr<C>)
+            cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt);
+        else
+            cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt, absent);
+    } else if constexpr (is_transposed<A>) {
         detail::trace(opt,
                       "transpose: input is a transposed view: its matrix is written back as is");
         if constexpr (plain && std::is_same_v<C, std::remove_cvref_t<decltype(*a.m)>>)
@@ -126,7 +125,8 @@ void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& o
 }
 
 /// C = A'.
-template <detail::host_matrix C, detail::matrix_operand A>
+template <class C, class A>
+    requires detail::transpose_operands<C, A>
 void transpose(C& c, A const& a, options const& opt = {},
                std::type_identity_t<typename C::value_type> absent = {}) {
     transpose(c, no_mask, no_accum, a, opt, absent);
@@ -265,42 +265,6 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, transposed<M> const& a
 template <detail::host_vector W, detail::host_vector U, detail::host_matrix M, semiring_type S>
 void vxm(W& w, U const& u, transposed<M> const& a, S s, options const& opt = {}) {
     vxm(w, no_mask, no_accum, u, a, s, opt);
-}
-
-// ---- on device containers -----------------------------------------------------------------------
-
-/// C<mask, replace> accum= A' on device containers (CSR into CSR: a stable CUB sort of the
-/// entries by column; dense into dense: 32 x 32 shared-memory tiles; a dense C may be A itself
-/// when square): the host's call and semantics, run by the CUDA backend.
-template <detail::device_matrix C, mask_type Mask, accumulator_type Accum, detail::device_matrix A>
-void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& opt = {},
-               std::type_identity_t<typename C::value_type> absent = {}) {
-    static_assert(std::is_same_v<typename A::value_type, typename C::value_type>,
-                  "transpose: the input's value type must equal the output's");
-    static_assert((detail::is_device_csr<C> && std::is_same_v<C, A>) ||
-                      (detail::is_device_dense<C> && detail::is_device_dense<A>),
-                  "kleene: transpose on the device takes a CSR input into a CSR output (one index "
-                  "type) or a dense one into a dense one");
-    detail::check_device_output<C, Accum>();
-    if (c.rows() != a.cols() || c.cols() != a.rows())
-        throw dimension_mismatch("transpose: output C is " + detail::shape(c.rows(), c.cols()) +
-                                 " but the transpose of A (" + detail::describe_device(a) +
-                                 ") is " + detail::shape(a.cols(), a.rows()));
-    detail::check_mask("transpose", mask, c);
-    detail::device_call("transpose", opt,
-                        detail::describe_device(a) +
-                            (detail::is_device_csr<A> ? ": cuda csr transpose (sort by column)"
-                                                      : ": cuda tiled transpose"));
-    if constexpr (detail::is_device_csr<C>)
-        cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt);
-    else
-        cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt, absent);
-}
-/// C = A' on device containers.
-template <detail::device_matrix C, detail::device_matrix A>
-void transpose(C& c, A const& a, options const& opt = {},
-               std::type_identity_t<typename C::value_type> absent = {}) {
-    transpose(c, no_mask, no_accum, a, opt, absent);
 }
 
 KLEENE_NO_MIXED_SPACES(transpose)

@@ -3,17 +3,51 @@
 // body per operation, its checks, trace and dispatch written once): the operands' descriptions for
 // messages, the entry into the containers' space (the CPU's thread scope, or the GPU's device=cpu
 // refusal), and an operand as a matrix of that space (a transpose view made, said in the trace).
-// The bodies using it so far: apply (apply.hpp) and select (select.hpp). The other operations
-// still have a host and a device overload each.
+// The bodies using it so far: apply, select, reduce, kronecker and transpose. The other
+// operations (mxm, mxv, vxm, ewise, extract, assign) still have a host and a device overload each.
 
+#include <kleene/cpu/transpose.hpp>
 #include <kleene/detail/operation_checks.hpp>
 #include <kleene/detail/spaces.hpp>
-#include <kleene/transpose.hpp>
+#include <kleene/transposed.hpp>
 
 #include <string>
 #include <type_traits>
 
 namespace kleene::detail {
+
+/// A matrix operand: a host matrix or a transposed view of one.
+template <class M>
+concept matrix_operand = host_matrix<M> ||
+    (is_transposed<M>&& host_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>);
+
+template <class M>
+std::string describe_operand(M const& a) {
+    if constexpr (is_transposed<M>)
+        return "transpose of " + describe(*a.m);
+    else
+        return describe(a);
+}
+
+/// A' as a new matrix of A's storage.
+template <host_matrix M>
+M transposed_copy(M const& a) {
+    if constexpr (is_csr<M>)
+        return cpu::transpose_csr(a);
+    else
+        return cpu::transpose_dense(a.view());
+}
+
+/// The operand as a host matrix: itself, or its transposed view materialised (traced).
+template <host_matrix M>
+M const& materialize(M const& a, options const&, char const*) {
+    return a;
+}
+template <host_matrix M>
+M materialize(transposed<M> const& t, options const& opt, char const* op) {
+    trace(opt, std::string(op) + ": " + describe_operand(t) + ": transpose materialised");
+    return transposed_copy(*t.m);
+}
 
 /// Whether X is a container (or a transpose view of one) in Space.
 template <class X, class Space>
