@@ -74,6 +74,23 @@ assert abs(o["sum"] - 1) < 1e-12, o
 PY
 expect_fail 2 "contributions" "$k" pagerank "$karate" --contributions half
 expect_fail 2 "contributions" "$k" pagerank "$karate" --contributions ''
+# --relaxation: automatic over-relaxes karate (undirected) in fewer steps than none; bad weights
+# are refused by the parser (2), a weight on a pass without one by the library (1), and neither
+# leaves an output file.
+out=$("$k" pagerank "$karate" --json) || fail "pagerank relaxation auto"
+plain=$("$k" pagerank "$karate" --relaxation 1 --json) || fail "pagerank relaxation 1"
+python3 - "$out" "$plain" <<'PY' || fail "pagerank relaxation: $out / $plain"
+import json, sys
+a, p = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a["relaxed_from"] > 0 and a["relaxation"] > 1.3 and a["iterations"] < p["iterations"], (a, p)
+assert p["relaxed_from"] == 0 and p["relaxation"] == 1, p
+PY
+for w in nan inf -1 0.5 2 1e308 '' x; do
+    expect_fail 2 "relaxation" "$k" pagerank "$karate" --relaxation "$w" -o "$dir/bad.mtx"
+done
+expect_fail 1 "applies to the Gauss-Seidel pass" "$k" pagerank "$karate" --method fused \
+    --relaxation 1.3 -o "$dir/bad.mtx"
+[[ ! -e $dir/bad.mtx ]] || fail "pagerank: a refused --relaxation left an output file"
 all=$(seq -s, 1 34)
 out=$("$k" bc "$karate" --sources "$all" --json -o "$dir/b.mtx") || fail "bc"
 python3 - "$out" "$dir/b.mtx" <<'PY' || fail "bc karate: $out"
