@@ -186,8 +186,9 @@ struct pagerank_options {
     /// from the third step, when a step's change is at least half the one before and more than 3
     /// further steps are foreseen at that rate; back to 1 for good if a relaxed step's change
     /// passes twice the last plain step's, or is not below it after 4 relaxed steps); without
-    /// it, 1. 1: never. A value in (1, 2): that w from the first step (the Gauss-Seidel pass on the CPU only: any other method or the
-    /// GPU throws invalid_argument). The fixed point and the stopping rule are the same.
+    /// it, 1. 1: never. A value in (1, 2): that w from the first step (the Gauss-Seidel pass on
+    /// the CPU only: any other method or the GPU throws invalid_argument). The fixed point and
+    /// the stopping rule are the same.
     double relaxation = 0;
     device_choice device = device_choice::automatic;
     /// automatic runs a host graph on the GPU when there is one and A has at least this many
@@ -524,10 +525,10 @@ void pagerank_cpu(std::size_t n, Index const* tp, Index const* tj, Index const* 
                                              part_change, part_dangling, owned);
     };
     // Over-relaxation (pagerank_options::relaxation): pinned from the first step, or automatic
-    // once the changes shrink slowly.
-    // Automatic only for a symmetric pull (promised or found): SOR's convergence is
-    // certain for undirected graphs (pagerank_sor_weight), and on directed ones it can cost (a
-    // directed uniform graph, n = 3000, m = 4500, to 1e-6: 17 plain steps, 41-67 at w = 1.2).
+    // once the changes shrink slowly, and only for a symmetric pull (promised or found): SOR's
+    // convergence is certain for undirected graphs (pagerank_sor_weight), and on directed ones it
+    // can cost (a directed uniform graph, n = 3000, m = 4500, to 1e-6: 17 plain steps, 41-67 at
+    // w = 1.2).
     bool const auto_relax = in_place && opt.relaxation == 0 && symmetric;
     double w = in_place && opt.relaxation > 1 ? opt.relaxation : 1.0;
     bool relax_dropped = false;

@@ -86,9 +86,9 @@ template <class C>
 /// (traced). Vectors are themselves.
 template <class X>
 decltype(auto) materialize_any(X const& x, options const& opt, char const* op) {
-    if constexpr (in_space<X, device> && (device_matrix<X> || device_operand<X>))
+    if constexpr (device_operand<X>)
         return materialize_device(x, opt, op);
-    else if constexpr (in_space<X, host> && matrix_operand<X>)
+    else if constexpr (matrix_operand<X>)
         return materialize(x, opt, op);
     else
         return (x);
