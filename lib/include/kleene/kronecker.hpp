@@ -72,9 +72,7 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
     using MA = std::remove_cvref_t<decltype(a)>;
     using MB = std::remove_cvref_t<decltype(b)>;
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
-    using Space = detail::space_of_t<C>;
-    if constexpr (detail::is_csr_in<C, Space> && detail::is_csr_in<MA, Space> &&
-                  detail::is_csr_in<MB, Space>) {
+    if constexpr (detail::is_csr<C> && detail::is_csr<MA> && detail::is_csr<MB>) {
         // A CSR result of CSR operands: its entries and shape in C's index type.
         using Index = typename C::index_type;
         auto const fits = [](std::size_t x) {

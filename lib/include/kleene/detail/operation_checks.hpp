@@ -26,31 +26,38 @@
 namespace kleene {
 
 namespace detail {
-// The host containers (spaces.hpp's traits with the space filled in).
-template <class M>
-inline constexpr bool is_csr = is_csr_in<M, host>;
-template <class M>
-inline constexpr bool is_dense = is_dense_in<M, host>;
-template <class V>
-inline constexpr bool is_sparse_vec = is_sparse_vec_in<V, host>;
-template <class V>
-inline constexpr bool is_dense_vec = is_dense_vec_in<V, host>;
-
-template <class M>
-concept host_matrix = is_csr<M> || is_dense<M>;
-template <class V>
-concept host_vector = is_sparse_vec<V> || is_dense_vec<V>;
-
+/// A container or a transpose view of one, of either space, for messages and the explain trace:
+/// "csr 3 x 4 (5 entries)", "device dense 3 x 4", "transpose of device csr ...".
 template <class M>
 std::string describe(M const& m) {
-    if constexpr (is_csr<M>)
-        return "csr " + shape(m.rows(), m.cols()) + " (" + std::to_string(m.nnz()) + " entries)";
-    else if constexpr (is_dense<M>)
-        return "dense " + shape(m.rows(), m.cols());
-    else if constexpr (is_sparse_vec<M>)
-        return "sparse vector " + std::to_string(m.size()) + " (" + std::to_string(m.nnz()) + " entries)";
-    else
-        return "dense vector " + std::to_string(m.size());
+    if constexpr (is_transposed<M>) {
+        return "transpose of " + describe(*m.m);
+    } else {
+        std::string const where = in_space<M, device> ? "device " : "";
+        if constexpr (is_csr<M>)
+            return where + "csr " + shape(m.rows(), m.cols()) + " (" + std::to_string(m.nnz()) +
+                   " entries)";
+        else if constexpr (is_dense<M>)
+            return where + "dense " + shape(m.rows(), m.cols());
+        else if constexpr (is_sparse_vec<M>)
+            return where + "sparse vector " + std::to_string(m.size()) + " (" +
+                   std::to_string(m.nnz()) + " entries)";
+        else
+            return where + "dense vector " + std::to_string(m.size());
+    }
+}
+// Transitional names of describe, removed with their last user.
+template <class M>
+std::string describe_device(M const& m) {
+    return describe(m);
+}
+template <class M>
+std::string describe_operand(M const& m) {
+    return describe(m);
+}
+template <class M>
+std::string describe_any(M const& m) {
+    return describe(m);
 }
 
 inline void trace(options const& opt, std::string line) {
@@ -74,15 +81,9 @@ void check_mask(char const* op, Mask const& mask, C const& c) {
         static_assert(std::is_same_v<space_of_t<Mask>, space_of_t<C>>,
                       "kleene: the mask and the output live in different memory spaces (host and "
                       "device); move the mask with to_device() or to_host() first");
-        if (rows_of(*mask.m) != rows_of(c) || cols_of(*mask.m) != cols_of(c)) {
-            if constexpr (std::is_same_v<space_of_t<C>, device>)
-                throw dimension_mismatch(std::string(op) + ": mask is " +
-                                         describe_device(*mask.m) + " but the output is " +
-                                         describe_device(c));
-            else
-                throw dimension_mismatch(std::string(op) + ": mask is " + describe(*mask.m) +
-                                         " but the output is " + describe(c));
-        }
+        if (rows_of(*mask.m) != rows_of(c) || cols_of(*mask.m) != cols_of(c))
+            throw dimension_mismatch(std::string(op) + ": mask is " + describe(*mask.m) +
+                                     " but the output is " + describe(c));
     }
 }
 

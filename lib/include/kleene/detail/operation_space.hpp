@@ -22,14 +22,6 @@ template <class M>
 concept matrix_operand = host_matrix<M> ||
     (is_transposed<M>&& host_matrix<std::remove_cvref_t<decltype(*std::declval<M>().m)>>);
 
-template <class M>
-std::string describe_operand(M const& a) {
-    if constexpr (is_transposed<M>)
-        return "transpose of " + describe(*a.m);
-    else
-        return describe(a);
-}
-
 /// A' as a new matrix of A's storage.
 template <host_matrix M>
 M transposed_copy(M const& a) {
@@ -48,22 +40,6 @@ template <host_matrix M>
 M materialize(transposed<M> const& t, options const& opt, char const* op) {
     trace(opt, std::string(op) + ": " + describe_operand(t) + ": transpose materialised");
     return transposed_copy(*t.m);
-}
-
-/// Whether X is a container (or a transpose view of one) in Space.
-template <class X, class Space>
-inline constexpr bool in_space = std::is_same_v<space_of_t<X>, Space>;
-
-/// A container or operand of either space, for messages ("csr 3 x 4 (5 entries)", "device dense
-/// 3 x 4", "transpose of ...").
-template <class X>
-std::string describe_any(X const& x) {
-    if constexpr (in_space<X, device>)
-        return describe_device(x);
-    else if constexpr (is_transposed<X>)
-        return describe_operand(x);
-    else
-        return describe(x);
 }
 
 /// No scope: the device's work runs on the context's stream, not on the host's threads.

@@ -73,39 +73,51 @@ concept mixed_spaces = any_host<X...> && any_device<X...>;
 template <class...>
 inline constexpr bool never = false;
 
-/// One family of container traits, by memory space: whether X is a CSR matrix, a dense matrix, a
-/// dense vector or a sparse vector in `Space`. The host names (is_csr, ..., operation_checks.hpp)
-/// and the device names below are these with the space filled in.
-template <class X, class Space>
-inline constexpr bool is_csr_in = false;
+/// The one family of container traits: what a container stores (is_csr, is_dense, is_dense_vec,
+/// is_sparse_vec: a CSR matrix, a dense matrix, a dense vector, a sparse vector, in either space)
+/// and where it lives (space_of_t above, in_space below). An operation's one body dispatches on
+/// the space once and on the storage once; the concepts below say which containers a space's
+/// operations take.
+template <class X>
+inline constexpr bool is_csr = false;
 template <class T, class I, class Space>
-inline constexpr bool is_csr_in<csr_matrix<T, I, Space>, Space> = true;
-template <class X, class Space>
-inline constexpr bool is_dense_in = false;
+inline constexpr bool is_csr<csr_matrix<T, I, Space>> = true;
+template <class X>
+inline constexpr bool is_dense = false;
 template <class T, class Space>
-inline constexpr bool is_dense_in<dense_matrix<T, Space>, Space> = true;
-template <class X, class Space>
-inline constexpr bool is_dense_vec_in = false;
+inline constexpr bool is_dense<dense_matrix<T, Space>> = true;
+template <class X>
+inline constexpr bool is_dense_vec = false;
 template <class T, class Space>
-inline constexpr bool is_dense_vec_in<dense_vector<T, Space>, Space> = true;
-template <class X, class Space>
-inline constexpr bool is_sparse_vec_in = false;
+inline constexpr bool is_dense_vec<dense_vector<T, Space>> = true;
+template <class X>
+inline constexpr bool is_sparse_vec = false;
 template <class T, class I, class Space>
-inline constexpr bool is_sparse_vec_in<sparse_vector<T, I, Space>, Space> = true;
+inline constexpr bool is_sparse_vec<sparse_vector<T, I, Space>> = true;
+
+/// Whether X is a container (or a transpose view or mask of one) in Space.
+template <class X, class Space>
+inline constexpr bool in_space = std::is_same_v<space_of_t<X>, Space>;
 
 template <class M>
-inline constexpr bool is_device_csr = is_csr_in<M, device>;
+concept host_matrix = (is_csr<M> || is_dense<M>) && in_space<M, host>;
+template <class V>
+concept host_vector = (is_sparse_vec<V> || is_dense_vec<V>) && in_space<V, host>;
+
+// Transitional names (the device operations' old trait family), removed with the last user.
 template <class M>
-inline constexpr bool is_device_dense = is_dense_in<M, device>;
+inline constexpr bool is_device_csr = is_csr<M> && in_space<M, device>;
+template <class M>
+inline constexpr bool is_device_dense = is_dense<M> && in_space<M, device>;
 template <class V>
-inline constexpr bool is_device_dense_vec = is_dense_vec_in<V, device>;
+inline constexpr bool is_device_dense_vec = is_dense_vec<V> && in_space<V, device>;
 template <class V>
-inline constexpr bool is_device_sparse_vec = is_sparse_vec_in<V, device>;
+inline constexpr bool is_device_sparse_vec = is_sparse_vec<V> && in_space<V, device>;
 
 template <class M>
-concept device_matrix = is_device_csr<M> || is_device_dense<M>;
+concept device_matrix = (is_csr<M> || is_dense<M>) && in_space<M, device>;
 template <class V>
-concept device_vector = is_device_dense_vec<V> || is_device_sparse_vec<V>;
+concept device_vector = (is_dense_vec<V> || is_sparse_vec<V>) && in_space<V, device>;
 /// A device matrix or the view transpose(A) of one.
 template <class M>
 concept device_operand = device_matrix<M> || (is_transposed<M> && requires {
@@ -169,22 +181,6 @@ constexpr void check_device_output() {
     else
         static_assert(gpu_dense_accum<Accum, T>,
                       "kleene: on the device a dense output accumulates with none, plus or min");
-}
-
-template <class M>
-std::string describe_device(M const& m) {
-    if constexpr (is_device_csr<M>)
-        return "device csr " + shape(m.rows(), m.cols()) + " (" + std::to_string(m.nnz()) +
-               " entries)";
-    else if constexpr (is_device_dense<M>)
-        return "device dense " + shape(m.rows(), m.cols());
-    else if constexpr (is_device_sparse_vec<M>)
-        return "device sparse vector " + std::to_string(m.size()) + " (" +
-               std::to_string(m.nnz()) + " entries)";
-    else if constexpr (is_device_dense_vec<M>)
-        return "device dense vector " + std::to_string(m.size());
-    else
-        return "the transpose of the " + describe_device(*m.m);
 }
 
 /// Refuses device=cpu for device containers (the CPU never reads device memory behind the
