@@ -49,13 +49,17 @@ using storage = std::variant<
     dense_matrix<i32, device>, dense_matrix<i64, device>, dense_matrix<bool, device>>;
 
 template <class M>
-inline constexpr bool is_host_csr = kleene::detail::is_csr_in<M, host>;
+inline constexpr bool is_host_csr =
+    kleene::detail::is_csr<M> && kleene::detail::in_space<M, host>;
 template <class M>
-inline constexpr bool is_device_csr = kleene::detail::is_csr_in<M, device>;
+inline constexpr bool is_device_csr =
+    kleene::detail::is_csr<M> && kleene::detail::in_space<M, device>;
 template <class M>
-inline constexpr bool is_host_dense = kleene::detail::is_dense_in<M, host>;
+inline constexpr bool is_host_dense =
+    kleene::detail::is_dense<M> && kleene::detail::in_space<M, host>;
 template <class M>
-inline constexpr bool is_device_dense = kleene::detail::is_dense_in<M, device>;
+inline constexpr bool is_device_dense =
+    kleene::detail::is_dense<M> && kleene::detail::in_space<M, device>;
 
 /// What a kleene.Matrix holds: immutable storage shared with the NumPy views made of it.
 struct matrix_handle {

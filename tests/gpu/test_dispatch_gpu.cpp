@@ -62,7 +62,7 @@ void host_and_device(std::string const& name, CH const& c0, MH const& m, Body&& 
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(mxm_every_storage_with_masks, T, dispatch_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(11);
     using I = std::int32_t;
     std::size_t const m = 37, k = 29, n = 41;
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mxm_every_storage_with_masks, T, dispatch_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(mxv_and_vxm, T, dispatch_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(12);
     using I = std::int32_t;
     std::size_t const m = 300, n = 200;
@@ -181,6 +181,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mxv_and_vxm, T, dispatch_types) {
                            else
                                vxm(w, msk, accum, ut_d, ad_d, min_plus<T>{}, opt);
                        });
+    // Transpose views: on the host mxv(A') runs as vxm(A) and vxm(A') as mxv(A), mul's operands
+    // swapped; on the device mxv makes A' there and vxm with a dense u runs spmv on A itself.
+    auto const a_t = random_csr<T, I>(n, m, 5, g);
+    auto const a_t_d = dev(a_t);
+    host_and_device<T>("mxv transpose of csr", w0, mk,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               mxv(w, msk, accum, transpose(a_t), u, min_plus<T>{}, opt);
+                           else
+                               mxv(w, msk, accum, transpose(a_t_d), u_d, min_plus<T>{}, opt);
+                       });
+    host_and_device<T>("vxm dense u, transpose of csr", wt0, mkt,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               vxm(w, msk, accum, ut, transpose(a_t), plus_times<T>{}, opt);
+                           else
+                               vxm(w, msk, accum, ut_d, transpose(a_t_d), plus_times<T>{}, opt);
+                       });
+    {
+        explain_trace trace;
+        dense_vector<T, device> w(n);
+        vxm(w, ut_d, transpose(a_t_d), plus_times<T>{}, {.explain = &trace});
+        BOOST_TEST(trace.str().find("no transpose made") != std::string::npos, trace.str());
+    }
     // A sparse u is made dense on the device.
     auto const us = to_sparse<T, I>(u, T(0));
     auto const us_d = us.to_device();
@@ -351,7 +375,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(conversions_on_the_device, T, dispatch_types) {
 }
 
 BOOST_AUTO_TEST_CASE(refusals_and_trace) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(15);
     auto const a = random_csr<float, std::int32_t>(20, 30, 3, g).to_device();
     auto const b = random_csr<float, std::int32_t>(30, 10, 3, g).to_device();

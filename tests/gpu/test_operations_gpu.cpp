@@ -4,7 +4,8 @@
 // replace into an output that already has entries) and ewise / apply on dense matrices and
 // vectors (every mask kind, the accumulators, replace). Values are small integers, so every
 // result is exact. Suite `small` is the fast subset. A .cpp (host code only): the CPU operations
-// it compares with need OpenMP, which nvcc-compiled test files do not get.
+// it compares with need OpenMP, which nvcc-compiled test files do not get. It calls only the
+// backend's operations, which every instance set keeps: its cases run in a minimal build too.
 
 #define BOOST_TEST_MODULE operations_gpu
 
@@ -38,6 +39,7 @@ namespace {
 using namespace kleene;
 using namespace kleene::test;
 using kleene::test::have_gpu;
+using kleene::test::needs;
 template <class T>
 auto ewise_ops() {
     return std::tuple{plus_op<T>{}, times_op<T>{}, min_op<T>{}, max_op<T>{}, first_op<T>{},
@@ -300,7 +302,7 @@ void ewise_dense_all(std::vector<std::pair<std::size_t, std::size_t>> const& sha
 BOOST_AUTO_TEST_SUITE(small)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_small, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(1);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {7, 5}, {40, 33}}) {
         ewise_csr_case<T, std::int32_t>(r, c, 2.0, false, false, g);
@@ -309,13 +311,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_small, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_dense_small, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(2);
     ewise_dense_all<T>({{0, 0}, {1, 1}, {7, 5}}, g);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(apply_small, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(3);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}}) {
         apply_csr_case<T, std::int32_t>(r, c, 2.0, false, g);
@@ -325,7 +327,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(apply_small, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(select_small, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(4);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}, {6, 9}}) {
         select_csr_case<T, std::int32_t>(r, c, 3.0, false, g);
@@ -334,7 +336,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(select_small, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(masked_csr_small, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(5);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 1}, {9, 6}, {40, 33}}) {
         masked_csr_case<T, std::int32_t>(r, c, g);
@@ -343,7 +345,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(masked_csr_small, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE(empty_device_csr) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     csr_matrix<float, std::int64_t, device> e;
     BOOST_TEST(e.rows() == 0u);
     csr_matrix<double, std::int32_t, device> d(5, 7);
@@ -355,7 +357,7 @@ BOOST_AUTO_TEST_CASE(empty_device_csr) {
 }
 
 BOOST_AUTO_TEST_CASE(shape_mismatch_throws) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     dense_matrix<float, device> a(3, 4), b(4, 3), c(3, 4);
     BOOST_CHECK_THROW(cuda::ewise_add(c, plus_op<float>{}, a, b), dimension_mismatch);
     csr_matrix<float> h(3, 4), h2(4, 3);
@@ -382,7 +384,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(large)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_large, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(11);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{1000, 1}, {513, 2000}, {3001, 777}}) {
         for (bool iso : {false, true}) {
@@ -393,13 +395,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_csr_large, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(ewise_dense_large, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(12);
     ewise_dense_all<T>({{1, 1000}, {257, 129}, {1000, 333}}, g);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(apply_large, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(13);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{513, 2000}, {2000, 300}}) {
         apply_csr_case<T, std::int32_t>(r, c, 6.0, false, g);
@@ -409,14 +411,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(apply_large, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(masked_csr_large, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(15);
     masked_csr_case<T, std::int32_t>(513, 2000, g);
     masked_csr_case<T, std::int64_t>(2000, 300, g);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(select_large, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(needs::minimal)) return;
     rng g(14);
     for (auto [r, c] : {std::pair<std::size_t, std::size_t>{513, 2000}, {2000, 300}}) {
         select_csr_case<T, std::int32_t>(r, c, 8.0, false, g);

@@ -68,8 +68,8 @@ void apply(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in,
         detail::check_device_output<C, Accum>();
     }
     if (detail::rows_of(c) != detail::rows_of(a_in) || detail::cols_of(c) != detail::cols_of(a_in))
-        throw dimension_mismatch("apply: output is " + detail::describe_any(c) +
-                                 " but the input is " + detail::describe_any(a_in));
+        throw dimension_mismatch("apply: output is " + detail::describe(c) +
+                                 " but the input is " + detail::describe(a_in));
     detail::check_mask("apply", mask, c);
     [[maybe_unused]] auto const scope = detail::enter_space<C>("apply", opt, "on the GPU");
     T const absent = absent_of(op_in);
@@ -78,13 +78,13 @@ void apply(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in,
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     auto const f = [&op](T v) { return T(op.apply(v)); };
     if constexpr (on_device) {
-        static_assert((detail::is_device_dense_vec<C> && detail::is_device_dense_vec<MA>) ||
-                          (detail::is_device_csr<C> && detail::is_device_csr<MA>) ||
-                          (detail::is_device_dense<C> && detail::is_device_dense<MA>),
+        static_assert((detail::is_dense_vec<C> && detail::is_dense_vec<MA>) ||
+                          (detail::is_csr<C> && detail::is_csr<MA>) ||
+                          (detail::is_dense<C> && detail::is_dense<MA>),
                       "kleene: apply on the device takes a CSR input into a CSR output (one index "
                       "type), a dense one into a dense one, or dense vectors");
-        detail::trace(opt, "apply: " + detail::describe_any(a) +
-                               (detail::is_device_csr<MA> ? ": cuda, values mapped, structure shared"
+        detail::trace(opt, "apply: " + detail::describe(a) +
+                               (detail::is_csr<MA> ? ": cuda, values mapped, structure shared"
                                                           : ": cuda, entry by entry"));
         cuda::apply(c, detail::device_mask<C>(mask, opt.ctx), accum, op_in, a, opt);
     } else if constexpr (detail::host_vector<C>) {

@@ -65,10 +65,10 @@ void ewise(char const* name, C& c, Mask const& mask, Accum accum, Op const& op_i
     constexpr bool on_device = in_space<C, device>;
     if constexpr (on_device) check_device_output<C, Accum>();
     if (rows_of(a_in) != rows_of(b_in) || cols_of(a_in) != cols_of(b_in))
-        throw dimension_mismatch(std::string(name) + ": A (" + describe_any(a_in) + ") and B (" +
-                                 describe_any(b_in) + ") differ in shape");
+        throw dimension_mismatch(std::string(name) + ": A (" + describe(a_in) + ") and B (" +
+                                 describe(b_in) + ") differ in shape");
     if (rows_of(c) != rows_of(a_in) || cols_of(c) != cols_of(a_in))
-        throw dimension_mismatch(std::string(name) + ": output is " + describe_any(c) +
+        throw dimension_mismatch(std::string(name) + ": output is " + describe(c) +
                                  " but A and B are " + shape(rows_of(a_in), cols_of(a_in)));
     check_mask(name, mask, c);
     [[maybe_unused]] auto const scope = enter_space<C>(name, opt, "on the GPU");
@@ -86,17 +86,17 @@ void ewise(char const* name, C& c, Mask const& mask, Accum accum, Op const& op_i
                       "min, max, first and second");
         auto const wrapped = with_absent(bin, absent);
         if constexpr (device_vector<C>) {
-            static_assert(is_device_dense_vec<C> && is_device_dense_vec<MA> &&
-                              is_device_dense_vec<MB>,
+            static_assert(is_dense_vec<C> && is_dense_vec<MA> &&
+                              is_dense_vec<MB>,
                           "kleene: element-wise operations on device vectors take dense vectors");
             trace(opt, std::string(name) + ": device dense vectors, element by element");
         } else {
-            static_assert((is_device_csr<C> && is_device_csr<MA> && is_device_csr<MB>) ||
-                              (is_device_dense<C> && is_device_dense<MA> && is_device_dense<MB>),
+            static_assert((is_csr<C> && is_csr<MA> && is_csr<MB>) ||
+                              (is_dense<C> && is_dense<MA> && is_dense<MB>),
                           "kleene: element-wise operations on the device take operands and an "
                           "output that are all CSR (with one index type) or all dense");
-            trace(opt, std::string(name) + ": " + describe_any(a) + ", " + describe_any(b) +
-                           (is_device_csr<MA> ? ": cuda row merge (count, then fill)"
+            trace(opt, std::string(name) + ": " + describe(a) + ", " + describe(b) +
+                           (is_csr<MA> ? ": cuda row merge (count, then fill)"
                                               : ": cuda element by element"));
         }
         auto const m = device_mask<C>(mask, opt.ctx);

@@ -60,9 +60,9 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
         (b_in.cols() && cols / b_in.cols() != a_in.cols()))
         throw overflow_error("kronecker: the shape of kron(A, B) overflows 64 bits");
     if (c.rows() != rows || c.cols() != cols)
-        throw dimension_mismatch("kronecker: output C is " + detail::describe_any(c) +
-                                 " but kron(A, B) of A (" + detail::describe_any(a_in) +
-                                 ") and B (" + detail::describe_any(b_in) + ") is " +
+        throw dimension_mismatch("kronecker: output C is " + detail::describe(c) +
+                                 " but kron(A, B) of A (" + detail::describe(a_in) +
+                                 ") and B (" + detail::describe(b_in) + ") is " +
                                  detail::shape(rows, cols));
     detail::check_mask("kronecker", mask, c);
     [[maybe_unused]] auto const scope = detail::enter_space<C>("kronecker", opt, "on the GPU");
@@ -86,15 +86,15 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
                                  std::to_string(sizeof(Index) * 8) + " bits");
     }
     if constexpr (on_device) {
-        static_assert((detail::is_device_csr<C> && std::is_same_v<C, MA> && std::is_same_v<C, MB>) ||
-                          (detail::is_device_dense<C> && detail::is_device_dense<MA> &&
-                           detail::is_device_dense<MB>),
+        static_assert((detail::is_csr<C> && std::is_same_v<C, MA> && std::is_same_v<C, MB>) ||
+                          (detail::is_dense<C> && detail::is_dense<MA> &&
+                           detail::is_dense<MB>),
                       "kleene: kronecker on the device takes operands and an output that are all "
                       "CSR (one index type) or all dense");
         context& ctx = resolve(opt.ctx);
-        if constexpr (detail::is_device_csr<C>) {
-            detail::trace(opt, "kronecker: " + detail::describe_any(a) + " x " +
-                                   detail::describe_any(b) +
+        if constexpr (detail::is_csr<C>) {
+            detail::trace(opt, "kronecker: " + detail::describe(a) + " x " +
+                                   detail::describe(b) +
                                    ": cuda, a thread a row of C (count, then fill)");
             auto t = cuda::detail::kronecker_csr(ctx, op, a, b);
             if constexpr (plain)
@@ -104,8 +104,8 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
                                              detail::device_mask<C>(mask, &ctx), accum,
                                              std::move(t), opt.replace);
         } else {
-            detail::trace(opt, "kronecker: " + detail::describe_any(a) + " x " +
-                                   detail::describe_any(b) + ": cuda, a thread an entry of C");
+            detail::trace(opt, "kronecker: " + detail::describe(a) + " x " +
+                                   detail::describe(b) + ": cuda, a thread an entry of C");
             cuda::detail::kronecker_dense(ctx, c.data(), detail::device_mask<C>(mask, &ctx), accum,
                                           op, a.data(), a.rows(), a.cols(), b.data(), b.rows(),
                                           b.cols(), absent, opt.replace);

@@ -141,9 +141,9 @@ std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
 /// view of a device CSR with C's index type (whether it is complemented is known at run time).
 template <class C, class Mask>
 constexpr bool device_masked_saxpy_operands() {
-    if constexpr (is_device_csr<C> && is_mask_view<Mask>) {
+    if constexpr (is_csr<C> && in_space<C, device> && is_mask_view<Mask>) {
         using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
-        if constexpr (is_device_csr<MM>)
+        if constexpr (is_csr<MM> && in_space<MM, device>)
             return std::is_same_v<typename MM::index_type, typename C::index_type>;
         else
             return false;
@@ -202,8 +202,8 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     csr_matrix<T, Index, device> t(a.rows(), bt.rows());
     cuda::masked_dot<S, Index>(t, m, a, bt, {.ctx = opt.ctx});
     masked_product_into(c, m, accum, std::move(t), opt,
-                        "mxm: " + describe_device(a) + " x the transpose of " +
-                            describe_device(bt) +
+                        "mxm: " + describe(a) + " x the transpose of " +
+                            describe(bt) +
                             ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of "
                             "the mask's " +
                             std::to_string(m.nnz()) + " entries, ",
@@ -299,7 +299,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
     constexpr bool fused = std::is_same_v<Mask, no_mask_t> &&
                            (std::is_same_v<Accum, no_accum_t> || accum_is_add<Accum, S>());
     constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
-    if constexpr (is_device_csr<A>) {
+    if constexpr (is_csr<A>) {
         using Index = typename A::index_type;
         cuda::sparse_options sopt{.ctx = opt.ctx, .explain = opt.explain};
         if constexpr (std::is_same_v<Accum, no_accum_t> || accum_is_add<Accum, S>()) {

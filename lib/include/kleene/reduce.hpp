@@ -61,7 +61,7 @@ concept reduce_operands = (host_vector<W> && matrix_operand<A>) ||
 /// What reduce to a scalar takes: a matrix operand or a vector (dense on the device), either space.
 template <class A>
 concept reduce_input = matrix_operand<A> || host_vector<A> || device_operand<A> ||
-                       is_device_dense_vec<A>;
+                       (is_dense_vec<A> && in_space<A, device>);
 }  // namespace detail
 
 /// w<mask, replace> accum= the (+) of each row of A (of each column for transpose(A)): host or
@@ -81,18 +81,18 @@ void reduce(W& w, Mask const& mask, Accum accum, Op const& op, A const& a,
                   "reduce: the input's, the output's and the monoid's value types must be equal");
     constexpr bool on_device = detail::in_space<W, device>;
     if constexpr (on_device) {
-        static_assert(detail::is_device_dense_vec<W>,
+        static_assert(detail::is_dense_vec<W>,
                       "kleene: reduce on the device writes a dense device vector");
         detail::check_device_output<W, Accum>();
     }
     if (w.size() != a.rows())
         throw dimension_mismatch("reduce: output w has size " + std::to_string(w.size()) +
-                                 " but A (" + detail::describe_any(a) + ") has " +
+                                 " but A (" + detail::describe(a) + ") has " +
                                  std::to_string(a.rows()) + " rows");
     detail::check_mask("reduce", mask, w);
     [[maybe_unused]] auto const scope = detail::enter_space<W>(
         "reduce", opt,
-        std::string(is_transposed<A> ? "columns" : "rows") + " of " + detail::describe_any(a) +
+        std::string(is_transposed<A> ? "columns" : "rows") + " of " + detail::describe(a) +
             " on the GPU");
     if constexpr (on_device) {
         cuda::reduce(w, detail::device_mask<W>(mask, opt.ctx), accum, op, a, opt);
@@ -140,7 +140,7 @@ typename Op::value_type reduce(Op const& op, A const& a, options const& opt = {}
     static_assert(std::is_same_v<typename A::value_type, T>,
                   "reduce: the input's and the monoid's value types must be equal");
     [[maybe_unused]] auto const scope = detail::enter_space<A>(
-        "reduce", opt, "every entry of " + detail::describe_any(a) + " to a scalar on the GPU");
+        "reduce", opt, "every entry of " + detail::describe(a) + " to a scalar on the GPU");
     if constexpr (detail::in_space<A, device>) {
         return cuda::reduce(op, a, opt);
     } else {

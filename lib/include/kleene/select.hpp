@@ -132,8 +132,8 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
     constexpr bool on_device = detail::in_space<C, device>;
     if constexpr (on_device) detail::check_device_output<C, Accum>();
     if (detail::rows_of(c) != detail::rows_of(a_in) || detail::cols_of(c) != detail::cols_of(a_in))
-        throw dimension_mismatch("select: output is " + detail::describe_any(c) +
-                                 " but the input is " + detail::describe_any(a_in));
+        throw dimension_mismatch("select: output is " + detail::describe(c) +
+                                 " but the input is " + detail::describe(a_in));
     detail::check_mask("select", mask, c);
     [[maybe_unused]] auto const scope = detail::enter_space<C>("select", opt, "on the GPU");
     auto const keep = [&pred](T v, std::size_t i, std::size_t j) { return bool(pred(v, i, j)); };
@@ -141,9 +141,9 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
     using MA = std::remove_cvref_t<decltype(a)>;
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     if constexpr (on_device) {
-        static_assert(detail::is_device_csr<C> && detail::is_device_csr<MA>,
+        static_assert(detail::is_csr<C> && detail::is_csr<MA>,
                       "kleene: select on the device takes a CSR input into a CSR output");
-        detail::trace(opt, "select: " + detail::describe_any(a) + ": cuda filter (count then fill)");
+        detail::trace(opt, "select: " + detail::describe(a) + ": cuda filter (count then fill)");
         cuda::select(c, detail::device_mask<C>(mask, opt.ctx), accum, pred, a, opt);
     } else if constexpr (detail::host_vector<C>) {
         detail::trace(opt, "select: " + detail::describe(a) + ": vector, entry by entry");

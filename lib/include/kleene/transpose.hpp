@@ -58,26 +58,26 @@ void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& o
                   "transpose: the input's value type must equal the output's");
     constexpr bool on_device = detail::in_space<C, device>;
     if constexpr (on_device) {
-        static_assert((detail::is_device_csr<C> && std::is_same_v<C, A>) ||
-                          (detail::is_device_dense<C> && detail::is_device_dense<A>),
+        static_assert((detail::is_csr<C> && std::is_same_v<C, A>) ||
+                          (detail::is_dense<C> && detail::is_dense<A>),
                       "kleene: transpose on the device takes a CSR input into a CSR output (one "
                       "index type) or a dense one into a dense one");
         detail::check_device_output<C, Accum>();
     }
     if (c.rows() != a.cols() || c.cols() != a.rows())
         throw dimension_mismatch("transpose: output C is " + detail::shape(c.rows(), c.cols()) +
-                                 " but the transpose of A (" + detail::describe_any(a) + ") is " +
+                                 " but the transpose of A (" + detail::describe(a) + ") is " +
                                  detail::shape(a.cols(), a.rows()));
     detail::check_mask("transpose", mask, c);
     std::string device_what;
     if constexpr (on_device)
-        device_what = detail::describe_any(a) + (detail::is_device_csr<A>
+        device_what = detail::describe(a) + (detail::is_csr<A>
                                                      ? ": cuda csr transpose (sort by column)"
                                                      : ": cuda tiled transpose");
     [[maybe_unused]] auto const scope = detail::enter_space<C>("transpose", opt, device_what);
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     if constexpr (on_device) {
-        if constexpr (detail::is_device_csr<C>)
+        if constexpr (detail::is_csr<C>)
             cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt);
         else
             cuda::transpose(c, detail::device_mask<C>(mask, opt.ctx), accum, a, opt, absent);

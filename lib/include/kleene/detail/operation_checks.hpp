@@ -153,8 +153,8 @@ decltype(auto) materialize_device(M const& m, options const& opt, char const* op
         return (m);
     } else {
         using A = std::remove_cvref_t<decltype(*m.m)>;
-        trace(opt, std::string(op) + ": " + describe_device(m) + ": transpose made on the device");
-        if constexpr (is_device_csr<A>) {
+        trace(opt, std::string(op) + ": " + describe(m) + ": transpose made on the device");
+        if constexpr (is_csr<A>) {
             return cuda::detail::transpose_csr(resolve(opt.ctx), *m.m);
         } else {
             A t(m.rows(), m.cols());

@@ -38,7 +38,7 @@ M const& materialize(M const& a, options const&, char const*) {
 }
 template <host_matrix M>
 M materialize(transposed<M> const& t, options const& opt, char const* op) {
-    trace(opt, std::string(op) + ": " + describe_operand(t) + ": transpose materialised");
+    trace(opt, std::string(op) + ": " + describe(t) + ": transpose materialised");
     return transposed_copy(*t.m);
 }
 

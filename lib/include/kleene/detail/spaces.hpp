@@ -174,7 +174,7 @@ constexpr void check_device_output() {
     static_assert(gpu_value<T>,
                   "kleene: operations on device containers are built for float, double, int32 and "
                   "int64 values");
-    if constexpr (is_device_csr<C>)
+    if constexpr (is_csr<C>)
         static_assert(gpu_csr_accum<Accum, T>,
                       "kleene: on the device a CSR output accumulates with none, plus, times, min, "
                       "max, first or second");
@@ -199,16 +199,16 @@ inline void device_call(char const* op, options const& opt, std::string const& w
 /// default_context()'s).
 template <class C, class Mask>
 auto device_mask(Mask const& mask, context* ctx) {
-    if constexpr (is_device_csr<C>) {
+    if constexpr (is_csr<C>) {
         using I = typename C::index_type;
         if constexpr (std::is_same_v<Mask, no_mask_t>) {
             return cuda::csr_mask<I>{};
         } else {
             using M = std::remove_cvref_t<decltype(*mask.m)>;
-            static_assert(is_device_csr<M>,
+            static_assert(is_csr<M>,
                           "kleene: a CSR output on the device takes a mask that is a device CSR "
                           "matrix");
-            if constexpr (is_device_csr<M>)
+            if constexpr (is_csr<M>)
                 static_assert(std::is_same_v<typename M::index_type, I>,
                               "kleene: the mask of a CSR output on the device has the output's "
                               "index type");
@@ -219,7 +219,7 @@ auto device_mask(Mask const& mask, context* ctx) {
             return cuda::dense_mask{};
         } else {
             using M = std::remove_cvref_t<decltype(*mask.m)>;
-            static_assert(is_device_dense<M> || is_device_dense_vec<M> || is_device_sparse_vec<M>,
+            static_assert(is_dense<M> || is_dense_vec<M> || is_sparse_vec<M>,
                           "kleene: a dense output on the device takes a mask that is a dense "
                           "device matrix or vector or a device sparse vector");
             return cuda::dense_mask(mask, resolve(ctx));
