@@ -3,9 +3,9 @@
 // body per operation, its checks, trace and dispatch written once): the operands' descriptions for
 // messages, the entry into the containers' space (the CPU's thread scope, or the GPU's device=cpu
 // refusal), and an operand as a matrix of that space (a transpose view made, said in the trace).
-// The bodies using it so far: apply, select, reduce, kronecker, transpose, ewise_add and
-// ewise_mult. The other operations (mxm, mxv, vxm, extract, assign) still have a host and a device
-// overload each.
+// The bodies using it so far: apply, select, reduce, kronecker, transpose, ewise_add, ewise_mult,
+// extract and assign. The other operations (mxm, mxv, vxm) still have a host and a device overload
+// each.
 
 #include <kleene/cpu/transpose.hpp>
 #include <kleene/detail/operation_checks.hpp>
