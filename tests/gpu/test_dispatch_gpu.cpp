@@ -333,6 +333,155 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_transpose_extract_assign, T, dispatch_types
     });
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(extract_assign_every_form, T, dispatch_types) {
+    // extract and assign are one body each for both spaces: every form on the device against the
+    // host (the operations' family only, which the minimal instance set keeps; gpu_test.hpp).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    rng g(17);
+    using I = std::int32_t;
+    std::size_t const m = 40, n = 27;
+    auto const a = random_csr<T, I>(m, n, 4, g);
+    auto const ad = random_dense<T>(m, n, T(0), g);
+    auto const u = random_vector<T>(m, T(0), g);
+    auto const a_d = dev(a), ad_d = dev(ad), u_d = dev(u);
+    std::vector<std::int64_t> rows{3, 0, 17, 17, 39}, rows_t{3, 0, 17, 17, 26}, cols{2, 26, 9};
+    host_and_device<T>("extract dense", random_dense<T>(5, 3, T(0), g), random_mask(5, 3, g),
+                       [&](auto& c, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, dense_matrix<T>>)
+                               extract(c, msk, accum, ad, rows, cols, opt);
+                           else
+                               extract(c, msk, accum, ad_d, rows, cols, opt);
+                       });
+    auto const w5 = random_vector<T>(5, T(0), g);
+    auto const m5 = random_mask(5, g);
+    host_and_device<T>("extract vector", w5, m5,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               extract(w, msk, accum, u, rows, opt);
+                           else
+                               extract(w, msk, accum, u_d, rows, opt);
+                       });
+    host_and_device<T>("extract column csr", w5, m5,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               extract(w, msk, accum, a, rows, 8, opt);
+                           else
+                               extract(w, msk, accum, a_d, rows, 8, opt);
+                       });
+    host_and_device<T>("extract column dense", w5, m5,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               extract(w, msk, accum, ad, rows, 26, opt);
+                           else
+                               extract(w, msk, accum, ad_d, rows, 26, opt);
+                       });
+    host_and_device<T>("extract row csr", w5, m5,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               extract(w, msk, accum, transpose(a), rows_t, 30, opt);
+                           else
+                               extract(w, msk, accum, transpose(a_d), rows_t, 30, opt);
+                       });
+    host_and_device<T>("extract row dense", w5, m5,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               extract(w, msk, accum, transpose(ad), rows_t, 0, opt);
+                           else
+                               extract(w, msk, accum, transpose(ad_d), rows_t, 0, opt);
+                       });
+
+    std::vector<std::int64_t> ar{5, 1, 39}, ac{20, 0};
+    auto const src = random_csr<T, I>(3, 2, 1, g);
+    auto const src_d = dev(src);
+    auto const mcsr = random_csr_mask<I>(m, n, g);
+    auto const mdense = random_mask(m, n, g);
+    host_and_device<T>(
+        "assign csr", a, mcsr, [&](auto& c, auto const& msk, auto accum, options const& opt) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(c)>, csr_matrix<T, I>>)
+                assign(c, msk, accum, src, ar, ac, opt);
+            else
+                assign(c, msk, accum, src_d, ar, ac, opt);
+        });
+    // The scalar forms: the same call for both spaces.
+    auto const scalar = [&](auto& c, auto const& msk, auto accum, options const& opt) {
+        assign(c, msk, accum, T(7), ar, ac, opt);
+    };
+    host_and_device<T>("assign scalar csr", a, mcsr, scalar);
+    host_and_device<T>("assign scalar dense", ad, mdense, scalar);
+    auto const u3 = random_vector<T>(3, T(0), g);
+    auto const u3_d = dev(u3);
+    auto const mu = random_mask(m, g);
+    host_and_device<T>("assign vector", u, mu,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(w)>, dense_vector<T>>)
+                               assign(w, msk, accum, u3, ar, opt);
+                           else
+                               assign(w, msk, accum, u3_d, ar, opt);
+                       });
+    host_and_device<T>("assign vector scalar", u, mu,
+                       [&](auto& w, auto const& msk, auto accum, options const& opt) {
+                           assign(w, msk, accum, T(5), ar, opt);
+                       });
+
+    // The short forms.
+    dense_vector<T> wh(5);
+    dense_vector<T, device> wd(5);
+    extract(wh, transpose(a), rows_t, 30);
+    extract(wd, transpose(a_d), rows_t, 30);
+    check_same(wh, wd, "extract row csr, no mask");
+    extract(wh, u, rows);
+    extract(wd, u_d, rows);
+    check_same(wh, wd, "extract vector, no mask");
+    auto uh = u;
+    auto ud = dev(u);
+    assign(uh, u3, ar);
+    assign(ud, u3_d, ar);
+    assign(uh, T(2), std::vector<std::int64_t>{7, 8});
+    assign(ud, T(2), std::vector<std::int64_t>{7, 8});
+    check_same(uh, ud, "assign vector and scalar, no mask");
+    auto ch = a;
+    auto cd = dev(a);
+    assign(ch, src, ar, ac);
+    assign(cd, src_d, ar, ac);
+    assign(ch, T(3), index_range{10, 12}, all_indices);
+    assign(cd, T(3), index_range{10, 12}, all_indices);
+    check_same(ch, cd, "assign csr and scalar, no mask");
+
+    // The shared checks, before the backend: the host's messages; device=cpu refused; the trace.
+    auto const message = [](auto&& f) {
+        try {
+            f();
+        } catch (std::exception const& e) {
+            return std::string(e.what());
+        }
+        return std::string("no exception");
+    };
+    csr_matrix<T, I, device> c22(2, 2);
+    dense_vector<T, device> w2(2);
+    BOOST_TEST(message([&] {
+                   extract(c22, a_d, {0, 40}, {1, 2});
+               }) == "extract: row indices: index 40 is outside 0..39");
+    BOOST_CHECK_THROW(extract(c22, a_d, {0, 1, 2}, {1, 2}), dimension_mismatch);
+    BOOST_CHECK_THROW(extract(w2, a_d, {0, 1}, n), invalid_argument);
+    BOOST_CHECK_THROW(extract(w2, u_d, {0, 1, 2}), dimension_mismatch);
+    BOOST_TEST(message([&] {
+                   assign(cd, T(1), {2, 2}, {0});
+               }).find("assign: row indices: index 2 appears twice") == 0u);
+    BOOST_CHECK_THROW(assign(cd, src_d, {1, 2}, {0, 1}), dimension_mismatch);
+    BOOST_CHECK_THROW(assign(ud, T(1), {0, 40}), invalid_argument);
+    BOOST_CHECK_THROW(extract(c22, a_d, {0, 1}, {1, 2}, {.device = device_choice::cpu}),
+                      invalid_argument);
+    BOOST_CHECK_THROW(assign(ud, u3_d, ar, {.device = device_choice::cpu}), invalid_argument);
+    explain_trace trace;
+    extract(c22, a_d, {0, 1}, {1, 2}, {.explain = &trace});
+    assign(ud, T(4), ar, {.explain = &trace});
+    BOOST_TEST(trace.str().find("extract: device csr") != std::string::npos);
+    BOOST_TEST(trace.str().find(": cuda, csr rows") != std::string::npos);
+    BOOST_TEST(
+        trace.str().find("assign: a scalar into 3 entries of device dense vector 40: cuda") !=
+        std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
     // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
     if (!have_gpu(kleene::test::needs::minimal)) return;

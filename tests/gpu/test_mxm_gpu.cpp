@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(small) {
 }
 
 BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {
-    if (!have_gpu(needs::minimal)) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     dense_matrix<float, device> a(3, 4), b(5, 2), c(3, 2);
     BOOST_CHECK_THROW(mxm(c, a, b, min_plus<float>{}), dimension_mismatch);
     options cpu;
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {
 /// the GPU, equal to the host's estimate), the trace says which and why, pins win, and both
 /// storages hold the host product's entries.
 BOOST_AUTO_TEST_CASE(device_csr_output_follows_density) {
-    if (!have_gpu(needs::minimal)) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     std::mt19937 g(21);
     using S = min_plus<float>;
     struct input {

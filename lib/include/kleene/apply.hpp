@@ -99,10 +99,7 @@ void apply(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_in,
         detail::trace(opt,
                       "apply: " + detail::describe(a) + ": csr values mapped, structure shared");
         auto t = cpu::apply_csr(f, a);
-        if constexpr (plain && std::is_same_v<C, MA>)
-            c = std::move(t);
-        else
-            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+        detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "apply");
     } else if constexpr (detail::is_dense<C> && plain) {
         detail::trace(opt, "apply: " + detail::describe(a) + ": dense, entry by entry");
         std::size_t const n = a.rows() * a.cols();

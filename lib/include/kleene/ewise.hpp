@@ -129,10 +129,7 @@ void ewise(char const* name, C& c, Mask const& mask, Accum accum, Op const& op_i
                 trace(opt, what + (Union ? "csr row merge (union" : "csr row merge (intersection") +
                                ", count then fill)" + (plain ? "" : ", then mask/accumulate"));
                 auto t = cpu::ewise_csr<Union>(op, a, b);
-                if constexpr (plain && std::is_same_v<C, decltype(t)>)
-                    c = std::move(t);
-                else
-                    cpu::write_back(c, mask, accum, t, opt.replace, absent);
+                detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "ewise");
             } else {
                 trace(opt, what + "row by row through a dense workspace, then mask/accumulate");
                 using Index = typename std::conditional_t<is_csr<C>, C, csr_matrix<T>>::index_type;

@@ -71,7 +71,6 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
     auto&& b = detail::materialize_any(b_in, opt, "kronecker");
     using MA = std::remove_cvref_t<decltype(a)>;
     using MB = std::remove_cvref_t<decltype(b)>;
-    constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
     if constexpr (detail::is_csr<C> && detail::is_csr<MA> && detail::is_csr<MB>) {
         // A CSR result of CSR operands: its entries and shape in C's index type.
         using Index = typename C::index_type;
@@ -97,12 +96,7 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
                                    detail::describe(b) +
                                    ": cuda, a thread a row of C (count, then fill)");
             auto t = cuda::detail::kronecker_csr(ctx, op, a, b);
-            if constexpr (plain)
-                c = std::move(t);
-            else
-                cuda::detail::write_back_csr(ctx, "kronecker", c,
-                                             detail::device_mask<C>(mask, &ctx), accum,
-                                             std::move(t), opt.replace);
+            detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "kronecker");
         } else {
             detail::trace(opt, "kronecker: " + detail::describe(a) + " x " +
                                    detail::describe(b) + ": cuda, a thread an entry of C");
@@ -115,10 +109,7 @@ void kronecker(C& c, Mask const& mask, Accum accum, Op const& op_in, A const& a_
                                ": row by row (rows of A times rows of B)");
         if constexpr (detail::is_csr<C>) {
             auto t = cpu::kronecker<typename C::index_type>(op, a, b, absent);
-            if constexpr (plain)
-                c = std::move(t);
-            else
-                cpu::write_back(c, mask, accum, t, opt.replace, absent);
+            detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "kronecker");
         } else {
             auto const t = cpu::kronecker<std::int64_t>(op, a, b, absent);
             cpu::write_back(c, mask, accum, t, opt.replace, absent);

@@ -76,36 +76,6 @@ inline bool dense_output(double est, options const& opt, std::string& why) {
     return dense;
 }
 
-/// C<mask, replace> accum= T for a product T made in C's space: T itself where the call is plain
-/// (no mask, no accumulator) and T has C's type; otherwise the space's masked write-back: on the
-/// host cpu::write_back (entries of a dense T equal to `zero` are no entry); on the device a dense
-/// T into a dense C by the backend's masked apply of the identity, a CSR T into a CSR C by its
-/// masked row merge, and a dense T into a CSR C made CSR on the device first (entries equal to
-/// `zero` dropped, as on the host).
-template <class C, class Mask, class Accum, class T>
-void write_back_product(C& c, Mask const& mask, Accum accum, T&& t,
-                        typename C::value_type zero, options const& opt, char const* op) {
-    using R = std::remove_cvref_t<T>;
-    using V = typename C::value_type;
-    constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;
-    if constexpr (plain && std::is_same_v<R, C>) {
-        c = std::forward<T>(t);
-    } else if constexpr (in_space<C, host>) {
-        cpu::write_back(c, mask, accum, t, opt.replace, zero);
-    } else if constexpr (is_csr<C> && is_dense<R>) {
-        write_back_product(c, mask, accum, to_csr<V, typename C::index_type>(t, zero, opt.ctx), zero,
-                           opt, op);
-    } else if constexpr (is_csr<C>) {
-        check_device_output<C, Accum>();
-        cuda::detail::write_back_csr(resolve(opt.ctx), op, c, device_mask<C>(mask, opt.ctx), accum,
-                                     std::forward<T>(t), opt.replace);
-    } else {
-        check_device_output<C, Accum>();
-        cuda::apply(c, device_mask<C>(mask, opt.ctx), accum, with_absent(identity_op<V>{}, zero), t,
-                    options{.replace = opt.replace, .ctx = opt.ctx});
-    }
-}
-
 /// The masked dot products' work against the masked Gustavson's for C<M> = A (+).(x) Bt', in
 /// merge steps and multiply-adds: dot = sum over M's entries (i, j) of the steps of a merge of
 /// A(i,:) and Bt(j,:) (cpu::detail::dot_steps: their lengths, or searches from the shorter);
@@ -315,7 +285,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
             trace(opt, std::string(name) + ": " + operands + ": cuda spmv (" +
                            std::string(cuda::to_string(ran)) +
                            ") into a temporary, then the masked write-back");
-            write_back_product(w, mask, accum, std::move(t), S::zero(), opt, name);
+            write_back_result(w, mask, accum, std::move(t), S::zero(), opt, name);
         }
     } else if constexpr (fused) {
         trace(opt, std::string(name) + ": " + operands + ": cuda dense_gemm with one column");
@@ -327,7 +297,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
                        "write-back");
         dense_vector<T, device> t(w.size());
         cuda::dense_gemm<S>(a.view(), column_view(u), column_view(t), false, resolve(opt.ctx));
-        write_back_product(w, mask, accum, std::move(t), S::zero(), opt, name);
+        write_back_result(w, mask, accum, std::move(t), S::zero(), opt, name);
     }
 }
 }  // namespace detail
@@ -349,7 +319,7 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
 ///   complemented) into a CSR C the masked Gustavson (cuda::masked_saxpy: only the mask's entries
 ///   accumulated; kernel gustavson_hash pins it).
 /// A product that cannot go straight into C goes into a temporary of C's space, which the space's
-/// masked write-back merges into C (write_back_product). On the device a product computed densely
+/// masked write-back merges into C (write_back_result). On the device a product computed densely
 /// into a CSR C is made CSR there, entries equal to the semiring's zero dropped as on the host.
 template <class C, mask_type Mask, accumulator_type Accum, class A, class B, semiring_object S>
     requires detail::mxm_operands<C, A, B>
@@ -408,7 +378,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
         mxm(d, no_mask, no_accum, a, b, s, inner);
         detail::trace(opt, std::string("mxm: the dense product made CSR on the device") +
                                (plain ? "" : ", then the masked row merge into C"));
-        detail::write_back_product(c, mask, accum, std::move(d), zero, opt, "mxm");
+        detail::write_back_result(c, mask, accum, std::move(d), zero, opt, "mxm");
     } else if constexpr (detail::is_dense<MA> && detail::is_dense<MB>) {
         static_assert(semiring_type<S>,
                       "kleene::mxm: the dense GEMM takes a semiring whose operations are static "
@@ -437,7 +407,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                                 "mask/accumulate"));
             dense_matrix<T, Space> t(a.rows(), b.cols());
             gemm(t, false);
-            detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+            detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         }
     } else if constexpr (detail::is_csr<MA> && detail::is_dense<MB>) {
         if (pin != kernel_choice::automatic && pin != kernel_choice::csr_dense)
@@ -465,7 +435,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             detail::trace(opt, "mxm: " + operands + ran +
                                    (on_device ? " into a temporary, then the masked write-back"
                                               : ""));
-            detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+            detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         }
     } else if constexpr (detail::is_dense<MA> && detail::is_csr<MB>) {
         if constexpr (on_device) {
@@ -483,7 +453,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             } else {
                 dense_matrix<T> t(a.rows(), b.cols());
                 cpu::dense_csr(s, a.view(), b, t);
-                detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+                detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
             }
         }
     } else {
@@ -532,7 +502,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                     detail::trace(opt, "mxm: " + operands +
                                            ": cuda spgemm_dense into a temporary, then the "
                                            "masked write-back");
-                    detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+                    detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
                 }
             } else {
                 static_assert(std::is_same_v<typename C::index_type, Index>,
@@ -542,7 +512,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                 detail::trace(opt, "mxm: " + operands + ": cuda spgemm (" +
                                        std::string(cuda::to_string(ran)) + ")" +
                                        (plain ? "" : ", then the masked row merge into C"));
-                detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+                detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
             }
         } else {
             if (pin != kernel_choice::automatic && pin != kernel_choice::gustavson_dense &&
@@ -575,7 +545,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             auto t = cpu::gustavson(
                 s, a, b, mask, hash ? cpu::spgemm_accumulator::hash : cpu::spgemm_accumulator::dense,
                 opt.dense_row_threshold);
-            detail::write_back_product(c, mask, accum, std::move(t), zero, opt, "mxm");
+            detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         }
     }
 }
@@ -825,7 +795,7 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a_in, S const
                 dense_vector<T, device> t(w.size());
                 cuda::dense_gemm<S>(detail::row_view(u), a.view(), detail::row_view(t), false,
                                     resolve(opt.ctx));
-                detail::write_back_product(w, mask, accum, std::move(t), zero, opt, "vxm");
+                detail::write_back_result(w, mask, accum, std::move(t), zero, opt, "vxm");
             }
         } else {
             static_assert(commutes,

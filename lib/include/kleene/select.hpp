@@ -156,10 +156,7 @@ void select(C& c, Mask const& mask, Accum accum, Pred const& pred, A const& a_in
     } else if constexpr (detail::is_csr<MA>) {
         detail::trace(opt, "select: " + detail::describe(a) + ": csr filter (count then fill)");
         auto t = cpu::select_csr(keep, a);
-        if constexpr (plain && std::is_same_v<C, MA>)
-            c = std::move(t);
-        else
-            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+        detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "select");
     } else if constexpr (detail::is_dense<C> && plain) {
         detail::trace(opt, "select: " + detail::describe(a) + ": dense, entry by entry");
         std::size_t const cols = a.cols();

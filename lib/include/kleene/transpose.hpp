@@ -93,25 +93,16 @@ void transpose(C& c, Mask const& mask, Accum accum, A const& a, options const& o
                       "transpose: " + detail::describe(a) +
                           ": csr transpose (per-thread column counts, rows scattered in order)");
         auto t = cpu::transpose_csr(a);
-        if constexpr (plain && std::is_same_v<C, A>)
-            c = std::move(t);
-        else
-            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+        detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "transpose");
     } else if constexpr (detail::is_dense<C>) {
         detail::trace(opt, "transpose: " + detail::describe(a) + ": dense tiled transpose");
         auto t = cpu::transpose_dense(a.view());
-        if constexpr (plain)
-            c = std::move(t);
-        else
-            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+        detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "transpose");
     } else {
         detail::trace(opt, "transpose: " + detail::describe(a) +
                                " -> csr: entries other than the absent value, then csr transpose");
         auto t = cpu::transpose_csr(to_csr<T, typename C::index_type>(a, absent));
-        if constexpr (plain)
-            c = std::move(t);
-        else
-            cpu::write_back(c, mask, accum, t, opt.replace, absent);
+        detail::write_back_result(c, mask, accum, std::move(t), absent, opt, "transpose");
     }
 }
 

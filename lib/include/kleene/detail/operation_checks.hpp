@@ -46,20 +46,6 @@ std::string describe(M const& m) {
             return where + "dense vector " + std::to_string(m.size());
     }
 }
-// Transitional names of describe, removed with their last user.
-template <class M>
-std::string describe_device(M const& m) {
-    return describe(m);
-}
-template <class M>
-std::string describe_operand(M const& m) {
-    return describe(m);
-}
-template <class M>
-std::string describe_any(M const& m) {
-    return describe(m);
-}
-
 inline void trace(options const& opt, std::string line) {
     if (opt.explain) opt.explain->add(std::move(line));
 }

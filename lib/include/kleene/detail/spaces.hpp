@@ -104,16 +104,6 @@ concept host_matrix = (is_csr<M> || is_dense<M>) && in_space<M, host>;
 template <class V>
 concept host_vector = (is_sparse_vec<V> || is_dense_vec<V>) && in_space<V, host>;
 
-// Transitional names (the device operations' old trait family), removed with the last user.
-template <class M>
-inline constexpr bool is_device_csr = is_csr<M> && in_space<M, device>;
-template <class M>
-inline constexpr bool is_device_dense = is_dense<M> && in_space<M, device>;
-template <class V>
-inline constexpr bool is_device_dense_vec = is_dense_vec<V> && in_space<V, device>;
-template <class V>
-inline constexpr bool is_device_sparse_vec = is_sparse_vec<V> && in_space<V, device>;
-
 template <class M>
 concept device_matrix = (is_csr<M> || is_dense<M>) && in_space<M, device>;
 template <class V>
