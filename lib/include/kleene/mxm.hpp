@@ -570,7 +570,7 @@ void mxm(matrix<T, Index, Space>& c, csr_matrix<T, Index, Space> const& a,
     if (a.cols() != b.rows())
         throw dimension_mismatch("mxm: cannot multiply A (" + detail::describe(a) + ") by B (" +
                                  detail::describe(b) + ")");
-    if constexpr (on_device) detail::device_call("mxm", opt, "on the GPU, into a matrix");
+    if constexpr (on_device) detail::device_call("mxm", opt, "on the GPU");
     double est = 0;
     if constexpr (on_device) {
         est = cuda::product_density(a, b, opt.ctx);
@@ -585,7 +585,11 @@ void mxm(matrix<T, Index, Space>& c, csr_matrix<T, Index, Space> const& a,
     }
     std::string why;
     bool const dense = detail::dense_output(est, opt, why);
-    detail::trace(opt, "mxm: " + why);
+    detail::trace(opt, "mxm: " +
+                           (on_device ? detail::describe(a) + " x " + detail::describe(b) +
+                                            " on the GPU: "
+                                      : std::string()) +
+                           why);
     if (dense) {
         dense_matrix<T, Space> d(a.rows(), b.cols());
         mxm(d, a, b, s, opt);
