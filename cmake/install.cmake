@@ -4,7 +4,8 @@ include(CMakePackageConfigHelpers)
 set(KLEENE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kleene)
 
 # Every public include tree lands in one include/ (each holds kleene/...), as <kleene/...> expects.
-foreach(dir semirings/include lib/include lib/cpu/include lib/cuda/include matrix_io/include
+foreach(dir semirings/include lib/core/include lib/backend/common/include
+            lib/backend/cpu/include lib/backend/cuda/include lib/ops/include matrix_io/include
             algorithms/include algorithms/cuda/include ${PROJECT_BINARY_DIR}/generated/include)
   cmake_path(ABSOLUTE_PATH dir BASE_DIRECTORY ${PROJECT_SOURCE_DIR})
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

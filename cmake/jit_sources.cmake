@@ -1,22 +1,22 @@
-# The JIT's embedded sources (lib/cuda/src/jit.cpp, kleene/cuda/jit.hpp): NVRTC compiles the same
+# The JIT's embedded sources (lib/backend/cuda/src/jit.cpp, kleene/cuda/jit.hpp): NVRTC compiles the same
 # device headers the library's instances come from, and has no C++ standard library, so the
-# library carries both as strings: lib/cuda/jit/std (stand-ins for the few standard headers the
+# library carries both as strings: lib/backend/cuda/jit/std (stand-ins for the few standard headers the
 # device code includes) and the device headers below. A header added to the device code that
 # NVRTC reaches must be added here; the JIT test compiles every kernel family without a device
 # and fails on a missing include.
 set(KLEENE_JIT_HEADERS
   semirings/include:kleene/semiring.hpp
-  lib/cuda/include:kleene/cuda/detail/device_functions.cuh
-  lib/cuda/include:kleene/cuda/sparse/device_common.cuh
-  lib/cuda/include:kleene/cuda/sparse/spmv_kernels.cuh
-  lib/cuda/include:kleene/cuda/sparse/spgemm_kernels.cuh
-  lib/cuda/include:kleene/cuda/dense_gemm/tiles.hpp
-  lib/cuda/include:kleene/cuda/dense_gemm/policies.cuh
-  lib/cuda/include:kleene/cuda/dense_gemm/kernels.cuh
-  lib/cuda/include:kleene/cuda/closure_kernels.cuh)
+  lib/backend/cuda/include:kleene/cuda/detail/device_functions.cuh
+  lib/backend/cuda/include:kleene/cuda/sparse/device_common.cuh
+  lib/backend/cuda/include:kleene/cuda/sparse/spmv_kernels.cuh
+  lib/backend/cuda/include:kleene/cuda/sparse/spgemm_kernels.cuh
+  lib/backend/cuda/include:kleene/cuda/dense_gemm/tiles.hpp
+  lib/backend/cuda/include:kleene/cuda/dense_gemm/policies.cuh
+  lib/backend/cuda/include:kleene/cuda/dense_gemm/kernels.cuh
+  lib/backend/cuda/include:kleene/cuda/closure_kernels.cuh)
 
 function(kleene_embed_jit_sources out)
-  file(GLOB std_files ${PROJECT_SOURCE_DIR}/lib/cuda/jit/std/*)
+  file(GLOB std_files ${PROJECT_SOURCE_DIR}/lib/backend/cuda/jit/std/*)
   set(entries "")
   set(deps "")
   foreach(f ${std_files})

@@ -11,11 +11,11 @@ shift || true
 targets=("$@")
 (( ${#targets[@]} )) || targets=(fuzz_matrix_market fuzz_kbin fuzz_edge_list)
 mkdir -p "$out/obj"
-inc=(-I"$root/lib/include" -I"$root/semirings/include" -I"$root/matrix_io/include")
+inc=(-I"$root/lib/core/include" -I"$root/semirings/include" -I"$root/matrix_io/include")
 lib=("$root/matrix_io/src/io_common.cpp" "$root/matrix_io/src/mm_read_float.cpp"
      "$root/matrix_io/src/mm_read_signed.cpp" "$root/matrix_io/src/mm_read_unsigned.cpp"
      "$root/matrix_io/src/mm_write.cpp" "$root/matrix_io/src/binary.cpp"
-     "$root/lib/src/memory.cpp" "$root/matrix_io/src/output_file.cpp")
+     "$root/lib/core/src/memory.cpp" "$root/matrix_io/src/output_file.cpp")
 srcs=("${lib[@]}")
 for t in "${targets[@]}"; do srcs+=("$root/fuzz/$t.cpp"); done
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined

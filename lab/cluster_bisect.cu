@@ -6,7 +6,7 @@
 // --sorted sorts each row's columns (the library's CSR has them sorted; the lab's reader keeps
 // the file's order). Levels checked against a host BFS on every source.
 //
-//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Ilib/include -Ilib/cuda/include \
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Ilib/core/include -Ilib/backend/common/include -Ilib/backend/cuda/include \
 //        -Isemirings/include -Ibuild-gpu/generated/include lab/cluster_bisect.cu -o cluster_bisect
 //   ./cluster_bisect road_NE.mtx SOURCES_FILE [--runs 5] [--sorted] [--clusters 16]
 #include "../algorithms/cuda/src/graph_bfs_block.cuh"

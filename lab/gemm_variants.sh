@@ -8,15 +8,15 @@ mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 # The instance lists the headers include (cmake/instances.cmake), written beside the binaries.
 cmake -DKLEENE_GENERATED_DIR="$out/generated" -P "$root/cmake/instances.cmake"
-inc=(-I"$root/semirings/include" -I"$root/lib/include" -I"$root/lib/cuda/include" -I"$root/lib/cpu/include"
+inc=(-I"$root/semirings/include" -I"$root/lib/core/include" -I"$root/lib/backend/common/include" -I"$root/lib/ops/include" -I"$root/lib/backend/cuda/include" -I"$root/lib/backend/cpu/include"
      -I"$out/generated/include")
 variants=("8 1" "16 1" "8 0" "16 0")
 sizes=("$@")
 for v in "${variants[@]}"; do
   set -- $v
   "$nvcc" -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_90 "${inc[@]}" -DKLEENE_GEMM_BLOCK_K=$1 \
-    -DKLEENE_GEMM_INT_DPX=$2 -DKLEENE_HAVE_CUDA=1 "$root/lab/gemm_variants.cu" "$root/lib/cuda/src/runtime.cu" \
-    "$root/lib/src/context.cpp" -Xcompiler -fopenmp -lgomp \
+    -DKLEENE_GEMM_INT_DPX=$2 -DKLEENE_HAVE_CUDA=1 "$root/lab/gemm_variants.cu" "$root/lib/backend/cuda/src/runtime.cu" \
+    "$root/lib/core/src/context.cpp" -Xcompiler -fopenmp -lgomp \
     -o "$out/v_$1_$2" > "$out/build_$1_$2.log" 2>&1 &
 done
 wait

@@ -112,7 +112,7 @@ if has test; then
         # host_copy.hpp whose direct copies to the host drop each piece's last 4 bytes must fail.
         if [[ -f $build/build.ninja ]]; then
             bash "$root/bench/gpu/plant.sh" "$build" tests/test_out_of_core_gpu \
-                lib/cuda/include/kleene/cuda/host_copy.hpp 1 "$build/plant/test_out_of_core_gpu" \
+                lib/backend/cuda/include/kleene/cuda/host_copy.hpp 1 "$build/plant/test_out_of_core_gpu" \
                 's/copy_rows_async(h + off, n, d + off, n, n, 1, k, s);/copy_rows_async(h + off, n, d + off, n, n - 4, 1, k, s);/' \
                 >"$out/plant_build.log" 2>&1 || { echo "PLANT: could not build the sabotaged test"; status=1; }
             # Second: check_distributed_fw against a floyd_warshall.hpp that aborts the NCCL

@@ -114,7 +114,7 @@ def vxm(u, a, semiring="plus.times", *, out=None, mask=None, accum=None, replace
 
 # ---- the other GraphBLAS operations --------------------------------------------------------------
 #
-# Each is kleene's C++ operation (lib/include/kleene/*.hpp) with the same keywords as mxm:
+# Each is kleene's C++ operation (lib/ops/include/kleene/*.hpp) with the same keywords as mxm:
 # C<mask, replace> accum= result, `out` the C. A one-dimensional array (NumPy, or a device array)
 # is a vector: it runs as an n x 1 matrix and comes back as a one-dimensional array of the same
 # kind, with `absent` where it has no entry. Dense operands (vectors, dense matrices) hold the

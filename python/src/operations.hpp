@@ -1,6 +1,6 @@
 #pragma once
 // The GraphBLAS operations beside the products, for one value type T: ewise_add, ewise_mult,
-// kronecker, apply, select, reduce, transpose, extract and assign (lib/include/kleene/*.hpp).
+// kronecker, apply, select, reduce, transpose, extract and assign (lib/ops/include/kleene/*.hpp).
 // operations<T> (operations_impl.hpp) runs them on host matrices and device_operations<T>
 // (operations_device_impl.hpp) on device ones; products_<type>.cpp and products_device_<type>.cpp
 // instantiate them beside the products of the same type, so that no translation unit is added.
@@ -68,7 +68,7 @@ struct operations {
 };
 
 /// The same on device matrices (float32, float64, int32, int64; CSR with int32 indices or dense),
-/// where lib/cuda has the operation and the operator.
+/// where lib/backend/cuda has the operation and the operator.
 template <class T>
 struct device_operations {
     static py::tuple ewise(bool add, matrix_handle const& a, matrix_handle const& b,

@@ -4,9 +4,9 @@
 // matrix cannot exist then, and the calls raise kleene.NoDevice.
 //
 // As on the host, each operation computes its result plainly (CSR from CSR operands, dense from
-// dense ones, as lib/cuda's operations take them), then device_detail::write_back (the products'
+// dense ones, as lib/backend/cuda's operations take them), then device_detail::write_back (the products'
 // write-back, products_device_impl.hpp) writes it into `out` under the mask with the
-// accumulator. What lib/cuda builds (operations.hpp, reduce_transpose.hpp, extract_assign.hpp):
+// accumulator. What lib/backend/cuda builds (operations.hpp, reduce_transpose.hpp, extract_assign.hpp):
 // ewise_add, ewise_mult and kronecker with plus, times, min, max, first, second; apply with
 // identity, ainv, abs, one, minv and plus, times, min, max bound to the second operand; select
 // on CSR with tril, triu, diag, offdiag and the value comparisons; reduce with the monoids plus,
@@ -101,7 +101,7 @@ void with_pair(char const* what, matrix_handle const& ah, matrix_handle const& b
 
 template <class T>
 [[noreturn]] void refuse_operator(char const* what, std::string const& name, char const* built) {
-    throw invalid_argument(std::string(what) + " on the GPU: lib/cuda builds " + built + ", not " +
+    throw invalid_argument(std::string(what) + " on the GPU: lib/backend/cuda builds " + built + ", not " +
                            name);
 }
 
@@ -177,7 +177,7 @@ py::tuple device_operations<T>::kronecker(matrix_handle const& ah, matrix_handle
 
 namespace device_op_detail {
 #if defined(KLEENE_HAVE_CUDA)
-/// Calls f(op, absent) with apply's operator as the type lib/cuda builds it for.
+/// Calls f(op, absent) with apply's operator as the type lib/backend/cuda builds it for.
 template <class T, class F>
 void visit_gpu_unary(op_args const& args, F&& f) {
     constexpr char const* built =
@@ -212,7 +212,7 @@ void visit_gpu_unary(op_args const& args, F&& f) {
     });
 }
 
-/// Calls f(pred) with select's predicate as the type lib/cuda builds it for.
+/// Calls f(pred) with select's predicate as the type lib/backend/cuda builds it for.
 template <class T, class F>
 void visit_gpu_predicate(op_args const& args, F&& f) {
     select_kind const kind = parse_select(args.name);
@@ -290,7 +290,7 @@ py::tuple device_operations<T>::select(matrix_handle const& ah, op_args const& a
             using A = std::decay_t<decltype(a)>;
             if constexpr (!is_device_csr<A>) {
                 throw invalid_argument(
-                    "select on the GPU takes a CSR matrix (lib/cuda filters "
+                    "select on the GPU takes a CSR matrix (lib/backend/cuda filters "
                     "CSR only): build it with to_csr() before to_device()");
             } else {
                 A c(a.rows(), a.cols());
@@ -311,7 +311,7 @@ py::tuple device_operations<T>::select(matrix_handle const& ah, op_args const& a
 
 namespace device_op_detail {
 #if defined(KLEENE_HAVE_CUDA)
-/// Calls f(monoid) for the monoids lib/cuda's reduce is built for.
+/// Calls f(monoid) for the monoids lib/backend/cuda's reduce is built for.
 template <class T, class F>
 void visit_gpu_monoid(op_args const& args, F&& f) {
     visit_monoid<T>(parse_monoid(args.name, args.what), [&](auto m) {

@@ -96,7 +96,7 @@ void same_space(char const* op, bool a_device, bool device, char const* what,
 
 }  // namespace
 
-// Bool products on the device: lib/cuda builds its write-back, masks and conversions for the
+// Bool products on the device: lib/backend/cuda builds its write-back, masks and conversions for the
 // numeric types only.
 template <>
 struct device_products<bool> {
@@ -112,7 +112,7 @@ struct device_products<bool> {
     static py::tuple vxm(py::handle, matrix_handle const&, vector_args const&) { refuse("vxm"); }
 };
 
-// Bool on the device: lib/cuda builds its operations for the numeric types only.
+// Bool on the device: lib/backend/cuda builds its operations for the numeric types only.
 template <>
 struct device_operations<bool> {
     [[noreturn]] static void refuse(op_args const& args) {

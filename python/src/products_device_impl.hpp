@@ -1,20 +1,20 @@
 #pragma once
 // The bodies of device_products<T> (products.hpp): mxm / mxv / vxm on device matrices through
-// kleene's device overloads (lib/include/kleene/mxm.hpp), included by one
+// kleene's device overloads (lib/ops/include/kleene/mxm.hpp), included by one
 // products_device_<type>.cpp per value type. Without the CUDA backend nothing here is
 // instantiated: a device matrix cannot exist then, and the calls raise kleene.NoDevice.
 //
 // What is bound, to keep the module's build time bounded (docs/python.md, "Products on the GPU"):
-// - values float32, float64, int32, int64 (the types lib/cuda builds its operations for); device
+// - values float32, float64, int32, int64 (the types lib/backend/cuda builds its operations for); device
 //   CSR operands, outputs and masks with int32 indices; masks of bool or the product's type;
-// - every semiring with dense operands (A dense: the semiring GEMM, lib/cuda's twelve numeric
+// - every semiring with dense operands (A dense: the semiring GEMM, lib/backend/cuda's twelve numeric
 //   instances); with a CSR A (SpMM, SpGEMM, SpMV) those of KLEENE_SPARSE_INSTANCES;
 // - mxm: A B straight into C (no mask; no accumulator or the semiring's add); otherwise the
 //   product goes into a temporary of its natural storage (CSR for CSR x CSR, else dense) and
 //   kleene::apply(identity) writes it back into C under the mask, with the accumulator and
 //   replace: the same two steps kleene::mxm takes on the device, with the write-back built once
 //   per value type instead of once per semiring. A CSR C accumulates with plus, times, min, max,
-//   first or second, a dense C with plus or min (or, unmasked, the semiring's add): lib/cuda's
+//   first or second, a dense C with plus or min (or, unmasked, the semiring's add): lib/backend/cuda's
 //   write-back instances;
 // - mxv / vxm: dense device vectors (u, out and a bool mask), the semiring's add as the only
 //   accumulator, as on the host.
@@ -37,7 +37,7 @@ using dcsr = device_csr<T, i32>;
 template <class T>
 using ddense = dense_matrix<T, device>;
 
-/// The semirings lib/cuda builds its sparse kernels for, read from its instance list
+/// The semirings lib/backend/cuda builds its sparse kernels for, read from its instance list
 /// (KLEENE_SPARSE_INSTANCES of kleene/instance_lists.hpp), and their names for messages.
 #define KLEENE_PY_IS_SPARSE_SEMIRING(S, U, ...) || std::is_same_v<Sr, S<U>>
 template <class Sr>
@@ -139,7 +139,7 @@ void write_back(C& c, Tmp&& t, T zero, product_args const& args, std::string con
             } else {
                 throw invalid_argument(std::string(what) +
                                        " on the GPU: a dense output accumulates with plus or min "
-                                       "under a mask or with another operator (lib/cuda's "
+                                       "under a mask or with another operator (lib/backend/cuda's "
                                        "write-back), not " +
                                        accum + "; use a CSR output");
             }
@@ -232,7 +232,7 @@ dense_vector<T, device> vector_product(S s, M const& a, dense_vector<T, device> 
     auto with_accum = [&](auto const& m) {
         constexpr bool masked = !std::is_same_v<std::decay_t<decltype(m)>, no_mask_t>;
         if (args.accum.empty()) return call(m, no_accum);
-        // A dense A writes a masked product back through lib/cuda's dense write-back (plus, min).
+        // A dense A writes a masked product back through lib/backend/cuda's dense write-back (plus, min).
         if constexpr (masked && is_device_dense<M> && !detail::gpu_dense_accum<add_op, T>)
             throw invalid_argument(std::string(Pull ? "mxv" : "vxm") +
                                    " on the GPU: a dense A with a mask accumulates with plus or "

@@ -1,5 +1,5 @@
 // The GPU element-wise operations (kleene/cuda/operations.hpp) against the CPU operations of
-// lib/include/kleene on the same random inputs: ewise_add / ewise_mult, apply and select on CSR
+// lib/ops/include/kleene on the same random inputs: ewise_add / ewise_mult, apply and select on CSR
 // (both index types, iso inputs, empty and long rows; with every CSR mask kind, accumulator and
 // replace into an output that already has entries) and ewise / apply on dense matrices and
 // vectors (every mask kind, the accumulators, replace). Values are small integers, so every

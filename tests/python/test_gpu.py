@@ -297,7 +297,7 @@ def test_stream_refusals():
 
 DTYPES = ["float32", "float64", "int32", "int64"]
 # Dense operands run the semiring GEMM (every semiring); a CSR A runs the sparse kernels, which
-# lib/cuda builds for these:
+# lib/backend/cuda builds for these:
 SPARSE_SEMIRINGS = {"plus_times", "min_plus", "max_plus", "plus_pair", "any_pair", "min_first",
                     "min_second"}
 
@@ -533,7 +533,7 @@ def test_device_ewise_and_kronecker_equal_cpu(dtype, op, fmt, fn):
 def test_device_ewise_refusals(fn):
     a, ad = pair_of("csr", "float64", 202)
     d, dd = pair_of("dense", "float64", 203)
-    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds plus, times"):
+    with pytest.raises(kleene.InvalidArgument, match="lib/backend/cuda builds plus, times"):
         fn(ad, ad, "lor")
     with pytest.raises(kleene.InvalidArgument, match="both CSR or both dense"):
         fn(ad, dd)
@@ -615,11 +615,11 @@ def test_device_apply_equals_cpu(dtype, fmt, op, right):
 
 def test_device_apply_refusals():
     a, ad = pair_of("csr", "float64", 231)
-    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds identity"):
+    with pytest.raises(kleene.InvalidArgument, match="lib/backend/cuda builds identity"):
         kleene.apply(ad, "lnot")
     with pytest.raises(kleene.InvalidArgument, match="bound first"):
         kleene.apply(ad, "plus", left=1.0)
-    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds identity"):
+    with pytest.raises(kleene.InvalidArgument, match="lib/backend/cuda builds identity"):
         kleene.apply(ad, "first", right=1.0)
 
 
@@ -639,7 +639,7 @@ def test_device_select_refusals():
     _, ad = pair_of("csr", "float64", 241)
     with pytest.raises(kleene.InvalidArgument, match="takes a CSR matrix"):
         kleene.select(dd, "tril")
-    with pytest.raises(kleene.InvalidArgument, match="lib/cuda builds tril"):
+    with pytest.raises(kleene.InvalidArgument, match="lib/backend/cuda builds tril"):
         kleene.select(ad, "row_le", 3)
 
 

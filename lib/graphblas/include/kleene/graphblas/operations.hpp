@@ -31,7 +31,7 @@
 namespace kleene::graphblas {
 
 /// The indices as GraphBLAS wants them.
-std::vector<GrB_Index> index_array(cpu::resolved_indices const& r);
+std::vector<GrB_Index> index_array(resolved_indices const& r);
 
 namespace detail {
 
