@@ -7,6 +7,8 @@
 // transpose(A)) and A(I, j) / A'(I, j) into a dense vector: CSR and dense, empty columns, tall and
 // wide shapes. Values are small integers, so every result is exact. A .cpp (host code only): the
 // CPU operations it compares with need OpenMP. Shared inputs and checks: gpu/ops_gpu_common.hpp.
+// It calls only the backend's operations, which every instance set keeps: its cases run in a
+// minimal build too.
 
 #define BOOST_TEST_MODULE structure_gpu
 
@@ -557,7 +559,7 @@ shape_list const small_shapes = {{0, 0}, {1, 1}, {0, 5}, {5, 0}, {7, 5}, {40, 33
 }  // namespace
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(transpose_csr, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(1);
     for (auto [r, c] : small_shapes) {
         bool const masked = r * c > 0;
@@ -569,7 +571,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(transpose_csr, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(transpose_dense, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(2);
     for (auto [r, c] : small_shapes) transpose_dense_case<T>(r, c, r * c > 0, T(0), g);
     transpose_dense_case<T>(33, 65, true, T(5), g);
@@ -577,7 +579,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(transpose_dense, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_rows_and_scalars, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(3);
     for_each(monoids<T>(), [&](auto mon) {
         for (auto [r, c] : shape_list{{0, 0}, {1, 1}, {7, 5}, {40, 15}}) {
@@ -604,7 +606,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_rows_and_scalars, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(extract_csr, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(5);
     for (auto [r, c] : small_shapes) {
         extract_csr_case<T, std::int32_t>(r, c, false, true, g);
@@ -615,14 +617,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(extract_csr, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(extract_dense, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(6);
     for (auto [r, c] : small_shapes) extract_dense_case<T>(r, c, true, g);
     extract_dense_case<T>(1000, 777, false, g);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(assign_dense, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(7);
     for (auto [r, c] : small_shapes) assign_dense_case<T>(r, c, true, T(0), g);
     assign_dense_case<T>(31, 17, true, T(9), g);
@@ -630,7 +632,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(assign_dense, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(assign_csr, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(9);
     for (auto [r, c] : small_shapes) {
         assign_csr_case<T, std::int32_t>(r, c, false, true, g);
@@ -641,7 +643,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(assign_csr, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_columns, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(10);
     for_each(monoids<T>(), [&](auto mon) {
         // {3, 40}: most columns empty; {0, 5}: every column empty.
@@ -682,7 +684,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_columns, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(extract_column, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(12);
     for (auto [r, c] : small_shapes) {
         extract_column_case<T, std::int32_t>(r, c, false, true, T(0), g);
@@ -696,7 +698,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(extract_column, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(assign_csr_every_accumulator, T, value_types) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(13);
     for (auto [r, c] : shape_list{{1, 1}, {7, 5}, {5, 7}, {40, 33}, {33, 40}}) {
         assign_csr_accum_case<T, std::int32_t>(r, c, false, g);
@@ -706,7 +708,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(assign_csr_every_accumulator, T, value_types) {
 }
 
 BOOST_AUTO_TEST_CASE(column_errors) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(14);
     auto const a = random_csr<float, std::int32_t>(6, 4, 2.0, g).to_device();
     auto const d = random_dense<float>(6, 4, 0.0f, g).to_device();
@@ -740,7 +742,7 @@ BOOST_AUTO_TEST_CASE(column_errors) {
 }
 
 BOOST_AUTO_TEST_CASE(errors) {
-    if (!have_gpu()) return;
+    if (!have_gpu(kleene::test::needs::minimal)) return;
     rng g(8);
     auto const a = random_csr<float, std::int32_t>(6, 4, 2.0, g).to_device();
     auto const d = random_dense<float>(6, 4, 0.0f, g).to_device();
@@ -795,6 +797,6 @@ BOOST_AUTO_TEST_CASE(errors) {
 
 BOOST_AUTO_TEST_CASE(no_device_is_a_clear_skip) {
     // Runs everywhere: on a machine without a device the cases above return at once.
-    if (!have_gpu()) BOOST_TEST_MESSAGE("structure_gpu: no CUDA device, GPU cases skipped");
+    if (!have_gpu(kleene::test::needs::minimal)) BOOST_TEST_MESSAGE("structure_gpu: no CUDA device, GPU cases skipped");
     BOOST_TEST(true);
 }
