@@ -36,10 +36,10 @@ set(KLEENE_INDEX_TYPES int32=std::int32_t int64=std::int64_t)
 # The sets, one list a family, each entry "semirings:types" (comma-separated; * is every semiring):
 #   host    what the CLI (tools/semiring_dispatch.hpp) and the Python module (python/src/products.hpp)
 #           dispatch to by name; their kernels are the header templates, compiled in those programs
-#   sparse  lib/backend/cuda's sparse products (spmv, spmspv, spmm, spgemm, spgemm_dense, masked_dot), both
-#           index types
-#   gemm    lib/backend/cuda's dense GEMM (over bool and uint8, lor_land and any_pair are always built:
-#           lib/backend/cuda/src/bit_matrix.cu)
+#   sparse  lib/backend/cuda's sparse products (spmv, spmspv, spmm, spgemm, spgemm_dense,
+#           masked_dot), both index types
+#   gemm    lib/backend/cuda's dense GEMM (over bool and uint8, lor_land and any_pair are always
+#           built: lib/backend/cuda/src/bit_matrix.cu)
 #   ops     lib/backend/cuda's operations (ewise, apply, select, reduce, ...): value types only
 # builtin is the default; all is the registry's whole product. In a smaller build (minimal) a pair
 # of builtin that is left out still links: it throws kleene::missing_instance, which names the pair
@@ -59,9 +59,9 @@ set(KLEENE_SET_builtin_gemm ${KLEENE_SET_all_gemm})
 set(KLEENE_SET_builtin_ops ${num})
 
 # minimal: the CLI's and Python's default (plus_times) and the shortest paths (min_plus) over every
-# type, which are also all that the algorithms' GPU paths take from lib/backend/cuda's semiring kernels:
-# min_plus (APSP, paths: dense GEMM, SpMM) and plus_times (PageRank: SpMV); BFS, components and
-# triangles run kernels of their own (algorithms/cuda). Found with `nm -C --undefined-only` on a
+# type, which are also all that the algorithms' GPU paths take from lib/backend/cuda's semiring
+# kernels: min_plus (APSP, paths: dense GEMM, SpMM) and plus_times (PageRank: SpMV); BFS, components
+# and triangles run kernels of their own (algorithms/cuda). Found with `nm -C --undefined-only` on a
 # builtin build's objects outside tests/. The test suites run every semiring through the header
 # templates; the GPU suites skip in a minimal build.
 set(KLEENE_SET_minimal_host "plus_times,min_plus:${num}" "lor_land:bool")

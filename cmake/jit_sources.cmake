@@ -1,7 +1,7 @@
-# The JIT's embedded sources (lib/backend/cuda/src/jit.cpp, kleene/cuda/jit.hpp): NVRTC compiles the same
-# device headers the library's instances come from, and has no C++ standard library, so the
-# library carries both as strings: lib/backend/cuda/jit/std (stand-ins for the few standard headers the
-# device code includes) and the device headers below. A header added to the device code that
+# The JIT's embedded sources (lib/backend/cuda/src/jit.cpp, kleene/cuda/jit.hpp): NVRTC compiles the
+# same device headers the library's instances come from, and has no C++ standard library, so the
+# library carries both as strings: lib/backend/cuda/jit/std (stand-ins for the few standard headers
+# the device code includes) and the device headers below. A header added to the device code that
 # NVRTC reaches must be added here; the JIT test compiles every kernel family without a device
 # and fails on a missing include.
 set(KLEENE_JIT_HEADERS

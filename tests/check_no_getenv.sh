@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The library reads no environment variable: only context_from_environment (lib/core/src/environment.cpp)
-# may call getenv / secure_getenv. Fails, listing the lines, when any other library file does.
+# The library reads no environment variable: only context_from_environment
+# (lib/core/src/environment.cpp) may call getenv / secure_getenv. Fails, listing the lines, when any
+# other library file does.
 set -u
 root=${1:?usage: check_no_getenv.sh SOURCE_DIR}
 hits=$(grep -rnE '\b(secure_)?getenv\b' "$root/lib" "$root/algorithms" "$root/matrix_io" \

@@ -4,11 +4,11 @@
 // matrix cannot exist then, and the calls raise kleene.NoDevice.
 //
 // As on the host, each operation computes its result plainly (CSR from CSR operands, dense from
-// dense ones, as lib/backend/cuda's operations take them), then device_detail::write_back (the products'
-// write-back, products_device_impl.hpp) writes it into `out` under the mask with the
-// accumulator. What lib/backend/cuda builds (operations.hpp, reduce_transpose.hpp, extract_assign.hpp):
-// ewise_add, ewise_mult and kronecker with plus, times, min, max, first, second; apply with
-// identity, ainv, abs, one, minv and plus, times, min, max bound to the second operand; select
+// dense ones, as lib/backend/cuda's operations take them), then device_detail::write_back (the
+// products' write-back, products_device_impl.hpp) writes it into `out` under the mask with the
+// accumulator. What lib/backend/cuda builds (operations.hpp, reduce_transpose.hpp,
+// extract_assign.hpp): ewise_add, ewise_mult and kronecker with plus, times, min, max, first,
+// second; apply with identity, ainv, abs, one, minv and plus, times, min, max bound to the second operand; select
 // on CSR with tril, triu, diag, offdiag and the value comparisons; reduce with the monoids plus,
 // times, min, max; transpose, extract and assign on CSR or dense. Anything else is refused with
 // kleene.InvalidArgument saying so.

@@ -96,8 +96,8 @@ void same_space(char const* op, bool a_device, bool device, char const* what,
 
 }  // namespace
 
-// Bool products on the device: lib/backend/cuda builds its write-back, masks and conversions for the
-// numeric types only.
+// Bool products on the device: lib/backend/cuda builds its write-back, masks and conversions for
+// the numeric types only.
 template <>
 struct device_products<bool> {
     [[noreturn]] static void refuse(char const* op) {

@@ -5,17 +5,17 @@
 // instantiated: a device matrix cannot exist then, and the calls raise kleene.NoDevice.
 //
 // What is bound, to keep the module's build time bounded (docs/python.md, "Products on the GPU"):
-// - values float32, float64, int32, int64 (the types lib/backend/cuda builds its operations for); device
-//   CSR operands, outputs and masks with int32 indices; masks of bool or the product's type;
-// - every semiring with dense operands (A dense: the semiring GEMM, lib/backend/cuda's twelve numeric
-//   instances); with a CSR A (SpMM, SpGEMM, SpMV) those of KLEENE_SPARSE_INSTANCES;
+// - values float32, float64, int32, int64 (the types lib/backend/cuda builds its operations for);
+//   device CSR operands, outputs and masks with int32 indices; masks of bool or the product's type;
+// - every semiring with dense operands (A dense: the semiring GEMM, lib/backend/cuda's twelve
+//   numeric instances); with a CSR A (SpMM, SpGEMM, SpMV) those of KLEENE_SPARSE_INSTANCES;
 // - mxm: A B straight into C (no mask; no accumulator or the semiring's add); otherwise the
 //   product goes into a temporary of its natural storage (CSR for CSR x CSR, else dense) and
 //   kleene::apply(identity) writes it back into C under the mask, with the accumulator and
 //   replace: the same two steps kleene::mxm takes on the device, with the write-back built once
 //   per value type instead of once per semiring. A CSR C accumulates with plus, times, min, max,
-//   first or second, a dense C with plus or min (or, unmasked, the semiring's add): lib/backend/cuda's
-//   write-back instances;
+//   first or second, a dense C with plus or min (or, unmasked, the semiring's add):
+//   lib/backend/cuda's write-back instances;
 // - mxv / vxm: dense device vectors (u, out and a bool mask), the semiring's add as the only
 //   accumulator, as on the host.
 
@@ -232,7 +232,8 @@ dense_vector<T, device> vector_product(S s, M const& a, dense_vector<T, device> 
     auto with_accum = [&](auto const& m) {
         constexpr bool masked = !std::is_same_v<std::decay_t<decltype(m)>, no_mask_t>;
         if (args.accum.empty()) return call(m, no_accum);
-        // A dense A writes a masked product back through lib/backend/cuda's dense write-back (plus, min).
+        // A dense A writes a masked product back through lib/backend/cuda's dense write-back (plus,
+        // min).
         if constexpr (masked && is_device_dense<M> && !detail::gpu_dense_accum<add_op, T>)
             throw invalid_argument(std::string(Pull ? "mxv" : "vxm") +
                                    " on the GPU: a dense A with a mask accumulates with plus or "

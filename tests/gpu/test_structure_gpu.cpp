@@ -797,6 +797,7 @@ BOOST_AUTO_TEST_CASE(errors) {
 
 BOOST_AUTO_TEST_CASE(no_device_is_a_clear_skip) {
     // Runs everywhere: on a machine without a device the cases above return at once.
-    if (!have_gpu(kleene::test::needs::minimal)) BOOST_TEST_MESSAGE("structure_gpu: no CUDA device, GPU cases skipped");
+    if (!have_gpu(kleene::test::needs::minimal))
+        BOOST_TEST_MESSAGE("structure_gpu: no CUDA device, GPU cases skipped");
     BOOST_TEST(true);
 }

@@ -29,7 +29,8 @@ template <class Space>
 concept memory_space = std::same_as<Space, host> || std::same_as<Space, device>;
 
 namespace detail {
-// Implemented in lib/backend/cuda (without CUDA: inline, throwing no_device; detail/device_entry.hpp).
+// Implemented in lib/backend/cuda (without CUDA: inline, throwing no_device;
+// detail/device_entry.hpp).
 KLEENE_DEVICE_ENTRIES_BEGIN
 KLEENE_DEVICE_ENTRY void* device_allocate(std::size_t bytes) KLEENE_DEVICE_VALUE;
 KLEENE_DEVICE_ENTRY void device_deallocate(void* p) noexcept KLEENE_DEVICE_RETURNS();

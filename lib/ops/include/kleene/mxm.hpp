@@ -542,9 +542,9 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                    " multiply-adds per row)" +
                                    (no_mask_given ? "" : ", masked entries skipped") +
                                    (pin != kernel_choice::automatic ? " [pinned]" : ""));
-            auto t = cpu::gustavson(
-                s, a, b, mask, hash ? cpu::spgemm_accumulator::hash : cpu::spgemm_accumulator::dense,
-                opt.dense_row_threshold);
+            auto const acc =
+                hash ? cpu::spgemm_accumulator::hash : cpu::spgemm_accumulator::dense;
+            auto t = cpu::gustavson(s, a, b, mask, acc, opt.dense_row_threshold);
             detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         }
     }

@@ -30,8 +30,8 @@
 
 namespace kleene::detail {
 
-/// Throws no_device, always. Out of line (lib/core/src/memory.cpp) and not [[noreturn]] on purpose: an
-/// inline entry point that visibly never returns makes GCC's -Winfinite-recursion flag every
+/// Throws no_device, always. Out of line (lib/core/src/memory.cpp) and not [[noreturn]] on purpose:
+/// an inline entry point that visibly never returns makes GCC's -Winfinite-recursion flag every
 /// recursion whose base case calls one (R-Kleene's), and a recursion that may end is what it is.
 void device_unavailable();
 

@@ -90,8 +90,8 @@ struct device_state {
     /// result_copy.cpp).
     handle result_staging;
     /// A small page-locked host block for the values a call's host loop reads and writes between
-    /// its launches (lib/backend/cuda/src/result_copy.cpp), kept: allocating page-locked memory per call
-    /// costs more than the values' trips, and freeing it waits for the whole device.
+    /// its launches (lib/backend/cuda/src/result_copy.cpp), kept: allocating page-locked memory per
+    /// call costs more than the values' trips, and freeing it waits for the whole device.
     handle pinned_small;
     /// The context's own stream-ordered memory pool (a cudaMemPool_t; lib/backend/cuda/src/
     /// memory_pool.cpp), when the caller supplied none.

@@ -73,14 +73,14 @@ decltype(auto) materialize_any(X const& x, options const& opt, char const* op) {
 }
 
 /// C<mask, replace> accum= T for an operation's result T made in C's space: T itself where the
-/// call is plain (no mask, no accumulator) and T has C's type; otherwise the space's masked write-back: on the
-/// host cpu::write_back (entries of a dense T equal to `zero` are no entry); on the device a dense
-/// T into a dense C by the backend's masked apply of the identity, a CSR T into a CSR C by its
-/// masked row merge, and a dense T into a CSR C made CSR on the device first (entries equal to
-/// `zero` dropped, as on the host).
+/// call is plain (no mask, no accumulator) and T has C's type; otherwise the space's masked
+/// write-back: on the host cpu::write_back (entries of a dense T equal to `zero` are no entry); on
+/// the device a dense T into a dense C by the backend's masked apply of the identity, a CSR T into
+/// a CSR C by its masked row merge, and a dense T into a CSR C made CSR on the device first
+/// (entries equal to `zero` dropped, as on the host).
 template <class C, class Mask, class Accum, class T>
-void write_back_result(C& c, Mask const& mask, Accum accum, T&& t,
-                        typename C::value_type zero, options const& opt, char const* op) {
+void write_back_result(C& c, Mask const& mask, Accum accum, T&& t, typename C::value_type zero,
+                       options const& opt, char const* op) {
     using R = std::remove_cvref_t<T>;
     using V = typename C::value_type;
     constexpr bool plain = std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>;

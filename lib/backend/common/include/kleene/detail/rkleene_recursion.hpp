@@ -1,8 +1,9 @@
 #pragma once
 // R-Kleene's recursion on a square matrix's 2 x 2 blocks, over a backend that supplies the base
 // case and the products (the algorithm and its invariants: kleene/algorithms/rkleene.hpp). Here,
-// below the algorithms, so that lib/backend/cuda's JIT closure (jit::closure) runs the same recursion as
-// the host and GPU rkleene and the semiring closure of kleene/algorithms/semiring_closure.hpp.
+// below the algorithms, so that lib/backend/cuda's JIT closure (jit::closure) runs the same
+// recursion as the host and GPU rkleene and the semiring closure of
+// kleene/algorithms/semiring_closure.hpp.
 
 #include <cstddef>
 #include <cstdint>

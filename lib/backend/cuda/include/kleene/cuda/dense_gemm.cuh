@@ -1,8 +1,8 @@
 #pragma once
 // The kernel template behind dense_gemm (dense_gemm.hpp). Code compiled by nvcc may include this
 // and call kleene::cuda::dense_gemm<my_semiring>(a, b, c, accumulate) for a semiring of its own;
-// the registry's instances (kleene/instance_lists.hpp) are compiled once, in lib/backend/cuda, and declared
-// extern here so that such code (out_of_core.cu) does not compile them again.
+// the registry's instances (kleene/instance_lists.hpp) are compiled once, in lib/backend/cuda, and
+// declared extern here so that such code (out_of_core.cu) does not compile them again.
 //
 // Layers: a per-thread 8 x 8 register tile (policy::update) in a 128 x 128 block tile, and a host
 // launcher that picks the kernel and policy and checks every call (enqueue / run). Two kernels:

@@ -1,8 +1,8 @@
 #pragma once
 // The kernel templates behind the sparse products (sparse.hpp). Code compiled by nvcc may include
 // this and call kleene::cuda::spmv<my_semiring, Index>(...) and friends for a semiring of its own;
-// the registry's instances (kleene/instance_lists.hpp) are compiled once, in lib/backend/cuda, and declared
-// extern here so that such code does not compile them again.
+// the registry's instances (kleene/instance_lists.hpp) are compiled once, in lib/backend/cuda, and
+// declared extern here so that such code does not compile them again.
 //
 // Pieces that do not depend on the semiring (the SpGEMM count pass, cuSPARSE, masks) live in
 // lib/backend/cuda/src/sparse_common.cu and sparse_cusparse.cu.

@@ -1,7 +1,7 @@
 #pragma once
-// How lib/backend/cuda's dense GEMM (dense_gemm.hpp) is instantiated, declared extern, and specialised to
-// throw for the registry's pairs this build leaves out. Which pairs: KLEENE_GEMM_INSTANCES and
-// KLEENE_GEMM_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
+// How lib/backend/cuda's dense GEMM (dense_gemm.hpp) is instantiated, declared extern, and
+// specialised to throw for the registry's pairs this build leaves out. Which pairs:
+// KLEENE_GEMM_INSTANCES and KLEENE_GEMM_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
 // X(semiring template, T, "semiring", "type"). Over bool and uint8, lor_land (explicit
 // specialisations, dense_gemm.hpp) and any_pair are built by bit_matrix.cu and are not listed.
 
@@ -29,6 +29,7 @@
 #define KLEENE_GEMM_EXTERN(S, T, ...) \
     KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, extern template, S, T)
 /// A left-out pair: specialisations declared in dense_gemm.hpp, defined in
-/// lib/backend/cuda/src/missing.cpp (through the JIT; the stream form throws kleene::missing_instance).
+/// lib/backend/cuda/src/missing.cpp (through the JIT; the stream form throws
+/// kleene::missing_instance).
 #define KLEENE_GEMM_MISSING_DECLARATION(S, T, ...) \
     KLEENE_GEMM_FORMS(KLEENE_GEMM_DECLARATION, template <>, S, T)

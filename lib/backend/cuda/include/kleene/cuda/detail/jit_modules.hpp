@@ -1,7 +1,7 @@
 #pragma once
-// Between the JIT's front (lib/backend/cuda/src/jit.cpp: NVRTC, the cache, the modules a context has
-// loaded) and its launchers (jit_products.cu): the kernels of one family for one semiring, loaded
-// on the context's device, in the family's fixed order.
+// Between the JIT's front (lib/backend/cuda/src/jit.cpp: NVRTC, the cache, the modules a context
+// has loaded) and its launchers (jit_products.cu): the kernels of one family for one semiring,
+// loaded on the context's device, in the family's fixed order.
 
 #include <kleene/context.hpp>
 #include <kleene/cuda/jit.hpp>

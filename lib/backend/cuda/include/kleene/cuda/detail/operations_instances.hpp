@@ -1,7 +1,7 @@
 #pragma once
-// The operator x type sets for which lib/backend/cuda instantiates operations.hpp (operations_*.cu).
-// X(...) macros, one list per family; the value types are the registry's (KLEENE_OPS_TYPES of the
-// generated kleene/instance_lists.hpp, cmake/instances.cmake).
+// The operator x type sets for which lib/backend/cuda instantiates operations.hpp
+// (operations_*.cu). X(...) macros, one list per family; the value types are the registry's
+// (KLEENE_OPS_TYPES of the generated kleene/instance_lists.hpp, cmake/instances.cmake).
 
 #include <kleene/context.hpp>
 #include <kleene/instance_lists.hpp>

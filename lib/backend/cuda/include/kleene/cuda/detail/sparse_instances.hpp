@@ -1,7 +1,7 @@
 #pragma once
-// How lib/backend/cuda's sparse products (sparse.hpp) are instantiated, declared extern, and specialised to
-// throw for the registry's pairs this build leaves out. Which pairs: KLEENE_SPARSE_INSTANCES and
-// KLEENE_SPARSE_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
+// How lib/backend/cuda's sparse products (sparse.hpp) are instantiated, declared extern, and
+// specialised to throw for the registry's pairs this build leaves out. Which pairs:
+// KLEENE_SPARSE_INSTANCES and KLEENE_SPARSE_MISSING of the generated kleene/instance_lists.hpp (cmake/instances.cmake), as
 // X(semiring template, T, Index, "semiring", "type", "index type").
 
 #include <kleene/instance_lists.hpp>
@@ -52,8 +52,9 @@
 /// library's).
 #define KLEENE_SPARSE_EXTERN(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, extern template, S, T, Index)
-/// A left-out pair: specialisations declared in sparse.hpp, defined in lib/backend/cuda/src/missing.cpp
-/// (spmv and spgemm through the JIT, the others throw kleene::missing_instance).
+/// A left-out pair: specialisations declared in sparse.hpp, defined in
+/// lib/backend/cuda/src/missing.cpp (spmv and spgemm through the JIT, the others throw
+/// kleene::missing_instance).
 #define KLEENE_SPARSE_MISSING_DECLARATION(S, T, Index, ...) \
     KLEENE_SPARSE_PRODUCTS(KLEENE_SPARSE_DECLARATION, template <>, S, T, Index)
 

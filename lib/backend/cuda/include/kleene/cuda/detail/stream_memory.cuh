@@ -1,8 +1,9 @@
 #pragma once
 // Device memory and copies in the order of one stream, for the library's and the algorithms' GPU
-// code (lib/backend/cuda, algorithms/cuda; include only from code compiled by nvcc). A call's temporaries are allocated and released on
-// the caller's stream (cudaMallocAsync / cudaFreeAsync): neither waits for the device, where
-// kleene::buffer's cudaFree waits for all of it. Reads back to the host wait on that stream only.
+// code (lib/backend/cuda, algorithms/cuda; include only from code compiled by nvcc). A call's
+// temporaries are allocated and released on the caller's stream (cudaMallocAsync / cudaFreeAsync):
+// neither waits for the device, where kleene::buffer's cudaFree waits for all of it. Reads back
+// to the host wait on that stream only.
 
 #include <kleene/context.hpp>
 #include <kleene/cuda/check.cuh>

@@ -1,7 +1,7 @@
 #pragma once
 // The monoid x accumulator x type sets for which lib/backend/cuda instantiates detail/structure.hpp
-// (operations_reduce.cu, _transpose.cu, _extract.cu, _assign.cu). Value types and accumulators are those of operations_instances.hpp: KLEENE_OPS_ACCUMS for
-// the dense kernels and the CSR column extract, KLEENE_OPS_CSR_ACCUMS for the CSR assign (whose
+// (operations_reduce.cu, _transpose.cu, _extract.cu, _assign.cu). Value types and accumulators are
+// those of operations_instances.hpp: KLEENE_OPS_ACCUMS for the dense kernels and the CSR column extract, KLEENE_OPS_CSR_ACCUMS for the CSR assign (whose
 // kernel applies the accumulator itself; the other CSR forms accumulate through ewise_csr).
 
 #include <kleene/cuda/detail/operations_instances.hpp>
