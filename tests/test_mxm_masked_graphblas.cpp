@@ -275,6 +275,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(masked_dot_products_match_graphblas, Case, masked_
     for (auto const& s : mask_shapes) masked_dot_cases<S, Accum>(s, g);
 }
 
+/// Rows of A of about 600 entries (half of 1,200 columns) under mask rows of about 30: hashed
+/// (kleene::detail::hashed_entry: past 256 entries, the mask row at least a 32nd as long) where
+/// Bt(j,:), as long on average, is no longer; merged where it is longer. Every semiring of the
+/// list, pinned and automatic, against GraphBLAS.
+BOOST_AUTO_TEST_CASE_TEMPLATE(masked_dot_hashed_rows_match_graphblas, Case, masked_cases) {
+    using S = typename Case::first_type;
+    using Accum = typename Case::second_type;
+    std::mt19937_64 g(4343);
+    for (auto const& s : {shape3{30, 1200, 100, 0.5, true}, shape3{8, 3000, 100, 0.3, false}})
+        masked_dot_cases<S, Accum>(s, g);
+}
+
 BOOST_AUTO_TEST_CASE(masked_dot_is_chosen_for_a_sparse_mask_and_explained) {
     // C<M> = L plus_pair U' (U = L', the GraphBLAS way to count triangles) on a random undirected
     // graph of 1,000 vertices with 40 hubs, numbered at random. With M = L the transpose and the

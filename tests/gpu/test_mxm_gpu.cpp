@@ -283,6 +283,36 @@ void masked_dot_shapes() {
 }
 }  // namespace
 
+/// Rows of A long enough to be hashed (cuda::masked_dot's masked_dot_hashed: A(i,:) past 256
+/// entries, its mask row at least a 32nd as long): three rows of 6,000 entries (three tables
+/// each), mask rows of 1,500 entries (past a block's tile, so a row spans blocks and a block's
+/// tile spans rows) and rows of Bt as long as A's; then rows of A of about 300 entries against
+/// rows of Bt of 500, longer than A's (those entries stay with the dot products' own kernels).
+template <class S, class I>
+void masked_dot_hashed_rows() {
+    using T = typename S::value_type;
+    kt::rng g(sizeof(T) * 10 + sizeof(I) + 7);
+    std::size_t nonempty = 0;
+    auto const a = kt::random_csr<T, I>(40, 12000, 20, g);
+    auto const bt = kt::random_csr<T, I>(1500, 12000, 30, g);
+    nonempty += masked_dot_matches_host<S, I>(a, bt, full_mask<I>(40, 1500, g), g,
+                                              "hashed rows of 6000, full mask");
+    nonempty += masked_dot_matches_host<S, I>(a, bt, kt::random_csr_mask<I>(40, 1500, g), g,
+                                              "hashed rows of 6000, random mask");
+    auto const a2 = kt::random_csr<T, I>(300, 1000, 300, g);
+    auto const bt2 = kt::random_csr<T, I>(600, 1000, 40, g);
+    nonempty += masked_dot_matches_host<S, I>(a2, bt2, full_mask<I>(300, 600, g), g,
+                                              "hashed rows of 300, rows of Bt of 500");
+    BOOST_TEST(nonempty >= 3u);
+}
+
+BOOST_AUTO_TEST_CASE(masked_dot_hashed_rows_match_the_host) {
+    if (!have_gpu(needs::minimal)) return;
+    masked_dot_hashed_rows<plus_times<double>, std::int32_t>();
+    masked_dot_hashed_rows<min_plus<float>, std::int32_t>();
+    masked_dot_hashed_rows<plus_times<std::int64_t>, std::int64_t>();
+}
+
 BOOST_AUTO_TEST_CASE(masked_dot_matches_the_host) {
     if (!have_gpu(needs::minimal)) return;
     masked_dot_shapes<plus_times<float>, std::int32_t>();
@@ -453,7 +483,9 @@ BOOST_AUTO_TEST_CASE(masked_saxpy_errors) {
 /// The automatic choice both ways, said in the trace with both numbers: a mask of about one entry
 /// a row over a product of long rows takes the dot products; a full mask over rows that never
 /// meet (no multiply-adds, so only the transpose against the merges) does not. The device sums
-/// are the host model's (kleene::detail::masked_dot_costs).
+/// are the host model's (kleene::detail::masked_dot_costs) where no row of A is hashed (rows of
+/// at most about 60 entries here); with hashed rows, each of their entries costs a step an entry
+/// of Bt(j,:) plus one.
 BOOST_AUTO_TEST_CASE(masked_dot_choice_follows_the_model) {
     if (!have_gpu(needs::minimal)) return;
     using S = plus_times<double>;
@@ -479,6 +511,30 @@ BOOST_AUTO_TEST_CASE(masked_dot_choice_follows_the_model) {
     BOOST_TEST(w.flops > 0);
     kleene::detail::gpu_masked_dot_rating const r{w.dot, w.flops, bt.nnz()};
     BOOST_TEST(r.dot_wins());
+
+    // Three rows of A of 600 entries under mask rows of 300 (hashed: past 256 entries, the mask
+    // row at least a 32nd as long), against rows of Bt of up to 600 (no longer: hashed too).
+    auto const a_long = kt::random_csr<double, I>(40, 1200, 10, g);
+    auto const bt_long = kt::random_csr<double, I>(300, 1200, 20, g);
+    auto const full = full_mask<I>(40, 300, g);
+    double want = 0;
+    std::size_t hashed = 0;
+    for (std::size_t i = 0; i < full.rows(); ++i) {
+        double const la = double(a_long.row_end(i) - a_long.row_begin(i));
+        double const mi = double(full.row_end(i) - full.row_begin(i));
+        for (auto e = full.row_begin(i); e < full.row_end(i); ++e) {
+            auto const j = std::size_t(full.col_idx()[e]);
+            double const lb = double(bt_long.row_end(j) - bt_long.row_begin(j));
+            bool const h = lb <= la && la > 256 && mi * 32 >= la;
+            hashed += h;
+            want += h ? lb + 1 : kleene::detail::dot_steps(la, lb);
+        }
+    }
+    BOOST_TEST(hashed >= 900u);  // three rows of 300
+    auto const fd = full.to_device();
+    cuda::csr_mask<I> const mf(structure(fd));
+    auto const wl = cuda::masked_dot_costs(a_long.to_device(), bt_long.to_device(), mf);
+    BOOST_TEST(wl.dot == want, boost::test_tools::tolerance(1e-9));
 }
 
 /// What the masked dot products refuse, and how: a complemented mask, B not given transposed, no

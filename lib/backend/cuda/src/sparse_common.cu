@@ -298,7 +298,8 @@ __global__ void __launch_bounds__(256)
 }
 
 /// The dot products' model steps over the mask's entries (dealt to blocks in equal tiles, as
-/// masked_dot deals them), summed into *sum.
+/// masked_dot deals them), summed into *sum (kleene::detail::entry_steps: a hashed entry a step
+/// an entry of Bt(j,:), the others dot_steps).
 template <class Index>
 __global__ void __launch_bounds__(256)
     masked_dot_steps_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ b_ptr,
@@ -310,8 +311,8 @@ __global__ void __launch_bounds__(256)
     double mine = 0;
     detail::for_each_frontier_edge<256, 4>(m_ptr, rows, [&](std::int64_t i, Index r) {
         Index const j = m_col[m_ptr[i] + r];
-        mine += kleene::detail::dot_steps(double(a_ptr[i + 1] - a_ptr[i]),
-                                          double(b_ptr[j + 1] - b_ptr[j]));
+        mine += kleene::detail::entry_steps(a_ptr[i + 1] - a_ptr[i], b_ptr[j + 1] - b_ptr[j],
+                                            m_ptr[i + 1] - m_ptr[i]);
     });
     if (mine != 0) atomicAdd(&block_sum, mine);
     __syncthreads();

@@ -78,7 +78,8 @@ inline bool dense_output(double est, options const& opt, std::string& why) {
 
 /// The masked dot products' work against the masked Gustavson's for C<M> = A (+).(x) Bt', in
 /// merge steps and multiply-adds: dot = sum over M's entries (i, j) of the steps of a merge of
-/// A(i,:) and Bt(j,:) (cpu::detail::dot_steps: their lengths, or searches from the shorter);
+/// A(i,:) and Bt(j,:) (kleene::detail::entry_steps: their lengths, or searches from the shorter,
+/// or for a hashed row of A, a lookup an entry of Bt(j,:));
 /// saxpy = sum over k of |A(:,k)| |Bt(:,k)| (its multiply-adds, weighted by cpu_madd_weight:
 /// more where the accumulator of C's columns leaves the caches) plus Bt's transpose, counted as 4
 /// steps an entry. Returned as {dot, saxpy}.
@@ -89,10 +90,12 @@ std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
     double dot = 0;
 #pragma omp parallel for schedule(static) reduction(+ : dot) if (m.rows() > 16384)
     for (std::size_t i = 0; i < m.rows(); ++i) {
-        double const arow = double(a.row_end(i) - a.row_begin(i));
+        auto const arow = std::int64_t(a.row_end(i) - a.row_begin(i));
+        auto const mrow = std::int64_t(m.row_end(i) - m.row_begin(i));
         for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p) {
             auto const j = static_cast<std::size_t>(m.col_idx()[p]);
-            dot += cpu::detail::dot_steps(arow, double(bt.row_end(j) - bt.row_begin(j)));
+            dot += kleene::detail::entry_steps(arow, std::int64_t(bt.row_end(j) - bt.row_begin(j)),
+                                               mrow);
         }
     }
     std::size_t const k = a.cols();

@@ -1,8 +1,9 @@
 #pragma once
 // The cost model behind mxm's choice of masked dot products for C<M> = A (+).(x) Bt' (B given as
 // transpose(Bt), M a CSR mask): the dot products' merge steps (one dot product per entry of M)
-// against the path that makes B and runs Gustavson (on the GPU the masked one). The CPU's rating (transpose.hpp) and the
-// GPU's (mxm.hpp, on device containers; cuda::masked_dot_costs computes the sums there) share it.
+// against the path that makes B and runs Gustavson (on the GPU the masked one). The CPU's rating
+// (mxm.hpp's masked_dot_costs) and the GPU's (on device containers; cuda::masked_dot_costs
+// computes the sums there) share it, and both backends' kernels share the rule for hashed rows.
 
 #include <cmath>
 #include <cstddef>
@@ -24,16 +25,41 @@ KLEENE_HD inline double dot_steps(double la, double lb) {
     return la + lb;
 }
 
+/// Hashed rows: where A(i,:) is longer than dot_hash_min entries and its mask row holds at least
+/// one entry per dot_hash_ratio of them, the dot products of the row's entries whose row of Bt is
+/// no longer than A(i,:) look Bt(j,:)'s entries up in an index of A(i,:) (the CPU: a dense array
+/// of positions a thread; the GPU: a hash table in shared memory, a chunk at a time) instead of
+/// merging or searching: a lookup an entry of Bt(j,:). On a graph numbered by increasing degree,
+/// C<L> = L U' does nearly all its work in the hubs' long rows of L.
+inline constexpr std::int64_t dot_hash_min = 256;
+inline constexpr std::int64_t dot_hash_ratio = 32;
+KLEENE_HD inline bool hashed_row(std::int64_t a_len, std::int64_t m_len) {
+    return a_len > dot_hash_min && m_len * dot_hash_ratio >= a_len;
+}
+KLEENE_HD inline bool hashed_entry(std::int64_t a_len, std::int64_t bt_len, std::int64_t m_len) {
+    return bt_len <= a_len && hashed_row(a_len, m_len);
+}
+
+/// The model's steps of the mask entry (i, j) whose mask row holds m_len entries: a hashed entry
+/// a step an entry of Bt(j,:) plus one, the others dot_steps.
+KLEENE_HD inline double entry_steps(std::int64_t a_len, std::int64_t bt_len, std::int64_t m_len) {
+    return hashed_entry(a_len, bt_len, m_len) ? double(bt_len) + 1
+                                              : dot_steps(double(a_len), double(bt_len));
+}
+
 /// On the GPU the other path is the transpose of Bt and the masked Gustavson (cuda::masked_saxpy:
 /// each multiply-add a lookup in its row's mask table, in shared memory unless the row is long,
-/// and an atomic add where it is there), a multiply-add rated this many merge steps of the dot
-/// products. Measured on Kronecker scale 22's C<L> = L U' (H200, 2026-12-01, bench_masked_tc
-/// --device gpu --relabel; four products a lane at once, a filter before the global tables):
-/// renumbered by degree 380 ms for 2.89e10 multiply-adds against the dot products' 208 ms for
-/// 1.34e11 steps (8.4 steps a multiply-add); as generated 1,210 ms for 8.6e10 against 502 for
-/// 1.48e11 (4.1). The dot products were faster in both; any weight above 4.1 keeps them there
-/// (10: the first version's fit, kept).
-inline constexpr double gpu_saxpy_steps = 10;
+/// and an atomic add where it is there), a multiply-add rated this many steps of the dot
+/// products. The device's steps (cuda::masked_dot_costs) count an entry of a hashed row of A
+/// (masked_dot.cuh: the entries of Bt(j,:) looked up in a table of A(i,:)) as its row of Bt's
+/// length plus one, the others as dot_steps. Fitted on Kronecker scale 22's C<L> = L U' (H200,
+/// 2026-12-01, session 30, call B, bench_masked_tc --device gpu --relabel and the lab's direct
+/// calls): renumbered by degree 2.09e9 merge steps and 1.35e10 hashed ones in 68 ms (plus_pair)
+/// and 88 ms (plus_times); as generated 7.37e10 and 1.29e10 in 286 and 397 ms: about 3.1 (4.4)
+/// ps a merge step and 4.6 (5.9) a hashed one, close enough to rate them alike. The masked
+/// Gustavson: 2.89e10 multiply-adds in 293 (382) ms, 8.58e10 in 1,062 (1,214): 10.1-14.1 ps, 3.0
+/// to 4.0 steps. (Before the hashed rows, with every entry dot_steps: 4.1 and 8.4, and 10 kept.)
+inline constexpr double gpu_saxpy_steps = 3.5;
 
 /// The GPU's rating of C<M> = A (+).(x) Bt': `dot` merge steps of the masked dot products
 /// against the transpose (4 steps an entry of Bt, as on the CPU) and gpu_saxpy_steps a

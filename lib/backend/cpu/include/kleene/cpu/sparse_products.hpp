@@ -60,13 +60,19 @@ using kleene::detail::dot_steps;
 }  // namespace detail
 
 /// Masked dot products (SuiteSparse:GraphBLAS's "dot3"): for every entry (i, j) of the mask M that
-/// allows a write (stored; non-zero too for a valued mask), C(i,j) = A(i,:) (+).(x) Bt(j,:), a merge
-/// of two sorted rows, where Bt holds B's columns as rows (B = Bt'). The work is the merged rows'
-/// lengths over the mask's entries, whatever the size of the unmasked product; entries with no
-/// product are left out. Not for a complemented mask. Returns T for write_back, as gustavson does.
+/// allows a write (stored; non-zero too for a valued mask), C(i,j) = A(i,:) (+).(x) Bt(j,:), a
+/// merge of two sorted rows, where Bt holds B's columns as rows (B = Bt'). The work is the merged
+/// rows' lengths over the mask's entries, whatever the size of the unmasked product; entries with
+/// no product are left out. Not for a complemented mask. Returns T for write_back, as gustavson
+/// does. Hashed rows (kleene::detail::hashed_entry: A(i,:) past 256 entries, its mask row at least
+/// a 32nd as long, Bt(j,:) no longer): a thread puts A(i,:)'s positions in an array indexed by
+/// column (once for the run of the row's entries it takes), and each entry of Bt(j,:) up to
+/// A(i,:)'s last column looks itself up there: one load where the merge walked A(i,:) or the
+/// searches read it level by level.
 template <semiring_object S, class T, class Index, class MT, class MIndex>
-csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& bt,
-                                csr_matrix<MT, MIndex> const& m, bool structural) {
+csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
+                                csr_matrix<T, Index> const& bt, csr_matrix<MT, MIndex> const& m,
+                                bool structural) {
     std::size_t const rows = a.rows();
     std::size_t const mn = m.nnz();
     detail::csr_values<T, Index> const av(a), bv(bt);
@@ -82,58 +88,86 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a, csr_m
     // work, and a thread given such a row finished long after the others.
     constexpr std::size_t chunk = 512;
     std::size_t const chunks = (mn + chunk - 1) / chunk;
-#pragma omp parallel for schedule(dynamic, 4) if (mn > 16384)
-    for (std::size_t c = 0; c < chunks; ++c) {
-        std::size_t const p0 = c * chunk, p1 = std::min(mn, p0 + chunk);
-        // The row of entry p0: the last i with mp[i] <= p0.
-        auto const after = [](std::size_t x, auto r) { return x < static_cast<std::size_t>(r); };
-        auto i = static_cast<std::size_t>(std::upper_bound(mp, mp + rows + 1, p0, after) - mp) - 1;
-        for (std::size_t p = p0; p < p1; ++p) {
-            while (static_cast<std::size_t>(mp[i + 1]) <= p) ++i;
-            if (!structural && m.value(p) == MT(0)) continue;
-            std::size_t const a0 = a.row_begin(i), a1 = a.row_end(i);
-            if (a0 == a1) continue;
-            Index const alo = aj[a0], ahi = aj[a1 - 1];
-            auto const j = static_cast<std::size_t>(m.col_idx()[p]);
-            std::size_t x = a0, y = bt.row_begin(j);
-            std::size_t const y1 = bt.row_end(j);
-            if (y == y1 || bj[y1 - 1] < alo || bj[y] > ahi) continue;
-            bool any = false;
-            T acc{};
-            auto take = [&](std::size_t xa, std::size_t yb) {
-                T const t = s.mul(av[xa], bv[yb]);
-                acc = any ? s.add(acc, t) : t;
-                any = true;
+    constexpr Index none = Index(-1);
+#pragma omp parallel if (mn > 16384)
+    {
+        // This thread's index of a hashed row of A: at[c] = the position of column c in A(i,:) of
+        // row `held`, none elsewhere (made at the first hashed row, cleared row by row).
+        std::vector<Index> at;
+        std::size_t held = rows;
+#pragma omp for schedule(dynamic, 4)
+        for (std::size_t c = 0; c < chunks; ++c) {
+            std::size_t const p0 = c * chunk, p1 = std::min(mn, p0 + chunk);
+            // The row of entry p0: the last i with mp[i] <= p0.
+            auto const after = [](std::size_t x, auto r) {
+                return x < static_cast<std::size_t>(r);
             };
-            std::size_t const la = a1 - x, lb = y1 - y;
-            if (la * detail::dot_gallop_ratio < lb) {
-                // A's row much the shorter: each of its entries searched for in Bt's row.
-                for (; x < a1 && y < y1; ++x) {
-                    y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, aj[x]) - bj);
-                    if (y < y1 && bj[y] == aj[x]) take(x, y++);
-                }
-            } else if (lb * detail::dot_gallop_ratio < la) {
-                for (; y < y1 && x < a1; ++y) {
-                    x = static_cast<std::size_t>(std::lower_bound(aj + x, aj + a1, bj[y]) - aj);
-                    if (x < a1 && aj[x] == bj[y]) take(x++, y);
-                }
-            } else {
-                while (x < a1 && y < y1) {
-                    Index const u = aj[x], v = bj[y];
-                    if (u == v) {
-                        take(x, y);
-                        ++x;
-                        ++y;
-                    } else if (u < v) {
-                        ++x;
-                    } else {
-                        ++y;
+            auto i =
+                static_cast<std::size_t>(std::upper_bound(mp, mp + rows + 1, p0, after) - mp) - 1;
+            for (std::size_t p = p0; p < p1; ++p) {
+                while (static_cast<std::size_t>(mp[i + 1]) <= p) ++i;
+                if (!structural && m.value(p) == MT(0)) continue;
+                std::size_t const a0 = a.row_begin(i), a1 = a.row_end(i);
+                if (a0 == a1) continue;
+                Index const alo = aj[a0], ahi = aj[a1 - 1];
+                auto const j = static_cast<std::size_t>(m.col_idx()[p]);
+                std::size_t x = a0, y = bt.row_begin(j);
+                std::size_t const y1 = bt.row_end(j);
+                if (y == y1 || bj[y1 - 1] < alo || bj[y] > ahi) continue;
+                bool any = false;
+                T acc{};
+                auto take = [&](std::size_t xa, std::size_t yb) {
+                    T const t = s.mul(av[xa], bv[yb]);
+                    acc = any ? s.add(acc, t) : t;
+                    any = true;
+                };
+                std::size_t const la = a1 - x, lb = y1 - y;
+                if (kleene::detail::hashed_entry(std::int64_t(la), std::int64_t(lb),
+                                                 std::int64_t(mp[i + 1] - mp[i]))) {
+                    if (held != i) {
+                        if (at.empty()) at.assign(a.cols(), none);
+                        if (held < rows)
+                            for (std::size_t q = a.row_begin(held); q < a.row_end(held); ++q)
+                                at[static_cast<std::size_t>(aj[q])] = none;
+                        for (std::size_t q = a0; q < a1; ++q)
+                            at[static_cast<std::size_t>(aj[q])] = static_cast<Index>(q);
+                        held = i;
+                    }
+                    if (bj[y] < alo)
+                        y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, alo) - bj);
+                    for (; y < y1 && bj[y] <= ahi; ++y) {
+                        Index const q = at[static_cast<std::size_t>(bj[y])];
+                        if (q != none) take(static_cast<std::size_t>(q), y);
+                    }
+                } else if (la * detail::dot_gallop_ratio < lb) {
+                    // A's row much the shorter: each of its entries searched for in Bt's row.
+                    for (; x < a1 && y < y1; ++x) {
+                        y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, aj[x]) - bj);
+                        if (y < y1 && bj[y] == aj[x]) take(x, y++);
+                    }
+                } else if (lb * detail::dot_gallop_ratio < la) {
+                    for (; y < y1 && x < a1; ++y) {
+                        x = static_cast<std::size_t>(std::lower_bound(aj + x, aj + a1, bj[y]) - aj);
+                        if (x < a1 && aj[x] == bj[y]) take(x++, y);
+                    }
+                } else {
+                    while (x < a1 && y < y1) {
+                        Index const u = aj[x], v = bj[y];
+                        if (u == v) {
+                            take(x, y);
+                            ++x;
+                            ++y;
+                        } else if (u < v) {
+                            ++x;
+                        } else {
+                            ++y;
+                        }
                     }
                 }
-            }
-            if (any) {
-                vals[p] = acc;
-                hit[p] = 1;
+                if (any) {
+                    vals[p] = acc;
+                    hit[p] = 1;
+                }
             }
         }
     }
@@ -166,8 +200,9 @@ enum class spgemm_accumulator { dense, hash };
 /// Rows whose output holds more than `dense_row_threshold * cols` entries are emitted by scanning
 /// the dense accumulator in column order instead of sorting.
 template <semiring_object S, class T, class Index, class Mask>
-csr_matrix<T, Index> gustavson(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T, Index> const& b,
-                               Mask const& mask, spgemm_accumulator acc, double dense_row_threshold) {
+csr_matrix<T, Index> gustavson(S const& s, csr_matrix<T, Index> const& a,
+                               csr_matrix<T, Index> const& b, Mask const& mask,
+                               spgemm_accumulator acc, double dense_row_threshold) {
     using mask_t = decltype(make_mask_rows(mask, 0));
     std::size_t const cols = b.cols();
     auto const prefix = detail::row_flops_prefix(a, b);

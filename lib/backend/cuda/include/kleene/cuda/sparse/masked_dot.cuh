@@ -14,6 +14,13 @@
 //    that leaves L(i,:) above j and U(j,:) below i), then the lanes split the longer row at 8
 //    splitters and merge their slices with the shorter one, or search it for the shorter's
 //    entries, whichever reads less; their partial sums meet through shuffles.
+//  - rows of A longer than 256 entries (with a mask row at least a 32nd as long: hashed_row) are
+//    hashed instead (masked_dot_hashed): a block puts A(i,:) in a hash table in shared memory, a
+//    chunk at a time, and its mask entries' rows of Bt (no longer than A(i,:)) look their entries
+//    up in it, a probe or two each, where the searches above read A(i,:) from global memory level
+//    by level. C<L> = L U' on a graph numbered by increasing degree does nearly all its work in
+//    the hubs' long rows of L: Kronecker scale 22 on an H200 (2026-12-01, session 30, calls A-B:
+//    docs/lab/session30-2026-12-01) plus_pair 154 -> 68 ms, the dedicated triangle count 83.
 // Every entry gets its value and a hit flag in M's layout; a scan of the flags then gives T's row
 // pointers and the positions its entries are packed to. All on the context's stream; the host
 // waits twice (the queue's length, T's entry count).
@@ -26,6 +33,9 @@
 #include <kleene/cuda/detail/device_functions.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/sparse/common.cuh>
+#include <kleene/cuda/sparse/spgemm_kernels.cuh>
+#include <kleene/detail/masked_dot_model.hpp>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -41,6 +51,22 @@ inline constexpr int dot_merge_max = 96;
 inline constexpr int dot_search_max = 8;
 inline constexpr int dot_lanes = 8;
 inline constexpr float dot_heavy_merge = 1.5f;
+
+// Rows of A hashed (masked_dot_hashed; kleene::detail::hashed_row, masked_dot_model.hpp: the
+// rule the CPU's kernel and both models share): a table is built for each tile of mask entries,
+// and the entries whose row of Bt is no longer than A(i,:) probe it.
+using kleene::detail::hashed_row;
+inline constexpr int dot_hash_threads = 256;
+
+/// The table of a chunk of A(i,:) and the tile of mask entries (per block, in shared memory),
+/// sized for 44 KiB whatever the index type.
+template <class Index>
+struct dot_hash_sizes {
+    static constexpr int scale = int(sizeof(Index) / 4);
+    static constexpr int chunk = 2048 / scale;  // A's entries in one table
+    static constexpr int slots = 2 * chunk;     // the table at most half full
+    static constexpr int tile = 1024 / scale;   // mask entries a block takes at once
+};
 
 using detail::first_above;  // kleene/cuda/detail/device_functions.cuh
 using detail::first_at_least;
@@ -137,6 +163,10 @@ __global__ void __launch_bounds__(dot_threads)
             std::int64_t const a0 = p.a.ptr[i], a1 = p.a.ptr[i + 1];
             std::int64_t const b0 = p.bt.ptr[j], b1 = p.bt.ptr[j + 1];
             std::int64_t const la = a1 - a0, lb = b1 - b0;
+            // masked_dot_hashed takes it (the mask row's length read only for a long row of A).
+            if (la > kleene::detail::dot_hash_min && lb <= la &&
+                hashed_row(la, p.m_ptr[i + 1] - p.m_ptr[i]))
+                return;
             T acc{};
             bool any = false;
             if (la > 0 && lb > 0) {
@@ -153,6 +183,22 @@ __global__ void __launch_bounds__(dot_threads)
             p.hit[e] = any ? 1 : 0;
             if (any) p.val[e] = acc;
         });
+}
+
+/// The partial sums of a group of dot_lanes lanes, added in a tree into its first lane (the add
+/// is commutative and associative); `any` says whether a lane holds a value.
+template <class S>
+__device__ __forceinline__ void group_sum(unsigned group, typename S::value_type& acc, bool& any) {
+    using T = typename S::value_type;
+#pragma unroll
+    for (int d = dot_lanes / 2; d > 0; d /= 2) {
+        T const other = detail::shfl_down(group, acc, unsigned(d), dot_lanes);
+        bool const other_any = __shfl_down_sync(group, any ? 1 : 0, unsigned(d), dot_lanes) != 0;
+        if (other_any) {
+            acc = any ? S::add(acc, other) : other;
+            any = true;
+        }
+    }
 }
 
 /// A group of dot_lanes lanes per queued entry (pairs[0..count)), as the header says.
@@ -234,20 +280,156 @@ __global__ void __launch_bounds__(dot_threads)
                 }
             }
         }
-        // The group's partial sums, added in a tree (the add is commutative and associative).
-#pragma unroll
-        for (int d = dot_lanes / 2; d > 0; d /= 2) {
-            T const other = detail::shfl_down(group, acc, unsigned(d), dot_lanes);
-            bool const other_any =
-                __shfl_down_sync(group, any ? 1 : 0, unsigned(d), dot_lanes) != 0;
-            if (other_any) {
-                acc = any ? S::add(acc, other) : other;
-                any = true;
-            }
-        }
+        group_sum<S>(group, acc, any);
         if (gl == 0) {
             p.hit[e] = any ? 1 : 0;
             if (any) p.val[e] = acc;
+        }
+    }
+}
+
+/// cnt[i]: the mask entries of row i when A(i,:) is hashed, else 0 (cnt[rows] = 0).
+template <class Index>
+__global__ void masked_dot_hash_rows(Index const* __restrict__ m_ptr,
+                                     Index const* __restrict__ a_ptr, std::int64_t rows,
+                                     Index* __restrict__ cnt) {
+    for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i <= rows;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        if (i == rows) {
+            cnt[i] = 0;
+            continue;
+        }
+        Index const m = m_ptr[i + 1] - m_ptr[i];
+        cnt[i] = hashed_row(a_ptr[i + 1] - a_ptr[i], m) ? m : Index(0);
+    }
+}
+
+/// The mask entries of the hashed rows of A (off: their exclusive scan over the rows, off[rows]
+/// of them in all), in tiles of `tile` (a tile may span rows). Blocks take tiles from a counter,
+/// the last first (a graph numbered by increasing degree has its hubs there: the longest tiles
+/// start first and no block is left with one at the end). For each row in its tile, the block
+/// puts A(i,:) in a hash table in shared memory, a chunk of `chunk` entries at a time (column ->
+/// position in A), and each of its mask entries (i, j) whose row of Bt is no longer than A(i,:)
+/// looks up the entries of Bt(j,:) that fall in the chunk's columns: a group of dot_lanes lanes
+/// an entry, 32 consecutive entries of Bt(j,:) at once (four loads a lane in flight), the entry's
+/// place in Bt(j,:) kept in shared memory from one chunk to the next (entries past A(i,:)'s last
+/// column are never reached). Each lookup is a shared-memory probe or two, where the dot products'
+/// searches read A(i,:) from global memory level by level; C<L> = L U' on a graph numbered by
+/// increasing degree does nearly all its work in hubs' long rows of L. The entries' values meet in
+/// val and hit (the block owns its entries; chunks are separated by barriers).
+template <class S, class Index>
+__global__ void __launch_bounds__(dot_hash_threads)
+    masked_dot_hashed(dot_args<typename S::value_type, Index> p, Index const* __restrict__ off,
+                      unsigned long long* __restrict__ taken_tiles) {
+    using T = typename S::value_type;
+    using Z = dot_hash_sizes<Index>;
+    constexpr Index none = std::numeric_limits<Index>::max();
+    constexpr int groups = dot_hash_threads / dot_lanes;
+    constexpr int window = 4;  // loads a lane has in flight
+    __shared__ Index keys[Z::slots];
+    __shared__ Index where[Z::slots];  // the key's position in A (values only)
+    __shared__ Index cur[Z::tile];     // entry k's next element of Bt(j,:) ...
+    __shared__ Index end[Z::tile];     // ... the end of its row ...
+    __shared__ Index next[Z::tile];    // ... and that next element's column (none: no more)
+    __shared__ std::int64_t range[3];
+    int const t = static_cast<int>(threadIdx.x);
+    int const gl = t % dot_lanes, g = t / dot_lanes;
+    unsigned const group = ((1u << dot_lanes) - 1u) << (t % 32 / dot_lanes * dot_lanes);
+    dot_matrix<T, Index> const a = p.a, bt = p.bt;
+    std::int64_t const total = off[p.rows];
+    std::int64_t const tiles = (total + Z::tile - 1) / Z::tile;
+    while (true) {
+        if (t == 0) range[2] = static_cast<std::int64_t>(atomicAdd(taken_tiles, 1ull));
+        __syncthreads();
+        if (range[2] >= tiles) break;  // the same for every thread
+        std::int64_t const t0 = (tiles - 1 - range[2]) * Z::tile;
+        std::int64_t const t1 = t0 + Z::tile < total ? t0 + Z::tile : total;
+        if (t == 0) {
+            range[0] = detail::last_at_most(off, 0, p.rows - 1, Index(t0));
+            range[1] = detail::last_at_most(off, range[0], p.rows - 1, Index(t1 - 1));
+        }
+        __syncthreads();
+        std::int64_t const r0 = range[0], r1 = range[1];
+        for (std::int64_t i = r0; i <= r1; ++i) {
+            std::int64_t const g0 = t0 > off[i] ? t0 : off[i];
+            std::int64_t const g1 = t1 < off[i + 1] ? t1 : off[i + 1];
+            if (g0 >= g1) continue;  // the same for every thread
+            std::int64_t const e0 = p.m_ptr[i] + (g0 - off[i]);
+            int const count = static_cast<int>(g1 - g0);
+            std::int64_t const a0 = a.ptr[i], a1 = a.ptr[i + 1];
+            Index const lo = a.col[a0];
+            for (int k = t; k < count; k += dot_hash_threads) {
+                std::int64_t const e = e0 + k;
+                Index const j = p.m_col[e];
+                std::int64_t b0 = bt.ptr[j];
+                std::int64_t const b1 = bt.ptr[j + 1];
+                if (b1 - b0 > a1 - a0) {  // masked_dot_entries takes it
+                    cur[k] = end[k] = 0;
+                    next[k] = none;
+                    continue;
+                }
+                p.hit[e] = 0;
+                if (b0 < b1 && bt.col[b0] < lo) b0 = first_at_least(bt.col, b0, b1, lo);
+                cur[k] = static_cast<Index>(b0);
+                end[k] = static_cast<Index>(b1);
+                next[k] = b0 < b1 ? bt.col[b0] : none;
+            }
+            for (std::int64_t c0 = a0; c0 < a1; c0 += Z::chunk) {
+                std::int64_t const c1 = c0 + Z::chunk < a1 ? c0 + Z::chunk : a1;
+                std::uint64_t slots = 32;  // at least twice the chunk's entries
+                while (slots < std::uint64_t(2 * (c1 - c0))) slots *= 2;
+                std::uint64_t const mask = slots - 1;
+                for (std::uint64_t s = std::uint64_t(t); s <= mask; s += dot_hash_threads)
+                    keys[s] = Index(-1);
+                __syncthreads();
+                for (std::int64_t x = c0 + t; x < c1; x += dot_hash_threads) {
+                    bool inserted = false;
+                    std::uint64_t const s = hash_insert(keys, mask, a.col[x], inserted);
+                    if (a.val) where[s] = static_cast<Index>(x);
+                }
+                Index const top = a.col[c1 - 1];
+                __syncthreads();
+                for (int k = g; k < count; k += groups) {
+                    if (next[k] > top) continue;  // the same for the group's lanes
+                    std::int64_t y = cur[k];
+                    std::int64_t const y1 = end[k];
+                    T acc{};
+                    bool any = false;
+                    while (true) {
+                        Index col[window];
+#pragma unroll
+                        for (int w = 0; w < window; ++w) {
+                            std::int64_t const my = y + w * dot_lanes + gl;
+                            col[w] = my < y1 ? bt.col[my] : none;
+                        }
+                        int in = 0;
+#pragma unroll
+                        for (int w = 0; w < window; ++w) {
+                            if (col[w] <= top) {
+                                std::int64_t const s = hash_find(keys, mask, col[w]);
+                                if (s >= 0)
+                                    take<S>(a, bt, a.val ? where[s] : 0, y + w * dot_lanes + gl,
+                                            acc, any);
+                            }
+                            // The columns rise along the window: those in the chunk are a prefix.
+                            in += __popc(__ballot_sync(group, col[w] <= top));
+                        }
+                        y += in;
+                        if (in < window * dot_lanes) break;
+                    }
+                    group_sum<S>(group, acc, any);
+                    if (gl == 0) {
+                        cur[k] = static_cast<Index>(y);
+                        next[k] = y < y1 ? bt.col[y] : none;
+                        if (any) {
+                            std::int64_t const e = e0 + k;
+                            p.val[e] = p.hit[e] ? S::add(p.val[e], acc) : acc;
+                            p.hit[e] = 1;
+                        }
+                    }
+                }
+                __syncthreads();
+            }
         }
     }
 }
@@ -346,6 +528,27 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
         detail::blocks_for(entries, dot_threads * dot_items, detail::persistent_blocks(8));
     masked_dot_entries<S, Index><<<tiles, dot_threads, 0, st>>>(p);
     KLEENE_CUDA_CHECK_LAUNCH("masked_dot_entries");
+    {
+        // The hashed rows' entries: counted, scanned, taken by masked_dot_hashed (the blocks read
+        // how many there are; no wait here).
+        detail::stream_buffer<Index> hashed(std::size_t(rows) + 1, st);
+        masked_dot_hash_rows<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
+            mask.row_ptr(), a.row_ptr(), rows, hashed.data());
+        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hash_rows");
+        std::size_t bytes = 0;
+        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, hashed.data(),
+                                                        hashed.data(), rows + 1, st));
+        detail::stream_buffer<unsigned char> temp(bytes, st);
+        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, hashed.data(),
+                                                        hashed.data(), rows + 1, st));
+        detail::stream_buffer<unsigned long long> taken(1, st);
+        taken.zero();
+        unsigned const blocks =
+            detail::blocks_for(entries, dot_hash_sizes<Index>::tile, detail::persistent_blocks(5));
+        masked_dot_hashed<S, Index>
+            <<<blocks, dot_hash_threads, 0, st>>>(p, hashed.data(), taken.data());
+        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hashed");
+    }
 
     auto const count = static_cast<std::int64_t>(detail::read_one(queued.data(), st));
     if (count > 0) {

@@ -66,24 +66,6 @@ struct saxpy_args {
     Index* hit;  // per mask entry: 1 where a product reached it
 };
 
-/// The slot holding key j, or -1, probing on from slot h whose key `cur` was read already (linear
-/// probing; the table is at most half full).
-template <class Index>
-__device__ __forceinline__ std::int64_t hash_find_from(Index const* keys, std::uint64_t mask,
-                                                       Index j, std::uint64_t h, Index cur) {
-    while (true) {
-        if (cur == j) return static_cast<std::int64_t>(h);
-        if (cur == Index(-1)) return -1;
-        h = (h + 1) & mask;
-        cur = keys[h];
-    }
-}
-template <class Index>
-__device__ __forceinline__ std::int64_t hash_find(Index const* keys, std::uint64_t mask, Index j) {
-    std::uint64_t const h = slot_of(j, mask);
-    return hash_find_from(keys, mask, j, h, keys[h]);
-}
-
 /// No filter in front of a table in shared memory.
 struct no_filter {
     template <class Index>

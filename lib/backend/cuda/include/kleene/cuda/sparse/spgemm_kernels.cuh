@@ -77,6 +77,24 @@ __device__ __forceinline__ std::uint64_t hash_insert(Index* keys, std::uint64_t 
     }
 }
 
+/// The slot holding key j, or -1, probing on from slot h whose key `cur` was read already (linear
+/// probing; the table is at most half full).
+template <class Index>
+__device__ __forceinline__ std::int64_t hash_find_from(Index const* keys, std::uint64_t mask,
+                                                       Index j, std::uint64_t h, Index cur) {
+    while (true) {
+        if (cur == j) return static_cast<std::int64_t>(h);
+        if (cur == Index(-1)) return -1;
+        h = (h + 1) & mask;
+        cur = keys[h];
+    }
+}
+template <class Index>
+__device__ __forceinline__ std::int64_t hash_find(Index const* keys, std::uint64_t mask, Index j) {
+    std::uint64_t const h = slot_of(j, mask);
+    return hash_find_from(keys, mask, j, h, keys[h]);
+}
+
 /// The products of row `row` of A times B, spread over `threads` threads (warps take entries of
 /// A, their lanes the entries of the matching row of B), inserted into (keys, vals).
 template <class S, class Index, bool Numeric>

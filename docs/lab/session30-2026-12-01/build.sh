@@ -1,0 +1,12 @@
+#!/bin/bash
+# Builds dot_lab against the tree's headers (new) and HEAD's masked dot headers (old).
+set -e
+S=/work/main; B=$S/build-gpu
+INC="-I$S/semirings/include -I$S/lib/core/include -I$S/lib/backend/common/include -I$S/lib/backend/cpu/include -I$S/lib/backend/cuda/include -I$S/lib/ops/include -I$S/matrix_io/include -I$S/algorithms/include -I$S/algorithms/cuda/include -I$B/generated/include"
+FLAGS="-DKLEENE_HAVE_CUDA=1 -std=c++20 -O3 -DNDEBUG --generate-code=arch=compute_90,code=[compute_90,sm_90] -Xcompiler=-Wall,-Wextra,-fopenmp --expt-relaxed-constexpr -diag-suppress 1675"
+LIBS="$B/libkleene.a $B/libkleene_cuda.a $B/libkleene_core.a -lcusparse -lcublas -lnvrtc -lcuda -lgomp"
+for v in ${@:-new old}; do
+  extra=""; [ $v = old ] && extra="-I$PWD/old"
+  /usr/local/cuda/bin/nvcc $extra $INC $FLAGS dot_lab.cu -o dot_lab_$v $LIBS &
+done
+wait
