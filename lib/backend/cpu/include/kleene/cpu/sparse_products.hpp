@@ -68,7 +68,7 @@ using kleene::detail::dot_steps;
 /// a 32nd as long, Bt(j,:) no longer): a thread puts A(i,:)'s positions in an array indexed by
 /// column (once for the run of the row's entries it takes), and each entry of Bt(j,:) up to
 /// A(i,:)'s last column looks itself up there: one load where the merge walked A(i,:) or the
-/// searches read it level by level.
+/// searches read it level by level. (Not where the threads' arrays would outweigh A and Bt.)
 template <semiring_object S, class T, class Index, class MT, class MIndex>
 csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
                                 csr_matrix<T, Index> const& bt, csr_matrix<MT, MIndex> const& m,
@@ -89,6 +89,11 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
     constexpr std::size_t chunk = 512;
     std::size_t const chunks = (mn + chunk - 1) / chunk;
     constexpr Index none = Index(-1);
+    // Each thread's index of a hashed row holds one position a column of A: taken only while the
+    // threads' indexes together are no larger than the operands (a hypersparse A of very many
+    // columns keeps the merges and searches).
+    bool const can_index = double(a.cols()) * double(max_threads()) * double(sizeof(Index)) <=
+                           double(a.nnz() + bt.nnz()) * double(sizeof(Index) + sizeof(T));
 #pragma omp parallel if (mn > 16384)
     {
         // This thread's index of a hashed row of A: at[c] = the position of column c in A(i,:) of
@@ -122,8 +127,8 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
                     any = true;
                 };
                 std::size_t const la = a1 - x, lb = y1 - y;
-                if (kleene::detail::hashed_entry(std::int64_t(la), std::int64_t(lb),
-                                                 std::int64_t(mp[i + 1] - mp[i]))) {
+                if (can_index && kleene::detail::hashed_entry(std::int64_t(la), std::int64_t(lb),
+                                                              std::int64_t(mp[i + 1] - mp[i]))) {
                     if (held != i) {
                         if (at.empty()) at.assign(a.cols(), none);
                         if (held < rows)
