@@ -89,16 +89,26 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
     constexpr std::size_t chunk = 512;
     std::size_t const chunks = (mn + chunk - 1) / chunk;
     constexpr Index none = Index(-1);
-    // Each thread's index of a hashed row holds one position a column of A: taken only while the
-    // threads' indexes together are no larger than the operands (a hypersparse A of very many
-    // columns keeps the merges and searches).
-    bool const can_index = double(a.cols()) * double(max_threads()) * double(sizeof(Index)) <=
-                           double(a.nnz() + bt.nnz()) * double(sizeof(Index) + sizeof(T));
+    // Each thread's index of a hashed row of A: at[c] = the position of column c in A(i,:) of the
+    // row it holds, none elsewhere (cleared row by row). Made here, before the threads start,
+    // where some row is hashed and the indexes together are no larger than the operands (a
+    // hypersparse A of very many columns keeps the merges and searches).
+    std::vector<std::vector<Index>> index;
+    if (double(a.cols()) * double(max_threads()) * double(sizeof(Index)) <=
+        double(a.nnz() + bt.nnz()) * double(sizeof(Index) + sizeof(T))) {
+        bool some = false;
+        for (std::size_t i = 0; i < rows && !some; ++i)
+            some = kleene::detail::hashed_row(std::int64_t(a.row_end(i) - a.row_begin(i)),
+                                              std::int64_t(mp[i + 1] - mp[i]));
+        if (some)
+            index.assign(static_cast<std::size_t>(max_threads()),
+                         std::vector<Index>(a.cols(), none));
+    }
+    bool const can_index = !index.empty();
 #pragma omp parallel if (mn > 16384)
     {
-        // This thread's index of a hashed row of A: at[c] = the position of column c in A(i,:) of
-        // row `held`, none elsewhere (made at the first hashed row, cleared row by row).
-        std::vector<Index> at;
+        std::vector<Index>* const at =
+            can_index ? &index[static_cast<std::size_t>(omp_get_thread_num())] : nullptr;
         std::size_t held = rows;
 #pragma omp for schedule(dynamic, 4)
         for (std::size_t c = 0; c < chunks; ++c) {
@@ -130,18 +140,17 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
                 if (can_index && kleene::detail::hashed_entry(std::int64_t(la), std::int64_t(lb),
                                                               std::int64_t(mp[i + 1] - mp[i]))) {
                     if (held != i) {
-                        if (at.empty()) at.assign(a.cols(), none);
                         if (held < rows)
                             for (std::size_t q = a.row_begin(held); q < a.row_end(held); ++q)
-                                at[static_cast<std::size_t>(aj[q])] = none;
+                                (*at)[static_cast<std::size_t>(aj[q])] = none;
                         for (std::size_t q = a0; q < a1; ++q)
-                            at[static_cast<std::size_t>(aj[q])] = static_cast<Index>(q);
+                            (*at)[static_cast<std::size_t>(aj[q])] = static_cast<Index>(q);
                         held = i;
                     }
                     if (bj[y] < alo)
                         y = static_cast<std::size_t>(std::lower_bound(bj + y, bj + y1, alo) - bj);
                     for (; y < y1 && bj[y] <= ahi; ++y) {
-                        Index const q = at[static_cast<std::size_t>(bj[y])];
+                        Index const q = (*at)[static_cast<std::size_t>(bj[y])];
                         if (q != none) take(static_cast<std::size_t>(q), y);
                     }
                 } else if (la * detail::dot_gallop_ratio < lb) {
