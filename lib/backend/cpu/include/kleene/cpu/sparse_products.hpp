@@ -90,9 +90,10 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
     std::size_t const chunks = (mn + chunk - 1) / chunk;
     constexpr Index none = Index(-1);
     // Each thread's index of a hashed row of A: at[c] = the position of column c in A(i,:) of the
-    // row it holds, none elsewhere (cleared row by row). Made here, before the threads start,
-    // where some row is hashed and the indexes together are no larger than the operands (a
-    // hypersparse A of very many columns keeps the merges and searches).
+    // row it holds, none elsewhere (cleared row by row). Allocated here, before the threads
+    // start (a failure throws to the caller), and filled by each thread, where some row is hashed
+    // and the indexes together are no larger than the operands (a hypersparse A of very many
+    // columns keeps the merges and searches).
     std::vector<std::vector<Index>> index;
     if (double(a.cols()) * double(max_threads()) * double(sizeof(Index)) <=
         double(a.nnz() + bt.nnz()) * double(sizeof(Index) + sizeof(T))) {
@@ -100,15 +101,17 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
         for (std::size_t i = 0; i < rows && !some; ++i)
             some = kleene::detail::hashed_row(std::int64_t(a.row_end(i) - a.row_begin(i)),
                                               std::int64_t(mp[i + 1] - mp[i]));
-        if (some)
-            index.assign(static_cast<std::size_t>(max_threads()),
-                         std::vector<Index>(a.cols(), none));
+        if (some) {
+            index.resize(static_cast<std::size_t>(max_threads()));
+            for (auto& v : index) v.reserve(a.cols());  // filled by its thread (its memory near it)
+        }
     }
     bool const can_index = !index.empty();
 #pragma omp parallel if (mn > 16384)
     {
         std::vector<Index>* const at =
             can_index ? &index[static_cast<std::size_t>(omp_get_thread_num())] : nullptr;
+        if (at) at->assign(a.cols(), none);  // within the capacity reserved: no allocation
         std::size_t held = rows;
 #pragma omp for schedule(dynamic, 4)
         for (std::size_t c = 0; c < chunks; ++c) {
