@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 30, calls F and G: the CPU masked dot products (F: the threads' position arrays made by the
-# main thread before
-# the parallel region; G: allocated there, filled by each thread), Kronecker 22, 16 threads,
-# automatic, as generated and renumbered.
+# Session 30, call F: the CPU masked dot products of fd81003 (the threads' position arrays made
+# and filled by the main thread before the parallel region), Kronecker 22, 16 threads, automatic,
+# as generated and renumbered. (A call G with the head's build, 868e773, each thread filling its
+# own array, was refused: the session's device time was spent.)
 set -uo pipefail
 root=$(pwd); lab=$root/build-lab/c30f; out=${OUT:-/tmp/out}; mkdir -p "$out"
 note() { echo "== $(date +%T) $*"; }
