@@ -525,7 +525,8 @@ BOOST_AUTO_TEST_CASE(masked_dot_choice_follows_the_model) {
         for (auto e = full.row_begin(i); e < full.row_end(i); ++e) {
             auto const j = std::size_t(full.col_idx()[e]);
             double const lb = double(bt_long.row_end(j) - bt_long.row_begin(j));
-            bool const h = lb <= la && la > 256 && mi * 32 >= la;
+            bool const h = lb <= la && la > double(kleene::detail::dot_hash_min) &&
+                           mi * double(kleene::detail::dot_hash_ratio) >= la;
             hashed += h;
             want += h ? lb + 1 : kleene::detail::dot_steps(la, lb);
         }

@@ -85,6 +85,15 @@ inline void exclusive_offsets(context& ctx, std::int64_t const* deg, std::int64_
                                                     count, st));
 }
 
+/// p[0..n) replaced by its exclusive prefix sums, on st (no wait; CUB's scratch from st's pool).
+template <class T>
+void exclusive_sum_in_place(T* p, std::size_t n, cudaStream_t st) {
+    std::size_t bytes = 0;
+    KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, p, p, n, st));
+    detail::stream_buffer<unsigned char> temp(bytes, st);
+    KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, p, p, n, st));
+}
+
 /// Reads the long-row count, numbers their slices; returns the number of slices (work items).
 /// On ctx's stream, which must hold the kernel that wrote *count_dev.
 template <class Index>

@@ -466,13 +466,7 @@ void pack_masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::int6
                          std::size_t cols, T const* val, Index* off, buffer<Index, device>&& t_ptr,
                          csr_matrix<T, Index, device>& t) {
     std::size_t const entries = mask.nnz();
-    {
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, off, off, entries + 1, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(temp.data(), bytes, off, off, entries + 1, st));
-    }
+    exclusive_sum_in_place(off, entries + 1, st);
     auto const nnz = static_cast<std::size_t>(detail::read_one(off + entries, st));
     buffer<Index, device> t_col(nnz);
     buffer<T, device> t_val(nnz);
@@ -535,12 +529,7 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
         masked_dot_hash_rows<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
             mask.row_ptr(), a.row_ptr(), rows, hashed.data());
         KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hash_rows");
-        std::size_t bytes = 0;
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, hashed.data(),
-                                                        hashed.data(), rows + 1, st));
-        detail::stream_buffer<unsigned char> temp(bytes, st);
-        KLEENE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, hashed.data(),
-                                                        hashed.data(), rows + 1, st));
+        exclusive_sum_in_place(hashed.data(), std::size_t(rows) + 1, st);
         detail::stream_buffer<unsigned long long> taken(1, st);
         taken.zero();
         unsigned const blocks =
