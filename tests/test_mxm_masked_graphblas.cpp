@@ -342,3 +342,131 @@ BOOST_AUTO_TEST_CASE(masked_dot_is_chosen_for_a_sparse_mask_and_explained) {
         }
     }
 }
+
+// ---- masked products with a dense B: C<M> = A B, A CSR or dense -------------------------------
+
+namespace {
+/// kleene's C<M> accum= A (+).(x) B with a dense B under a CSR mask (the masked products,
+/// cpu::masked_dense, pinned and automatic) against GraphBLAS, for CSR and dense A and C, valued
+/// and structural masks, with and without the accumulator and replace; a complemented mask takes
+/// the whole product (the masked_dot pin is refused for it).
+template <class S, class Accum>
+void masked_dense_cases(shape3 const& s, std::mt19937_64& g) {
+    using T = typename S::value_type;
+    auto const a = grb::random_csr<T>(s.m, s.k, s.density, g, s.holes);
+    auto const ad = to_dense<S>(a);
+    auto const bd = to_dense<S>(grb::random_csr<T>(s.k, s.n, 0.6, g, s.holes));
+    auto const c0 = grb::random_csr<T>(s.m, s.n, 0.3, g, false);
+    auto const cd0 = to_dense<S>(c0);
+    auto const msk = grb::random_mask<T>(s.m, s.n, g);
+    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
+        for (bool replace : {false, true})
+            for (int kind = 0; kind < 4; ++kind) {
+                bool const structural = kind & 1, comp = kind & 2;
+                auto v = mask(msk);
+                v.structural = structural;
+                v.complemented = comp;
+                options opt;
+                opt.kernel = kernel;
+                opt.replace = replace;
+                std::string const what =
+                    describe(s) + (kernel == kernel_choice::masked_dot ? " pinned" : " auto") +
+                    (replace ? " replace" : "") + (comp ? " complemented" : "") +
+                    (structural ? " structural" : " valued");
+                auto one = [&](auto const& c_start, auto const& a_op, auto accum,
+                               std::string const& where) {
+                    BOOST_TEST_CHECKPOINT(where);
+                    auto got = c_start, want = c_start;
+                    if (comp && kernel == kernel_choice::masked_dot) {
+                        BOOST_CHECK_THROW(mxm(got, v, accum, a_op, bd, S{}, opt), invalid_argument);
+                        return;
+                    }
+                    explain_trace why;
+                    options o = opt;
+                    o.explain = &why;
+                    mxm(got, v, accum, a_op, bd, S{}, o);
+                    if (kernel == kernel_choice::masked_dot)
+                        BOOST_TEST(why.str().find("masked_dense (") != std::string::npos,
+                                   where << ": " << why.str());
+                    options ref;
+                    ref.replace = replace;
+                    grb::mxm(want, v, accum, a_op, bd, S{}, ref);
+                    auto const r = grb::compare(got, want, tolerance<S>());
+                    BOOST_TEST(r.ok(), where << ": " << r.summary());
+                };
+                for (int with_accum = 0; with_accum <= 1; ++with_accum) {
+                    std::string const w = what + (with_accum ? ", accum" : "");
+                    auto run = [&](auto accum) {
+                        one(c0, a, accum, w + " csr x dense -> csr");
+                        one(c0, ad, accum, w + " dense x dense -> csr");
+                        one(cd0, a, accum, w + " csr x dense -> dense");
+                        one(cd0, ad, accum, w + " dense x dense -> dense");
+                    };
+                    if (with_accum) run(Accum{});
+                    else run(no_accum);
+                }
+            }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(masked_dense_products_match_graphblas, Case, masked_cases) {
+    using S = typename Case::first_type;
+    using Accum = typename Case::second_type;
+    std::mt19937_64 g(5151);
+    for (auto const& s : mask_shapes) masked_dense_cases<S, Accum>(s, g);
+    // Chunks of 256 mask entries: mask rows of about 180 and 450 entries.
+    for (auto const& s : {shape3{9, 40, 600, 0.3, false}, shape3{3, 70, 1500, 0.5, true}})
+        masked_dense_cases<S, Accum>(s, g);
+}
+
+BOOST_AUTO_TEST_CASE(masked_dense_is_chosen_for_a_sparse_mask_and_drops_zero_sums) {
+    // C<M> = A B with A 3,000 x 64 dense, B 64 x 3,000 dense: under a mask of 3 entries a row the
+    // masked products are rated cheaper and taken; under a full mask they are not. Both give the
+    // pinned whole product's result.
+    std::mt19937_64 g(11);
+    std::size_t const n = 3000, k = 64;
+    std::uniform_int_distribution<int> d(-3, 3);
+    dense_matrix<double> a(n, k), b(k, n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < k; ++j) a(i, j) = d(g), b(j, i) = d(g);
+    std::vector<std::int32_t> ii, jj;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < 3; ++r)
+            ii.push_back(std::int32_t(i)), jj.push_back(std::int32_t(g() % n));
+    auto const sparse =
+        csr_matrix<double>::from_coo(n, n, ii, jj, {}, duplicate_policy::last);
+    for (bool sparse_mask : {true, false}) {
+        BOOST_TEST_CONTEXT((sparse_mask ? "sparse mask" : "full mask")) {
+            csr_matrix<double> full_m;
+            if (!sparse_mask)
+                full_m = to_csr<double, std::int32_t>(dense_matrix<double>(n, 200, 1.0), 0.0);
+            // The full mask over the first 200 columns of a narrower product.
+            dense_matrix<double> b2(k, sparse_mask ? n : 200);
+            for (std::size_t q = 0; q < k; ++q)
+                for (std::size_t j = 0; j < b2.cols(); ++j) b2(q, j) = b(q, j);
+            auto const& m = sparse_mask ? sparse : full_m;
+            explain_trace why;
+            csr_matrix<double> c(n, b2.cols()), whole(n, b2.cols());
+            mxm(c, structure(m), no_accum, a, b2, plus_times<double>{}, {.explain = &why});
+            BOOST_TEST((why.str().find("masked_dense (") != std::string::npos) == sparse_mask,
+                       why.str());
+            BOOST_TEST((why.str().find("dense B not taken") != std::string::npos) == !sparse_mask,
+                       why.str());
+            mxm(whole, structure(m), no_accum, a, b2, plus_times<double>{},
+                {.kernel = kernel_choice::dense_gemm});
+            BOOST_TEST(grb::compare(c, whole, 0.0).ok());
+            BOOST_TEST(c.nnz() > 0u);
+        }
+    }
+    // A sum that cancels to zero is left out, as the whole product into a dense temporary leaves it.
+    dense_matrix<std::int64_t> a1(1, 2), b1(2, 2);
+    a1(0, 0) = 1, a1(0, 1) = 1;
+    b1(0, 0) = 1, b1(1, 0) = -1, b1(0, 1) = 2, b1(1, 1) = 3;
+    auto const m1 = to_csr<std::int64_t, std::int32_t>(dense_matrix<std::int64_t>(1, 2, 1), 0);
+    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::dense_gemm}) {
+        csr_matrix<std::int64_t> c1(1, 2);
+        mxm(c1, mask(m1), no_accum, a1, b1, plus_times<std::int64_t>{}, {.kernel = kernel});
+        BOOST_TEST(c1.nnz() == 1u);
+        BOOST_TEST(to_dense(c1, std::int64_t(0))(0, 1) == 5);
+    }
+}

@@ -5,6 +5,7 @@
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/kleene.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -478,6 +479,170 @@ BOOST_AUTO_TEST_CASE(masked_saxpy_errors) {
     cuda::sparse_options vendor;
     vendor.backend = cuda::sparse_backend::cusparse;
     BOOST_CHECK_THROW((cuda::masked_saxpy<S, I>(t, m, a, a, vendor)), invalid_argument);
+}
+
+// ---- masked products with a dense B: C<M> accum= A (+).(x) B, A CSR or dense ---------------
+
+namespace {
+/// C<M> accum= A (+).(x) B with a dense B on device containers against the same call on host
+/// containers, entry by entry, for a CSR A and the same A dense (valued and structural masks,
+/// every accumulator, replace or not, kernel masked_dot pinned and automatic), and the trace
+/// naming masked_spmm / masked_gemm where pinned. Returns how many host results had entries.
+template <class S, class I>
+std::size_t masked_dense_matches_host(csr_matrix<typename S::value_type, I> const& a,
+                                      dense_matrix<typename S::value_type> const& b,
+                                      csr_matrix<std::int32_t, I> const& msk, kt::rng& g,
+                                      std::string const& what) {
+    using T = typename S::value_type;
+    auto const c0 = kt::random_csr<T, I>(a.rows(), b.cols(), 2.0, g);
+    auto const a_dense = to_dense(a, S::zero());
+    auto const ad = a.to_device();
+    auto const add = a_dense.to_device();
+    auto const bd = b.to_device();
+    auto const md = msk.to_device();
+    std::size_t nonempty = 0;
+    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
+        for (bool structural : {false, true})
+            for (bool replace : {false, true})
+                kt::for_each(kt::accums<T>(), [&](auto accum) {
+                    std::string const how =
+                        what + (kernel == kernel_choice::automatic ? " automatic" : " pinned") +
+                        (structural ? " structural" : " valued") + " accum " +
+                        typeid(accum).name() + (replace ? " replace" : "");
+                    auto vh = mask(msk);
+                    auto vd = mask(md);
+                    vh.structural = vd.structural = structural;
+                    options oh;
+                    oh.replace = replace;
+                    csr_matrix<T, I> want = c0;
+                    mxm(want, vh, accum, a, b, S{}, oh);
+                    nonempty += want.nnz() > 0;
+                    options o = oh;
+                    o.kernel = kernel;
+                    for (bool dense_a : {false, true}) {
+                        std::string const h = how + (dense_a ? ", dense A" : ", CSR A");
+                        BOOST_TEST_CHECKPOINT(h);
+                        explain_trace why;
+                        o.explain = &why;
+                        auto got = c0.to_device();
+                        if (dense_a) mxm(got, vd, accum, add, bd, S{}, o);
+                        else mxm(got, vd, accum, ad, bd, S{}, o);
+                        if (kernel == kernel_choice::masked_dot)
+                            BOOST_TEST((why.str().find(dense_a ? "cuda masked_gemm ("
+                                                               : "cuda masked_spmm (") !=
+                                        std::string::npos),
+                                       h << ": " << why.str());
+                        kt::check_same(want, got, h);
+                    }
+                });
+    return nonempty;
+}
+
+/// Shapes: one entry; mask rows of a few entries (a warp a row, lanes idle); rows of A longer
+/// than 32 (several rounds of shuffles); mask rows of 6,000 entries (188 chunks a row); a full
+/// mask, an empty one, a k of zero.
+template <class S, class I>
+void masked_dense_shapes() {
+    using T = typename S::value_type;
+    kt::rng g(sizeof(T) * 11 + sizeof(I));
+    struct shape {
+        std::size_t m, k, n;
+        double mean_a;
+    };
+    std::size_t nonempty = 0;
+    for (auto const& s : {shape{1, 1, 1, 1}, shape{7, 5, 3, 2}, shape{60, 40, 90, 6},
+                          shape{40, 300, 200, 100}, shape{3, 50, 6000, 20}, shape{5, 0, 7, 1}}) {
+        std::string const what = kt::dims(s.m, s.k) + " x " + kt::dims(s.k, s.n);
+        auto const a = kt::random_csr<T, I>(s.m, s.k, s.mean_a, g);
+        auto const b = kt::random_dense<T>(s.k, s.n, S::zero(), g);
+        nonempty += masked_dense_matches_host<S, I>(a, b, kt::random_csr_mask<I>(s.m, s.n, g), g,
+                                                    what + ", random mask");
+        if (s.m * s.n <= 20000)
+            nonempty += masked_dense_matches_host<S, I>(a, b, full_mask<I>(s.m, s.n, g), g,
+                                                        what + ", full mask");
+        masked_dense_matches_host<S, I>(a, b, csr_matrix<std::int32_t, I>(s.m, s.n), g,
+                                        what + ", empty mask");
+    }
+    BOOST_TEST(nonempty > 8u);  // the comparisons saw entries
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(masked_dense_matches_the_host) {
+    if (!have_gpu(needs::minimal)) return;
+    masked_dense_shapes<plus_times<float>, std::int32_t>();
+    masked_dense_shapes<plus_times<double>, std::int32_t>();
+    masked_dense_shapes<plus_times<std::int64_t>, std::int32_t>();
+    masked_dense_shapes<min_plus<float>, std::int32_t>();
+    masked_dense_shapes<min_plus<std::int32_t>, std::int32_t>();
+    masked_dense_shapes<plus_times<double>, std::int64_t>();
+}
+
+/// What the masked products with a dense B refuse: a complemented mask when pinned (automatic:
+/// the whole product, merged, the same result); an absent mask, other shapes and cuSPARSE in the
+/// backend calls. A sparse mask over a large product is taken automatically, a full one is not.
+BOOST_AUTO_TEST_CASE(masked_dense_errors_and_choice) {
+    if (!have_gpu(needs::minimal)) return;
+    using S = plus_times<float>;
+    using I = std::int32_t;
+    kt::rng g(8);
+    auto const a = kt::random_csr<float, I>(30, 20, 4, g);
+    auto const b = kt::random_dense<float>(20, 25, 0.f, g);
+    auto const msk = kt::random_csr_mask<I>(30, 25, g);
+    auto const ad = a.to_device();
+    auto const bd = b.to_device();
+    auto const md = msk.to_device();
+    csr_matrix<float, I, device> c(30, 25);
+    options pin;
+    pin.kernel = kernel_choice::masked_dot;
+    BOOST_CHECK_THROW(mxm(c, complement(structure(md)), no_accum, ad, bd, S{}, pin),
+                      invalid_argument);
+    explain_trace why;
+    mxm(c, complement(structure(md)), no_accum, ad, bd, S{}, {.explain = &why});
+    BOOST_TEST(why.str().find("masked_spmm") == std::string::npos, why.str());
+    csr_matrix<float, I> want(30, 25);
+    mxm(want, complement(structure(msk)), no_accum, a, b, S{});
+    kt::check_same(want, c, "complemented mask, automatic");
+
+    csr_matrix<float, I, device> t;
+    BOOST_CHECK_THROW((cuda::masked_spmm<S, I>(t, cuda::csr_mask<I>{}, ad, bd.view())),
+                      invalid_argument);
+    cuda::csr_mask<I> const m(structure(md));
+    auto const wide = kt::random_dense<float>(21, 25, 0.f, g).to_device();
+    BOOST_CHECK_THROW((cuda::masked_spmm<S, I>(t, m, ad, wide.view())), dimension_mismatch);
+    auto const a_dense = to_dense(a, 0.f).to_device();
+    BOOST_CHECK_THROW((cuda::masked_gemm<S, I>(t, m, a_dense.view(), wide.view())),
+                      dimension_mismatch);
+    cuda::sparse_options vendor;
+    vendor.backend = cuda::sparse_backend::cusparse;
+    BOOST_CHECK_THROW((cuda::masked_spmm<S, I>(t, m, ad, bd.view(), vendor)), invalid_argument);
+    // The work sum: the mask's row lengths times A's.
+    double want_work = 0;
+    for (std::size_t i = 0; i < msk.rows(); ++i) {
+        auto const mi = std::count_if(msk.values() + msk.row_begin(i),
+                                      msk.values() + msk.row_end(i), [](auto v) { return v != 0; });
+        want_work += double(mi) * double(a.row_end(i) - a.row_begin(i));
+    }
+    cuda::csr_mask<I> const valued(mask(md));
+    BOOST_TEST(cuda::masked_spmm_work<I>(ad.row_ptr(), valued) == want_work);
+
+    // The choice: 2,000 x 64 dense A and 64 x 2,000 B under 3 entries a row (taken) and a full
+    // mask (not taken).
+    auto const big_a = kt::random_dense<float>(2000, 64, 0.f, g).to_device();
+    auto const big_b = kt::random_dense<float>(64, 2000, 0.f, g).to_device();
+    for (bool sparse : {true, false}) {
+        auto const mh = sparse ? kt::random_csr_mask<I>(2000, 2000, g)
+                               : full_mask<I>(2000, 2000, g);
+        auto const mdev = mh.to_device();
+        explain_trace w2;
+        csr_matrix<float, I, device> c2(2000, 2000), whole(2000, 2000);
+        mxm(c2, structure(mdev), no_accum, big_a, big_b, S{}, {.explain = &w2});
+        BOOST_TEST((w2.str().find("cuda masked_gemm (") != std::string::npos) == sparse, w2.str());
+        BOOST_TEST((w2.str().find("dense B not taken (about") != std::string::npos) == !sparse,
+                   w2.str());
+        mxm(whole, structure(mdev), no_accum, big_a, big_b, S{},
+            {.kernel = kernel_choice::dense_gemm});
+        kt::check_same(whole.to_host(), c2, sparse ? "sparse mask" : "full mask");
+    }
 }
 
 /// The automatic choice both ways, said in the trace with both numbers: a mask of about one entry

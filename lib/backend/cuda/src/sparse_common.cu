@@ -344,6 +344,23 @@ __global__ void __launch_bounds__(256)
     if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
 }
 
+/// *sum += the sum over rows i of |M(i,:)| |A(i,:)|.
+template <class Index>
+__global__ void __launch_bounds__(256)
+    masked_spmm_work_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ m_ptr,
+                            std::int64_t rows, double* sum) {
+    __shared__ double block_sum;
+    if (threadIdx.x == 0) block_sum = 0;
+    __syncthreads();
+    double mine = 0;
+    for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < rows;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        mine += double(m_ptr[i + 1] - m_ptr[i]) * double(a_ptr[i + 1] - a_ptr[i]);
+    if (mine != 0) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+}
+
 }  // namespace sparse_detail
 
 template <index_type Index>
@@ -389,6 +406,28 @@ masked_dot_work masked_dot_costs(Index const* a_ptr, Index const* a_col, std::si
 KLEENE_MASKED_DOT_COSTS(std::int32_t)
 KLEENE_MASKED_DOT_COSTS(std::int64_t)
 #undef KLEENE_MASKED_DOT_COSTS
+
+template <index_type Index>
+double masked_spmm_work(Index const* a_ptr, csr_mask<Index> const& m, context* ctx) {
+    if (!m.active()) throw invalid_argument("masked_spmm_work: the masked products need a mask");
+    cudaStream_t const st = detail::stream_of(resolve(ctx));
+    detail::stream_buffer<double> sum(1, st);
+    sum.zero();
+    auto const rows = static_cast<std::int64_t>(m.rows());
+    if (rows > 0 && m.nnz() > 0) {
+        sparse_detail::masked_spmm_work_kernel<Index>
+            <<<detail::blocks_for(std::size_t(rows), 256, detail::persistent_blocks(8)), 256, 0,
+               st>>>(a_ptr, m.row_ptr(), rows, sum.data());
+        KLEENE_CUDA_CHECK_LAUNCH("masked_spmm_work_kernel");
+    }
+    double host = 0;
+    detail::copy_to_host(&host, sum.data(), 1, st);
+    return host;
+}
+template double masked_spmm_work<std::int32_t>(std::int32_t const*, csr_mask<std::int32_t> const&,
+                                               context*);
+template double masked_spmm_work<std::int64_t>(std::int64_t const*, csr_mask<std::int64_t> const&,
+                                               context*);
 
 template <index_type Index>
 double product_density(Index const* a_ptr, Index const* a_col, std::size_t rows,

@@ -24,6 +24,7 @@
 #include <kleene/cuda/reduce_transpose.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/detail/masked_dense_model.hpp>
 #include <kleene/detail/masked_dot_model.hpp>
 #include <kleene/detail/operation_checks.hpp>
 #include <kleene/detail/operation_space.hpp>
@@ -247,6 +248,113 @@ bool host_masked_dot(C& c, Mask const& mask, Accum accum, M const& a, M const& b
     return true;
 }
 
+/// Whether C<M> = A (+).(x) B (A and B as matrices) can take the masked products with a dense B
+/// (cpu::masked_dense, cuda::masked_spmm / masked_gemm): M a CSR mask (whether it is complemented
+/// is known at run time), B dense, A dense or CSR; on the device also a CSR C, the mask of its
+/// index type (device_masked_saxpy_operands) and a CSR A of C's type.
+template <class C, class Mask, class MA, class MB>
+constexpr bool masked_dense_operands() {
+    if constexpr (is_mask_view<Mask> && is_dense<MB> && (is_dense<MA> || is_csr<MA>)) {
+        using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
+        if constexpr (!is_csr<MM>)
+            return false;
+        else if constexpr (in_space<C, device>)
+            return device_masked_saxpy_operands<C, Mask>() &&
+                   (is_dense<MA> || std::is_same_v<MA, C>);
+        else
+            return true;
+    } else {
+        return false;
+    }
+}
+
+/// C<mask, replace> accum= A (+).(x) B with a dense B under a CSR mask (not complemented) by the
+/// masked products, one per entry of the mask (host: cpu::masked_dense; device: cuda::masked_spmm
+/// for a CSR A, masked_gemm for a dense one), where kleene/detail/masked_dense_model.hpp rates them
+/// below the whole product into a dense temporary and its write-back (both in the trace) or kernel
+/// masked_dot pins them; returns false, having said why, where the caller takes the whole product.
+template <class C, class Mask, class Accum, class MA, class MB, class S>
+bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b, S const& s,
+                  options const& opt, std::string const& operands) {
+    constexpr bool on_device = in_space<C, device>;
+    constexpr bool csr_a = is_csr<MA>;
+    bool const pinned = opt.kernel == kernel_choice::masked_dot;
+    double const k = double(a.cols()), n = double(b.cols()), m_rows = double(a.rows());
+    auto const rate = [&](masked_dense_weights const& w, double madds) {
+        double whole = m_rows * n * k;
+        if constexpr (csr_a) whole = double(a.nnz()) * n;
+        return rate_masked_dense(w, csr_a, madds, whole, m_rows * n);
+    };
+    std::string const head = "mxm: " + operands + ": ";
+    if constexpr (on_device) {
+        using T = typename C::value_type;
+        using Index = typename C::index_type;
+        check_device_output<C, Accum>();
+        if constexpr (cuda::sparse_left_out<S, Index>) {
+            if (!pinned) {
+                trace(opt, "mxm: masked products with a dense B not taken (this semiring, type and "
+                           "index type are not compiled into the CUDA backend: "
+                           "KLEENE_INSTANCES=" KLEENE_INSTANCE_SET ")");
+                return false;
+            }
+        }
+        auto m = device_mask<C>(mask, opt.ctx);
+        std::string rated = "[pinned]";
+        if (!pinned) {
+            double madds = 0;
+            if constexpr (csr_a)
+                madds = cuda::masked_spmm_work<Index>(a.row_ptr(), m, opt.ctx);
+            else
+                madds = double(m.nnz()) * k;
+            auto const r = rate(gpu_masked_dense, madds);
+            rated = r.text();
+            if (!r.masked_wins()) {
+                trace(opt, "mxm: masked products with a dense B not taken (" + rated + ")");
+                return false;
+            }
+        }
+        csr_matrix<T, Index, device> t(a.rows(), b.cols());
+        cuda::sparse_options const sopt{.ctx = opt.ctx};
+        if constexpr (csr_a)
+            cuda::masked_spmm<S, Index>(t, m, a, b.view(), sopt);
+        else
+            cuda::masked_gemm<S, Index>(t, m, a.view(), b.view(), sopt);
+        masked_product_into(c, m, accum, std::move(t), opt,
+                            head + (csr_a ? "cuda masked_spmm" : "cuda masked_gemm") +
+                                " (a product of A(i,:) and B(:,j) for each of the mask's " +
+                                std::to_string(m.nnz()) + " entries, ",
+                            "; " + rated);
+    } else {
+        auto const& mm = *mask.m;
+        std::string rated = "[pinned]";
+        if (!pinned) {
+            double madds = double(mm.nnz()) * k;
+            if constexpr (csr_a) {
+                madds = 0;
+                for (std::size_t i = 0; i < mm.rows(); ++i)
+                    madds += double(mm.row_end(i) - mm.row_begin(i)) *
+                             double(a.row_end(i) - a.row_begin(i));
+            }
+            auto const r = rate(cpu_masked_dense, madds);
+            rated = r.text();
+            if (!r.masked_wins()) {
+                trace(opt, "mxm: masked products with a dense B not taken (" + rated + ")");
+                return false;
+            }
+        }
+        trace(opt, head + "masked_dense (a product of A(i,:) and B(:,j) for each of the mask's " +
+                       std::to_string(mm.nnz()) + " entries; " + rated + ")");
+        auto t = [&] {
+            if constexpr (csr_a)
+                return cpu::masked_dense(s, a, b.view(), mm, mask.structural);
+            else
+                return cpu::masked_dense(s, a.view(), b.view(), mm, mask.structural);
+        }();
+        cpu::write_back(c, mask, accum, t, opt.replace, s.zero());
+    }
+    return true;
+}
+
 template <class T>
 dense_view<T, device> column_view(dense_vector<T, device>& v) {
     return {v.data(), v.size(), 1, 1};
@@ -351,16 +459,26 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             if (done) return;
         }
     }
-    if (pin == kernel_choice::masked_dot)
-        throw invalid_argument(
-            std::string("mxm: kernel masked_dot computes C<M> = A B' with CSR A and B of one type "
-                        "and a CSR mask M (not complemented)") +
-            (on_device ? ", on the GPU into a CSR C of their type, M with C's index type" : "") +
-            "; use mxm(C, mask, accum, A, transpose(Bt), ...)");
     auto const& a = detail::materialize_any(a_in, opt, "mxm");
     auto const& b = detail::materialize_any(b_in, opt, "mxm");
     using MA = std::remove_cvref_t<decltype(a)>;
     using MB = std::remove_cvref_t<decltype(b)>;
+    if constexpr (detail::masked_dense_operands<C, Mask, MA, MB>()) {
+        if (!mask.complemented &&
+            (pin == kernel_choice::automatic || pin == kernel_choice::masked_dot) &&
+            detail::masked_dense(c, mask, accum, a, b, s, opt,
+                                 detail::describe(a) + " x " + detail::describe(b)))
+            return;
+    }
+    if (pin == kernel_choice::masked_dot)
+        throw invalid_argument(
+            std::string("mxm: kernel masked_dot computes C<M> = A B' with CSR A and B of one type, "
+                        "or C<M> = A B with a dense B and a dense or CSR A, under a CSR mask M "
+                        "(not complemented)") +
+            (on_device ? ", on the GPU into a CSR C (of A's type where A is CSR), M with C's "
+                         "index type"
+                       : "") +
+            "; for CSR B use mxm(C, mask, accum, A, transpose(Bt), ...)");
     constexpr bool no_mask_given = std::is_same_v<Mask, no_mask_t>;
     constexpr bool plain = no_mask_given && std::is_same_v<Accum, no_accum_t>;
     constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;

@@ -19,6 +19,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace kleene::cpu {
@@ -208,6 +209,109 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
             }
     }
     return csr_matrix<T, Index>(rows, bt.rows(), std::move(ptr), std::move(cols), std::move(out));
+}
+
+/// Masked products with a dense B (the sampled products, "SDDMM"): for every entry (i, j) of the
+/// CSR mask M that allows a write (stored; non-zero too for a valued mask), T(i,j) = the sum over
+/// the k of A(i,:) of mul(A(i,k), B(k,j)), A CSR (its entries) or dense (every k), B dense k x n.
+/// Dense operands hold zero() where absent, as for the whole product: an entry of a dense operand
+/// equal to zero() adds nothing where zero does not annihilate, and an entry of T whose value is
+/// zero() is left out (the whole product into a dense temporary drops those too), so T equals the
+/// whole product's entries inside M. The work is the sum over M's entries of A(i,:)'s length,
+/// whatever m x n is. The mask's entries are taken in chunks of one row (rows split where long):
+/// each k of A(i,:) scales its row of B into the chunk's sums. Not for a complemented mask.
+/// Returns T (M's index type) for write_back.
+template <semiring_object S, class T, class AOp, class MT, class MIndex>
+csr_matrix<T, MIndex> masked_dense(S const& s, AOp const& a, dense_view<T const> b,
+                                   csr_matrix<MT, MIndex> const& m, bool structural) {
+    constexpr bool dense_a = std::is_same_v<AOp, dense_view<T const>>;
+    std::size_t const rows = m.rows();
+    std::size_t const mn = m.nnz();
+    auto const* const mp = m.row_ptr();
+    auto const* const mj = m.col_idx();
+    buffer<T> vals(mn);
+    std::vector<std::uint8_t> hit(mn, 0);
+    constexpr std::size_t chunk = 256;
+    // The chunks: each row's entries cut every `chunk`; first[c] = the chunk's first entry.
+    std::vector<std::size_t> first;
+    first.reserve(mn / chunk + rows + 1);
+    for (std::size_t i = 0; i < rows; ++i)
+        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]);
+             p += chunk)
+            first.push_back(p);
+    std::size_t const chunks = first.size();
+    first.push_back(mn);
+    auto const absent = [&](T const& x) {
+        if constexpr (zero_annihilates<S>()) return false;
+        else return x == s.zero();
+    };
+#pragma omp parallel if (mn > 4096)
+    {
+        T acc[chunk];
+        bool any[chunk];
+        std::size_t at[chunk];  // the chunk's allowed entries' positions in M
+#pragma omp for schedule(dynamic, 8)
+        for (std::size_t c = 0; c < chunks; ++c) {
+            std::size_t const p0 = first[c];
+            std::size_t p1 = first[c + 1];
+            // The row of p0: the last i with mp[i] <= p0; the chunk ends at its row's end.
+            auto const after = [](std::size_t x, auto r) {
+                return x < static_cast<std::size_t>(r);
+            };
+            auto const i =
+                static_cast<std::size_t>(std::upper_bound(mp, mp + rows + 1, p0, after) - mp) - 1;
+            p1 = std::min(p1, static_cast<std::size_t>(mp[i + 1]));
+            std::size_t n = 0;
+            for (std::size_t p = p0; p < p1; ++p)
+                if (structural || !(m.value(p) == MT(0))) at[n++] = p;
+            if (n == 0) continue;
+            for (std::size_t q = 0; q < n; ++q) {
+                acc[q] = s.zero();
+                any[q] = false;
+            }
+            auto const row_k = [&](std::size_t k, T const& x) {
+                T const* __restrict__ br = b.row(k);
+                for (std::size_t q = 0; q < n; ++q) {
+                    T const y = br[static_cast<std::size_t>(mj[at[q]])];
+                    if (absent(y)) continue;
+                    T const t = s.mul(x, y);
+                    acc[q] = any[q] ? s.add(acc[q], t) : t;
+                    any[q] = true;
+                }
+            };
+            if constexpr (dense_a) {
+                T const* ar = a.row(i);
+                for (std::size_t k = 0; k < a.cols; ++k)
+                    if (!absent(ar[k])) row_k(k, ar[k]);
+            } else {
+                detail::csr_values<T, typename AOp::index_type> const av(a);
+                for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+                    row_k(static_cast<std::size_t>(a.col_idx()[k]), av[k]);
+            }
+            for (std::size_t q = 0; q < n; ++q)
+                if (any[q] && !(acc[q] == s.zero())) {
+                    vals[at[q]] = acc[q];
+                    hit[at[q]] = 1;
+                }
+        }
+    }
+    buffer<MIndex> ptr(rows + 1);
+    ptr[0] = 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+        MIndex count = 0;
+        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
+            count += hit[p];
+        ptr[i + 1] = ptr[i] + count;
+    }
+    auto const nnz = static_cast<std::size_t>(ptr[rows]);
+    buffer<MIndex> cols(nnz);
+    buffer<T> out(nnz);
+    for (std::size_t p = 0, q = 0; p < mn; ++p)
+        if (hit[p]) {
+            cols[q] = mj[p];
+            out[q++] = vals[p];
+        }
+    return csr_matrix<T, MIndex>(rows, b.cols, std::move(ptr), std::move(cols), std::move(out));
 }
 
 /// Accumulator used by Gustavson's algorithm.

@@ -12,6 +12,7 @@
 #include <kleene/cuda/sparse/common.cuh>
 #include <kleene/cuda/sparse/masked_dot.cuh>
 #include <kleene/cuda/sparse/masked_saxpy.cuh>
+#include <kleene/cuda/sparse/masked_spmm.cuh>
 #include <kleene/cuda/sparse/spgemm.cuh>
 #include <kleene/cuda/sparse/spmm.cuh>
 #include <kleene/cuda/sparse/spmspv.cuh>

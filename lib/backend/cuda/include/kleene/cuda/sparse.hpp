@@ -13,6 +13,8 @@
 //                                                  the CSR mask M (masked_dot_costs: its model)
 //   masked_saxpy  T<M> = A (+).(x) B               CSR x CSR -> CSR, Gustavson with each row's
 //                                                  products looked up in its mask row
+//   masked_spmm   T<M> = A (+).(x) B               CSR x dense -> CSR, a product per entry of M
+//   masked_gemm   T<M> = A (+).(x) B               dense x dense -> CSR, the same ("SDDMM")
 //
 // product_density(A, B) estimates the share of A B's entries that are stored (the estimate behind
 // mxm's choice of a CSR or a dense output, lib/ops/include/kleene/mxm.hpp), on the device.
@@ -183,6 +185,38 @@ KLEENE_DEVICE_ENTRY void masked_saxpy(csr_matrix<typename S::value_type, Index, 
                                       csr_matrix<typename S::value_type, Index, device> const& a,
                                       csr_matrix<typename S::value_type, Index, device> const& b,
                                       sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+
+/// T<M> = A (+).(x) B with B dense (k x n, row-major) under a CSR mask M (not complemented): for
+/// each entry (i, j) M allows, T(i,j) = the sum over A(i,:)'s entries (masked_spmm: A CSR m x k)
+/// or over every k (masked_gemm: A dense m x k) of mul(A(i,k), B(k,j)), the sampled products
+/// ("SDDMM"). Dense operands hold zero() where absent, as for the whole product (spmm,
+/// dense_gemm): an entry of a dense operand equal to zero() adds nothing where zero does not
+/// annihilate, and an entry of T equal to zero() is left out, so T is the whole product's entries
+/// inside M. T (replaced) is m x n, sorted, its pattern a subset of M's; the work is the sum over
+/// M's entries of A(i,:)'s length, whatever m x n is (the whole product's dense temporary may not
+/// fit). A warp takes up to 32 entries of one mask row, a lane each, and walks A(i,:) 32 entries
+/// at a time (shuffled to the lanes). Generic kernels only (asking for cuSPARSE is an error). mxm
+/// (mxm.hpp) takes them for C<M> = A B with a dense B, a CSR mask and a CSR C where
+/// kleene/detail/masked_dense_model.hpp rates them below the whole product (masked_spmm_work:
+/// the sum), or kernel masked_dot pins them.
+template <semiring_type S, index_type Index>
+KLEENE_DEVICE_ENTRY void masked_spmm(csr_matrix<typename S::value_type, Index, device>& t,
+                                     csr_mask<Index> const& mask,
+                                     csr_matrix<typename S::value_type, Index, device> const& a,
+                                     dense_view<typename S::value_type const, device> b,
+                                     sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+template <semiring_type S, index_type Index>
+KLEENE_DEVICE_ENTRY void masked_gemm(csr_matrix<typename S::value_type, Index, device>& t,
+                                     csr_mask<Index> const& mask,
+                                     dense_view<typename S::value_type const, device> a,
+                                     dense_view<typename S::value_type const, device> b,
+                                     sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+
+/// The sum over M's entries (i, j) of A(i,:)'s length (a_ptr: A's m + 1 row pointers): the work
+/// of masked_spmm, on the device.
+template <index_type Index>
+KLEENE_DEVICE_ENTRY double masked_spmm_work(Index const* a_ptr, csr_mask<Index> const& m,
+                                            context* ctx = nullptr) KLEENE_DEVICE_VALUE;
 
 /// The sums of masked_dot's cost model (kleene/detail/masked_dot_model.hpp), on the device from
 /// the patterns: dot = the sum over M's entries (i, j) of dot_steps(|A(i,:)|, |Bt(j,:)|), flops =

@@ -9,7 +9,7 @@
 
 #include <type_traits>
 
-/// D(A, function, return type, (parameters), S, T, Index) for the six products of (S<T>, Index),
+/// D(A, function, return type, (parameters), S, T, Index) for the products of (S<T>, Index),
 /// A passed through.
 #define KLEENE_SPARSE_PRODUCTS(D, A, S, T, Index)                                               \
     D(A, spmv, sparse_backend,                                                                  \
@@ -41,6 +41,15 @@
       (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                                   \
        csr_matrix<T, Index, device> const&, csr_matrix<T, Index, device> const&,                \
        sparse_options const&),                                                                  \
+      S, T, Index)                                                                              \
+    D(A, masked_spmm, void,                                                                     \
+      (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                                   \
+       csr_matrix<T, Index, device> const&, dense_view<T const, device>,                        \
+       sparse_options const&),                                                                  \
+      S, T, Index)                                                                              \
+    D(A, masked_gemm, void,                                                                     \
+      (csr_matrix<T, Index, device>&, csr_mask<Index> const&, dense_view<T const, device>,      \
+       dense_view<T const, device>, sparse_options const&),                                     \
       S, T, Index)
 
 #define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;

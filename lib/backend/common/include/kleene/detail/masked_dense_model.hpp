@@ -1,0 +1,62 @@
+#pragma once
+// The cost model behind mxm's choice of the masked products with a dense B (cpu::masked_dense,
+// cuda::masked_spmm and cuda::masked_gemm: the sampled products, "SDDMM") for C<M> = A (+).(x) B
+// under a CSR mask M that is not complemented, A dense or CSR: one product of A(i,:) and B(:,j)
+// for each entry (i, j) M allows, against the whole product into a dense temporary (the GEMM, or
+// the SpMM for a CSR A) and the masked write-back of its m x n entries.
+//
+// Counted in the GEMM's multiply-adds: the masked products' work is the sum over M's entries
+// (i, j) of A(i,:)'s length (k for a dense A), each a load of B(k, j) at the row's scattered
+// columns, weighted `gather_dense` for a dense A (B's rows read in order, k of them) and
+// `gather_csr` for a CSR A (B's rows A(i,:) names, each read at a few columns: a cache line, or
+// a sector, a load once B has left the caches); the whole product's multiply-adds weigh 1 for
+// the GEMM (its tiles in registers) and `spmm` for the SpMM (a row of B streamed an entry of A);
+// its m x n entries, made, then read by the write-back (on the GPU made CSR first), weigh `out`
+// each. The constants of each backend are fitted on its measurements (the comments at each).
+
+#include <string>
+
+namespace kleene::detail {
+
+struct masked_dense_weights {
+    double gather_dense;  // a multiply-add of the masked products, A dense
+    double gather_csr;    // a multiply-add of the masked products, A CSR
+    double spmm;          // a multiply-add of the whole SpMM (CSR A)
+    double out;           // an entry of the whole product's dense temporary
+};
+
+/// The CPU (blocked, register-tiled dense_gemm; csr_dense; cpu::write_back of the dense
+/// temporary). Fitted on the build machine (2 cores, Debian gcc 12, 2026-12-01, session 31:
+/// bench_masked_dense, float plus_times, 2,000 x 2,000 products): the GEMM 0.054 ns a
+/// multiply-add, the dense temporary and its write-back 3.6 ns an entry, the SpMM 0.24 ns; the
+/// masked products 0.61-0.71 ns a multiply-add for a dense A (k = 64, 256), 2-7 ns for a CSR A
+/// of 16 entries a row over a B of 4,000 x 2,000 (a cache miss a load).
+inline constexpr masked_dense_weights cpu_masked_dense{12.0, 60.0, 4.5, 67.0};
+
+/// The GPU (dense_gemm at the chip's rate; the SpMM; the dense temporary made CSR and merged).
+/// Fitted on an H200 (2026-12-01, session 31: bench_masked_dense --device gpu).
+inline constexpr masked_dense_weights gpu_masked_dense{96.0, 200.0, 8.0, 48.0};
+
+/// The two sides of the choice, in the whole product's multiply-adds, and the trace's words.
+struct masked_dense_rating {
+    double masked = 0;  // gather x (the sum over M's entries of A(i,:)'s length)
+    double whole = 0;   // the whole product's multiply-adds (weighted) + out x m x n
+    bool masked_wins() const { return masked < whole; }
+    std::string text() const {
+        return "about " + std::to_string(static_cast<long long>(masked)) +
+               " multiply-adds' worth for the mask's entries against " +
+               std::to_string(static_cast<long long>(whole)) +
+               " for the whole product and its write-back";
+    }
+};
+
+/// madds_masked: the sum over M's entries of A(i,:)'s length; madds_whole: the whole product's
+/// multiply-adds (m n k for a dense A, nnz(A) n for a CSR A); entries: m n.
+inline masked_dense_rating rate_masked_dense(masked_dense_weights const& w, bool csr_a,
+                                             double madds_masked, double madds_whole,
+                                             double entries) {
+    return {(csr_a ? w.gather_csr : w.gather_dense) * madds_masked,
+            (csr_a ? w.spmm : 1.0) * madds_whole + w.out * entries};
+}
+
+}  // namespace kleene::detail
