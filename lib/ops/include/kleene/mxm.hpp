@@ -420,6 +420,10 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
 ///   below the transpose and the whole product (host: merge steps against Gustavson's
 ///   multiply-adds; device: cuda::masked_dot_costs against the SpGEMM's work, on a CSR C of A's
 ///   type) or kernel masked_dot pins them. Otherwise a transpose view is made a matrix (traced).
+/// - B dense (A dense or CSR) under a CSR mask (not complemented): the masked products, one per
+///   entry of the mask (cpu::masked_dense; device: cuda::masked_gemm / masked_spmm into a CSR C),
+///   where kleene/detail/masked_dense_model.hpp rates them below the whole product into a dense
+///   temporary and its write-back, or kernel masked_dot pins them.
 /// - dense x dense: the blocked GEMM (cpu::dense_gemm, cuda::dense_gemm), straight into a dense C
 ///   without a mask (accumulating where the accumulator is the semiring's add).
 /// - CSR x dense: SpMM (row i of C accumulates rows of B).

@@ -27,15 +27,24 @@ struct masked_dense_weights {
 
 /// The CPU (blocked, register-tiled dense_gemm; csr_dense; cpu::write_back of the dense
 /// temporary). Fitted on the build machine (2 cores, Debian gcc 12, 2026-12-01, session 31:
-/// bench_masked_dense, float plus_times, 2,000 x 2,000 products): the GEMM 0.054 ns a
+/// bench_masked_dense, float plus_times, 2,000 x 2,000 products; checked on an H200 host's 16
+/// cores in call B, where the choice turns within 25% of the measured crossover): the GEMM 0.054 ns a
 /// multiply-add, the dense temporary and its write-back 3.6 ns an entry, the SpMM 0.24 ns; the
 /// masked products 0.61-0.71 ns a multiply-add for a dense A (k = 64, 256), 2-7 ns for a CSR A
 /// of 16 entries a row over a B of 4,000 x 2,000 (a cache miss a load).
 inline constexpr masked_dense_weights cpu_masked_dense{12.0, 60.0, 4.5, 67.0};
 
 /// The GPU (dense_gemm at the chip's rate; the SpMM; the dense temporary made CSR and merged).
-/// Fitted on an H200 (2026-12-01, session 31: bench_masked_dense --device gpu).
-inline constexpr masked_dense_weights gpu_masked_dense{96.0, 200.0, 8.0, 48.0};
+/// Fitted on an H200 (2026-12-01, session 31, calls A and B: bench_masked_dense --device gpu,
+/// float plus_times): the GEMM (cuBLAS) 0.046 ps a multiply-add (16,384^2 x 256 less x 64); the
+/// dense temporary made CSR and merged 46 ps an entry (12.5 ms of a 16,384^2 product's 13-27,
+/// more as the mask's entries, merged, grow); the SpMM 0.42 ps; the masked products 2.8-7.5 ps a
+/// multiply-add for a dense A (k = 64, 256), 3.7-8.8 for a CSR A of 16 and 64 entries a row over
+/// B of 65,536 x 256 and x 1,024. The gathers are rated 40 and 60 rather than their 60-160 so
+/// that the choice turns where the measurements do (the merge of the mask's entries, which the
+/// whole path pays too, is not counted): at 12% of a 16,384^2 product the masked products took
+/// 7.8 ms against 26 (k = 64) and 23 against 27 (k = 256).
+inline constexpr masked_dense_weights gpu_masked_dense{40.0, 60.0, 9.0, 1000.0};
 
 /// The two sides of the choice, in the whole product's multiply-adds, and the trace's words.
 struct masked_dense_rating {
