@@ -5,13 +5,16 @@
 //     cuda::masked_gemm / masked_spmm), one product of A(i,:) and B(:,j) per entry of M;
 //   - whole:  the whole product pinned (dense_gemm or csr_dense: the GEMM or the SpMM into a dense
 //     temporary), then the masked write-back (on the device the temporary made CSR first);
+// With --b-deg D, B is CSR (D entries a row) and A dense: masked is B transposed, then
+// cpu::masked_dense_bt (cuda::masked_dot_dense); whole is dense_csr (on the device B made dense,
+// then the GEMM).
 //   - auto:   mxm's choice (masked_dense_model.hpp), named.
 // The rows' results are compared (equal entries, to a relative 1e-4 for float sums); the whole
 // product is skipped where its dense temporary would pass --whole-limit GiB. Times: the median
 // of --runs calls after a warm-up, in ms (device calls return with their work done). The model's
 // two sides are printed with the times, for fitting its weights.
 //
-//   bench_masked_dense [--device cpu|gpu] [--m M] [--k K] [--n N] [--a-deg D]
+//   bench_masked_dense [--device cpu|gpu] [--m M] [--k K] [--n N] [--a-deg D | --b-deg D]
 //                      [--mask-deg d1,d2,...] [--runs R] [--semiring plus_times|min_plus]
 //                      [--whole-limit GiB]
 
@@ -37,7 +40,7 @@ namespace {
 
 struct args_t {
     bool gpu = false;
-    std::size_t m = 4096, k = 64, n = 4096, a_deg = 0;
+    std::size_t m = 4096, k = 64, n = 4096, a_deg = 0, b_deg = 0;
     std::vector<double> mask_deg{1, 4, 16, 64, 256};
     int runs = 5;
     std::string semiring = "plus_times";
@@ -57,6 +60,7 @@ args_t parse(int argc, char** argv) {
         else if (f == "--k") a.k = std::stoull(next());
         else if (f == "--n") a.n = std::stoull(next());
         else if (f == "--a-deg") a.a_deg = std::stoull(next());
+        else if (f == "--b-deg") a.b_deg = std::stoull(next());
         else if (f == "--runs") a.runs = std::stoi(next());
         else if (f == "--semiring") a.semiring = next();
         else if (f == "--whole-limit") a.whole_limit = std::stod(next());
@@ -68,6 +72,7 @@ args_t parse(int argc, char** argv) {
             throw std::invalid_argument("unknown flag " + f);
         }
     }
+    if (a.b_deg > 0 && a.a_deg > 0) throw std::invalid_argument("--b-deg: with a dense A");
     if (a.semiring != "plus_times" && a.semiring != "min_plus")
         throw std::invalid_argument("--semiring is plus_times or min_plus");
     return a;
@@ -115,13 +120,16 @@ int run(args_t const& o) {
     bool const csr_a = o.a_deg > 0;
     auto const ad = csr_a ? dense_matrix<float>() : random_dense(o.m, o.k, g);
     auto const ac = csr_a ? random_rows(o.m, o.k, double(o.a_deg), g) : csr_matrix<float>(0, 0);
-    auto const b = random_dense(o.k, o.n, g);
+    bool const csr_b = o.b_deg > 0;
+    auto const b = csr_b ? dense_matrix<float>() : random_dense(o.k, o.n, g);
+    auto const bc = csr_b ? random_rows(o.k, o.n, double(o.b_deg), g) : csr_matrix<float>(0, 0);
     double const whole_gib = double(o.m) * double(o.n) * 4.0 / double(1u << 30);
-    fmt::print("# bench_masked_dense {} {}: A {} {} x {}{}, B dense {} x {}; whole product's "
+    fmt::print("# bench_masked_dense {} {}: A {} {} x {}{}, B {} {} x {}{}; whole product's "
                "temporary {:.2f} GiB\n",
                o.gpu ? "gpu" : "cpu", o.semiring, csr_a ? "CSR" : "dense", o.m, o.k,
-               csr_a ? fmt::format(" ({} a row, {} entries)", o.a_deg, ac.nnz()) : "", o.k, o.n,
-               whole_gib);
+               csr_a ? fmt::format(" ({} a row, {} entries)", o.a_deg, ac.nnz()) : "",
+               csr_b ? "CSR" : "dense", o.k, o.n,
+               csr_b ? fmt::format(" ({} a row, {} entries)", o.b_deg, bc.nnz()) : "", whole_gib);
     fmt::print("{:>9} {:>12} {:>11} {:>11} {:>11}  {:<16} {}\n", "mask/row", "mask nnz",
                "masked ms", "whole ms", "auto ms", "auto took", "model (auto's trace)");
     int bad = 0;
@@ -133,7 +141,9 @@ int run(args_t const& o) {
         auto pick = [&](std::string const& s) {
             took = s.find("masked_gemm (") != std::string::npos ||
                            s.find("masked_spmm (") != std::string::npos ||
-                           s.find("masked_dense (") != std::string::npos
+                           s.find("masked_dense (") != std::string::npos ||
+                           s.find("masked_dense_bt (") != std::string::npos ||
+                           s.find("masked_dot_dense (") != std::string::npos
                        ? "masked"
                        : "whole";
             auto const at = s.find("about ");
@@ -142,13 +152,15 @@ int run(args_t const& o) {
         bool const do_whole = whole_gib <= o.whole_limit;
         if (o.gpu) {
             auto const md = mk.to_device();
-            auto const bd = b.to_device();
+            auto const bd = csr_b ? dense_matrix<float, device>() : b.to_device();
+            auto const bcd = csr_b ? bc.to_device() : csr_matrix<float, std::int32_t, device>();
             auto const a_d = csr_a ? dense_matrix<float, device>() : ad.to_device();
             auto const a_c = csr_a ? ac.to_device() : csr_matrix<float, std::int32_t, device>();
             auto call = [&](kernel_choice kc, explain_trace* why) {
                 csr_matrix<float, std::int32_t, device> c(o.m, o.n);
                 options opt{.kernel = kc, .explain = why};
                 if (csr_a) mxm(c, structure(md), no_accum, a_c, bd, S{}, opt);
+                else if (csr_b) mxm(c, structure(md), no_accum, a_d, bcd, S{}, opt);
                 else mxm(c, structure(md), no_accum, a_d, bd, S{}, opt);
                 return c;
             };
@@ -168,13 +180,16 @@ int run(args_t const& o) {
                 csr_matrix<float> c(o.m, o.n);
                 options opt{.kernel = kc, .explain = why};
                 if (csr_a) mxm(c, structure(mk), no_accum, ac, b, S{}, opt);
+                else if (csr_b) mxm(c, structure(mk), no_accum, ad, bc, S{}, opt);
                 else mxm(c, structure(mk), no_accum, ad, b, S{}, opt);
                 return c;
             };
             t_masked = bench::median_ms(o.runs, [&] { call(kernel_choice::masked_dot, nullptr); });
             got_masked = call(kernel_choice::masked_dot, nullptr);
             if (do_whole) {
-                auto const kc = csr_a ? kernel_choice::csr_dense : kernel_choice::dense_gemm;
+                auto const kc = csr_a   ? kernel_choice::csr_dense
+                                : csr_b ? kernel_choice::dense_csr
+                                        : kernel_choice::dense_gemm;
                 t_whole = bench::median_ms(o.runs, [&] { call(kc, nullptr); });
                 got_whole = call(kc, nullptr);
             }

@@ -347,7 +347,8 @@ BOOST_AUTO_TEST_CASE(masked_dot_is_chosen_for_a_sparse_mask_and_explained) {
 
 namespace {
 /// kleene's C<M> accum= A (+).(x) B with a dense B under a CSR mask (the masked products,
-/// cpu::masked_dense, pinned and automatic) against GraphBLAS, for CSR and dense A and C, valued
+/// cpu::masked_dense, pinned and automatic), and with a dense A and a CSR B (cpu::masked_dense_bt),
+/// against GraphBLAS, for CSR and dense A and C, valued
 /// and structural masks, with and without the accumulator and replace; a complemented mask takes
 /// the whole product (the masked_dot pin is refused for it).
 template <class S, class Accum>
@@ -355,7 +356,8 @@ void masked_dense_cases(shape3 const& s, std::mt19937_64& g) {
     using T = typename S::value_type;
     auto const a = grb::random_csr<T>(s.m, s.k, s.density, g, s.holes);
     auto const ad = to_dense<S>(a);
-    auto const bd = to_dense<S>(grb::random_csr<T>(s.k, s.n, 0.6, g, s.holes));
+    auto const b = grb::random_csr<T>(s.k, s.n, 0.6, g, s.holes);
+    auto const bd = to_dense<S>(b);
     auto const c0 = grb::random_csr<T>(s.m, s.n, 0.3, g, false);
     auto const cd0 = to_dense<S>(c0);
     auto const msk = grb::random_mask<T>(s.m, s.n, g);
@@ -373,34 +375,38 @@ void masked_dense_cases(shape3 const& s, std::mt19937_64& g) {
                     describe(s) + (kernel == kernel_choice::masked_dot ? " pinned" : " auto") +
                     (replace ? " replace" : "") + (comp ? " complemented" : "") +
                     (structural ? " structural" : " valued");
-                auto one = [&](auto const& c_start, auto const& a_op, auto accum,
-                               std::string const& where) {
+                auto one = [&](auto const& c_start, auto const& a_op, auto const& b_op,
+                               auto accum, std::string const& where) {
                     BOOST_TEST_CHECKPOINT(where);
                     auto got = c_start, want = c_start;
                     if (comp && kernel == kernel_choice::masked_dot) {
-                        BOOST_CHECK_THROW(mxm(got, v, accum, a_op, bd, S{}, opt), invalid_argument);
+                        BOOST_CHECK_THROW(mxm(got, v, accum, a_op, b_op, S{}, opt),
+                                          invalid_argument);
                         return;
                     }
                     explain_trace why;
                     options o = opt;
                     o.explain = &why;
-                    mxm(got, v, accum, a_op, bd, S{}, o);
+                    mxm(got, v, accum, a_op, b_op, S{}, o);
                     if (kernel == kernel_choice::masked_dot)
-                        BOOST_TEST(why.str().find("masked_dense (") != std::string::npos,
+                        BOOST_TEST((why.str().find("masked_dense (") != std::string::npos ||
+                                    why.str().find("masked_dense_bt (") != std::string::npos),
                                    where << ": " << why.str());
                     options ref;
                     ref.replace = replace;
-                    grb::mxm(want, v, accum, a_op, bd, S{}, ref);
+                    grb::mxm(want, v, accum, a_op, b_op, S{}, ref);
                     auto const r = grb::compare(got, want, tolerance<S>());
                     BOOST_TEST(r.ok(), where << ": " << r.summary());
                 };
                 for (int with_accum = 0; with_accum <= 1; ++with_accum) {
                     std::string const w = what + (with_accum ? ", accum" : "");
                     auto run = [&](auto accum) {
-                        one(c0, a, accum, w + " csr x dense -> csr");
-                        one(c0, ad, accum, w + " dense x dense -> csr");
-                        one(cd0, a, accum, w + " csr x dense -> dense");
-                        one(cd0, ad, accum, w + " dense x dense -> dense");
+                        one(c0, a, bd, accum, w + " csr x dense -> csr");
+                        one(c0, ad, bd, accum, w + " dense x dense -> csr");
+                        one(cd0, a, bd, accum, w + " csr x dense -> dense");
+                        one(cd0, ad, bd, accum, w + " dense x dense -> dense");
+                        one(c0, ad, b, accum, w + " dense x csr -> csr");
+                        one(cd0, ad, b, accum, w + " dense x csr -> dense");
                     };
                     if (with_accum) run(Accum{});
                     else run(no_accum);
@@ -456,6 +462,22 @@ BOOST_AUTO_TEST_CASE(masked_dense_is_chosen_for_a_sparse_mask_and_drops_zero_sum
             BOOST_TEST(grb::compare(c, whole, 0.0).ok());
             BOOST_TEST(c.nnz() > 0u);
         }
+    }
+    // A dense A and a CSR B (a tenth of B's entries): under the sparse mask B is transposed and
+    // the masked products taken, with the pinned whole product's (dense_csr) result.
+    {
+        auto const bc = to_csr<double, std::int32_t>(b, 0.0);
+        csr_matrix<double> b_sparse(k, n);
+        select(b_sparse, [](double, std::size_t i, std::size_t j) { return (i + j) % 10 == 0; },
+               bc);
+        explain_trace why;
+        csr_matrix<double> c(n, n), whole(n, n);
+        mxm(c, structure(sparse), no_accum, a, b_sparse, plus_times<double>{}, {.explain = &why});
+        BOOST_TEST(why.str().find("masked_dense_bt (") != std::string::npos, why.str());
+        mxm(whole, structure(sparse), no_accum, a, b_sparse, plus_times<double>{},
+            {.kernel = kernel_choice::dense_csr});
+        BOOST_TEST(grb::compare(c, whole, 0.0).ok());
+        BOOST_TEST(c.nnz() > 0u);
     }
     // A sum that cancels to zero is left out, as the whole product into a dense temporary leaves it.
     dense_matrix<std::int64_t> a1(1, 2), b1(2, 2);

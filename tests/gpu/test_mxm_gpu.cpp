@@ -486,8 +486,9 @@ BOOST_AUTO_TEST_CASE(masked_saxpy_errors) {
 namespace {
 /// C<M> accum= A (+).(x) B with a dense B on device containers against the same call on host
 /// containers, entry by entry, for a CSR A and the same A dense (valued and structural masks,
-/// every accumulator, replace or not, kernel masked_dot pinned and automatic), and the trace
-/// naming masked_spmm / masked_gemm where pinned. Returns how many host results had entries.
+/// every accumulator, replace or not, kernel masked_dot pinned and automatic), and the same dense A
+/// times B as CSR; the trace naming masked_spmm / masked_gemm / masked_dot_dense where pinned.
+/// Returns how many host results had entries.
 template <class S, class I>
 std::size_t masked_dense_matches_host(csr_matrix<typename S::value_type, I> const& a,
                                       dense_matrix<typename S::value_type> const& b,
@@ -496,9 +497,11 @@ std::size_t masked_dense_matches_host(csr_matrix<typename S::value_type, I> cons
     using T = typename S::value_type;
     auto const c0 = kt::random_csr<T, I>(a.rows(), b.cols(), 2.0, g);
     auto const a_dense = to_dense(a, S::zero());
+    auto const b_csr = to_csr<T, I>(b, S::zero());
     auto const ad = a.to_device();
     auto const add = a_dense.to_device();
     auto const bd = b.to_device();
+    auto const bcd = b_csr.to_device();
     auto const md = msk.to_device();
     std::size_t nonempty = 0;
     for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
@@ -519,20 +522,31 @@ std::size_t masked_dense_matches_host(csr_matrix<typename S::value_type, I> cons
                     nonempty += want.nnz() > 0;
                     options o = oh;
                     o.kernel = kernel;
-                    for (bool dense_a : {false, true}) {
-                        std::string const h = how + (dense_a ? ", dense A" : ", CSR A");
+                    for (int form = 0; form < 3; ++form) {
+                        // CSR A, dense A (dense B), dense A and CSR B.
+                        std::string const h = how + (form == 0   ? ", CSR A"
+                                                     : form == 1 ? ", dense A"
+                                                                 : ", dense A, CSR B");
                         BOOST_TEST_CHECKPOINT(h);
                         explain_trace why;
                         o.explain = &why;
                         auto got = c0.to_device();
-                        if (dense_a) mxm(got, vd, accum, add, bd, S{}, o);
-                        else mxm(got, vd, accum, ad, bd, S{}, o);
+                        if (form == 0) mxm(got, vd, accum, ad, bd, S{}, o);
+                        else if (form == 1) mxm(got, vd, accum, add, bd, S{}, o);
+                        else mxm(got, vd, accum, add, bcd, S{}, o);
+                        char const* name = form == 0   ? "cuda masked_spmm ("
+                                           : form == 1 ? "cuda masked_gemm ("
+                                                       : "cuda masked_dot_dense (";
                         if (kernel == kernel_choice::masked_dot)
-                            BOOST_TEST((why.str().find(dense_a ? "cuda masked_gemm ("
-                                                               : "cuda masked_spmm (") !=
-                                        std::string::npos),
+                            BOOST_TEST((why.str().find(name) != std::string::npos),
                                        h << ": " << why.str());
-                        kt::check_same(want, got, h);
+                        if (form < 2) {
+                            kt::check_same(want, got, h);
+                        } else {
+                            csr_matrix<T, I> want_b = c0;
+                            mxm(want_b, vh, accum, a_dense, b_csr, S{}, oh);
+                            kt::check_same(want_b, got, h);
+                        }
                     }
                 });
     return nonempty;
@@ -612,6 +626,13 @@ BOOST_AUTO_TEST_CASE(masked_dense_errors_and_choice) {
     auto const a_dense = to_dense(a, 0.f).to_device();
     BOOST_CHECK_THROW((cuda::masked_gemm<S, I>(t, m, a_dense.view(), wide.view())),
                       dimension_mismatch);
+    // masked_dot_dense: Bt must have A's columns (20) and the mask's columns (25) as its rows.
+    auto const bt_wrong = kt::random_csr<float, I>(25, 21, 3, g).to_device();
+    BOOST_CHECK_THROW((cuda::masked_dot_dense<S, I>(t, m, a_dense.view(), bt_wrong)),
+                      dimension_mismatch);
+    auto const bt_ok = kt::random_csr<float, I>(25, 20, 3, g).to_device();
+    BOOST_CHECK_THROW((cuda::masked_dot_dense<S, I>(t, cuda::csr_mask<I>{}, a_dense.view(), bt_ok)),
+                      invalid_argument);
     cuda::sparse_options vendor;
     vendor.backend = cuda::sparse_backend::cusparse;
     BOOST_CHECK_THROW((cuda::masked_spmm<S, I>(t, m, ad, bd.view(), vendor)), invalid_argument);

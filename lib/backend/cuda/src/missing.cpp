@@ -86,6 +86,11 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
                            (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                \
                             dense_view<T const, device>, dense_view<T const, device>,             \
                             sparse_options const&),                                               \
+                           S, T, Index)                                                           \
+    KLEENE_SPARSE_THROWING((s " over " t " with " i " indices", wanted), masked_dot_dense, void,  \
+                           (csr_matrix<T, Index, device>&, csr_mask<Index> const&,                \
+                            dense_view<T const, device>, csr_matrix<T, Index, device> const&,     \
+                            sparse_options const&),                                               \
                            S, T, Index)
 
 #define KLEENE_GEMM_LEFT_OUT(S, T, s, t, wanted)                                                   \

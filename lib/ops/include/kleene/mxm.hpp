@@ -251,16 +251,20 @@ bool host_masked_dot(C& c, Mask const& mask, Accum accum, M const& a, M const& b
 /// Whether C<M> = A (+).(x) B (A and B as matrices) can take the masked products with a dense B
 /// (cpu::masked_dense, cuda::masked_spmm / masked_gemm): M a CSR mask (whether it is complemented
 /// is known at run time), B dense, A dense or CSR; on the device also a CSR C, the mask of its
-/// index type (device_masked_saxpy_operands) and a CSR A of C's type.
+/// index type (device_masked_saxpy_operands) and a CSR A of C's type. Also a dense A and a CSR B
+/// (on the device of C's type): cpu::masked_dense_bt and cuda::masked_dot_dense, on B's
+/// transpose.
 template <class C, class Mask, class MA, class MB>
 constexpr bool masked_dense_operands() {
-    if constexpr (is_mask_view<Mask> && is_dense<MB> && (is_dense<MA> || is_csr<MA>)) {
+    if constexpr (is_mask_view<Mask> && ((is_dense<MB> && (is_dense<MA> || is_csr<MA>)) ||
+                                         (is_dense<MA> && is_csr<MB>))) {
         using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
         if constexpr (!is_csr<MM>)
             return false;
         else if constexpr (in_space<C, device>)
             return device_masked_saxpy_operands<C, Mask>() &&
-                   (is_dense<MA> || std::is_same_v<MA, C>);
+                   (is_dense<MA> || std::is_same_v<MA, C>) &&
+                   (is_dense<MB> || std::is_same_v<MB, C>);
         else
             return true;
     } else {
@@ -280,7 +284,7 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
     constexpr bool csr_a = is_csr<MA>;
     bool const pinned = opt.kernel == kernel_choice::masked_dot;
     double const k = double(a.cols()), n = double(b.cols()), m_rows = double(a.rows());
-    auto const rate = [&](masked_dense_weights const& w, double madds) {
+    [[maybe_unused]] auto const rate = [&](masked_dense_weights const& w, double madds) {
         double whole = m_rows * n * k;
         if constexpr (csr_a) whole = double(a.nnz()) * n;
         return rate_masked_dense(w, csr_a, madds, whole, m_rows * n);
@@ -300,30 +304,86 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
         }
         auto m = device_mask<C>(mask, opt.ctx);
         std::string rated = "[pinned]";
-        if (!pinned) {
-            double madds = 0;
+        if constexpr (is_csr<MB>) {
+            // A dense, B CSR: B' made on the device, then a thread per mask entry walks Bt(j,:);
+            // the other path makes B dense (k x n) for the GEMM. The masked side is estimated
+            // from B's mean column length.
+            if (!pinned) {
+                double const madds = double(m.nnz()) * (n > 0 ? double(b.nnz()) / n : 0.0);
+                masked_dense_weights w = gpu_masked_dense;
+                w.spmm = 1;  // the whole product is the GEMM's
+                auto const r = rate_masked_dense(w, true, madds + 4.0 * double(b.nnz()),
+                                                 m_rows * n * k, m_rows * n + k * n);
+                rated = r.text();
+                if (!r.masked_wins()) {
+                    trace(opt, "mxm: masked products with a dense A and a CSR B not taken (" +
+                                   rated + ")");
+                    return false;
+                }
+            }
+            auto const& bt = materialize_any(kleene::transpose(b), opt, "mxm");
+            csr_matrix<T, Index, device> t(a.rows(), b.cols());
+            cuda::masked_dot_dense<S, Index>(t, m, a.view(), bt, {.ctx = opt.ctx});
+            masked_product_into(c, m, accum, std::move(t), opt,
+                                head + "cuda masked_dot_dense (a product of A(i,:) and B(:,j) "
+                                       "for each of the mask's " +
+                                    std::to_string(m.nnz()) + " entries, ",
+                                "; " + rated);
+        } else {
+            if (!pinned) {
+                double madds = 0;
+                if constexpr (csr_a)
+                    madds = cuda::masked_spmm_work<Index>(a.row_ptr(), m, opt.ctx);
+                else
+                    madds = double(m.nnz()) * k;
+                auto const r = rate(gpu_masked_dense, madds);
+                rated = r.text();
+                if (!r.masked_wins()) {
+                    trace(opt, "mxm: masked products with a dense B not taken (" + rated + ")");
+                    return false;
+                }
+            }
+            csr_matrix<T, Index, device> t(a.rows(), b.cols());
+            cuda::sparse_options const sopt{.ctx = opt.ctx};
             if constexpr (csr_a)
-                madds = cuda::masked_spmm_work<Index>(a.row_ptr(), m, opt.ctx);
+                cuda::masked_spmm<S, Index>(t, m, a, b.view(), sopt);
             else
-                madds = double(m.nnz()) * k;
-            auto const r = rate(gpu_masked_dense, madds);
+                cuda::masked_gemm<S, Index>(t, m, a.view(), b.view(), sopt);
+            masked_product_into(c, m, accum, std::move(t), opt,
+                                head + (csr_a ? "cuda masked_spmm" : "cuda masked_gemm") +
+                                    " (a product of A(i,:) and B(:,j) for each of the mask's " +
+                                    std::to_string(m.nnz()) + " entries, ",
+                                "; " + rated);
+        }
+    } else if constexpr (is_csr<MB>) {
+        // A dense, B CSR: the masked products read Bt(j,:) for each mask entry (i, j), B's
+        // transpose made first; the whole product is dense_csr (each A(i,k) times B's row k).
+        auto const& mm = *mask.m;
+        std::string rated = "[pinned]";
+        if (!pinned) {
+            std::vector<double> col_len(b.cols(), 0.0);
+            for (std::size_t q = 0; q < b.nnz(); ++q)
+                col_len[static_cast<std::size_t>(b.col_idx()[q])] += 1;
+            double madds = 0;
+            for (std::size_t q = 0; q < mm.nnz(); ++q)
+                madds += col_len[static_cast<std::size_t>(mm.col_idx()[q])];
+            masked_dense_weights w = cpu_masked_dense;
+            w.spmm = cpu_dense_csr_madd;
+            auto const r = rate_masked_dense(w, true, madds + 4.0 * double(b.nnz()),
+                                             m_rows * double(b.nnz()), m_rows * n);
             rated = r.text();
             if (!r.masked_wins()) {
-                trace(opt, "mxm: masked products with a dense B not taken (" + rated + ")");
+                trace(opt, "mxm: masked products with a dense A and a CSR B not taken (" + rated +
+                               ")");
                 return false;
             }
         }
-        csr_matrix<T, Index, device> t(a.rows(), b.cols());
-        cuda::sparse_options const sopt{.ctx = opt.ctx};
-        if constexpr (csr_a)
-            cuda::masked_spmm<S, Index>(t, m, a, b.view(), sopt);
-        else
-            cuda::masked_gemm<S, Index>(t, m, a.view(), b.view(), sopt);
-        masked_product_into(c, m, accum, std::move(t), opt,
-                            head + (csr_a ? "cuda masked_spmm" : "cuda masked_gemm") +
-                                " (a product of A(i,:) and B(:,j) for each of the mask's " +
-                                std::to_string(m.nnz()) + " entries, ",
-                            "; " + rated);
+        trace(opt, head + "B transposed, then masked_dense_bt (a product of A(i,:) and B(:,j) for "
+                          "each of the mask's " +
+                       std::to_string(mm.nnz()) + " entries; " + rated + ")");
+        auto const bt = cpu::transpose_csr(b);
+        auto t = cpu::masked_dense_bt(s, a.view(), bt, mm, mask.structural);
+        cpu::write_back(c, mask, accum, t, opt.replace, s.zero());
     } else {
         auto const& mm = *mask.m;
         std::string rated = "[pinned]";
@@ -420,8 +480,9 @@ void mxv_device(char const* name, W& w, Mask const& mask, Accum accum, A const& 
 ///   below the transpose and the whole product (host: merge steps against Gustavson's
 ///   multiply-adds; device: cuda::masked_dot_costs against the SpGEMM's work, on a CSR C of A's
 ///   type) or kernel masked_dot pins them. Otherwise a transpose view is made a matrix (traced).
-/// - B dense (A dense or CSR) under a CSR mask (not complemented): the masked products, one per
-///   entry of the mask (cpu::masked_dense; device: cuda::masked_gemm / masked_spmm into a CSR C),
+/// - B dense (A dense or CSR; on the host also A dense and B CSR) under a CSR mask (not
+///   complemented): the masked products, one per entry of the mask (cpu::masked_dense,
+///   cpu::masked_dense_bt; device: cuda::masked_gemm / masked_spmm into a CSR C),
 ///   where kleene/detail/masked_dense_model.hpp rates them below the whole product into a dense
 ///   temporary and its write-back, or kernel masked_dot pins them.
 /// - dense x dense: the blocked GEMM (cpu::dense_gemm, cuda::dense_gemm), straight into a dense C
@@ -477,8 +538,8 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
     if (pin == kernel_choice::masked_dot)
         throw invalid_argument(
             std::string("mxm: kernel masked_dot computes C<M> = A B' with CSR A and B of one type, "
-                        "or C<M> = A B with a dense B and a dense or CSR A, under a CSR mask M "
-                        "(not complemented)") +
+                        "or C<M> = A B with a dense B and a dense or CSR A (on the host also a "
+                        "dense A and a CSR B), under a CSR mask M (not complemented)") +
             (on_device ? ", on the GPU into a CSR C (of A's type where A is CSR), M with C's "
                          "index type"
                        : "") +

@@ -34,6 +34,13 @@ struct masked_dense_weights {
 /// of 16 entries a row over a B of 4,000 x 2,000 (a cache miss a load).
 inline constexpr masked_dense_weights cpu_masked_dense{12.0, 60.0, 4.5, 67.0};
 
+/// The CPU's whole dense x CSR product (dense_csr: each A(i,k) times B's row k, scattered into
+/// C's row) a multiply-add, against the same GEMM units; the masked products with a dense A and a
+/// CSR B (masked_dense_bt, on B's transpose) rate theirs as gather_csr. Fitted on the build machine
+/// (2026-12-01, session 31: bench_masked_dense --b-deg 16, 4,000^3): dense_csr 0.94 ns a
+/// multiply-add, the masked products 2.7 ns.
+inline constexpr double cpu_dense_csr_madd = 17.0;
+
 /// The GPU (dense_gemm at the chip's rate; the SpMM; the dense temporary made CSR and merged).
 /// Fitted on an H200 (2026-12-01, session 31, calls A and B: bench_masked_dense --device gpu,
 /// float plus_times): the GEMM (cuBLAS) 0.046 ps a multiply-add (16,384^2 x 256 less x 64); the

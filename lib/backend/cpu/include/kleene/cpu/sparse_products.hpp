@@ -55,6 +55,34 @@ std::vector<std::int64_t> row_flops_prefix(csr_matrix<T, Index> const& a, csr_ma
 }  // namespace detail
 
 namespace detail {
+/// T (M's rows, `cols` columns, M's index type) from one value and flag per entry of M: the
+/// flagged entries in M's order (each row's columns stay sorted).
+template <class T, class MT, class MIndex>
+csr_matrix<T, MIndex> pack_masked(csr_matrix<MT, MIndex> const& m, buffer<T> const& vals,
+                                  std::vector<std::uint8_t> const& hit, std::size_t cols) {
+    std::size_t const rows = m.rows();
+    auto const* const mp = m.row_ptr();
+    buffer<MIndex> ptr(rows + 1);
+    ptr[0] = 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+        MIndex count = 0;
+        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
+            count += hit[p];
+        ptr[i + 1] = ptr[i] + count;
+    }
+    auto const nnz = static_cast<std::size_t>(ptr[rows]);
+    buffer<MIndex> out_col(nnz);
+    buffer<T> out(nnz);
+    for (std::size_t p = 0, q = 0; p < m.nnz(); ++p)
+        if (hit[p]) {
+            out_col[q] = m.col_idx()[p];
+            out[q++] = vals[p];
+        }
+    return csr_matrix<T, MIndex>(rows, cols, std::move(ptr), std::move(out_col), std::move(out));
+}
+}  // namespace detail
+
+namespace detail {
 // The masked dot products' search rule and model, shared with the GPU (masked_dot_model.hpp).
 using kleene::detail::dot_gallop_ratio;
 using kleene::detail::dot_steps;
@@ -295,23 +323,50 @@ csr_matrix<T, MIndex> masked_dense(S const& s, AOp const& a, dense_view<T const>
                 }
         }
     }
-    buffer<MIndex> ptr(rows + 1);
-    ptr[0] = 0;
+    return detail::pack_masked(m, vals, hit, b.cols);
+}
+
+/// The masked products with a dense A and a CSR B, given as Bt (B's columns as rows): for every
+/// entry (i, j) of the CSR mask M that allows a write, T(i,j) = the sum over Bt(j,:)'s entries
+/// (k, v) of mul(A(i,k), v), an entry of A equal to zero() adding nothing where zero does not
+/// annihilate, an entry of T equal to zero() left out (as cpu::masked_dense and the whole
+/// product into a dense temporary do). The work is the sum over M's entries of Bt(j,:)'s length.
+/// Not for a complemented mask. Returns T (M's index type) for write_back.
+template <semiring_object S, class T, class Index, class MT, class MIndex>
+csr_matrix<T, MIndex> masked_dense_bt(S const& s, dense_view<T const> a,
+                                      csr_matrix<T, Index> const& bt,
+                                      csr_matrix<MT, MIndex> const& m, bool structural) {
+    std::size_t const rows = m.rows();
+    std::size_t const mn = m.nnz();
+    auto const* const mp = m.row_ptr();
+    auto const* const mj = m.col_idx();
+    detail::csr_values<T, Index> const bv(bt);
+    Index const* const bj = bt.col_idx();
+    buffer<T> vals(mn);
+    std::vector<std::uint8_t> hit(mn, 0);
+#pragma omp parallel for schedule(dynamic, 64) if (mn > 4096)
     for (std::size_t i = 0; i < rows; ++i) {
-        MIndex count = 0;
-        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
-            count += hit[p];
-        ptr[i + 1] = ptr[i] + count;
-    }
-    auto const nnz = static_cast<std::size_t>(ptr[rows]);
-    buffer<MIndex> cols(nnz);
-    buffer<T> out(nnz);
-    for (std::size_t p = 0, q = 0; p < mn; ++p)
-        if (hit[p]) {
-            cols[q] = mj[p];
-            out[q++] = vals[p];
+        T const* ar = a.row(i);
+        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p) {
+            if (!structural && m.value(p) == MT(0)) continue;
+            auto const j = static_cast<std::size_t>(mj[p]);
+            T acc = s.zero();
+            bool any = false;
+            for (std::size_t q = bt.row_begin(j); q < bt.row_end(j); ++q) {
+                T const x = ar[static_cast<std::size_t>(bj[q])];
+                if constexpr (!zero_annihilates<S>())
+                    if (x == s.zero()) continue;
+                T const t = s.mul(x, bv[q]);
+                acc = any ? s.add(acc, t) : t;
+                any = true;
+            }
+            if (any && !(acc == s.zero())) {
+                vals[p] = acc;
+                hit[p] = 1;
+            }
         }
-    return csr_matrix<T, MIndex>(rows, b.cols, std::move(ptr), std::move(cols), std::move(out));
+    }
+    return detail::pack_masked(m, vals, hit, bt.rows());
 }
 
 /// Accumulator used by Gustavson's algorithm.

@@ -15,6 +15,7 @@
 //                                                  products looked up in its mask row
 //   masked_spmm   T<M> = A (+).(x) B               CSR x dense -> CSR, a product per entry of M
 //   masked_gemm   T<M> = A (+).(x) B               dense x dense -> CSR, the same ("SDDMM")
+//   masked_dot_dense  T<M> = A (+).(x) Bt'         dense x CSR' -> CSR, the same
 //
 // product_density(A, B) estimates the share of A B's entries that are stored (the estimate behind
 // mxm's choice of a CSR or a dense output, lib/ops/include/kleene/mxm.hpp), on the device.
@@ -211,6 +212,19 @@ KLEENE_DEVICE_ENTRY void masked_gemm(csr_matrix<typename S::value_type, Index, d
                                      dense_view<typename S::value_type const, device> a,
                                      dense_view<typename S::value_type const, device> b,
                                      sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
+
+/// T<M> = A (+).(x) Bt' with A dense (m x k) and Bt CSR (n x k, B's columns as rows) under a CSR
+/// mask M (not complemented): for each entry (i, j) M allows, the sum over Bt(j,:)'s entries
+/// (k, v) of mul(A(i,k), v); an entry of A equal to zero() adds nothing where zero does not
+/// annihilate, an entry of T equal to zero() is left out (as masked_gemm). A thread per mask
+/// entry. mxm takes it for C<M> = A B with a dense A and a CSR B (B' made on the device) where
+/// the model rates it below B made dense and the GEMM, or kernel masked_dot pins it.
+template <semiring_type S, index_type Index>
+KLEENE_DEVICE_ENTRY void masked_dot_dense(csr_matrix<typename S::value_type, Index, device>& t,
+                                          csr_mask<Index> const& mask,
+                                          dense_view<typename S::value_type const, device> a,
+                                          csr_matrix<typename S::value_type, Index, device> const& bt,
+                                          sparse_options const& opt = {}) KLEENE_DEVICE_BODY;
 
 /// The sum over M's entries (i, j) of A(i,:)'s length (a_ptr: A's m + 1 row pointers): the work
 /// of masked_spmm, on the device.

@@ -50,6 +50,10 @@
     D(A, masked_gemm, void,                                                                     \
       (csr_matrix<T, Index, device>&, csr_mask<Index> const&, dense_view<T const, device>,      \
        dense_view<T const, device>, sparse_options const&),                                     \
+      S, T, Index)                                                                              \
+    D(A, masked_dot_dense, void,                                                                \
+      (csr_matrix<T, Index, device>&, csr_mask<Index> const&, dense_view<T const, device>,      \
+       csr_matrix<T, Index, device> const&, sparse_options const&),                             \
       S, T, Index)
 
 #define KLEENE_SPARSE_DEFINITION(A, f, R, params, S, T, Index) template R f<S<T>, Index> params;

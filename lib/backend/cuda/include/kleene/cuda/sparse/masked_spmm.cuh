@@ -6,6 +6,8 @@
 //    binary search of the chunks' scan), a lane an entry (i, j): the warp walks A(i,:) 32 entries
 //    at a time, each lane loading one and the shuffles handing them round, and every lane adds
 //    mul(A(i,k), B(k,j)) for its j. B's row k is read at the chunk's columns.
+//  - masked_dot_dense (A dense, B CSR given as its transpose Bt): a thread per mask entry, dealt in
+//    tiles of equal counts, walks Bt(j,:) and reads A(i,:) at its columns.
 //  - Each entry gets its value and a flag (a product, not equal to zero()) in M's layout; the
 //    flags' scan gives T's row pointers and the positions its entries are packed to
 //    (pack_masked_entries, masked_dot.cuh). On the context's stream; the host waits once (T's
@@ -174,7 +176,102 @@ void masked_dense_generic(char const* op, context& ctx,
                                   std::move(t_ptr), t);
 }
 
+template <class T, class Index>
+struct mdot_dense_args {
+    T const* a;  // dense A's rows
+    std::int64_t lda;
+    Index const* bt_ptr;
+    Index const* bt_col;
+    T const* bt_val;  // null: iso
+    T bt_iso;
+    Index const* m_ptr;
+    Index const* m_col;
+    std::int64_t rows;
+    T* val;
+    Index* hit;
+};
+
+/// A thread per mask entry (i, j), dealt in tiles of equal counts: the sum over Bt(j,:)'s entries
+/// (k, v) of mul(A(i,k), v), A(i,:) read at Bt(j,:)'s columns (its row shared, in cache, by the
+/// neighbouring threads of the same mask row).
+template <class S, class Index>
+__global__ void __launch_bounds__(mspmm_threads)
+    masked_dot_dense_kernel(mdot_dense_args<typename S::value_type, Index> p) {
+    using T = typename S::value_type;
+    detail::for_each_frontier_edge<mspmm_threads, 4>(p.m_ptr, p.rows, [&](std::int64_t i, Index r) {
+        std::int64_t const e = std::int64_t(p.m_ptr[i]) + r;
+        std::int64_t const j = p.m_col[e];
+        T const* ar = p.a + i * p.lda;
+        T acc = S::zero();
+        bool any = false;
+        for (std::int64_t q = p.bt_ptr[j]; q < p.bt_ptr[j + 1]; ++q) {
+            T const x = ar[p.bt_col[q]];
+            if (skip_operand<S>(x)) continue;  // a dense A's absent entry
+            T const y = S::mul(x, value_at(p.bt_val, p.bt_iso, q));
+            acc = any ? S::add(acc, y) : y;
+            any = true;
+        }
+        bool const kept = any && !(acc == S::zero());
+        p.hit[e] = kept ? 1 : 0;
+        if (kept) p.val[e] = acc;
+    });
+}
+
 }  // namespace sparse_detail
+
+template <semiring_type S, index_type Index>
+void masked_dot_dense(csr_matrix<typename S::value_type, Index, device>& t,
+                      csr_mask<Index> const& mask,
+                      dense_view<typename S::value_type const, device> a,
+                      csr_matrix<typename S::value_type, Index, device> const& bt,
+                      sparse_options const& opt) {
+    using T = typename S::value_type;
+    if (!mask.active() || mask.complemented())
+        throw invalid_argument(std::string("masked_dot_dense: T<M> = A Bt' needs a mask M that "
+                                           "is ") +
+                               (mask.active() ? "not complemented" : "given") +
+                               " (its entries are the products computed)");
+    if (a.cols != bt.cols() || mask.rows() != a.rows || mask.cols() != bt.rows())
+        throw dimension_mismatch("masked_dot_dense: A (" +
+                                 kleene::detail::shape(a.rows, a.cols) +
+                                 ") times the transpose of Bt (" +
+                                 kleene::detail::shape(bt.rows(), bt.cols()) +
+                                 ") under a mask of " +
+                                 kleene::detail::shape(mask.rows(), mask.cols()));
+    if (opt.backend == sparse_backend::cusparse)
+        sparse_detail::no_cusparse("masked_dot_dense", "masked products with a dense A");
+    cudaStream_t const st = sparse_detail::stream_of(resolve(opt.ctx));
+    auto const rows = static_cast<std::int64_t>(a.rows);
+    std::size_t const entries = mask.nnz();
+    buffer<Index, device> t_ptr(std::size_t(rows) + 1);
+    if (entries == 0 || bt.nnz() == 0) {
+        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
+        detail::end_of_call(st);
+        t = csr_matrix<T, Index, device>(a.rows, bt.rows(), std::move(t_ptr), {}, {}, T(1), true);
+        return;
+    }
+    detail::stream_buffer<T> val(entries, st);
+    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
+    sparse_detail::mdot_dense_args<T, Index> const p{a.data,
+                                                     static_cast<std::int64_t>(a.ld),
+                                                     bt.row_ptr(),
+                                                     bt.col_idx(),
+                                                     bt.values(),
+                                                     bt.iso_value(),
+                                                     mask.row_ptr(),
+                                                     mask.col_idx(),
+                                                     rows,
+                                                     val.data(),
+                                                     off.data()};
+    sparse_detail::masked_dot_dense_kernel<S, Index>
+        <<<detail::blocks_for(entries, sparse_detail::mspmm_threads * 4,
+                              detail::persistent_blocks(8)),
+           sparse_detail::mspmm_threads, 0, st>>>(p);
+    KLEENE_CUDA_CHECK_LAUNCH("masked_dot_dense_kernel");
+    sparse_detail::pack_masked_entries<T, Index>(st, mask, rows, bt.rows(), val.data(),
+                                                 off.data(), std::move(t_ptr), t);
+}
 
 template <semiring_type S, index_type Index>
 void masked_spmm(csr_matrix<typename S::value_type, Index, device>& t, csr_mask<Index> const& mask,
