@@ -184,6 +184,28 @@ csr_matrix<std::int32_t, I> full_mask(std::size_t m, std::size_t n, kt::rng& g) 
     return to_csr<std::int32_t, I>(d, std::int32_t(-1));  // -1: none absent
 }
 
+/// f(kernel, vh, vd, accum, replace, how) for `pin` and automatic, valued and structural views
+/// vh / vd of the host and device masks, replace or not, every accumulator; `how` names the case.
+template <class T, class I, class F>
+void for_each_masked_case(kernel_choice pin, csr_matrix<std::int32_t, I> const& msk,
+                          csr_matrix<std::int32_t, I, device> const& md, std::string const& what,
+                          F&& f) {
+    for (auto kernel : {pin, kernel_choice::automatic})
+        for (bool structural : {false, true})
+            for (bool replace : {false, true})
+                kt::for_each(kt::accums<T>(), [&](auto accum) {
+                    std::string const how =
+                        what + (kernel == kernel_choice::automatic ? " automatic" : " pinned") +
+                        (structural ? " structural" : " valued") + " accum " +
+                        typeid(accum).name() + (replace ? " replace" : "");
+                    BOOST_TEST_CHECKPOINT(how);
+                    auto vh = mask(msk);
+                    auto vd = mask(md);
+                    vh.structural = vd.structural = structural;
+                    f(kernel, vh, vd, accum, replace, how);
+                });
+}
+
 /// C<M> accum= A (+).(x) transpose(Bt) on device containers against the same call on host
 /// containers, entry by entry: valued and structural masks, no accumulator, plus and min, replace
 /// or not, kernel masked_dot pinned and automatic. `want_dot`: what the automatic choice must be
@@ -199,48 +221,40 @@ std::size_t masked_dot_matches_host(csr_matrix<typename S::value_type, I> const&
     auto const ad = a.to_device(), btd = bt.to_device();
     auto const md = msk.to_device();
     std::size_t nonempty = 0;
-    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
-        for (bool structural : {false, true})
-            for (bool replace : {false, true})
-                kt::for_each(kt::accums<T>(), [&](auto accum) {
-                    std::string const how =
-                        what + (kernel == kernel_choice::masked_dot ? " pinned" : " automatic") +
-                        (structural ? " structural" : " valued") + " accum " +
-                        typeid(accum).name() + (replace ? " replace" : "");
-                    BOOST_TEST_CHECKPOINT(how);
-                    auto vh = mask(msk);
-                    auto vd = mask(md);
-                    vh.structural = vd.structural = structural;
-                    options o;
-                    o.kernel = kernel;
-                    o.replace = replace;
-                    csr_matrix<T, I> want = c0;
-                    mxm(want, vh, accum, a, transpose(bt), S{}, o);
-                    explain_trace why;
-                    o.explain = &why;
-                    auto got = c0.to_device();
-                    mxm(got, vd, accum, ad, transpose(btd), S{}, o);
-                    bool const dot = why.str().find("cuda masked_dot (") != std::string::npos;
-                    if (kernel == kernel_choice::masked_dot) {
-                        BOOST_TEST(dot, how << ": " << why.str());
-                        BOOST_TEST((why.str().find("[pinned]") != std::string::npos), why.str());
-                    } else {
-                        BOOST_TEST(dot != (why.str().find("masked_dot not taken (about") !=
-                                           std::string::npos),
-                                   why.str());
-                        if (want_dot >= 0) BOOST_TEST(dot == (want_dot == 1), how << ": " << why.str());
-                    }
-                    kt::check_same(want, got, how);
-                    nonempty += want.nnz() > 0;
-                    if constexpr (std::is_same_v<decltype(accum), no_accum_t>) {
-                        // Into an empty C (the product is then the result, without a merge).
-                        csr_matrix<T, I> want_new(a.rows(), bt.rows());
-                        mxm(want_new, vh, accum, a, transpose(bt), S{}, o);
-                        csr_matrix<T, I, device> got_new(a.rows(), bt.rows());
-                        mxm(got_new, vd, accum, ad, transpose(btd), S{}, o);
-                        kt::check_same(want_new, got_new, how + ", empty C");
-                    }
-                });
+    for_each_masked_case<T>(
+        kernel_choice::masked_dot, msk, md, what,
+        [&](kernel_choice kernel, auto const& vh, auto const& vd, auto accum, bool replace,
+            std::string const& how) {
+            options o;
+            o.kernel = kernel;
+            o.replace = replace;
+            csr_matrix<T, I> want = c0;
+            mxm(want, vh, accum, a, transpose(bt), S{}, o);
+            explain_trace why;
+            o.explain = &why;
+            auto got = c0.to_device();
+            mxm(got, vd, accum, ad, transpose(btd), S{}, o);
+            bool const dot = why.str().find("cuda masked_dot (") != std::string::npos;
+            if (kernel == kernel_choice::masked_dot) {
+                BOOST_TEST(dot, how << ": " << why.str());
+                BOOST_TEST((why.str().find("[pinned]") != std::string::npos), why.str());
+            } else {
+                BOOST_TEST(
+                    dot != (why.str().find("masked_dot not taken (about") != std::string::npos),
+                    why.str());
+                if (want_dot >= 0) BOOST_TEST(dot == (want_dot == 1), how << ": " << why.str());
+            }
+            kt::check_same(want, got, how);
+            nonempty += want.nnz() > 0;
+            if constexpr (std::is_same_v<decltype(accum), no_accum_t>) {
+                // Into an empty C (the product is then the result, without a merge).
+                csr_matrix<T, I> want_new(a.rows(), bt.rows());
+                mxm(want_new, vh, accum, a, transpose(bt), S{}, o);
+                csr_matrix<T, I, device> got_new(a.rows(), bt.rows());
+                mxm(got_new, vd, accum, ad, transpose(btd), S{}, o);
+                kt::check_same(want_new, got_new, how + ", empty C");
+            }
+        });
     return nonempty;
 }
 
@@ -345,33 +359,25 @@ std::size_t masked_saxpy_matches_host(csr_matrix<typename S::value_type, I> cons
     auto const ad = a.to_device(), bd = b.to_device();
     auto const md = msk.to_device();
     std::size_t nonempty = 0;
-    for (auto kernel : {kernel_choice::gustavson_hash, kernel_choice::automatic})
-        for (bool structural : {false, true})
-            for (bool replace : {false, true})
-                kt::for_each(kt::accums<T>(), [&](auto accum) {
-                    std::string const how =
-                        what + (kernel == kernel_choice::automatic ? " automatic" : " pinned") +
-                        (structural ? " structural" : " valued") + " accum " +
-                        typeid(accum).name() + (replace ? " replace" : "");
-                    BOOST_TEST_CHECKPOINT(how);
-                    auto vh = mask(msk);
-                    auto vd = mask(md);
-                    vh.structural = vd.structural = structural;
-                    options oh;
-                    oh.replace = replace;
-                    csr_matrix<T, I> want = c0;
-                    mxm(want, vh, accum, a, b, S{}, oh);
-                    options o = oh;
-                    o.kernel = kernel;
-                    explain_trace why;
-                    o.explain = &why;
-                    auto got = c0.to_device();
-                    mxm(got, vd, accum, ad, bd, S{}, o);
-                    BOOST_TEST((why.str().find("cuda masked_saxpy (") != std::string::npos),
-                               how << ": " << why.str());
-                    kt::check_same(want, got, how);
-                    nonempty += want.nnz() > 0;
-                });
+    for_each_masked_case<T>(kernel_choice::gustavson_hash, msk, md, what,
+                            [&](kernel_choice kernel, auto const& vh, auto const& vd, auto accum,
+                                bool replace, std::string const& how) {
+                                options oh;
+                                oh.replace = replace;
+                                csr_matrix<T, I> want = c0;
+                                mxm(want, vh, accum, a, b, S{}, oh);
+                                options o = oh;
+                                o.kernel = kernel;
+                                explain_trace why;
+                                o.explain = &why;
+                                auto got = c0.to_device();
+                                mxm(got, vd, accum, ad, bd, S{}, o);
+                                BOOST_TEST(
+                                    (why.str().find("cuda masked_saxpy (") != std::string::npos),
+                                    how << ": " << why.str());
+                                kt::check_same(want, got, how);
+                                nonempty += want.nnz() > 0;
+                            });
     return nonempty;
 }
 
@@ -504,51 +510,46 @@ std::size_t masked_dense_matches_host(csr_matrix<typename S::value_type, I> cons
     auto const bcd = b_csr.to_device();
     auto const md = msk.to_device();
     std::size_t nonempty = 0;
-    for (auto kernel : {kernel_choice::masked_dot, kernel_choice::automatic})
-        for (bool structural : {false, true})
-            for (bool replace : {false, true})
-                kt::for_each(kt::accums<T>(), [&](auto accum) {
-                    std::string const how =
-                        what + (kernel == kernel_choice::automatic ? " automatic" : " pinned") +
-                        (structural ? " structural" : " valued") + " accum " +
-                        typeid(accum).name() + (replace ? " replace" : "");
-                    auto vh = mask(msk);
-                    auto vd = mask(md);
-                    vh.structural = vd.structural = structural;
-                    options oh;
-                    oh.replace = replace;
-                    csr_matrix<T, I> want = c0;
-                    mxm(want, vh, accum, a, b, S{}, oh);
-                    nonempty += want.nnz() > 0;
-                    options o = oh;
-                    o.kernel = kernel;
-                    for (int form = 0; form < 3; ++form) {
-                        // CSR A, dense A (dense B), dense A and CSR B.
-                        std::string const h = how + (form == 0   ? ", CSR A"
-                                                     : form == 1 ? ", dense A"
-                                                                 : ", dense A, CSR B");
-                        BOOST_TEST_CHECKPOINT(h);
-                        explain_trace why;
-                        o.explain = &why;
-                        auto got = c0.to_device();
-                        if (form == 0) mxm(got, vd, accum, ad, bd, S{}, o);
-                        else if (form == 1) mxm(got, vd, accum, add, bd, S{}, o);
-                        else mxm(got, vd, accum, add, bcd, S{}, o);
-                        char const* name = form == 0   ? "cuda masked_spmm ("
-                                           : form == 1 ? "cuda masked_gemm ("
-                                                       : "cuda masked_dot_dense (";
-                        if (kernel == kernel_choice::masked_dot)
-                            BOOST_TEST((why.str().find(name) != std::string::npos),
-                                       h << ": " << why.str());
-                        if (form < 2) {
-                            kt::check_same(want, got, h);
-                        } else {
-                            csr_matrix<T, I> want_b = c0;
-                            mxm(want_b, vh, accum, a_dense, b_csr, S{}, oh);
-                            kt::check_same(want_b, got, h);
-                        }
-                    }
-                });
+    for_each_masked_case<T>(kernel_choice::masked_dot, msk, md, what,
+                            [&](kernel_choice kernel, auto const& vh, auto const& vd, auto accum,
+                                bool replace, std::string const& how) {
+                                options oh;
+                                oh.replace = replace;
+                                csr_matrix<T, I> want = c0;
+                                mxm(want, vh, accum, a, b, S{}, oh);
+                                nonempty += want.nnz() > 0;
+                                options o = oh;
+                                o.kernel = kernel;
+                                for (int form = 0; form < 3; ++form) {
+                                    // CSR A, dense A (dense B), dense A and CSR B.
+                                    std::string const h = how + (form == 0   ? ", CSR A"
+                                                                 : form == 1 ? ", dense A"
+                                                                             : ", dense A, CSR B");
+                                    BOOST_TEST_CHECKPOINT(h);
+                                    explain_trace why;
+                                    o.explain = &why;
+                                    auto got = c0.to_device();
+                                    if (form == 0)
+                                        mxm(got, vd, accum, ad, bd, S{}, o);
+                                    else if (form == 1)
+                                        mxm(got, vd, accum, add, bd, S{}, o);
+                                    else
+                                        mxm(got, vd, accum, add, bcd, S{}, o);
+                                    char const* name = form == 0   ? "cuda masked_spmm ("
+                                                       : form == 1 ? "cuda masked_gemm ("
+                                                                   : "cuda masked_dot_dense (";
+                                    if (kernel == kernel_choice::masked_dot)
+                                        BOOST_TEST((why.str().find(name) != std::string::npos),
+                                                   h << ": " << why.str());
+                                    if (form < 2) {
+                                        kt::check_same(want, got, h);
+                                    } else {
+                                        csr_matrix<T, I> want_b = c0;
+                                        mxm(want_b, vh, accum, a_dense, b_csr, S{}, oh);
+                                        kt::check_same(want_b, got, h);
+                                    }
+                                }
+                            });
     return nonempty;
 }
 
