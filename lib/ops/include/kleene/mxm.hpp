@@ -240,7 +240,7 @@ bool host_masked_dot(C& c, Mask const& mask, Accum accum, M const& a, M const& b
         return false;
     }
     trace(opt, "mxm: " + describe(a) + " x transpose of " + describe(bt) +
-                   ": masked_dot (a merge of A(i,:) and B(:,j) for each of the mask's " +
+                   ": masked_dot (a dot product of A(i,:) and B(:,j) for each of the mask's " +
                    std::to_string(mask.m->nnz()) + " entries; " + rated +
                    (pinned ? ") [pinned]" : ")"));
     auto t = cpu::masked_dot(s, a, bt, *mask.m, mask.structural);

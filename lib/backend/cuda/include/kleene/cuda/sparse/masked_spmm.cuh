@@ -112,6 +112,29 @@ __global__ void masked_spmm_chunks(Index const* __restrict__ m_ptr, std::int64_t
         chunks[i] = i < rows ? static_cast<Index>((m_ptr[i + 1] - m_ptr[i] + 31) / 32) : Index(0);
 }
 
+/// T (rows x cols) from one kernel that writes a value and a kept flag for each mask entry
+/// (launch(val, flags)), packed in M's order by pack_masked_entries; an empty T where the mask has
+/// no entry or `none` says no product can exist.
+template <class T, class Index, class Launch>
+void masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::size_t rows,
+                    std::size_t cols, bool none, csr_matrix<T, Index, device>& t,
+                    Launch const& launch) {
+    std::size_t const entries = mask.nnz();
+    buffer<Index, device> t_ptr(rows + 1);
+    if (entries == 0 || none) {
+        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
+        detail::end_of_call(st);
+        t = csr_matrix<T, Index, device>(rows, cols, std::move(t_ptr), {}, {}, T(1), true);
+        return;
+    }
+    detail::stream_buffer<T> val(entries, st);
+    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
+    launch(val.data(), off.data());
+    pack_masked_entries<T, Index>(st, mask, static_cast<std::int64_t>(rows), cols, val.data(),
+                                  off.data(), std::move(t_ptr), t);
+}
+
 template <class S, class Index>
 void masked_dense_generic(char const* op, context& ctx,
                           csr_matrix<typename S::value_type, Index, device>& t,
@@ -137,43 +160,37 @@ void masked_dense_generic(char const* op, context& ctx,
     cudaStream_t const st = stream_of(ctx);
     auto const rows = static_cast<std::int64_t>(m_rows);
     std::size_t const entries = mask.nnz();
-    buffer<Index, device> t_ptr(std::size_t(rows) + 1);
-    if (entries == 0 || k == 0 || (a_csr && a_csr->nnz() == 0)) {
-        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
-        detail::end_of_call(st);
-        t = csr_matrix<T, Index, device>(m_rows, b.cols, std::move(t_ptr), {}, {}, T(1), true);
-        return;
-    }
-    detail::stream_buffer<T> val(entries, st);
-    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
-    detail::stream_buffer<Index> chunk_off(std::size_t(rows) + 1, st);
-    masked_spmm_chunks<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
-        mask.row_ptr(), rows, chunk_off.data());
-    KLEENE_CUDA_CHECK_LAUNCH("masked_spmm_chunks");
-    exclusive_sum_in_place(chunk_off.data(), std::size_t(rows) + 1, st);
-    mspmm_args<T, Index> const p{a_csr ? a_csr->row_ptr() : nullptr,
-                                 a_csr ? a_csr->col_idx() : nullptr,
-                                 a_csr ? a_csr->values() : a_dense.data,
-                                 a_csr ? a_csr->iso_value() : T{},
-                                 static_cast<std::int64_t>(a_dense.ld),
-                                 static_cast<std::int64_t>(k),
-                                 b.data,
-                                 static_cast<std::int64_t>(b.ld),
-                                 mask.row_ptr(),
-                                 mask.col_idx(),
-                                 chunk_off.data(),
-                                 rows,
-                                 val.data(),
-                                 off.data()};
-    // At most one warp a chunk: the entries over 32, plus a row's last partial chunk.
-    std::size_t const most = entries / 32 + std::min<std::size_t>(entries, std::size_t(rows));
-    masked_spmm_kernel<S, Index>
-        <<<detail::blocks_for(most * 32, mspmm_threads, detail::persistent_blocks(8)),
-           mspmm_threads, 0, st>>>(p);
-    KLEENE_CUDA_CHECK_LAUNCH("masked_spmm_kernel");
-    pack_masked_entries<T, Index>(st, mask, rows, b.cols, val.data(), off.data(),
-                                  std::move(t_ptr), t);
+    masked_entries<T, Index>(
+        st, mask, m_rows, b.cols, k == 0 || (a_csr && a_csr->nnz() == 0), t,
+        [&](T* val, Index* flags) {
+            detail::stream_buffer<Index> chunk_off(std::size_t(rows) + 1, st);
+            masked_spmm_chunks<Index>
+                <<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
+                    mask.row_ptr(), rows, chunk_off.data());
+            KLEENE_CUDA_CHECK_LAUNCH("masked_spmm_chunks");
+            exclusive_sum_in_place(chunk_off.data(), std::size_t(rows) + 1, st);
+            mspmm_args<T, Index> const p{a_csr ? a_csr->row_ptr() : nullptr,
+                                         a_csr ? a_csr->col_idx() : nullptr,
+                                         a_csr ? a_csr->values() : a_dense.data,
+                                         a_csr ? a_csr->iso_value() : T{},
+                                         static_cast<std::int64_t>(a_dense.ld),
+                                         static_cast<std::int64_t>(k),
+                                         b.data,
+                                         static_cast<std::int64_t>(b.ld),
+                                         mask.row_ptr(),
+                                         mask.col_idx(),
+                                         chunk_off.data(),
+                                         rows,
+                                         val,
+                                         flags};
+            // At most one warp a chunk: the entries over 32, plus a row's last partial chunk.
+            std::size_t const most =
+                entries / 32 + std::min<std::size_t>(entries, std::size_t(rows));
+            masked_spmm_kernel<S, Index>
+                <<<detail::blocks_for(most * 32, mspmm_threads, detail::persistent_blocks(8)),
+                   mspmm_threads, 0, st>>>(p);
+            KLEENE_CUDA_CHECK_LAUNCH("masked_spmm_kernel");
+        });
 }
 
 template <class T, class Index>
@@ -241,36 +258,25 @@ void masked_dot_dense(csr_matrix<typename S::value_type, Index, device>& t,
     if (opt.backend == sparse_backend::cusparse)
         sparse_detail::no_cusparse("masked_dot_dense", "masked products with a dense A");
     cudaStream_t const st = sparse_detail::stream_of(resolve(opt.ctx));
-    auto const rows = static_cast<std::int64_t>(a.rows);
-    std::size_t const entries = mask.nnz();
-    buffer<Index, device> t_ptr(std::size_t(rows) + 1);
-    if (entries == 0 || bt.nnz() == 0) {
-        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
-        detail::end_of_call(st);
-        t = csr_matrix<T, Index, device>(a.rows, bt.rows(), std::move(t_ptr), {}, {}, T(1), true);
-        return;
-    }
-    detail::stream_buffer<T> val(entries, st);
-    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
-    sparse_detail::mdot_dense_args<T, Index> const p{a.data,
-                                                     static_cast<std::int64_t>(a.ld),
-                                                     bt.row_ptr(),
-                                                     bt.col_idx(),
-                                                     bt.values(),
-                                                     bt.iso_value(),
-                                                     mask.row_ptr(),
-                                                     mask.col_idx(),
-                                                     rows,
-                                                     val.data(),
-                                                     off.data()};
-    sparse_detail::masked_dot_dense_kernel<S, Index>
-        <<<detail::blocks_for(entries, sparse_detail::mspmm_threads * 4,
-                              detail::persistent_blocks(8)),
-           sparse_detail::mspmm_threads, 0, st>>>(p);
-    KLEENE_CUDA_CHECK_LAUNCH("masked_dot_dense_kernel");
-    sparse_detail::pack_masked_entries<T, Index>(st, mask, rows, bt.rows(), val.data(),
-                                                 off.data(), std::move(t_ptr), t);
+    sparse_detail::masked_entries<T, Index>(
+        st, mask, a.rows, bt.rows(), bt.nnz() == 0, t, [&](T* val, Index* flags) {
+            sparse_detail::mdot_dense_args<T, Index> const p{a.data,
+                                                             static_cast<std::int64_t>(a.ld),
+                                                             bt.row_ptr(),
+                                                             bt.col_idx(),
+                                                             bt.values(),
+                                                             bt.iso_value(),
+                                                             mask.row_ptr(),
+                                                             mask.col_idx(),
+                                                             static_cast<std::int64_t>(a.rows),
+                                                             val,
+                                                             flags};
+            sparse_detail::masked_dot_dense_kernel<S, Index>
+                <<<detail::blocks_for(mask.nnz(), sparse_detail::mspmm_threads * 4,
+                                      detail::persistent_blocks(8)),
+                   sparse_detail::mspmm_threads, 0, st>>>(p);
+            KLEENE_CUDA_CHECK_LAUNCH("masked_dot_dense_kernel");
+        });
 }
 
 template <semiring_type S, index_type Index>
