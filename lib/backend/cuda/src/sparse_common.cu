@@ -297,6 +297,16 @@ __global__ void __launch_bounds__(256)
     if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
 }
 
+/// *sum += the block's threads' `mine`, one global atomic a block (call from every thread).
+__device__ __forceinline__ void add_block_sum(double mine, double* sum) {
+    __shared__ double block_sum;
+    if (threadIdx.x == 0) block_sum = 0;
+    __syncthreads();
+    if (mine != 0) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+}
+
 /// The dot products' model steps over the mask's entries (dealt to blocks in equal tiles, as
 /// masked_dot deals them), summed into *sum (kleene::detail::entry_steps: a hashed entry a step
 /// an entry of Bt(j,:), the others dot_steps).
@@ -305,18 +315,13 @@ __global__ void __launch_bounds__(256)
     masked_dot_steps_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ b_ptr,
                             Index const* m_ptr, Index const* __restrict__ m_col, std::int64_t rows,
                             double* sum) {
-    __shared__ double block_sum;
-    if (threadIdx.x == 0) block_sum = 0;
-    __syncthreads();
     double mine = 0;
     detail::for_each_frontier_edge<256, 4>(m_ptr, rows, [&](std::int64_t i, Index r) {
         Index const j = m_col[m_ptr[i] + r];
         mine += kleene::detail::entry_steps(a_ptr[i + 1] - a_ptr[i], b_ptr[j + 1] - b_ptr[j],
                                             m_ptr[i + 1] - m_ptr[i]);
     });
-    if (mine != 0) atomicAdd(&block_sum, mine);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+    add_block_sum(mine, sum);
 }
 
 /// count[c] += 1 for each of the n column indices.
@@ -332,16 +337,11 @@ __global__ void column_counts_kernel(Index const* __restrict__ col, std::int64_t
 __global__ void __launch_bounds__(256)
     count_products_kernel(unsigned long long const* __restrict__ ca,
                           unsigned long long const* __restrict__ cb, std::int64_t k, double* sum) {
-    __shared__ double block_sum;
-    if (threadIdx.x == 0) block_sum = 0;
-    __syncthreads();
     double mine = 0;
     for (std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < k;
          q += std::int64_t(gridDim.x) * blockDim.x)
         mine += double(ca[q]) * double(cb[q]);
-    if (mine != 0) atomicAdd(&block_sum, mine);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+    add_block_sum(mine, sum);
 }
 
 /// *sum += the sum over rows i of |M(i,:)| |A(i,:)|.
@@ -349,16 +349,11 @@ template <class Index>
 __global__ void __launch_bounds__(256)
     masked_spmm_work_kernel(Index const* __restrict__ a_ptr, Index const* __restrict__ m_ptr,
                             std::int64_t rows, double* sum) {
-    __shared__ double block_sum;
-    if (threadIdx.x == 0) block_sum = 0;
-    __syncthreads();
     double mine = 0;
     for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < rows;
          i += std::int64_t(gridDim.x) * blockDim.x)
         mine += double(m_ptr[i + 1] - m_ptr[i]) * double(a_ptr[i + 1] - a_ptr[i]);
-    if (mine != 0) atomicAdd(&block_sum, mine);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_sum != 0) atomicAdd(sum, block_sum);
+    add_block_sum(mine, sum);
 }
 
 }  // namespace sparse_detail

@@ -55,30 +55,36 @@ std::vector<std::int64_t> row_flops_prefix(csr_matrix<T, Index> const& a, csr_ma
 }  // namespace detail
 
 namespace detail {
-/// T (M's rows, `cols` columns, M's index type) from one value and flag per entry of M: the
+/// T (M's rows, `cols` columns, index type I) from one value and flag per entry of M: the
 /// flagged entries in M's order (each row's columns stay sorted).
-template <class T, class MT, class MIndex>
-csr_matrix<T, MIndex> pack_masked(csr_matrix<MT, MIndex> const& m, buffer<T> const& vals,
-                                  std::vector<std::uint8_t> const& hit, std::size_t cols) {
+template <class I, class T, class MT, class MIndex>
+csr_matrix<T, I> pack_masked(csr_matrix<MT, MIndex> const& m, buffer<T> const& vals,
+                             std::vector<std::uint8_t> const& hit, std::size_t cols) {
     std::size_t const rows = m.rows();
+    std::size_t const mn = m.nnz();
     auto const* const mp = m.row_ptr();
-    buffer<MIndex> ptr(rows + 1);
+    buffer<I> ptr(rows + 1);
     ptr[0] = 0;
+#pragma omp parallel for schedule(static) if (mn > 65536)
     for (std::size_t i = 0; i < rows; ++i) {
-        MIndex count = 0;
+        I count = 0;
         for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
             count += hit[p];
-        ptr[i + 1] = ptr[i] + count;
+        ptr[i + 1] = count;
     }
-    auto const nnz = static_cast<std::size_t>(ptr[rows]);
-    buffer<MIndex> out_col(nnz);
-    buffer<T> out(nnz);
-    for (std::size_t p = 0, q = 0; p < m.nnz(); ++p)
-        if (hit[p]) {
-            out_col[q] = m.col_idx()[p];
-            out[q++] = vals[p];
-        }
-    return csr_matrix<T, MIndex>(rows, cols, std::move(ptr), std::move(out_col), std::move(out));
+    for (std::size_t i = 0; i < rows; ++i) ptr[i + 1] += ptr[i];
+    buffer<I> out_col(static_cast<std::size_t>(ptr[rows]));
+    buffer<T> out(static_cast<std::size_t>(ptr[rows]));
+#pragma omp parallel for schedule(static) if (mn > 65536)
+    for (std::size_t i = 0; i < rows; ++i) {
+        auto q = static_cast<std::size_t>(ptr[i]);
+        for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p)
+            if (hit[p]) {
+                out_col[q] = static_cast<I>(m.col_idx()[p]);
+                out[q++] = vals[p];
+            }
+    }
+    return csr_matrix<T, I>(rows, cols, std::move(ptr), std::move(out_col), std::move(out));
 }
 }  // namespace detail
 
@@ -109,8 +115,6 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
     Index const* const bj = bt.col_idx();
     buffer<T> vals(mn);
     std::vector<std::uint8_t> hit(mn, 0);
-    buffer<Index> ptr(rows + 1);
-    ptr[0] = 0;
     auto const* const mp = m.row_ptr();
     // Over the mask's entries in chunks of consecutive entries (rows split where they are long),
     // not over rows: on a skewed graph a few rows hold a large part of the entries and of the
@@ -217,26 +221,7 @@ csr_matrix<T, Index> masked_dot(S const& s, csr_matrix<T, Index> const& a,
             }
         }
     }
-#pragma omp parallel for schedule(static) if (mn > 65536)
-    for (std::size_t i = 0; i < rows; ++i) {
-        Index count = 0;
-        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]); ++p)
-            count += hit[p];
-        ptr[i + 1] = count;
-    }
-    for (std::size_t i = 0; i < rows; ++i) ptr[i + 1] += ptr[i];
-    buffer<Index> cols(static_cast<std::size_t>(ptr[rows]));
-    buffer<T> out(static_cast<std::size_t>(ptr[rows]));
-#pragma omp parallel for schedule(static) if (mn > 65536)
-    for (std::size_t i = 0; i < rows; ++i) {
-        auto q = static_cast<std::size_t>(ptr[i]);
-        for (std::size_t p = m.row_begin(i); p < m.row_end(i); ++p)
-            if (hit[p]) {
-                cols[q] = static_cast<Index>(m.col_idx()[p]);
-                out[q++] = vals[p];
-            }
-    }
-    return csr_matrix<T, Index>(rows, bt.rows(), std::move(ptr), std::move(cols), std::move(out));
+    return detail::pack_masked<Index>(m, vals, hit, bt.rows());
 }
 
 /// Masked products with a dense B (the sampled products, "SDDMM"): for every entry (i, j) of the
@@ -260,15 +245,18 @@ csr_matrix<T, MIndex> masked_dense(S const& s, AOp const& a, dense_view<T const>
     buffer<T> vals(mn);
     std::vector<std::uint8_t> hit(mn, 0);
     constexpr std::size_t chunk = 256;
-    // The chunks: each row's entries cut every `chunk`; first[c] = the chunk's first entry.
-    std::vector<std::size_t> first;
-    first.reserve(mn / chunk + rows + 1);
-    for (std::size_t i = 0; i < rows; ++i)
-        for (auto p = static_cast<std::size_t>(mp[i]); p < static_cast<std::size_t>(mp[i + 1]);
-             p += chunk)
-            first.push_back(p);
-    std::size_t const chunks = first.size();
-    first.push_back(mn);
+    // The chunks: each row's entries cut every `chunk` entries, with the row they are in.
+    struct piece {
+        std::size_t p0, p1, i;
+    };
+    std::vector<piece> pieces;
+    pieces.reserve(mn / chunk + rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+        auto const end = static_cast<std::size_t>(mp[i + 1]);
+        for (auto p = static_cast<std::size_t>(mp[i]); p < end; p += chunk)
+            pieces.push_back({p, std::min(end, p + chunk), i});
+    }
+    std::size_t const chunks = pieces.size();
     auto const absent = [&](T const& x) {
         if constexpr (zero_annihilates<S>()) return false;
         else return x == s.zero();
@@ -280,15 +268,7 @@ csr_matrix<T, MIndex> masked_dense(S const& s, AOp const& a, dense_view<T const>
         std::size_t at[chunk];  // the chunk's allowed entries' positions in M
 #pragma omp for schedule(dynamic, 8)
         for (std::size_t c = 0; c < chunks; ++c) {
-            std::size_t const p0 = first[c];
-            std::size_t p1 = first[c + 1];
-            // The row of p0: the last i with mp[i] <= p0; the chunk ends at its row's end.
-            auto const after = [](std::size_t x, auto r) {
-                return x < static_cast<std::size_t>(r);
-            };
-            auto const i =
-                static_cast<std::size_t>(std::upper_bound(mp, mp + rows + 1, p0, after) - mp) - 1;
-            p1 = std::min(p1, static_cast<std::size_t>(mp[i + 1]));
+            auto const [p0, p1, i] = pieces[c];
             std::size_t n = 0;
             for (std::size_t p = p0; p < p1; ++p)
                 if (structural || !(m.value(p) == MT(0))) at[n++] = p;
@@ -323,7 +303,7 @@ csr_matrix<T, MIndex> masked_dense(S const& s, AOp const& a, dense_view<T const>
                 }
         }
     }
-    return detail::pack_masked(m, vals, hit, b.cols);
+    return detail::pack_masked<MIndex>(m, vals, hit, b.cols);
 }
 
 /// The masked products with a dense A and a CSR B, given as Bt (B's columns as rows): for every
@@ -366,7 +346,7 @@ csr_matrix<T, MIndex> masked_dense_bt(S const& s, dense_view<T const> a,
             }
         }
     }
-    return detail::pack_masked(m, vals, hit, bt.rows());
+    return detail::pack_masked<MIndex>(m, vals, hit, bt.rows());
 }
 
 /// Accumulator used by Gustavson's algorithm.

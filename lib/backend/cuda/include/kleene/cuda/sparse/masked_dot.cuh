@@ -484,6 +484,29 @@ void pack_masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::int6
                                      std::move(t_col), std::move(t_val), T(1), true);
 }
 
+/// T (rows x cols) from one kernel that writes a value and a kept flag for each mask entry
+/// (launch(val, flags)), packed in M's order by pack_masked_entries; an empty T where the mask has
+/// no entry or `none` says no product can exist.
+template <class T, class Index, class Launch>
+void masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::size_t rows,
+                    std::size_t cols, bool none, csr_matrix<T, Index, device>& t,
+                    Launch const& launch) {
+    std::size_t const entries = mask.nnz();
+    buffer<Index, device> t_ptr(rows + 1);
+    if (entries == 0 || none) {
+        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
+        detail::end_of_call(st);
+        t = csr_matrix<T, Index, device>(rows, cols, std::move(t_ptr), {}, {}, T(1), true);
+        return;
+    }
+    detail::stream_buffer<T> val(entries, st);
+    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
+    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
+    launch(val.data(), off.data());
+    pack_masked_entries<T, Index>(st, mask, static_cast<std::int64_t>(rows), cols, val.data(),
+                                  off.data(), std::move(t_ptr), t);
+}
+
 template <class S, class Index>
 void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, device>& t,
                         csr_mask<Index> const& mask,
@@ -493,82 +516,74 @@ void masked_dot_generic(context& ctx, csr_matrix<typename S::value_type, Index, 
     cudaStream_t const st = stream_of(ctx);
     auto const rows = static_cast<std::int64_t>(a.rows());
     std::size_t const entries = mask.nnz();
-    buffer<Index, device> t_ptr(std::size_t(rows) + 1);
-    if (entries == 0 || a.nnz() == 0 || bt.nnz() == 0) {
-        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
-        detail::end_of_call(st);
-        t = csr_matrix<T, Index, device>(a.rows(), bt.rows(), std::move(t_ptr), {}, {}, T(1), true);
-        return;
-    }
-    detail::stream_buffer<T> val(entries, st);
-    detail::stream_buffer<Index> off(entries + 1, st);  // the hit flags, then their scan
-    using Key = std::make_unsigned_t<Index>;
-    detail::stream_buffer<Key> queue_key(entries, st);
-    detail::stream_buffer<dot_pair<Index>> queue_pair(entries, st);
-    detail::stream_buffer<unsigned long long> queued(1, st);
-    queued.zero();
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
-    dot_args<T, Index> const p{{a.row_ptr(), a.col_idx(), a.values(), a.iso_value()},
-                               {bt.row_ptr(), bt.col_idx(), bt.values(), bt.iso_value()},
-                               mask.row_ptr(),
-                               mask.col_idx(),
-                               rows,
-                               val.data(),
-                               off.data(),
-                               queue_key.data(),
-                               queue_pair.data(),
-                               queued.data()};
-    unsigned const tiles =
-        detail::blocks_for(entries, dot_threads * dot_items, detail::persistent_blocks(8));
-    masked_dot_entries<S, Index><<<tiles, dot_threads, 0, st>>>(p);
-    KLEENE_CUDA_CHECK_LAUNCH("masked_dot_entries");
-    {
-        // The hashed rows' entries: counted, scanned, taken by masked_dot_hashed (the blocks read
-        // how many there are; no wait here).
-        detail::stream_buffer<Index> hashed(std::size_t(rows) + 1, st);
-        masked_dot_hash_rows<Index><<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
-            mask.row_ptr(), a.row_ptr(), rows, hashed.data());
-        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hash_rows");
-        exclusive_sum_in_place(hashed.data(), std::size_t(rows) + 1, st);
-        detail::stream_buffer<unsigned long long> taken(1, st);
-        taken.zero();
-        unsigned const blocks =
-            detail::blocks_for(entries, dot_hash_sizes<Index>::tile, detail::persistent_blocks(5));
-        masked_dot_hashed<S, Index>
-            <<<blocks, dot_hash_threads, 0, st>>>(p, hashed.data(), taken.data());
-        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hashed");
-    }
+    masked_entries<T, Index>(
+        st, mask, a.rows(), bt.rows(), a.nnz() == 0 || bt.nnz() == 0, t,
+        [&](T* val, Index* flags) {  // val: each entry's product; flags: 1 where it has one
+            using Key = std::make_unsigned_t<Index>;
+            detail::stream_buffer<Key> queue_key(entries, st);
+            detail::stream_buffer<dot_pair<Index>> queue_pair(entries, st);
+            detail::stream_buffer<unsigned long long> queued(1, st);
+            queued.zero();
+            dot_args<T, Index> const p{{a.row_ptr(), a.col_idx(), a.values(), a.iso_value()},
+                                       {bt.row_ptr(), bt.col_idx(), bt.values(), bt.iso_value()},
+                                       mask.row_ptr(),
+                                       mask.col_idx(),
+                                       rows,
+                                       val,
+                                       flags,
+                                       queue_key.data(),
+                                       queue_pair.data(),
+                                       queued.data()};
+            unsigned const tiles =
+                detail::blocks_for(entries, dot_threads * dot_items, detail::persistent_blocks(8));
+            masked_dot_entries<S, Index><<<tiles, dot_threads, 0, st>>>(p);
+            KLEENE_CUDA_CHECK_LAUNCH("masked_dot_entries");
+            {
+                // The hashed rows' entries: counted, scanned, taken by masked_dot_hashed (the
+                // blocks read how many there are; no wait here).
+                detail::stream_buffer<Index> hashed(std::size_t(rows) + 1, st);
+                masked_dot_hash_rows<Index>
+                    <<<detail::blocks_for(std::size_t(rows) + 1, 256), 256, 0, st>>>(
+                        mask.row_ptr(), a.row_ptr(), rows, hashed.data());
+                KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hash_rows");
+                exclusive_sum_in_place(hashed.data(), std::size_t(rows) + 1, st);
+                detail::stream_buffer<unsigned long long> taken(1, st);
+                taken.zero();
+                unsigned const blocks = detail::blocks_for(entries, dot_hash_sizes<Index>::tile,
+                                                           detail::persistent_blocks(5));
+                masked_dot_hashed<S, Index>
+                    <<<blocks, dot_hash_threads, 0, st>>>(p, hashed.data(), taken.data());
+                KLEENE_CUDA_CHECK_LAUNCH("masked_dot_hashed");
+            }
 
-    auto const count = static_cast<std::int64_t>(detail::read_one(queued.data(), st));
-    if (count > 0) {
-        dot_pair<Index> const* pairs = queue_pair.data();
-        detail::stream_buffer<Key> sorted_key;
-        detail::stream_buffer<dot_pair<Index>> sorted_pair;
-        if (count > 1) {
-            // By the longer row (A's i, or rows + Bt's j), so that the groups of a block share it
-            // in cache.
-            sorted_key = detail::stream_buffer<Key>(std::size_t(count), st);
-            sorted_pair = detail::stream_buffer<dot_pair<Index>>(std::size_t(count), st);
-            int const bits = std::max(
-                1, int(std::bit_width(std::uint64_t(a.rows()) + std::uint64_t(bt.rows()))));
-            std::size_t bytes = 0;
-            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-                nullptr, bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
-                sorted_pair.data(), count, 0, bits, st));
-            detail::stream_buffer<unsigned char> temp(bytes, st);
-            KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-                temp.data(), bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
-                sorted_pair.data(), count, 0, bits, st));
-            pairs = sorted_pair.data();
-        }
-        unsigned const blocks = detail::blocks_for(std::size_t(count) * dot_lanes, dot_threads,
-                                                   detail::persistent_blocks(8));
-        masked_dot_pairs<S, Index><<<blocks, dot_threads, 0, st>>>(p, pairs, count);
-        KLEENE_CUDA_CHECK_LAUNCH("masked_dot_pairs");
-    }
-
-    pack_masked_entries<T, Index>(st, mask, rows, bt.rows(), val.data(), off.data(),
-                                  std::move(t_ptr), t);
+            auto const count = static_cast<std::int64_t>(detail::read_one(queued.data(), st));
+            if (count > 0) {
+                dot_pair<Index> const* pairs = queue_pair.data();
+                detail::stream_buffer<Key> sorted_key;
+                detail::stream_buffer<dot_pair<Index>> sorted_pair;
+                if (count > 1) {
+                    // By the longer row (A's i, or rows + Bt's j), so that the groups of a block
+                    // share it in cache.
+                    sorted_key = detail::stream_buffer<Key>(std::size_t(count), st);
+                    sorted_pair = detail::stream_buffer<dot_pair<Index>>(std::size_t(count), st);
+                    int const bits = std::max(
+                        1, int(std::bit_width(std::uint64_t(a.rows()) + std::uint64_t(bt.rows()))));
+                    std::size_t bytes = 0;
+                    KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                        nullptr, bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
+                        sorted_pair.data(), count, 0, bits, st));
+                    detail::stream_buffer<unsigned char> temp(bytes, st);
+                    KLEENE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                        temp.data(), bytes, queue_key.data(), sorted_key.data(), queue_pair.data(),
+                        sorted_pair.data(), count, 0, bits, st));
+                    pairs = sorted_pair.data();
+                }
+                unsigned const blocks = detail::blocks_for(
+                    std::size_t(count) * dot_lanes, dot_threads, detail::persistent_blocks(8));
+                masked_dot_pairs<S, Index><<<blocks, dot_threads, 0, st>>>(p, pairs, count);
+                KLEENE_CUDA_CHECK_LAUNCH("masked_dot_pairs");
+            }
+        });
 }
 
 }  // namespace sparse_detail

@@ -10,7 +10,7 @@
 //    tiles of equal counts, walks Bt(j,:) and reads A(i,:) at its columns.
 //  - Each entry gets its value and a flag (a product, not equal to zero()) in M's layout; the
 //    flags' scan gives T's row pointers and the positions its entries are packed to
-//    (pack_masked_entries, masked_dot.cuh). On the context's stream; the host waits once (T's
+//    (masked_entries, masked_dot.cuh). On the context's stream; the host waits once (T's
 //    entry count).
 
 #include <kleene/cuda/sparse/common.cuh>
@@ -110,29 +110,6 @@ __global__ void masked_spmm_chunks(Index const* __restrict__ m_ptr, std::int64_t
     for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i <= rows;
          i += std::int64_t(gridDim.x) * blockDim.x)
         chunks[i] = i < rows ? static_cast<Index>((m_ptr[i + 1] - m_ptr[i] + 31) / 32) : Index(0);
-}
-
-/// T (rows x cols) from one kernel that writes a value and a kept flag for each mask entry
-/// (launch(val, flags)), packed in M's order by pack_masked_entries; an empty T where the mask has
-/// no entry or `none` says no product can exist.
-template <class T, class Index, class Launch>
-void masked_entries(cudaStream_t st, csr_mask<Index> const& mask, std::size_t rows,
-                    std::size_t cols, bool none, csr_matrix<T, Index, device>& t,
-                    Launch const& launch) {
-    std::size_t const entries = mask.nnz();
-    buffer<Index, device> t_ptr(rows + 1);
-    if (entries == 0 || none) {
-        detail::fill(t_ptr.data(), t_ptr.size(), Index(0), st);
-        detail::end_of_call(st);
-        t = csr_matrix<T, Index, device>(rows, cols, std::move(t_ptr), {}, {}, T(1), true);
-        return;
-    }
-    detail::stream_buffer<T> val(entries, st);
-    detail::stream_buffer<Index> off(entries + 1, st);  // the kept flags, then their scan
-    KLEENE_CUDA_CHECK(cudaMemsetAsync(off.data() + entries, 0, sizeof(Index), st));
-    launch(val.data(), off.data());
-    pack_masked_entries<T, Index>(st, mask, static_cast<std::int64_t>(rows), cols, val.data(),
-                                  off.data(), std::move(t_ptr), t);
 }
 
 template <class S, class Index>
