@@ -9,6 +9,10 @@
 // cpu::masked_dense_bt (cuda::masked_dot_dense); whole is dense_csr (on the device B made dense,
 // then the GEMM).
 //   - auto:   mxm's choice (masked_dense_model.hpp), named.
+// With --dense-c, C is a dense matrix (with replace: entries outside the mask become the
+// semiring's zero): masked makes the CSR result, then makes it dense; whole writes the dense
+// temporary back through the mask (on the device its flags made dense from the CSR mask). On the
+// CPU the times also hold the result made CSR for the comparison (the device's do not).
 // The rows' results are compared (equal entries, to a relative 1e-4 for float sums); the whole
 // product is skipped where its dense temporary would pass --whole-limit GiB. Times: the median
 // of --runs calls after a warm-up, in ms (device calls return with their work done). The model's
@@ -16,7 +20,7 @@
 //
 //   bench_masked_dense [--device cpu|gpu] [--m M] [--k K] [--n N] [--a-deg D | --b-deg D]
 //                      [--mask-deg d1,d2,...] [--runs R] [--semiring plus_times|min_plus]
-//                      [--whole-limit GiB]
+//                      [--whole-limit GiB] [--dense-c]
 
 #include <kleene/kleene.hpp>
 
@@ -45,6 +49,7 @@ struct args_t {
     int runs = 5;
     std::string semiring = "plus_times";
     double whole_limit = 32;
+    bool dense_c = false;
 };
 
 args_t parse(int argc, char** argv) {
@@ -64,6 +69,7 @@ args_t parse(int argc, char** argv) {
         else if (f == "--runs") a.runs = std::stoi(next());
         else if (f == "--semiring") a.semiring = next();
         else if (f == "--whole-limit") a.whole_limit = std::stod(next());
+        else if (f == "--dense-c") a.dense_c = true;
         else if (f == "--mask-deg") {
             a.mask_deg.clear();
             std::stringstream ss(next());
@@ -124,12 +130,13 @@ int run(args_t const& o) {
     auto const b = csr_b ? dense_matrix<float>() : random_dense(o.k, o.n, g);
     auto const bc = csr_b ? random_rows(o.k, o.n, double(o.b_deg), g) : csr_matrix<float>(0, 0);
     double const whole_gib = double(o.m) * double(o.n) * 4.0 / double(1u << 30);
-    fmt::print("# bench_masked_dense {} {}: A {} {} x {}{}, B {} {} x {}{}; whole product's "
+    fmt::print("# bench_masked_dense {} {}: A {} {} x {}{}, B {} {} x {}{}; {} C; whole product's "
                "temporary {:.2f} GiB\n",
                o.gpu ? "gpu" : "cpu", o.semiring, csr_a ? "CSR" : "dense", o.m, o.k,
                csr_a ? fmt::format(" ({} a row, {} entries)", o.a_deg, ac.nnz()) : "",
                csr_b ? "CSR" : "dense", o.k, o.n,
-               csr_b ? fmt::format(" ({} a row, {} entries)", o.b_deg, bc.nnz()) : "", whole_gib);
+               csr_b ? fmt::format(" ({} a row, {} entries)", o.b_deg, bc.nnz()) : "",
+               o.dense_c ? "dense" : "CSR", whole_gib);
     fmt::print("{:>9} {:>12} {:>11} {:>11} {:>11}  {:<16} {}\n", "mask/row", "mask nnz",
                "masked ms", "whole ms", "auto ms", "auto took", "model (auto's trace)");
     int bad = 0;
@@ -156,32 +163,60 @@ int run(args_t const& o) {
             auto const bcd = csr_b ? bc.to_device() : csr_matrix<float, std::int32_t, device>();
             auto const a_d = csr_a ? dense_matrix<float, device>() : ad.to_device();
             auto const a_c = csr_a ? ac.to_device() : csr_matrix<float, std::int32_t, device>();
-            auto call = [&](kernel_choice kc, explain_trace* why) {
-                csr_matrix<float, std::int32_t, device> c(o.m, o.n);
-                options opt{.kernel = kc, .explain = why};
+            auto product = [&](auto& c, kernel_choice kc, explain_trace* why) {
+                options opt{.replace = o.dense_c, .kernel = kc, .explain = why};
                 if (csr_a) mxm(c, structure(md), no_accum, a_c, bd, S{}, opt);
                 else if (csr_b) mxm(c, structure(md), no_accum, a_d, bcd, S{}, opt);
                 else mxm(c, structure(md), no_accum, a_d, bd, S{}, opt);
-                return c;
             };
-            t_masked = bench::median_ms(o.runs, [&] { call(kernel_choice::masked_dot, nullptr); });
-            got_masked = call(kernel_choice::masked_dot, nullptr).to_host();
+            auto time = [&](kernel_choice kc) {
+                if (o.dense_c) {
+                    return bench::median_ms(o.runs, [&] {
+                        dense_matrix<float, device> c(o.m, o.n);
+                        product(c, kc, nullptr);
+                    });
+                }
+                return bench::median_ms(o.runs, [&] {
+                    csr_matrix<float, std::int32_t, device> c(o.m, o.n);
+                    product(c, kc, nullptr);
+                });
+            };
+            auto call = [&](kernel_choice kc, explain_trace* why) {
+                if (o.dense_c) {
+                    dense_matrix<float, device> c(o.m, o.n);
+                    product(c, kc, why);
+                    return to_csr<float, std::int32_t>(c.to_host(), S::zero());
+                }
+                csr_matrix<float, std::int32_t, device> c(o.m, o.n);
+                product(c, kc, why);
+                return c.to_host();
+            };
+            t_masked = time(kernel_choice::masked_dot);
+            got_masked = call(kernel_choice::masked_dot, nullptr);
             if (do_whole) {
                 auto const kc = csr_a ? kernel_choice::csr_dense : kernel_choice::dense_gemm;
-                t_whole = bench::median_ms(o.runs, [&] { call(kc, nullptr); });
-                got_whole = call(kc, nullptr).to_host();
+                t_whole = time(kc);
+                got_whole = call(kc, nullptr);
             }
-            t_auto = bench::median_ms(o.runs, [&] { call(kernel_choice::automatic, nullptr); });
+            t_auto = time(kernel_choice::automatic);
             explain_trace why;
             call(kernel_choice::automatic, &why);
             pick(why.str());
         } else {
             auto call = [&](kernel_choice kc, explain_trace* why) {
+                options opt{.replace = o.dense_c, .kernel = kc, .explain = why};
+                auto product = [&](auto& c) {
+                    if (csr_a) mxm(c, structure(mk), no_accum, ac, b, S{}, opt);
+                    else if (csr_b) mxm(c, structure(mk), no_accum, ad, bc, S{}, opt);
+                    else mxm(c, structure(mk), no_accum, ad, b, S{}, opt);
+                };
+                if (o.dense_c) {
+                    dense_matrix<float> c(o.m, o.n);
+                    product(c);
+                    return to_csr<float, std::int32_t>(c, S::zero());
+                }
                 csr_matrix<float> c(o.m, o.n);
-                options opt{.kernel = kc, .explain = why};
-                if (csr_a) mxm(c, structure(mk), no_accum, ac, b, S{}, opt);
-                else if (csr_b) mxm(c, structure(mk), no_accum, ad, bc, S{}, opt);
-                else mxm(c, structure(mk), no_accum, ad, b, S{}, opt);
+                product(c);
                 return c;
             };
             t_masked = bench::median_ms(o.runs, [&] { call(kernel_choice::masked_dot, nullptr); });

@@ -1,8 +1,13 @@
 // Dense semiring GEMM on the GPU: time and updates per second (n^3 / t) for fp32, fp64 and int32
 // min_plus, the bit-packed Boolean product and plus_times (cuBLAS and the generic kernel), beside
 // the ceilings of /work/shared/GPU.md (fp32 plus_times: the FMA ceiling, no tensor cores).
-// Usage: bench_gemm_gpu [n ...]   (default 1024 2048 4096 8192 16384; env SPLIT_K_BLOCKS sets
-// tuning::split_k_blocks, 0 = no split over k)
+// Usage: bench_gemm_gpu [--masked] [n ...]   (default 1024 2048 4096 8192 16384; env
+// SPLIT_K_BLOCKS sets tuning::split_k_blocks, 0 = no split over k)
+// --masked: instead, fp32 min_plus C<M> = A B through kleene::mxm into a dense C under a dense
+// mask M (full, lower triangle, a band of 512, diagonal blocks of 1024; the share of C's 128 x 128
+// tiles holding an allowed entry printed): the sampled GEMM (only those tiles computed), beside
+// the whole product into a temporary and the same masked write-back (kleene::apply); both
+// results compared entry by entry.
 // Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
 // 64 entries of every result checked against a host computation.
 
@@ -11,6 +16,7 @@
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/runtime.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/kleene.hpp>
 #include <kleene/semiring.hpp>
 
 #include <cuda_runtime.h>
@@ -185,15 +191,92 @@ row bench_bits(std::size_t n) {
     return {"bool or.and (bit-packed)", n, ms, 520.7, wrong};
 }
 
+/// fp32 min_plus under dense masks of several shapes (--masked): sampled against whole.
+std::size_t bench_masked(std::size_t n) {
+    auto const ha = random_matrix<float>(n, 1);
+    auto const hb = random_matrix<float>(n, 2);
+    auto const da = ha.to_device();
+    auto const db = hb.to_device();
+    struct shape {
+        char const* name;
+        bool (*allow)(std::size_t, std::size_t);
+    };
+    shape const shapes[] = {
+        {"full", [](std::size_t, std::size_t) { return true; }},
+        {"lower triangle", [](std::size_t i, std::size_t j) { return j <= i; }},
+        {"band of 512", [](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) < 256; }},
+        {"diagonal blocks of 1024",
+         [](std::size_t i, std::size_t j) { return i / 1024 == j / 1024; }},
+    };
+    std::size_t wrong = 0;
+    for (auto const& sh : shapes) {
+        dense_matrix<std::uint8_t, host> hm(n, n);
+        std::size_t const tiles = (n + 127) / 128;
+        std::vector<char> live(tiles * tiles, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                hm(i, j) = sh.allow(i, j) ? 1 : 0;
+                if (hm(i, j)) live[(i / 128) * tiles + j / 128] = 1;
+            }
+        double share = 0;
+        for (char x : live) share += x;
+        share /= double(live.size());
+        auto const dm = hm.to_device();
+        dense_matrix<float, device> c1(n, n), c2(n, n), t(n, n);
+        double const sampled = median_ms(n, [&] {
+            mxm(c1, mask(dm), no_accum, da, db, min_plus<float>{});
+        });
+        double const whole = median_ms(n, [&] {
+            mxm(t, da, db, min_plus<float>{});
+            apply(c2, mask(dm), no_accum, with_absent(identity_op<float>{}, infinity<float>()), t);
+        });
+        // With the caller's workspace (dense_gemm_scratch_bytes) the staged kernel packs A in
+        // panels of C's rows, run one after another.
+        context supplied;
+        supplied.tune = default_context().tune;
+        void* ws = nullptr;
+        std::size_t const ws_bytes = cuda::dense_gemm_scratch_bytes(n, n, n, sizeof(float));
+        check(cudaMalloc(&ws, ws_bytes), "cudaMalloc");
+        supplied.set_workspace(ws, ws_bytes);
+        dense_matrix<float, device> c3(n, n);
+        double const panels = median_ms(n, [&] {
+            mxm(c3, mask(dm), no_accum, da, db, min_plus<float>{}, {.ctx = &supplied});
+        });
+        auto const h1 = c1.to_host(), h2 = c2.to_host(), h3 = c3.to_host();
+        check(cudaFree(ws), "cudaFree");
+        std::size_t bad = 0;
+        for (std::size_t q = 0; q < n * n; ++q)
+            bad += !(h1.data()[q] == h2.data()[q]) + !(h3.data()[q] == h2.data()[q]);
+        wrong += bad;
+        std::printf("RESULT kind=\"fp32 min_plus, dense mask: %s\" n=%zu live_tiles=%.3f "
+                    "sampled_ms=%.3f whole_ms=%.3f speedup=%.2f sampled_panels_ms=%.3f "
+                    "wrong=%zu\n",
+                    sh.name, n, share, sampled, whole, whole / sampled, panels, bad);
+        std::fflush(stdout);
+    }
+    return wrong;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::size_t> sizes;
-    for (int i = 1; i < argc; ++i) sizes.push_back(std::stoul(argv[i]));
+    bool masked = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--masked") masked = true;
+        else sizes.push_back(std::stoul(argv[i]));
+    }
     if (sizes.empty()) sizes = {1024, 2048, 4096, 8192, 16384};
     if (cuda::device_count() == 0) {
         std::puts("no CUDA device: nothing to measure");
         return 0;
+    }
+    if (masked) {
+        std::printf("device: %s\n", cuda::device_description().c_str());
+        std::size_t wrong = 0;
+        for (std::size_t n : sizes) wrong += bench_masked(n);
+        if (wrong) std::printf("FAILED: %zu entries differ between sampled and whole\n", wrong);
+        return wrong ? 1 : 0;
     }
     std::printf("device: %s\n", cuda::device_description().c_str());
     // The bench's tuning: the KLEENE_* variables, and SPLIT_K_BLOCKS (0: no split over k), in

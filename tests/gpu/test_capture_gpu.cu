@@ -138,7 +138,18 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
         for (std::size_t j = 0; j < 300; ++j)
             m2h(i, j) = float(1 + g() % 100), mflags(i, j) = (i + j) % 3 ? 1.0f : 0.0f;
     auto const m2 = m2h.to_device(), mflags_d = mflags.to_device();
+    std::vector<std::int32_t> mi, mj;
+    std::vector<float> mv;
+    for (std::size_t i = 0; i < 300; ++i)
+        for (std::size_t j = 0; j < 300; ++j)
+            if ((i * 7 + j) % 5 == 0)
+                mi.push_back(std::int32_t(i)), mj.push_back(std::int32_t(j)), mv.push_back(1.0f);
+    auto const mcsr = csr_matrix<float, std::int32_t>::from_coo(300, 300, mi, mj, mv,
+                                                                duplicate_policy::last)
+                          .to_device();
 
+    // The sampled product's temporary (a call cannot allocate with cudaMalloc under capture).
+    dense_matrix<float, device> sampled(300, 300);
     captured_stream cs;
     // The masks' flags are made before the capture, on the same context (a mask is built once
     // and used by many calls).
@@ -160,6 +171,18 @@ BOOST_AUTO_TEST_CASE(captured_calls_replay_the_eager_result) {
         {"dense_gemm min_plus",
          [&](context& c, auto&, auto& out) {
              cuda::dense_gemm<min_plus<float>>(m.view(), m.view(), out.view(), false, c);
+         }},
+        {"dense_gemm min_plus over a mask's tiles (sampled), then the masked apply",
+         [&](context& c, auto&, auto& out) {
+             cuda::dense_gemm<min_plus<float>>(m.view(), m.view(), sampled.view(), mmask, c);
+             cuda::apply(out, mmask, no_accum,
+                         with_absent(identity_op<float>{}, min_plus<float>::zero()), sampled,
+                         on(c));
+         }},
+        {"apply times 3, dense matrix, CSR mask made dense in the call",
+         [&](context& c, auto&, auto& out) {
+             cuda::apply(out, cuda::dense_mask(kleene::mask(mcsr), c), no_accum,
+                         bind_second(times_op<float>{}, 3.0f), m, on(c));
          }},
         {"spmv min_plus (no long rows)",
          [&](context& c, auto& w, auto&) {

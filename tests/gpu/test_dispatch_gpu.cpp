@@ -506,6 +506,142 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(kronecker_csr_and_dense, T, dispatch_types) {
                        });
 }
 
+/// The options of one call with kernel `pin` where a mask is given and not complemented (the
+/// masked products' pins refuse the rest).
+template <class Mk>
+options pinned_where_masked(options o, Mk const& mk, kernel_choice pin) {
+    if constexpr (!std::is_same_v<Mk, no_mask_t>)
+        if (!mk.complemented) o.kernel = pin;
+    return o;
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(dense_outputs_take_csr_masks, T, dispatch_types) {
+    // A dense output on the device takes a CSR mask (its flags made dense on the device) in every
+    // operation, as on the host; mxm under one (not complemented) runs the masked products into a
+    // CSR result, made dense and written back (automatic and pinned).
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    rng g(19);
+    using I = std::int32_t;
+    std::size_t const m = 37, k = 29, n = 41;
+    auto const a = random_csr<T, I>(m, k, 4, g);
+    auto const b = random_csr<T, I>(k, n, 4, g);
+    auto const bt = random_csr<T, I>(n, k, 4, g);
+    auto const ad = random_dense<T>(m, k, T(0), g);
+    auto const bd = random_dense<T>(k, n, T(0), g);
+    auto const a_d = dev(a), b_d = dev(b), bt_d = dev(bt), ad_d = dev(ad), bd_d = dev(bd);
+    auto const c0 = random_dense<T>(m, n, T(0), g);
+    auto const msk = random_csr_mask<I>(m, n, g);
+    auto const msk64 = random_csr_mask<std::int64_t>(m, n, g);  // not A's index type
+    using H = dense_matrix<T>;
+    auto const product = [&](std::string const& name, auto const& mask_h, kernel_choice pin,
+                             auto const& x, auto const& y, auto const& xd, auto const& yd) {
+        for (bool pinned : {false, true})
+            host_and_device<T>(name + (pinned ? " pinned" : ""), c0, mask_h,
+                               [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                                   options const o =
+                                       pinned ? pinned_where_masked(opt, mk, pin) : opt;
+                                   if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                                       mxm(c, mk, accum, x, y, plus_times<T>{}, o);
+                                   else
+                                       mxm(c, mk, accum, xd, yd, plus_times<T>{}, o);
+                               });
+    };
+    product("mxm csr x csr -> dense, csr mask", msk, kernel_choice::gustavson_hash, a, b, a_d, b_d);
+    product("mxm csr x csr' -> dense, csr mask", msk, kernel_choice::masked_dot, a, transpose(bt),
+            a_d, transpose(bt_d));
+    product("mxm csr x dense -> dense, csr mask", msk, kernel_choice::masked_dot, a, bd, a_d, bd_d);
+    product("mxm dense x dense -> dense, csr mask", msk, kernel_choice::masked_dot, ad, bd, ad_d,
+            bd_d);
+    product("mxm dense x csr -> dense, csr mask", msk, kernel_choice::masked_dot, ad, b, ad_d, b_d);
+    // A mask of another index type than A's: the whole product, then the masked write-back.
+    host_and_device<T>("mxm csr x csr -> dense, int64 csr mask", c0, msk64,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               mxm(c, mk, accum, a, b, plus_times<T>{}, opt);
+                           else
+                               mxm(c, mk, accum, a_d, b_d, plus_times<T>{}, opt);
+                       });
+    // The trace: the masked products into a CSR result, then C's write-back.
+    auto const md = dev(msk);
+    for (auto [pin, want] : {std::pair{kernel_choice::gustavson_hash, "cuda masked_saxpy ("},
+                             std::pair{kernel_choice::masked_dot, "cuda masked_spmm ("}}) {
+        explain_trace why;
+        dense_matrix<T, device> c = dev(c0);
+        options o{.kernel = pin, .explain = &why};
+        if (pin == kernel_choice::gustavson_hash)
+            mxm(c, structure(md), plus_op<T>{}, a_d, b_d, plus_times<T>{}, o);
+        else
+            mxm(c, structure(md), plus_op<T>{}, a_d, bd_d, plus_times<T>{}, o);
+        BOOST_TEST((why.str().find(want) != std::string::npos), why.str());
+        BOOST_TEST((why.str().find("made dense, then the masked write-back into C") !=
+                    std::string::npos),
+                   why.str());
+    }
+
+    // The other operations with a dense output.
+    auto const e1 = random_dense<T>(m, n, T(0), g), e2 = random_dense<T>(m, n, T(0), g);
+    auto const e1_d = dev(e1), e2_d = dev(e2);
+    host_and_device<T>("ewise_add dense, csr mask", c0, msk,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               ewise_add(c, mk, accum, max_op<T>{}, e1, e2, opt);
+                           else
+                               ewise_add(c, mk, accum, max_op<T>{}, e1_d, e2_d, opt);
+                       });
+    host_and_device<T>("ewise_mult dense, csr mask", c0, msk,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               ewise_mult(c, mk, accum, plus_times<T>{}, e1, e2, opt);
+                           else
+                               ewise_mult(c, mk, accum, plus_times<T>{}, e1_d, e2_d, opt);
+                       });
+    host_and_device<T>("apply dense, csr mask", c0, msk,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               apply(c, mk, accum, ainv_op<T>{}, e1, opt);
+                           else
+                               apply(c, mk, accum, ainv_op<T>{}, e1_d, opt);
+                       });
+    auto const tsrc = random_dense<T>(n, m, T(0), g);
+    auto const tsrc_d = dev(tsrc);
+    host_and_device<T>("transpose dense, csr mask", c0, msk,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               transpose(c, mk, accum, tsrc, opt);
+                           else
+                               transpose(c, mk, accum, tsrc_d, opt);
+                       });
+    std::vector<std::int64_t> rows{3, 0, 17, 17, 36}, cols{2, 28, 9};
+    host_and_device<T>("extract dense, csr mask", random_dense<T>(5, 3, T(0), g),
+                       random_csr_mask<I>(5, 3, g),
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               extract(c, mk, accum, ad, rows, cols, opt);
+                           else
+                               extract(c, mk, accum, ad_d, rows, cols, opt);
+                       });
+    auto const src = random_dense<T>(3, 2, T(0), g);
+    auto const src_d = dev(src);
+    std::vector<std::int64_t> ar{5, 1, 34}, ac{30, 0};
+    host_and_device<T>("assign dense, csr mask", c0, msk,
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               assign(c, mk, accum, src, ar, ac, opt);
+                           else
+                               assign(c, mk, accum, src_d, ar, ac, opt);
+                       });
+    auto const ka = random_dense<T>(4, 3, T(0), g), kb = random_dense<T>(5, 6, T(0), g);
+    auto const ka_d = dev(ka), kb_d = dev(kb);
+    host_and_device<T>("kronecker dense, csr mask", random_dense<T>(20, 18, T(0), g),
+                       random_csr_mask<I>(20, 18, g),
+                       [&](auto& c, auto const& mk, auto accum, options const& opt) {
+                           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, H>)
+                               kronecker(c, mk, accum, plus_times<T>{}, ka, kb, opt);
+                           else
+                               kronecker(c, mk, accum, plus_times<T>{}, ka_d, kb_d, opt);
+                       });
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(conversions_on_the_device, T, dispatch_types) {
     // The operations' family only, which the minimal instance set keeps (gpu_test.hpp).
     if (!have_gpu(kleene::test::needs::minimal)) return;

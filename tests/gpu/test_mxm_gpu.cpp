@@ -84,6 +84,127 @@ BOOST_AUTO_TEST_CASE(small) {
     }
 }
 
+namespace {
+/// cuda::dense_gemm's sampled form against the host's product: C filled with a sentinel first;
+/// a tile of C holding an entry the mask allows must hold the product in every entry, any other
+/// tile the sentinel (`whole`: every tile computed, cuBLAS or a sub-block). The mask: tiles of
+/// 128 x 128 below the diagonal of tiles, and one entry of tile (0, 1).
+template <class S>
+void check_sampled(std::size_t m, std::size_t k, std::size_t n, bool complemented, context& ctx,
+                   bool whole = false) {
+    using T = typename S::value_type;
+    std::mt19937 g(m * 17 + k * 3 + n + complemented);
+    auto const a = random_dense<S>(m, k, g), b = random_dense<S>(k, n, g);
+    dense_matrix<T> want(m, n);
+    mxm(want, a, b, S{});
+    dense_matrix<std::uint8_t> flags(m, n);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            bool const allow = i / 128 > j / 128 || (i == 5 && j == 130);
+            flags(i, j) = std::uint8_t(allow != complemented);  // complemented: the same tiles
+        }
+    T const sentinel = T(12345);
+    auto const ad = a.to_device(), bd = b.to_device();
+    auto const fd = flags.to_device();
+    auto cd = dense_matrix<T>(m, n, sentinel).to_device();
+    auto view = mask(fd);
+    view.complemented = complemented;
+    cuda::dense_gemm<S>(ad.view(), bd.view(), cd.view(), cuda::dense_mask(view, ctx), ctx);
+    auto const got = cd.to_host();
+    std::size_t bad = 0, live = 0, dead = 0;
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            bool const tile_live = whole || i / 128 > j / 128 || (i / 128 == 0 && j / 128 == 1);
+            (tile_live ? live : dead) += 1;
+            bad += !(got(i, j) == (tile_live ? want(i, j) : sentinel));
+        }
+    BOOST_TEST(bad == 0u, typeid(S).name() << " " << m << "x" << k << "x" << n
+                                           << (complemented ? " complemented" : "")
+                                           << (whole ? " whole" : ""));
+    BOOST_TEST(live > 0u);
+    if (!whole) BOOST_TEST(dead > 0u);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(sampled_gemm_computes_the_masks_tiles) {
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    context ctx;
+    ctx.tune.use_cublas = false;
+    // The staged kernel (rows of B 16-byte aligned), the register-tiled one (n odd), integer
+    // min_plus's range-checked kernels and split k (9 blocks, k of 33 tiles), double, and the
+    // complemented mask.
+    for (bool comp : {false, true}) {
+        check_sampled<min_plus<float>>(300, 70, 260, comp, ctx);
+        check_sampled<min_plus<float>>(300, 70, 259, comp, ctx);
+        check_sampled<min_plus<std::int32_t>>(300, 1050, 260, comp, ctx);
+        check_sampled<plus_times<double>>(260, 40, 390, comp, ctx);
+        check_sampled<plus_times<float>>(390, 33, 300, comp, ctx);
+    }
+    ctx.tune.split_k_blocks = 0;
+    check_sampled<min_plus<std::int32_t>>(300, 1050, 260, false, ctx);
+    // cuBLAS computes all of C.
+    context blas;
+    blas.tune.use_cublas = true;
+    check_sampled<plus_times<float>>(390, 33, 300, false, blas, true);
+    // A mask of another size; a sub-block C is computed whole.
+    dense_matrix<float, device> a(4, 3), b(3, 5), c(4, 5);
+    dense_matrix<std::uint8_t, device> wrong(4, 6);
+    BOOST_CHECK_THROW(cuda::dense_gemm<min_plus<float>>(a.view(), b.view(), c.view(),
+                                                         cuda::dense_mask(mask(wrong), ctx), ctx),
+                      dimension_mismatch);
+    std::mt19937 g(3);
+    auto const ah = random_dense<min_plus<float>>(200, 20, g);
+    auto const bh = random_dense<min_plus<float>>(20, 300, g);
+    dense_matrix<float> want(200, 300);
+    mxm(want, ah, bh, min_plus<float>{});
+    auto big = dense_matrix<float>(200, 400, 7.0f).to_device();
+    dense_view<float, device> sub{big.data(), 200, 300, 400};
+    auto const none = dense_matrix<std::uint8_t>(200, 300, std::uint8_t(0)).to_device();
+    cuda::dense_gemm<min_plus<float>>(ah.to_device().view(), bh.to_device().view(), sub,
+                                      cuda::dense_mask(mask(none), ctx), ctx);
+    auto const back = big.to_host();
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < 200; ++i)
+        for (std::size_t j = 0; j < 400; ++j)
+            bad += !(back(i, j) == (j < 300 ? want(i, j) : 7.0f));
+    BOOST_TEST(bad == 0u);
+}
+
+/// mxm into a dense C under a dense mask (the sampled GEMM, then the masked write-back) against the
+/// host, for a mask whose allowed entries leave tiles empty, every mask kind and accumulator.
+BOOST_AUTO_TEST_CASE(masked_dense_gemm_matches_the_host) {
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    std::mt19937 g(9);
+    using S = min_plus<float>;
+    std::size_t const m = 300, k = 40, n = 280;
+    auto const a = random_dense<S>(m, k, g), b = random_dense<S>(k, n, g);
+    auto const c0 = random_dense<S>(m, n, g);
+    dense_matrix<std::int32_t> mk(m, n);
+    std::uniform_int_distribution<int> v(0, 2);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) mk(i, j) = i / 128 >= j / 128 ? v(g) : 0;
+    auto const ad = a.to_device(), bd = b.to_device();
+    auto const mkd = mk.to_device();
+    kleene::test::for_all_write_backs<float>([&](auto kind, auto accum, bool replace) {
+        options o;
+        o.replace = replace;
+        auto want = c0;
+        auto got = c0.to_device();
+        explain_trace why;
+        kleene::test::with_mask(kind, mk, [&](auto mv) { mxm(want, mv, accum, a, b, S{}, o); });
+        o.explain = &why;
+        kleene::test::with_mask(kind, mkd, [&](auto mv) { mxm(got, mv, accum, ad, bd, S{}, o); });
+        std::string const what = kleene::test::describe(kind, accum, replace);
+        if (kind != kleene::test::mask_kind::none)
+            BOOST_TEST((why.str().find("over the 128 x 128 tiles") != std::string::npos),
+                       what << ": " << why.str());
+        auto const h = got.to_host();
+        std::size_t bad = 0;
+        for (std::size_t q = 0; q < m * n; ++q) bad += !(h.data()[q] == want.data()[q]);
+        BOOST_TEST(bad == 0u, what);
+    });
+}
+
 BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {
     if (!have_gpu(kleene::test::needs::minimal)) return;
     dense_matrix<float, device> a(3, 4), b(5, 2), c(3, 2);
@@ -453,7 +574,7 @@ BOOST_AUTO_TEST_CASE(masked_saxpy_matches_the_host) {
 }
 
 /// What the masked Gustavson refuses: a complemented mask when pinned (automatic: the whole
-/// product, merged), the pin without a mask or into a dense C, an absent mask and other shapes in
+/// product, merged), the pin without a mask, an absent mask and other shapes in
 /// the backend call, cuSPARSE.
 BOOST_AUTO_TEST_CASE(masked_saxpy_errors) {
     if (!have_gpu(needs::minimal)) return;
@@ -664,6 +785,29 @@ BOOST_AUTO_TEST_CASE(masked_dense_errors_and_choice) {
         mxm(whole, structure(mdev), no_accum, big_a, big_b, S{},
             {.kernel = kernel_choice::dense_gemm});
         kt::check_same(whole.to_host(), c2, sparse ? "sparse mask" : "full mask");
+    }
+    // Into a dense C (masked_dense_model.hpp's dense-C weights: both sides make m x n entries,
+    // the masked side 0.27 ms more once a call): 8,192 x 64 x 8,192 under 3 entries a row
+    // (taken), under 1,024 a row (not taken), and the small product above under 3 a row (not
+    // taken: the masked side's own steps outweigh a product of 2,000^2).
+    auto const a8 = kt::random_dense<float>(8192, 64, 0.f, g).to_device();
+    auto const b8 = kt::random_dense<float>(64, 8192, 0.f, g).to_device();
+    for (int form = 0; form < 3; ++form) {
+        std::size_t const n = form < 2 ? 8192 : 2000;
+        auto const mh = form == 1 ? kt::random_csr<std::int32_t, I>(n, n, 1024.0, g)
+                                  : kt::random_csr_mask<I>(n, n, g);
+        auto const mdev = mh.to_device();
+        explain_trace w2;
+        dense_matrix<float, device> c2(n, n), whole(n, n);
+        auto const& x = form < 2 ? a8 : big_a;
+        auto const& y = form < 2 ? b8 : big_b;
+        mxm(c2, structure(mdev), no_accum, x, y, S{}, {.explain = &w2});
+        bool const taken = form == 0;
+        BOOST_TEST((w2.str().find("cuda masked_gemm (") != std::string::npos) == taken, w2.str());
+        BOOST_TEST((w2.str().find("dense B not taken (about") != std::string::npos) == !taken,
+                   w2.str());
+        mxm(whole, structure(mdev), no_accum, x, y, S{}, {.kernel = kernel_choice::dense_gemm});
+        kt::check_same(whole.to_host(), c2, "dense C, form " + std::to_string(form));
     }
 }
 

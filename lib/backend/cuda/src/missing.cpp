@@ -8,6 +8,7 @@
 
 #include <kleene/cuda/dense_gemm.hpp>
 #include <kleene/cuda/jit.hpp>
+#include <kleene/cuda/mask.hpp>
 #include <kleene/cuda/sparse.hpp>
 #include <kleene/instances.hpp>
 
@@ -93,6 +94,13 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
                             sparse_options const&),                                               \
                            S, T, Index)
 
+/// The sampled GEMM's mask has C's entries (dense_gemm.hpp).
+inline void check_sample_size(dense_mask const& sample, std::size_t rows, std::size_t cols) {
+    if (sample.active() && sample.size() != rows * cols)
+        throw dimension_mismatch("dense_gemm: the mask has " + std::to_string(sample.size()) +
+                                 " entries, C is " + kleene::detail::shape(rows, cols));
+}
+
 #define KLEENE_GEMM_LEFT_OUT(S, T, s, t, wanted)                                                   \
     template <>                                                                                   \
     void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
@@ -108,6 +116,13 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
     void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
                           dense_view<T, device> c, bool accumulate, context& ctx) {               \
         jit::dense_gemm<T>(a, b, c, accumulate, jit::builtin(s, t), ctx);                         \
+    }                                                                                             \
+    /* The JIT's product computes all of C, which the sampled form allows. */                     \
+    template <>                                                                                   \
+    void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
+                          dense_view<T, device> c, dense_mask const& sample, context& ctx) {      \
+        check_sample_size(sample, c.rows, c.cols);                                                \
+        jit::dense_gemm<T>(a, b, c, false, jit::builtin(s, t), ctx);                              \
     }
 
 KLEENE_SPARSE_MISSING(KLEENE_SPARSE_LEFT_OUT)

@@ -111,36 +111,70 @@ std::pair<double, double> masked_dot_costs(csr_matrix<T, Index> const& a,
     return {dot, saxpy};
 }
 
-/// Whether C<M> = A (+).(x) B on the device can take the masked Gustavson: a CSR C and M a mask
-/// view of a device CSR with C's index type (whether it is complemented is known at run time).
+/// Whether C<M> = A (+).(x) B on the device can take the masked Gustavson: M a mask view of a
+/// device CSR (whether it is complemented is known at run time) and a CSR C of M's index type,
+/// or a dense C (the masked products' CSR result then written back into it).
 template <class C, class Mask>
 constexpr bool device_masked_saxpy_operands() {
-    if constexpr (is_csr<C> && in_space<C, device> && is_mask_view<Mask>) {
+    if constexpr ((is_csr<C> || is_dense<C>) && in_space<C, device> && is_mask_view<Mask>) {
         using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
-        if constexpr (is_csr<MM> && in_space<MM, device>)
+        if constexpr (!(is_csr<MM> && in_space<MM, device>))
+            return false;
+        else if constexpr (is_csr<C>)
             return std::is_same_v<typename MM::index_type, typename C::index_type>;
         else
-            return false;
+            return true;
     } else {
         return false;
     }
+}
+
+/// The device CSR matrix the masked products make for output C under a CSR mask of type Mask
+/// (device_masked_saxpy_operands): C itself for a CSR C, else a CSR of C's values and the mask's
+/// index type. Their CSR operands have this type too.
+template <class C, class Mask>
+using masked_csr_t = csr_matrix<typename C::value_type,
+                                typename std::remove_cvref_t<
+                                    decltype(*std::declval<Mask>().m)>::index_type,
+                                device>;
+
+/// The CSR mask as the device's masked products read it (its own index type), on opt's stream.
+template <class Mask>
+auto masked_products_mask(Mask const& mask, options const& opt) {
+    using MM = std::remove_cvref_t<decltype(*mask.m)>;
+    return cuda::csr_mask<typename MM::index_type>(mask, resolve(opt.ctx));
 }
 
 /// C<m, replace> accum= T for a masked product T (device_masked_dot, device_masked_saxpy), the
 /// trace's line `head` completed with T's count and how it went into C. T's entries are all where
 /// M allows a write, so without an accumulator T is the result when nothing of C outlives the
 /// call (C empty, or replace): no merge.
-template <class C, class M, class Accum, class T>
-void masked_product_into(C& c, M const& m, Accum accum, T&& t, options const& opt,
-                         std::string const& head, std::string const& rated = "") {
-    bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
-    trace(opt, head + std::to_string(t.nnz()) + " of them met" + rated + ")" +
-                   (is_result ? ", the result" : ", then the masked row merge into C"));
-    if (is_result)
-        c = std::move(t);
-    else
-        cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::move(t),
-                                     opt.replace);
+/// A dense C takes T made dense on the device (entries outside T: zero), as the result without an
+/// accumulator under replace, else through the masked write-back (the mask's flags made dense).
+template <class C, class Mask, class M, class Accum, class T>
+void masked_product_into(C& c, Mask const& mask, M const& m, Accum accum, T&& t,
+                         typename C::value_type zero, options const& opt, std::string const& head,
+                         std::string const& rated = "") {
+    if constexpr (is_dense<C>) {
+        bool const is_result = std::is_same_v<Accum, no_accum_t> && opt.replace;
+        trace(opt, head + std::to_string(t.nnz()) + " of them met" + rated + ")" +
+                       (is_result ? ", made dense: the result"
+                                  : ", made dense, then the masked write-back into C"));
+        auto d = to_dense(t, zero, opt.ctx);
+        if (is_result)
+            c = std::move(d);
+        else
+            write_back_result(c, mask, accum, std::move(d), zero, opt, "mxm");
+    } else {
+        bool const is_result = std::is_same_v<Accum, no_accum_t> && (c.nnz() == 0 || opt.replace);
+        trace(opt, head + std::to_string(t.nnz()) + " of them met" + rated + ")" +
+                       (is_result ? ", the result" : ", then the masked row merge into C"));
+        if (is_result)
+            c = std::forward<T>(t);
+        else
+            cuda::detail::write_back_csr(resolve(opt.ctx), "mxm", c, m, accum, std::forward<T>(t),
+                                         opt.replace);
+    }
 }
 
 /// C<mask, replace> accum= A (+).(x) Bt' by cuda::masked_dot where the model rates it below the
@@ -148,11 +182,11 @@ void masked_product_into(C& c, M const& m, Accum accum, T&& t, options const& op
 /// to the trace) or kernel masked_dot pins it; returns false, having said why, where the caller
 /// takes the old path. A pair this build leaves out runs the old path (the JIT serves its
 /// SpGEMM) unless pinned, where the backend's missing_instance says what to rebuild.
-template <class C, class Mask, class Accum, class S>
-bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const& bt, S,
+template <class C, class Mask, class Accum, class MA, class S>
+bool device_masked_dot(C& c, Mask const& mask, Accum accum, MA const& a, MA const& bt, S,
                        options const& opt) {
     using T = typename C::value_type;
-    using Index = typename C::index_type;
+    using Index = typename MA::index_type;
     check_device_output<C, Accum>();
     bool const pinned = opt.kernel == kernel_choice::masked_dot;
     if constexpr (cuda::sparse_left_out<S, Index>) {
@@ -162,7 +196,7 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
             return false;
         }
     }
-    auto m = device_mask<C>(mask, opt.ctx);
+    auto m = masked_products_mask(mask, opt);
     std::string rated = "[pinned]";
     if (!pinned) {
         auto const w = cuda::masked_dot_costs(a, bt, m, opt.ctx);
@@ -175,7 +209,7 @@ bool device_masked_dot(C& c, Mask const& mask, Accum accum, C const& a, C const&
     }
     csr_matrix<T, Index, device> t(a.rows(), bt.rows());
     cuda::masked_dot<S, Index>(t, m, a, bt, {.ctx = opt.ctx});
-    masked_product_into(c, m, accum, std::move(t), opt,
+    masked_product_into(c, mask, m, accum, std::move(t), S::zero(), opt,
                         "mxm: " + describe(a) + " x the transpose of " +
                             describe(bt) +
                             ": cuda masked_dot (a dot product of A(i,:) and Bt(j,:) for each of "
@@ -191,12 +225,12 @@ template <class C, class Mask, class Accum, class MA, class S>
 void device_masked_saxpy(C& c, Mask const& mask, Accum accum, MA const& a, MA const& b, S,
                          options const& opt, std::string const& operands) {
     using T = typename C::value_type;
-    using Index = typename C::index_type;
+    using Index = typename MA::index_type;
     check_device_output<C, Accum>();
-    auto m = device_mask<C>(mask, opt.ctx);
+    auto m = masked_products_mask(mask, opt);
     csr_matrix<T, Index, device> t(a.rows(), b.cols());
     cuda::masked_saxpy<S, Index>(t, m, a, b, {.ctx = opt.ctx});
-    masked_product_into(c, m, accum, std::move(t), opt,
+    masked_product_into(c, mask, m, accum, std::move(t), S::zero(), opt,
                         "mxm: " + operands +
                             ": cuda masked_saxpy (Gustavson, each row's products looked up in its "
                             "mask row's hash table, none kept outside the mask's " +
@@ -213,8 +247,9 @@ constexpr bool masked_dot_operands() {
         using BM = std::remove_cvref_t<decltype(*std::declval<B>().m)>;
         using MM = std::remove_cvref_t<decltype(*std::declval<Mask>().m)>;
         if constexpr (in_space<C, device>)
-            return device_masked_saxpy_operands<C, Mask>() && std::is_same_v<A, C> &&
-                   std::is_same_v<BM, C>;
+            return device_masked_saxpy_operands<C, Mask>() &&
+                   std::is_same_v<A, masked_csr_t<C, Mask>> &&
+                   std::is_same_v<BM, masked_csr_t<C, Mask>>;
         else
             return is_csr<A> && is_csr<MM> && std::is_same_v<A, BM>;
     } else {
@@ -263,8 +298,8 @@ constexpr bool masked_dense_operands() {
             return false;
         else if constexpr (in_space<C, device>)
             return device_masked_saxpy_operands<C, Mask>() &&
-                   (is_dense<MA> || std::is_same_v<MA, C>) &&
-                   (is_dense<MB> || std::is_same_v<MB, C>);
+                   (is_dense<MA> || std::is_same_v<MA, masked_csr_t<C, Mask>>) &&
+                   (is_dense<MB> || std::is_same_v<MB, masked_csr_t<C, Mask>>);
         else
             return true;
     } else {
@@ -292,7 +327,7 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
     std::string const head = "mxm: " + operands + ": ";
     if constexpr (on_device) {
         using T = typename C::value_type;
-        using Index = typename C::index_type;
+        using Index = typename masked_csr_t<C, Mask>::index_type;
         check_device_output<C, Accum>();
         if constexpr (cuda::sparse_left_out<S, Index>) {
             if (!pinned) {
@@ -302,15 +337,18 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
                 return false;
             }
         }
-        auto m = device_mask<C>(mask, opt.ctx);
+        auto m = masked_products_mask(mask, opt);
         std::string rated = "[pinned]";
+        // Into a dense C both sides make its m x n entries (masked_dense_model.hpp).
+        masked_dense_weights const gpu_weights =
+            is_dense<C> ? gpu_masked_dense_into_dense : gpu_masked_dense;
         if constexpr (is_csr<MB>) {
             // A dense, B CSR: B' made on the device, then a thread per mask entry walks Bt(j,:);
             // the other path makes B dense (k x n) for the GEMM. The masked side is estimated
             // from B's mean column length.
             if (!pinned) {
                 double const madds = double(m.nnz()) * (n > 0 ? double(b.nnz()) / n : 0.0);
-                masked_dense_weights w = gpu_masked_dense;
+                masked_dense_weights w = gpu_weights;
                 w.spmm = 1;  // the whole product is the GEMM's
                 auto const r = rate_masked_dense(w, true, madds + 4.0 * double(b.nnz()),
                                                  m_rows * n * k, m_rows * n + k * n);
@@ -324,7 +362,7 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
             auto const& bt = materialize_any(kleene::transpose(b), opt, "mxm");
             csr_matrix<T, Index, device> t(a.rows(), b.cols());
             cuda::masked_dot_dense<S, Index>(t, m, a.view(), bt, {.ctx = opt.ctx});
-            masked_product_into(c, m, accum, std::move(t), opt,
+            masked_product_into(c, mask, m, accum, std::move(t), s.zero(), opt,
                                 head + "cuda masked_dot_dense (a product of A(i,:) and B(:,j) "
                                        "for each of the mask's " +
                                     std::to_string(m.nnz()) + " entries, ",
@@ -336,7 +374,7 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
                     madds = cuda::masked_spmm_work<Index>(a.row_ptr(), m, opt.ctx);
                 else
                     madds = double(m.nnz()) * k;
-                auto const r = rate(gpu_masked_dense, madds);
+                auto const r = rate(gpu_weights, madds);
                 rated = r.text();
                 if (!r.masked_wins()) {
                     trace(opt, "mxm: masked products with a dense B not taken (" + rated + ")");
@@ -349,7 +387,7 @@ bool masked_dense(C& c, Mask const& mask, Accum accum, MA const& a, MB const& b,
                 cuda::masked_spmm<S, Index>(t, m, a, b.view(), sopt);
             else
                 cuda::masked_gemm<S, Index>(t, m, a.view(), b.view(), sopt);
-            masked_product_into(c, m, accum, std::move(t), opt,
+            masked_product_into(c, mask, m, accum, std::move(t), s.zero(), opt,
                                 head + (csr_a ? "cuda masked_spmm" : "cuda masked_gemm") +
                                     " (a product of A(i,:) and B(:,j) for each of the mask's " +
                                     std::to_string(m.nnz()) + " entries, ",
@@ -538,9 +576,9 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
     if (pin == kernel_choice::masked_dot)
         throw invalid_argument(
             std::string("mxm: kernel masked_dot computes C<M> = A B' with CSR A and B of one type, "
-                        "or C<M> = A B with a dense B and a dense or CSR A (on the host also a "
-                        "dense A and a CSR B), under a CSR mask M (not complemented)") +
-            (on_device ? ", on the GPU into a CSR C (of A's type where A is CSR), M with C's "
+                        "or C<M> = A B with a dense B and a dense or CSR A, or a dense A and a "
+                        "CSR B, under a CSR mask M (not complemented)") +
+            (on_device ? ", on the GPU the CSR operands (and a CSR C) of C's value type and M's "
                          "index type"
                        : "") +
             "; for CSR B use mxm(C, mask, accum, A, transpose(Bt), ...)");
@@ -585,6 +623,18 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                                             "register-tiled") +
                                                     (accumulate ? ", accumulating into C)" : ")")));
             gemm(c, accumulate);
+        } else if constexpr (on_device && detail::is_dense<C> && !no_mask_given) {
+            // The GEMM computes only the 128 x 128 tiles of the temporary that hold an entry the
+            // mask allows; the write-back reads it through the same flags.
+            detail::check_device_output<C, Accum>();
+            auto const dm = detail::device_mask<C>(mask, opt.ctx);
+            dense_matrix<T, device> t(a.rows(), b.cols());
+            cuda::dense_gemm<S>(a.view(), b.view(), t.view(), dm, resolve(opt.ctx));
+            detail::trace(opt, "mxm: " + operands +
+                                   ": cuda dense_gemm over the 128 x 128 tiles that hold an entry "
+                                   "the mask allows, into a temporary, then the masked write-back");
+            cuda::apply(c, dm, accum, with_absent(identity_op<T>{}, zero), t,
+                        options{.replace = opt.replace, .ctx = opt.ctx});
         } else {
             detail::trace(opt, "mxm: " + operands +
                                    (on_device ? ": cuda dense_gemm into a temporary, then the "
@@ -647,7 +697,12 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                       "mxm: CSR operands must share an index type");
         using Index = typename MA::index_type;
         if constexpr (on_device) {
-            constexpr bool saxpy_operands = detail::device_masked_saxpy_operands<C, Mask>();
+            constexpr bool saxpy_operands = [] {
+                if constexpr (detail::device_masked_saxpy_operands<C, Mask>())
+                    return std::is_same_v<MA, detail::masked_csr_t<C, Mask>>;
+                else
+                    return false;
+            }();
             if (pin != kernel_choice::automatic &&
                 !(saxpy_operands && pin == kernel_choice::gustavson_hash))
                 detail::bad_pin("mxm", pin,

@@ -89,9 +89,9 @@ inline void device_call(char const* op, options const& opt, std::string const& w
 }
 
 /// The mask view `mask` of device containers as the CUDA backend reads it for output C: a
-/// csr_mask (a device CSR mask with C's index type) for a CSR C, a dense_mask (a dense device
-/// matrix or vector, or a device sparse vector) for a dense C; made on ctx's stream (null:
-/// default_context()'s).
+/// csr_mask (a device CSR mask with C's index type) for a CSR C, a dense_mask (a dense or CSR
+/// device matrix, a dense device vector or a device sparse vector) for a dense C; made on ctx's
+/// stream (null: default_context()'s).
 template <class C, class Mask>
 auto device_mask(Mask const& mask, context* ctx) {
     if constexpr (is_csr<C>) {
@@ -114,9 +114,9 @@ auto device_mask(Mask const& mask, context* ctx) {
             return cuda::dense_mask{};
         } else {
             using M = std::remove_cvref_t<decltype(*mask.m)>;
-            static_assert(is_dense<M> || is_dense_vec<M> || is_sparse_vec<M>,
-                          "kleene: a dense output on the device takes a mask that is a dense "
-                          "device matrix or vector or a device sparse vector");
+            static_assert(is_dense<M> || is_csr<M> || is_dense_vec<M> || is_sparse_vec<M>,
+                          "kleene: a dense output on the device takes a mask that is a dense or "
+                          "CSR device matrix, or a dense or sparse device vector");
             return cuda::dense_mask(mask, resolve(ctx));
         }
     }

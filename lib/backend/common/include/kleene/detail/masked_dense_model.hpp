@@ -12,7 +12,10 @@
 // a sector, a load once B has left the caches); the whole product's multiply-adds weigh 1 for
 // the GEMM (its tiles in registers) and `spmm` for the SpMM (a row of B streamed an entry of A);
 // its m x n entries, made, then read by the write-back (on the GPU made CSR first), weigh `out`
-// each. The constants of each backend are fitted on its measurements (the comments at each).
+// each. Into a dense C on the GPU both sides make m x n entries (the masked side its CSR result
+// made dense), so `out` is the difference, and the masked side's own steps (its count read back,
+// its result's arrays) cost `fixed` more. The constants of each backend are fitted on its
+// measurements (the comments at each).
 
 #include <string>
 
@@ -23,6 +26,7 @@ struct masked_dense_weights {
     double gather_csr;    // a multiply-add of the masked products, A CSR
     double spmm;          // a multiply-add of the whole SpMM (CSR A)
     double out;           // an entry of the whole product's dense temporary
+    double fixed = 0;     // the masked side's cost beyond its multiply-adds, once a call
 };
 
 /// The CPU (blocked, register-tiled dense_gemm; csr_dense; cpu::write_back of the dense
@@ -52,6 +56,17 @@ inline constexpr double cpu_dense_csr_madd = 17.0;
 /// whole path pays too, is not counted): at 12% of a 16,384^2 product the masked products took
 /// 7.8 ms against 26 (k = 64) and 23 against 27 (k = 256).
 inline constexpr masked_dense_weights gpu_masked_dense{40.0, 60.0, 9.0, 1000.0};
+/// The GPU into a dense C: the masked products' CSR result made dense (to_dense) and the whole
+/// product's dense temporary written back through the mask's flags (made dense from the CSR
+/// mask). Fitted on an H200 (2026-12-02, session 32, call B: bench_masked_dense --device gpu
+/// --dense-c, float plus_times, replace; the crossovers of dense A k = 64 and 256 under
+/// 16,384^2 masks, CSR A of 16 and 64 entries a row): the whole side's write-back 10.8 ps an
+/// entry against the masked side's 7.7 (out: the difference, 68 GEMM multiply-adds at 0.046 ps),
+/// the masked side 0.27 ms more once a call (fixed), and its products about 10 ps a multiply-add
+/// for a dense A and a CSR A alike (217); the SpMM as above. The runs vary by up to 1 ms a call
+/// (the 1 GiB results' allocations), so the choice near a crossover is a coin toss within that.
+inline constexpr masked_dense_weights gpu_masked_dense_into_dense{217.0, 217.0, 9.0, 68.0,
+                                                                   5.9e9};
 /// A dense A times a CSR B on the GPU (cuda::masked_dot_dense on B's transpose) is rated with
 /// gather_csr against B made dense (k x n entries, `out` each) and the GEMM; its masked side is
 /// estimated from B's mean column length. Measured in call D: 0.5-10.9 ms against 178-224.
@@ -74,7 +89,7 @@ struct masked_dense_rating {
 inline masked_dense_rating rate_masked_dense(masked_dense_weights const& w, bool csr_a,
                                              double madds_masked, double madds_whole,
                                              double entries) {
-    return {(csr_a ? w.gather_csr : w.gather_dense) * madds_masked,
+    return {(csr_a ? w.gather_csr : w.gather_dense) * madds_masked + w.fixed,
             (csr_a ? w.spmm : 1.0) * madds_whole + w.out * entries};
 }
 

@@ -64,6 +64,7 @@ namespace kleene::cuda {
 KLEENE_DEVICE_ENTRIES_BEGIN
 
 class stream;
+class dense_mask;
 
 template <semiring_type S>
 KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
@@ -77,6 +78,18 @@ KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, dev
                                     dense_view<typename S::value_type const, device> b,
                                     dense_view<typename S::value_type, device> c, bool accumulate,
                                     context& ctx) KLEENE_DEVICE_BODY;
+
+/// C = A (x) B in the 128 x 128 tiles of C that hold an entry `sample` allows (kleene/cuda/
+/// mask.hpp; complemented or not); the other tiles are not computed and keep what C held, except
+/// where cuBLAS runs (plus_times over float and double, tuning::use_cublas), which computes all
+/// of C, and where C is a sub-block of a larger matrix (C.ld > C.cols), computed whole too. For a
+/// product that a masked write-back then reads through the same mask (kleene::mxm). On ctx's
+/// stream (synchronous); the mask's size must be C's.
+template <semiring_type S>
+KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
+                                    dense_view<typename S::value_type const, device> b,
+                                    dense_view<typename S::value_type, device> c,
+                                    dense_mask const& sample, context& ctx) KLEENE_DEVICE_BODY;
 
 /// The same product, enqueued on `s` (asynchronous; see above).
 template <semiring_type S>
@@ -118,20 +131,31 @@ KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DECLARATION)
 /// never decreases as m, k or n grow, so the largest product's bounds every smaller one's.
 namespace gemm_detail {
 inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
+/// Which 128 x 128 tiles of C the kernels compute: those with live[ti * ld + tj] != 0 (a device
+/// array, one byte a tile), or every one (live null); and the packed A's cap a panel (the staged
+/// path's panels of C's rows run one after another, so a sampled product, whose live tiles may be
+/// few a panel, packs all of A at once where its scratch allows).
+struct gemm_tiles {
+    std::uint8_t const* live = nullptr;
+    std::size_t ld = 0;
+    std::size_t pack_cap = pack_cap_bytes;
+};
 /// Rows of C a panel takes for a k-deep product with m rows (a multiple of 128, at least 128,
-/// at most 65535 x 32 for the packing grid).
-inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem) {
+/// at most 65535 x 32 for the packing grid), its packed A at most `cap` bytes.
+inline std::size_t panel_rows(std::size_t m, std::size_t k, std::size_t elem,
+                              std::size_t cap = pack_cap_bytes) {
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
     std::size_t const m_pad = (m + pack_block_m - 1) / pack_block_m * pack_block_m;
     std::size_t const most = std::size_t(65535) * 32 / pack_block_m * pack_block_m;
     std::size_t const fit =
-        k_pad == 0 ? m_pad : pack_cap_bytes / (k_pad * elem) / pack_block_m * pack_block_m;
+        k_pad == 0 ? m_pad : cap / (k_pad * elem) / pack_block_m * pack_block_m;
     return std::clamp<std::size_t>(std::min(m_pad, fit), pack_block_m, most);
 }
 /// Bytes of the packed A (a multiple of 256, where the partial products start).
-inline std::size_t packed_a_bytes(std::size_t m, std::size_t k, std::size_t elem) {
+inline std::size_t packed_a_bytes(std::size_t m, std::size_t k, std::size_t elem,
+                                  std::size_t cap = pack_cap_bytes) {
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
-    return (k_pad * panel_rows(m, k, elem) * elem + 255) / 256 * 256;
+    return (k_pad * panel_rows(m, k, elem, cap) * elem + 255) / 256 * 256;
 }
 /// min_plus and max_plus products (their add is exact in any order) of at most split_k_blocks / 2
 /// blocks of 128 x 128 split k so that about split_k_blocks blocks run: a 1024 x 1024 product
@@ -146,10 +170,10 @@ struct k_split {
     int tiles = 0;
 };
 inline k_split plan_k_split(std::size_t m, std::size_t k, std::size_t n, std::size_t elem,
-                            int cap) {
+                            int cap, std::size_t pack_cap = pack_cap_bytes) {
     cap = std::min(cap, max_split_k_blocks);
     std::size_t const blocks = (n + pack_block_m - 1) / pack_block_m *
-                               (panel_rows(m, k, elem) / pack_block_m);
+                               (panel_rows(m, k, elem, pack_cap) / pack_block_m);
     std::size_t const k_tiles = (k + staged_k - 1) / staged_k;
     if (blocks == 0 || blocks * 2 > static_cast<std::size_t>(std::max(cap, 0)) || k_tiles < 8)
         return {};
@@ -159,8 +183,10 @@ inline k_split plan_k_split(std::size_t m, std::size_t k, std::size_t n, std::si
 }
 /// Bytes of the partial products of an m x k x n product split as s (plan_k_split).
 inline std::size_t split_partials_bytes(k_split s, std::size_t m, std::size_t k, std::size_t n,
-                                        std::size_t elem) {
-    return s.parts > 1 ? std::size_t(s.parts) * std::min(m, panel_rows(m, k, elem)) * n * elem : 0;
+                                        std::size_t elem, std::size_t pack_cap = pack_cap_bytes) {
+    return s.parts > 1
+               ? std::size_t(s.parts) * std::min(m, panel_rows(m, k, elem, pack_cap)) * n * elem
+               : 0;
 }
 /// An upper bound of split_partials_bytes for any cap that never decreases with m, k or n:
 /// parts <= k / 128 and parts x blocks <= max_split_k_blocks.

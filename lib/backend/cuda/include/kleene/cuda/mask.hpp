@@ -4,7 +4,8 @@
 // mask allows a write before complementing, which every dense-output kernel reads
 // (operations.hpp, sparse.hpp): `dense_mask(complement(mask(visited)))`. Dense masks hold every
 // entry, so a structural one allows every entry (its complement none); a sparse vector's flags
-// are its stored entries (a valued one: those not equal to zero). csr_mask (below): the mask of a
+// are its stored entries (a valued one: those not equal to zero), and so are a CSR matrix's (the
+// mask of a dense output given as a CSR matrix: rows x cols bytes). csr_mask (below): the mask of a
 // CSR output, and of the masked dot products. Both are made on a context's stream (the one
 // given, or the calling thread's default_context()), their arrays allocated on that stream from
 // the context's stream-ordered pool and released on it when the mask goes (no cudaMalloc or
@@ -42,6 +43,10 @@ public:
     dense_mask(mask_view<dense_vector<M, device>> m, context& ctx) KLEENE_DEVICE_BODY;
     template <class M, class I>
     dense_mask(mask_view<sparse_vector<M, I, device>> m, context& ctx) KLEENE_DEVICE_BODY;
+    /// A CSR matrix's entries as the flags of a dense output (a valued mask: those not equal to
+    /// zero): the mask of a dense device output given as a CSR matrix, rows x cols bytes.
+    template <class M, class I>
+    dense_mask(mask_view<csr_matrix<M, I, device>> m, context& ctx) KLEENE_DEVICE_BODY;
     template <class M>
     dense_mask(mask_view<dense_matrix<M, device>> m)  // NOLINT: implicit from a mask view
         : dense_mask(m, default_context()) {}
@@ -50,6 +55,9 @@ public:
         : dense_mask(m, default_context()) {}
     template <class M, class I>
     dense_mask(mask_view<sparse_vector<M, I, device>> m)  // NOLINT
+        : dense_mask(m, default_context()) {}
+    template <class M, class I>
+    dense_mask(mask_view<csr_matrix<M, I, device>> m)  // NOLINT
         : dense_mask(m, default_context()) {}
 
     bool active() const noexcept { return active_; }
@@ -121,4 +129,6 @@ KLEENE_DEVICE_ENTRIES_END
     template dense_mask::dense_mask(mask_view<dense_matrix<M, device>>, context&);             \
     template dense_mask::dense_mask(mask_view<dense_vector<M, device>>, context&);             \
     template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int32_t, device>>, context&); \
-    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int64_t, device>>, context&);
+    template dense_mask::dense_mask(mask_view<sparse_vector<M, std::int64_t, device>>, context&); \
+    template dense_mask::dense_mask(mask_view<csr_matrix<M, std::int32_t, device>>, context&);   \
+    template dense_mask::dense_mask(mask_view<csr_matrix<M, std::int64_t, device>>, context&);

@@ -80,16 +80,26 @@ __device__ __forceinline__ void store_tile(T const (&acc)[8][8], T* c, std::int6
     }
 }
 
+/// Whether the block at (by, bx) of the grid computes its tile of C: `live` null (every tile), or
+/// its byte (row by of the tiles, pitch live_ld) not zero (a mask allows an entry of the tile).
+__device__ __forceinline__ bool tile_is_live(std::uint8_t const* live, std::int64_t live_ld,
+                                             unsigned by, unsigned bx) {
+    return live == nullptr || live[std::int64_t(by) * live_ld + bx] != 0;
+}
+
 /// C = [C (+)] A (x) B for one 128 x 128 block of C. Runs only when run_flag is null or
-/// *run_flag == run_when (two policies can be launched back to back; the data picks one).
+/// *run_flag == run_when (two policies can be launched back to back; the data picks one), and
+/// only for a live tile (tile_is_live).
 template <class S, class P>
 __global__ void __launch_bounds__(threads, sizeof(typename S::value_type) <= 4 ? 2 : 1)
     gemm_kernel(typename S::value_type const* __restrict__ a, std::int64_t lda,
                 typename S::value_type const* __restrict__ b, std::int64_t ldb,
                 typename S::value_type* __restrict__ c, std::int64_t ldc, int m, int n, int k,
-                bool accumulate, int const* run_flag, int run_when) {
+                bool accumulate, int const* run_flag, int run_when,
+                std::uint8_t const* __restrict__ live, std::int64_t live_ld) {
     using T = typename S::value_type;
     if (run_flag && *run_flag != run_when) return;
+    if (!tile_is_live(live, live_ld, blockIdx.y, blockIdx.x)) return;
 
     constexpr int bk = block_k<T>;
     __shared__ __align__(16) T as[2][bk][block_m + a_pad];
@@ -215,16 +225,18 @@ __global__ void pack_a_kernel(T const* __restrict__ a, std::int64_t lda, int row
 /// past n and rows past k arrive as zeros and touch only outputs that are not stored.
 /// Split over k (partials non-null): block z takes k tiles [z * split_tiles, (z + 1) *
 /// split_tiles) and writes its m x n product to partials + z * m * n (pitch n), for
-/// combine_partials to add up.
+/// combine_partials to add up. Only live tiles are computed (tile_is_live; `live` for this panel).
 template <class S, class P>
 __global__ void __launch_bounds__(threads, 2)
     staged_kernel(typename S::value_type const* __restrict__ at, std::int64_t ldat,
                   typename S::value_type const* __restrict__ b, std::int64_t ldb,
                   typename S::value_type* __restrict__ c, std::int64_t ldc, int m, int n, int k,
                   int k_pad, bool accumulate, int const* run_flag, int run_when,
-                  typename S::value_type* __restrict__ partials, int split_tiles) {
+                  typename S::value_type* __restrict__ partials, int split_tiles,
+                  std::uint8_t const* __restrict__ live, std::int64_t live_ld) {
     using T = typename S::value_type;
     if (run_flag && *run_flag != run_when) return;
+    if (!tile_is_live(live, live_ld, blockIdx.y, blockIdx.x)) return;
     constexpr int bk = staged_k;
     constexpr int a_elems = bk * block_m;
     constexpr int stage_elems = a_elems + bk * block_n;
@@ -317,19 +329,44 @@ __global__ void __launch_bounds__(threads, 2)
         store_tile<S, P>(acc, c, ldc, m, n, m0, n0, tx, ty, accumulate);
 }
 
-/// C = [C (+)] the (+)-sum of `split` m x n partial products (pitch n, one after another).
+/// C = [C (+)] the (+)-sum of `split` m x n partial products (pitch n, one after another), in
+/// the live tiles only (tile_is_live; `live` for this panel).
 template <class S>
 __global__ void combine_partials(typename S::value_type* __restrict__ c, std::int64_t ldc,
                                  typename S::value_type const* __restrict__ partials, int split,
-                                 int m, int n, bool accumulate) {
+                                 int m, int n, bool accumulate,
+                                 std::uint8_t const* __restrict__ live, std::int64_t live_ld) {
     std::int64_t const plane = std::int64_t(m) * n;
     for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < plane;
          e += std::int64_t(gridDim.x) * blockDim.x) {
+        if (!tile_is_live(live, live_ld, unsigned(e / n / block_m), unsigned(e % n / block_n)))
+            continue;
         typename S::value_type v = partials[e];
         for (int z = 1; z < split; ++z) v = S::add(v, partials[z * plane + e]);
         typename S::value_type& out = c[(e / n) * ldc + e % n];
         out = accumulate ? S::add(out, v) : v;
     }
+}
+
+/// live[ti * tiles_n + tj] = whether the mask's flags (m x n, row major; `comp`: complemented)
+/// allow an entry of C's 128 x 128 tile (ti, tj): a block a tile. (A template: this header is
+/// compiled into several translation units.)
+template <class Flag>
+__global__ void live_tiles_kernel(Flag const* __restrict__ flags, bool comp, int m, int n,
+                                  std::uint8_t* __restrict__ live, int tiles_n) {
+    int const ti = static_cast<int>(blockIdx.y), tj = static_cast<int>(blockIdx.x);
+    int const r_end = min(m, (ti + 1) * block_m), c0 = tj * block_n;
+    int const c_end = min(n, c0 + block_n);
+    bool any = false;
+    // 8 threads a row, 16 columns each: a warp reads 4 rows of the tile.
+    for (int r = ti * block_m + static_cast<int>(threadIdx.x) / 8; r < r_end && !any;
+         r += static_cast<int>(blockDim.x) / 8) {
+        std::uint8_t const* row = flags + std::int64_t(r) * n;
+        for (int j = c0 + static_cast<int>(threadIdx.x % 8); j < c_end; j += 8)
+            any |= (row[j] != 0) != comp;
+    }
+    any = __syncthreads_or(any);
+    if (threadIdx.x == 0) live[std::int64_t(ti) * tiles_n + tj] = any ? 1 : 0;
 }
 
 }  // namespace kleene::cuda::gemm_detail

@@ -9,6 +9,7 @@
 #include <kleene/cuda/detail/range_check.cuh>
 #include <kleene/cuda/detail/stream_memory.cuh>
 #include <kleene/cuda/dense_gemm.hpp>
+#include <kleene/cuda/mask.hpp>
 #include <kleene/cuda/stream.hpp>
 #include <kleene/context.hpp>
 #include <kleene/dense_matrix.hpp>
@@ -44,11 +45,11 @@ void check_shapes(dense_view<T const, device> a, dense_view<T const, device> b,
 }
 
 /// The register-tiled gemm_kernel (compiled ahead of time, or by the JIT: jit.hpp) over one grid
-/// covering C, on st.
+/// covering C, on st; only C's live tiles where `tiles` has a map (gemm_tiles).
 template <class T>
 void launch_gemm_with(void const* kernel, dense_view<T const, device> a, dense_view<T const, device> b,
                       dense_view<T, device> c, bool accumulate, int const* run_flag, int run_when,
-                      cudaStream_t st) {
+                      cudaStream_t st, gemm_tiles tiles = {}) {
     dim3 const grid(static_cast<unsigned>((c.cols + block_n - 1) / block_n),
                     static_cast<unsigned>((c.rows + block_m - 1) / block_m));
     if (grid.y > 65535)
@@ -59,7 +60,10 @@ void launch_gemm_with(void const* kernel, dense_view<T const, device> a, dense_v
     auto lda = static_cast<std::int64_t>(a.ld), ldb = static_cast<std::int64_t>(b.ld),
          ldc = static_cast<std::int64_t>(c.ld);
     int m = static_cast<int>(c.rows), n = static_cast<int>(c.cols), k = static_cast<int>(a.cols);
-    void* args[] = {&ad, &lda, &bd, &ldb, &cd, &ldc, &m, &n, &k, &accumulate, &run_flag, &run_when};
+    std::uint8_t const* live = tiles.live;
+    auto live_ld = static_cast<std::int64_t>(tiles.ld);
+    void* args[] = {&ad,       &lda,      &bd,   &ldb,    &cd,      &ldc, &m,
+                    &n,        &k,        &accumulate,   &run_flag, &run_when, &live, &live_ld};
     KLEENE_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(threads), args, 0, st));
 }
 
@@ -67,9 +71,9 @@ template <class S, class P>
 void launch_gemm(dense_view<typename S::value_type const, device> a,
                  dense_view<typename S::value_type const, device> b,
                  dense_view<typename S::value_type, device> c, bool accumulate, int const* run_flag,
-                 int run_when, cudaStream_t st) {
+                 int run_when, cudaStream_t st, gemm_tiles tiles) {
     launch_gemm_with<typename S::value_type>(reinterpret_cast<void const*>(&gemm_kernel<S, P>), a,
-                                             b, c, accumulate, run_flag, run_when, st);
+                                             b, c, accumulate, run_flag, run_when, st, tiles);
 }
 
 /// P's range (P::in_range) as the shared range check's predicate.
@@ -135,14 +139,15 @@ void enqueue_staged_with(dense_view<T const, device> a, dense_view<T const, devi
                          dense_view<T, device> c, bool accumulate, cudaStream_t st, int* flag,
                          void* scratch, k_split ks, staged_kernels const* checked,
                          CheckB const& check_b, staged_kernels const& generic,
-                         void const* combine) {
+                         void const* combine, gemm_tiles tiles = {}) {
     std::size_t const m = c.rows, n = c.cols, k = a.cols;
     std::size_t const k_pad = (k + staged_k - 1) / staged_k * staged_k;
-    std::size_t const pr = panel_rows(m, k, sizeof(T));
+    std::size_t const pr = panel_rows(m, k, sizeof(T), tiles.pack_cap);
     T* at = static_cast<T*>(scratch);
     int split = ks.parts;
     T* partials = split > 1 ? reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) +
-                                                  packed_a_bytes(m, k, sizeof(T)))
+                                                  packed_a_bytes(m, k, sizeof(T),
+                                                                 tiles.pack_cap))
                             : nullptr;
     if (checked) {
         KLEENE_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), st));
@@ -157,6 +162,10 @@ void enqueue_staged_with(dense_view<T const, device> a, dense_view<T const, devi
              ldc = static_cast<std::int64_t>(c.ld), ldat = static_cast<std::int64_t>(pitch);
         int rows_i = static_cast<int>(rows), n_i = static_cast<int>(n), k_i = static_cast<int>(k),
             k_pad_i = static_cast<int>(k_pad), split_tiles = ks.tiles;
+        // The panel's rows of the live-tile map (r0 is a multiple of the tile's 128 rows).
+        std::uint8_t const* live =
+            tiles.live ? tiles.live + r0 / block_m * tiles.ld : nullptr;
+        auto live_ld = static_cast<std::int64_t>(tiles.ld);
         auto pack = [&](staged_kernels const& kernels, int* set_flag, int const* run_flag) {
             if (k_pad == 0) return;
             int run_when = 1;
@@ -167,9 +176,9 @@ void enqueue_staged_with(dense_view<T const, device> a, dense_view<T const, devi
         auto product = [&](staged_kernels const& kernels, int const* run_flag, int run_when) {
             T const* bd = b.data;
             T const* at_c = at;
-            void* args[] = {&at_c,    &ldat,  &bd,       &ldb,      &c_panel,  &ldc,
-                            &rows_i,  &n_i,   &k_i,      &k_pad_i,  &accumulate, &run_flag,
-                            &run_when, &partials, &split_tiles};
+            void* args[] = {&at_c,     &ldat,     &bd,          &ldb,  &c_panel, &ldc,
+                            &rows_i,   &n_i,      &k_i,         &k_pad_i, &accumulate, &run_flag,
+                            &run_when, &partials, &split_tiles, &live, &live_ld};
             dim3 const grid(static_cast<unsigned>((n + block_n - 1) / block_n),
                             static_cast<unsigned>(pitch / block_m), static_cast<unsigned>(split));
             KLEENE_CUDA_CHECK(cudaLaunchKernel(kernels.product, grid, dim3(threads), args,
@@ -179,7 +188,8 @@ void enqueue_staged_with(dense_view<T const, device> a, dense_view<T const, devi
             if (!partials) return;
             std::size_t const entries = rows * n;
             T const* parts = partials;
-            void* args[] = {&c_panel, &ldc, &parts, &split, &rows_i, &n_i, &accumulate};
+            void* args[] = {&c_panel, &ldc,        &parts, &split, &rows_i,
+                            &n_i,     &accumulate, &live,  &live_ld};
             KLEENE_CUDA_CHECK(cudaLaunchKernel(
                 combine, dim3(kleene::cuda::detail::blocks_for(entries, threads, 4096)),
                 dim3(threads), args, 0, st));
@@ -205,7 +215,7 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                     dense_view<typename S::value_type const, device> b,
                     dense_view<typename S::value_type, device> c, bool accumulate,
                     cudaStream_t st, int* flag, void* scratch, k_split ks,
-                    std::size_t checked_min_updates) {
+                    std::size_t checked_min_updates, gemm_tiles tiles) {
     using T = typename S::value_type;
     using G = staged_generic_policy<S>;
     using R = checked_staged_t<S>;
@@ -221,23 +231,24 @@ void enqueue_staged(dense_view<typename S::value_type const, device> a,
                 [](dense_view<T const, device> v, int* f, cudaStream_t s) {
                     launch_range_check<R, T>(v, f, s);
                 },
-                generic, combine);
+                generic, combine, tiles);
             return;
         }
     }
     enqueue_staged_with<T>(
         a, b, c, accumulate, st, flag, scratch, ks, nullptr,
-        [](dense_view<T const, device>, int*, cudaStream_t) {}, generic, combine);
+        [](dense_view<T const, device>, int*, cudaStream_t) {}, generic, combine, tiles);
 }
 
 /// Enqueues the product on st; `flag` is a device int that only this stream's work touches;
 /// `scratch(bytes)` returns device scratch for the packed A (asked for only when it is needed, so
 /// a bad call throws before anything is allocated); ctx gives the tuning and the cuBLAS handle.
+/// With a map of live tiles (gemm_tiles) the kernels compute only those (cuBLAS: all of C).
 template <semiring_type S, class Scratch>
 void enqueue(dense_view<typename S::value_type const, device> a,
              dense_view<typename S::value_type const, device> b,
              dense_view<typename S::value_type, device> c, bool accumulate, cudaStream_t st,
-             int* flag, Scratch&& scratch, context& ctx) {
+             int* flag, Scratch&& scratch, context& ctx, gemm_tiles tiles = {}) {
     tuning const& tune = ctx.tune;
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
@@ -252,11 +263,14 @@ void enqueue(dense_view<typename S::value_type const, device> a,
         if (rows_aligned<T>(b)) {
             // Few blocks and an add exact in any order: split k (tuning::split_k_blocks).
             k_split const ks = splits_k<S> ? plan_k_split(c.rows, a.cols, c.cols, sizeof(T),
-                                                          tune.split_k_blocks)
+                                                          tune.split_k_blocks, tiles.pack_cap)
                                            : k_split{};
-            void* const p = scratch(packed_a_bytes(c.rows, a.cols, sizeof(T)) +
-                                    split_partials_bytes(ks, c.rows, a.cols, c.cols, sizeof(T)));
-            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks, tune.checked_min_updates);
+            void* const p =
+                scratch(packed_a_bytes(c.rows, a.cols, sizeof(T), tiles.pack_cap) +
+                        split_partials_bytes(ks, c.rows, a.cols, c.cols, sizeof(T),
+                                             tiles.pack_cap));
+            enqueue_staged<S>(a, b, c, accumulate, st, flag, p, ks, tune.checked_min_updates,
+                              tiles);
             return;
         }
     }
@@ -268,11 +282,11 @@ void enqueue(dense_view<typename S::value_type const, device> a,
         launch_range_check<ranged, T>(b, flag, st);
         if (accumulate) launch_range_check<ranged, T>(dense_view<T const, device>(c), flag, st);
         // Both launch; each returns at once unless the flag selects it. No host round trip.
-        launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0, st);
-        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1, st);
+        launch_gemm<S, ranged>(a, b, c, accumulate, flag, 0, st, tiles);
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, flag, 1, st, tiles);
     } else {
         (void)flag;
-        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, nullptr, 0, st);
+        launch_gemm<S, generic_policy<S>>(a, b, c, accumulate, nullptr, 0, st, tiles);
     }
 }
 
@@ -304,9 +318,74 @@ void run(dense_view<typename S::value_type const, device> a,
     kleene::cuda::detail::end_of_call(st);
 }
 
+/// The product into C's tiles that `sample` allows an entry of (the live-tile map made on ctx's
+/// stream, from its pool), then as run().
+template <semiring_type S>
+void run_sampled(dense_view<typename S::value_type const, device> a,
+                 dense_view<typename S::value_type const, device> b,
+                 dense_view<typename S::value_type, device> c, dense_mask const& sample,
+                 context& ctx) {
+    using T = typename S::value_type;
+    check_shapes<T>(a, b, c);
+    if (sample.active() && sample.size() != c.rows * c.cols)
+        throw dimension_mismatch("dense_gemm: the mask has " + std::to_string(sample.size()) +
+                                 " entries, C is " + kleene::detail::shape(c.rows, c.cols));
+    if (!sample.active() || c.rows == 0 || c.cols == 0 || c.ld != c.cols) {
+        // No mask, nothing to compute, or C a sub-block (the flags are C's own rows): all of C.
+        run<S>(a, b, c, false, ctx);
+        return;
+    }
+    auto const st = static_cast<cudaStream_t>(ctx.stream());
+    std::size_t const tiles_m = (c.rows + block_m - 1) / block_m;
+    std::size_t const tiles_n = (c.cols + block_n - 1) / block_n;
+    if (tiles_m > 65535)
+        throw invalid_argument("dense_gemm: more than 65535 * 128 rows are not supported");
+    kleene::cuda::detail::device_stream const ds(
+        st, static_cast<cudaMemPool_t>(cuda::memory_pool(ctx)));
+    kleene::cuda::detail::stream_buffer<std::uint8_t> live(tiles_m * tiles_n, ds);
+    kleene::cuda::detail::order_after(sample.stream(), st);
+    live_tiles_kernel<std::uint8_t>
+        <<<dim3(static_cast<unsigned>(tiles_n), static_cast<unsigned>(tiles_m)), threads, 0, st>>>(
+            sample.flags(), sample.complemented(), static_cast<int>(c.rows),
+            static_cast<int>(c.cols), live.data(), static_cast<int>(tiles_n));
+    KLEENE_CUDA_CHECK_LAUNCH("live_tiles_kernel");
+    int* const flag = needs_flag<S> ? kleene::cuda::detail::context_flag(ctx) : nullptr;
+    if (ctx.supplied_workspace()) {
+        // The caller's workspace holds dense_gemm_scratch_bytes: the usual panels.
+        enqueue<S>(a, b, c, false, st, flag,
+                   [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx,
+                   gemm_tiles{live.data(), tiles_n});
+    } else {
+        // All of A packed at once (one panel, so that every live tile runs in one launch), in
+        // scratch from the pool for this call only.
+        std::size_t const k_pad = (a.cols + staged_k - 1) / staged_k * staged_k;
+        std::size_t const m_pad = (c.rows + block_m - 1) / block_m * block_m;
+        kleene::cuda::detail::stream_buffer<unsigned char> scratch;
+        enqueue<S>(a, b, c, false, st, flag,
+                   [&](std::size_t bytes) {
+                       scratch = kleene::cuda::detail::stream_buffer<unsigned char>(bytes, ds);
+                       return static_cast<void*>(scratch.data());
+                   },
+                   ctx,
+                   gemm_tiles{live.data(), tiles_n,
+                              std::max(pack_cap_bytes, k_pad * m_pad * sizeof(T))});
+        kleene::cuda::detail::end_of_call(st);
+        return;
+    }
+    kleene::cuda::detail::end_of_call(st);
+}
+
 }  // namespace kleene::cuda::gemm_detail
 
 namespace kleene::cuda {
+
+template <semiring_type S>
+void dense_gemm(dense_view<typename S::value_type const, device> a,
+                dense_view<typename S::value_type const, device> b,
+                dense_view<typename S::value_type, device> c, dense_mask const& sample,
+                context& ctx) {
+    gemm_detail::run_sampled<dense_safe<S>>(a, b, c, sample, ctx);
+}
 
 template <semiring_type S>
 void dense_gemm(dense_view<typename S::value_type const, device> a,

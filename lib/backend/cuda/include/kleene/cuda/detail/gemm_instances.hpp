@@ -7,7 +7,7 @@
 
 #include <kleene/instance_lists.hpp>
 
-/// D(A, (parameters), S, T) for the three forms of dense_gemm<S<T>>, A passed through.
+/// D(A, (parameters), S, T) for the four forms of dense_gemm<S<T>>, A passed through.
 #define KLEENE_GEMM_FORMS(D, A, S, T)                                                             \
     D(A, (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>, bool), \
       S, T)                                                                                       \
@@ -18,6 +18,10 @@
     D(A,                                                                                          \
       (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>, bool,     \
        context&),                                                                                 \
+      S, T)                                                                                       \
+    D(A,                                                                                          \
+      (dense_view<T const, device>, dense_view<T const, device>, dense_view<T, device>,           \
+       dense_mask const&, context&),                                                              \
       S, T)
 
 #define KLEENE_GEMM_DEFINITION(A, params, S, T) template void dense_gemm<S<T>> params;
