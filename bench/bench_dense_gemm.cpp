@@ -2,10 +2,16 @@
 // the same full n x n random matrices. Prints the median time of several runs after a warm-up,
 // G updates/s (n^3 / t) and kleene's speedup, and checks that the two products agree.
 //
-//   OMP_NUM_THREADS=2 bench_dense_gemm [n ...] [--runs R] [--no-graphblas]   (default n = 1024)
+//   OMP_NUM_THREADS=2 bench_dense_gemm [n ...] [--runs R] [--no-graphblas] [--masked]
+//   (default n = 1024)
+// --masked: instead, fp32 min_plus C<M> = A B into a dense C through kleene::mxm under a dense
+// mask M (full, lower triangle, a band of 512): the GEMM sampled by M's 256 x 256 blocks
+// (cpu/dense_gemm_sampled.hpp), beside the whole product into a temporary and the same masked
+// write-back (kleene::apply), and SuiteSparse's GrB_mxm with the same mask; results compared.
 
 #include <kleene/cpu/dense_gemm.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/kleene.hpp>
 #include <kleene/graphblas/context.hpp>
 #include <kleene/semiring.hpp>
 
@@ -105,7 +111,75 @@ struct options {
     std::vector<std::size_t> sizes;
     int runs = 5;
     bool graphblas = true;
+    bool masked = false;
 };
+
+/// fp32 min_plus under dense masks (--masked); returns the entries that differ.
+std::size_t run_masked(std::size_t n, options const& opt) {
+    using S = kleene::min_plus<float>;
+    float const inf = S::zero();
+    auto const a = random_matrix<float>(n, 1);
+    auto const b = random_matrix<float>(n, 2);
+    int const runs = n >= 2048 ? std::min(opt.runs, 3) : opt.runs;
+    struct shape {
+        char const* name;
+        bool (*allow)(std::size_t, std::size_t);
+    };
+    shape const shapes[] = {
+        {"full", [](std::size_t, std::size_t) { return true; }},
+        {"lower triangle", [](std::size_t i, std::size_t j) { return j <= i; }},
+        {"band of 512", [](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) < 256; }},
+    };
+    std::size_t wrong = 0;
+    for (auto const& sh : shapes) {
+        dense_matrix<float> m(n, n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) m(i, j) = sh.allow(i, j) ? 1.0f : 0.0f;
+        dense_matrix<float> c(n, n, inf), c2(n, n, inf), t(n, n);
+        double const sampled = median_seconds(runs, [&] {
+            kleene::mxm(c, kleene::mask(m), kleene::no_accum, a, b, S{});
+        });
+        double const whole = median_seconds(runs, [&] {
+            kleene::mxm(t, a, b, S{});
+            kleene::apply(c2, kleene::mask(m), kleene::no_accum,
+                          kleene::with_absent(kleene::identity_op<float>{}, inf), t);
+        });
+        std::size_t bad = 0;
+        for (std::size_t q = 0; q < n * n; ++q) bad += !(c.data()[q] == c2.data()[q]);
+        fmt::print("{:>5}  min_plus fp32, dense mask: {:<15} sampled {:9.2f} ms  whole {:9.2f} ms "
+                   "({:.2f}x)",
+                   n, sh.name, sampled * 1e3, whole * 1e3, whole / sampled);
+        if (opt.graphblas) {
+            GrB_Matrix ga = to_graphblas(a, GrB_FP32), gb = to_graphblas(b, GrB_FP32);
+            GrB_Matrix gm = to_graphblas(m, GrB_FP32), gc = nullptr;
+            check(GrB_Matrix_new(&gc, GrB_FP32, n, n), "GrB_Matrix_new");
+            double const t_grb = median_seconds(runs, [&] {
+                check(GrB_Matrix_clear(gc), "GrB_Matrix_clear");
+                check(GrB_mxm(gc, gm, nullptr, GrB_MIN_PLUS_SEMIRING_FP32, ga, gb, nullptr),
+                      "GrB_mxm");
+                check(GrB_Matrix_wait(gc, GrB_MATERIALIZE), "GrB_Matrix_wait");
+            });
+            GrB_Index nvals = 0;
+            check(GrB_Matrix_nvals(&nvals, gc), "GrB_Matrix_nvals");
+            std::vector<GrB_Index> gi(nvals), gj(nvals);
+            std::vector<float> const x = tuples<float>(gc, nvals, gi.data(), gj.data());
+            std::size_t ours = 0;
+            for (std::size_t q = 0; q < n * n; ++q) ours += !(c.data()[q] == inf);
+            bad += ours != nvals;
+            for (GrB_Index e = 0; e < nvals; ++e) bad += !(x[e] == c(gi[e], gj[e]));
+            fmt::print("   SuiteSparse {:9.2f} ms ({:.2f}x kleene's sampled time)", t_grb * 1e3,
+                       t_grb / sampled);
+            GrB_Matrix_free(&ga);
+            GrB_Matrix_free(&gb);
+            GrB_Matrix_free(&gm);
+            GrB_Matrix_free(&gc);
+        }
+        fmt::print("   {}\n", bad == 0 ? std::string("results agree")
+                                        : fmt::format("{} ENTRIES DIFFER", bad));
+        wrong += bad;
+    }
+    return wrong;
+}
 
 template <kleene::semiring_type S>
 void run_case(std::size_t n, char const* name, GrB_Type type, GrB_Semiring semiring,
@@ -154,10 +228,13 @@ int main(int argc, char** argv) {
             opt.runs = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--no-graphblas")
             opt.graphblas = false;
+        else if (arg == "--masked")
+            opt.masked = true;
         else if (!arg.empty() && std::isdigit(static_cast<unsigned char>(arg[0])))
             opt.sizes.push_back(std::stoul(arg));
         else {
-            fmt::print(stderr, "usage: {} [n ...] [--runs R] [--no-graphblas]\n", argv[0]);
+            fmt::print(stderr, "usage: {} [n ...] [--runs R] [--no-graphblas] [--masked]\n",
+                       argv[0]);
             return 2;
         }
     }
@@ -167,6 +244,11 @@ int main(int argc, char** argv) {
     GxB_Global_Option_get(GxB_GLOBAL_NTHREADS, &threads);
     fmt::print("dense x dense semiring GEMM, median of {} runs after a warm-up; {} threads; {}\n",
                opt.runs, threads, kleene::graphblas::library_version());
+    if (opt.masked) {
+        std::size_t wrong = 0;
+        for (std::size_t n : opt.sizes) wrong += run_masked(n, opt);
+        return wrong ? 1 : 0;
+    }
     for (std::size_t n : opt.sizes) {
         run_case<kleene::min_plus<float>>(n, "min_plus fp32", GrB_FP32, GrB_MIN_PLUS_SEMIRING_FP32,
                                           opt, 0);

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <kleene/graphblas/graphblas.hpp>
 #include <kleene/kleene.hpp>
+#include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -134,6 +136,64 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(masks_accumulators_replace_match_graphblas, Case, 
     std::mt19937_64 g(99);
     for (auto const& s : mask_shapes)
         masked_storage_pairs<typename Case::first_type, typename Case::second_type>(s, g);
+}
+
+// ---- the dense GEMM sampled by the mask's blocks ----------------------------------------------
+
+namespace {
+/// An m x n mask of the entries (i, j) with allow(i, j), values 0, 1 or 2 (a valued view allows
+/// two thirds of them; the zeros are stored, so a structural view allows them all).
+template <class T, class F>
+csr_matrix<T> mask_where(std::size_t m, std::size_t n, F allow, std::mt19937_64& g) {
+    std::vector<i32> ii, jj;
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (allow(i, j)) ii.push_back(i32(i)), jj.push_back(i32(j));
+    std::unique_ptr<T[]> vv(new T[ii.size()]);  // not std::vector: bool
+    for (std::size_t q = 0; q < ii.size(); ++q) vv[q] = T(g() % 3);
+    return csr_matrix<T>::from_coo(m, n, ii, jj, std::span<T const>(vv.get(), ii.size()),
+                                   duplicate_policy::last);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(dense_gemm_under_a_mask_skips_blocks_and_matches_graphblas, Case,
+                              masked_cases) {
+    // 600 x 600 has 3 x 3 blocks of 256: a lower triangle reaches 6 of them (its complement 6
+    // too), a corner of 200 x 200 one, so the GEMM computes only those
+    // (cpu/dense_gemm_sampled.hpp); the corner's complement reaches 8, computed whole.
+    using S = typename Case::first_type;
+    using Accum = typename Case::second_type;
+    using T = typename S::value_type;
+    std::mt19937_64 g(123);
+    std::size_t const m = 600, k = 8, n = 600;
+    auto const ad = to_dense<S>(grb::random_csr<T>(m, k, 0.5, g, false));
+    auto const bd = to_dense<S>(grb::random_csr<T>(k, n, 0.5, g, false));
+    auto const c = grb::random_csr<T>(m, n, 0.3, g, false);
+    auto const cd = to_dense<S>(c);
+    auto const tri = mask_where<T>(m, n, [](std::size_t i, std::size_t j) { return j <= i; }, g);
+    auto const corner =
+        mask_where<T>(m, n, [](std::size_t i, std::size_t j) { return i < 200 && j < 200; }, g);
+    all_write_backs<S, Accum>(cd, tri, ad, bd, {}, "triangle");
+    options rep;
+    rep.replace = true;
+    check_mxm<S>(c, mask(tri), Accum{}, ad, bd, rep, "triangle into CSR C, accum, replace");
+    check_mxm<S>(cd, mask(to_dense(corner, T(0))), Accum{}, ad, bd, {}, "corner, accum");
+    check_mxm<S>(cd, complement(mask(to_dense(corner, T(0)))), no_accum, ad, bd, rep,
+                 "complemented corner, replace");
+    auto const trace = [&](auto const& mk) {
+        explain_trace why;
+        dense_matrix<T> out = cd;
+        mxm(out, mk, no_accum, ad, bd, S{}, {.explain = &why});
+        return why.str();
+    };
+    auto const tri_d = to_dense(tri, T(0)), corner_d = to_dense(corner, T(0));
+    std::string const t1 = trace(mask(tri_d)), t2 = trace(mask(corner_d)),
+                      t3 = trace(complement(mask(corner_d))), t4 = trace(structure(tri_d));
+    BOOST_TEST((t1.find("dense_gemm over the 6 of 9 blocks") != std::string::npos), t1);
+    BOOST_TEST((t2.find("dense_gemm over the 1 of 9 blocks") != std::string::npos), t2);
+    // 8 of 9 blocks, and a structural view of a dense mask (every entry): the whole GEMM.
+    BOOST_TEST((t3.find("blocks of 256") == std::string::npos), t3);
+    BOOST_TEST((t4.find("blocks of 256") == std::string::npos), t4);
 }
 
 // ---- pinned Gustavson kernels and the explain trace ---------------------------------------------

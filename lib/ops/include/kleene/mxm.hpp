@@ -17,6 +17,7 @@
 
 #include <kleene/convert.hpp>
 #include <kleene/cpu/dense_gemm.hpp>
+#include <kleene/cpu/dense_gemm_sampled.hpp>
 #include <kleene/cpu/sparse_products.hpp>
 #include <kleene/cpu/write_back.hpp>
 #include <kleene/csr_matrix.hpp>
@@ -636,13 +637,30 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             cuda::apply(c, dm, accum, with_absent(identity_op<T>{}, zero), t,
                         options{.replace = opt.replace, .ctx = opt.ctx});
         } else {
-            detail::trace(opt, "mxm: " + operands +
-                                   (on_device ? ": cuda dense_gemm into a temporary, then the "
-                                                "masked write-back"
-                                              : ": dense_gemm into a temporary, then "
-                                                "mask/accumulate"));
             dense_matrix<T, Space> t(a.rows(), b.cols());
-            gemm(t, false);
+            bool sampled = false;
+            if constexpr (!on_device && !no_mask_given) {
+                // Under a mask that leaves a quarter of C's blocks or more without an allowed
+                // entry, only the others are computed (cpu/dense_gemm_sampled.hpp).
+                auto const blocks = cpu::live_blocks(mask, a.rows(), b.cols());
+                if (4 * blocks.count < 3 * blocks.live.size()) {
+                    detail::trace(opt, "mxm: " + operands + ": dense_gemm over the " +
+                                           std::to_string(blocks.count) + " of " +
+                                           std::to_string(blocks.live.size()) +
+                                           " blocks of 256 x 256 that hold an entry the mask "
+                                           "allows, into a temporary, then mask/accumulate");
+                    cpu::dense_gemm_blocks<dense_safe<S>>(a.view(), b.view(), t.view(), blocks);
+                    sampled = true;
+                }
+            }
+            if (!sampled) {
+                detail::trace(opt, "mxm: " + operands +
+                                       (on_device ? ": cuda dense_gemm into a temporary, then the "
+                                                    "masked write-back"
+                                                  : ": dense_gemm into a temporary, then "
+                                                    "mask/accumulate"));
+                gemm(t, false);
+            }
             detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         }
     } else if constexpr (detail::is_csr<MA> && detail::is_dense<MB>) {
