@@ -51,8 +51,15 @@ gemm_blocks live_blocks(Mask const& mask, std::size_t m, std::size_t n,
             std::uint8_t* const live = g.live.data() + rb * g.cols;
             for (std::size_t i = rb * block; i < std::min(m, (rb + 1) * block); ++i) {
                 rows.select_row(i);
-                for (std::size_t j = 0; j < n; ++j)
-                    if (!live[j / block] && rows.allowed(j)) live[j / block] = 1;
+                // A block found live is not read again: a full mask costs a row a block.
+                for (std::size_t cb = 0; cb < g.cols; ++cb) {
+                    if (live[cb]) continue;
+                    for (std::size_t j = cb * block; j < std::min(n, (cb + 1) * block); ++j)
+                        if (rows.allowed(j)) {
+                            live[cb] = 1;
+                            break;
+                        }
+                }
             }
         });
     }

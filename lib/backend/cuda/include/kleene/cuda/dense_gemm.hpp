@@ -84,7 +84,9 @@ KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, dev
 /// where cuBLAS runs (plus_times over float and double, tuning::use_cublas), which computes all
 /// of C, and where C is a sub-block of a larger matrix (C.ld > C.cols), computed whole too. For a
 /// product that a masked write-back then reads through the same mask (kleene::mxm). On ctx's
-/// stream (synchronous); the mask's size must be C's.
+/// stream (synchronous); the mask's size must be C's. Without a caller-supplied workspace it
+/// packs A whole (up to gemm_detail::sampled_pack_cap_bytes, from the context's pool for the
+/// call), so that the live tiles of all of C's rows run at once; with one, in the usual panels.
 template <semiring_type S>
 KLEENE_DEVICE_ENTRY void dense_gemm(dense_view<typename S::value_type const, device> a,
                                     dense_view<typename S::value_type const, device> b,
@@ -131,6 +133,9 @@ KLEENE_GEMM_MISSING(KLEENE_GEMM_MISSING_DECLARATION)
 /// never decreases as m, k or n grow, so the largest product's bounds every smaller one's.
 namespace gemm_detail {
 inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
+/// The sampled form's packed A (all of it where it fits, so that few panels run one after
+/// another) at most this much, taken from the context's pool for the call.
+inline constexpr std::size_t sampled_pack_cap_bytes = std::size_t(1) << 30;
 /// Which 128 x 128 tiles of C the kernels compute: those with live[ti * ld + tj] != 0 (a device
 /// array, one byte a tile), or every one (live null); and the packed A's cap a panel (the staged
 /// path's panels of C's rows run one after another, so a sampled product, whose live tiles may be

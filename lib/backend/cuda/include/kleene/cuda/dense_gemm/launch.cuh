@@ -356,10 +356,11 @@ void run_sampled(dense_view<typename S::value_type const, device> a,
                    [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx,
                    gemm_tiles{live.data(), tiles_n});
     } else {
-        // All of A packed at once (one panel, so that every live tile runs in one launch), in
-        // scratch from the pool for this call only.
+        // All of A packed at once (one panel, so that every live tile runs in one launch), up to
+        // sampled_pack_cap_bytes, in scratch from the pool for this call only.
         std::size_t const k_pad = (a.cols + staged_k - 1) / staged_k * staged_k;
         std::size_t const m_pad = (c.rows + block_m - 1) / block_m * block_m;
+        std::size_t const whole_a = std::min(k_pad * m_pad * sizeof(T), sampled_pack_cap_bytes);
         kleene::cuda::detail::stream_buffer<unsigned char> scratch;
         enqueue<S>(a, b, c, false, st, flag,
                    [&](std::size_t bytes) {
@@ -367,8 +368,7 @@ void run_sampled(dense_view<typename S::value_type const, device> a,
                        return static_cast<void*>(scratch.data());
                    },
                    ctx,
-                   gemm_tiles{live.data(), tiles_n,
-                              std::max(pack_cap_bytes, k_pad * m_pad * sizeof(T))});
+                   gemm_tiles{live.data(), tiles_n, std::max(pack_cap_bytes, whole_a)});
         kleene::cuda::detail::end_of_call(st);
         return;
     }
