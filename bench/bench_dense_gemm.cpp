@@ -5,7 +5,7 @@
 //   OMP_NUM_THREADS=2 bench_dense_gemm [n ...] [--runs R] [--no-graphblas] [--masked]
 //   (default n = 1024)
 // --masked: instead, fp32 min_plus C<M> = A B into a dense C through kleene::mxm under a dense
-// mask M (full, lower triangle, a band of 512): the GEMM sampled by M's 256 x 256 blocks
+// mask M (mask_shapes.hpp: full, lower triangle, a band of 512, diagonal blocks of 1024): the GEMM sampled by M's 256 x 256 blocks
 // (cpu/dense_gemm_sampled.hpp), beside the whole product into a temporary and the same masked
 // write-back (kleene::apply), and SuiteSparse's GrB_mxm with the same mask; results compared.
 
@@ -18,6 +18,8 @@
 extern "C" {
 #include <GraphBLAS.h>
 }
+
+#include "mask_shapes.hpp"
 
 #include <fmt/core.h>
 
@@ -121,17 +123,8 @@ std::size_t run_masked(std::size_t n, options const& opt) {
     auto const a = random_matrix<float>(n, 1);
     auto const b = random_matrix<float>(n, 2);
     int const runs = n >= 2048 ? std::min(opt.runs, 3) : opt.runs;
-    struct shape {
-        char const* name;
-        bool (*allow)(std::size_t, std::size_t);
-    };
-    shape const shapes[] = {
-        {"full", [](std::size_t, std::size_t) { return true; }},
-        {"lower triangle", [](std::size_t i, std::size_t j) { return j <= i; }},
-        {"band of 512", [](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) < 256; }},
-    };
     std::size_t wrong = 0;
-    for (auto const& sh : shapes) {
+    for (auto const& sh : kleene::bench::mask_shapes) {
         dense_matrix<float> m(n, n);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) m(i, j) = sh.allow(i, j) ? 1.0f : 0.0f;

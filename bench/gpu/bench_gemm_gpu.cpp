@@ -19,6 +19,8 @@
 #include <kleene/kleene.hpp>
 #include <kleene/semiring.hpp>
 
+#include "../mask_shapes.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -197,19 +199,8 @@ std::size_t bench_masked(std::size_t n) {
     auto const hb = random_matrix<float>(n, 2);
     auto const da = ha.to_device();
     auto const db = hb.to_device();
-    struct shape {
-        char const* name;
-        bool (*allow)(std::size_t, std::size_t);
-    };
-    shape const shapes[] = {
-        {"full", [](std::size_t, std::size_t) { return true; }},
-        {"lower triangle", [](std::size_t i, std::size_t j) { return j <= i; }},
-        {"band of 512", [](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) < 256; }},
-        {"diagonal blocks of 1024",
-         [](std::size_t i, std::size_t j) { return i / 1024 == j / 1024; }},
-    };
     std::size_t wrong = 0;
-    for (auto const& sh : shapes) {
+    for (auto const& sh : bench::mask_shapes) {
         dense_matrix<std::uint8_t, host> hm(n, n);
         std::size_t const tiles = (n + 127) / 128;
         std::vector<char> live(tiles * tiles, 0);

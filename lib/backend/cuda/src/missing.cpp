@@ -94,13 +94,6 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
                             sparse_options const&),                                               \
                            S, T, Index)
 
-/// The sampled GEMM's mask has C's entries (dense_gemm.hpp).
-inline void check_sample_size(dense_mask const& sample, std::size_t rows, std::size_t cols) {
-    if (sample.active() && sample.size() != rows * cols)
-        throw dimension_mismatch("dense_gemm: the mask has " + std::to_string(sample.size()) +
-                                 " entries, C is " + kleene::detail::shape(rows, cols));
-}
-
 #define KLEENE_GEMM_LEFT_OUT(S, T, s, t, wanted)                                                   \
     template <>                                                                                   \
     void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
@@ -121,7 +114,7 @@ inline void check_sample_size(dense_mask const& sample, std::size_t rows, std::s
     template <>                                                                                   \
     void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
                           dense_view<T, device> c, dense_mask const& sample, context& ctx) {      \
-        check_sample_size(sample, c.rows, c.cols);                                                \
+        gemm_detail::check_sample_size(sample.active(), sample.size(), c.rows, c.cols);           \
         jit::dense_gemm<T>(a, b, c, false, jit::builtin(s, t), ctx);                              \
     }
 

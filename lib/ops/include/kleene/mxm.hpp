@@ -634,8 +634,7 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             detail::trace(opt, "mxm: " + operands +
                                    ": cuda dense_gemm over the 128 x 128 tiles that hold an entry "
                                    "the mask allows, into a temporary, then the masked write-back");
-            cuda::apply(c, dm, accum, with_absent(identity_op<T>{}, zero), t,
-                        options{.replace = opt.replace, .ctx = opt.ctx});
+            detail::write_back_dense_device(c, dm, accum, t, zero, opt);
         } else {
             dense_matrix<T, Space> t(a.rows(), b.cols());
             bool sampled = false;

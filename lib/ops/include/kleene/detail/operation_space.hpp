@@ -72,6 +72,17 @@ decltype(auto) materialize_any(X const& x, options const& opt, char const* op) {
         return (x);
 }
 
+/// C<m, replace> accum= T for a dense device T into a dense device C through the backend's mask m
+/// (already made: a caller that also gave it to the kernel): the masked apply of the identity,
+/// T's entries equal to `zero` no entry.
+template <class C, class Accum, class T>
+void write_back_dense_device(C& c, cuda::dense_mask const& m, Accum accum, T const& t,
+                             typename C::value_type zero, options const& opt) {
+    check_device_output<C, Accum>();
+    cuda::apply(c, m, accum, with_absent(identity_op<typename C::value_type>{}, zero), t,
+                options{.replace = opt.replace, .ctx = opt.ctx});
+}
+
 /// C<mask, replace> accum= T for an operation's result T made in C's space: T itself where the
 /// call is plain (no mask, no accumulator) and T has C's type; otherwise the space's masked
 /// write-back: on the host cpu::write_back (entries of a dense T equal to `zero` are no entry); on
@@ -96,9 +107,7 @@ void write_back_result(C& c, Mask const& mask, Accum accum, T&& t, typename C::v
         cuda::detail::write_back_csr(resolve(opt.ctx), op, c, device_mask<C>(mask, opt.ctx), accum,
                                      std::forward<T>(t), opt.replace);
     } else {
-        check_device_output<C, Accum>();
-        cuda::apply(c, device_mask<C>(mask, opt.ctx), accum, with_absent(identity_op<V>{}, zero), t,
-                    options{.replace = opt.replace, .ctx = opt.ctx});
+        write_back_dense_device(c, device_mask<C>(mask, opt.ctx), accum, t, zero, opt);
     }
 }
 

@@ -339,7 +339,8 @@ __global__ void combine_partials(typename S::value_type* __restrict__ c, std::in
     std::int64_t const plane = std::int64_t(m) * n;
     for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < plane;
          e += std::int64_t(gridDim.x) * blockDim.x) {
-        if (!tile_is_live(live, live_ld, unsigned(e / n / block_m), unsigned(e % n / block_n)))
+        if (live != nullptr &&
+            !tile_is_live(live, live_ld, unsigned(e / n / block_m), unsigned(e % n / block_n)))
             continue;
         typename S::value_type v = partials[e];
         for (int z = 1; z < split; ++z) v = S::add(v, partials[z * plane + e]);

@@ -318,6 +318,16 @@ void run(dense_view<typename S::value_type const, device> a,
     kleene::cuda::detail::end_of_call(st);
 }
 
+/// A scratch callback for enqueue: `bytes` from the pool on ds for this product only, held by
+/// `owner` (released on ds behind the product when it goes).
+inline auto call_scratch(kleene::cuda::detail::stream_buffer<unsigned char>& owner,
+                         kleene::cuda::detail::device_stream ds) {
+    return [&owner, ds](std::size_t bytes) {
+        owner = kleene::cuda::detail::stream_buffer<unsigned char>(bytes, ds);
+        return static_cast<void*>(owner.data());
+    };
+}
+
 /// The product into C's tiles that `sample` allows an entry of (the live-tile map made on ctx's
 /// stream, from its pool), then as run().
 template <semiring_type S>
@@ -327,9 +337,7 @@ void run_sampled(dense_view<typename S::value_type const, device> a,
                  context& ctx) {
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
-    if (sample.active() && sample.size() != c.rows * c.cols)
-        throw dimension_mismatch("dense_gemm: the mask has " + std::to_string(sample.size()) +
-                                 " entries, C is " + kleene::detail::shape(c.rows, c.cols));
+    check_sample_size(sample.active(), sample.size(), c.rows, c.cols);
     if (!sample.active() || c.rows == 0 || c.cols == 0 || c.ld != c.cols) {
         // No mask, nothing to compute, or C a sub-block (the flags are C's own rows): all of C.
         run<S>(a, b, c, false, ctx);
@@ -350,27 +358,21 @@ void run_sampled(dense_view<typename S::value_type const, device> a,
             static_cast<int>(c.cols), live.data(), static_cast<int>(tiles_n));
     KLEENE_CUDA_CHECK_LAUNCH("live_tiles_kernel");
     int* const flag = needs_flag<S> ? kleene::cuda::detail::context_flag(ctx) : nullptr;
+    gemm_tiles tiles{live.data(), tiles_n};
+    kleene::cuda::detail::stream_buffer<unsigned char> scratch;
     if (ctx.supplied_workspace()) {
         // The caller's workspace holds dense_gemm_scratch_bytes: the usual panels.
         enqueue<S>(a, b, c, false, st, flag,
                    [&](std::size_t bytes) { return context_workspace(ctx, bytes, st); }, ctx,
-                   gemm_tiles{live.data(), tiles_n});
+                   tiles);
     } else {
         // All of A packed at once (one panel, so that every live tile runs in one launch), up to
         // sampled_pack_cap_bytes, in scratch from the pool for this call only.
         std::size_t const k_pad = (a.cols + staged_k - 1) / staged_k * staged_k;
         std::size_t const m_pad = (c.rows + block_m - 1) / block_m * block_m;
-        std::size_t const whole_a = std::min(k_pad * m_pad * sizeof(T), sampled_pack_cap_bytes);
-        kleene::cuda::detail::stream_buffer<unsigned char> scratch;
-        enqueue<S>(a, b, c, false, st, flag,
-                   [&](std::size_t bytes) {
-                       scratch = kleene::cuda::detail::stream_buffer<unsigned char>(bytes, ds);
-                       return static_cast<void*>(scratch.data());
-                   },
-                   ctx,
-                   gemm_tiles{live.data(), tiles_n, std::max(pack_cap_bytes, whole_a)});
-        kleene::cuda::detail::end_of_call(st);
-        return;
+        tiles.pack_cap =
+            std::max(pack_cap_bytes, std::min(k_pad * m_pad * sizeof(T), sampled_pack_cap_bytes));
+        enqueue<S>(a, b, c, false, st, flag, call_scratch(scratch, ds), ctx, tiles);
     }
     kleene::cuda::detail::end_of_call(st);
 }
@@ -426,11 +428,7 @@ void dense_gemm(dense_view<typename S::value_type const, device> a,
     if constexpr (gemm_detail::needs_flag<P>) flag = detail::stream_buffer<int>(1, ds);
     detail::stream_buffer<unsigned char> scratch;
     gemm_detail::enqueue<P>(a, b, c, accumulate, st, flag.data(),
-                            [&](std::size_t bytes) {
-                                scratch = detail::stream_buffer<unsigned char>(bytes, ds);
-                                return static_cast<void*>(scratch.data());
-                            },
-                            x);
+                            gemm_detail::call_scratch(scratch, ds), x);
 }
 
 }  // namespace kleene::cuda
