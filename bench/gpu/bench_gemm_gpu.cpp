@@ -5,9 +5,13 @@
 // SPLIT_K_BLOCKS sets tuning::split_k_blocks, 0 = no split over k)
 // --masked: instead, fp32 min_plus C<M> = A B through kleene::mxm into a dense C under a dense
 // mask M (full, lower triangle, a band of 512, diagonal blocks of 1024; the share of C's 128 x 128
-// tiles holding an allowed entry printed): the sampled GEMM (only those tiles computed), beside
-// the whole product into a temporary and the same masked write-back (kleene::apply); both
-// results compared entry by entry.
+// tiles holding an allowed entry printed), each product against the whole product into a
+// temporary (made in each call, as mxm makes its own) and the same masked write-back
+// (kleene::apply), the results compared entry by entry: dense A and B (the sampled GEMM: only
+// those tiles computed; and with the caller's workspace, where A is packed in panels), CSR A of
+// 32 entries a row and dense B (the sampled SpMM: a row's passes of 128 columns the mask forbids
+// skipped, no column it forbids read or written), CSR A of 16 a row and CSR B of 16 or 128 (the
+// sampled spgemm_dense: no product into an entry the mask forbids).
 // Random inputs (never zeros), one warm-up, median of several runs timed with CUDA events, and
 // 64 entries of every result checked against a host computation.
 
@@ -193,8 +197,51 @@ row bench_bits(std::size_t n) {
     return {"bool or.and (bit-packed)", n, ms, 520.7, wrong};
 }
 
+/// n x n CSR with `per_row` random distinct columns a row, weights in [1, 100).
+csr_matrix<float, std::int32_t> random_csr(std::size_t n, std::size_t per_row, std::uint64_t seed) {
+    std::vector<std::int32_t> ii, jj;
+    std::vector<float> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t e = 0; e < per_row; ++e) {
+            std::uint64_t const r = splitmix(seed * 0x100000000ull + i * per_row + e);
+            ii.push_back(std::int32_t(i));
+            jj.push_back(std::int32_t(r % n));
+            vv.push_back(float(1.0 + double(r >> 11) * 0x1p-53 * 99.0));
+        }
+    return csr_matrix<float, std::int32_t>::from_coo(n, n, ii, jj, vv, duplicate_policy::last);
+}
+
+/// One sampled product (into c1) against the whole one and the same write-back; the results
+/// compared, the entries that differ returned.
+template <class A, class B>
+std::size_t sampled_against_whole(char const* kind, char const* shape, std::size_t n,
+                                  double share, dense_matrix<std::uint8_t, device> const& dm,
+                                  A const& a, B const& b, dense_matrix<float, device>& c1) {
+    dense_matrix<float, device> c2(n, n);
+    double const sampled = median_ms(n, [&] {
+        mxm(c1, mask(dm), no_accum, a, b, min_plus<float>{});
+    });
+    double const whole = median_ms(n, [&] {
+        dense_matrix<float, device> t(n, n);  // as mxm's own temporary: made each call
+        mxm(t, a, b, min_plus<float>{});
+        apply(c2, mask(dm), no_accum, with_absent(identity_op<float>{}, infinity<float>()), t);
+    });
+    auto const h1 = c1.to_host(), h2 = c2.to_host();
+    std::size_t bad = 0;
+    for (std::size_t q = 0; q < n * n; ++q) bad += !(h1.data()[q] == h2.data()[q]);
+    std::printf("RESULT kind=\"fp32 min_plus %s, dense mask: %s\" n=%zu live_tiles=%.3f "
+                "sampled_ms=%.3f whole_ms=%.3f speedup=%.2f wrong=%zu\n",
+                kind, shape, n, share, sampled, whole, whole / sampled, bad);
+    std::fflush(stdout);
+    return bad;
+}
+
 /// fp32 min_plus under dense masks of several shapes (--masked): sampled against whole.
 std::size_t bench_masked(std::size_t n) {
+    auto const sa = random_csr(n, 32, 3).to_device();
+    auto const sb = random_csr(n, 16, 4).to_device();
+    auto const sc = random_csr(n, 16, 5).to_device();
+    auto const sd = random_csr(n, 128, 6).to_device();
     auto const ha = random_matrix<float>(n, 1);
     auto const hb = random_matrix<float>(n, 2);
     auto const da = ha.to_device();
@@ -213,14 +260,8 @@ std::size_t bench_masked(std::size_t n) {
         for (char x : live) share += x;
         share /= double(live.size());
         auto const dm = hm.to_device();
-        dense_matrix<float, device> c1(n, n), c2(n, n), t(n, n);
-        double const sampled = median_ms(n, [&] {
-            mxm(c1, mask(dm), no_accum, da, db, min_plus<float>{});
-        });
-        double const whole = median_ms(n, [&] {
-            mxm(t, da, db, min_plus<float>{});
-            apply(c2, mask(dm), no_accum, with_absent(identity_op<float>{}, infinity<float>()), t);
-        });
+        dense_matrix<float, device> c1(n, n);
+        wrong += sampled_against_whole("dense x dense (GEMM)", sh.name, n, share, dm, da, db, c1);
         // With the caller's workspace (dense_gemm_scratch_bytes) the staged kernel packs A in
         // panels of C's rows, run one after another.
         context supplied;
@@ -233,17 +274,21 @@ std::size_t bench_masked(std::size_t n) {
         double const panels = median_ms(n, [&] {
             mxm(c3, mask(dm), no_accum, da, db, min_plus<float>{}, {.ctx = &supplied});
         });
-        auto const h1 = c1.to_host(), h2 = c2.to_host(), h3 = c3.to_host();
+        auto const h1 = c1.to_host(), h3 = c3.to_host();
         check(cudaFree(ws), "cudaFree");
         std::size_t bad = 0;
-        for (std::size_t q = 0; q < n * n; ++q)
-            bad += !(h1.data()[q] == h2.data()[q]) + !(h3.data()[q] == h2.data()[q]);
+        for (std::size_t q = 0; q < n * n; ++q) bad += !(h3.data()[q] == h1.data()[q]);
         wrong += bad;
-        std::printf("RESULT kind=\"fp32 min_plus, dense mask: %s\" n=%zu live_tiles=%.3f "
-                    "sampled_ms=%.3f whole_ms=%.3f speedup=%.2f sampled_panels_ms=%.3f "
-                    "wrong=%zu\n",
-                    sh.name, n, share, sampled, whole, whole / sampled, panels, bad);
+        std::printf("RESULT kind=\"fp32 min_plus dense x dense (GEMM), dense mask: %s, the caller's "
+                    "workspace (panels)\" n=%zu sampled_panels_ms=%.3f wrong=%zu\n",
+                    sh.name, n, panels, bad);
         std::fflush(stdout);
+        wrong += sampled_against_whole("CSR x dense (SpMM, 32 a row)", sh.name, n, share, dm, sa, db,
+                                       c1);
+        wrong += sampled_against_whole("CSR x CSR (spgemm_dense, 16 a row)", sh.name, n, share, dm,
+                                       sb, sc, c1);
+        wrong += sampled_against_whole("CSR x CSR (spgemm_dense, 16 and 128 a row)", sh.name, n,
+                                       share, dm, sb, sd, c1);
     }
     return wrong;
 }

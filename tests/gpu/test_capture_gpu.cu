@@ -347,3 +347,104 @@ BOOST_AUTO_TEST_CASE(a_mask_made_on_another_stream_is_waited_for) {
     for (std::size_t i = 0; i < n; ++i) wrong2 += got2[i] != (i % 3 ? uh[i] + 3.0f : 0.0f);
     BOOST_TEST(wrong2 == 0u);
 }
+
+namespace {
+/// Runs f and returns what it threw as kleene::invalid_argument (empty: nothing thrown).
+template <class F>
+std::string refusal_of(F&& f) {
+    try {
+        f();
+    } catch (kleene::invalid_argument const& e) {
+        return e.what();
+    }
+    return {};
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_context_of_another_device_is_refused) {
+    if (!have_gpu(needs::minimal)) return;
+    // A context's stream, pool and handles belong to its device, and the kernels run on the
+    // current one: a call on a context of another device is refused before anything is
+    // enqueued (context::require_current_device). On a one-GPU host the context names a device
+    // that does not exist; on a host of two or more, device 1 while device 0 is current, and then
+    // the same calls with device 1 current, which must compute.
+    int const count = cuda::device_count();
+    int const other = count > 1 ? 1 : count;
+    BOOST_REQUIRE(cudaSetDevice(0) == cudaSuccess);
+    std::mt19937_64 g(3);
+    std::size_t const n = 700;
+    auto const ah = random_csr(n, 6.0, 100, g);
+    dense_vector<float> uh(n);
+    for (std::size_t i = 0; i < n; ++i) uh[i] = float(1 + g() % 9);
+    dense_matrix<float> mh(64, 64);
+    for (std::size_t i = 0; i < 64; ++i)
+        for (std::size_t j = 0; j < 64; ++j) mh(i, j) = float(1 + (i * 7 + j) % 13);
+    // The answers on device 0 with its own context.
+    auto const a0 = ah.to_device();
+    auto const u0 = uh.to_device();
+    auto const m0 = mh.to_device();
+    dense_vector<float, device> w0(n);
+    dense_matrix<float, device> c0(64, 64);
+    cuda::spmv<min_plus<float>, std::int32_t>(w0, {}, a0, u0,
+                                              {.backend = cuda::sparse_backend::generic});
+    cuda::dense_gemm<min_plus<float>>(m0.view(), m0.view(), c0.view(), false, default_context());
+    auto const want_w = host_of(w0);
+    auto const want_c = c0.to_host();
+
+    context wrong(other);
+    std::vector<std::pair<char const*, std::function<void()>>> const calls = {
+        {"spmv", [&] {
+             cuda::spmv<min_plus<float>, std::int32_t>(
+                 w0, {}, a0, u0, {.backend = cuda::sparse_backend::generic, .ctx = &wrong});
+         }},
+        {"dense_gemm", [&] {
+             cuda::dense_gemm<min_plus<float>>(m0.view(), m0.view(), c0.view(), false, wrong);
+         }},
+        {"dense_mask", [&] { cuda::dense_mask const mk(kleene::mask(u0), wrong); }},
+        {"apply", [&] {
+             options o;
+             o.ctx = &wrong;
+             cuda::apply(w0, cuda::dense_mask{}, no_accum, bind_second(plus_op<float>{}, 1.0f),
+                         u0, o);
+         }},
+    };
+    std::string const device_named = "device " + std::to_string(other);
+    for (auto const& [name, call] : calls) {
+        std::string const why = refusal_of(call);
+        BOOST_TEST(why.find(device_named) != std::string::npos, name << ": " << why);
+        BOOST_TEST(why.find("cudaSetDevice") != std::string::npos, name << ": " << why);
+    }
+    BOOST_TEST_MESSAGE("refused: " << refusal_of(calls[0].second));
+    // Nothing was enqueued: the outputs still hold device 0's answers.
+    BOOST_TEST(host_of(w0) == want_w);
+    auto const c_after = c0.to_host();
+    BOOST_TEST(std::equal(c_after.data(), c_after.data() + 64 * 64, want_c.data()));
+
+    if (count < 2) {
+        BOOST_TEST_MESSAGE("one CUDA device: the calls on device 1 with it current not run");
+        return;
+    }
+    // Device 1 current: its own containers and the context of device 1 compute the same answers.
+    BOOST_REQUIRE(cudaSetDevice(1) == cudaSuccess);
+    {
+        auto const a1 = ah.to_device();
+        auto const u1 = uh.to_device();
+        auto const m1 = mh.to_device();
+        dense_vector<float, device> w1(n);
+        dense_matrix<float, device> c1(64, 64);
+        cuda::spmv<min_plus<float>, std::int32_t>(
+            w1, {}, a1, u1, {.backend = cuda::sparse_backend::generic, .ctx = &wrong});
+        cuda::dense_gemm<min_plus<float>>(m1.view(), m1.view(), c1.view(), false, wrong);
+        BOOST_TEST(host_of(w1) == want_w);
+        auto const c1h = c1.to_host();
+        BOOST_TEST(std::equal(c1h.data(), c1h.data() + 64 * 64, want_c.data()));
+        // And device 0's context is now the one refused.
+        context zero(0);
+        BOOST_TEST(refusal_of([&] {
+                       cuda::spmv<min_plus<float>, std::int32_t>(
+                           w1, {}, a1, u1,
+                           {.backend = cuda::sparse_backend::generic, .ctx = &zero});
+                   }).find("device 0") != std::string::npos);
+    }
+    BOOST_REQUIRE(cudaSetDevice(0) == cudaSuccess);
+}

@@ -170,6 +170,37 @@ BOOST_AUTO_TEST_CASE(sampled_gemm_computes_the_masks_tiles) {
     BOOST_TEST(bad == 0u);
 }
 
+namespace {
+/// mxm(C<M>, accum, A, B) into a dense C holding c0, on the device against the host, for every
+/// view of the mask mk (none, valued, structural, complemented), accumulator and replace; where a
+/// mask is given, the device's trace must say `says`.
+template <class S, class AH, class BH, class AD, class BD>
+void check_masked_into_dense(AH const& a, BH const& b, AD const& ad, BD const& bd,
+                             dense_matrix<typename S::value_type> const& c0,
+                             dense_matrix<std::int32_t> const& mk,
+                             dense_matrix<std::int32_t, device> const& mkd, std::string const& says) {
+    kleene::test::for_all_write_backs<typename S::value_type>([&](auto kind, auto accum,
+                                                                  bool replace) {
+        options o;
+        o.replace = replace;
+        auto want = c0;
+        auto got = c0.to_device();
+        explain_trace why;
+        kleene::test::with_mask(kind, mk, [&](auto mv) { mxm(want, mv, accum, a, b, S{}, o); });
+        o.explain = &why;
+        kleene::test::with_mask(kind, mkd, [&](auto mv) { mxm(got, mv, accum, ad, bd, S{}, o); });
+        std::string const what = says + ": " + kleene::test::describe(kind, accum, replace);
+        if (kind != kleene::test::mask_kind::none)
+            BOOST_TEST((why.str().find(says) != std::string::npos), what << ": " << why.str());
+        auto const h = got.to_host();
+        std::size_t bad = 0;
+        for (std::size_t q = 0; q < c0.rows() * c0.cols(); ++q)
+            bad += !(h.data()[q] == want.data()[q]);
+        BOOST_TEST(bad == 0u, what);
+    });
+}
+}  // namespace
+
 /// mxm into a dense C under a dense mask (the sampled GEMM, then the masked write-back) against the
 /// host, for a mask whose allowed entries leave tiles empty, every mask kind and accumulator.
 BOOST_AUTO_TEST_CASE(masked_dense_gemm_matches_the_host) {
@@ -185,24 +216,124 @@ BOOST_AUTO_TEST_CASE(masked_dense_gemm_matches_the_host) {
         for (std::size_t j = 0; j < n; ++j) mk(i, j) = i / 128 >= j / 128 ? v(g) : 0;
     auto const ad = a.to_device(), bd = b.to_device();
     auto const mkd = mk.to_device();
-    kleene::test::for_all_write_backs<float>([&](auto kind, auto accum, bool replace) {
-        options o;
-        o.replace = replace;
-        auto want = c0;
-        auto got = c0.to_device();
-        explain_trace why;
-        kleene::test::with_mask(kind, mk, [&](auto mv) { mxm(want, mv, accum, a, b, S{}, o); });
-        o.explain = &why;
-        kleene::test::with_mask(kind, mkd, [&](auto mv) { mxm(got, mv, accum, ad, bd, S{}, o); });
-        std::string const what = kleene::test::describe(kind, accum, replace);
-        if (kind != kleene::test::mask_kind::none)
-            BOOST_TEST((why.str().find("over the 128 x 128 tiles") != std::string::npos),
-                       what << ": " << why.str());
-        auto const h = got.to_host();
-        std::size_t bad = 0;
-        for (std::size_t q = 0; q < m * n; ++q) bad += !(h.data()[q] == want.data()[q]);
-        BOOST_TEST(bad == 0u, what);
-    });
+    check_masked_into_dense<S>(a, b, ad, bd, c0, mk, mkd, "over the 128 x 128 tiles");
+}
+
+namespace {
+/// m x k CSR of Poisson(per_row) distinct columns a row, values 1..9; rows in `long_rows` hold
+/// `long_len` entries (past spmm's 1024: its long-row kernel).
+csr_matrix<float, std::int32_t> random_csr(std::size_t m, std::size_t k, double per_row,
+                                           std::mt19937& g, std::size_t long_rows = 0,
+                                           std::size_t long_len = 0) {
+    std::poisson_distribution<int> len(per_row);
+    std::uniform_int_distribution<std::size_t> col(0, k - 1);
+    std::uniform_int_distribution<int> val(1, 9);
+    dense_matrix<float> d(m, k, min_plus<float>::zero());
+    for (std::size_t i = 0; i < m; ++i) {
+        std::size_t const want = i < long_rows ? long_len : std::size_t(len(g));
+        for (std::size_t e = 0; e < want; ++e) d(i, i < long_rows ? e : col(g)) = float(val(g));
+    }
+    return to_csr<float, std::int32_t>(d, min_plus<float>::zero());
+}
+
+/// The flags of the sampled SpMM / spgemm_dense cases: rows i % 4 == 0 forbidden whole, the others
+/// every other pass of 128 columns, four entries of five in it.
+bool sample_allows(std::size_t i, std::size_t j) {
+    return i % 4 != 0 && (j / 128 + i) % 2 == 0 && (i * 31 + j * 17) % 5 != 0;
+}
+}  // namespace
+
+/// cuda::spmm and cuda::spgemm_dense sampled by a dense mask (sparse_options::sample) against the
+/// host's product: the entries the mask allows hold the product (or C's value (+) it,
+/// accumulating), the others keep C's value (spmm, and spgemm_dense accumulating: neither writes
+/// them). Short and long rows (spmm's long-row kernel), complemented masks, a wrong-sized mask.
+BOOST_AUTO_TEST_CASE(sampled_spmm_and_spgemm_dense_compute_the_masks_entries) {
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    using S = min_plus<float>;
+    std::mt19937 g(12);
+    std::size_t const m = 300, k = 1300, n = 390;
+    auto const a = random_csr(m, k, 12.0, g, 6, 1200);
+    auto const b = random_dense<S>(k, n, g);
+    auto const bs = random_csr(k, n, 5.0, g);
+    dense_matrix<float> want(m, n), want_s(m, n);
+    mxm(want, a, b, S{});
+    mxm(want_s, a, bs, S{});
+    auto const c0 = random_dense<S>(m, n, g);
+    auto const ad = a.to_device();
+    auto const bd = b.to_device();
+    auto const bsd = bs.to_device();
+    float const sentinel = 12345.0f;
+    for (bool comp : {false, true}) {
+        dense_matrix<std::uint8_t> flags(m, n);
+        std::size_t allowed = 0;
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                flags(i, j) = std::uint8_t(sample_allows(i, j) != comp);
+                allowed += sample_allows(i, j);
+            }
+        BOOST_REQUIRE(allowed > 0u && allowed < m * n);
+        auto const fd = flags.to_device();
+        auto view = mask(fd);
+        view.complemented = comp;
+        cuda::dense_mask const dm(view);
+        // form 0: spmm into C = sentinel; 1: spmm accumulating into c0; 2: spgemm_dense
+        // accumulating into c0; 3: spgemm_dense (the entries outside the mask unspecified).
+        for (int form = 0; form < 4; ++form) {
+            bool const acc = form == 1 || form == 2;
+            auto cd = (form == 0 ? dense_matrix<float>(m, n, sentinel) : c0).to_device();
+            cuda::sparse_options o{.backend = cuda::sparse_backend::generic, .accumulate = acc};
+            o.sample = &dm;
+            if (form < 2) cuda::spmm<S, std::int32_t>(cd.view(), ad, bd.view(), o);
+            else cuda::spgemm_dense<S, std::int32_t>(cd.view(), ad, bsd, o);
+            auto const got = cd.to_host();
+            auto const& w = form < 2 ? want : want_s;
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < m; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    float const before = form == 0 ? sentinel : c0(i, j);
+                    if (sample_allows(i, j))
+                        bad += !(got(i, j) == (acc ? S::add(c0(i, j), w(i, j)) : w(i, j)));
+                    else if (form != 3)
+                        bad += !(got(i, j) == before);
+                }
+            BOOST_TEST(bad == 0u, "form " << form << (comp ? " complemented" : ""));
+        }
+    }
+    // A mask of another size than C.
+    auto const wrong = dense_matrix<std::uint8_t>(m, n + 1, std::uint8_t(1)).to_device();
+    cuda::dense_mask const wm(mask(wrong));
+    dense_matrix<float, device> cd(m, n);
+    cuda::sparse_options o{.backend = cuda::sparse_backend::generic};
+    o.sample = &wm;
+    BOOST_CHECK_THROW((cuda::spmm<S, std::int32_t>(cd.view(), ad, bd.view(), o)),
+                      dimension_mismatch);
+    BOOST_CHECK_THROW((cuda::spgemm_dense<S, std::int32_t>(cd.view(), ad, bsd, o)),
+                      dimension_mismatch);
+}
+
+/// mxm into a dense C under a dense mask with a CSR A: B dense (the sampled SpMM) and B CSR (the
+/// sampled spgemm_dense), then the masked write-back, against the host for every mask kind and
+/// accumulator; the trace says the product was sampled.
+BOOST_AUTO_TEST_CASE(masked_spmm_and_spgemm_dense_match_the_host) {
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    std::mt19937 g(10);
+    using S = min_plus<float>;
+    std::size_t const m = 260, k = 90, n = 300;
+    auto const a = random_csr(m, k, 9.0, g);
+    auto const b = random_dense<S>(k, n, g);
+    auto const bs = random_csr(k, n, 6.0, g);
+    auto const c0 = random_dense<S>(m, n, g);
+    dense_matrix<std::int32_t> mk(m, n);
+    std::uniform_int_distribution<int> v(0, 2);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) mk(i, j) = sample_allows(i, j) ? v(g) : 0;
+    auto const ad = a.to_device();
+    auto const bd = b.to_device();
+    auto const bsd = bs.to_device();
+    auto const mkd = mk.to_device();
+    check_masked_into_dense<S>(a, b, ad, bd, c0, mk, mkd, "of the entries the mask allows");
+    check_masked_into_dense<S>(a, bs, ad, bsd, c0, mk, mkd,
+                               "of the products into entries the mask allows");
 }
 
 BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {

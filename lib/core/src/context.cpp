@@ -18,9 +18,46 @@ void detail::device_state_deleter::operator()(device_state* s) const noexcept { 
 context::context(int device) : device_(device) {
     if (device < 0) throw invalid_argument("context: device " + std::to_string(device) + " < 0");
 }
-context::~context() = default;
+context::~context() { release_state(); }
 context::context(context&&) noexcept = default;
-context& context::operator=(context&&) noexcept = default;
+context& context::operator=(context&& o) noexcept {
+    if (this != &o) {
+        release_state();
+        device_ = o.device_;
+        stream_ = o.stream_;
+        threads_ = o.threads_;
+        user_workspace_ = o.user_workspace_;
+        user_workspace_bytes_ = o.user_workspace_bytes_;
+        user_pool_ = o.user_pool_;
+        pool_keep_ = o.pool_keep_;
+        tune = std::move(o.tune);
+        state_ = std::move(o.state_);
+    }
+    return *this;
+}
+
+void context::release_state() noexcept {
+    if (!state_) return;
+    // The device resources go on their own device (a thread may have made another current since
+    // they were made: its scratch is freed on the context's stream, its handles destroyed there).
+    int const here = cuda::current_device();
+    bool const away = here != device_;
+    if (away) {
+        try {
+            cuda::set_current_device(device_);
+        } catch (...) {
+            (void)state_.release();  // its device is gone: leaked rather than freed on the wrong one
+            return;
+        }
+    }
+    state_.reset();
+    if (away) {
+        try {
+            cuda::set_current_device(here);
+        } catch (...) {
+        }
+    }
+}
 
 void context::set_threads(int n) {
     if (n < 0) throw invalid_argument("context: threads " + std::to_string(n) + " < 0");
@@ -37,7 +74,20 @@ std::size_t context::workspace_bytes() const noexcept {
     return state_ ? state_->workspace.bytes : 0;
 }
 
+void context::require_current_device() const {
+    int const here = cuda::current_device();
+    if (here != device_)
+        throw invalid_argument("kleene: a GPU call on a context of CUDA device " +
+                               std::to_string(device_) + " while device " + std::to_string(here) +
+                               " is the thread's current one: the context's stream, memory pool "
+                               "and handles belong to device " + std::to_string(device_) +
+                               "; make it current first (cudaSetDevice(" +
+                               std::to_string(device_) + ")) or use a context of device " +
+                               std::to_string(here));
+}
+
 detail::device_state& context::state() {
+    require_current_device();
     if (!state_) state_.reset(new detail::device_state);
     return *state_;
 }

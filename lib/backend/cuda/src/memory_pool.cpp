@@ -29,6 +29,7 @@ void set_release_threshold(cudaMemPool_t pool, std::uint64_t keep) {
 }  // namespace
 
 void* memory_pool(context& ctx) {
+    ctx.require_current_device();
     if (void* mine = ctx.supplied_memory_pool()) return mine;
     auto& st = ctx.state();
     auto& h = st.pool;

@@ -132,12 +132,20 @@ public:
 
     tuning tune;
 
-    /// The backend's device resources (created on first use). Not for users.
+    /// The backend's device resources (created on first use). Not for users. Every GPU call
+    /// reaches them (or the caller's pool) through require_current_device() first.
     detail::device_state& state();
+    /// Throws invalid_argument unless this context's device is the calling thread's current CUDA
+    /// device: its stream, pool, handles and workspace belong to its device, and the library's
+    /// kernels run on the current one. A GPU call on a context of another device is refused
+    /// before anything is enqueued (make the device current with cudaSetDevice first).
+    void require_current_device() const;
     /// The caller's workspace (null when none was supplied).
     void* supplied_workspace() const noexcept { return user_workspace_; }
 
 private:
+    void release_state() noexcept;
+
     int device_ = 0;
     void* stream_ = nullptr;
     int threads_ = 0;

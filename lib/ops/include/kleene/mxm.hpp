@@ -682,6 +682,20 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             std::string const ran = spmm(c, accumulate);
             detail::trace(opt, "mxm: " + operands + ran +
                                    (accumulate ? ", accumulating into C" : ""));
+        } else if constexpr (on_device && detail::is_dense<C> && !no_mask_given) {
+            // The SpMM computes only the entries the mask allows (a row's passes of 128 columns
+            // it wholly forbids skipped); the write-back reads the temporary through the same
+            // flags.
+            auto const dm = detail::device_mask<C>(mask, opt.ctx);
+            dense_matrix<T, device> t(a.rows(), b.cols());
+            sopt.sample = &dm;
+            std::string const ran = spmm(t, false);
+            detail::trace(opt, "mxm: " + operands + ran +
+                                   (ran.find("cusparse") != std::string::npos
+                                        ? " into a temporary (all of it: cuSPARSE takes no mask)"
+                                        : " of the entries the mask allows, into a temporary") +
+                                   ", then the masked write-back");
+            detail::write_back_dense_device(c, dm, accum, t, zero, opt);
         } else {
             dense_matrix<T, Space> t(a.rows(), b.cols());
             std::string const ran = spmm(t, false);
@@ -754,12 +768,24 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                            ": cuda spgemm_dense (a warp per row, dense row "
                                            "accumulator)" +
                                            (accumulate ? ", accumulating into C" : ""));
+                } else if constexpr (!no_mask_given) {
+                    // Only the products into entries the mask allows; the write-back reads the
+                    // temporary through the same flags.
+                    auto const dm = detail::device_mask<C>(mask, opt.ctx);
+                    dense_matrix<T, device> t(a.rows(), b.cols());
+                    sopt.sample = &dm;
+                    cuda::spgemm_dense<S, Index>(t.view(), a, b, sopt);
+                    detail::trace(opt, "mxm: " + operands +
+                                           ": cuda spgemm_dense of the products into entries "
+                                           "the mask allows, into a temporary, then the masked "
+                                           "write-back");
+                    detail::write_back_dense_device(c, dm, accum, t, zero, opt);
                 } else {
                     dense_matrix<T, device> t(a.rows(), b.cols());
                     cuda::spgemm_dense<S, Index>(t.view(), a, b, sopt);
                     detail::trace(opt, "mxm: " + operands +
                                            ": cuda spgemm_dense into a temporary, then the "
-                                           "masked write-back");
+                                           "accumulator's write-back");
                     detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
                 }
             } else {

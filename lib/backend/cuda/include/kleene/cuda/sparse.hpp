@@ -112,6 +112,13 @@ struct sparse_options {
     /// When set, a product served by the JIT (kleene/cuda/jit.hpp) appends where its kernels
     /// came from and what compiling or loading them cost.
     explain_trace* explain = nullptr;
+    /// spmm, spgemm_dense: a dense mask over C (C.rows x C.cols flags, kept alive by the caller
+    /// for the call). When set and active, the generic kernels compute only the entries of C it
+    /// allows, and C's other entries are unspecified after the call (mxm reads the result back
+    /// through the same mask); spmm skips a pass of 128 columns of a row the mask wholly forbids,
+    /// spgemm_dense every product into a forbidden entry. cuSPARSE's SpMM computes all of C. A
+    /// mask of another size is a dimension_mismatch.
+    dense_mask const* sample = nullptr;
 };
 
 // vector_mask (the byte-flag mask over an output vector): kleene/cuda/mask.hpp.
@@ -132,7 +139,8 @@ KLEENE_DEVICE_ENTRY void spmspv(sparse_vector<typename S::value_type, Index, dev
                                 csr_matrix<typename S::value_type, Index, device> const& a,
                                 context* ctx = nullptr) KLEENE_DEVICE_BODY;
 
-/// C (+)= A (+).(x) B: A CSR m x k, B dense k x n, C dense m x n (row-major views on the device).
+/// C (+)= A (+).(x) B: A CSR m x k, B dense k x n, C dense m x n (row-major views on the device;
+/// only the entries a mask allows with opt.sample).
 template <semiring_type S, index_type Index>
 KLEENE_DEVICE_ENTRY sparse_backend spmm(dense_view<typename S::value_type, device> c,
                                         csr_matrix<typename S::value_type, Index, device> const& a,
@@ -150,8 +158,9 @@ spgemm(csr_matrix<typename S::value_type, Index, device>& c,
 
 /// C (+)= A (+).(x) B: A and B CSR, C dense m x n (row-major view on the device; entries with
 /// no product are zero(), or keep their value with opt.accumulate). A warp per row of A adds the
-/// products into C's row in place (Gustavson with the dense row as accumulator). Generic kernel
-/// only: asking for cuSPARSE is an error.
+/// products into C's row in place (Gustavson with the dense row as accumulator; with opt.sample
+/// only the products into entries the mask allows). Generic kernel only: asking for cuSPARSE is
+/// an error.
 template <semiring_type S, index_type Index>
 KLEENE_DEVICE_ENTRY sparse_backend
 spgemm_dense(dense_view<typename S::value_type, device> c,

@@ -150,14 +150,15 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
 inline constexpr int spgemm_dense_threads = 256;
 
 /// A warp per row of A (grid-strided): its entries in order, the lanes over the matching row of B,
-/// each product added into C's row in place. A row of C has one writer warp, and B's columns in
+/// each product added into C's row in place (where the sample allows: C's flags, n a row). A row of C has one writer warp, and B's columns in
 /// one row are distinct, so no two lanes touch one entry between the __syncwarp()s: no atomics.
 template <class S, class Index>
 __global__ void __launch_bounds__(spgemm_dense_threads)
     spgemm_dense_kernel(csr_ref<Index> a, typename S::value_type const* a_val,
                         typename S::value_type a_iso, csr_ref<Index> b,
                         typename S::value_type const* b_val, typename S::value_type b_iso,
-                        typename S::value_type* c, std::int64_t ldc, std::int64_t rows) {
+                        typename S::value_type* c, std::int64_t ldc, std::int64_t rows,
+                        mask_ref sample, std::int64_t n) {
     using T = typename S::value_type;
     int const lane = static_cast<int>(threadIdx.x & 31);
     std::int64_t const warps = std::int64_t(gridDim.x) * (spgemm_dense_threads / 32);
@@ -171,7 +172,8 @@ __global__ void __launch_bounds__(spgemm_dense_threads)
             Index const be = b.ptr[k + 1];
             for (Index kb = b.ptr[k] + lane; kb < be; kb += 32) {
                 Index const j = b.col[kb];
-                crow[j] = S::add(crow[j], S::mul(av, value_at(b_val, b_iso, kb)));
+                if (sample.allows(row * n + j))
+                    crow[j] = S::add(crow[j], S::mul(av, value_at(b_val, b_iso, kb)));
             }
             __syncwarp();
         }
@@ -191,7 +193,7 @@ template <class S, class Index>
 void spgemm_dense_generic(context& ctx, dense_view<typename S::value_type, device> c,
                           csr_matrix<typename S::value_type, Index, device> const& a,
                           csr_matrix<typename S::value_type, Index, device> const& b,
-                          bool accumulate) {
+                          bool accumulate, mask_ref sample) {
     using T = typename S::value_type;
     if (c.rows == 0 || c.cols == 0) return;
     cudaStream_t const st = stream_of(ctx);
@@ -209,7 +211,7 @@ void spgemm_dense_generic(context& ctx, dense_view<typename S::value_type, devic
         spgemm_dense_kernel<S, Index><<<blocks, spgemm_dense_threads, 0, st>>>(
             {a.row_ptr(), a.col_idx()}, a.values(), a.iso_value(), {b.row_ptr(), b.col_idx()},
             b.values(), b.iso_value(), c.data, static_cast<std::int64_t>(c.ld),
-            static_cast<std::int64_t>(a.rows()));
+            static_cast<std::int64_t>(a.rows()), sample, static_cast<std::int64_t>(c.cols));
         KLEENE_CUDA_CHECK_LAUNCH("spgemm_dense_kernel");
     }
     KLEENE_CUDA_CHECK(cudaStreamSynchronize(st));
@@ -262,7 +264,10 @@ sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
                                  kleene::detail::shape(b.rows(), b.cols()) + ")");
     if (opt.backend == sparse_backend::cusparse)
         no_cusparse("spgemm_dense", "a sparse product into a dense output");
-    spgemm_dense_generic<S, Index>(resolve(opt.ctx), c, a, b, opt.accumulate);
+    check_sample(opt, c.rows, c.cols, "spgemm_dense");
+    context& ctx = resolve(opt.ctx);
+    spgemm_dense_generic<S, Index>(ctx, c, a, b, opt.accumulate,
+                                   opt.sample ? ref(*opt.sample, ctx) : mask_ref{});
     return sparse_backend::generic;
 }
 
