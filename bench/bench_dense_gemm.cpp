@@ -5,14 +5,17 @@
 //   OMP_NUM_THREADS=2 bench_dense_gemm [n ...] [--runs R] [--no-graphblas] [--masked]
 //   (default n = 1024)
 // --masked: instead, fp32 min_plus C<M> = A B into a dense C through kleene::mxm under a dense
-// mask M (mask_shapes.hpp: full, lower triangle, a band of 512, diagonal blocks of 1024): the GEMM sampled by M's 256 x 256 blocks
-// (cpu/dense_gemm_sampled.hpp), beside the whole product into a temporary and the same masked
+// mask M (mask_shapes.hpp: full, lower triangle, a band of 512, diagonal blocks of 1024): A dense
+// (the GEMM sampled by M's 256 x 256 blocks, cpu/dense_gemm_sampled.hpp) and A CSR of 32 entries
+// a row (the SpMM over each row's columns from its first to its last allowed entry), each beside
+// the whole product into a temporary (made each call, as mxm makes its own) and the same masked
 // write-back (kleene::apply), and SuiteSparse's GrB_mxm with the same mask; results compared.
 
 #include <kleene/cpu/dense_gemm.hpp>
 #include <kleene/dense_matrix.hpp>
 #include <kleene/kleene.hpp>
 #include <kleene/graphblas/context.hpp>
+#include <kleene/graphblas/convert.hpp>
 #include <kleene/semiring.hpp>
 
 extern "C" {
@@ -116,11 +119,27 @@ struct options {
     bool masked = false;
 };
 
-/// fp32 min_plus under dense masks (--masked); returns the entries that differ.
+/// n x n CSR of `per_row` random columns a row (values as random_matrix's).
+kleene::csr_matrix<float> random_csr(std::size_t n, std::size_t per_row, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::int32_t> ii, jj;
+    std::vector<float> vv;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t e = 0; e < per_row; ++e) {
+            ii.push_back(std::int32_t(i));
+            jj.push_back(std::int32_t(rng() % n));
+            vv.push_back(float(std::uniform_real_distribution<double>(0, 100)(rng)));
+        }
+    return kleene::csr_matrix<float>::from_coo(n, n, ii, jj, vv, kleene::duplicate_policy::last);
+}
+
+/// fp32 min_plus under dense masks (--masked), A dense (the sampled GEMM) and A CSR of 32 entries
+/// a row (the SpMM over each row's span of allowed columns); returns the entries that differ.
 std::size_t run_masked(std::size_t n, options const& opt) {
     using S = kleene::min_plus<float>;
     float const inf = S::zero();
     auto const a = random_matrix<float>(n, 1);
+    auto const a_csr = random_csr(n, 32, 3);
     auto const b = random_matrix<float>(n, 2);
     int const runs = n >= 2048 ? std::min(opt.runs, 3) : opt.runs;
     std::size_t wrong = 0;
@@ -128,48 +147,56 @@ std::size_t run_masked(std::size_t n, options const& opt) {
         dense_matrix<float> m(n, n);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) m(i, j) = sh.allow(i, j) ? 1.0f : 0.0f;
-        dense_matrix<float> c(n, n, inf), c2(n, n, inf), t(n, n);
-        double const sampled = median_seconds(runs, [&] {
-            kleene::mxm(c, kleene::mask(m), kleene::no_accum, a, b, S{});
-        });
-        double const whole = median_seconds(runs, [&] {
-            kleene::mxm(t, a, b, S{});
-            kleene::apply(c2, kleene::mask(m), kleene::no_accum,
-                          kleene::with_absent(kleene::identity_op<float>{}, inf), t);
-        });
-        std::size_t bad = 0;
-        for (std::size_t q = 0; q < n * n; ++q) bad += !(c.data()[q] == c2.data()[q]);
-        fmt::print("{:>5}  min_plus fp32, dense mask: {:<15} sampled {:9.2f} ms  whole {:9.2f} ms "
-                   "({:.2f}x)",
-                   n, sh.name, sampled * 1e3, whole * 1e3, whole / sampled);
-        if (opt.graphblas) {
-            GrB_Matrix ga = to_graphblas(a, GrB_FP32), gb = to_graphblas(b, GrB_FP32);
-            GrB_Matrix gm = to_graphblas(m, GrB_FP32), gc = nullptr;
-            check(GrB_Matrix_new(&gc, GrB_FP32, n, n), "GrB_Matrix_new");
-            double const t_grb = median_seconds(runs, [&] {
-                check(GrB_Matrix_clear(gc), "GrB_Matrix_clear");
-                check(GrB_mxm(gc, gm, nullptr, GrB_MIN_PLUS_SEMIRING_FP32, ga, gb, nullptr),
-                      "GrB_mxm");
-                check(GrB_Matrix_wait(gc, GrB_MATERIALIZE), "GrB_Matrix_wait");
+        auto const one = [&](char const* what, auto const& a_op, GrB_Matrix ga) {
+            dense_matrix<float> c(n, n, inf), c2(n, n, inf);
+            double const sampled = median_seconds(runs, [&] {
+                kleene::mxm(c, kleene::mask(m), kleene::no_accum, a_op, b, S{});
             });
-            GrB_Index nvals = 0;
-            check(GrB_Matrix_nvals(&nvals, gc), "GrB_Matrix_nvals");
-            std::vector<GrB_Index> gi(nvals), gj(nvals);
-            std::vector<float> const x = tuples<float>(gc, nvals, gi.data(), gj.data());
-            std::size_t ours = 0;
-            for (std::size_t q = 0; q < n * n; ++q) ours += !(c.data()[q] == inf);
-            bad += ours != nvals;
-            for (GrB_Index e = 0; e < nvals; ++e) bad += !(x[e] == c(gi[e], gj[e]));
-            fmt::print("   SuiteSparse {:9.2f} ms ({:.2f}x kleene's sampled time)", t_grb * 1e3,
-                       t_grb / sampled);
-            GrB_Matrix_free(&ga);
-            GrB_Matrix_free(&gb);
-            GrB_Matrix_free(&gm);
-            GrB_Matrix_free(&gc);
-        }
-        fmt::print("   {}\n", bad == 0 ? std::string("results agree")
-                                        : fmt::format("{} ENTRIES DIFFER", bad));
-        wrong += bad;
+            double const whole = median_seconds(runs, [&] {
+                dense_matrix<float> t(n, n);  // as mxm's own temporary: made each call
+                kleene::mxm(t, a_op, b, S{});
+                kleene::apply(c2, kleene::mask(m), kleene::no_accum,
+                              kleene::with_absent(kleene::identity_op<float>{}, inf), t);
+            });
+            std::size_t bad = 0;
+            for (std::size_t q = 0; q < n * n; ++q) bad += !(c.data()[q] == c2.data()[q]);
+            fmt::print("{:>5}  min_plus fp32 {}, dense mask: {:<23} sampled {:9.2f} ms  whole "
+                       "{:9.2f} ms ({:.2f}x)",
+                       n, what, sh.name, sampled * 1e3, whole * 1e3, whole / sampled);
+            if (opt.graphblas) {
+                GrB_Matrix gb = to_graphblas(b, GrB_FP32);
+                GrB_Matrix gm = to_graphblas(m, GrB_FP32), gc = nullptr;
+                check(GrB_Matrix_new(&gc, GrB_FP32, n, n), "GrB_Matrix_new");
+                double const t_grb = median_seconds(runs, [&] {
+                    check(GrB_Matrix_clear(gc), "GrB_Matrix_clear");
+                    check(GrB_mxm(gc, gm, nullptr, GrB_MIN_PLUS_SEMIRING_FP32, ga, gb, nullptr),
+                          "GrB_mxm");
+                    check(GrB_Matrix_wait(gc, GrB_MATERIALIZE), "GrB_Matrix_wait");
+                });
+                GrB_Index nvals = 0;
+                check(GrB_Matrix_nvals(&nvals, gc), "GrB_Matrix_nvals");
+                std::vector<GrB_Index> gi(nvals), gj(nvals);
+                std::vector<float> const x = tuples<float>(gc, nvals, gi.data(), gj.data());
+                std::size_t ours = 0;
+                for (std::size_t q = 0; q < n * n; ++q) ours += !(c.data()[q] == inf);
+                bad += ours != nvals;
+                for (GrB_Index e = 0; e < nvals; ++e) bad += !(x[e] == c(gi[e], gj[e]));
+                fmt::print("   SuiteSparse {:9.2f} ms ({:.2f}x kleene's sampled time)",
+                           t_grb * 1e3, t_grb / sampled);
+                GrB_Matrix_free(&gb);
+                GrB_Matrix_free(&gm);
+                GrB_Matrix_free(&gc);
+            }
+            fmt::print("   {}\n", bad == 0 ? std::string("results agree")
+                                            : fmt::format("{} ENTRIES DIFFER", bad));
+            wrong += bad;
+        };
+        GrB_Matrix ga = opt.graphblas ? to_graphblas(a, GrB_FP32) : nullptr;
+        one("dense A (GEMM)", a, ga);
+        if (ga) GrB_Matrix_free(&ga);
+        kleene::graphblas::matrix const gcsr =
+            opt.graphblas ? kleene::graphblas::to_grb(a_csr) : kleene::graphblas::matrix();
+        one("CSR A of 32 a row (SpMM)", a_csr, gcsr.get());
     }
     return wrong;
 }

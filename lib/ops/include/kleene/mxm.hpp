@@ -696,6 +696,22 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                         : " of the entries the mask allows, into a temporary") +
                                    ", then the masked write-back");
             detail::write_back_dense_device(c, dm, accum, t, zero, opt);
+        } else if constexpr (!on_device && !no_mask_given) {
+            // Each row's columns from the first to the last entry the mask allows (a triangle
+            // halves the work, a band keeps only its width); the write-back reads C through the
+            // mask.
+            auto const spans = cpu::allowed_spans(mask, a.rows(), b.cols());
+            dense_matrix<T> t(a.rows(), b.cols());
+            cpu::csr_dense(s, a, b.view(), t, &spans);
+            double const all = double(a.rows()) * double(b.cols());
+            detail::trace(opt, "mxm: " + operands +
+                                   ": csr_dense (SpMM) over each row's columns from the first to "
+                                   "the last entry the mask allows (" +
+                                   std::to_string(all > 0 ? int(100.0 * double(spans.covered) /
+                                                                    all + 0.5)
+                                                          : 0) +
+                                   "% of C), into a temporary, then mask/accumulate");
+            detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
         } else {
             dense_matrix<T, Space> t(a.rows(), b.cols());
             std::string const ran = spmm(t, false);

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kleene::cpu {
@@ -486,23 +487,59 @@ void gustavson_dense_out(S const& s, csr_matrix<T, Index> const& a, csr_matrix<T
     }
 }
 
-/// CSR x dense into dense: row i of C accumulates a_ik (x) row k of B (vectorisable).
+/// The columns [first, last] of each row of an m x n C between the first and the last entry a
+/// mask allows (first > last: none), for the products that compute only there (csr_dense).
+struct column_spans {
+    std::vector<std::pair<std::size_t, std::size_t>> rows;  // [first, last + 1) a row
+    std::size_t covered = 0;                                 // entries within the spans
+};
+template <class Mask>
+column_spans allowed_spans(Mask const& mask, std::size_t m, std::size_t n) {
+    column_spans sp;
+    sp.rows.assign(m, {0, 0});
+    exception_carrier failure;
+    std::size_t covered = 0;
+    constexpr std::size_t chunk = 256;  // rows a task (a CSR mask's stamp array made once a task)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : covered)
+    for (std::size_t r0 = 0; r0 < m; r0 += chunk) {
+        failure.run([&] {
+            auto rows = make_mask_rows(mask, n);
+            for (std::size_t i = r0; i < std::min(m, r0 + chunk); ++i) {
+                rows.select_row(i);
+                std::size_t lo = 0, hi = n;
+                while (lo < hi && !rows.allowed(lo)) ++lo;
+                while (hi > lo && !rows.allowed(hi - 1)) --hi;
+                sp.rows[i] = {lo, hi};
+                covered += hi - lo;
+            }
+        });
+    }
+    failure.rethrow("the mask's row spans");
+    sp.covered = covered;
+    return sp;
+}
+
+/// CSR x dense into dense: row i of C accumulates a_ik (x) row k of B (vectorisable). With
+/// `spans`, only the columns of each row's span are computed (C's other entries are zero()).
 template <semiring_object S, class T, class Index>
-void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b, dense_matrix<T>& c) {
+void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b, dense_matrix<T>& c,
+               column_spans const* spans = nullptr) {
     detail::csr_values<T, Index> const av(a);
     std::size_t const n = b.cols;
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::size_t i = 0; i < a.rows(); ++i) {
         T* __restrict__ row = c.data() + i * c.ld();
         std::fill(row, row + n, s.zero());
+        auto const [lo, hi] = spans ? spans->rows[i] : std::pair<std::size_t, std::size_t>{0, n};
+        if (lo >= hi) continue;
         for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
             T const x = av[k];
             T const* __restrict__ br = b.row(a.col_idx()[k]);
             if constexpr (zero_annihilates<S>()) {
 #pragma omp simd
-                for (std::size_t j = 0; j < n; ++j) row[j] = s.add(row[j], s.mul(x, br[j]));
+                for (std::size_t j = lo; j < hi; ++j) row[j] = s.add(row[j], s.mul(x, br[j]));
             } else {
-                for (std::size_t j = 0; j < n; ++j)
+                for (std::size_t j = lo; j < hi; ++j)
                     if (!(br[j] == s.zero())) row[j] = s.add(row[j], s.mul(x, br[j]));
             }
         }
