@@ -13,44 +13,24 @@
 
 namespace kleene {
 
-void detail::device_state_deleter::operator()(device_state* s) const noexcept { delete s; }
-
-context::context(int device) : device_(device) {
-    if (device < 0) throw invalid_argument("context: device " + std::to_string(device) + " < 0");
-}
-context::~context() { release_state(); }
-context::context(context&&) noexcept = default;
-context& context::operator=(context&& o) noexcept {
-    if (this != &o) {
-        release_state();
-        device_ = o.device_;
-        stream_ = o.stream_;
-        threads_ = o.threads_;
-        user_workspace_ = o.user_workspace_;
-        user_workspace_bytes_ = o.user_workspace_bytes_;
-        user_pool_ = o.user_pool_;
-        pool_keep_ = o.pool_keep_;
-        tune = std::move(o.tune);
-        state_ = std::move(o.state_);
-    }
-    return *this;
-}
-
-void context::release_state() noexcept {
-    if (!state_) return;
+void detail::device_state_deleter::operator()(device_state* s) const noexcept {
     // The device resources go on their own device (a thread may have made another current since
     // they were made: its scratch is freed on the context's stream, its handles destroyed there).
+    // A default context releases nothing (keep_handles): no CUDA call, the runtime may be gone.
+    if (s->keep_handles) {
+        delete s;
+        return;
+    }
     int const here = cuda::current_device();
-    bool const away = here != device_;
+    bool const away = here != s->owner_device;
     if (away) {
         try {
-            cuda::set_current_device(device_);
+            cuda::set_current_device(s->owner_device);
         } catch (...) {
-            (void)state_.release();  // its device is gone: leaked rather than freed on the wrong one
-            return;
+            return;  // its device is gone: leaked rather than freed on the wrong one
         }
     }
-    state_.reset();
+    delete s;
     if (away) {
         try {
             cuda::set_current_device(here);
@@ -58,6 +38,13 @@ void context::release_state() noexcept {
         }
     }
 }
+
+context::context(int device) : device_(device) {
+    if (device < 0) throw invalid_argument("context: device " + std::to_string(device) + " < 0");
+}
+context::~context() = default;
+context::context(context&&) noexcept = default;
+context& context::operator=(context&&) noexcept = default;
 
 void context::set_threads(int n) {
     if (n < 0) throw invalid_argument("context: threads " + std::to_string(n) + " < 0");
@@ -88,7 +75,10 @@ void context::require_current_device() const {
 
 detail::device_state& context::state() {
     require_current_device();
-    if (!state_) state_.reset(new detail::device_state);
+    if (!state_) {
+        state_.reset(new detail::device_state);
+        state_->owner_device = device_;
+    }
     return *state_;
 }
 

@@ -29,8 +29,10 @@ void set_release_threshold(cudaMemPool_t pool, std::uint64_t keep) {
 }  // namespace
 
 void* memory_pool(context& ctx) {
-    ctx.require_current_device();
-    if (void* mine = ctx.supplied_memory_pool()) return mine;
+    if (void* mine = ctx.supplied_memory_pool()) {
+        ctx.require_current_device();  // (state() checks it on the other path)
+        return mine;
+    }
     auto& st = ctx.state();
     auto& h = st.pool;
     // What the pool keeps of what the calls free: the driver's default threshold (0) hands it

@@ -114,7 +114,7 @@ inline constexpr bool jit_value = std::is_same_v<T, float> || std::is_same_v<T, 
     template <>                                                                                   \
     void dense_gemm<S<T>>(dense_view<T const, device> a, dense_view<T const, device> b,           \
                           dense_view<T, device> c, dense_mask const& sample, context& ctx) {      \
-        gemm_detail::check_sample_size(sample.active(), sample.size(), c.rows, c.cols);           \
+        sample.require_size(c.rows, c.cols, "dense_gemm");                                        \
         jit::dense_gemm<T>(a, b, c, false, jit::builtin(s, t), ctx);                              \
     }
 

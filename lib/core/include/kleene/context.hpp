@@ -144,8 +144,6 @@ public:
     void* supplied_workspace() const noexcept { return user_workspace_; }
 
 private:
-    void release_state() noexcept;
-
     int device_ = 0;
     void* stream_ = nullptr;
     int threads_ = 0;

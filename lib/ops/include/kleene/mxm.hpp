@@ -627,14 +627,12 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
         } else if constexpr (on_device && detail::is_dense<C> && !no_mask_given) {
             // The GEMM computes only the 128 x 128 tiles of the temporary that hold an entry the
             // mask allows; the write-back reads it through the same flags.
-            detail::check_device_output<C, Accum>();
-            auto const dm = detail::device_mask<C>(mask, opt.ctx);
-            dense_matrix<T, device> t(a.rows(), b.cols());
-            cuda::dense_gemm<S>(a.view(), b.view(), t.view(), dm, resolve(opt.ctx));
+            detail::sampled_into_dense_device(c, mask, accum, zero, opt, [&](auto& t, auto& dm) {
+                cuda::dense_gemm<S>(a.view(), b.view(), t.view(), dm, resolve(opt.ctx));
+            });
             detail::trace(opt, "mxm: " + operands +
                                    ": cuda dense_gemm over the 128 x 128 tiles that hold an entry "
                                    "the mask allows, into a temporary, then the masked write-back");
-            detail::write_back_dense_device(c, dm, accum, t, zero, opt);
         } else {
             dense_matrix<T, Space> t(a.rows(), b.cols());
             bool sampled = false;
@@ -686,16 +684,17 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
             // The SpMM computes only the entries the mask allows (a row's passes of 128 columns
             // it wholly forbids skipped); the write-back reads the temporary through the same
             // flags.
-            auto const dm = detail::device_mask<C>(mask, opt.ctx);
-            dense_matrix<T, device> t(a.rows(), b.cols());
-            sopt.sample = &dm;
-            std::string const ran = spmm(t, false);
+            std::string ran;
+            detail::sampled_into_dense_device(c, mask, accum, zero, opt, [&](auto& t, auto& dm) {
+                sopt.sample = &dm;
+                ran = spmm(t, false);
+                sopt.sample = nullptr;
+            });
             detail::trace(opt, "mxm: " + operands + ran +
                                    (ran.find("cusparse") != std::string::npos
                                         ? " into a temporary (all of it: cuSPARSE takes no mask)"
                                         : " of the entries the mask allows, into a temporary") +
                                    ", then the masked write-back");
-            detail::write_back_dense_device(c, dm, accum, t, zero, opt);
         } else if constexpr (!on_device && !no_mask_given) {
             // Each row's columns from the first to the last entry the mask allows (a triangle
             // halves the work, a band keeps only its width); the write-back reads C through the
@@ -787,15 +786,17 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                 } else if constexpr (!no_mask_given) {
                     // Only the products into entries the mask allows; the write-back reads the
                     // temporary through the same flags.
-                    auto const dm = detail::device_mask<C>(mask, opt.ctx);
-                    dense_matrix<T, device> t(a.rows(), b.cols());
-                    sopt.sample = &dm;
-                    cuda::spgemm_dense<S, Index>(t.view(), a, b, sopt);
+                    detail::sampled_into_dense_device(c, mask, accum, zero, opt,
+                                                      [&](auto& t, auto& dm) {
+                                                          sopt.sample = &dm;
+                                                          cuda::spgemm_dense<S, Index>(
+                                                              t.view(), a, b, sopt);
+                                                          sopt.sample = nullptr;
+                                                      });
                     detail::trace(opt, "mxm: " + operands +
                                            ": cuda spgemm_dense of the products into entries "
                                            "the mask allows, into a temporary, then the masked "
                                            "write-back");
-                    detail::write_back_dense_device(c, dm, accum, t, zero, opt);
                 } else {
                     dense_matrix<T, device> t(a.rows(), b.cols());
                     cuda::spgemm_dense<S, Index>(t.view(), a, b, sopt);

@@ -78,6 +78,8 @@ struct stream_block {
 };
 
 struct device_state {
+    /// The CUDA device the resources belong to (the context's), made current to release them.
+    int owner_device = 0;
     struct handle {
         void* h = nullptr;
         void (*destroy)(void*) noexcept = nullptr;

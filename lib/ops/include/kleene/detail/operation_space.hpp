@@ -83,6 +83,19 @@ void write_back_dense_device(C& c, cuda::dense_mask const& m, Accum accum, T con
                 options{.replace = opt.replace, .ctx = opt.ctx});
 }
 
+/// C<mask, replace> accum= a product computed only where the mask allows, for a dense device C:
+/// the mask's flags made once, `product(t, flags)` into a temporary of C's shape (the sampled
+/// GEMM, SpMM or spgemm_dense: the entries outside the mask left unspecified), then the write-back
+/// through the same flags.
+template <class C, class Mask, class Accum, class F>
+void sampled_into_dense_device(C& c, Mask const& mask, Accum accum, typename C::value_type zero,
+                               options const& opt, F&& product) {
+    auto const dm = device_mask<C>(mask, opt.ctx);
+    dense_matrix<typename C::value_type, device> t(c.rows(), c.cols());
+    product(t, dm);
+    write_back_dense_device(c, dm, accum, t, zero, opt);
+}
+
 /// C<mask, replace> accum= T for an operation's result T made in C's space: T itself where the
 /// call is plain (no mask, no accumulator) and T has C's type; otherwise the space's masked
 /// write-back: on the host cpu::write_back (entries of a dense T equal to `zero` are no entry); on

@@ -136,13 +136,6 @@ inline constexpr std::size_t pack_cap_bytes = std::size_t(64) << 20;
 /// The sampled form's packed A (all of it where it fits, so that few panels run one after
 /// another) at most this much, taken from the context's pool for the call.
 inline constexpr std::size_t sampled_pack_cap_bytes = std::size_t(1) << 30;
-/// The sampled form's mask has C's entries (an inactive one: no mask, any C).
-inline void check_sample_size(bool active, std::size_t entries, std::size_t rows,
-                              std::size_t cols) {
-    if (active && entries != rows * cols)
-        throw dimension_mismatch("dense_gemm: the mask has " + std::to_string(entries) +
-                                 " entries, C is " + kleene::detail::shape(rows, cols));
-}
 /// Which 128 x 128 tiles of C the kernels compute: those with live[ti * ld + tj] != 0 (a device
 /// array, one byte a tile), or every one (live null); and the packed A's cap a panel (the staged
 /// path's panels of C's rows run one after another, so a sampled product, whose live tiles may be

@@ -21,6 +21,7 @@
 #include <kleene/context.hpp>
 #include <kleene/csr_matrix.hpp>
 #include <kleene/dense_matrix.hpp>
+#include <kleene/error.hpp>
 #include <kleene/detail/device_entry.hpp>
 #include <kleene/detail/device_state.hpp>
 #include <kleene/memory.hpp>
@@ -29,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace kleene::cuda {
 KLEENE_DEVICE_ENTRIES_BEGIN
@@ -66,6 +68,14 @@ public:
         return static_cast<std::uint8_t const*>(flags_.data);
     }
     bool complemented() const noexcept { return complemented_; }
+    /// Throws dimension_mismatch, naming `what`, when the mask is active and does not hold the
+    /// rows x cols entries of the output it is given for.
+    void require_size(std::size_t rows, std::size_t cols, char const* what) const {
+        if (active_ && size_ != rows * cols)
+            throw dimension_mismatch(std::string(what) + ": the mask has " +
+                                     std::to_string(size_) + " entries, C is " +
+                                     kleene::detail::shape(rows, cols));
+    }
     /// The cudaStream_t the flags were made on (and are released on).
     void* stream() const noexcept { return flags_.stream; }
 

@@ -337,7 +337,7 @@ void run_sampled(dense_view<typename S::value_type const, device> a,
                  context& ctx) {
     using T = typename S::value_type;
     check_shapes<T>(a, b, c);
-    check_sample_size(sample.active(), sample.size(), c.rows, c.cols);
+    sample.require_size(c.rows, c.cols, "dense_gemm");
     if (!sample.active() || c.rows == 0 || c.cols == 0 || c.ld != c.cols) {
         // No mask, nothing to compute, or C a sub-block (the flags are C's own rows): all of C.
         run<S>(a, b, c, false, ctx);

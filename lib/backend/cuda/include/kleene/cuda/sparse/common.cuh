@@ -32,15 +32,6 @@ inline mask_ref ref(vector_mask const& m, context const& ctx) {
 
 using detail::stream_of;
 
-/// Throws dimension_mismatch when opt.sample is an active mask whose size is not C's.
-inline void check_sample(sparse_options const& opt, std::size_t rows, std::size_t cols,
-                         char const* what) {
-    if (opt.sample && opt.sample->active() && opt.sample->size() != rows * cols)
-        throw dimension_mismatch(std::string(what) + ": the sampling mask has " +
-                                 std::to_string(opt.sample->size()) + " entries, C is " +
-                                 kleene::detail::shape(rows, cols));
-}
-
 /// Device scratch of the context, reused across its calls (calls are synchronous). Each product
 /// names the slots it uses at once; the returned memory is uninitialised.
 void* scratch_bytes(context& ctx, int slot, std::size_t bytes);

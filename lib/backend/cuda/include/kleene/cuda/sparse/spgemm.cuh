@@ -150,8 +150,9 @@ void spgemm_generic(context& ctx, csr_matrix<typename S::value_type, Index, devi
 inline constexpr int spgemm_dense_threads = 256;
 
 /// A warp per row of A (grid-strided): its entries in order, the lanes over the matching row of B,
-/// each product added into C's row in place (where the sample allows: C's flags, n a row). A row of C has one writer warp, and B's columns in
-/// one row are distinct, so no two lanes touch one entry between the __syncwarp()s: no atomics.
+/// each product added into C's row in place (where the sample allows: C's flags, n a row). A row
+/// of C has one writer warp, and B's columns in one row are distinct, so no two lanes touch one
+/// entry between the __syncwarp()s: no atomics.
 template <class S, class Index>
 __global__ void __launch_bounds__(spgemm_dense_threads)
     spgemm_dense_kernel(csr_ref<Index> a, typename S::value_type const* a_val,
@@ -264,7 +265,7 @@ sparse_backend spgemm_dense(dense_view<typename S::value_type, device> c,
                                  kleene::detail::shape(b.rows(), b.cols()) + ")");
     if (opt.backend == sparse_backend::cusparse)
         no_cusparse("spgemm_dense", "a sparse product into a dense output");
-    check_sample(opt, c.rows, c.cols, "spgemm_dense");
+    if (opt.sample) opt.sample->require_size(c.rows, c.cols, "spgemm_dense");
     context& ctx = resolve(opt.ctx);
     spgemm_dense_generic<S, Index>(ctx, c, a, b, opt.accumulate,
                                    opt.sample ? ref(*opt.sample, ctx) : mask_ref{});
