@@ -178,3 +178,41 @@ BOOST_AUTO_TEST_CASE(masked_dot_model) {
     }
     BOOST_TEST(c1.value(2) == 3);  // row 1 of A meets Bt's row 2 at three columns
 }
+
+/// C as an operand of its own product (C = A C, C = C A, C = C C; masked by itself or another
+/// mask, accumulating, replacing) equals the product written into a separate matrix: the kernels
+/// write C's rows while later rows still read the operand, so mxm computes into a temporary.
+BOOST_AUTO_TEST_CASE(c_as_an_operand_equals_a_separate_output) {
+    std::mt19937 g(11);
+    using S = min_plus<float>;
+    std::size_t const n = 70;
+    auto const a = random_csr(n, n, 0.1, g);
+    auto const ad = to_dense<S>(a);
+    auto const c0 = to_dense<S>(random_csr(n, n, 0.5, g));
+    dense_matrix<float> m(n, n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) m(i, j) = j <= i ? 1.0f : 0.0f;
+    options rep;
+    rep.replace = true;
+    auto const check = [&](std::string const& what, auto f) {
+        dense_matrix<float> self = c0, separate = c0;
+        dense_matrix<float> const before = c0;
+        f(self, self);
+        f(separate, before);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) bad += !(self(i, j) == separate(i, j));
+        BOOST_TEST(bad == 0u, what);
+    };
+    check("C = A C", [&](auto& c, auto const& x) { mxm(c, a, x, S{}); });
+    check("C = C A", [&](auto& c, auto const& x) { mxm(c, x, a, S{}); });
+    check("C = C C", [&](auto& c, auto const& x) { mxm(c, x, x, S{}); });
+    check("C = C Ad", [&](auto& c, auto const& x) { mxm(c, x, ad, S{}); });
+    check("C min= A C",
+          [&](auto& c, auto const& x) { mxm(c, no_mask, min_op<float>{}, a, x, S{}); });
+    check("C<M> = A C", [&](auto& c, auto const& x) { mxm(c, mask(m), no_accum, a, x, S{}); });
+    check("C<C> = A C", [&](auto& c, auto const& x) { mxm(c, mask(x), no_accum, a, x, S{}); });
+    check("C<!M, replace> min= C A", [&](auto& c, auto const& x) {
+        mxm(c, complement(mask(m)), min_op<float>{}, x, a, S{}, rep);
+    });
+}

@@ -336,6 +336,62 @@ BOOST_AUTO_TEST_CASE(masked_spmm_and_spgemm_dense_match_the_host) {
                                "of the products into entries the mask allows");
 }
 
+/// C as an operand of its own product on the device (C = A C by the SpMM, C = C A and C = C C by
+/// the GEMM, C<M> accumulated by the sampled SpMM) equals the host's product into a separate
+/// matrix: mxm computes into a temporary first (the GEMM alone refuses an overlapping C).
+BOOST_AUTO_TEST_CASE(c_as_an_operand_on_the_device) {
+    if (!have_gpu(kleene::test::needs::minimal)) return;
+    std::mt19937 g(12);
+    using S = min_plus<float>;
+    using add = typename S::add_monoid::op_type;
+    std::size_t const n = 300;
+    auto const a = random_csr(n, 6.0, g);
+    auto const c0 = random_dense<S>(n, n, g);
+    dense_matrix<std::int32_t> mk(n, n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) mk(i, j) = sample_allows(i, j) ? 1 : 0;
+    auto const ad = a.to_device();
+    auto const mkd = mk.to_device();
+    auto const check = [&](std::string const& what, auto host, auto dev) {
+        dense_matrix<float> ref = c0;
+        dense_matrix<float> const before = c0;
+        host(ref, before);
+        auto cd = c0.to_device();
+        dev(cd);
+        auto const h = cd.to_host();
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) bad += !(h(i, j) == ref(i, j));
+        BOOST_TEST(bad == 0u, what);
+    };
+    check("C = A C", [&](auto& c, auto const& x) { mxm(c, a, x, S{}); },
+          [&](auto& c) { mxm(c, ad, c, S{}); });
+    check("C = C A", [&](auto& c, auto const& x) { mxm(c, x, a, S{}); },
+          [&](auto& c) { mxm(c, c, ad, S{}); });
+    check("C = C C", [&](auto& c, auto const& x) { mxm(c, x, x, S{}); },
+          [&](auto& c) { mxm(c, c, c, S{}); });
+    check("C<M> min= A C", [&](auto& c, auto const& x) { mxm(c, mask(mk), add{}, a, x, S{}); },
+          [&](auto& c) { mxm(c, mask(mkd), add{}, ad, c, S{}); });
+    // The other operations with C as an input: element-wise, hence safe in place, or through
+    // their own temporaries.
+    check("C = C min C", [&](auto& c, auto const& x) { ewise_add(c, add{}, x, x); },
+          [&](auto& c) { ewise_add(c, add{}, c, c); });
+    check("C<C> = C + C", [&](auto& c, auto const& x) {
+        ewise_mult(c, mask(x), no_accum, plus_op<float>{}, x, x);
+    }, [&](auto& c) { ewise_mult(c, mask(c), no_accum, plus_op<float>{}, c, c); });
+    auto const plus1 = bind_second(plus_op<float>{}, 1.0f);
+    check("C = C + 1", [&](auto& c, auto const& x) { apply(c, plus1, x); },
+          [&](auto& c) { apply(c, plus1, c); });
+    check("C = C'", [&](auto& c, auto const& x) { transpose(c, x); },
+          [&](auto& c) { transpose(c, c); });
+    std::vector<std::int64_t> rev(n);
+    for (std::size_t i = 0; i < n; ++i) rev[i] = std::int64_t(n - 1 - i);
+    check("C = C(rev, rev)", [&](auto& c, auto const& x) { extract(c, x, rev, rev); },
+          [&](auto& c) { extract(c, c, rev, rev); });
+    check("C(rev, rev) = C", [&](auto& c, auto const& x) { assign(c, x, rev, rev); },
+          [&](auto& c) { assign(c, c, rev, rev); });
+}
+
 BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {
     if (!have_gpu(kleene::test::needs::minimal)) return;
     dense_matrix<float, device> a(3, 4), b(5, 2), c(3, 2);

@@ -567,6 +567,38 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
     auto const& b = detail::materialize_any(b_in, opt, "mxm");
     using MA = std::remove_cvref_t<decltype(a)>;
     using MB = std::remove_cvref_t<decltype(b)>;
+    if constexpr (detail::is_dense<C> &&
+                  (!on_device || detail::gpu_value<typename C::value_type>)) {
+        // C is also a dense operand (C = A C, C = C C): the kernels write C's rows while later
+        // rows still read the operand. The call runs on a copy of C (the operands and the mask
+        // still read C), which is then copied into C's own storage.
+        auto const shared = [&](auto const& x) {
+            if constexpr (detail::is_dense<std::remove_cvref_t<decltype(x)>>)
+                return detail::views_overlap(c.view(), x.view());
+            else
+                return false;
+        };
+        if (shared(a) || shared(b)) {
+            using V = typename C::value_type;
+            auto const copy = [&](C& dst, C const& src) {
+                if constexpr (on_device)
+                    detail::write_back_dense_device(dst, cuda::dense_mask{}, no_accum, src, V{},
+                                                    options{.ctx = opt.ctx});
+                else
+                    for (std::size_t i = 0; i < src.rows(); ++i)
+                        std::copy_n(src.data() + i * src.ld(), src.cols(),
+                                    dst.data() + i * dst.ld());
+            };
+            C t(c.rows(), c.cols());
+            if constexpr (!std::is_same_v<Mask, no_mask_t> || !std::is_same_v<Accum, no_accum_t>)
+                copy(t, c);
+            detail::trace(opt, "mxm: C is also an operand: the product into a copy of C, then "
+                               "copied into C");
+            mxm(t, mask, accum, a, b, s, opt);
+            copy(c, t);
+            return;
+        }
+    }
     if constexpr (detail::masked_dense_operands<C, Mask, MA, MB>()) {
         if (!mask.complemented &&
             (pin == kernel_choice::automatic || pin == kernel_choice::masked_dot) &&
@@ -697,20 +729,29 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                                    ", then the masked write-back");
         } else if constexpr (!on_device && !no_mask_given) {
             // Each row's columns from the first to the last entry the mask allows (a triangle
-            // halves the work, a band keeps only its width); the write-back reads C through the
-            // mask.
-            auto const spans = cpu::allowed_spans(mask, a.rows(), b.cols());
-            dense_matrix<T> t(a.rows(), b.cols());
-            cpu::csr_dense(s, a, b.view(), t, &spans);
+            // halves the work, a band keeps only its width). Into a dense C each row goes through
+            // the mask straight into C; into a CSR C a temporary, then the write-back.
             double const all = double(a.rows()) * double(b.cols());
-            detail::trace(opt, "mxm: " + operands +
-                                   ": csr_dense (SpMM) over each row's columns from the first to "
-                                   "the last entry the mask allows (" +
-                                   std::to_string(all > 0 ? int(100.0 * double(spans.covered) /
-                                                                    all + 0.5)
-                                                          : 0) +
-                                   "% of C), into a temporary, then mask/accumulate");
-            detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
+            auto const share = [&](std::size_t covered) {
+                return " over each row's columns from the first to the last entry the mask "
+                       "allows (" +
+                       std::to_string(all > 0 ? int(100.0 * double(covered) / all + 0.5) : 0) +
+                       "% of C)";
+            };
+            if constexpr (detail::is_dense<C>) {
+                std::size_t const covered =
+                    cpu::csr_dense_masked<Accum>(s, a, b.view(), c, mask, opt.replace, zero);
+                detail::trace(opt, "mxm: " + operands + ": csr_dense (SpMM)" + share(covered) +
+                                       ", each row through the mask into C");
+            } else {
+                auto const spans = cpu::allowed_spans(mask, a.rows(), b.cols());
+                dense_matrix<T> t(a.rows(), b.cols());
+                cpu::csr_dense(s, a, b.view(), t, &spans);
+                detail::trace(opt, "mxm: " + operands + ": csr_dense (SpMM)" +
+                                       share(spans.covered) +
+                                       ", into a temporary, then mask/accumulate");
+                detail::write_back_result(c, mask, accum, std::move(t), zero, opt, "mxm");
+            }
         } else {
             dense_matrix<T, Space> t(a.rows(), b.cols());
             std::string const ran = spmm(t, false);

@@ -19,6 +19,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -519,6 +520,32 @@ column_spans allowed_spans(Mask const& mask, std::size_t m, std::size_t n) {
     return sp;
 }
 
+namespace detail {
+/// row[lo, hi) (+)= x (x) br[lo, hi). Not inlined: GCC's -O3 would otherwise unroll the loop over
+/// A's entries and jam it into this one, pairing two rows of B in a scalar loop (2-3x slower).
+template <semiring_object S, class T>
+[[gnu::noinline]] void axpy_row(S const& s, T x, T const* __restrict__ br, T* __restrict__ row,
+                                std::size_t lo, std::size_t hi) {
+    if constexpr (zero_annihilates<S>()) {
+#pragma omp simd
+        for (std::size_t j = lo; j < hi; ++j) row[j] = s.add(row[j], s.mul(x, br[j]));
+    } else {
+        for (std::size_t j = lo; j < hi; ++j)
+            if (!(br[j] == s.zero())) row[j] = s.add(row[j], s.mul(x, br[j]));
+    }
+}
+
+/// row[lo, hi) = (row i of A) x B over the semiring (row's other entries untouched).
+template <semiring_object S, class T, class Index>
+inline void csr_dense_row(S const& s, csr_matrix<T, Index> const& a, csr_values<T, Index> const& av,
+                          dense_view<T const> b, std::size_t i, T* row, std::size_t lo,
+                          std::size_t hi) {
+    std::fill(row + lo, row + hi, s.zero());
+    for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k)
+        axpy_row(s, av[k], b.row(a.col_idx()[k]), row, lo, hi);
+}
+}  // namespace detail
+
 /// CSR x dense into dense: row i of C accumulates a_ik (x) row k of B (vectorisable). With
 /// `spans`, only the columns of each row's span are computed (C's other entries are zero()).
 template <semiring_object S, class T, class Index>
@@ -528,22 +555,63 @@ void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b,
     std::size_t const n = b.cols;
 #pragma omp parallel for schedule(dynamic, 8)
     for (std::size_t i = 0; i < a.rows(); ++i) {
-        T* __restrict__ row = c.data() + i * c.ld();
-        std::fill(row, row + n, s.zero());
+        T* row = c.data() + i * c.ld();
         auto const [lo, hi] = spans ? spans->rows[i] : std::pair<std::size_t, std::size_t>{0, n};
-        if (lo >= hi) continue;
-        for (std::size_t k = a.row_begin(i); k < a.row_end(i); ++k) {
-            T const x = av[k];
-            T const* __restrict__ br = b.row(a.col_idx()[k]);
-            if constexpr (zero_annihilates<S>()) {
-#pragma omp simd
-                for (std::size_t j = lo; j < hi; ++j) row[j] = s.add(row[j], s.mul(x, br[j]));
-            } else {
-                for (std::size_t j = lo; j < hi; ++j)
-                    if (!(br[j] == s.zero())) row[j] = s.add(row[j], s.mul(x, br[j]));
+        std::fill(row, row + std::min(lo, n), s.zero());
+        std::fill(row + std::min(std::max(lo, hi), n), row + n, s.zero());
+        if (lo < hi) detail::csr_dense_row(s, a, av, b, i, row, lo, hi);
+    }
+}
+
+/// C<M, replace> accum= A (x) B for CSR A and dense B into a dense C without a temporary of C's
+/// size: each row's product over its columns from the first to the last entry the mask allows,
+/// into a thread's row buffer, then through the mask into C (outside that span C is kept, or
+/// zero() with `replace`). Entries of the product equal to `zero` are no entry, as in
+/// write_back. B must not share storage with C (the caller takes the temporary's path then).
+/// Returns the entries within the spans (the trace's share of C).
+template <class Accum, semiring_object S, class T, class Index, class Mask>
+std::size_t csr_dense_masked(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b,
+                             dense_matrix<T>& c, Mask const& mask, bool replace, T zero) {
+    using mask_t = decltype(make_mask_rows(mask, 0));
+    detail::csr_values<T, Index> const av(a);
+    std::size_t const n = c.cols();
+    std::size_t covered = 0;
+    exception_carrier failure;
+#pragma omp parallel reduction(+ : covered)
+    {
+        // Each thread's mask row and product row; a thread that cannot have them takes no rows.
+        std::optional<mask_t> m;
+        buffer<T> prow;
+        failure.run([&] {
+            m.emplace(make_mask_rows(mask, n));
+            prow = buffer<T>(n);
+        });
+        bool const ready = m.has_value() && prow.size() == n;
+#pragma omp for schedule(dynamic, 8)
+        for (std::size_t i = 0; i < a.rows(); ++i) {
+            if (!ready) continue;
+            m->select_row(i);
+            std::size_t lo = 0, hi = n;
+            while (lo < hi && !m->allowed(lo)) ++lo;
+            while (hi > lo && !m->allowed(hi - 1)) --hi;
+            T* crow = c.data() + i * c.ld();
+            if (replace) {
+                std::fill(crow, crow + lo, zero);
+                std::fill(crow + hi, crow + n, zero);
+            }
+            if (lo >= hi) continue;
+            covered += hi - lo;
+            detail::csr_dense_row(s, a, av, b, i, prow.data(), lo, hi);
+            for (std::size_t j = lo; j < hi; ++j) {
+                T v;
+                bool const keep = combine<Accum>(m->allowed(j), replace, !(crow[j] == zero),
+                                                 crow[j], !(prow[j] == zero), prow[j], v);
+                crow[j] = keep ? v : zero;
             }
         }
     }
+    failure.rethrow("a masked SpMM into a dense result");
+    return covered;
 }
 
 /// Dense x CSR into dense: row i of C accumulates a_ik (x) row k of B, for the a_ik present.
