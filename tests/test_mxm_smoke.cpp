@@ -216,3 +216,35 @@ BOOST_AUTO_TEST_CASE(c_as_an_operand_equals_a_separate_output) {
         mxm(c, complement(mask(m)), min_op<float>{}, x, a, S{}, rep);
     });
 }
+
+/// w as the input of its own product (w = A w by the pull SpMV, w = w A, through A', dense A,
+/// accumulating, masked by itself) equals the product written into a separate vector.
+BOOST_AUTO_TEST_CASE(w_as_the_input_equals_a_separate_output) {
+    std::mt19937 g(13);
+    using S = min_plus<float>;
+    std::size_t const n = 90;
+    auto const a = random_csr(n, n, 0.08, g);
+    auto const ad = to_dense<S>(a);
+    dense_vector<float> w0(n), m(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        w0[i] = i % 3 == 0 ? S::zero() : float(i % 17);
+        m[i] = float(i % 2);
+    }
+    auto const check = [&](std::string const& what, auto f) {
+        dense_vector<float> self = w0, separate = w0;
+        dense_vector<float> const before = w0;
+        f(self, self);
+        f(separate, before);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) bad += !(self[i] == separate[i]);
+        BOOST_TEST(bad == 0u, what);
+    };
+    check("w = A w", [&](auto& w, auto const& u) { mxv(w, a, u, S{}); });
+    check("w min= A w",
+          [&](auto& w, auto const& u) { mxv(w, no_mask, min_op<float>{}, a, u, S{}); });
+    check("w = w A", [&](auto& w, auto const& u) { vxm(w, u, a, S{}); });
+    check("w = w A'", [&](auto& w, auto const& u) { vxm(w, u, transpose(a), S{}); });
+    check("w = Ad w", [&](auto& w, auto const& u) { mxv(w, ad, u, S{}); });
+    check("w<m> = A w", [&](auto& w, auto const& u) { mxv(w, mask(m), no_accum, a, u, S{}); });
+    check("w<w> = A w", [&](auto& w, auto const& u) { mxv(w, mask(u), no_accum, a, u, S{}); });
+}

@@ -390,6 +390,30 @@ BOOST_AUTO_TEST_CASE(c_as_an_operand_on_the_device) {
           [&](auto& c) { extract(c, c, rev, rev); });
     check("C(rev, rev) = C", [&](auto& c, auto const& x) { assign(c, x, rev, rev); },
           [&](auto& c) { assign(c, c, rev, rev); });
+    // w as the input of its own product (w = A w: the SpMV writes w while other rows read u).
+    dense_vector<float> w0(n), wm(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        w0[i] = i % 3 == 0 ? S::zero() : float(i % 17);
+        wm[i] = float(i % 2);
+    }
+    auto const wmd = wm.to_device();
+    auto const check_w = [&](std::string const& what, auto host, auto dev) {
+        dense_vector<float> ref = w0;
+        dense_vector<float> const before = w0;
+        host(ref, before);
+        auto wd = w0.to_device();
+        dev(wd);
+        auto const h = wd.to_host();
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) bad += !(h[i] == ref[i]);
+        BOOST_TEST(bad == 0u, what);
+    };
+    check_w("w = A w", [&](auto& w, auto const& u) { mxv(w, a, u, S{}); },
+            [&](auto& w) { mxv(w, ad, w, S{}); });
+    check_w("w = w A", [&](auto& w, auto const& u) { vxm(w, u, a, S{}); },
+            [&](auto& w) { vxm(w, w, ad, S{}); });
+    check_w("w<m> min= A w", [&](auto& w, auto const& u) { mxv(w, mask(wm), add{}, a, u, S{}); },
+            [&](auto& w) { mxv(w, mask(wmd), add{}, ad, w, S{}); });
 }
 
 BOOST_AUTO_TEST_CASE(device_mxm_shape_error) {

@@ -975,6 +975,16 @@ void mxv(W& w, Mask const& mask, Accum accum, A const& a_in, U const& u, S const
                                  " but A has " + std::to_string(a_in.rows()) + " rows");
     detail::check_mask("mxv", mask, w);
     [[maybe_unused]] auto const scope = detail::enter_space<W>("mxv", opt, "on the GPU");
+    if constexpr (detail::is_dense_vec<W> && detail::is_dense_vec<U> &&
+                  (!on_device || detail::gpu_value<T>)) {
+        // w is also u (w = A w): a kernel writes w while other rows still read u, so the call
+        // reads a copy of u.
+        if (detail::vectors_overlap(w, u)) {
+            detail::trace(opt, "mxv: w is also u: u copied first");
+            mxv(w, mask, accum, a_in, detail::copy_of(u, opt), s, opt);
+            return;
+        }
+    }
     if constexpr (is_transposed<A> && !on_device && semiring_type<S>) {
         if (opt.kernel != kernel_choice::spmv_pull) {
             detail::trace(opt, "mxv: A is the " + detail::describe(a_in) +
@@ -1068,6 +1078,16 @@ void vxm(W& w, Mask const& mask, Accum accum, U const& u, A const& a_in, S const
                                  " but A has " + std::to_string(a_in.cols()) + " columns");
     detail::check_mask("vxm", mask, w);
     [[maybe_unused]] auto const scope = detail::enter_space<W>("vxm", opt, "on the GPU");
+    if constexpr (detail::is_dense_vec<W> && detail::is_dense_vec<U> &&
+                  (!on_device || detail::gpu_value<T>)) {
+        // w is also u (w = A w): a kernel writes w while other rows still read u, so the call
+        // reads a copy of u.
+        if (detail::vectors_overlap(w, u)) {
+            detail::trace(opt, "vxm: w is also u: u copied first");
+            vxm(w, mask, accum, detail::copy_of(u, opt), a_in, s, opt);
+            return;
+        }
+    }
     if constexpr (is_transposed<A> && !on_device && semiring_type<S>) {
         if (opt.kernel != kernel_choice::spmspv_push) {
             detail::trace(opt, "vxm: A is the " + detail::describe(a_in) +

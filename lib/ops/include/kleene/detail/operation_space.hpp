@@ -14,6 +14,7 @@
 #include <kleene/detail/device_dispatch.hpp>
 #include <kleene/transposed.hpp>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -70,6 +71,29 @@ decltype(auto) materialize_any(X const& x, options const& opt, char const* op) {
         return materialize(x, opt, op);
     else
         return (x);
+}
+
+/// Whether two dense vectors of one space share storage (w = A w: a kernel writing w would still
+/// be reading u).
+template <class W, class U>
+bool vectors_overlap(W const& w, U const& u) {
+    if (w.size() == 0 || u.size() == 0) return false;
+    auto const w0 = reinterpret_cast<std::uintptr_t>(w.data());
+    auto const u0 = reinterpret_cast<std::uintptr_t>(u.data());
+    return w0 < u0 + u.size() * sizeof(*u.data()) && u0 < w0 + w.size() * sizeof(*w.data());
+}
+
+/// A copy of a dense vector in its own space (on the device on the context's stream).
+template <class V>
+V copy_of(V const& v, options const& opt) {
+    if constexpr (in_space<V, device>) {
+        V out(v.size());
+        cuda::apply(out, cuda::dense_mask{}, no_accum, identity_op<typename V::value_type>{}, v,
+                    options{.ctx = opt.ctx});
+        return out;
+    } else {
+        return v;
+    }
 }
 
 /// C<m, replace> accum= T for a dense device T into a dense device C through the backend's mask m
