@@ -567,6 +567,8 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
     auto const& b = detail::materialize_any(b_in, opt, "mxm");
     using MA = std::remove_cvref_t<decltype(a)>;
     using MB = std::remove_cvref_t<decltype(b)>;
+    constexpr bool no_mask_given = std::is_same_v<Mask, no_mask_t>;
+    constexpr bool plain = no_mask_given && std::is_same_v<Accum, no_accum_t>;
     if constexpr (detail::is_dense<C> &&
                   (!on_device || detail::gpu_value<typename C::value_type>)) {
         // C is also a dense operand (C = A C, C = C C): the kernels write C's rows while later
@@ -579,23 +581,12 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                 return false;
         };
         if (shared(a) || shared(b)) {
-            using V = typename C::value_type;
-            auto const copy = [&](C& dst, C const& src) {
-                if constexpr (on_device)
-                    detail::write_back_dense_device(dst, cuda::dense_mask{}, no_accum, src, V{},
-                                                    options{.ctx = opt.ctx});
-                else
-                    for (std::size_t i = 0; i < src.rows(); ++i)
-                        std::copy_n(src.data() + i * src.ld(), src.cols(),
-                                    dst.data() + i * dst.ld());
-            };
             C t(c.rows(), c.cols());
-            if constexpr (!std::is_same_v<Mask, no_mask_t> || !std::is_same_v<Accum, no_accum_t>)
-                copy(t, c);
+            if constexpr (!plain) detail::copy_into(t, c, opt);
             detail::trace(opt, "mxm: C is also an operand: the product into a copy of C, then "
                                "copied into C");
             mxm(t, mask, accum, a, b, s, opt);
-            copy(c, t);
+            detail::copy_into(c, t, opt);
             return;
         }
     }
@@ -615,8 +606,6 @@ void mxm(C& c, Mask const& mask, Accum accum, A const& a_in, B const& b_in, S co
                          "index type"
                        : "") +
             "; for CSR B use mxm(C, mask, accum, A, transpose(Bt), ...)");
-    constexpr bool no_mask_given = std::is_same_v<Mask, no_mask_t>;
-    constexpr bool plain = no_mask_given && std::is_same_v<Accum, no_accum_t>;
     constexpr bool accumulate = !std::is_same_v<Accum, no_accum_t>;
     // C accum= the product in one pass: no mask, and no accumulator or the semiring's own add.
     constexpr bool fusable =

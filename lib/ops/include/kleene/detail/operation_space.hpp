@@ -14,6 +14,7 @@
 #include <kleene/detail/device_dispatch.hpp>
 #include <kleene/transposed.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -83,17 +84,27 @@ bool vectors_overlap(W const& w, U const& u) {
     return w0 < u0 + u.size() * sizeof(*u.data()) && u0 < w0 + w.size() * sizeof(*w.data());
 }
 
-/// A copy of a dense vector in its own space (on the device on the context's stream).
+/// dst = src for dense matrices or vectors of one shape and space (on the device on the context's
+/// stream, by the apply of the identity); dst keeps its storage.
+template <class X>
+void copy_into(X& dst, X const& src, options const& opt) {
+    if constexpr (in_space<X, device>) {
+        cuda::apply(dst, cuda::dense_mask{}, no_accum, identity_op<typename X::value_type>{}, src,
+                    options{.ctx = opt.ctx});
+    } else if constexpr (is_dense<X>) {
+        for (std::size_t i = 0; i < src.rows(); ++i)
+            std::copy_n(src.data() + i * src.ld(), src.cols(), dst.data() + i * dst.ld());
+    } else {
+        std::copy_n(src.data(), src.size(), dst.data());
+    }
+}
+
+/// A copy of a dense vector in its own space (copy_into).
 template <class V>
 V copy_of(V const& v, options const& opt) {
-    if constexpr (in_space<V, device>) {
-        V out(v.size());
-        cuda::apply(out, cuda::dense_mask{}, no_accum, identity_op<typename V::value_type>{}, v,
-                    options{.ctx = opt.ctx});
-        return out;
-    } else {
-        return v;
-    }
+    V out(v.size());
+    copy_into(out, v, opt);
+    return out;
 }
 
 /// C<m, replace> accum= T for a dense device T into a dense device C through the backend's mask m

@@ -494,6 +494,14 @@ struct column_spans {
     std::vector<std::pair<std::size_t, std::size_t>> rows;  // [first, last + 1) a row
     std::size_t covered = 0;                                 // entries within the spans
 };
+/// [first, last + 1) of the columns a selected mask row allows (first == last + 1 == n: none).
+template <class Rows>
+std::pair<std::size_t, std::size_t> allowed_span(Rows const& rows, std::size_t n) {
+    std::size_t lo = 0, hi = n;
+    while (lo < hi && !rows.allowed(lo)) ++lo;
+    while (hi > lo && !rows.allowed(hi - 1)) --hi;
+    return {lo, hi};
+}
 template <class Mask>
 column_spans allowed_spans(Mask const& mask, std::size_t m, std::size_t n) {
     column_spans sp;
@@ -507,11 +515,8 @@ column_spans allowed_spans(Mask const& mask, std::size_t m, std::size_t n) {
             auto rows = make_mask_rows(mask, n);
             for (std::size_t i = r0; i < std::min(m, r0 + chunk); ++i) {
                 rows.select_row(i);
-                std::size_t lo = 0, hi = n;
-                while (lo < hi && !rows.allowed(lo)) ++lo;
-                while (hi > lo && !rows.allowed(hi - 1)) --hi;
-                sp.rows[i] = {lo, hi};
-                covered += hi - lo;
+                sp.rows[i] = allowed_span(rows, n);
+                covered += sp.rows[i].second - sp.rows[i].first;
             }
         });
     }
@@ -557,8 +562,8 @@ void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b,
     for (std::size_t i = 0; i < a.rows(); ++i) {
         T* row = c.data() + i * c.ld();
         auto const [lo, hi] = spans ? spans->rows[i] : std::pair<std::size_t, std::size_t>{0, n};
-        std::fill(row, row + std::min(lo, n), s.zero());
-        std::fill(row + std::min(std::max(lo, hi), n), row + n, s.zero());
+        std::fill(row, row + lo, s.zero());  // lo <= hi <= n
+        std::fill(row + hi, row + n, s.zero());
         if (lo < hi) detail::csr_dense_row(s, a, av, b, i, row, lo, hi);
     }
 }
@@ -567,8 +572,8 @@ void csr_dense(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b,
 /// size: each row's product over its columns from the first to the last entry the mask allows,
 /// into a thread's row buffer, then through the mask into C (outside that span C is kept, or
 /// zero() with `replace`). Entries of the product equal to `zero` are no entry, as in
-/// write_back. B must not share storage with C (the caller takes the temporary's path then).
-/// Returns the entries within the spans (the trace's share of C).
+/// write_back. B must not share storage with C (mxm runs such a call on a copy of C). Returns the
+/// entries within the spans (the trace's share of C).
 template <class Accum, semiring_object S, class T, class Index, class Mask>
 std::size_t csr_dense_masked(S const& s, csr_matrix<T, Index> const& a, dense_view<T const> b,
                              dense_matrix<T>& c, Mask const& mask, bool replace, T zero) {
@@ -591,9 +596,7 @@ std::size_t csr_dense_masked(S const& s, csr_matrix<T, Index> const& a, dense_vi
         for (std::size_t i = 0; i < a.rows(); ++i) {
             if (!ready) continue;
             m->select_row(i);
-            std::size_t lo = 0, hi = n;
-            while (lo < hi && !m->allowed(lo)) ++lo;
-            while (hi > lo && !m->allowed(hi - 1)) --hi;
+            auto const [lo, hi] = allowed_span(*m, n);
             T* crow = c.data() + i * c.ld();
             if (replace) {
                 std::fill(crow, crow + lo, zero);
